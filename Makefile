@@ -1,0 +1,45 @@
+# Build, test and code generation. The README's two set-up commands are
+# `make demo` and `make test`; .ci/run calls `make test`.
+
+GO ?= go
+BIN := bin
+PROTO_DIR := pluginsdk/proto
+PROTO := $(PROTO_DIR)/sdcplugin/v1/method.proto
+PB_OUT := internal/sdcpb
+
+.PHONY: all build plugins demo test generate check-generated vet fuzz-smoke clean
+
+all: build
+
+# build puts the host in bin/ and every plugin in bin/plugins/, where the
+# host's catalog finds them.
+build:
+	$(GO) build -o $(BIN)/ ./host/cmd/argus
+	mkdir -p $(BIN)/plugins
+	$(GO) build -o $(BIN)/plugins/ ./plugins/... ./pluginsdk/example/...
+
+demo: build
+	./$(BIN)/argus demo
+
+test:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+# generate regenerates the committed *.pb.go from the contract. Needs protoc
+# (Debian: apt-get install protobuf-compiler); the Go plugins are pinned as
+# tool lines in go.mod.
+generate:
+	mkdir -p $(PB_OUT)
+	PATH="$$(dirname $$($(GO) tool -n protoc-gen-go)):$$(dirname $$($(GO) tool -n protoc-gen-go-grpc)):$$PATH" \
+	protoc -I $(PROTO_DIR) \
+	  --go_out=$(PB_OUT) --go_opt=paths=source_relative \
+	  --go-grpc_out=$(PB_OUT) --go-grpc_opt=paths=source_relative \
+	  $(PROTO)
+	mv $(PB_OUT)/sdcplugin/v1/*.go $(PB_OUT)/ && rm -r $(PB_OUT)/sdcplugin
+
+# check-generated fails when the committed generated code is stale.
+check-generated: generate
+	git diff --exit-code -- $(PB_OUT)
+
+clean:
+	rm -rf $(BIN)

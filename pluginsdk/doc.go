@@ -1,0 +1,27 @@
+// Package pluginsdk is the software development kit for protection-method
+// plugins, and the Go side of the host–plugin contract.
+//
+// A method author implements [Method] over plain Go types ([Problem],
+// [Request], [Result]) and calls [Serve] from main:
+//
+//	func main() {
+//		pluginsdk.Serve(pluginsdk.Plugin{
+//			Name:    "mymethod",
+//			Version: "1.0.0",
+//			Methods: []pluginsdk.Method{mymethod.New()},
+//		})
+//	}
+//
+// Serve hides everything else: the go-plugin handshake, gRPC, chunking of
+// tables of millions of cells into messages of about 1 MiB, a recovery
+// interceptor that turns panics into errors, a watchdog that ends the plugin
+// when its host dies, structured logging that arrives in the host's log, and
+// keeping stdout clean (the handshake channel).
+//
+// The wire contract itself is pluginsdk/proto/sdcplugin/v1/method.proto; plugin
+// authors writing Go never need to read it. Hosts use [Client] (over a gRPC
+// connection) and [HandshakeConfig]/[PluginSet] to launch plugins.
+//
+// Package pluginsdk/plugintest runs a Method in-process through the real wire
+// path and holds the conformance suite every plugin must pass.
+package pluginsdk

@@ -1,0 +1,293 @@
+package pluginsdk
+
+import (
+	"context"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// Method is what a plugin author implements: one protection method.
+type Method interface {
+	// Info describes the method: code, parameters, capabilities. It must be
+	// cheap and constant.
+	Info() MethodInfo
+	// Protect protects req.Problem. A domain failure (infeasible, time limit)
+	// is reported in Result.Outcome with diagnostics; a returned error becomes
+	// OUTCOME_FAILED with the error's text (use [Errorf] for a stable code).
+	// Protect must return promptly once ctx is done.
+	Protect(ctx context.Context, req *Request) (*Result, error)
+}
+
+// ParamValidator is an optional interface of a [Method]: checks beyond the
+// types, ranges and allowed values that the SDK checks from [ParamSpec]s.
+type ParamValidator interface {
+	ValidateParams(p Params) []Diagnostic
+}
+
+// Plugin is the set of methods one plugin binary serves.
+type Plugin struct {
+	// Name of the plugin, e.g. "hypercube".
+	Name string
+	// Version of the plugin (semantic version).
+	Version string
+	// Methods served; their codes must be distinct.
+	Methods []Method
+}
+
+// MethodInfo describes a method to the host.
+type MethodInfo struct {
+	// Code is the τ-Argus method code used in <SUPPRESS>, e.g. "GH".
+	Code string
+	// Aliases are further accepted codes.
+	Aliases []string
+	// Summary is a one-line description.
+	Summary string
+	// Description is longer help text.
+	Description string
+	// Params are the method's parameters.
+	Params []ParamSpec
+	// Capabilities are the method's feature flags.
+	Capabilities Capabilities
+	// Structures lists the table structures the method accepts.
+	Structures []Structure
+}
+
+// Structure is a kind of table a method accepts.
+type Structure int
+
+// Table structures.
+const (
+	StructureTwoDimensional Structure = 1 // two flat dimensions
+	StructureOneH2D         Structure = 2 // one hierarchical and one flat dimension
+	StructureHierarchical   Structure = 3 // k dimensions, each possibly hierarchical
+	StructureLinked         Structure = 4 // linked set of tables
+	StructureGeneral        Structure = 5 // cells and linear relations only
+)
+
+// ParamType is the type of a parameter value.
+type ParamType int
+
+// Parameter types.
+const (
+	ParamBool     ParamType = 1
+	ParamInt      ParamType = 2
+	ParamFloat    ParamType = 3
+	ParamString   ParamType = 4
+	ParamEnum     ParamType = 5 // one of ParamSpec.Allowed
+	ParamDuration ParamType = 6 // Go duration syntax; a bare number means minutes
+)
+
+// ParamSpec declares one parameter. Values travel as strings.
+type ParamSpec struct {
+	Name     string
+	Type     ParamType
+	Default  string // in the parameter's syntax; "" = none
+	Required bool
+	Help     string
+	Allowed  []string // for ParamEnum
+	// BatchPosition is the 1-based position after the table number in the
+	// τ-Argus form METHOD(t, p1, p2, ...); 0 = keyword-only.
+	BatchPosition int
+	// Min and Max bound numeric values (inclusive); "" = unbounded.
+	Min, Max string
+}
+
+// OutputKind is what a method returns.
+type OutputKind int
+
+// Output kinds.
+const (
+	OutputSuppression OutputKind = 1 // statuses: secondary suppressions
+	OutputAdjusted    OutputKind = 2 // adjusted values (CTA, ECTA)
+	OutputIntervals   OutputKind = 3 // published intervals (IP)
+	OutputRounded     OutputKind = 4 // rounded values
+)
+
+// Capabilities are a method's feature flags.
+type Capabilities struct {
+	Output                OutputKind
+	NeedsRelations        bool
+	NeedsHierarchy        bool
+	NeedsFrequency        bool
+	NeedsTopContributions bool
+	ReportsProgress       bool
+	HonoursCancellation   bool
+	// Deterministic: same input, parameters and seed give the same result.
+	Deterministic bool
+	// PartialResultOnTimeLimit: on a time limit the best valid result is returned.
+	PartialResultOnTimeLimit bool
+	LinkedTables             bool
+	MaxDimensions            int // 0 = no limit
+	// GuaranteesProtection: every primary is protected against the attacker
+	// LPs by construction. False means the audit may find under-protection.
+	GuaranteesProtection bool
+}
+
+// Limits bound a job.
+type Limits struct {
+	// TimeLimit is the soft limit: return the best result by then. 0 = none.
+	TimeLimit time.Duration
+	// Threads the method may use; 0 = its own choice.
+	Threads int
+	// Seed for randomised steps.
+	Seed int64
+	// MemoryHint is the memory to aim to stay under, in bytes; 0 = unknown.
+	MemoryHint int64
+}
+
+// Request is one protection job as a method sees it.
+type Request struct {
+	// Method is the code the host asked for (one of Info().Code/Aliases).
+	Method string
+	// Problem is the table to protect. The method may not modify it.
+	Problem *Problem
+	// Params are the validated parameters, defaults filled in.
+	Params Params
+	// Limits bound the job.
+	Limits Limits
+	// JobID identifies the job in the host's logs.
+	JobID string
+	// Log writes to the host's log, tagged with plugin, method and job. Never
+	// log confidential cell values above debug level.
+	Log zerolog.Logger
+
+	progress func(Progress)
+}
+
+// Progress reports progress without blocking: the SDK keeps the latest report
+// and ships a few per second. Safe for concurrent use.
+func (r *Request) Progress(p Progress) {
+	if r.progress != nil {
+		r.progress(p)
+	}
+}
+
+// Progress is a progress report.
+type Progress struct {
+	Phase      string
+	Fraction   float64 // in [0,1]; -1 = unknown
+	Iterations int64
+	Objective  float64
+	Bound      float64
+	Message    string
+}
+
+// Result is what a method returns. Which slices are set depends on the
+// method's OutputKind; each set slice has one entry per cell.
+type Result struct {
+	// Status is the new status of every cell (suppression methods; others may
+	// set it too). Only cells that CanSuppress may become secondaries; other
+	// statuses must be returned unchanged.
+	Status []Status
+	// Values are adjusted or rounded values.
+	Values []float64
+	// Lower and Upper are published intervals.
+	Lower, Upper []float64
+	// Outcome is the domain outcome; 0 means OutcomeFeasible.
+	Outcome Outcome
+	// Diagnostics explain the outcome.
+	Diagnostics []Diagnostic
+	// Stats are the job's figures.
+	Stats Stats
+	// Published holds table-level parameters released with the result
+	// (ECTA's α and β); nil for none.
+	Published *Published
+}
+
+// Outcome is the domain result of a job.
+type Outcome int
+
+// Outcomes.
+const (
+	OutcomeOptimal       Outcome = 1 // proven optimal
+	OutcomeFeasible      Outcome = 2 // valid, optimality not proven
+	OutcomeTimeLimit     Outcome = 3 // stopped at the time limit with the best valid result
+	OutcomeInfeasible    Outcome = 4 // no result exists
+	OutcomeFailed        Outcome = 5 // the method failed; no result
+	OutcomeInvalidParams Outcome = 6 // parameters rejected
+	OutcomePartial       Outcome = 7 // result with known under-protected cells
+)
+
+var outcomeNames = map[Outcome]string{
+	OutcomeOptimal: "optimal", OutcomeFeasible: "feasible", OutcomeTimeLimit: "time limit",
+	OutcomeInfeasible: "infeasible", OutcomeFailed: "failed", OutcomeInvalidParams: "invalid parameters",
+	OutcomePartial: "partial",
+}
+
+// String returns the outcome's name.
+func (o Outcome) String() string {
+	if s, ok := outcomeNames[o]; ok {
+		return s
+	}
+	return "unspecified"
+}
+
+// HasResult reports whether a result with this outcome carries cell results.
+func (o Outcome) HasResult() bool {
+	switch o {
+	case OutcomeOptimal, OutcomeFeasible, OutcomeTimeLimit, OutcomePartial:
+		return true
+	}
+	return false
+}
+
+// Severity of a diagnostic.
+type Severity int
+
+// Severities.
+const (
+	SeverityError   Severity = 1
+	SeverityWarning Severity = 2
+	SeverityInfo    Severity = 3
+)
+
+// String returns "error", "warning" or "info".
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	case SeverityInfo:
+		return "info"
+	}
+	return "unspecified"
+}
+
+// Diagnostic is a message with a stable machine-readable code, e.g.
+// "param.unknown", "table.nonadditive", "solver.infeasible".
+type Diagnostic struct {
+	Severity  Severity
+	Code      string
+	Summary   string
+	Detail    string
+	Cells     []int
+	Relations []int
+	Param     string
+}
+
+// Stats are a job's figures.
+type Stats struct {
+	Objective      float64
+	Bound          float64
+	Gap            float64
+	Iterations     int64
+	Nodes          int64
+	SolverTime     time.Duration
+	WallTime       time.Duration
+	Secondaries    int64
+	SuppressedCost float64
+	// UnderProtectedBefore and UnderProtectedAfter count primaries the method
+	// found under-protected before and after its own repair.
+	UnderProtectedBefore int64
+	UnderProtectedAfter  int64
+	// Extra holds method-specific figures.
+	Extra map[string]float64
+}
+
+// Published holds table-level parameters released with a result.
+type Published struct {
+	Alpha, Beta float64
+	Extra       map[string]float64
+}

@@ -1,0 +1,149 @@
+package pluginsdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"github.com/rs/zerolog"
+	"google.golang.org/grpc"
+
+	"github.com/sdcengine/argus/internal/sdcpb"
+)
+
+// EnvLogLevel names the environment variable through which the host sets a
+// plugin's log level (trace, debug, info, warn, error).
+const EnvLogLevel = "ARGUS_PLUGIN_LOG_LEVEL"
+
+// hclogTimeFormat is the timestamp layout go-plugin's log parser expects.
+const hclogTimeFormat = "2006-01-02T15:04:05.000000Z07:00"
+
+// Serve runs the plugin; call it from main and nothing else. Run by a host it
+// serves the method service until the host stops it. Run by hand:
+//
+//	plugin describe    prints the plugin's self-description as JSON
+//	plugin version     prints the plugin's version
+//
+// Serve does not return.
+func Serve(p Plugin) {
+	os.Exit(serveMain(p, os.Args[1:]))
+}
+
+func serveMain(p Plugin, args []string) int {
+	// Keep the real stderr for logs: go-plugin swaps the os.Stderr variable.
+	stderr := os.Stderr
+	log := newPluginLogger(stderr, os.Getenv(EnvLogLevel)).With().Str("plugin", p.Name).Logger()
+	srv, err := newServer(p, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
+		return 1
+	}
+	if len(args) > 0 {
+		switch args[0] {
+		case "describe", "-describe", "--describe":
+			return describeJSON(srv, os.Stdout)
+		case "version", "-version", "--version":
+			fmt.Fprintf(os.Stdout, "%s %s (sdk %s, protocol %d.%d)\n", p.Name, p.Version, SDKVersion, ProtocolVersion, ProtocolMinor)
+			return 0
+		}
+	}
+	if os.Getenv(HandshakeConfig().MagicCookieKey) != HandshakeConfig().MagicCookieValue {
+		fmt.Fprintf(stderr, "%s is a protection-method plugin: it is started by the argus host, not by hand.\n"+
+			"Run '%s describe' to see what it provides.\n", p.Name, os.Args[0])
+		return 1
+	}
+	isolateStdout(log)
+	startWatchdog(log)
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig: HandshakeConfig(),
+		Plugins:         plugin.PluginSet{PluginKey: &grpcPlugin{srv: srv}},
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			return grpc.NewServer(append(opts, serverOptions(log)...)...)
+		},
+		Logger: hclog.New(&hclog.LoggerOptions{Output: stderr, JSONFormat: true, Level: hclog.Warn, Name: p.Name}),
+	})
+	return 0
+}
+
+// ServeListener serves p's method service on lis with exactly the server
+// options of [Serve], until ctx is done. plugintest uses it to run a plugin
+// in-process over an in-memory listener.
+func ServeListener(ctx context.Context, p Plugin, lis net.Listener, log zerolog.Logger) error {
+	srv, err := newServer(p, log)
+	if err != nil {
+		return err
+	}
+	s := grpc.NewServer(serverOptions(log)...)
+	sdcpb.RegisterMethodServiceServer(s, srv)
+	go func() {
+		<-ctx.Done()
+		s.Stop()
+	}()
+	if err := s.Serve(lis); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+		return err
+	}
+	return nil
+}
+
+func describeJSON(srv *server, w io.Writer) int {
+	resp, _ := srv.Describe(context.Background(), nil)
+	info := PluginInfo{Name: resp.GetPluginName(), Version: resp.GetPluginVersion(),
+		SDKVersion: resp.GetSdkVersion(), ProtocolMinor: int(resp.GetProtocolMinor())}
+	for _, m := range resp.GetMethods() {
+		info.Methods = append(info.Methods, infoFromProto(m))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(info); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// newPluginLogger returns a zerolog logger writing JSON lines that go-plugin's
+// host side parses as hclog entries (@level, @message, @timestamp).
+// zerolog's field names are process-wide settings; the SDK owns the plugin's
+// main, so setting them here is safe.
+func newPluginLogger(w io.Writer, level string) zerolog.Logger {
+	zerolog.LevelFieldName = "@level"
+	zerolog.MessageFieldName = "@message"
+	zerolog.TimestampFieldName = "@timestamp"
+	zerolog.TimeFieldFormat = hclogTimeFormat
+	zerolog.LevelFieldMarshalFunc = func(l zerolog.Level) string {
+		switch l {
+		case zerolog.FatalLevel, zerolog.PanicLevel:
+			return "error"
+		}
+		return l.String()
+	}
+	lvl, err := zerolog.ParseLevel(strings.ToLower(strings.TrimSpace(level)))
+	if err != nil || level == "" {
+		lvl = zerolog.InfoLevel
+	}
+	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
+}
+
+// startWatchdog ends the plugin when its parent dies: a host killed with
+// SIGKILL cannot stop its plugins, and an orphan would keep solving.
+func startWatchdog(log zerolog.Logger) {
+	parent := os.Getppid()
+	if parent <= 1 {
+		return
+	}
+	go func() {
+		for range time.Tick(250 * time.Millisecond) {
+			if os.Getppid() != parent {
+				log.Warn().Int("parent", parent).Msg("host process is gone; plugin exits")
+				os.Exit(3)
+			}
+		}
+	}()
+}

@@ -1,0 +1,263 @@
+package pluginsdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/sdcengine/argus/internal/sdcpb"
+)
+
+// SDKVersion is the version of this SDK, reported by Describe.
+const SDKVersion = "0.1.0"
+
+// ProtocolMinor is the contract minor version this SDK implements.
+const ProtocolMinor = 0
+
+// progressInterval is the longest a progress report waits before shipping.
+const progressInterval = 200 * time.Millisecond
+
+// server implements the gRPC MethodService over a Plugin.
+type server struct {
+	sdcpb.UnimplementedMethodServiceServer
+	plugin  Plugin
+	methods map[string]Method
+	log     zerolog.Logger
+	chunk   int
+}
+
+func newServer(p Plugin, log zerolog.Logger) (*server, error) {
+	s := &server{plugin: p, methods: map[string]Method{}, log: log, chunk: DefaultChunkBytes}
+	if p.Name == "" {
+		return nil, errors.New("plugin has no name")
+	}
+	for _, m := range p.Methods {
+		info := m.Info()
+		if errs := LintInfo(info); len(errs) > 0 {
+			return nil, fmt.Errorf("plugin %s: %w", p.Name, errors.Join(errs...))
+		}
+		for _, code := range append([]string{info.Code}, info.Aliases...) {
+			key := strings.ToUpper(code)
+			if _, dup := s.methods[key]; dup {
+				return nil, fmt.Errorf("plugin %s: method code %s served twice", p.Name, code)
+			}
+			s.methods[key] = m
+		}
+	}
+	return s, nil
+}
+
+func (s *server) method(code string) (Method, bool) {
+	m, ok := s.methods[strings.ToUpper(code)]
+	return m, ok
+}
+
+// Describe reports the plugin and its methods.
+func (s *server) Describe(context.Context, *sdcpb.DescribeRequest) (*sdcpb.DescribeResponse, error) {
+	resp := &sdcpb.DescribeResponse{PluginName: s.plugin.Name, PluginVersion: s.plugin.Version,
+		SdkVersion: SDKVersion, ProtocolMinor: ProtocolMinor}
+	for _, m := range s.plugin.Methods {
+		resp.Methods = append(resp.Methods, infoToProto(m.Info()))
+	}
+	return resp, nil
+}
+
+func unknownMethod(code string) Diagnostic {
+	return Diagnostic{Severity: SeverityError, Code: "method.unknown",
+		Summary: fmt.Sprintf("this plugin does not serve method %q", code)}
+}
+
+// ValidateParams checks parameters without data.
+func (s *server) ValidateParams(_ context.Context, req *sdcpb.ValidateParamsRequest) (*sdcpb.ValidateParamsResponse, error) {
+	m, ok := s.method(req.GetMethod())
+	if !ok {
+		return &sdcpb.ValidateParamsResponse{Diagnostics: diagsToProto([]Diagnostic{unknownMethod(req.GetMethod())})}, nil
+	}
+	_, diags := ValidateParams(m, req.GetParams())
+	return &sdcpb.ValidateParamsResponse{Diagnostics: diagsToProto(diags)}, nil
+}
+
+// Protect runs one job: read the whole input, run the method, stream back.
+func (s *server) Protect(stream grpc.BidiStreamingServer[sdcpb.ProtectRequest, sdcpb.ProtectResponse]) error {
+	ctx := stream.Context()
+	var asm problemAssembler
+	for {
+		msg, err := stream.Recv()
+		if err == io.EOF {
+			return status.Error(codes.InvalidArgument, "input ended without EndOfInput")
+		}
+		if err != nil {
+			return err
+		}
+		done, err := asm.add(msg)
+		if err != nil {
+			return status.Error(codes.InvalidArgument, err.Error())
+		}
+		if done {
+			break
+		}
+	}
+	start := time.Now()
+	var sendMu sync.Mutex
+	send := func(m *sdcpb.ProtectResponse) error {
+		sendMu.Lock()
+		defer sendMu.Unlock()
+		return stream.Send(m)
+	}
+	hdr, problem := asm.hdr, asm.p
+	m, ok := s.method(hdr.GetMethod())
+	if !ok {
+		return sendResult(&Result{Outcome: OutcomeInvalidParams, Diagnostics: []Diagnostic{unknownMethod(hdr.GetMethod())}}, 0, s.chunk, send)
+	}
+	params, diags := ValidateParams(m, hdr.GetParams())
+	if hasErrors(diags) {
+		return sendResult(&Result{Outcome: OutcomeInvalidParams, Diagnostics: diags}, 0, s.chunk, send)
+	}
+	log := s.log.With().Str("method", m.Info().Code).Str("job", hdr.GetJobId()).Logger()
+	prog := newProgressPump(send)
+	req := &Request{Method: hdr.GetMethod(), Problem: problem, Params: params,
+		Limits: limitsFromProto(hdr.GetLimits()), JobID: hdr.GetJobId(), Log: log, progress: prog.set}
+	log.Debug().Int("cells", problem.NumCells()).Int("relations", problem.NumRelations()).Msg("protect started")
+	res, err := m.Protect(ctx, req)
+	prog.stop()
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return status.FromContextError(ctxErr).Err()
+	}
+	res = s.finishResult(m, problem, res, err, diags)
+	res.Stats.WallTime = time.Since(start)
+	log.Debug().Str("outcome", res.Outcome.String()).Dur("took", res.Stats.WallTime).Msg("protect finished")
+	return sendResult(res, problem.NumCells(), s.chunk, send)
+}
+
+// finishResult turns a method's return values into a checked Result.
+func (s *server) finishResult(m Method, p *Problem, res *Result, err error, warnings []Diagnostic) *Result {
+	if err != nil {
+		code := "method.error"
+		if ce, ok := errors.AsType[*CodedError](err); ok {
+			code = ce.Code
+		}
+		return &Result{Outcome: OutcomeFailed, Diagnostics: append(warnings,
+			Diagnostic{Severity: SeverityError, Code: code, Summary: err.Error()})}
+	}
+	if res == nil {
+		return &Result{Outcome: OutcomeFailed, Diagnostics: append(warnings,
+			Diagnostic{Severity: SeverityError, Code: "method.noresult", Summary: "method returned no result"})}
+	}
+	if res.Outcome == 0 {
+		res.Outcome = OutcomeFeasible
+	}
+	if cerr := CheckResult(p, m.Info().Capabilities.Output, res); cerr != nil {
+		return &Result{Outcome: OutcomeFailed, Diagnostics: append(warnings,
+			Diagnostic{Severity: SeverityError, Code: "result.invalid", Summary: "method returned an invalid result: " + cerr.Error()})}
+	}
+	fillStats(p, res)
+	res.Diagnostics = append(warnings, res.Diagnostics...)
+	return res
+}
+
+// progressPump keeps the latest progress report and ships it at most every
+// progressInterval, so a solver callback never blocks on gRPC flow control.
+type progressPump struct {
+	mu      sync.Mutex
+	latest  *Progress
+	wake    chan struct{}
+	quit    chan struct{}
+	stopped sync.WaitGroup
+}
+
+func newProgressPump(send func(*sdcpb.ProtectResponse) error) *progressPump {
+	p := &progressPump{wake: make(chan struct{}, 1), quit: make(chan struct{})}
+	p.stopped.Go(func() {
+		for {
+			select {
+			case <-p.quit:
+				p.flush(send)
+				return
+			case <-p.wake:
+			}
+			p.flush(send)
+			select {
+			case <-p.quit:
+				p.flush(send)
+				return
+			case <-time.After(progressInterval):
+			}
+		}
+	})
+	return p
+}
+
+func (p *progressPump) set(pr Progress) {
+	p.mu.Lock()
+	p.latest = &pr
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (p *progressPump) flush(send func(*sdcpb.ProtectResponse) error) {
+	p.mu.Lock()
+	pr := p.latest
+	p.latest = nil
+	p.mu.Unlock()
+	if pr != nil {
+		_ = send(&sdcpb.ProtectResponse{Kind: &sdcpb.ProtectResponse_Progress{Progress: progressToProto(*pr)}})
+	}
+}
+
+func (p *progressPump) stop() {
+	close(p.quit)
+	p.stopped.Wait()
+}
+
+// recoverUnary turns a panic in a unary handler into codes.Internal.
+func recoverUnary(log zerolog.Logger) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (resp any, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				log.Error().Str("rpc", info.FullMethod).Str("stack", string(debug.Stack())).Msgf("panic: %v", r)
+				err = status.Errorf(codes.Internal, "plugin panic in %s: %v", info.FullMethod, r)
+			}
+		}()
+		return h(ctx, req)
+	}
+}
+
+// recoverStream turns a panic in a streaming handler into codes.Internal.
+func recoverStream(log zerolog.Logger) grpc.StreamServerInterceptor {
+	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				log.Error().Str("rpc", info.FullMethod).Str("stack", string(debug.Stack())).Msgf("panic: %v", r)
+				err = status.Errorf(codes.Internal, "plugin panic in %s: %v", info.FullMethod, r)
+			}
+		}()
+		return h(srv, ss)
+	}
+}
+
+// maxRecvBytes is the plugin server's receive limit: a margin above the
+// ~1 MiB chunks, not something senders rely on. A single relation with more
+// than about 3.5 million terms would exceed it.
+const maxRecvBytes = 64 << 20
+
+// serverOptions are the gRPC options every plugin server uses.
+func serverOptions(log zerolog.Logger) []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(maxRecvBytes),
+		grpc.ChainUnaryInterceptor(recoverUnary(log)),
+		grpc.ChainStreamInterceptor(recoverStream(log)),
+	}
+}
