@@ -1,0 +1,228 @@
+package pluginsdk
+
+import (
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/sdcengine/argus/internal/sdcpb"
+)
+
+// testProblem builds an r×c table with totals, every column filled.
+func testProblem(r, c, topN int) *Problem {
+	rng := rand.New(rand.NewPCG(1, 2))
+	p := &Problem{TopN: topN, HoldingTopN: 1, Decimals: 2, Response: "x"}
+	dim := func(name string, n int) Dimension {
+		d := Dimension{Name: name, Codes: []string{"T"}, Parent: []int32{-1}, Depth: []int32{0}}
+		for i := 1; i <= n; i++ {
+			d.Codes = append(d.Codes, string(rune('a'+i%26)))
+			d.Parent = append(d.Parent, 0)
+			d.Depth = append(d.Depth, 1)
+		}
+		return d
+	}
+	p.Tables = []Table{{Name: "t", Dims: []Dimension{dim("r", r), dim("c", c)}}}
+	n := (r + 1) * (c + 1)
+	cl := &p.Cells
+	for i := range n {
+		cl.Value = append(cl.Value, rng.Float64()*1000)
+		cl.Status = append(cl.Status, Status(1+rng.IntN(14)))
+		cl.Cost = append(cl.Cost, rng.Float64())
+		cl.Shadow = append(cl.Shadow, rng.Float64())
+		cl.Freq = append(cl.Freq, rng.Int64N(100))
+		cl.HoldingFreq = append(cl.HoldingFreq, rng.Int64N(10))
+		cl.LowerPL = append(cl.LowerPL, 1)
+		cl.UpperPL = append(cl.UpperPL, 2)
+		cl.SlidingPL = append(cl.SlidingPL, 0)
+		cl.LowerBound = append(cl.LowerBound, 0)
+		cl.UpperBound = append(cl.UpperBound, 1e6)
+		for range topN {
+			cl.Top = append(cl.Top, rng.Float64())
+		}
+		cl.HoldingTop = append(cl.HoldingTop, rng.Float64())
+		cl.Coords = append(cl.Coords, int32(i/(c+1)), int32(i%(c+1)))
+	}
+	for i := range r + 1 {
+		cells := []int{i * (c + 1)}
+		coef := []float64{-1}
+		for j := 1; j <= c; j++ {
+			cells = append(cells, i*(c+1)+j)
+			coef = append(coef, 1)
+		}
+		p.Relations.Add(cells, coef, float64(i%2))
+	}
+	return p
+}
+
+func roundTrip(t *testing.T, p *Problem, chunk int) (*Problem, []*sdcpb.ProtectRequest) {
+	t.Helper()
+	var msgs []*sdcpb.ProtectRequest
+	err := sendProblem(jobHeader{method: "X", params: map[string]string{"a": "1"}}, p, chunk, func(m *sdcpb.ProtectRequest) error {
+		msgs = append(msgs, m)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asm problemAssembler
+	for i, m := range msgs {
+		done, err := asm.add(m)
+		if err != nil {
+			t.Fatalf("message %d: %v", i, err)
+		}
+		if done != (i == len(msgs)-1) {
+			t.Fatalf("message %d: done = %v", i, done)
+		}
+	}
+	return asm.p, msgs
+}
+
+func TestProblemRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		r, c, topN int
+		chunk      int
+	}{
+		{"tiny chunks", 3, 4, 2, 50},
+		{"one block", 3, 4, 2, 0},
+		{"no top", 10, 7, 0, 300},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testProblem(tc.r, tc.c, tc.topN)
+			got, msgs := roundTrip(t, p, tc.chunk)
+			got.coordStart, p.coordStart = nil, nil
+			if !reflect.DeepEqual(got, p) {
+				t.Errorf("round trip changed the problem:\n got %+v\nwant %+v", got.Cells, p.Cells)
+			}
+			if tc.chunk == 50 && len(msgs) < 10 {
+				t.Errorf("%d messages with 50-byte chunks; want many blocks", len(msgs))
+			}
+		})
+	}
+}
+
+// TestLargeProblemChunks sends a table of more than 5 MiB and checks that no
+// message exceeds the chunk target by more than one cell or relation.
+func TestLargeProblemChunks(t *testing.T) {
+	p := testProblem(300, 250, 3)
+	_, msgs := roundTrip(t, p, DefaultChunkBytes)
+	total, largest := 0, 0
+	for _, m := range msgs {
+		s := proto.Size(m)
+		total += s
+		largest = max(largest, s)
+	}
+	if total < 5<<20 {
+		t.Fatalf("table encodes to %d bytes; the test needs more than 5 MiB", total)
+	}
+	if largest > DefaultChunkBytes+4096 {
+		t.Errorf("largest message %d bytes; want at most about %d", largest, DefaultChunkBytes)
+	}
+	if largest > 4<<20 {
+		t.Errorf("largest message %d bytes exceeds gRPC's 4 MiB default", largest)
+	}
+}
+
+func TestStreamGrammar(t *testing.T) {
+	p := testProblem(2, 2, 1)
+	var msgs []*sdcpb.ProtectRequest
+	_ = sendProblem(jobHeader{method: "X"}, p, 40, func(m *sdcpb.ProtectRequest) error { msgs = append(msgs, m); return nil })
+	end := len(msgs) - 1
+	hdr := msgs[0]
+	cells := msgs[1]
+	rel := msgs[end-1]
+	for _, tc := range []struct {
+		name string
+		seq  []*sdcpb.ProtectRequest
+	}{
+		{"cells before header", []*sdcpb.ProtectRequest{cells}},
+		{"two headers", []*sdcpb.ProtectRequest{hdr, hdr}},
+		{"end before header", []*sdcpb.ProtectRequest{msgs[end]}},
+		{"duplicate cell block", []*sdcpb.ProtectRequest{hdr, cells, cells}},
+		{"missing cells", []*sdcpb.ProtectRequest{hdr, msgs[end]}},
+		{"relations before cells done", []*sdcpb.ProtectRequest{hdr, cells, rel}},
+		{"message after end", append(append([]*sdcpb.ProtectRequest{}, msgs...), hdr)},
+		{"empty message", []*sdcpb.ProtectRequest{hdr, {}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var asm problemAssembler
+			var err error
+			for _, m := range tc.seq {
+				if _, err = asm.add(m); err != nil {
+					break
+				}
+			}
+			if !errors.Is(err, ErrStream) {
+				t.Errorf("err = %v, want a stream violation", err)
+			}
+		})
+	}
+}
+
+func TestResultRoundTrip(t *testing.T) {
+	n := 1000
+	res := &Result{Outcome: OutcomeOptimal, Status: make([]Status, n), Values: make([]float64, n),
+		Diagnostics: []Diagnostic{{Severity: SeverityWarning, Code: "x.y", Summary: "s", Cells: []int{1, 2}}},
+		Stats:       Stats{Objective: 3, Secondaries: 4, Extra: map[string]float64{"k": 1}}, Published: &Published{Alpha: 0.3, Beta: 2}}
+	for i := range n {
+		res.Status[i] = Status(1 + i%14)
+		res.Values[i] = float64(i) / 3
+	}
+	asm := resultAssembler{n: n}
+	err := sendResult(res, n, 100, func(m *sdcpb.ProtectResponse) error { return asm.add(m) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !asm.done || !reflect.DeepEqual(&asm.res, res) {
+		t.Errorf("result round trip: got %+v, want %+v", asm.res, *res)
+	}
+	// A completion that leaves cells without results is a violation.
+	short := resultAssembler{n: n + 1}
+	err = sendResult(res, n, 100, func(m *sdcpb.ProtectResponse) error { return short.add(m) })
+	if !errors.Is(err, ErrStream) {
+		t.Errorf("short result: err = %v, want a stream violation", err)
+	}
+}
+
+// FuzzAssembler feeds arbitrary message sequences to the problem assembler:
+// it must reject or accept, never panic, and what it accepts must validate.
+func FuzzAssembler(f *testing.F) {
+	p := testProblem(2, 3, 1)
+	var seed []byte
+	_ = sendProblem(jobHeader{method: "X"}, p, 60, func(m *sdcpb.ProtectRequest) error {
+		b, _ := proto.Marshal(m)
+		seed = append(seed, byte(len(b)>>8), byte(len(b)))
+		seed = append(seed, b...)
+		return nil
+	})
+	f.Add(seed)
+	f.Add([]byte{0, 2, 0x0a, 0x00})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var asm problemAssembler
+		for len(data) >= 2 {
+			n := int(data[0])<<8 | int(data[1])
+			data = data[2:]
+			if n > len(data) {
+				return
+			}
+			var m sdcpb.ProtectRequest
+			if proto.Unmarshal(data[:n], &m) != nil {
+				return
+			}
+			data = data[n:]
+			done, err := asm.add(&m)
+			if err != nil {
+				return
+			}
+			if done {
+				if err := asm.p.Validate(); err != nil {
+					t.Fatalf("accepted an invalid problem: %v", err)
+				}
+				return
+			}
+		}
+	})
+}
