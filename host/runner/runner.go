@@ -1,0 +1,367 @@
+// Package runner launches a method plugin for one protection job, runs the
+// job and makes sure the plugin process is gone afterwards.
+//
+// One plugin process serves one job: a crash in a solver's C code cannot take
+// the host down, memory is returned when the job ends, and killing a job is
+// killing a process. Each launch uses go-plugin with gRPC only and AutoMTLS,
+// a short private socket directory, a minimal environment, the plugin's logs
+// bridged into the host's zerolog stream under the plugin's name, and a
+// process group so that the plugin and anything it starts can be killed.
+//
+// Limits escalate: the soft time limit travels to the method, which returns
+// its best result by then; at the hard deadline (soft limit plus grace) the
+// job's context is cancelled; if the plugin has not ended KillAfter later it
+// is killed.
+package runner
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+	"github.com/rs/zerolog"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/sdcengine/argus/host/catalog"
+	"github.com/sdcengine/argus/host/pluginlog"
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// Runner runs protection jobs in plugin processes. The zero value is not
+// usable; set Log at least.
+type Runner struct {
+	// Log receives the host's and the plugins' log events.
+	Log zerolog.Logger
+	// HostVersion is reported to plugins.
+	HostVersion string
+	// SocketDir is where private socket directories are made; default /tmp
+	// on Unix (a short path: socket paths are limited to about 100 bytes).
+	SocketDir string
+	// Grace is added to a job's soft time limit to get its hard deadline;
+	// default max(30 s, 10% of the soft limit).
+	Grace time.Duration
+	// KillAfter is how long a cancelled plugin may take to end before it is
+	// killed; default 5 s.
+	KillAfter time.Duration
+	// StartTimeout bounds the launch handshake; default 20 s.
+	StartTimeout time.Duration
+	// Env lists extra environment entries (KEY=VALUE) for plugins.
+	Env []string
+}
+
+// Job is one protection job.
+type Job struct {
+	// Plugin is the catalog entry of the plugin to launch.
+	Plugin *catalog.Entry
+	// Method is the method code.
+	Method string
+	// Params are the method's parameters.
+	Params map[string]string
+	// Problem is the table to protect.
+	Problem *pluginsdk.Problem
+	// Limits are passed to the method; Limits.TimeLimit is the soft limit.
+	Limits pluginsdk.Limits
+	// JobID identifies the job in logs.
+	JobID string
+	// OnProgress receives progress reports, if set.
+	OnProgress func(pluginsdk.Progress)
+}
+
+// Kind classifies why a job failed outside the method's domain outcomes.
+type Kind int
+
+// Failure kinds.
+const (
+	KindStart     Kind = iota + 1 // the plugin could not be launched
+	KindCrash                     // the plugin process died (exit code or signal)
+	KindPanic                     // the plugin panicked in a handler and survived
+	KindTimeout                   // the hard deadline passed
+	KindCancelled                 // the host cancelled the job
+	KindProtocol                  // the plugin broke the contract
+)
+
+var kindNames = map[Kind]string{KindStart: "could not start", KindCrash: "crashed", KindPanic: "panicked",
+	KindTimeout: "exceeded its time limit", KindCancelled: "was cancelled", KindProtocol: "broke the plugin protocol"}
+
+// Error is a job failure with its classification and the plugin's last
+// stderr lines.
+type Error struct {
+	Plugin string
+	Kind   Kind
+	// Exit describes how the process ended ("exit status 2", "signal: killed"),
+	// empty if it did not end or the end is unknown.
+	Exit string
+	// Stderr holds the plugin's last stderr lines.
+	Stderr []string
+	Err    error
+}
+
+// Error describes the failure in one line.
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "plugin %s %s", e.Plugin, kindNames[e.Kind])
+	if e.Exit != "" {
+		fmt.Fprintf(&b, " (%s)", e.Exit)
+	}
+	if e.Err != nil {
+		fmt.Fprintf(&b, ": %v", e.Err)
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+func (r *Runner) defaults() (grace func(time.Duration) time.Duration, killAfter, start time.Duration) {
+	killAfter, start = r.KillAfter, r.StartTimeout
+	if killAfter == 0 {
+		killAfter = 5 * time.Second
+	}
+	if start == 0 {
+		start = 20 * time.Second
+	}
+	grace = func(soft time.Duration) time.Duration {
+		if r.Grace > 0 {
+			return r.Grace
+		}
+		return max(30*time.Second, soft/10)
+	}
+	return
+}
+
+// Run launches the job's plugin, checks the parameters, runs the job and
+// stops the plugin. Domain outcomes (infeasible, invalid parameters, time
+// limit) are in the Result; the error, an *Error, is for everything else.
+func (r *Runner) Run(ctx context.Context, job Job) (*pluginsdk.Result, error) {
+	graceFor, killAfter, startTimeout := r.defaults()
+	log := r.Log.With().Str("plugin", job.Plugin.Name()).Str("job", job.JobID).Logger()
+	inst, err := r.launch(job.Plugin, log, startTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer inst.stop()
+
+	if job.Limits.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, job.Limits.TimeLimit+graceFor(job.Limits.TimeLimit))
+		defer cancel()
+	}
+	// Kill the plugin if it has not ended KillAfter after the context ends.
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-finished:
+		case <-ctx.Done():
+			select {
+			case <-finished:
+			case <-time.After(killAfter):
+				log.Warn().Msg("plugin did not stop after cancellation; killing it")
+				inst.stop()
+			}
+		}
+	}()
+
+	diags, err := inst.client.ValidateParams(ctx, job.Method, job.Params)
+	if err != nil {
+		return nil, inst.classify(ctx, err)
+	}
+	if slices.ContainsFunc(diags, func(d pluginsdk.Diagnostic) bool { return d.Severity == pluginsdk.SeverityError }) {
+		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInvalidParams, Diagnostics: diags}, nil
+	}
+	res, err := inst.client.Protect(ctx, pluginsdk.Job{Method: job.Method, Params: job.Params, JobID: job.JobID,
+		Limits: job.Limits, Problem: job.Problem, OnProgress: job.OnProgress})
+	if err != nil {
+		return nil, inst.classify(ctx, err)
+	}
+	return res, nil
+}
+
+// Describe launches the plugin and asks it to describe itself over the
+// real protocol (the catalog uses the cheaper describe command).
+func (r *Runner) Describe(ctx context.Context, e *catalog.Entry) (pluginsdk.PluginInfo, error) {
+	_, _, startTimeout := r.defaults()
+	inst, err := r.launch(e, r.Log.With().Str("plugin", e.Name()).Logger(), startTimeout)
+	if err != nil {
+		return pluginsdk.PluginInfo{}, err
+	}
+	defer inst.stop()
+	info, err := inst.client.Describe(ctx, r.HostVersion)
+	if err != nil {
+		return info, inst.classify(ctx, err)
+	}
+	return info, nil
+}
+
+// instance is one running plugin process.
+type instance struct {
+	name     string
+	gp       *plugin.Client
+	cmd      *exec.Cmd
+	client   *pluginsdk.Client
+	sockDir  string
+	stderr   *tail
+	stopOnce sync.Once
+}
+
+func (r *Runner) launch(e *catalog.Entry, log zerolog.Logger, startTimeout time.Duration) (*instance, error) {
+	inst := &instance{name: e.Name(), stderr: &tail{max: 20}}
+	sockBase := r.SocketDir
+	if sockBase == "" {
+		sockBase = defaultSocketBase()
+	}
+	dir, err := os.MkdirTemp(sockBase, "ag")
+	if err != nil {
+		return nil, &Error{Plugin: inst.name, Kind: KindStart, Err: fmt.Errorf("socket directory: %w", err)}
+	}
+	inst.sockDir = dir
+	if len(dir) > 80 {
+		os.RemoveAll(dir)
+		return nil, &Error{Plugin: inst.name, Kind: KindStart, Err: fmt.Errorf("socket directory %s is too long for a Unix socket; set a shorter one", dir)}
+	}
+	cmd := exec.Command(e.Path)
+	cmd.Env = append(pluginEnv(), r.Env...)
+	cmd.Env = append(cmd.Env, plugin.EnvUnixSocketDir+"="+dir)
+	if lvl := log.GetLevel(); lvl <= zerolog.DebugLevel {
+		cmd.Env = append(cmd.Env, pluginsdk.EnvLogLevel+"="+lvl.String())
+	}
+	setProcAttr(cmd)
+	inst.cmd = cmd
+	var secure *plugin.SecureConfig
+	if e.SHA256 != "" {
+		sum, err := hex.DecodeString(e.SHA256)
+		if err != nil {
+			return nil, &Error{Plugin: inst.name, Kind: KindStart, Err: err}
+		}
+		secure = &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()}
+	}
+	debugLines := func(stream string) io.Writer {
+		return pluginlog.LineWriter(func(line string) { log.Debug().Str("stream", stream).Msg(line) })
+	}
+	inst.gp = plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  pluginsdk.HandshakeConfig(),
+		Plugins:          pluginsdk.PluginSet(),
+		Cmd:              cmd,
+		SecureConfig:     secure,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		SkipHostEnv:      true,
+		StartTimeout:     startTimeout,
+		Logger:           pluginlog.New(r.Log).Named(e.Name()),
+		Stderr:           inst.stderr,
+		SyncStdout:       debugLines("stdout"),
+		SyncStderr:       io.MultiWriter(debugLines("stderr"), inst.stderr),
+	})
+	proto, err := inst.gp.Client()
+	if err != nil {
+		inst.stop()
+		return nil, &Error{Plugin: inst.name, Kind: KindStart, Exit: inst.exit(), Stderr: inst.stderr.lines(), Err: err}
+	}
+	raw, err := proto.Dispense(pluginsdk.PluginKey)
+	if err != nil {
+		inst.stop()
+		return nil, &Error{Plugin: inst.name, Kind: KindStart, Stderr: inst.stderr.lines(), Err: err}
+	}
+	inst.client = raw.(*pluginsdk.Client)
+	log.Debug().Int("pid", cmd.Process.Pid).Msg("plugin started")
+	return inst, nil
+}
+
+// stop ends the plugin: go-plugin's Kill (graceful shutdown, then kill),
+// then a kill of the whole process group, then removal of the socket
+// directory. Safe to call more than once and concurrently.
+func (i *instance) stop() {
+	i.stopOnce.Do(func() {
+		i.gp.Kill()
+		killGroup(i.cmd)
+		os.RemoveAll(i.sockDir)
+	})
+}
+
+// exit describes how the process ended, if it has.
+func (i *instance) exit() string {
+	if i.gp == nil || !i.gp.Exited() || i.cmd.ProcessState == nil {
+		return ""
+	}
+	return i.cmd.ProcessState.String()
+}
+
+// classify turns a transport error into an *Error.
+func (i *instance) classify(ctx context.Context, err error) error {
+	e := &Error{Plugin: i.name, Err: err}
+	switch code := status.Code(err); {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || code == codes.DeadlineExceeded:
+		e.Kind = KindTimeout
+	case ctx.Err() != nil || code == codes.Canceled:
+		e.Kind = KindCancelled
+	case code == codes.Internal:
+		e.Kind = KindPanic
+	case code == codes.Unavailable:
+		e.Kind = KindCrash
+		// Give go-plugin a moment to reap the process so the exit is known.
+		for range 20 {
+			if i.gp.Exited() {
+				break
+			}
+			time.Sleep(25 * time.Millisecond)
+		}
+	case errors.Is(err, pluginsdk.ErrStream) || code == codes.InvalidArgument:
+		e.Kind = KindProtocol
+	default:
+		e.Kind = KindCrash
+	}
+	e.Exit = i.exit()
+	e.Stderr = i.stderr.lines()
+	return e
+}
+
+// pluginEnv is the environment a plugin gets: only what a process needs to
+// run, so runs are reproducible and nothing confidential leaks.
+func pluginEnv() []string {
+	var env []string
+	for _, k := range []string{"PATH", "HOME", "TMPDIR", "TMP", "TEMP", "SYSTEMROOT", "LANG", "TZ", "GOMAXPROCS", "GODEBUG", "GOTRACEBACK"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// tail keeps the last max lines written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []string
+	w   io.Writer
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.w == nil {
+		t.w = pluginlog.LineWriter(func(line string) {
+			t.buf = append(t.buf, line)
+			if len(t.buf) > t.max {
+				t.buf = t.buf[len(t.buf)-t.max:]
+			}
+		})
+	}
+	return t.w.Write(p)
+}
+
+func (t *tail) lines() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.buf)
+}

@@ -1,0 +1,247 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/sdcengine/argus/host/catalog"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/plugintest"
+)
+
+// pluginDir holds the test plugin, built once in TestMain.
+var pluginDir string
+
+func TestMain(m *testing.M) {
+	if os.Getenv("RUNNER_TEST_HOST") != "" {
+		orphanHost() // never returns
+	}
+	dir, err := os.MkdirTemp("", "runner-test")
+	if err != nil {
+		panic(err)
+	}
+	pluginDir = dir
+	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, catalog.FilePrefix+"test"), "./testplugin").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building the test plugin: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// syncBuffer is a bytes.Buffer safe for the concurrent writes of loggers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func setup(t *testing.T) (*Runner, *catalog.Entry, *syncBuffer) {
+	t.Helper()
+	cat, err := catalog.Load(t.Context(), catalog.Config{Dirs: []string{pluginDir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _, ok := cat.Lookup("test")
+	if !ok {
+		t.Fatalf("catalog has no TEST method: %v", cat.Codes())
+	}
+	var logs syncBuffer
+	r := &Runner{Log: zerolog.New(&logs).Level(zerolog.InfoLevel), HostVersion: "test", Grace: 300 * time.Millisecond, KillAfter: 500 * time.Millisecond}
+	return r, e, &logs
+}
+
+func job(e *catalog.Entry, mode string, p *pluginsdk.Problem) Job {
+	if p == nil {
+		p = plugintest.Grid(plugintest.GridSpec{Sizes: []int{3, 3}, Seed: 1, PrimaryFraction: 0.3})
+	}
+	return Job{Plugin: e, Method: "TEST", Params: map[string]string{"mode": mode}, Problem: p, JobID: "t1"}
+}
+
+// TestLargeTableRoundTrip launches the plugin with AutoMTLS and sends a table
+// of more than 5 MiB through the real process boundary.
+func TestLargeTableRoundTrip(t *testing.T) {
+	r, e, logs := setup(t)
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{300, 300}, Seed: 2, PrimaryFraction: 0.1})
+	res, err := r.Run(t.Context(), job(e, "ok", p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != pluginsdk.OutcomeOptimal || len(res.Status) != p.NumCells() {
+		t.Fatalf("outcome %v with %d statuses for %d cells", res.Outcome, len(res.Status), p.NumCells())
+	}
+	// The plugin's structured log line arrives in the host's log with its
+	// fields and the plugin's name.
+	found := false
+	for _, line := range strings.Split(logs.String(), "\n") {
+		var ev map[string]any
+		if json.Unmarshal([]byte(line), &ev) != nil || ev["marker"] != "xyzzy" {
+			continue
+		}
+		found = true
+		if ev["message"] != "test plugin protecting" || ev["level"] != "info" ||
+			ev["cells"] != float64(p.NumCells()) || !strings.HasPrefix(fmt.Sprint(ev["logger"]), "test") {
+			t.Errorf("plugin log line arrived as %v", ev)
+		}
+	}
+	if !found {
+		t.Errorf("plugin log line missing from host log:\n%s", logs.String())
+	}
+}
+
+func TestFailures(t *testing.T) {
+	for _, tc := range []struct {
+		mode     string
+		limit    time.Duration
+		cancelAt time.Duration
+		kind     Kind
+		exit     string
+		stderr   string
+	}{
+		{mode: "panic", kind: KindPanic},
+		{mode: "crash", kind: KindCrash, exit: "exit status 7", stderr: "about to exit"},
+		{mode: "slow", cancelAt: 200 * time.Millisecond, kind: KindCancelled},
+		{mode: "slow", limit: 200 * time.Millisecond, kind: KindTimeout},
+		{mode: "loop", limit: 200 * time.Millisecond, kind: KindTimeout},
+	} {
+		t.Run(fmt.Sprintf("%s-%v", tc.mode, tc.kind), func(t *testing.T) {
+			r, e, _ := setup(t)
+			ctx := t.Context()
+			if tc.cancelAt > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithCancel(ctx)
+				time.AfterFunc(tc.cancelAt, cancel)
+			}
+			j := job(e, tc.mode, nil)
+			j.Limits.TimeLimit = tc.limit
+			start := time.Now()
+			_, err := r.Run(ctx, j)
+			took := time.Since(start)
+			var re *Error
+			if !errors.As(err, &re) {
+				t.Fatalf("err = %v, want *Error", err)
+			}
+			if re.Kind != tc.kind {
+				t.Errorf("kind %v (%v), want %v", re.Kind, err, tc.kind)
+			}
+			if tc.exit != "" && re.Exit != tc.exit {
+				t.Errorf("exit %q, want %q", re.Exit, tc.exit)
+			}
+			if tc.stderr != "" && !strings.Contains(strings.Join(re.Stderr, "\n"), tc.stderr) {
+				t.Errorf("stderr tail %q lacks %q", re.Stderr, tc.stderr)
+			}
+			if took > 5*time.Second {
+				t.Errorf("took %v; limits must end jobs within seconds", took)
+			}
+		})
+	}
+}
+
+// TestStrayStdout: output on the plugin's stdout, even on descriptor 1
+// directly, neither breaks the protocol nor reaches the host's stdout.
+func TestStrayStdout(t *testing.T) {
+	r, e, _ := setup(t)
+	res, err := r.Run(t.Context(), job(e, "stdout", nil))
+	if err != nil || res.Outcome != pluginsdk.OutcomeOptimal {
+		t.Fatalf("Run: %v, %v", res, err)
+	}
+}
+
+// TestNoOrphan kills a host process with SIGKILL while its plugin works and
+// checks that the plugin process goes too.
+func TestNoOrphan(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "RUNNER_TEST_HOST="+pluginDir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatalf("reading plugin pid: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		t.Fatalf("host printed %q", line)
+	}
+	if !alive(pid) {
+		t.Fatalf("plugin %d not running before the host is killed", pid)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("plugin %d still running 5 s after its host was killed", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// alive reports whether pid runs (a zombie waiting to be reaped is dead).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true // no /proc: trust kill(0)
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
+}
+
+// orphanHost is the child process of TestNoOrphan: it launches the plugin,
+// prints the plugin's pid and waits to be killed.
+func orphanHost() {
+	cat, err := catalog.Load(context.Background(), catalog.Config{Dirs: []string{os.Getenv("RUNNER_TEST_HOST")}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	e, _, _ := cat.Lookup("TEST")
+	r := &Runner{Log: zerolog.Nop()}
+	inst, err := r.launch(e, zerolog.Nop(), 20*time.Second)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println(inst.cmd.Process.Pid)
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{2, 2}, Seed: 1})
+	inst.client.Protect(context.Background(), pluginsdk.Job{Method: "TEST", Params: map[string]string{"mode": "slow"}, Problem: p})
+	os.Exit(0)
+}
