@@ -9,22 +9,22 @@ type Status uint8
 
 // Cell statuses, numbered as in τ-Argus.
 const (
-	StatusUnknown                Status = 0  // not set
-	StatusSafe                   Status = 1  // safe by the rules
-	StatusSafeManual             Status = 2  // made safe by hand (a-priori file)
-	StatusUnsafeRule             Status = 3  // unsafe by a dominance or p% rule
-	StatusUnsafeRequest          Status = 4  // unsafe by the request rule
-	StatusUnsafeFrequency        Status = 5  // unsafe by the minimum-frequency rule
-	StatusUnsafeZero             Status = 6  // unsafe zero cell
-	StatusUnsafeSingleton        Status = 7  // unsafe single-respondent cell
-	StatusUnsafeSingletonManual  Status = 8  // unsafe single-respondent cell, manual
-	StatusUnsafeManual           Status = 9  // made unsafe by hand
-	StatusProtected              Status = 10 // must be published; never suppressed
-	StatusSecondary              Status = 11 // secondary suppression
-	StatusSecondaryManual        Status = 12 // secondary suppression of a manually safe cell
-	StatusEmptyNonStructural     Status = 13 // empty, but may be suppressed
-	StatusEmpty                  Status = 14 // structurally empty; never suppressed
-	maxStatus                           = StatusEmpty
+	StatusUnknown               Status = 0  // not set
+	StatusSafe                  Status = 1  // safe by the rules
+	StatusSafeManual            Status = 2  // made safe by hand (a-priori file)
+	StatusUnsafeRule            Status = 3  // unsafe by a dominance or p% rule
+	StatusUnsafeRequest         Status = 4  // unsafe by the request rule
+	StatusUnsafeFrequency       Status = 5  // unsafe by the minimum-frequency rule
+	StatusUnsafeZero            Status = 6  // unsafe zero cell
+	StatusUnsafeSingleton       Status = 7  // unsafe single-respondent cell
+	StatusUnsafeSingletonManual Status = 8  // unsafe single-respondent cell, manual
+	StatusUnsafeManual          Status = 9  // made unsafe by hand
+	StatusProtected             Status = 10 // must be published; never suppressed
+	StatusSecondary             Status = 11 // secondary suppression
+	StatusSecondaryManual       Status = 12 // secondary suppression of a manually safe cell
+	StatusEmptyNonStructural    Status = 13 // empty, but may be suppressed
+	StatusEmpty                 Status = 14 // structurally empty; never suppressed
+	maxStatus                          = StatusEmpty
 )
 
 var statusNames = [...]string{

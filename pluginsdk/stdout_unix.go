@@ -3,8 +3,8 @@
 package pluginsdk
 
 import (
-	"os"
 	"golang.org/x/sys/unix"
+	"os"
 
 	"github.com/rs/zerolog"
 )
