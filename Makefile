@@ -11,11 +11,11 @@ PB_OUT := internal/sdcpb
 
 all: build
 
-# build puts the host in bin/ and every plugin in bin/plugins/, where the
-# host's catalog finds them.
+# build puts the host in bin/ and every plugin binary (main packages in
+# directories named argus-method-<name>) in bin/plugins/, where the host's
+# catalog finds them.
 build:
 	$(GO) build -o $(BIN)/ ./host/cmd/argus
-	mkdir -p $(BIN)/plugins
 	$(GO) build -o $(BIN)/plugins/ ./plugins/... ./pluginsdk/example/...
 
 demo: build

@@ -26,12 +26,18 @@ type Logger struct {
 	zl   zerolog.Logger
 	name string
 	args []any
+	// root marks go-plugin's own logger, whose routine info messages
+	// ("plugin started", "plugin process exited") are demoted to debug.
+	root bool
 }
 
 var _ hclog.Logger = (*Logger)(nil)
 
-// New returns an hclog.Logger writing to zl.
-func New(zl zerolog.Logger) *Logger { return &Logger{zl: zl} }
+// New returns the hclog.Logger to give go-plugin for the plugin called name.
+// go-plugin's own info messages are logged at debug level; the plugin's log
+// lines, which go-plugin passes through a named sub-logger, keep their level
+// and carry logger=name.
+func New(zl zerolog.Logger, name string) *Logger { return &Logger{zl: zl, name: name, root: true} }
 
 func toZerolog(l hclog.Level) zerolog.Level {
 	switch l {
@@ -72,6 +78,9 @@ func fromZerolog(l zerolog.Level) hclog.Level {
 // Log writes one event. go-plugin appends a duplicate "timestamp" pair to
 // entries it parsed; it is dropped, as are the hclog keys already mapped.
 func (l *Logger) Log(level hclog.Level, msg string, args ...any) {
+	if l.root && level == hclog.Info {
+		level = hclog.Debug
+	}
 	ev := l.zl.WithLevel(toZerolog(level))
 	if ev == nil || !ev.Enabled() {
 		return
@@ -139,9 +148,14 @@ func (l *Logger) With(args ...any) hclog.Logger {
 // Name returns the logger's name.
 func (l *Logger) Name() string { return l.name }
 
-// Named returns a logger whose name is extended by name.
+// Named returns a logger whose name is extended by name. On the root logger
+// it returns the logger for the plugin's own lines, named after the plugin.
 func (l *Logger) Named(name string) hclog.Logger {
 	c := *l
+	if c.root {
+		c.root = false
+		return &c
+	}
 	if c.name != "" {
 		c.name += "." + name
 	} else {

@@ -258,7 +258,7 @@ func (r *Runner) launch(e *catalog.Entry, log zerolog.Logger, startTimeout time.
 		AutoMTLS:         true,
 		SkipHostEnv:      true,
 		StartTimeout:     startTimeout,
-		Logger:           pluginlog.New(r.Log).Named(e.Name()),
+		Logger:           pluginlog.New(r.Log, e.Name()),
 		Stderr:           inst.stderr,
 		SyncStdout:       debugLines("stdout"),
 		SyncStderr:       io.MultiWriter(debugLines("stderr"), inst.stderr),

@@ -1,0 +1,135 @@
+package catalog
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// fakePlugin writes a shell script that describes itself like a plugin
+// serving the given method codes.
+func fakePlugin(t *testing.T, dir, name string, codes ...string) string {
+	t.Helper()
+	var methods []string
+	for _, c := range codes {
+		methods = append(methods, fmt.Sprintf(`{"Code":%q,"Capabilities":{"Output":1},"Structures":[5]}`, c))
+	}
+	script := fmt.Sprintf("#!/bin/sh\n[ \"$1\" = describe ] || exit 1\necho '{\"Name\":%q,\"Version\":\"1.0\",\"Methods\":[%s]}'\n",
+		name, strings.Join(methods, ","))
+	path := filepath.Join(dir, FilePrefix+name)
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoad(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell-script plugins")
+	}
+	a, b := t.TempDir(), t.TempDir()
+	fakePlugin(t, a, "hyper", "GH")
+	fakePlugin(t, a, "modular", "MOD")
+	fakePlugin(t, b, "hyper", "GHX") // hidden by a's hyper
+	fakePlugin(t, b, "net", "NET")
+	os.WriteFile(filepath.Join(b, FilePrefix+"notexec"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(b, "other-binary"), []byte("#!/bin/sh\nexit 1\n"), 0o755)
+	cat, err := Load(t.Context(), Config{Dirs: []string{a, filepath.Join(a, "missing"), b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(cat.Codes(), ","); got != "GH,MOD,NET" {
+		t.Errorf("codes %s, want GH,MOD,NET", got)
+	}
+	e, m, ok := cat.Lookup("gh")
+	if !ok || e.Name() != "hyper" || m.Code != "GH" || filepath.Dir(e.Path) != a {
+		t.Errorf("Lookup(gh) = %v %v %v", e, m, ok)
+	}
+	if _, _, ok := cat.Lookup("OPT"); ok {
+		t.Error("Lookup(OPT) found a method nobody serves")
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell-script plugins")
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir string) Config
+		want  string
+	}{
+		{"duplicate code", func(t *testing.T, dir string) Config {
+			fakePlugin(t, dir, "one", "GH")
+			fakePlugin(t, dir, "two", "GH")
+			return Config{Dirs: []string{dir}}
+		}, "method code GH is served by two plugins"},
+		{"pin mismatch", func(t *testing.T, dir string) Config {
+			fakePlugin(t, dir, "one", "GH")
+			return Config{Dirs: []string{dir}, Pins: map[string]string{FilePrefix + "one": strings.Repeat("ab", 32)}}
+		}, "does not match the pinned"},
+		{"broken describe", func(t *testing.T, dir string) Config {
+			os.WriteFile(filepath.Join(dir, FilePrefix+"bad"), []byte("#!/bin/sh\necho nonsense\n"), 0o755)
+			return Config{Dirs: []string{dir}}
+		}, "no valid description"},
+		{"failing describe", func(t *testing.T, dir string) Config {
+			os.WriteFile(filepath.Join(dir, FilePrefix+"bad"), []byte("#!/bin/sh\necho oops >&2\nexit 3\n"), 0o755)
+			return Config{Dirs: []string{dir}}
+		}, "oops"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tc.setup(t, t.TempDir())
+			_, err := Load(t.Context(), cfg)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Load: %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestPinMatch(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell-script plugins")
+	}
+	dir := t.TempDir()
+	path := fakePlugin(t, dir, "one", "GH")
+	sum, err := Checksum(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := Load(t.Context(), Config{Dirs: []string{dir}, Pins: map[string]string{filepath.Base(path): strings.ToUpper(sum)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cat.Entries[0].SHA256 != sum {
+		t.Errorf("entry checksum %q, want %q", cat.Entries[0].SHA256, sum)
+	}
+}
+
+func TestReadConfig(t *testing.T) {
+	sum := strings.Repeat("0f", 32)
+	cfg, err := ReadConfig(strings.NewReader("# plugins\n\ndir /opt/argus/plugins\ndir local\nsha256 "+sum+" argus-method-gh\n"), "/etc/argus/plugins.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Dirs) != 2 || cfg.Dirs[0] != "/opt/argus/plugins" || cfg.Dirs[1] != filepath.Join("/etc/argus", "local") || cfg.Pins["argus-method-gh"] != sum {
+		t.Errorf("ReadConfig = %+v", cfg)
+	}
+	for _, bad := range []string{"dirr x\n", "sha256 xyz argus-method-gh\n", "sha256 " + sum + "\n"} {
+		if _, err := ReadConfig(strings.NewReader(bad), "p.conf"); err == nil || !strings.Contains(err.Error(), "p.conf:1") {
+			t.Errorf("ReadConfig(%q) = %v, want an error at p.conf:1", bad, err)
+		}
+	}
+}
+
+func TestDefaultDirs(t *testing.T) {
+	env := map[string]string{EnvPath: "/a" + string(os.PathListSeparator) + "/b"}
+	got := DefaultDirs([]string{"/cfg"}, func(k string) string { return env[k] }, "/usr/local/bin/argus")
+	want := []string{"/cfg", "/a", "/b", "/usr/local/bin/plugins"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("DefaultDirs = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,181 @@
+// Package cli is the argus command line.
+//
+// Like τ-Argus, argus runs a batch file given as its first argument:
+//
+//	argus BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]
+//
+// with exit status 0 (done), 1 (<GOINTERACTIVE> reached) or 2 (error).
+// Other work is done by subcommands, recognised only when the first argument
+// is not an existing file, so that no batch file name can be taken for one:
+//
+//	argus plugins [-json]     list the installed method plugins
+//	argus demo [-out DIR]     run the demonstration job
+//	argus version             print the version
+//	argus help                print this help
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mattn/go-isatty"
+	"github.com/rs/zerolog"
+
+	"github.com/sdcengine/argus/host/catalog"
+	"github.com/sdcengine/argus/host/runner"
+)
+
+// Version is the host's version.
+const Version = "0.1.0-dev"
+
+// Exit statuses, as τ-Argus's.
+const (
+	ExitOK          = 0
+	ExitInteractive = 1
+	ExitError       = 2
+)
+
+// Env is the outside world of one invocation.
+type Env struct {
+	Args           []string
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	// Executable is the host binary's path; empty = os.Executable().
+	Executable string
+}
+
+const usage = `argus runs τ-Argus batch jobs with plugin protection methods.
+
+Usage:
+  argus BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]
+  argus plugins [-json]     list the installed method plugins
+  argus demo [-out DIR]     run the demonstration job
+  argus version             print the version
+  argus help                print this help
+
+Exit status: 0 done, 1 <GOINTERACTIVE> reached, 2 error.
+Plugins are searched in the directories of the file named by
+ARGUS_PLUGIN_CONFIG, then ARGUS_PLUGIN_PATH, then "plugins" next to argus.
+`
+
+// Main runs one invocation and returns its exit status.
+func Main(ctx context.Context, env Env) int {
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	log := newLogger(env.Stderr, env.Getenv("ARGUS_LOG_LEVEL"))
+	if len(env.Args) == 0 {
+		fmt.Fprint(env.Stderr, usage)
+		return ExitError
+	}
+	first := env.Args[0]
+	if st, err := os.Stat(first); err == nil && !st.IsDir() {
+		return runBatch(ctx, env, log)
+	}
+	switch first {
+	case "plugins":
+		return cmdPlugins(ctx, env, log)
+	case "demo":
+		return cmdDemo(ctx, env, log)
+	case "version", "-version", "--version":
+		fmt.Fprintf(env.Stdout, "argus %s\n", Version)
+		return ExitOK
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(env.Stdout, usage)
+		return ExitOK
+	}
+	if strings.Contains(first, ".") || strings.ContainsAny(first, `/\`) {
+		fmt.Fprintf(env.Stderr, "argus: batch file %s could not be found\n", first)
+		return ExitError
+	}
+	fmt.Fprintf(env.Stderr, "argus: unknown command %q\n\n%s", first, usage)
+	return ExitError
+}
+
+// runBatch is the τ-Argus command line. The batch engine is the next piece
+// of work; until then a batch job is refused with a clear message.
+func runBatch(_ context.Context, env Env, _ zerolog.Logger) int {
+	fmt.Fprintf(env.Stderr, "argus: %s: running τ-Argus batch files is not implemented yet\n", env.Args[0])
+	return ExitError
+}
+
+// newLogger logs readable text on a terminal and JSON otherwise.
+func newLogger(w io.Writer, level string) zerolog.Logger {
+	lvl, err := zerolog.ParseLevel(strings.ToLower(level))
+	if err != nil || level == "" {
+		lvl = zerolog.InfoLevel
+	}
+	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05"}
+	}
+	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
+}
+
+// loadCatalog finds the installed plugins.
+func loadCatalog(ctx context.Context, env Env) (*catalog.Catalog, error) {
+	var cfg catalog.Config
+	if path := env.Getenv("ARGUS_PLUGIN_CONFIG"); path != "" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("plugin configuration: %w", err)
+		}
+		defer f.Close()
+		if cfg, err = catalog.ReadConfig(f, path); err != nil {
+			return nil, err
+		}
+	}
+	exe := env.Executable
+	if exe == "" {
+		if p, err := os.Executable(); err == nil {
+			exe, _ = filepath.EvalSymlinks(p)
+		}
+	}
+	cfg.Dirs = catalog.DefaultDirs(cfg.Dirs, env.Getenv, exe)
+	return catalog.Load(ctx, cfg)
+}
+
+func newRunner(log zerolog.Logger) *runner.Runner {
+	return &runner.Runner{Log: log, HostVersion: Version}
+}
+
+func cmdPlugins(ctx context.Context, env Env, log zerolog.Logger) int {
+	fs := flag.NewFlagSet("plugins", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	asJSON := fs.Bool("json", false, "print the descriptions as JSON")
+	if err := fs.Parse(env.Args[1:]); err != nil {
+		return ExitError
+	}
+	cat, err := loadCatalog(ctx, env)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "argus: %v\n", err)
+		return ExitError
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(cat.Entries); err != nil {
+			return ExitError
+		}
+		return ExitOK
+	}
+	if len(cat.Entries) == 0 {
+		fmt.Fprintln(env.Stdout, "no method plugins installed (see 'argus help' for where they are searched)")
+		return ExitOK
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "METHOD\tPLUGIN\tVERSION\tSUMMARY\tPATH")
+	for _, e := range cat.Entries {
+		for _, m := range e.Info.Methods {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Code, e.Info.Name, e.Info.Version, m.Summary, e.Path)
+		}
+	}
+	tw.Flush()
+	return ExitOK
+}
