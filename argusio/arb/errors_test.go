@@ -1,0 +1,315 @@
+package arb
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/sdcengine/argus/argusio/lex"
+)
+
+// TestParseErrors checks τ-Argus's messages and the reported position for
+// every argument error of every command.
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		line string
+		msg  string
+		col  int // expected column (0 = not checked)
+	}{
+		// general
+		{`<FOO> x`, "Unknown keyword <FOO>", 1},
+		{`<OPENMICRODATA>"x.asc"`, `Unknown keyword <OPENMICRODATA>"X.ASC"`, 1},
+		{`OPENMICRODATA x`, "Unknown keyword OPENMICRODATA", 1},
+		{"\xef\xbb\xbf<LOGBOOK> x", "Unknown keyword \xef\xbb\xbf<LOGBOOK>", 1},
+		{`<SILENT>`, "Unknown keyword <SILENT>", 1},
+		{`<OPENTABLESET> x`, "Unknown keyword <OPENTABLESET>", 1},
+		// SPECIFYTABLE
+		{`<SPECIFYTABLE> Size Region|Var2`, `A '|' or a '"' is expected here`, 21},
+		{`<SPECIFYTABLE> "A"`, `A '|' or a '"' is expected here`, 0},
+		{`<SPECIFYTABLE> "A"x|"r"`, `A '|' or a '"' is expected here`, 19},
+		{`<SPECIFYTABLE> "A"|"r"|""|"c",x`, `"x" is not numeric.`, 0},
+		{`<SPECIFYTABLE> "1""2""3""4""5""6""7""8""9""10""11"|"r"`, "Too many explanatory variables (11); at most 10 are allowed", 0},
+		// SAFETYRULE
+		{`<SAFETYRULE> P(15,3) | NK(3,70)`, `A "|" is expected here`, 21},
+		{`<SAFETYRULE> P(15,3)|NK(3,70) // comment`, `A "|" is expected here`, 30},
+		{`<SAFETYRULE> FOO(1)`, "Unknown rule (FOO) found", 0},
+		{`<SAFETYRULE> MAN`, "Illegal value () for margin in rule MAN", 0},
+		{`<SAFETYRULE> NK(3)`, `A "," is expected here`, 0},
+		{`<SAFETYRULE> NK(3,70,1)`, `A ")" is expected here`, 0},
+		{`<SAFETYRULE> P(1,2,3,4)`, `A ")" is expected here`, 0},
+		{`<SAFETYRULE> FREQ(3)`, `A "," is expected here`, 0},
+		{`<SAFETYRULE> REQ(1,2,3)`, `A "," is expected here`, 0},
+		{`<SAFETYRULE> WGT(2)`, "A 0 or a 1 is expected here", 0},
+		{`<SAFETYRULE> MIS(yes)`, "A 0 or a 1 is expected here", 0},
+		{`<SAFETYRULE> P(x)`, "Illegal value (x) for p in rule P", 0},
+		{`<SAFETYRULE> ZERO(a)`, "Illegal value (a) for range in rule ZERO", 0},
+		{`<SAFETYRULE> P(1)|P(1)|P(1)|P(1)|P(1)`, "Too many p% rules specified", 0},
+		{`<SAFETYRULE> NK(1,1)|NK(1,1)|NK(1,1)|NK(1,1)|NK(1,1)`, "Too many nk rules specified", 0},
+		{`<SAFETYRULE> FREQ(1,1)|FREQ(1,1)|FREQ(1,1)`, "Too many frequency rules specified", 0},
+		{`<SAFETYRULE> REQ(1,1,1,1)|REQ(1,1,1,1)|REQ(1,1,1,1)`, "Too many request rules specified", 0},
+		{`<SAFETYRULE> P(15`, "No separator found in string 15", 0},
+		{`<SAFETYRULE> P(15)|NK`, "No separator found in string NK", 0},
+		// READTABLE
+		{`<READTABLE> 3`, "Illegal parameter (3) for ReadTable", 13},
+		{`<READTABLE> 1X`, "Invalid option X", 14},
+		// APRIORI
+		{`<APRIORI> "a.hst"`, "a , was expected here", 0},
+		{`<APRIORI> a.hst,1,",",0,0`, "a , was expected here", 0},
+		{`<APRIORI> "a.hst",x,",",0,0`, `"x" is not numeric.`, 0},
+		{`<APRIORI> "a.hst",1.5,",",0,0`, `"1.5" is not an integer.`, 0},
+		{`<APRIORI> "a.hst",0,",",0,0`, "Illegal table number found: 0", 0},
+		{`<APRIORI> "a.hst",1,;,0,0`, "A quote was expected here before the separator", 0},
+		{`<APRIORI> "a.hst",1,"",0,0`, "No separator was specified", 0},
+		{`<APRIORI> "a.hst",1,";";0,0`, "A comma was expected here", 0},
+		{`<APRIORI> "a.hst",1,";",2,0`, "Illegal field (2) for ignore error was specified", 0},
+		// SUPPRESS
+		{`<SUPPRESS> GH`, "Illegal table number () in <SUPPRESS>", 0},
+		{`<SUPPRESS> GH(x)`, "Illegal table number (x) in <SUPPRESS>", 0},
+		{`<SUPPRESS> GH(-1)`, "Wrong table number in <SUPPRESS>", 0},
+		{`<SUPPRESS> GH(1`, "No separator found in string 1", 0},
+		{`<SUPPRESS> OPT(0)`, "Linked tables is only possible for Modular or Hypercube", 0},
+		{`<SUPPRESS> RND(0,5)`, "Linked tables is only possible for Modular or Hypercube", 0},
+		{`<SUPPRESS> GH(1,x)`, "Illegal value (x) for a priori percentage in GH", 0},
+		{`<SUPPRESS> GH(1,)`, "Illegal value () for a priori percentage in GH", 0},
+		{`<SUPPRESS> MOD(1,5,1,1,1,0)`, "Illegal Max Scaling Cost: 0", 0},
+		{`<SUPPRESS> MOD(1,5,1,1,1,x)`, `"x" is not numeric.`, 0},
+		{`<SUPPRESS> RND(1)`, "a komma(,) expected", 0},
+		{`<SUPPRESS> RND(1,5 x)`, "Illegal value (5 x) for rounding base in RND", 0},
+		{`<SUPPRESS> RND(1,5;`, "No separator found in string 5;", 0},
+		{`<SUPPRESS> RND(1,5,1,0)`, "Illegal value for max time: 0", 0},
+		{`<SUPPRESS> RND(1,5,1,10,2)`, "Illegal value for partitions: 2", 0},
+		{`<SUPPRESS> RND(1,5,1,10,1,3)`, "Illegal value for max time: 3", 0},
+		{`<SUPPRESS> RND(1,5,1,10,1,2,5)`, "Illegal value UnitCost parameter: only 0 or 1 allowed", 0},
+		{`<SUPPRESS> RND(1,5,1.5)`, `"1.5" is not an integer.`, 0},
+		{`<SUPPRESS> RND(1,5|`, `a komma(,) or ")" expected`, 0},
+		{`<SUPPRESS> CKM(1,2)`, "A ) is expected here", 0},
+		{`<SUPPRESS> NEW(1|2)`, "A ) is expected here", 0},
+		// WRITETABLE
+		{`<WRITETABLE> 1,1,,"f.txt"`, "( expected; not a 1", 14},
+		{`<WRITETABLE> (x,1,,"f.txt")`, "Illegal Table number", 0},
+		{`<WRITETABLE> (0,1,,"f.txt")`, "Illegal Table number", 0},
+		{`<WRITETABLE> (1;1,,"f.txt")`, "Illegal Table number", 0},
+		{`<WRITETABLE> (1)`, ", expected; not a )", 16},
+		{`<WRITETABLE> (1,8,,"f.txt")`, "Unknown output type (8:", 0},
+		{`<WRITETABLE> (1,1)`, ", expected; not a )", 0},
+		{`<WRITETABLE> (1,1,A,"f.txt")`, "Unknown output type (A)", 0},
+		{`<WRITETABLE> (1,1,AS,"f.txt")`, "+ or - expected; not a ", 0},
+		{`<WRITETABLE> (1,1,ASX,"f.txt")`, "+ or - expected; not a X", 0},
+		{`<WRITETABLE> (1,1,XY+,"f.txt")`, "Unknown output type (XY)", 0},
+		{`<WRITETABLE> (1,1,AS+,"f.txt"`, `No separator found in string "f.txt"`, 0},
+		// RECODE
+		{`<RECODE> x, Size, 2`, `"x" is not numeric.`, 0},
+		{`<RECODE> 0, Size, 2`, "Wrong table number in <RECODE>", 0},
+		{`<RECODE> 1; Size, 2`, `"1; Size" is not numeric.`, 0},
+		{`<RECODE> 1, Size 2`, "No separator found in string  Size 2", 0},
+		{`<RECODE> 1| Size, 2`, "Illegal character | found. Comma expected)", 11},
+		{`<RECODE> 1, Size| 2`, "Illegal character | found. comma expected)", 0},
+		// SOLVER
+		{`<SOLVER> GLPK`, "Unknown solver (GLPK) selected", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			in := "<CLEAR>\n" + tt.line + "\n<CLEAR>\n"
+			j, err := Parse(strings.NewReader(in), "t.arb")
+			var pe *lex.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v is not a *lex.ParseError", err)
+			}
+			if pe.Err.Error() != tt.msg {
+				t.Errorf("message\n got %q\nwant %q", pe.Err.Error(), tt.msg)
+			}
+			if pe.Line != 2 || pe.File != "t.arb" || pe.Text != tt.line {
+				t.Errorf("position %v text %q", pe.Pos, pe.Text)
+			}
+			if tt.col != 0 && pe.Column != tt.col {
+				t.Errorf("column %d, want %d", pe.Column, tt.col)
+			}
+			if len(j.Commands) != 1 {
+				t.Errorf("want the 1 command before the bad line, got %d", len(j.Commands))
+			}
+		})
+	}
+}
+
+func TestParseDetails(t *testing.T) {
+	parse := func(t *testing.T, in string) *Job {
+		t.Helper()
+		j, err := Parse(strings.NewReader(in), "d.arb")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j
+	}
+	t.Run("stops after GOINTERACTIVE", func(t *testing.T) {
+		j := parse(t, "<GOINTERACTIVE>\n<GARBAGE>\n")
+		if len(j.Commands) != 1 {
+			t.Errorf("%d commands", len(j.Commands))
+		}
+	})
+	t.Run("keywords case-insensitive, blank lines, comments", func(t *testing.T) {
+		j := parse(t, "\n// c\n   \t<clear>\t\r\n\\\\x y\n<Logbook> \"a b.log\"\n<versioninfo> v.txt\n")
+		if len(j.Commands) != 4 {
+			t.Fatalf("%d commands", len(j.Commands))
+		}
+		if h := j.Commands[0].Head(); h.Keyword != "<CLEAR>" || h.Pos.Line != 3 || h.Pos.Column != 5 || h.Line != "<clear>" {
+			t.Errorf("header %+v", h)
+		}
+		if c, ok := j.Commands[1].(*Comment); !ok || c.Line != `\\x y` {
+			t.Errorf("comment %#v", j.Commands[1])
+		}
+		if l := j.Commands[2].(*Logbook); l.File != "a b.log" {
+			t.Errorf("logbook %q", l.File)
+		}
+		if v := j.Commands[3].(*VersionInfo); v.File != "v.txt" {
+			t.Errorf("versioninfo %q", v.File)
+		}
+	})
+	t.Run("logbook keeps trailing text", func(t *testing.T) {
+		j := parse(t, `<LOGBOOK> "x.log" // c`)
+		if l := j.Commands[0].(*Logbook); l.File != `"x.log" // c` {
+			t.Errorf("logbook %q", l.File)
+		}
+	})
+	t.Run("open commands take one token", func(t *testing.T) {
+		j := parse(t, "<OPENMICRODATA> \"a b.asc\" trailing\n<OPENMETADATA> c.rda d\n")
+		if f := j.Commands[0].(*OpenMicrodata).File; f != "a b.asc" {
+			t.Errorf("%q", f)
+		}
+		if f := j.Commands[1].(*OpenMetadata).File; f != "c.rda" {
+			t.Errorf("%q", f)
+		}
+	})
+	t.Run("specifytable forms", func(t *testing.T) {
+		cases := []struct {
+			in                  string
+			exp                 []string
+			resp, shadow, cost  string
+			kind                CostKind
+			lambda              float64
+			freq, hasLambda, ok bool
+		}{
+			{`"V1"|"<freq>"||`, []string{"V1"}, "<freq>", "", "", CostDefault, 1, true, false, true},
+			{`"A""B"|"r"`, []string{"A", "B"}, "r", "", "", CostDefault, 1, false, false, true},
+			{`"A" "B" |r|s|c,0,5`, []string{"A", "B"}, "r", "s", "c", CostVariable, 0.5, false, true, true},
+			{`"A"|r|s|"-3", 0.25`, []string{"A"}, "r", "s", "", CostDistance, 0.25, false, true, true},
+			{`"A"|r||||`, []string{"A"}, "r", "", "||", CostVariable, 1, false, false, true},
+			{`"A"|r||"c"|`, []string{"A"}, "r", "", `"c"|`, CostVariable, 1, false, false, true},
+			{`"A"|r|""||0.5`, []string{"A"}, "r", "", "", CostDefault, 0.5, false, true, true},
+		}
+		for _, c := range cases {
+			j := parse(t, "<SPECIFYTABLE> "+c.in)
+			st := j.Commands[0].(*SpecifyTable)
+			if strings.Join(st.Explanatory, ",") != strings.Join(c.exp, ",") || st.Response != c.resp || st.Shadow != c.shadow ||
+				st.CostVar != c.cost || st.Cost != c.kind || st.Lambda != c.lambda || st.FreqTable != c.freq || st.HasLambda != c.hasLambda {
+				t.Errorf("%s: %+v", c.in, st)
+			}
+		}
+	})
+	t.Run("recode forms", func(t *testing.T) {
+		j := parse(t, "<RECODE> 2.0, \"Var\" , \" my file.grc \"\n<RECODE> 1,V,9\n<RECODE> 1,V,10\n")
+		r := j.Commands[0].(*Recode)
+		if r.Table != 2 || r.Variable != "Var" || r.File != " my file.grc " || r.Level != 0 {
+			t.Errorf("%+v", r)
+		}
+		if r := j.Commands[1].(*Recode); r.Level != 9 || r.File != "" {
+			t.Errorf("%+v", r)
+		}
+		if r := j.Commands[2].(*Recode); r.Level != 0 || r.File != "10" {
+			t.Errorf("%+v", r)
+		}
+	})
+	t.Run("suppress params", func(t *testing.T) {
+		j := parse(t, "<SUPPRESS> gh(1,50,1,0)\n<SUPPRESS> GH(1,50,1,1,9)\n<SUPPRESS> OPT(1,30)\n<SUPPRESS> RND(1,3,2,5,1,1,0)\n<SUPPRESS> MOD(0,1,0,1,0,5)\n")
+		gh := j.Commands[0].(*Suppress).Params.(*GHParams)
+		if *gh != (GHParams{AprioriPct: 50, ModelSize: 1, Singleton: false, Given: 3}) {
+			t.Errorf("gh %+v", gh)
+		}
+		if gh := j.Commands[1].(*Suppress).Params.(*GHParams); !gh.Singleton || gh.Given != 3 {
+			t.Errorf("gh2 %+v", gh)
+		}
+		if o := j.Commands[2].(*Suppress).Params.(*OPTParams); o.MaxTime != 30 || o.Given != 1 {
+			t.Errorf("opt %+v", o)
+		}
+		r := j.Commands[3].(*Suppress).Params.(*RNDParams)
+		if *r != (RNDParams{Base: 3, Steps: 2, MaxTime: 5, Partitions: 1, StopRule: 1, UnitCost: false, Given: 6}) {
+			t.Errorf("rnd %+v", r)
+		}
+		m := j.Commands[4].(*Suppress).Params.(*MODParams)
+		if m.MaxTime != 1 || m.SingletonSingleton || !m.SingletonMultiple || m.MinFreq || m.MaxScaleCost != 20000 || m.Given != 4 {
+			t.Errorf("linked mod %+v", m)
+		}
+		for _, c := range j.Commands {
+			s := c.(*Suppress)
+			if s.Params.MethodName() != s.Method {
+				t.Errorf("method %s vs %s", s.Params.MethodName(), s.Method)
+			}
+		}
+	})
+	t.Run("safety rule holding and status only", func(t *testing.T) {
+		j := parse(t, "<SAFETYRULE> MAN(5)|MAN(6)\n<SAFETYRULE> NK(0,0)|NK(0,0)|NK(3,0)\n<SAFETYRULE> NK(0,0)|NK(0,0)|NK(0,1)\n<SAFETYRULE> FREQ(0,0)|FREQ(2,1)\n<SAFETYRULE> (3)\n")
+		want := []struct{ statusOnly, holding bool }{{true, false}, {false, false}, {false, true}, {false, true}, {true, false}}
+		for i, w := range want {
+			r := j.Commands[i].(*SafetyRule)
+			if r.StatusOnly != w.statusOnly || r.Holding != w.holding {
+				t.Errorf("rule %d: %+v", i, r)
+			}
+		}
+	})
+	t.Run("frequency table check", func(t *testing.T) {
+		j := parse(t, "<SAFETYRULE> FREQ(3,10)|MAN(3)\n<SAFETYRULE> FREQ(3,10)|NK(1,80)|P(1)\n<SAFETYRULE> ZERO(1)\n<SAFETYRULE> REQ(1,1,1,1)\n")
+		want := []string{"", "Dominance rule cannot be applied to a frequency table", "Zero rule cannot be applied to a frequency table", "Request rule cannot be applied to a frequency table"}
+		for i, w := range want {
+			err := j.Commands[i].(*SafetyRule).CheckFrequencyTable()
+			got := ""
+			if err != nil {
+				got = err.(*lex.ParseError).Err.Error()
+			}
+			if got != w {
+				t.Errorf("%d: %q, want %q", i, got, w)
+			}
+		}
+	})
+	t.Run("writetable options", func(t *testing.T) {
+		j := parse(t, "<WRITETABLE> (1,2,fl-qu-,f.csv)\n<WRITETABLE> (1,3,,\"a,b.txt\")\n")
+		w := j.Commands[0].(*WriteTable)
+		if w.Options != (WriteOptions{}) || w.File != "f.csv" {
+			t.Errorf("%+v", w)
+		}
+		if w := j.Commands[1].(*WriteTable); w.File != `"a` {
+			t.Errorf("quotes must not protect the comma: %q", w.File)
+		}
+	})
+}
+
+func TestCKMArgs(t *testing.T) {
+	tests := []struct {
+		rest      string
+		magnitude bool
+		want      CKMFiles
+		err       string
+	}{
+		{"", true, CKMFiles{}, ""},
+		{` "ptFreq.txt" `, false, CKMFiles{PTable: "ptFreq.txt"}, ""},
+		{` // comment`, false, CKMFiles{}, ""},
+		{` "ptCont" | "ptSep" | 2.7`, true, CKMFiles{PTableCont: "ptCont", PTableSep: "ptSep", MuC: 2.7, HasMuC: true}, ""},
+		{` | "ptSep" | 2.7`, true, CKMFiles{PTableSep: "ptSep", MuC: 2.7, HasMuC: true}, ""},
+		{` "ptCont" | | 2.7`, true, CKMFiles{PTableCont: "ptCont", MuC: 2.7, HasMuC: true}, ""},
+		{` "ptCont"||`, true, CKMFiles{PTableCont: "ptCont"}, ""},
+		{` ||2.7`, true, CKMFiles{MuC: 2.7, HasMuC: true}, ""},
+		{` "ptCont"`, true, CKMFiles{}, ""}, // no separator: τ-Argus reads nothing
+		{` "ptCont" | "ptSep"`, true, CKMFiles{PTableCont: "ptCont", PTableSep: "ptSep"}, ""},
+		{` //c |`, true, CKMFiles{}, ""},
+		{` a | b | x`, true, CKMFiles{PTableCont: "a", PTableSep: "b"}, "muC =  x is not a double"},
+	}
+	for _, tt := range tests {
+		a := &CKMArgs{Rest: tt.rest}
+		got, err := a.Parse(tt.magnitude)
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		if got != tt.want || msg != tt.err {
+			t.Errorf("Parse(%q, %v) = %+v, %q; want %+v, %q", tt.rest, tt.magnitude, got, msg, tt.want, tt.err)
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package arb
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sdcengine/argus/argusio/lex"
+)
+
+// FuzzParse checks that Parse never panics, that errors are ParseErrors on
+// the line after the returned commands, and that accepted commands keep
+// their documented invariants.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.arb")
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	for _, s := range []string{
+		"<SAFETYRULE> P(1,2,3)|NK(1,2)|FREQ(1,2)|REQ(1,2,3,4)|ZERO(1)|WGT(1)|MIS(0)|MAN(3)|",
+		"<SUPPRESS> RND(1,2,3,4,1,2,1)",
+		"<SUPPRESS> CKM(1) a|b|1",
+		"<WRITETABLE> (1,2,AS+SE-,\"x\")",
+		"<APRIORI> \"a\",1,\";\",1,1",
+		"<SPECIFYTABLE> \"a\"|\"b\"|\"c\"|\"d\"|1",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		j, err := Parse(strings.NewReader(string(data)), "fuzz.arb")
+		if j == nil {
+			t.Fatal("nil job")
+		}
+		last := 0
+		for _, c := range j.Commands {
+			h := c.Head()
+			if h.Pos.Line <= last || h.Line == "" {
+				t.Fatalf("bad header %+v after line %d", h, last)
+			}
+			last = h.Pos.Line
+			switch c := c.(type) {
+			case *SpecifyTable:
+				if len(c.Explanatory) == 0 || len(c.Explanatory) > MaxDimensions {
+					t.Fatalf("explanatory %q", c.Explanatory)
+				}
+			case *WriteTable:
+				if c.Table < 1 || c.Type < 1 || c.Type > 7 {
+					t.Fatalf("writetable %+v", c)
+				}
+			case *Suppress:
+				if c.Table < 0 || c.Params == nil {
+					t.Fatalf("suppress %+v", c)
+				}
+				if a, ok := c.Params.(*CKMArgs); ok {
+					_, _ = a.Parse(true)
+					_, _ = a.Parse(false)
+				}
+			case *ReadTable:
+				if c.Additivity < 0 || c.Additivity > 2 {
+					t.Fatalf("readtable %+v", c)
+				}
+			case *Recode:
+				if c.Table < 1 || c.Level < 0 || c.Level > 9 || (c.Level != 0 && c.File != "") {
+					t.Fatalf("recode %+v", c)
+				}
+			case *SafetyRule:
+				if len(c.Rules) == 0 && !c.StatusOnly {
+					t.Fatalf("empty rules not status only")
+				}
+				_ = c.CheckFrequencyTable()
+			}
+		}
+		_ = j.CheckOrder()
+		if err != nil {
+			var pe *lex.ParseError
+			if errors.As(err, &pe) && pe.Line <= last {
+				t.Fatalf("error line %d not after last command line %d", pe.Line, last)
+			}
+		}
+	})
+}
