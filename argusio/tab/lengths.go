@@ -1,0 +1,126 @@
+package tab
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/sdcengine/argus/argusio/lex"
+)
+
+// CodeLengths computes the code length of every column the way τ-Argus does
+// before reading a table (Metadata.setVariableLengthFromData, §6.2): for each
+// column, the longest value, other than the column's total code, over all
+// lines of the file. The result has one entry per layout column; the caller
+// copies the entries of non-hierarchical Code columns into [Column.Length]
+// (for .hrc variables τ-Argus takes the longest code of the hierarchy file
+// instead).
+//
+// This pass is not the tokenizer's: lines end at LF, CR or CRLF and are
+// trimmed, empty lines are skipped, but comment lines are not, and every
+// other line must contain the separator ("Separator:x not found in table
+// file"). Lines are split with Java's String.split, whose argument is a
+// regular expression: a literal separator splits as expected, "|" splits
+// between every character, "." yields no values, "^" and "$" do not split,
+// and separators that are not valid expressions on their own (such as "+",
+// "*", "?", "(", "[", "{", "\") make τ-Argus fail; they give
+// ErrBadSeparator here. Each value is trimmed and one pair of quotes is
+// removed before its length is taken; the comparison with the total code is
+// exact.
+func CodeLengths(r io.Reader, name string, layout Layout) ([]int, error) {
+	l := layout.withDefaults()
+	sep := l.Separator
+	split, err := javaSplit(sep)
+	if err != nil {
+		return nil, &lex.ParseError{Pos: lex.Pos{File: name}, Text: sep, Err: err}
+	}
+	lengths := make([]int, len(l.Columns))
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<30)
+	sc.Split(splitLines)
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		line := lex.Trim(sc.Text())
+		if line == "" {
+			continue
+		}
+		if !strings.Contains(line, sep) {
+			return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: lineNo}, Text: line,
+				Err: &reason{ErrSeparatorMissing, "Separator:" + sep + " not found in table file"}}
+		}
+		for j, v := range split(line) {
+			if j >= len(l.Columns) {
+				break
+			}
+			v = lex.UnquoteField(lex.Trim(v))
+			if v != l.Columns[j].TotalCode {
+				lengths[j] = max(lengths[j], len(v))
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("tab: reading %s: %w", name, err)
+	}
+	return lengths, nil
+}
+
+// javaSplit returns a function splitting like Java's String.split(sep) for
+// a separator taken as a regular expression, including the removal of
+// trailing empty strings.
+func javaSplit(sep string) (func(string) []string, error) {
+	if sep == "" {
+		return nil, ErrBadSeparator
+	}
+	trimTrailing := func(parts []string) []string {
+		for len(parts) > 0 && parts[len(parts)-1] == "" {
+			parts = parts[:len(parts)-1]
+		}
+		return parts
+	}
+	if len(sep) == 1 {
+		switch sep[0] {
+		case '|': // matches the empty string: one value per character
+			return func(s string) []string {
+				out := make([]string, 0, len(s))
+				for i := range len(s) {
+					out = append(out, s[i:i+1])
+				}
+				return trimTrailing(out)
+			}, nil
+		case '.': // matches every character: only empty values, all removed
+			return func(string) []string { return nil }, nil
+		case '^', '$': // zero-width anchors that never split
+			return func(s string) []string { return []string{s} }, nil
+		}
+	}
+	if strings.ContainsAny(sep, `\+*?()[]{}.|^$`) {
+		return nil, ErrBadSeparator
+	}
+	return func(s string) []string { return trimTrailing(strings.Split(s, sep)) }, nil
+}
+
+// splitLines is a bufio.SplitFunc ending lines at LF, CRLF or a lone CR,
+// like Java's BufferedReader.readLine.
+func splitLines(data []byte, atEOF bool) (int, []byte, error) {
+	i := bytes.IndexAny(data, "\r\n")
+	switch {
+	case i < 0:
+		if atEOF && len(data) > 0 {
+			return len(data), data, nil
+		}
+		return 0, nil, nil
+	case data[i] == '\n':
+		return i + 1, data[:i], nil
+	case i+1 < len(data):
+		if data[i+1] == '\n' {
+			return i + 2, data[:i], nil
+		}
+		return i + 1, data[:i], nil
+	case atEOF:
+		return i + 1, data[:i], nil
+	}
+	return 0, nil, nil
+}

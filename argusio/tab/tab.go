@@ -1,0 +1,473 @@
+// Package tab reads τ-Argus tabular input files (.tab), one cell per line
+// (tauargus-formats.md §6.1–6.5), the way τ-Argus's TableSet.buildCell and
+// Metadata.setVariableLengthFromData do.
+//
+// The caller describes the columns with a [Layout]: one [Column] per .rda
+// variable, in declaration order, with its [Role]. Lines are read with the
+// τ-Argus tokenizer (package lex): leading and trailing white space is
+// stripped, tabs become blanks, blank lines and lines starting with "//" are
+// skipped. Each field is taken with nextField(separator): trimmed and one
+// pair of surrounding quotes removed; missing trailing fields are empty,
+// extra fields ignored.
+//
+// Per line, [Reader.Read] returns a [Row] with:
+//
+//   - the codes: a value equal to the <TOTCODE> or empty is the total (code
+//     ""); other codes of non-hierarchical variables are left-padded with
+//     blanks to [Column.Length];
+//   - the numbers: "" or "-" means "not given"; otherwise the value is parsed
+//     like StrUtils.toDouble (a decimal comma is accepted) and the frequency
+//     must be integral. As in τ-Argus, a value equal to its internal
+//     "unknown" marker -999999999 counts as not given. Of several columns
+//     with the same role, the last one wins;
+//   - the status letter, upper-cased: empty or E = empty, <SAFE> = safe
+//     (manual), <UNSAFE> = unsafe (manual), <PROTECT> = protected, M =
+//     secondary; anything else is the error "Unknown status(X)";
+//   - the consistency checks and defaults of buildCell, with τ-Argus's
+//     messages: an empty cell with another status, an empty cell with a
+//     frequency, a non-zero cell with frequency 0, a non-empty cell with
+//     status empty, a negative cost, top-n values summing to more than the
+//     cell value or not in non-increasing order are errors; a cell with a
+//     value but no frequency gets frequency 1 ([Row.FreqImputed]); default
+//     shadow = value, cost = |value| (0 becomes 0.0001); protection levels
+//     are kept for unsafe-manual cells only (default |value| × MAN%, capped at
+//     the value) and are 0 otherwise. The top-n checks apply whenever the
+//     layout has top-n columns, also to a line without a value, which
+//     τ-Argus therefore rejects ("Sum of topN 0.0 should not exceed the cell
+//     total -9.99999999E8").
+//
+// Two kinds of rows are not cells of the table: rows with status empty
+// ([StatusEmpty]; their Response, Freq, Shadow and Cost are reported as 0)
+// and rows with frequency 0 and value 0 ([Row.Ignored]);
+// τ-Argus does not enter them. They are still returned, because τ-Argus
+// collects code lists from all lines in a first pass (see [Column.IsTotalFold]
+// and [Column.IsMissing] for the rules of that pass). Totals, additivity and
+// statuses of computed cells (§6.6) are the table engine's business.
+//
+// A line with an error yields a *lex.ParseError (line, column where
+// meaningful, the line as offending text) wrapping one of the Err variables;
+// the next Read continues with the following line, so the caller decides
+// whether to stop (τ-Argus stops at the first error).
+package tab
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/sdcengine/argus/argusio/lex"
+)
+
+// CellStatus is a cell status, numbered as in τ-Argus (§13).
+type CellStatus int
+
+// Cell statuses.
+const (
+	StatusUnknown            CellStatus = 0
+	StatusSafe               CellStatus = 1
+	StatusSafeManual         CellStatus = 2
+	StatusUnsafeRule         CellStatus = 3
+	StatusUnsafeRequest      CellStatus = 4
+	StatusUnsafeFreq         CellStatus = 5
+	StatusUnsafeZero         CellStatus = 6
+	StatusUnsafeSingleton    CellStatus = 7
+	StatusUnsafeSingletonMan CellStatus = 8
+	StatusUnsafeManual       CellStatus = 9
+	StatusProtect            CellStatus = 10
+	StatusSecondary          CellStatus = 11
+	StatusSecondaryManual    CellStatus = 12
+	StatusEmptyNonStructural CellStatus = 13
+	StatusEmpty              CellStatus = 14
+)
+
+// unknown is τ-Argus's marker for a value that was not given (Cell.UNKNOWN).
+const unknown = -999999999
+
+// epsilon is the tolerance of the top-n checks (buildCell).
+const epsilon = 0.000000001
+
+// Errors wrapped in the *lex.ParseError values of [Reader.Read]. Their texts
+// are τ-Argus's messages; the error returned carries the full message (with
+// the offending value where τ-Argus shows one) and matches these with
+// errors.Is.
+var (
+	ErrNumber           = errors.New("not a number")
+	ErrUnknownStatus    = errors.New("Unknown status")
+	ErrEmptyCellStatus  = errors.New("An empty cell cannot have a status different from empty")
+	ErrEmptyCellFreq    = errors.New("An empty cell cannot have a real frequency")
+	ErrZeroFrequency    = errors.New("A real cell cannot have a frequency zero")
+	ErrNonEmptyStatus   = errors.New("A non-empty cell cannot have a status empty")
+	ErrNegativeCost     = errors.New("Negative cost value found")
+	ErrTopNSum          = errors.New("Sum of topN should not exceed the cell total")
+	ErrTopNOrder        = errors.New("Error in the order of the TopN")
+	ErrSeparatorMissing = errors.New("Separator not found in table file")
+	ErrBadSeparator     = errors.New("separator is not a valid regular expression")
+)
+
+// reason is an error with τ-Argus's exact message that matches a sentinel.
+type reason struct {
+	kind error
+	msg  string
+}
+
+func (e *reason) Error() string { return e.msg }
+func (e *reason) Unwrap() error { return e.kind }
+
+// Row is one line of a .tab file after τ-Argus's checks.
+type Row struct {
+	Line int    // 1-based physical line number
+	Text string // the line as accepted by the tokenizer
+	// Raw holds, per layout column, the field value as τ-Argus's nextField
+	// returns it (trimmed, one pair of quotes removed).
+	Raw []string
+	// Codes holds, per Code column in layout order, the normalised code; ""
+	// is the total.
+	Codes []string
+
+	Response float64 // cell value (the frequency for frequency tables)
+	Freq     int     // number of contributors
+	Shadow   float64 // shadow value (default: Response)
+	Cost     float64 // cost (default: |Response|; 0 becomes 0.0001)
+	TopN     []float64
+	Lower    float64 // lower protection level (unsafe-manual cells only)
+	Upper    float64 // upper protection level (unsafe-manual cells only)
+	// ReadStatus is the status after reading and the consistency checks.
+	ReadStatus CellStatus
+	// Status is the status the cell enters the table with: ReadStatus for
+	// status-only tables and for empty cells, StatusUnknown otherwise (to be
+	// computed from the safety rules).
+	Status CellStatus
+	// FreqImputed reports that the cell had a value but no frequency and got
+	// frequency 1; τ-Argus writes FreqImputedMessage to the logbook.
+	FreqImputed bool
+	// Ignored reports a line with frequency 0 and value 0, which τ-Argus
+	// skips ("explicit empty" cell).
+	Ignored bool
+}
+
+// IsCell reports whether τ-Argus enters the row into the table: it is
+// neither ignored nor empty.
+func (r *Row) IsCell() bool { return !r.Ignored && r.Status != StatusEmpty }
+
+// FreqImputedMessage returns the logbook line τ-Argus writes when it imputes
+// frequency 1 for the row.
+func (r *Row) FreqImputedMessage() string {
+	codes := make([]string, len(r.Codes))
+	for i, c := range r.Codes {
+		if c == "" {
+			c = "Total"
+		}
+		codes[i] = c
+	}
+	return "A real cell with no frequency is strange; In cell (" + strings.Join(codes, ",") + ") freq = 1 has been imputed."
+}
+
+// Reader reads the rows of a .tab file.
+type Reader struct {
+	sc     *lex.Scanner
+	layout Layout
+	nCode  int
+	nTop   int
+}
+
+// NewReader returns a Reader for r with the given layout. The name is used
+// in error messages. The layout is checked (at least one code column, a
+// response or frequency column, at most MaxTopN top-n columns).
+func NewReader(r io.Reader, name string, layout Layout) (*Reader, error) {
+	l := layout.withDefaults()
+	if err := l.validate(); err != nil {
+		return nil, fmt.Errorf("tab: %s: %w", name, err)
+	}
+	rd := &Reader{sc: lex.NewScanner(r, name), layout: l}
+	for _, c := range l.Columns {
+		switch c.Role {
+		case Code:
+			rd.nCode++
+		case TopN:
+			rd.nTop++
+		}
+	}
+	return rd, nil
+}
+
+// Read returns the next row, or io.EOF at the end of the input. A line with
+// an error yields a *lex.ParseError and the next call goes on with the
+// following line; read errors are returned wrapped and are final.
+func (r *Reader) Read() (*Row, error) {
+	if !r.sc.NextLine() {
+		if err := r.sc.Err(); err != nil {
+			return nil, fmt.Errorf("tab: %w", err)
+		}
+		return nil, io.EOF
+	}
+	return r.buildRow()
+}
+
+// buildRow parses the current line (τ-Argus TableSet.buildCell).
+func (r *Reader) buildRow() (*Row, error) {
+	l := &r.layout
+	sc := r.sc
+	row := &Row{
+		Line:  sc.LineNumber(),
+		Text:  sc.Text(),
+		Raw:   make([]string, len(l.Columns)),
+		Codes: make([]string, 0, r.nCode),
+		TopN:  make([]float64, r.nTop),
+	}
+	response, shadow, cost := float64(unknown), float64(unknown), float64(unknown)
+	lower, upper := float64(unknown), float64(unknown)
+	freq := unknown
+	status := StatusSafe
+	hasStatus := false
+	iTop := 0
+	fail := func(kind error, msg string) error {
+		return &lex.ParseError{Pos: sc.Pos(), Text: row.Text, Err: &reason{kind, msg}}
+	}
+	number := func(v string) (float64, error) {
+		x, err := lex.ToDouble(v)
+		if err != nil {
+			return 0, fail(ErrNumber, err.Error())
+		}
+		return x, nil
+	}
+	for j := range l.Columns {
+		c := &l.Columns[j]
+		v := sc.NextField(l.Separator)
+		row.Raw[j] = v
+		notGiven := v == "" || v == "-"
+		var err error
+		switch c.Role {
+		case Code:
+			if c.IsTotal(v) {
+				row.Codes = append(row.Codes, "")
+			} else {
+				row.Codes = append(row.Codes, c.Normalise(v))
+			}
+		case Response:
+			if notGiven {
+				status = StatusEmpty
+			} else {
+				response, err = number(v)
+			}
+		case Shadow:
+			if !notGiven {
+				shadow, err = number(v)
+			}
+		case Cost:
+			if !notGiven {
+				cost, err = number(v)
+			}
+		case Frequency:
+			if notGiven {
+				status = StatusEmpty
+			} else {
+				n, e := lex.ToInteger(v)
+				if e != nil {
+					err = fail(ErrNumber, e.Error())
+				}
+				freq = n
+			}
+		case TopN:
+			if !notGiven {
+				row.TopN[iTop], err = number(v)
+			}
+			iTop++
+		case LowerPL:
+			if !notGiven {
+				lower, err = number(v)
+			}
+		case UpperPL:
+			if !notGiven {
+				upper, err = number(v)
+			}
+		case Status:
+			hasStatus = true
+			s, e := r.status(upperASCII(v))
+			if e != nil {
+				err = fail(ErrUnknownStatus, e.Error())
+			}
+			status = s
+			if s == StatusProtect && l.Cover && strings.EqualFold(v, "E") {
+				freq = 1
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	sc.ClearLine()
+	// From here on the errors concern the whole line.
+	lineErr := func(kind error, msg string) error {
+		return &lex.ParseError{Pos: sc.LinePos(), Text: row.Text, Err: &reason{kind, msg}}
+	}
+	if l.FrequencyTable {
+		response = float64(freq)
+	}
+	respUnknown := response == unknown
+	freqUnknown := freq == unknown
+	// 1. No value and no frequency.
+	if respUnknown && freqUnknown {
+		if status == StatusSafe || status == StatusSafeManual {
+			status = StatusEmpty
+		}
+		if status != StatusEmpty {
+			return nil, lineErr(ErrEmptyCellStatus, ErrEmptyCellStatus.Error())
+		}
+	}
+	// 2. No value but a frequency.
+	if respUnknown && !freqUnknown {
+		return nil, lineErr(ErrEmptyCellFreq, ErrEmptyCellFreq.Error())
+	}
+	// 3. A value but frequency zero.
+	if !respUnknown && response != 0 && freq == 0 {
+		return nil, lineErr(ErrZeroFrequency, ErrZeroFrequency.Error())
+	}
+	// 4. A value but no frequency: impute 1.
+	if !respUnknown && freqUnknown {
+		freq = 1
+		freqUnknown = false
+		row.FreqImputed = true
+	}
+	// 5 and 6. An empty cell is empty, whatever status was read.
+	if respUnknown && (freqUnknown || hasStatus) {
+		status = StatusEmpty
+	}
+	// 7. A real cell cannot be empty.
+	if !respUnknown && response != 0 && !freqUnknown && freq != 0 && status == StatusEmpty {
+		return nil, lineErr(ErrNonEmptyStatus, ErrNonEmptyStatus.Error())
+	}
+	// Protection levels.
+	if status == StatusUnsafeManual {
+		margin := math.Abs(response * float64(l.ManualMargin) / 100)
+		if lower == unknown {
+			lower = min(margin, response)
+		}
+		if upper == unknown {
+			upper = min(margin, response)
+		}
+	} else {
+		lower, upper = 0, 0
+	}
+	if shadow == unknown {
+		shadow = response
+	}
+	if cost == unknown {
+		cost = math.Abs(response)
+	}
+	if cost == 0 {
+		cost = 0.0001
+	}
+	if cost < 0 {
+		return nil, lineErr(ErrNegativeCost, ErrNegativeCost.Error())
+	}
+	// Top-n checks, whenever there are top-n columns.
+	if iTop > 0 {
+		sum := 0.0
+		for _, x := range row.TopN {
+			sum += x
+		}
+		if sum > response+epsilon {
+			return nil, lineErr(ErrTopNSum, "Sum of topN "+javaDouble(sum)+" should not exceed the cell total "+javaDouble(response))
+		}
+		if sum > response {
+			row.TopN[0] -= epsilon
+		}
+		for j := 1; j < iTop; j++ {
+			if row.TopN[j] > row.TopN[j-1] {
+				return nil, lineErr(ErrTopNOrder, "Error in the order of the TopN.\n"+
+					strconv.Itoa(j-1)+" = "+javaDouble(row.TopN[j-1])+"\n"+
+					strconv.Itoa(j)+" = "+javaDouble(row.TopN[j])+"\n.This is not allowed.")
+			}
+		}
+	}
+	row.Ignored = freq == 0 && response == 0
+	row.ReadStatus = status
+	row.Status = status
+	if !l.StatusOnly && status != StatusEmpty {
+		row.Status = StatusUnknown
+	}
+	if respUnknown {
+		response, shadow, cost = 0, 0, 0
+	}
+	if freqUnknown {
+		freq = 0
+	}
+	row.Response, row.Freq, row.Shadow, row.Cost = response, freq, shadow, cost
+	row.Lower, row.Upper = lower, upper
+	return row, nil
+}
+
+// status maps an upper-cased status value.
+func (r *Reader) status(v string) (CellStatus, error) {
+	l := &r.layout
+	switch v {
+	case "":
+		return StatusEmpty, nil
+	case "E":
+		if l.Cover {
+			return StatusProtect, nil
+		}
+		return StatusEmpty, nil
+	case l.Safe:
+		return StatusSafeManual, nil
+	case l.Unsafe:
+		return StatusUnsafeManual, nil
+	case l.Protect:
+		return StatusProtect, nil
+	case "M":
+		return StatusSecondary, nil
+	}
+	return StatusSafe, errors.New("Unknown status(" + v + ")")
+}
+
+// upperASCII upper-cases the ASCII letters of s (Java upper-cases every
+// letter; status letters are ASCII in practice).
+func upperASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+// javaDouble formats x like Java's Double.toString, which τ-Argus uses in
+// its messages.
+func javaDouble(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "NaN"
+	case math.IsInf(x, 1):
+		return "Infinity"
+	case math.IsInf(x, -1):
+		return "-Infinity"
+	case x == 0:
+		if math.Signbit(x) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	if a := math.Abs(x); a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(x, 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(x, 'E', -1, 64)
+	mant, exp, _ := strings.Cut(s, "E")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	exp = strings.TrimPrefix(exp, "+")
+	neg := strings.HasPrefix(exp, "-")
+	exp = strings.TrimLeft(strings.TrimPrefix(exp, "-"), "0")
+	if neg {
+		exp = "-" + exp
+	}
+	return mant + "E" + exp
+}
