@@ -1,0 +1,145 @@
+// Package numfmt formats numbers exactly as the two halves of τ-Argus do
+// (tauargus-formats.md §0, §11, §12).
+//
+// The C++ engine writes numbers with printf("%.*f", dec, x): the binary value
+// correctly rounded to dec decimals (ties to even on exactly representable
+// halves), '.' as decimal point, no grouping. [C] reproduces that with
+// strconv's 'f' formatting, which has the same semantics.
+//
+// The Java side (intermediate and CKM files, the JJ post-processing) uses
+// java.text.DecimalFormat with minimum = maximum fraction digits = dec, no
+// grouping and the default rounding mode HALF_EVEN. Since Java 8 that rounds
+// the binary value correctly too, but it works from the shortest decimal
+// representation of the double (the digits of Double.toString): when that
+// representation has fewer digits than the requested precision, Java pads
+// with zeros where printf prints the exact binary expansion. The two differ
+// only for values beyond 2^53 and for precisions beyond about 17 significant
+// digits (2^60 with 0 decimals: C "1152921504606846976", Java
+// "1152921504606847000"; 0.1 with 20 decimals: C "0.10000000000000000555",
+// Java "0.10000000000000000000"). [Java] implements the Java behaviour, with a
+// selectable decimal separator for the JVM-locale dependence of τ-Argus's
+// writers.
+//
+// Both keep the sign of negative values that round to zero ("-0.00"). Not
+// reproduced: the rare cases where Java 8's Double.toString is not the
+// shortest representation, and the NaN/infinity symbols of DecimalFormat
+// (which τ-Argus never writes for valid tables); NaN and infinities are
+// written as "nan", "inf", "-inf" by [C] (like C) and "NaN", "Infinity",
+// "-Infinity" by [Java]. [Java] uses the shortest representation (that of
+// Java 19 and later); Java 8's Double.toString sometimes produced one or two
+// more digits (2^60 as "1.15292150460684698E18"), which only matters in the
+// beyond-2^53 cases above.
+package numfmt
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// C formats x like C's printf("%.*f", dec, x). A negative dec means the
+// default precision 6, as in C.
+func C(x float64, dec int) string {
+	if dec < 0 {
+		dec = 6
+	}
+	switch {
+	case math.IsNaN(x):
+		return "nan"
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(x, 'f', dec, 64)
+}
+
+// AppendC appends C(x, dec) to dst.
+func AppendC(dst []byte, x float64, dec int) []byte {
+	if dec < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return append(dst, C(x, dec)...)
+	}
+	return strconv.AppendFloat(dst, x, 'f', dec, 64)
+}
+
+// Java formats x like a java.text.DecimalFormat with dec fraction digits
+// (minimum and maximum), no grouping, HALF_EVEN rounding and sep as the
+// decimal separator. A negative dec is treated as 0.
+func Java(x float64, dec int, sep byte) string {
+	if dec < 0 {
+		dec = 0
+	}
+	switch {
+	case math.IsNaN(x):
+		return "NaN"
+	case math.IsInf(x, 1):
+		return "Infinity"
+	case math.IsInf(x, -1):
+		return "-Infinity"
+	}
+	neg := math.Signbit(x)
+	ax := math.Abs(x)
+	var s string
+	if ax == 0 {
+		s = "0"
+		if dec > 0 {
+			s += "." + strings.Repeat("0", dec)
+		}
+	} else {
+		s = javaDigits(ax, dec)
+	}
+	if sep != '.' {
+		s = strings.Replace(s, ".", string(sep), 1)
+	}
+	if neg {
+		return "-" + s
+	}
+	return s
+}
+
+// javaDigits formats the positive finite ax with dec decimals the way
+// DecimalFormat does.
+func javaDigits(ax float64, dec int) string {
+	// Shortest representation: d.ddddde±XX.
+	e := strconv.FormatFloat(ax, 'e', -1, 64)
+	mant, expPart, _ := strings.Cut(e, "e")
+	exp, err := strconv.Atoi(expPart)
+	if err != nil {
+		return strconv.FormatFloat(ax, 'f', dec, 64)
+	}
+	digits := strings.Replace(mant, ".", "", 1)
+	// value = 0.digits × 10^(exp+1); digits after the decimal point:
+	frac := len(digits) - (exp + 1)
+	if frac > dec {
+		// Rounding needed. Rounding the shortest digits half-even, with
+		// Java 8's correction for digit strings that end in an inexact 5,
+		// is the correct rounding of the binary value.
+		return strconv.FormatFloat(ax, 'f', dec, 64)
+	}
+	// The shortest digits fit: print them, padded with zeros.
+	var b strings.Builder
+	intLen := exp + 1
+	switch {
+	case intLen <= 0:
+		b.WriteString("0")
+	case intLen >= len(digits):
+		b.WriteString(digits)
+		b.WriteString(strings.Repeat("0", intLen-len(digits)))
+	default:
+		b.WriteString(digits[:intLen])
+	}
+	if dec == 0 {
+		return b.String()
+	}
+	b.WriteByte('.')
+	var fd string
+	switch {
+	case intLen <= 0:
+		fd = strings.Repeat("0", -intLen) + digits
+	case intLen < len(digits):
+		fd = digits[intLen:]
+	}
+	b.WriteString(fd)
+	b.WriteString(strings.Repeat("0", dec-len(fd)))
+	return b.String()
+}
