@@ -1,0 +1,664 @@
+// Package tabulate builds τ-Argus tables from microdata: it reads the
+// records (streamed, twice: once to find the code lists, once to add the
+// records up), and fills every cell of every requested table, totals and
+// subtotals of every hierarchy included, with response, shadow, cost,
+// frequency, weight sum, the top contributions of records and of holdings,
+// and request-rule information (tauargus-formats.md §5, tauargus-methods.md
+// §1). Several tables are built in the same two passes. Memory grows with
+// the number of cells, not with the number of records.
+//
+// Code lists follow τ-Argus: the total first; then the sorted codes seen
+// (with <HIERLEVELS>, every prefix of a full-length code is a parent, sorted
+// before its extensions), or the order of the .hrc file (every data code
+// must be a leaf of it); then the declared missing codes, always present.
+package tabulate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/sdcengine/argus/argusio/hrc"
+	"github.com/sdcengine/argus/argusio/microdata"
+	"github.com/sdcengine/argus/argusio/rda"
+	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/batch/rules"
+)
+
+// FreqResponse is the response name of a frequency (count) table.
+const FreqResponse = "<FREQ>"
+
+// MaxCells bounds the cells of one table; larger tables are refused before
+// any memory is taken.
+const MaxCells = 200_000_000
+
+// Spec is one table to build.
+type Spec struct {
+	// Explanatory names the spanning variables in table order.
+	Explanatory []string
+	// Response names the response variable, or FreqResponse.
+	Response string
+	// Shadow names the shadow variable; "" means the response.
+	Shadow string
+	// Cost is the cost function (see table.NewCost).
+	Cost table.Cost
+	// Rules are the table's safety rules; they say how many top
+	// contributions to keep and whether weights and holdings apply.
+	Rules *rules.Set
+}
+
+// Source is the microdata to read.
+type Source struct {
+	// Meta is the microdata metadata.
+	Meta *rda.Metadata
+	// Name is the data file name, for messages.
+	Name string
+	// Open opens the data file; it is called once per pass.
+	Open func() (io.ReadCloser, error)
+	// Hierarchies holds the parsed .hrc file of every variable with a
+	// <HIERCODELIST>, by variable name.
+	Hierarchies map[string]*hrc.Tree
+	// Progress, if set, is called with the pass (1 or 2) and the number of
+	// records read so far, every 100 000 records.
+	Progress func(pass, records int)
+}
+
+// Extra is what the rules need of a cell beyond table.Cell.
+type Extra struct {
+	// TopWeight holds the record weights of Cell.TopN (weights only).
+	TopWeight []float64
+	// Request is the request information: index 0 records, 1 holdings.
+	Request [2]rules.Request
+	// Missing tells that some code of the cell is a missing code.
+	Missing bool
+}
+
+// Result is one built table.
+type Result struct {
+	Table *table.Table
+	// Extra has one entry per cell of Table.
+	Extra []Extra
+}
+
+// Build reads the microdata and builds every table of specs.
+func Build(ctx context.Context, src Source, specs []Spec) ([]*Result, error) {
+	b, err := newBuilder(src, specs)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.pass(ctx, 1, b.explore); err != nil {
+		return nil, err
+	}
+	if err := b.makeTables(); err != nil {
+		return nil, err
+	}
+	if err := b.pass(ctx, 2, b.add); err != nil {
+		return nil, err
+	}
+	b.finish()
+	return b.results, nil
+}
+
+// variable is one variable used by some table, with its field in the layout.
+type variable struct {
+	meta  *rda.Variable
+	field int
+	// Explanatory variables: the code list being built.
+	seen  map[string]struct{}
+	dim   *table.Dimension // finished code list (shared by the tables using it)
+	index map[string]int   // code → index in dim
+	// chain[i] lists code i and its ancestors up to (excluding) the total.
+	chain [][]int
+}
+
+type builder struct {
+	src     Source
+	specs   []Spec
+	layout  microdata.Layout
+	vars    map[string]*variable // by upper-case name
+	order   []*variable
+	weight  *variable
+	holding *variable
+	request *variable
+	results []*Result
+	tables  []*tableState
+	holdNo  int // number of the current holding (consecutive records)
+	prevHld string
+}
+
+// tableState is the per-table accumulation state.
+type tableState struct {
+	spec     Spec
+	res      *Result
+	dims     []*variable
+	resp     *variable // nil for a frequency table
+	shadow   *variable // nil: the response
+	cost     *variable // nil unless a cost variable
+	topN     int
+	holdTopN int
+	// Holding accumulation per cell: the holding last seen and its sum.
+	lastHold []int32
+	holdSum  []float64
+	strides  []int
+}
+
+func (b *builder) use(name string, code bool) (*variable, error) {
+	key := strings.ToUpper(name)
+	if v, ok := b.vars[key]; ok {
+		return v, nil
+	}
+	m := b.src.Meta.Find(name)
+	if m == nil {
+		return nil, fmt.Errorf("variable %s not found in metadata %s", name, b.src.Meta.File)
+	}
+	kind := microdata.Number
+	if code {
+		kind = microdata.Code
+	}
+	pos := m.Start
+	if b.src.Meta.Format != rda.Fixed {
+		pos = b.src.Meta.Index(m.Name) + 1
+	}
+	v := &variable{meta: m, field: len(b.layout.Fields), seen: map[string]struct{}{}}
+	b.layout.Fields = append(b.layout.Fields, microdata.Field{Name: m.Name, Pos: pos, Length: m.Length, Kind: kind,
+		Missing1: m.Missing[0], Missing2: m.Missing[1]})
+	b.vars[key] = v
+	b.order = append(b.order, v)
+	return v, nil
+}
+
+func newBuilder(src Source, specs []Spec) (*builder, error) {
+	if src.Meta == nil || src.Open == nil {
+		return nil, errors.New("tabulate: no microdata")
+	}
+	b := &builder{src: src, specs: specs, vars: map[string]*variable{}}
+	b.layout.Format = microdata.Fixed
+	if src.Meta.Format != rda.Fixed {
+		b.layout.Format = microdata.Free
+		if len(src.Meta.Separator) != 1 {
+			return nil, fmt.Errorf("metadata %s: free-format separator %q is not one character", src.Meta.File, src.Meta.Separator)
+		}
+		b.layout.Separator = src.Meta.Separator[0]
+		b.layout.NumFields = len(src.Meta.Variables)
+	}
+	for _, m := range src.Meta.Variables {
+		var err error
+		switch m.Kind {
+		case rda.Weight:
+			b.weight, err = b.use(m.Name, false)
+		case rda.Holding:
+			b.holding, err = b.use(m.Name, true)
+		case rda.Request:
+			b.request, err = b.use(m.Name, true)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	for ti, s := range specs {
+		if len(s.Explanatory) == 0 || len(s.Explanatory) > table.MaxDims {
+			return nil, fmt.Errorf("table %d: %d explanatory variables (1 to %d allowed)", ti+1, len(s.Explanatory), table.MaxDims)
+		}
+		if s.Rules == nil {
+			return nil, fmt.Errorf("table %d: no rules", ti+1)
+		}
+		ts := &tableState{spec: s, topN: s.Rules.TopN(), holdTopN: s.Rules.HoldingTopN()}
+		for _, name := range s.Explanatory {
+			v, err := b.use(name, true)
+			if err != nil {
+				return nil, fmt.Errorf("table %d: %w", ti+1, err)
+			}
+			if !v.meta.Kind.IsExplanatory() {
+				return nil, fmt.Errorf("table %d: %s is not an explanatory variable", ti+1, name)
+			}
+			if slices.Contains(ts.dims, v) {
+				return nil, fmt.Errorf("table %d: variable %s used twice", ti+1, name)
+			}
+			ts.dims = append(ts.dims, v)
+		}
+		numeric := func(name, what string) (*variable, error) {
+			v, err := b.use(name, false)
+			if err != nil {
+				return nil, fmt.Errorf("table %d: %s: %w", ti+1, what, err)
+			}
+			if !v.meta.Kind.IsNumeric() {
+				return nil, fmt.Errorf("table %d: %s %s is not numeric", ti+1, what, name)
+			}
+			return v, nil
+		}
+		var err error
+		if !strings.EqualFold(s.Response, FreqResponse) {
+			if ts.resp, err = numeric(s.Response, "response"); err != nil {
+				return nil, err
+			}
+		}
+		if s.Shadow != "" && !strings.EqualFold(s.Shadow, s.Response) {
+			if ts.shadow, err = numeric(s.Shadow, "shadow"); err != nil {
+				return nil, err
+			}
+		}
+		if s.Cost.Kind == table.CostVariable {
+			if ts.cost, err = numeric(s.Cost.Name, "cost"); err != nil {
+				return nil, err
+			}
+		}
+		if s.Rules.Weighted && b.weight == nil {
+			return nil, fmt.Errorf("table %d: weights requested but the metadata has no <WEIGHT> variable", ti+1)
+		}
+		if ts.holdTopN > 0 && b.holding == nil {
+			return nil, fmt.Errorf("table %d: holding rules but the metadata has no <HOLDING> variable", ti+1)
+		}
+		b.tables = append(b.tables, ts)
+	}
+	return b, nil
+}
+
+// pass reads all records once, calling fn for each.
+func (b *builder) pass(ctx context.Context, n int, fn func(*microdata.Record) error) error {
+	f, err := b.src.Open()
+	if err != nil {
+		return fmt.Errorf("microdata %s: %w", b.src.Name, err)
+	}
+	defer f.Close()
+	r, err := microdata.NewReader(f, b.src.Name, b.layout)
+	if err != nil {
+		return fmt.Errorf("microdata %s: %w", b.src.Name, err)
+	}
+	b.holdNo, b.prevHld = 0, ""
+	for count := 1; ; count++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("microdata: %w", err)
+		}
+		if err := fn(rec); err != nil {
+			return fmt.Errorf("microdata %s record %d (line %d): %w", b.src.Name, rec.Number(), rec.Line(), err)
+		}
+		if count%100_000 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if b.src.Progress != nil {
+				b.src.Progress(n, count)
+			}
+		}
+	}
+}
+
+// explore is pass 1: collect the codes of every explanatory variable.
+func (b *builder) explore(rec *microdata.Record) error {
+	for _, v := range b.order {
+		if v.seen == nil || !v.meta.Kind.IsExplanatory() || rec.Missing(v.field) {
+			continue
+		}
+		code := rec.String(v.field)
+		if _, ok := v.seen[code]; ok {
+			continue
+		}
+		if v.meta.Hierarchy == rda.HierFile {
+			tree := b.src.Hierarchies[strings.ToUpper(v.meta.Name)]
+			if tree == nil {
+				return fmt.Errorf("variable %s: hierarchy file %s not loaded", v.meta.Name, v.meta.HierFile)
+			}
+			if _, ok := tree.FindLeaf(code); !ok {
+				return fmt.Errorf("code %q of variable %s not in codelist %s", code, v.meta.Name, tree.File)
+			}
+		}
+		v.seen[code] = struct{}{}
+	}
+	return nil
+}
+
+// makeTables turns the codes seen into code lists and allocates the tables.
+func (b *builder) makeTables() error {
+	for _, v := range b.order {
+		if !v.meta.Kind.IsExplanatory() || v.dim != nil {
+			continue
+		}
+		if err := b.codeList(v); err != nil {
+			return err
+		}
+	}
+	for _, ts := range b.tables {
+		t := &table.Table{Cost: ts.spec.Cost}
+		for _, v := range ts.dims {
+			t.Dims = append(t.Dims, *v.dim)
+		}
+		if ts.resp == nil {
+			t.Frequency = table.FrequencyMicrodata
+			t.Response = table.Variable{Name: "Freq"}
+		} else {
+			t.Response = table.Variable{Name: ts.resp.meta.Name, Decimals: ts.resp.meta.Decimals}
+		}
+		if ts.shadow != nil {
+			t.ShadowName = ts.shadow.meta.Name
+		}
+		rs := ts.spec.Rules
+		t.Rules = table.Rules{TopN: ts.topN, HoldingTopN: ts.holdTopN, Holding: ts.holdTopN > 0}
+		for i := range rs.P {
+			t.Rules.PRule = t.Rules.PRule || rs.P[i] != nil
+			t.Rules.DominanceRule = t.Rules.DominanceRule || rs.NK[i] != nil
+		}
+		size := 1
+		for _, d := range t.Dims {
+			size *= d.Len()
+			if size > MaxCells {
+				return fmt.Errorf("table %s has more than %d cells", strings.Join(ts.spec.Explanatory, " x "), MaxCells)
+			}
+		}
+		if err := t.Alloc(); err != nil {
+			return err
+		}
+		ts.strides = make([]int, len(t.Dims))
+		stride := 1
+		for d := len(t.Dims) - 1; d >= 0; d-- {
+			ts.strides[d] = stride
+			stride *= t.Dims[d].Len()
+		}
+		res := &Result{Table: t, Extra: make([]Extra, size)}
+		for i := range t.Cells {
+			c := &t.Cells[i]
+			if ts.topN > 0 {
+				c.TopN = make([]float64, ts.topN)
+			}
+			if ts.holdTopN > 0 {
+				c.HoldingTopN = make([]float64, ts.holdTopN)
+				res.Extra[i].Request = [2]rules.Request{}
+			}
+			if rs.Weighted && ts.topN > 0 {
+				res.Extra[i].TopWeight = make([]float64, ts.topN)
+			}
+		}
+		if ts.holdTopN > 0 {
+			ts.lastHold = make([]int32, size)
+			ts.holdSum = make([]float64, size)
+		}
+		ts.res = res
+		b.results = append(b.results, res)
+	}
+	return nil
+}
+
+// codeList builds the code list of v from the codes seen (§5.3).
+func (b *builder) codeList(v *variable) error {
+	d := &table.Dimension{Name: v.meta.Name, TotalCode: v.meta.TotCode, MetaIndex: b.src.Meta.Index(v.meta.Name),
+		CodelistFile: v.meta.CodeList}
+	for _, m := range v.meta.Missing {
+		if strings.TrimSpace(m) != "" {
+			d.MissingCodes = append(d.MissingCodes, strings.TrimSpace(m))
+		}
+	}
+	if v.meta.HasDistance {
+		d.Distance = v.meta.Distance[:]
+	}
+	d.Codes = []table.Code{{Label: "", Parent: -1, Level: 0}}
+	codes := make([]string, 0, len(v.seen))
+	for c := range v.seen {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes)
+	switch v.meta.Hierarchy {
+	case rda.HierFile:
+		d.Hierarchy = table.HierFile
+		d.HierFile = v.meta.HierFile
+		d.LeadString = v.meta.HierLeadString
+		tree := b.src.Hierarchies[strings.ToUpper(v.meta.Name)]
+		for _, n := range tree.Nodes {
+			d.Codes = append(d.Codes, table.Code{Label: n.Code, Parent: n.Parent + 1, Level: n.Level})
+		}
+	case rda.HierLevels:
+		d.Hierarchy = table.HierLevels
+		d.HierLevels = v.meta.HierLevels
+		if err := levelCodes(d, codes, v.meta); err != nil {
+			return fmt.Errorf("variable %s: %w", v.meta.Name, err)
+		}
+	default:
+		for _, c := range codes {
+			d.Codes = append(d.Codes, table.Code{Label: c, Parent: 0, Level: 1})
+		}
+	}
+	for _, m := range v.meta.Missing {
+		if m != "" {
+			d.Codes = append(d.Codes, table.Code{Label: m, Parent: 0, Level: 1, Missing: true})
+		}
+	}
+	d.MarkTrivial()
+	v.dim = d
+	v.index = make(map[string]int, len(d.Codes))
+	v.chain = make([][]int, len(d.Codes))
+	for i, c := range d.Codes {
+		if i > 0 {
+			if _, dup := v.index[c.Label]; !dup {
+				v.index[c.Label] = i
+			}
+		}
+		for p := i; p > 0; p = d.Codes[p].Parent {
+			v.chain[i] = append(v.chain[i], p)
+		}
+	}
+	v.seen = nil
+	return nil
+}
+
+// levelCodes builds a <HIERLEVELS> code list: every full-length code and all
+// its prefixes at the level boundaries, sorted (a prefix before its
+// extensions), each with its parent.
+func levelCodes(d *table.Dimension, codes []string, m *rda.Variable) error {
+	var bounds []int // prefix lengths of the levels
+	sum := 0
+	for _, w := range m.HierLevels {
+		if w > 0 {
+			sum += w
+			bounds = append(bounds, sum)
+		}
+	}
+	all := map[string]int{} // code → level
+	for _, c := range codes {
+		if len(c) != m.Length {
+			all[c] = len(bounds)
+			continue
+		}
+		for lvl, n := range bounds {
+			if n <= len(c) {
+				all[c[:n]] = lvl + 1
+			}
+		}
+	}
+	list := make([]string, 0, len(all))
+	for c := range all {
+		list = append(list, c)
+	}
+	slices.Sort(list)
+	pos := map[string]int{}
+	for _, c := range list {
+		lvl := all[c]
+		parent := 0
+		if lvl > 1 {
+			p, ok := pos[c[:bounds[lvl-2]]]
+			if !ok {
+				return fmt.Errorf("code %q has no parent %q", c, c[:bounds[lvl-2]])
+			}
+			parent = p
+		}
+		pos[c] = len(d.Codes)
+		d.Codes = append(d.Codes, table.Code{Label: c, Parent: parent, Level: lvl})
+	}
+	return nil
+}
+
+// add is pass 2: add the record to every cell it belongs to.
+func (b *builder) add(rec *microdata.Record) error {
+	weight := 1.0
+	if b.weight != nil {
+		weight = rec.Float(b.weight.field)
+	}
+	if b.holding != nil {
+		if h := rec.String(b.holding.field); b.holdNo == 0 || h != b.prevHld {
+			b.holdNo++
+			b.prevHld = h
+		}
+	}
+	reqCode := 0
+	if b.request != nil {
+		code := rec.String(b.request.field)
+		for i, rc := range b.request.meta.RequestCodes {
+			if rc != "" && strings.TrimSpace(code) == strings.TrimSpace(rc) {
+				reqCode = i + 1
+			}
+		}
+	}
+	for _, ts := range b.tables {
+		if err := ts.addRecord(b, rec, weight, reqCode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ts *tableState) addRecord(b *builder, rec *microdata.Record, weight float64, reqCode int) error {
+	rs := ts.spec.Rules
+	var value float64
+	if ts.resp == nil {
+		value = 1
+	} else {
+		value = rec.Float(ts.resp.field)
+	}
+	shadow := value
+	if ts.shadow != nil {
+		shadow = rec.Float(ts.shadow.field)
+	}
+	cost := 0.0
+	if ts.cost != nil {
+		cost = rec.Float(ts.cost.field)
+	}
+	w := 1.0
+	if rs.Weighted {
+		w = weight
+	}
+	// Per dimension, the codes the record adds to: its own code, its
+	// ancestors, the total.
+	var chainsBuf [table.MaxDims][]int
+	chains := chainsBuf[:len(ts.dims)]
+	missing := false
+	for d, v := range ts.dims {
+		code := rec.String(v.field)
+		idx, ok := v.index[code]
+		if !ok {
+			return fmt.Errorf("code %q of variable %s not in the code list", code, v.meta.Name)
+		}
+		missing = missing || v.dim.Codes[idx].Missing
+		chains[d] = v.chain[idx]
+	}
+	t := ts.res.Table
+	var pos [table.MaxDims]int // position in each chain; len(chain) = total
+	for {
+		cell := 0
+		for d := range chains {
+			k := 0
+			if pos[d] < len(chains[d]) {
+				k = chains[d][pos[d]]
+			}
+			cell += k * ts.strides[d]
+		}
+		c := &t.Cells[cell]
+		x := &ts.res.Extra[cell]
+		c.Freq++
+		c.Value += value * w
+		c.Shadow += shadow * w
+		c.Cost += cost * w
+		c.Weight += weight
+		x.Missing = x.Missing || missing
+		if ts.topN > 0 {
+			insertTop(c.TopN, x.TopWeight, math.Abs(shadow), weight)
+		}
+		if reqCode > 0 && (x.Request[0].Code == 0 || math.Abs(shadow) > x.Request[0].Max) {
+			x.Request[0] = rules.Request{Max: math.Abs(shadow), Code: reqCode}
+		}
+		if ts.holdTopN > 0 {
+			if int(ts.lastHold[cell]) != b.holdNo {
+				if ts.lastHold[cell] != 0 {
+					c.HoldingFreq++
+					insertTop(c.HoldingTopN, nil, math.Abs(ts.holdSum[cell]), 1)
+				}
+				ts.lastHold[cell] = int32(b.holdNo)
+				ts.holdSum[cell] = 0
+			}
+			ts.holdSum[cell] += shadow
+		}
+		// Next combination (odometer over the chains, total included).
+		d := len(chains) - 1
+		for ; d >= 0; d-- {
+			pos[d]++
+			if pos[d] <= len(chains[d]) {
+				break
+			}
+			pos[d] = 0
+		}
+		if d < 0 {
+			return nil
+		}
+	}
+}
+
+// insertTop inserts x into the decreasing list top (and its weight into
+// weights, when kept), dropping the smallest.
+func insertTop(top, weights []float64, x, w float64) {
+	i := len(top)
+	for i > 0 && top[i-1] < x {
+		i--
+	}
+	if i == len(top) {
+		return
+	}
+	copy(top[i+1:], top[i:len(top)-1])
+	top[i] = x
+	if weights != nil {
+		copy(weights[i+1:], weights[i:len(weights)-1])
+		weights[i] = w
+	}
+}
+
+// finish flushes the last holding of every cell and sets costs that do not
+// come from a variable.
+func (b *builder) finish() {
+	for _, ts := range b.tables {
+		t := ts.res.Table
+		for i := range t.Cells {
+			c := &t.Cells[i]
+			if ts.holdTopN > 0 && ts.lastHold[i] != 0 {
+				c.HoldingFreq++
+				insertTop(c.HoldingTopN, nil, math.Abs(ts.holdSum[i]), 1)
+			}
+			switch ts.spec.Cost.Kind {
+			case table.CostResponse:
+				c.Cost = c.Value
+			case table.CostFrequency:
+				c.Cost = float64(c.Freq)
+			case table.CostUnity, table.CostDistance:
+				c.Cost = 1
+			}
+		}
+		ts.lastHold, ts.holdSum = nil, nil
+	}
+}
+
+// ApplyRules sets the status and protection levels of every cell of r.
+func ApplyRules(r *Result, s *rules.Set) {
+	t := r.Table
+	for i := range t.Cells {
+		c := &t.Cells[i]
+		x := &r.Extra[i]
+		rc := rules.Cell{Value: c.Value, Shadow: c.Shadow, Freq: c.Freq, HoldingFreq: c.HoldingFreq,
+			WeightSum: c.Weight, Top: c.TopN, TopWeight: x.TopWeight, HoldingTop: c.HoldingTopN,
+			Request: x.Request, Missing: x.Missing}
+		st := s.Status(&rc)
+		c.Status = table.Status(st)
+		c.LowerPL, c.UpperPL = s.ProtectionLevels(&rc, st)
+	}
+}
