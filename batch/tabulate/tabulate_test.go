@@ -278,3 +278,43 @@ func compareCells(t *testing.T, tab *table.Table, which int, path string) {
 }
 
 func coords(tab *table.Table, i int) []int { return tab.Coords(i, nil) }
+
+// TestBatchEx2 builds the table of checkTauArgus's batch job ex2 (free-format
+// microdata, region × gender | num1, FREQ(5,20) and P(20,5)): τ-Argus's
+// regression test expects 15 cells with total 10484.95 and one primary, the
+// sixth cell.
+func TestBatchEx2(t *testing.T) {
+	needCorpus(t)
+	dir := filepath.Join(corpus, "sdcTools/checkTauArgus/inst/tests/Batch/ex2")
+	meta := readMeta(t, filepath.Join(dir, "metadata_ex2.rda"))
+	trees := map[string]*hrc.Tree{}
+	for _, v := range []string{"region", "gender"} {
+		m := meta.Find(v)
+		trees[strings.ToUpper(v)] = readTree(t, filepath.Join(dir, m.HierFile), m.HierLeadString, m)
+	}
+	set := rules.NewSet()
+	set.Freq[0] = &rules.Freq{MinFreq: 5, Range: 20}
+	set.P[0] = &rules.P{P: 20, Q: 100, N: 5}
+	set.Decimals = 2
+	res, err := Build(context.Background(), source(meta, filepath.Join(dir, "microdata_ex2.asc"), trees),
+		[]Spec{{Explanatory: []string{"region", "gender"}, Response: "num1", Cost: table.NewCost(table.CostResponse, ""), Rules: &set}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ApplyRules(res[0], &set)
+	tab := res[0].Table
+	if tab.Size() != 15 || math.Abs(tab.Cells[0].Value-10484.95) > 1e-6 {
+		t.Fatalf("%d cells, total %v; want 15 cells, total 10484.95", tab.Size(), tab.Cells[0].Value)
+	}
+	var got []string
+	for _, c := range tab.Cells {
+		if c.Status.IsPrimary() {
+			got = append(got, "u")
+		} else {
+			got = append(got, "s")
+		}
+	}
+	if want := "s s s s s u s s s s s s s s s"; strings.Join(got, " ") != want {
+		t.Errorf("statuses %s, want %s", strings.Join(got, " "), want)
+	}
+}
