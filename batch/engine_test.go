@@ -1,0 +1,208 @@
+package batch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/plugintest"
+)
+
+const corpus = "../../shared/corpus"
+
+var (
+	simpleIn  = filepath.Join(corpus, "sdcTools/checkTauArgus/inst/doc/Simple2D_InputData.unzipped")
+	simpleOut = filepath.Join(corpus, "sdcTools/checkTauArgus/inst/doc/Simple2D_Expected_Output.unzipped/Simple2D.txt")
+	tauRDA    = filepath.Join(corpus, "sdcTools/tauargus/data/Tau_TestW.rda")
+)
+
+// pairs is a test suppression method: for every primary it also suppresses
+// the cheapest other suppressible cell of the same first-dimension code.
+type pairs struct{}
+
+func (pairs) Info() pluginsdk.MethodInfo {
+	return pluginsdk.MethodInfo{Code: "PAIRS",
+		Params:       []pluginsdk.ParamSpec{{Name: "factor", Type: pluginsdk.ParamInt, Default: "1", BatchPosition: 1, Help: "unused"}},
+		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputSuppression},
+		Structures:   []pluginsdk.Structure{pluginsdk.StructureHierarchical}}
+}
+
+func (pairs) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	p := req.Problem
+	st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	for i, s := range p.Cells.Status {
+		if !s.IsPrimary() {
+			continue
+		}
+		best := -1
+		for j := range st {
+			if j != i && st[j].CanSuppress() && p.Coords(j)[0] == p.Coords(i)[0] && (best < 0 || p.Cells.Cost[j] < p.Cells.Cost[best]) {
+				best = j
+			}
+		}
+		if best >= 0 {
+			st[best] = st[best].Secondary()
+		}
+	}
+	return &pluginsdk.Result{Status: st}, nil
+}
+
+// fakeProtector serves methods in-process through the real wire path.
+type fakeProtector struct {
+	client  *pluginsdk.Client
+	methods map[string]pluginsdk.MethodInfo
+}
+
+func newFake(t *testing.T, methods ...pluginsdk.Method) *fakeProtector {
+	f := &fakeProtector{client: plugintest.Serve(t, pluginsdk.Plugin{Name: "fake", Version: "1", Methods: methods}),
+		methods: map[string]pluginsdk.MethodInfo{}}
+	for _, m := range methods {
+		f.methods[m.Info().Code] = m.Info()
+	}
+	return f
+}
+
+func (f *fakeProtector) Method(code string) (MethodRef, bool) {
+	info, ok := f.methods[strings.ToUpper(code)]
+	return MethodRef{Info: info, Plugin: "fake", Version: "1"}, ok
+}
+
+func (f *fakeProtector) Protect(ctx context.Context, job pluginsdk.Job) (*pluginsdk.Result, error) {
+	return f.client.Protect(ctx, job)
+}
+
+func needCorpus(t *testing.T) {
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("corpus not available")
+	}
+}
+
+func abs(t *testing.T, p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// runJob writes the batch file into a fresh directory and runs it.
+func runJob(t *testing.T, arb string, prot Protector) (dir string, code int, rep *Report, logbook string) {
+	t.Helper()
+	dir = t.TempDir()
+	path := filepath.Join(dir, "job.arb")
+	if err := os.WriteFile(path, []byte(arb), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lb := filepath.Join(dir, "log.txt")
+	code, rep = Run(t.Context(), Config{BatchFile: path, Logbook: lb, TempDir: dir, Protector: prot,
+		Log: zerolog.Nop(), Now: func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) }, Version: "test"})
+	b, _ := os.ReadFile(lb)
+	return dir, code, rep, string(b)
+}
+
+func simpleJob(t *testing.T, suppress string) string {
+	return "<OPENMICRODATA> \"" + abs(t, filepath.Join(simpleIn, "tau_testW.asc")) + "\"\r\n" +
+		"<OPENMETADATA> \"" + abs(t, tauRDA) + "\"\r\n" +
+		"<SPECIFYTABLE> \"Size\"\"Region\"|\"Var2\"||\r\n" +
+		"<SAFETYRULE> P(15,1)\r\n" +
+		"<READMICRODATA>\r\n" +
+		suppress +
+		"<WRITETABLE> (1, 1, , \"out1.csv\")\r\n" +
+		"<WRITETABLE> (1, 2, AS+, \"out2.csv\")\r\n" +
+		"<WRITETABLE> (1, 3, AS+, \"out3.txt\")\r\n" +
+		"<WRITETABLE> (1, 4, , \"out4.sbs\")\r\n" +
+		"<WRITETABLE> (1, 5, AS+, \"out5.tab\")\r\n" +
+		"<WRITETABLE> (1, 6, , \"out6.jj\")\r\n"
+}
+
+// TestSimple2DJob runs a Simple2D job end to end and compares every
+// non-secondary line of the type-3 output with τ-Argus's Simple2D.txt.
+func TestSimple2DJob(t *testing.T) {
+	needCorpus(t)
+	dir, code, rep, lb := runJob(t, simpleJob(t, "<SUPPRESS> PAIRS(1,1)\r\n"), newFake(t, pairs{}))
+	if code != ExitOK {
+		t.Fatalf("exit %d, errors %v\nlogbook:\n%s", code, rep.Errors, lb)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "out3.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(simpleOut)
+	gl := strings.Split(string(got), "\r\n")
+	wl := strings.Split(string(want), "\r\n")
+	if len(gl) != len(wl) {
+		t.Fatalf("%d lines, want %d", len(gl), len(wl))
+	}
+	secondaries := 0
+	for i := range wl {
+		if strings.HasSuffix(gl[i], ",11") {
+			secondaries++
+		}
+		if strings.HasSuffix(wl[i], ",11") || strings.HasSuffix(gl[i], ",11") {
+			continue
+		}
+		if gl[i] != wl[i] {
+			t.Errorf("line %d: %q, want %q", i+1, gl[i], wl[i])
+		}
+	}
+	if secondaries == 0 {
+		t.Error("no secondary suppressions in the output")
+	}
+	for _, f := range []string{"out1.csv", "out2.csv", "out4.sbs", "out5.tab", "out5.rda", "out6.jj", "out6.jj.frq", "out1.html", "out3.html"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("output %s missing or empty (%v)", f, err)
+		}
+	}
+	for _, want := range []string{"Start of batch procedure; file: ", "<SUPPRESS> PAIRS(1,1)", "Number of suppressions: ",
+		"has been written", "End of TauArgus run"} {
+		if !strings.Contains(lb, want) {
+			t.Errorf("logbook lacks %q:\n%s", want, lb)
+		}
+	}
+	if len(rep.Tables) != 1 || rep.Tables[0].Primaries != 9 || len(rep.Outputs) != 6 {
+		t.Errorf("report: %+v", rep)
+	}
+}
+
+func TestJobErrors(t *testing.T) {
+	needCorpus(t)
+	for _, tc := range []struct {
+		name    string
+		arb     string
+		code    int
+		logbook []string
+	}{
+		{"order", "<READMICRODATA>\r\n", ExitError,
+			[]string{"This keyword (<READMICRODATA>) is not allowed in this position", "Error in batch file", "End of TauArgus run"}},
+		{"unknown keyword", "<NOSUCH> x\r\n", ExitError, []string{"Error in batch file"}},
+		{"interactive", "<GOINTERACTIVE>\r\n<READMICRODATA>\r\n", ExitInteractive, []string{"<GOINTERACTIVE>", "End of TauArgus run"}},
+		{"missing file", "<OPENMICRODATA> \"nosuch.asc\"\r\n", ExitError, []string{"could not be found", "Error in batch file"}},
+		{"unknown method", simpleJob(t, "<SUPPRESS> XYZ(1)\r\n"), ExitError, []string{"Unknown suppression method (XYZ) found"}},
+		{"no plugin", simpleJob(t, "<SUPPRESS> GH(1,100)\r\n"), ExitError, []string{"no installed method plugin serves method GH"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, code, _, lb := runJob(t, tc.arb, newFake(t, pairs{}))
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\n%s", code, tc.code, lb)
+			}
+			for _, w := range tc.logbook {
+				if !strings.Contains(lb, w) {
+					t.Errorf("logbook lacks %q:\n%s", w, lb)
+				}
+			}
+			// A failing job leaves no half-written output behind.
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if strings.Contains(e.Name(), ".tmp-") {
+					t.Errorf("temporary file %s left behind", e.Name())
+				}
+			}
+		})
+	}
+}

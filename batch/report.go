@@ -1,0 +1,105 @@
+package batch
+
+import (
+	"encoding/json"
+	"io"
+	"time"
+
+	"github.com/sdcengine/argus/argusio/arb"
+)
+
+// Report is the machine-readable account of one job, for scheduled runs.
+type Report struct {
+	BatchFile   string         `json:"batch_file"`
+	Version     string         `json:"version"`
+	Started     time.Time      `json:"started"`
+	Finished    time.Time      `json:"finished"`
+	ExitCode    int            `json:"exit_code"`
+	Interactive bool           `json:"interactive,omitempty"`
+	Steps       []*StepReport  `json:"steps"`
+	Tables      []TableReport  `json:"tables,omitempty"`
+	Outputs     []OutputReport `json:"outputs,omitempty"`
+	Warnings    []string       `json:"warnings,omitempty"`
+	Errors      []string       `json:"errors,omitempty"`
+}
+
+// StepReport is one executed command.
+type StepReport struct {
+	Line     int           `json:"line"`
+	Command  string        `json:"command"`
+	Duration float64       `json:"seconds"`
+	Method   *MethodReport `json:"method,omitempty"`
+	Error    string        `json:"error,omitempty"`
+}
+
+// MethodReport is the result of a <SUPPRESS>.
+type MethodReport struct {
+	Code           string       `json:"code"`
+	Plugin         string       `json:"plugin"`
+	Version        string       `json:"plugin_version"`
+	Outcome        string       `json:"outcome"`
+	Secondaries    int          `json:"secondaries"`
+	SuppressedCost float64      `json:"suppressed_cost"`
+	Objective      float64      `json:"objective,omitempty"`
+	Gap            float64      `json:"gap,omitempty"`
+	Seconds        float64      `json:"seconds"`
+	Audit          *AuditReport `json:"audit,omitempty"`
+}
+
+// AuditReport is the audit of a suppression pattern.
+type AuditReport struct {
+	Done           bool  `json:"done"`
+	Primaries      int   `json:"primaries"`
+	UnderProtected int   `json:"under_protected"`
+	Cells          []int `json:"under_protected_cells,omitempty"`
+}
+
+// TableReport describes one table.
+type TableReport struct {
+	Number    int    `json:"number"`
+	Table     string `json:"table"`
+	Cells     int    `json:"cells"`
+	Primaries int    `json:"primaries"`
+}
+
+// OutputReport is one written output.
+type OutputReport struct {
+	Table  int    `json:"table"`
+	Type   int    `json:"type"`
+	File   string `json:"file"`
+	Report string `json:"report"`
+}
+
+func newReport(cfg Config) *Report {
+	return &Report{BatchFile: cfg.BatchFile, Version: cfg.Version, Started: cfg.Now()}
+}
+
+func (r *Report) step(h *arb.Header) *StepReport {
+	s := &StepReport{Line: h.Pos.Line, Command: h.Line}
+	r.Steps = append(r.Steps, s)
+	return s
+}
+
+func (r *Report) lastStep() *StepReport { return r.Steps[len(r.Steps)-1] }
+
+func (r *Report) addTable(t *tableSpec) {
+	n := 0
+	for _, c := range t.table.Cells {
+		if c.Status.IsPrimary() {
+			n++
+		}
+	}
+	r.Tables = append(r.Tables, TableReport{Number: len(r.Tables) + 1, Table: describe(t), Cells: t.table.Size(), Primaries: n})
+}
+
+func (r *Report) finish(code int, now time.Time) {
+	r.ExitCode = code
+	r.Finished = now
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}

@@ -1,0 +1,219 @@
+package batch
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/batch/problem"
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// methodNames are τ-Argus's logbook names of the methods it knows.
+var methodNames = map[string]string{"GH": "hypercube", "MOD": "modular", "OPT": "Optimal", "NET": "Network",
+	"RND": "rounding", "CTA": "CTA", "CKM": "cell key"}
+
+// batchArgs returns the positional arguments written after the table number.
+func batchArgs(p arb.MethodParams) []string {
+	b := func(v bool) string {
+		if v {
+			return "1"
+		}
+		return "0"
+	}
+	itoa := strconv.Itoa
+	ftoa := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+	var all []string
+	given := 0
+	switch x := p.(type) {
+	case *arb.GHParams:
+		all, given = []string{itoa(x.AprioriPct), itoa(x.ModelSize), b(x.Singleton)}, x.Given
+	case *arb.MODParams:
+		all, given = []string{itoa(x.MaxTime), b(x.SingletonSingleton), b(x.SingletonMultiple), b(x.MinFreq),
+			ftoa(x.MaxScaleCost), ftoa(x.LowerMargin), ftoa(x.UpperMargin)}, x.Given
+	case *arb.OPTParams:
+		all, given = []string{itoa(x.MaxTime)}, x.Given
+	case *arb.RNDParams:
+		all, given = []string{itoa(x.Base), itoa(x.Steps), itoa(x.MaxTime), itoa(x.Partitions), itoa(x.StopRule), b(x.UnitCost)}, x.Given
+	case *arb.GenericParams:
+		return x.Args
+	}
+	return all[:min(max(given, 0), len(all))]
+}
+
+// methodParams maps positional batch arguments onto the method's declared
+// parameters by their batch positions.
+func methodParams(info pluginsdk.MethodInfo, args []string) (map[string]string, error) {
+	params := map[string]string{}
+	for i, a := range args {
+		k := slices.IndexFunc(info.Params, func(s pluginsdk.ParamSpec) bool { return s.BatchPosition == i+1 })
+		if k < 0 {
+			return nil, fmt.Errorf("method %s takes no parameter at position %d (got %q)", info.Code, i+2, a)
+		}
+		params[info.Params[k].Name] = a
+	}
+	return params, nil
+}
+
+// suppress runs a protection method on one table or on all tables linked.
+func (e *engine) suppress(c *arb.Suppress) error {
+	var specs []*tableSpec
+	if c.Table == 0 {
+		for i := range e.tables {
+			t, err := e.tableArg(i + 1)
+			if err != nil {
+				return err
+			}
+			specs = append(specs, t)
+		}
+	} else {
+		t, err := e.tableArg(c.Table)
+		if err != nil {
+			return err
+		}
+		specs = []*tableSpec{t}
+	}
+	ref, ok := e.cfg.Protector.Method(c.Method)
+	if !ok {
+		if _, known := methodNames[c.Method]; known {
+			return fmt.Errorf("no installed method plugin serves method %s (see 'argus plugins')", c.Method)
+		}
+		return fmt.Errorf("Unknown suppression method (%s) found", c.Method)
+	}
+	if len(specs) > 1 && !ref.Info.Capabilities.LinkedTables {
+		return fmt.Errorf("method %s cannot protect linked tables (table 0)", c.Method)
+	}
+	params, err := methodParams(ref.Info, batchArgs(c.Params))
+	if err != nil {
+		return err
+	}
+	tables := make([]*table.Table, len(specs))
+	for i, t := range specs {
+		tables[i] = t.table
+	}
+	problem.UndoSecondaries(tables)
+	p, m, err := problem.Build(tables)
+	if err != nil {
+		return err
+	}
+	if err := addRelations(p); err != nil {
+		return fmt.Errorf("relations: %w", err)
+	}
+	name := methodNames[c.Method]
+	if name == "" {
+		name = c.Method
+	}
+	target := "table " + strconv.Itoa(c.Table)
+	if c.Table == 0 {
+		target = "the linked tables"
+	}
+	e.logf("Start of the %s protection for %s", name, target)
+	ctx := e.ctx
+	if e.cfg.SuppressLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, e.cfg.SuppressLimit)
+		defer cancel()
+	}
+	start := time.Now()
+	res, err := e.cfg.Protector.Protect(ctx, pluginsdk.Job{Method: c.Method, Params: params, Problem: p,
+		JobID: fmt.Sprintf("suppress-%d", c.Head().Pos.Line), Limits: pluginsdk.Limits{TimeLimit: e.cfg.SuppressLimit, Threads: 1},
+		OnProgress: func(pr pluginsdk.Progress) { e.progress(c.Method+" "+pr.Phase, pr.Fraction) }})
+	if err != nil {
+		return err
+	}
+	took := time.Since(start)
+	for _, d := range res.Diagnostics {
+		e.logf("%s %s: %s", strings.ToUpper(d.Severity.String()), d.Code, d.Summary)
+	}
+	if !res.Outcome.HasResult() {
+		return fmt.Errorf("method %s ended without a result: %s%s", c.Method, res.Outcome, diagText(res.Diagnostics))
+	}
+	step := e.report.lastStep()
+	step.Method = &MethodReport{Code: c.Method, Plugin: ref.Plugin, Version: ref.Version, Outcome: res.Outcome.String(),
+		Objective: res.Stats.Objective, Gap: res.Stats.Gap, Seconds: took.Seconds()}
+	switch ref.Info.Capabilities.Output {
+	case pluginsdk.OutputSuppression:
+		if err := m.ApplySuppression(res.Status); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("method %s returns %v results, which batch jobs cannot use yet", c.Method, ref.Info.Capabilities.Output)
+	}
+	n := 0
+	for _, s := range res.Status {
+		if s.IsSecondary() {
+			n++
+		}
+	}
+	e.logf("End of %s protection. Time used %d seconds\nNumber of suppressions: %d", name, int(took.Seconds()), n)
+	step.Method.Secondaries = n
+	step.Method.SuppressedCost = res.Stats.SuppressedCost
+	for _, t := range specs {
+		t.protected, t.method = took, name
+	}
+	return e.audit(p, m, res.Status, step.Method)
+}
+
+func diagText(ds []pluginsdk.Diagnostic) string {
+	var b strings.Builder
+	for _, d := range ds {
+		fmt.Fprintf(&b, "; %s", d.Summary)
+	}
+	return b.String()
+}
+
+// audit runs the attacker LPs on a suppression pattern through the audit
+// plugin, stores the realised intervals in the tables and reports every
+// primary left under-protected. Without an audit plugin the pattern is
+// reported as not audited.
+func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, status []pluginsdk.Status, mr *MethodReport) error {
+	if _, ok := e.cfg.Protector.Method(AuditMethod); !ok {
+		e.logf("WARNING: no audit plugin installed; the suppression pattern has not been audited")
+		mr.Audit = &AuditReport{Done: false}
+		return nil
+	}
+	ap := *p
+	ap.Cells.Status = status
+	res, err := e.cfg.Protector.Protect(e.ctx, pluginsdk.Job{Method: AuditMethod, Problem: &ap, JobID: "audit"})
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	if !res.Outcome.HasResult() || len(res.Lower) != p.NumCells() {
+		return fmt.Errorf("audit failed: %s%s", res.Outcome, diagText(res.Diagnostics))
+	}
+	ar := &AuditReport{Done: true}
+	tol := 1e-9 * math.Pow(10, float64(p.Decimals))
+	for i, s := range status {
+		if !s.IsPrimary() {
+			continue
+		}
+		ar.Primaries++
+		v := p.Cells.Value[i]
+		if res.Lower[i] > v-p.Cells.LowerPL[i]+tol || res.Upper[i] < v+p.Cells.UpperPL[i]-tol {
+			ar.UnderProtected++
+			if len(ar.Cells) < 100 {
+				ar.Cells = append(ar.Cells, i)
+			}
+		}
+	}
+	for ti, t := range m.Tables {
+		for i := range t.Cells {
+			g := m.Cell[ti][i]
+			t.Cells[i].RealizedLower, t.Cells[i].RealizedUpper = res.Lower[g], res.Upper[g]
+		}
+		t.Audited = true
+	}
+	mr.Audit = ar
+	if ar.UnderProtected > 0 {
+		e.logf("WARNING: audit: %d of %d primary cells are under-protected", ar.UnderProtected, ar.Primaries)
+	} else {
+		e.logf("Audit: all %d primary cells are protected", ar.Primaries)
+	}
+	return nil
+}

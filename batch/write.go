@@ -1,0 +1,117 @@
+package batch
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/jj"
+	"github.com/sdcengine/argus/argusio/output"
+)
+
+// writeTable writes one output file and its HTML report, each atomically.
+func (e *engine) writeTable(c *arb.WriteTable) error {
+	t, err := e.tableArg(c.Table)
+	if err != nil {
+		return err
+	}
+	typ := output.Type(c.Type)
+	if !typ.Valid() {
+		return fmt.Errorf("Unknown output type (%d)", c.Type)
+	}
+	opts := outputOptions(c.Options)
+	if err := output.CheckAllowed(typ, t.table.Method); err != nil {
+		return err
+	}
+	path := e.resolver.Output(c.File)
+	report, err := output.ReportName(path)
+	if err != nil {
+		return fmt.Errorf("output file name %s has no extension", c.File)
+	}
+	switch typ {
+	case output.TypeJJ:
+		frq := path + ".frq"
+		var frqErr error
+		err = writeFile(path, func(w io.Writer) error {
+			return writeFileErr(&frqErr, frq, func(fw io.Writer) error {
+				return jj.Write(w, fw, t.table, jj.WriteOptions{RemoveTrivial: opts.RemoveTrivial})
+			})
+		})
+		if err == nil {
+			err = frqErr
+		}
+	case output.TypeIntermediate:
+		meta := output.MetadataName(path)
+		err = writeFile(path, func(w io.Writer) error { return output.Write(w, typ, t.table, opts) })
+		if err == nil {
+			err = writeFile(meta, func(w io.Writer) error {
+				return output.WriteIntermediateMetadata(w, t.table, opts, meta)
+			})
+		}
+	default:
+		err = writeFile(path, func(w io.Writer) error { return output.Write(w, typ, t.table, opts) })
+	}
+	if err != nil {
+		return err
+	}
+	rep := output.Report{Date: e.cfg.Now(), DataFile: t.dataFile, MetaFile: t.metaFile, OutputFile: path, Type: typ,
+		Options: opts, FromMicrodata: !t.tabular, SafetyRules: ruleLines(t), Method: t.method, ProcessingTime: t.protected,
+		Version: "argus " + e.cfg.Version}
+	if t.method == "" {
+		rep.ProcessingTime = -1
+	}
+	if err := writeFile(report, func(w io.Writer) error { return output.WriteReport(w, t.table, rep) }); err != nil {
+		return err
+	}
+	e.logf("Table: %s has been written\nOutput file name: %s", describe(t), path)
+	e.report.Outputs = append(e.report.Outputs, OutputReport{Table: c.Table, Type: c.Type, File: path, Report: report})
+	return nil
+}
+
+// writeFileErr writes a second file atomically inside the fill of the first,
+// recording its error.
+func writeFileErr(errp *error, path string, fill func(w io.Writer) error) error {
+	*errp = writeFile(path, fill)
+	return nil
+}
+
+func outputOptions(o arb.WriteOptions) output.Options {
+	return output.Options{AddStatus: o.AddStatus, SuppressEmpty: o.SuppressEmpty, FirstLine: o.VarNamesFirstLine,
+		Quotes: o.EmbedQuotes, HierLevels: o.HierLevels, StatusOnly: o.StatusOnly, AddAudit: o.AddAudit,
+		Holding: o.UseHolding, RemoveTrivial: o.RemoveTrivial, CKMOriginal: o.CKMOriginal,
+		CKMDifference: o.CKMDifference, CKMCellKey: o.CKMCellKey}
+}
+
+// ruleLines describes the safety rules for the HTML report.
+func ruleLines(t *tableSpec) []string {
+	var lines []string
+	s := &t.set
+	level := func(slot int) string {
+		if slot >= 2 {
+			return "Holding level"
+		}
+		return "Individual level"
+	}
+	for i, r := range s.NK {
+		if r != nil {
+			lines = append(lines, fmt.Sprintf("Dominance rule (%s) with n = %d and k = %g%%", level(i), r.N, r.K))
+		}
+	}
+	for i, r := range s.P {
+		if r != nil {
+			lines = append(lines, fmt.Sprintf("p%% rule (%s) with p = %g%%, q = %g%% and n = %d", level(i), r.P, r.Q, r.N))
+		}
+	}
+	for i, r := range s.Freq {
+		if r != nil {
+			lines = append(lines, fmt.Sprintf("Minimum frequency rule (%s) with frequency %d and safety range %g%%", level(i*2), r.MinFreq, r.Range))
+		}
+	}
+	if s.Zero {
+		lines = append(lines, fmt.Sprintf("Zero cells are unsafe, safety range %g", s.ZeroRange))
+	}
+	if s.MissingSafe {
+		lines = append(lines, "Cells with a missing code are safe")
+	}
+	return lines
+}
