@@ -99,13 +99,6 @@ func Main(ctx context.Context, env Env) int {
 	return ExitError
 }
 
-// runBatch is the τ-Argus command line. The batch engine is the next piece
-// of work; until then a batch job is refused with a clear message.
-func runBatch(_ context.Context, env Env, _ zerolog.Logger) int {
-	fmt.Fprintf(env.Stderr, "argus: %s: running τ-Argus batch files is not implemented yet\n", env.Args[0])
-	return ExitError
-}
-
 // newLogger logs readable text on a terminal and JSON otherwise.
 func newLogger(w io.Writer, level string) zerolog.Logger {
 	lvl, err := zerolog.ParseLevel(strings.ToLower(level))

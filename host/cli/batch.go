@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/rs/zerolog"
+
+	"github.com/sdcengine/argus/argusio/atomicfile"
+	"github.com/sdcengine/argus/batch"
+	"github.com/sdcengine/argus/host/catalog"
+	"github.com/sdcengine/argus/host/runner"
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// batchArgs is the τ-Argus command line plus argus's own --options.
+type batchArgs struct {
+	file, logbook, tempDir, dataDir string
+	verbose                         bool
+	report                          string
+	timeLimit, suppressLimit        time.Duration
+}
+
+// parseBatchArgs reads "BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]"
+// and the options --report=FILE, --time-limit=D and --suppress-limit=D,
+// which may stand anywhere.
+func parseBatchArgs(args []string) (batchArgs, error) {
+	var a batchArgs
+	var pos []string
+	for _, s := range args {
+		switch {
+		case strings.EqualFold(s, "/v"):
+			a.verbose = true
+		case strings.HasPrefix(s, "--"):
+			name, val, ok := strings.Cut(s[2:], "=")
+			if !ok {
+				return a, fmt.Errorf("option %s needs a value (%s=...)", s, s)
+			}
+			var err error
+			switch name {
+			case "report":
+				a.report = val
+			case "time-limit":
+				a.timeLimit, err = time.ParseDuration(val)
+			case "suppress-limit":
+				a.suppressLimit, err = time.ParseDuration(val)
+			default:
+				return a, fmt.Errorf("unknown option --%s", name)
+			}
+			if err != nil {
+				return a, fmt.Errorf("option --%s: %w", name, err)
+			}
+		default:
+			pos = append(pos, s)
+		}
+	}
+	if len(pos) > 4 {
+		return a, fmt.Errorf("too many arguments: %s", strings.Join(pos[4:], " "))
+	}
+	get := func(i int) string {
+		if i < len(pos) && pos[i] != "-" {
+			return pos[i]
+		}
+		return ""
+	}
+	a.file, a.logbook, a.tempDir, a.dataDir = get(0), get(1), get(2), get(3)
+	return a, nil
+}
+
+// protector runs methods in plugins found by the catalog.
+type protector struct {
+	cat *catalog.Catalog
+	run *runner.Runner
+}
+
+func (p *protector) Method(code string) (batch.MethodRef, bool) {
+	e, info, ok := p.cat.Lookup(code)
+	if !ok {
+		return batch.MethodRef{}, false
+	}
+	return batch.MethodRef{Info: info, Plugin: e.Info.Name, Version: e.Info.Version}, true
+}
+
+func (p *protector) Protect(ctx context.Context, job pluginsdk.Job) (*pluginsdk.Result, error) {
+	e, _, ok := p.cat.Lookup(job.Method)
+	if !ok {
+		return nil, fmt.Errorf("no plugin serves method %s", job.Method)
+	}
+	return p.run.Run(ctx, runner.Job{Plugin: e, Method: job.Method, Params: job.Params, Problem: job.Problem,
+		Limits: job.Limits, JobID: job.JobID, OnProgress: job.OnProgress})
+}
+
+// runBatch runs a τ-Argus batch job.
+func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
+	a, err := parseBatchArgs(env.Args)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "argus: %v\n", err)
+		return ExitError
+	}
+	cat, err := loadCatalog(ctx, env)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "argus: %v\n", err)
+		return ExitError
+	}
+	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
+		Protector: &protector{cat: cat, run: newRunner(log)}, Log: log, TimeLimit: a.timeLimit,
+		SuppressLimit: a.suppressLimit, Version: Version}
+	bar := newProgress(env.Stderr)
+	cfg.Progress = bar.update
+	code, rep := batch.Run(ctx, cfg)
+	bar.done()
+	reportPath := a.report
+	if reportPath == "" {
+		dir := a.tempDir
+		if dir == "" {
+			dir = filepath.Dir(a.file)
+		}
+		reportPath = filepath.Join(dir, strings.TrimSuffix(filepath.Base(a.file), filepath.Ext(a.file))+".report.json")
+	}
+	if err := atomicfile.Write(reportPath, 0o644, rep.WriteJSON); err != nil {
+		log.Warn().Err(err).Msg("run report not written")
+	}
+	for _, e := range rep.Errors {
+		fmt.Fprintf(env.Stderr, "argus: %s\n", e)
+	}
+	log.Info().Int("exit", code).Str("report", reportPath).Msg("batch job finished")
+	return code
+}
+
+// progress draws one status line on a terminal and nothing otherwise.
+type progress struct {
+	w     io.Writer
+	on    bool
+	last  time.Time
+	shown bool
+}
+
+func newProgress(w io.Writer) *progress {
+	f, ok := w.(*os.File)
+	return &progress{w: w, on: ok && isatty.IsTerminal(f.Fd())}
+}
+
+func (p *progress) update(step string, fraction float64) {
+	if !p.on || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	if fraction >= 0 {
+		fmt.Fprintf(p.w, "\r\033[K%s %3.0f%%", step, 100*fraction)
+	} else {
+		fmt.Fprintf(p.w, "\r\033[K%s ...", step)
+	}
+	p.shown = true
+}
+
+func (p *progress) done() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
