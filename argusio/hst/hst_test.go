@@ -304,7 +304,7 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("bad line %+v", ln)
 			}
 			switch ln.Action {
-			case Safe, Unsafe, Protect, SecondaryManual, Secondary, Cost, Weight, ProtLevel:
+			case Safe, Unsafe, Protect, SecondaryManual, Secondary, Cost, Weight, ProtLevel, AprioriBounds:
 			default:
 				t.Fatalf("unexpected action %q", ln.Action)
 			}
