@@ -48,7 +48,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -190,7 +189,7 @@ func (r *Reader) Read() (*Line, error) {
 		c := sc.NextField(r.sep)
 		ln.Codes[i] = code(c, d)
 	}
-	ln.Action = Action(upperASCII(sc.NextField(r.sep)))
+	ln.Action = Action(lex.UpperASCII(sc.NextField(r.sep)))
 	errAt := func(kind error, msg string) *lex.ParseError {
 		return &lex.ParseError{Pos: sc.Pos(), Text: text, Err: &reason{kind, msg}}
 	}
@@ -226,7 +225,7 @@ func (r *Reader) Read() (*Line, error) {
 		return nil, &lex.ParseError{Pos: sc.LinePos(), Text: text, Err: &reason{ErrAprioriBounds, ErrAprioriBounds.Error()}}
 	case ln.Action == ProtLevel && (ln.Value1 < 0 || ln.Value2 < 0):
 		return nil, &lex.ParseError{Pos: sc.LinePos(), Text: text, Err: &reason{ErrProtectionLevel,
-			"Illegal values for the protection levels: " + javaDouble(ln.Value1) + ".. " + javaDouble(ln.Value2)}}
+			"Illegal values for the protection levels: " + lex.JavaDouble(ln.Value1) + ".. " + lex.JavaDouble(ln.Value2)}}
 	}
 	return ln, nil
 }
@@ -237,9 +236,9 @@ func (r *Reader) checkFirst(text string) error {
 	if !strings.Contains(text, r.sep) {
 		return &lex.ParseError{Pos: pos, Text: text, Err: &reason{ErrSeparator, "separator (" + r.sep + ") not found in file " + r.name}}
 	}
-	split, err := javaSplit(r.sep)
-	if err != nil {
-		return &lex.ParseError{Pos: pos, Text: text, Err: err}
+	split, ok := lex.JavaSplitter(r.sep)
+	if !ok {
+		return &lex.ParseError{Pos: pos, Text: text, Err: ErrBadSeparator}
 	}
 	parts := split(text)
 	n := len(parts) - 1
@@ -277,78 +276,4 @@ func verleng(s string, length int) string {
 		s = " " + s
 	}
 	return s
-}
-
-// upperASCII upper-cases the ASCII letters of s.
-func upperASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'a' && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
-	}
-	return string(b)
-}
-
-// javaSplit returns a function splitting like Java's String.split(sep),
-// where sep is a regular expression, trailing empty strings removed.
-func javaSplit(sep string) (func(string) []string, error) {
-	trim := func(p []string) []string {
-		for len(p) > 0 && p[len(p)-1] == "" {
-			p = p[:len(p)-1]
-		}
-		return p
-	}
-	if len(sep) == 1 {
-		switch sep[0] {
-		case '|':
-			return func(s string) []string {
-				out := make([]string, 0, len(s))
-				for i := range len(s) {
-					out = append(out, s[i:i+1])
-				}
-				return trim(out)
-			}, nil
-		case '.':
-			return func(string) []string { return nil }, nil
-		case '^', '$':
-			return func(s string) []string { return []string{s} }, nil
-		}
-	}
-	if strings.ContainsAny(sep, `\+*?()[]{}.|^$`) {
-		return nil, ErrBadSeparator
-	}
-	return func(s string) []string { return trim(strings.Split(s, sep)) }, nil
-}
-
-// javaDouble formats x like Java's Double.toString for the values of
-// protection levels in messages.
-func javaDouble(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "Infinity"
-	case math.IsInf(x, -1):
-		return "-Infinity"
-	}
-	if a := x; (a >= 1e-3 && a < 1e7) || (a <= -1e-3 && a > -1e7) || a == 0 {
-		s := strconv.FormatFloat(x, 'f', -1, 64)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(x, 'E', -1, 64)
-	mant, exp, _ := strings.Cut(s, "E")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	exp = strings.TrimPrefix(exp, "+")
-	neg := strings.HasPrefix(exp, "-")
-	exp = strings.TrimLeft(strings.TrimPrefix(exp, "-"), "0")
-	if neg {
-		exp = "-" + exp
-	}
-	return mant + "E" + exp
 }

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 	"testing"
@@ -191,26 +190,6 @@ func TestHelpers(t *testing.T) {
 	for a, s := range want {
 		if a.Status() != s {
 			t.Errorf("%s.Status() = %d, want %d", a, a.Status(), s)
-		}
-	}
-	for _, tc := range []struct {
-		sep, line string
-		n         int
-	}{{"|", "ab|c", 4}, {".", "a.b", 0}, {"^", "a^b", 1}, {"$", "a$b", 1}, {",", "a,b,,", 2}, {";;", "a;;b", 2}} {
-		split, err := javaSplit(tc.sep)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := split(tc.line); len(got) != tc.n {
-			t.Errorf("split(%q, %q) = %q", tc.line, tc.sep, got)
-		}
-	}
-	for _, tc := range []struct {
-		x    float64
-		want string
-	}{{-1, "-1.0"}, {2.5, "2.5"}, {1e8, "1.0E8"}, {-1e-5, "-1.0E-5"}, {0, "0.0"}, {math.Inf(-1), "-Infinity"}, {math.NaN(), "NaN"}} {
-		if got := javaDouble(tc.x); got != tc.want {
-			t.Errorf("javaDouble(%v) = %q, want %q", tc.x, got, tc.want)
 		}
 	}
 }

@@ -32,9 +32,9 @@ import (
 func CodeLengths(r io.Reader, name string, layout Layout) ([]int, error) {
 	l := layout.withDefaults()
 	sep := l.Separator
-	split, err := javaSplit(sep)
-	if err != nil {
-		return nil, &lex.ParseError{Pos: lex.Pos{File: name}, Text: sep, Err: err}
+	split, ok := lex.JavaSplitter(sep)
+	if !ok {
+		return nil, &lex.ParseError{Pos: lex.Pos{File: name}, Text: sep, Err: ErrBadSeparator}
 	}
 	lengths := make([]int, len(l.Columns))
 	sc := bufio.NewScanner(r)
@@ -65,41 +65,6 @@ func CodeLengths(r io.Reader, name string, layout Layout) ([]int, error) {
 		return nil, fmt.Errorf("tab: reading %s: %w", name, err)
 	}
 	return lengths, nil
-}
-
-// javaSplit returns a function splitting like Java's String.split(sep) for
-// a separator taken as a regular expression, including the removal of
-// trailing empty strings.
-func javaSplit(sep string) (func(string) []string, error) {
-	if sep == "" {
-		return nil, ErrBadSeparator
-	}
-	trimTrailing := func(parts []string) []string {
-		for len(parts) > 0 && parts[len(parts)-1] == "" {
-			parts = parts[:len(parts)-1]
-		}
-		return parts
-	}
-	if len(sep) == 1 {
-		switch sep[0] {
-		case '|': // matches the empty string: one value per character
-			return func(s string) []string {
-				out := make([]string, 0, len(s))
-				for i := range len(s) {
-					out = append(out, s[i:i+1])
-				}
-				return trimTrailing(out)
-			}, nil
-		case '.': // matches every character: only empty values, all removed
-			return func(string) []string { return nil }, nil
-		case '^', '$': // zero-width anchors that never split
-			return func(s string) []string { return []string{s} }, nil
-		}
-	}
-	if strings.ContainsAny(sep, `\+*?()[]{}.|^$`) {
-		return nil, ErrBadSeparator
-	}
-	return func(s string) []string { return trimTrailing(strings.Split(s, sep)) }, nil
 }
 
 // splitLines is a bufio.SplitFunc ending lines at LF, CRLF or a lone CR,

@@ -285,7 +285,7 @@ func (r *Reader) buildRow() (*Row, error) {
 			}
 		case Status:
 			hasStatus = true
-			s, e := r.status(upperASCII(v))
+			s, e := r.status(lex.UpperASCII(v))
 			if e != nil {
 				err = fail(ErrUnknownStatus, e.Error())
 			}
@@ -370,7 +370,7 @@ func (r *Reader) buildRow() (*Row, error) {
 			sum += x
 		}
 		if sum > response+epsilon {
-			return nil, lineErr(ErrTopNSum, "Sum of topN "+javaDouble(sum)+" should not exceed the cell total "+javaDouble(response))
+			return nil, lineErr(ErrTopNSum, "Sum of topN "+lex.JavaDouble(sum)+" should not exceed the cell total "+lex.JavaDouble(response))
 		}
 		if sum > response {
 			row.TopN[0] -= epsilon
@@ -378,8 +378,8 @@ func (r *Reader) buildRow() (*Row, error) {
 		for j := 1; j < iTop; j++ {
 			if row.TopN[j] > row.TopN[j-1] {
 				return nil, lineErr(ErrTopNOrder, "Error in the order of the TopN.\n"+
-					strconv.Itoa(j-1)+" = "+javaDouble(row.TopN[j-1])+"\n"+
-					strconv.Itoa(j)+" = "+javaDouble(row.TopN[j])+"\n.This is not allowed.")
+					strconv.Itoa(j-1)+" = "+lex.JavaDouble(row.TopN[j-1])+"\n"+
+					strconv.Itoa(j)+" = "+lex.JavaDouble(row.TopN[j])+"\n.This is not allowed.")
 			}
 		}
 	}
@@ -421,53 +421,4 @@ func (r *Reader) status(v string) (CellStatus, error) {
 		return StatusSecondary, nil
 	}
 	return StatusSafe, errors.New("Unknown status(" + v + ")")
-}
-
-// upperASCII upper-cases the ASCII letters of s (Java upper-cases every
-// letter; status letters are ASCII in practice).
-func upperASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'a' && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
-	}
-	return string(b)
-}
-
-// javaDouble formats x like Java's Double.toString, which τ-Argus uses in
-// its messages.
-func javaDouble(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "Infinity"
-	case math.IsInf(x, -1):
-		return "-Infinity"
-	case x == 0:
-		if math.Signbit(x) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	if a := math.Abs(x); a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(x, 'f', -1, 64)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(x, 'E', -1, 64)
-	mant, exp, _ := strings.Cut(s, "E")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	exp = strings.TrimPrefix(exp, "+")
-	neg := strings.HasPrefix(exp, "-")
-	exp = strings.TrimLeft(strings.TrimPrefix(exp, "-"), "0")
-	if neg {
-		exp = "-" + exp
-	}
-	return mant + "E" + exp
 }

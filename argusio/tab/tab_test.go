@@ -293,22 +293,6 @@ func TestColumnHelpers(t *testing.T) {
 	}
 }
 
-func TestJavaDouble(t *testing.T) {
-	tests := []struct {
-		x    float64
-		want string
-	}{
-		{0, "0.0"}, {math.Copysign(0, -1), "-0.0"}, {1, "1.0"}, {12.5, "12.5"}, {-999999999, "-9.99999999E8"},
-		{1e7, "1.0E7"}, {1234567.25, "1234567.25"}, {0.001, "0.001"}, {0.0001, "1.0E-4"}, {1.5e-10, "1.5E-10"},
-		{16847646.84, "1.684764684E7"}, {math.NaN(), "NaN"}, {math.Inf(1), "Infinity"}, {math.Inf(-1), "-Infinity"},
-	}
-	for _, tc := range tests {
-		if got := javaDouble(tc.x); got != tc.want {
-			t.Errorf("javaDouble(%v) = %q, want %q", tc.x, got, tc.want)
-		}
-	}
-}
-
 func TestCodeLengths(t *testing.T) {
 	cols := []Column{{Name: "A", Role: Code, TotalCode: "Total"}, {Name: "B", Role: Code, TotalCode: "T"}, {Name: "V", Role: Response}}
 	tests := []struct {
