@@ -206,3 +206,41 @@ func TestJobErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestConcurrentJobs runs two jobs at the same time in the same directory:
+// each writes its own complete outputs and logbook.
+func TestConcurrentJobs(t *testing.T) {
+	needCorpus(t)
+	dir := t.TempDir()
+	prot := newFake(t, pairs{})
+	job := func(name string) string {
+		return strings.ReplaceAll(simpleJob(t, "<SUPPRESS> PAIRS(1)\r\n"), "\"out", "\""+name+"-out")
+	}
+	type result struct {
+		code int
+		rep  *Report
+	}
+	results := make(chan result, 2)
+	for _, name := range []string{"a", "b"} {
+		path := filepath.Join(dir, name+".arb")
+		if err := os.WriteFile(path, []byte(job(name)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			code, rep := Run(t.Context(), Config{BatchFile: path, Logbook: filepath.Join(dir, name+".log"), TempDir: dir,
+				Protector: prot, Log: zerolog.Nop(), Version: "test"})
+			results <- result{code, rep}
+		}()
+	}
+	for range 2 {
+		r := <-results
+		if r.code != ExitOK {
+			t.Errorf("job %s: exit %d: %v", r.rep.BatchFile, r.code, r.rep.Errors)
+		}
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "a-out3.txt"))
+	b, _ := os.ReadFile(filepath.Join(dir, "b-out3.txt"))
+	if len(a) == 0 || string(a) != string(b) {
+		t.Errorf("outputs differ or are empty: %d and %d bytes", len(a), len(b))
+	}
+}
