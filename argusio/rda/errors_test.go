@@ -265,3 +265,11 @@ func TestResolveHierFile(t *testing.T) {
 		}
 	}
 }
+
+func TestCKMTopKLimit(t *testing.T) {
+	const meta = "A 1 2\n <RECODEABLE>\nV 3 4\n <NUMERIC>\n <CKM> T(100030506)\n"
+	_, err := Parse(strings.NewReader(meta), "k.rda", Microdata)
+	if err == nil || !strings.Contains(err.Error(), "at most 1000") {
+		t.Errorf("Parse with T(100030506) = %v, want the topK limit error", err)
+	}
+}

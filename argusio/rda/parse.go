@@ -371,6 +371,9 @@ func (p *parser) microKeyword(tok string, pos lex.Pos) error {
 	return nil
 }
 
+// MaxCKMTopK is the largest k accepted in <CKM> T(k).
+const MaxCKMTopK = 1000
+
 // ckm handles <CKM> N|M|D|V|T(k).
 func (p *parser) ckm() error {
 	s, v := p.s, p.v
@@ -393,6 +396,11 @@ func (p *parser) ckm() error {
 		}
 		if k < 1 {
 			return p.errf("topK in <CKM> T(topK) must be at least 1")
+		}
+		if k > MaxCKMTopK {
+			// τ-Argus sets no limit, but a cell has few contributions that
+			// matter and a huge k would only exhaust memory.
+			return p.errf("topK in <CKM> T(topK) must be at most %d", MaxCKMTopK)
 		}
 		v.CKM.TopK = k
 	default:
