@@ -362,17 +362,24 @@ func (b *builder) makeTables() error {
 			stride *= t.Dims[d].Len()
 		}
 		res := &Result{Table: t, Extra: make([]Extra, size)}
+		// The top-n lists of all cells share one array each: one allocation,
+		// and neighbouring cells' lists are neighbours in memory.
+		top := make([]float64, size*ts.topN)
+		holdTop := make([]float64, size*ts.holdTopN)
+		var topW []float64
+		if rs.Weighted {
+			topW = make([]float64, size*ts.topN)
+		}
 		for i := range t.Cells {
 			c := &t.Cells[i]
-			if ts.topN > 0 {
-				c.TopN = make([]float64, ts.topN)
+			if k := ts.topN; k > 0 {
+				c.TopN = top[i*k : (i+1)*k : (i+1)*k]
+				if topW != nil {
+					res.Extra[i].TopWeight = topW[i*k : (i+1)*k : (i+1)*k]
+				}
 			}
-			if ts.holdTopN > 0 {
-				c.HoldingTopN = make([]float64, ts.holdTopN)
-				res.Extra[i].Request = [2]rules.Request{}
-			}
-			if rs.Weighted && ts.topN > 0 {
-				res.Extra[i].TopWeight = make([]float64, ts.topN)
+			if k := ts.holdTopN; k > 0 {
+				c.HoldingTopN = holdTop[i*k : (i+1)*k : (i+1)*k]
 			}
 		}
 		if ts.holdTopN > 0 {
