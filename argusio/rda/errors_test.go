@@ -273,3 +273,11 @@ func TestCKMTopKLimit(t *testing.T) {
 		t.Errorf("Parse with T(100030506) = %v, want the topK limit error", err)
 	}
 }
+
+func TestFieldLengthLimit(t *testing.T) {
+	const meta = "0 0  2000200000 0 0\n <RECODEABLE>\n"
+	_, err := Parse(strings.NewReader(meta), "l.rda", Microdata)
+	if err == nil || !strings.Contains(err.Error(), "ends beyond position") {
+		t.Errorf("Parse with length 2000200000 = %v, want the length limit error", err)
+	}
+}

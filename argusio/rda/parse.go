@@ -157,6 +157,11 @@ func (p *parser) declare(name string, pos lex.Pos) error {
 		if err != nil {
 			return err
 		}
+		if v.Start > MaxRecordLength || n > MaxRecordLength || v.Start+n > MaxRecordLength {
+			// τ-Argus reads records into a 32000-byte buffer; this bound
+			// only keeps absurd lengths from exhausting memory.
+			return p.errf("Field of variable %s ends beyond position %d", name, MaxRecordLength)
+		}
 		v.Length = n
 	}
 	for i := range v.Missing {
@@ -261,7 +266,7 @@ func (p *parser) hierLevels() error {
 			return err
 		}
 		// τ-Argus crashes beyond ten levels; zero widths may only trail.
-		if len(v.HierLevels) == MaxHierLevels || n < 0 || (seenZero && n != 0) {
+		if len(v.HierLevels) == MaxHierLevels || n < 0 || n > MaxRecordLength || (seenZero && n != 0) {
 			return bad()
 		}
 		seenZero = seenZero || n == 0
@@ -370,6 +375,10 @@ func (p *parser) microKeyword(tok string, pos lex.Pos) error {
 	}
 	return nil
 }
+
+// MaxRecordLength bounds start position and length of microdata fields; it
+// equals the longest line the microdata reader accepts.
+const MaxRecordLength = 1 << 20
 
 // MaxCKMTopK is the largest k accepted in <CKM> T(k).
 const MaxCKMTopK = 1000
