@@ -1,8 +1,12 @@
 package batch
 
-import "github.com/sdcengine/argus/pluginsdk"
+import (
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/relations"
+)
 
-// addRelations fills the problem's linear relations from its tables.
-// PENDING: wired to package pluginsdk/relations once it lands; until then
-// problems carry no relations and only methods that do not need them run.
-func addRelations(p *pluginsdk.Problem) error { return nil }
+// addRelations fills the problem's linear relations from its tables: every
+// (sub)total equals the sum of its children along each dimension.
+func addRelations(p *pluginsdk.Problem) error {
+	return relations.Fill(p, relations.Options{})
+}
