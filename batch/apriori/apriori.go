@@ -1,0 +1,569 @@
+// Package apriori applies τ-Argus a-priori files (.hst) to a table, as
+// <APRIORI> does in batch mode (tauargus-formats.md §10,
+// tauargus-methods.md §4; τ-Argus 4.2.5 TableSet.processAprioryFile with the
+// engine's SetTableCellStatus, SetTableCellCost and
+// SetProtectionLevelsForResponseTable).
+//
+// The contract, line by line (lines read with the τ-Argus tokenizer: blank
+// lines and lines starting with "//" skipped, fields taken with
+// nextField(separator) and trimmed):
+//
+//   - The first line must contain the separator, else the run stops
+//     ("separator (x) not found in file f\nFirst line: …").
+//   - One code field per dimension of the table, in table order. A field is
+//     compared with the codes of the dimension trimmed of blanks (the first
+//     equal code wins; the empty field is the total) and equal to the
+//     variable's <TOTCODE> it is the total. A code that is not found makes
+//     the line incorrect: with IgnoreError it is counted and skipped, without
+//     the run stops ("Code number i code: x could not be found…").
+//   - The action, upper-cased, and its numbers (StrUtils.toDouble: a decimal
+//     comma is accepted); an unreadable number stops the run ("Error in
+//     apriori type X"), as does an unknown action without IgnoreError (with
+//     IgnoreError it is counted and the line skipped).
+//   - With ExpandTrivial, the line applies to every cell of the cartesian
+//     product, over the dimensions, of the chain of codes that are equal
+//     through trivial (single-child) levels of a hierarchy around the code
+//     given (flat dimensions have none); otherwise to the one cell.
+//   - Per cell:
+//     S (safe) from statuses 1–10: safe (1) if the safety rules find the cell
+//     safe, else safe manual (2); protection levels recomputed.
+//     U (unsafe) from 1–9: the rules' status if they find the cell unsafe
+//     (3–7), else unsafe manual (9); protection levels recomputed (the
+//     manual margin for 9).
+//     P (protected), M (secondary manual) from 1–2: status 10, 12.
+//     ML (secondary) from 1–2: 11, or 12 from safe manual — and, as in
+//     τ-Argus, 12 for the remaining cells of the same line after that.
+//     C and W (cost) on any cell: the new cost (0 becomes 1; negative is
+//     refused). For the frequency, unity and distance cost functions the
+//     engine recomputes every cell's cost when it reads it, so the change
+//     has no effect; it is counted as done, as τ-Argus does, and recorded.
+//     PL (protection levels) on primary unsafe cells (3–9) only, both values
+//     ≥ 0; as in τ-Argus, after a refused cell the remaining cells of the
+//     same line are refused too.
+//     AB (a-priori bounds) always stops the run ("Change apriory bounds is
+//     not yet possible; was neither in the old TAU-Argus").
+//     A refused change is counted and, without IgnoreError, stops the run
+//     with τ-Argus's message ("Illegal status transition for cell (…)",
+//     "Illegal new cost value (…) for cell (…)", "Illegal values for the
+//     protection levels: …", "Protection levels can only be changed for
+//     unsafe cells"), followed by "Line number n\nLine: <line>".
+//
+// The result holds τ-Argus's counters (aPrioryStatus: lines read, status,
+// cost, bounds and protection-level changes, each correct/refused) and one
+// diagnostic per line with the cells it touched, from which the engine
+// writes the logbook and the a-priori report. A fatal error is an *Error;
+// the changes made before it stay in the table, as in τ-Argus.
+//
+// This package tokenises the lines itself rather than through
+// argusio/hst, whose reader follows the GUI's APriori.processAprioryFile
+// (a field-count check of the first line, padded code comparison, number
+// errors swallowed), which the batch command does not use.
+package apriori
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/batch/cost"
+	"github.com/sdcengine/argus/batch/rules"
+)
+
+// The counters of Result.Counts (τ-Argus's aPrioryStatus rows).
+const (
+	CountLines     = 0 // lines read
+	CountStatus    = 1 // status changes
+	CountCost      = 2 // cost changes
+	CountBounds    = 3 // a-priori bound changes (never: AB stops the run)
+	CountProtLevel = 4 // protection-level changes
+)
+
+// The columns of Result.Counts.
+const (
+	OK      = 0
+	Refused = 1
+)
+
+// Options control how an a-priori file is applied.
+type Options struct {
+	// Separator is the field separator given in <APRIORI>; it must not be
+	// empty.
+	Separator string
+	// IgnoreError skips bad lines and refused changes (counting them)
+	// instead of stopping. τ-Argus's batch default is true.
+	IgnoreError bool
+	// ExpandTrivial applies each line also to the cells equal to it through
+	// trivial hierarchy levels.
+	ExpandTrivial bool
+	// Rules are the table's safety rules; S and U consult them and the
+	// protection levels of the cells they change are recomputed with them.
+	// nil means no rule (manual margin 20%) with the response's decimals.
+	Rules *rules.Set
+	// RuleCell returns what the rules see of cell i; nil builds it from the
+	// table's cell (value, shadow, frequencies, weight sum, top-n lists).
+	// Callers with more information (microdata tables: record weights of
+	// the top contributions, request-rule information) supply it here.
+	RuleCell func(i int) rules.Cell
+}
+
+// CellChange is what one line did to one cell.
+type CellChange struct {
+	// Cell is the cell number; Codes τ-Argus's description of the cell
+	// (the codes as stored, the total as "Total", joined by ";").
+	Cell  int
+	Codes string
+	// OK tells whether the change was made; Err is τ-Argus's reason
+	// otherwise.
+	OK  bool
+	Err string
+	// The cell before and after.
+	OldStatus, NewStatus table.Status
+	OldCost, NewCost     float64
+	OldLower, OldUpper   float64
+	NewLower, NewUpper   float64
+}
+
+// Line is the diagnostic of one line of the file.
+type Line struct {
+	Line int    // 1-based physical line number
+	Text string // the line as read
+	// Codes are the code fields, trimmed; Incorrect marks those not found.
+	Codes     []string
+	Incorrect []bool
+	// Action is the action, upper-cased ("" when the codes were bad);
+	// Value1 and Value2 its numbers.
+	Action         string
+	Value1, Value2 float64
+	// Err is τ-Argus's message for a line that was skipped (bad code,
+	// unknown action).
+	Err string
+	// Cells are the cells the line was applied to.
+	Cells []CellChange
+}
+
+// Result is the outcome of applying an a-priori file.
+type Result struct {
+	File string
+	// Counts are τ-Argus's counters, indexed by the Count constants and by
+	// OK / Refused.
+	Counts [5][2]int
+	Lines  []Line
+	// ExpandTrivial echoes the option (the report says whether trivial
+	// levels were expanded).
+	ExpandTrivial bool
+}
+
+// Summary returns τ-Argus's line in the Apriori<t>.htm history:
+// the ten counters separated and terminated by ";".
+func (r *Result) Summary() string {
+	var b strings.Builder
+	for i := range r.Counts {
+		b.WriteString(strconv.Itoa(r.Counts[i][OK]) + ";" + strconv.Itoa(r.Counts[i][Refused]) + ";")
+	}
+	return b.String()
+}
+
+// LogMessage returns the logbook line τ-Argus writes when the file has been
+// applied to the table described by tableName ("V1 x V2 | resp").
+func (r *Result) LogMessage(tableName string) string {
+	return "Apriory file: " + r.File + " has been applied\nto table: " + tableName
+}
+
+// Error is an error that stops the run. Msg is τ-Argus's message; batch
+// τ-Argus then reports BatchMessage.
+type Error struct {
+	File string
+	Line int    // 0 when not tied to a line
+	Text string // the line
+	Msg  string
+}
+
+// Error returns τ-Argus's message.
+func (e *Error) Error() string { return e.Msg }
+
+// BatchMessage returns what τ-Argus's batch driver reports for the error:
+// "An error has occurred when processing apriori file <file>".
+func (e *Error) BatchMessage() string {
+	return "An error has occurred when processing apriori file " + e.File
+}
+
+// Apply reads the a-priori file from r (name is used in messages, as
+// τ-Argus uses the file name) and applies it to t. It returns the result so
+// far together with an *Error when a line stops the run, or a read error.
+func Apply(ctx context.Context, t *table.Table, r io.Reader, name string, opt Options) (*Result, error) {
+	res := &Result{File: name, ExpandTrivial: opt.ExpandTrivial}
+	if t == nil || len(t.Dims) == 0 || t.Size() != len(t.Cells) {
+		return res, fmt.Errorf("apriori: table without cells")
+	}
+	if opt.Separator == "" {
+		return res, &Error{File: name, Msg: "No separator was specified"}
+	}
+	a := newApplier(t, name, opt, res)
+	sc := lex.NewScanner(bufio.NewReader(r), name)
+	first := true
+	for n := 1; sc.NextLine(); n++ {
+		if n%1000 == 0 {
+			if err := ctx.Err(); err != nil {
+				return res, err
+			}
+		}
+		text := sc.Text()
+		if first {
+			first = false
+			if !strings.Contains(text, opt.Separator) {
+				return res, &Error{File: name, Line: sc.LineNumber(), Text: text,
+					Msg: "separator (" + opt.Separator + ") not found in file " + name + "\nFirst line: " + text}
+			}
+		}
+		if err := a.line(sc, text); err != nil {
+			return res, err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return res, fmt.Errorf("apriori: reading %s: %w", name, err)
+	}
+	return res, nil
+}
+
+// applier holds the state of one Apply.
+type applier struct {
+	t      *table.Table
+	name   string
+	opt    Options
+	res    *Result
+	set    rules.Set
+	codes  [][]string // per dimension: the codes trimmed
+	chains [][][2]int // per dimension and code: the trivial chain [first, last]
+	stride []int
+}
+
+func newApplier(t *table.Table, name string, opt Options, res *Result) *applier {
+	a := &applier{t: t, name: name, opt: opt, res: res}
+	if opt.Rules != nil {
+		a.set = *opt.Rules
+	} else {
+		a.set = rules.NewSet()
+		a.set.Decimals = t.Response.Decimals
+	}
+	a.codes = make([][]string, len(t.Dims))
+	a.chains = make([][][2]int, len(t.Dims))
+	a.stride = make([]int, len(t.Dims))
+	s := 1
+	for d := len(t.Dims) - 1; d >= 0; d-- {
+		a.stride[d] = s
+		s *= t.Dims[d].Len()
+	}
+	for d := range t.Dims {
+		dim := &t.Dims[d]
+		a.codes[d] = make([]string, dim.Len())
+		for i, c := range dim.Codes {
+			a.codes[d][i] = lex.Trim(c.Label)
+		}
+		a.chains[d] = trivialChains(dim)
+	}
+	return a
+}
+
+// trivialChains returns, for every code of d, the first and last code of the
+// chain of codes that are equal to it through trivial levels
+// (TableSet.getBogusMother, getBogusChild): up while the code is the only
+// child of the code just before it, down while the next code is the only
+// child of the code. Flat dimensions have no chains.
+func trivialChains(d *table.Dimension) [][2]int {
+	n := d.Len()
+	out := make([][2]int, n)
+	trivial := make([]bool, n)
+	if d.Hierarchical() {
+		kids := make([]int, n)
+		for i := 1; i < n; i++ {
+			if p := d.Codes[i].Parent; p >= 0 && p < n && !d.Codes[i].Missing {
+				kids[p]++
+			}
+		}
+		for i := 1; i < n; i++ {
+			// Code i is the only child of code i-1.
+			trivial[i] = d.Codes[i].Parent == i-1 && kids[i-1] == 1
+		}
+	}
+	for i := range out {
+		lo, hi := i, i
+		for lo > 0 && trivial[lo] {
+			lo--
+		}
+		for hi+1 < n && trivial[hi+1] {
+			hi++
+		}
+		out[i] = [2]int{lo, hi}
+	}
+	return out
+}
+
+// line applies one line.
+func (a *applier) line(sc *lex.Scanner, text string) error {
+	t := a.t
+	opt := a.opt
+	ln := Line{Line: sc.LineNumber(), Text: text, Codes: make([]string, len(t.Dims)), Incorrect: make([]bool, len(t.Dims))}
+	lineInfo := "Line number " + strconv.Itoa(ln.Line) + "\nLine: " + text
+	fatal := func(msg string) error {
+		a.res.Lines = append(a.res.Lines, ln)
+		return &Error{File: a.name, Line: ln.Line, Text: text, Msg: msg}
+	}
+	idx := make([]int, len(t.Dims))
+	ok := true
+	for d := range t.Dims {
+		c := lex.Trim(sc.NextField(opt.Separator))
+		ln.Codes[d] = c
+		idx[d] = -1
+		for i, code := range a.codes[d] {
+			if code == c {
+				idx[d] = i
+				break
+			}
+		}
+		if c == t.Dims[d].TotalCode {
+			idx[d] = 0
+		}
+		if idx[d] < 0 {
+			ln.Incorrect[d] = true
+			msg := "Code number " + strconv.Itoa(d+1) + " code: " + c + " could not be found\nApriori file " + a.name + "\n"
+			if !opt.IgnoreError {
+				return fatal(msg + lineInfo)
+			}
+			if ok {
+				ln.Err = msg + lineInfo
+			}
+			ok = false
+		}
+	}
+	if ok {
+		a.res.Counts[CountLines][OK]++
+	} else {
+		a.res.Counts[CountLines][Refused]++
+		a.res.Lines = append(a.res.Lines, ln)
+		return nil
+	}
+	ln.Action = lex.UpperASCII(sc.NextField(opt.Separator))
+	number := func() (float64, error) {
+		x, err := lex.ToDouble(sc.NextField(opt.Separator))
+		if err != nil {
+			return 0, fatal("Error in apriori type " + ln.Action)
+		}
+		return x, nil
+	}
+	var newStatus table.Status
+	var err error
+	switch ln.Action {
+	case "S":
+		newStatus = table.SafeManual
+	case "U":
+		newStatus = table.UnsafeManual
+	case "P":
+		newStatus = table.Protected
+	case "M":
+		newStatus = table.SecondaryManual
+	case "ML":
+		newStatus = table.Secondary
+	case "C", "W":
+		if ln.Value1, err = number(); err != nil {
+			return err
+		}
+	case "AB", "PL":
+		if ln.Value1, err = number(); err != nil {
+			return err
+		}
+		if ln.Value2, err = number(); err != nil {
+			return err
+		}
+	default:
+		a.res.Counts[CountLines][OK]--
+		a.res.Counts[CountLines][Refused]++
+		if !opt.IgnoreError {
+			return fatal("Error in apriori type " + ln.Action)
+		}
+		ln.Err = "Illegal apriori command(" + ln.Action + ") in line " + strconv.Itoa(ln.Line)
+		a.res.Lines = append(a.res.Lines, ln)
+		return nil
+	}
+	sc.ClearLine()
+	// The cells: the cartesian product of the trivial chains.
+	lo := make([]int, len(t.Dims))
+	hi := make([]int, len(t.Dims))
+	for d, i := range idx {
+		lo[d], hi[d] = i, i
+		if opt.ExpandTrivial {
+			lo[d], hi[d] = a.chains[d][i][0], a.chains[d][i][1]
+		}
+	}
+	copy(idx, lo)
+	plOK := true // τ-Argus carries a refused PL over to the next cells
+	for {
+		cell := 0
+		for d, i := range idx {
+			cell += i * a.stride[d]
+		}
+		ch := a.change(cell, idx)
+		switch ln.Action {
+		case "S", "U", "P", "M", "ML":
+			var allowed bool
+			ch.OldStatus = a.t.Cells[cell].Status
+			old := ch.OldStatus
+			switch newStatus {
+			case table.SafeManual:
+				allowed = old >= table.Safe && old <= table.Protected
+			case table.UnsafeManual:
+				allowed = old >= table.Safe && old <= table.UnsafeManual
+			default:
+				allowed = old >= table.Safe && old <= table.SafeManual
+			}
+			if newStatus == table.Secondary && old == table.SafeManual {
+				newStatus = table.SecondaryManual
+			}
+			if allowed {
+				a.setStatus(cell, newStatus)
+				a.res.Counts[CountStatus][OK]++
+			} else {
+				a.res.Counts[CountStatus][Refused]++
+				ch.Err = "Illegal status transition for cell (" + ch.Codes + ")\nLine " + strconv.Itoa(ln.Line)
+				if !opt.IgnoreError {
+					ln.Cells = append(ln.Cells, a.after(ch, cell))
+					return fatal(ch.Err + lineInfo)
+				}
+			}
+			ch.OK = allowed
+		case "C", "W":
+			x := ln.Value1
+			if x == 0 {
+				x = 1
+			}
+			if x > 0 {
+				if !a.derivedCost() {
+					a.t.Cells[cell].Cost = x
+				}
+				a.res.Counts[CountCost][OK]++
+				ch.OK = true
+			} else {
+				a.res.Counts[CountCost][Refused]++
+				ch.Err = "Illegal new cost value (" + lex.JavaDouble(x) + ") for cell (" + ch.Codes + ")\nLine " + strconv.Itoa(ln.Line)
+				if !opt.IgnoreError {
+					ln.Cells = append(ln.Cells, a.after(ch, cell))
+					return fatal(ch.Err + lineInfo)
+				}
+			}
+		case "AB":
+			ln.Cells = append(ln.Cells, a.after(ch, cell))
+			return fatal("Change apriory bounds is not yet possible; was neither in the old TAU-Argus")
+		case "PL":
+			x1, x2 := ln.Value1, ln.Value2
+			if x1 < 0 || x2 < 0 {
+				ch.Err = "Illegal values for the protection levels: " + lex.JavaDouble(x1) + ".. " + lex.JavaDouble(x2)
+				plOK = false
+			}
+			if plOK && !a.t.Cells[cell].Status.IsPrimary() {
+				ch.Err = "Protection levels can only be changed for unsafe cells"
+				plOK = false
+			}
+			if !plOK && ch.Err == "" {
+				ch.Err = ln.Cells[len(ln.Cells)-1].Err // the message carried over
+			}
+			if plOK {
+				c := &a.t.Cells[cell]
+				c.LowerPL, c.UpperPL = x1, x2
+				a.res.Counts[CountProtLevel][OK]++
+				ch.OK = true
+			} else {
+				if !opt.IgnoreError {
+					ln.Cells = append(ln.Cells, a.after(ch, cell))
+					return fatal(ch.Err + lineInfo)
+				}
+				a.res.Counts[CountProtLevel][Refused]++
+			}
+		}
+		ln.Cells = append(ln.Cells, a.after(ch, cell))
+		// Next cell of the product, the last dimension fastest.
+		d := len(idx) - 1
+		for ; d >= 0; d-- {
+			if idx[d] < hi[d] {
+				idx[d]++
+				break
+			}
+			idx[d] = lo[d]
+		}
+		if d < 0 {
+			break
+		}
+	}
+	a.res.Lines = append(a.res.Lines, ln)
+	return nil
+}
+
+// change starts the record of a change to cell.
+func (a *applier) change(cell int, idx []int) CellChange {
+	c := &a.t.Cells[cell]
+	parts := make([]string, len(idx))
+	for d, i := range idx {
+		code := a.t.Dims[d].Codes[i].Label
+		if code == "" {
+			code = "Total"
+		}
+		parts[d] = code
+	}
+	return CellChange{Cell: cell, Codes: strings.Join(parts, ";"), OldStatus: c.Status,
+		OldCost: cost.Raw(a.t.Cost.Kind, c), OldLower: c.LowerPL, OldUpper: c.UpperPL}
+}
+
+// after completes the record with the cell's state after the change.
+func (a *applier) after(ch CellChange, cell int) CellChange {
+	c := &a.t.Cells[cell]
+	ch.NewStatus, ch.NewCost, ch.NewLower, ch.NewUpper = c.Status, cost.Raw(a.t.Cost.Kind, c), c.LowerPL, c.UpperPL
+	return ch
+}
+
+// derivedCost reports whether the table's cost does not come from a
+// variable, so that the engine recomputes it and a cost change is void.
+func (a *applier) derivedCost() bool {
+	switch a.t.Cost.Kind {
+	case table.CostFrequency, table.CostUnity, table.CostDistance:
+		return true
+	}
+	return false
+}
+
+// ruleCell is what the rules see of cell i, without "missing = safe" (the
+// engine's SetTableCellStatus does not apply it).
+func (a *applier) ruleCell(i int) rules.Cell {
+	var rc rules.Cell
+	if a.opt.RuleCell != nil {
+		rc = a.opt.RuleCell(i)
+	} else {
+		c := &a.t.Cells[i]
+		rc = rules.Cell{Value: c.Value, Shadow: c.Shadow, Freq: c.Freq, HoldingFreq: c.HoldingFreq,
+			WeightSum: c.Weight, Top: c.TopN, HoldingTop: c.HoldingTopN}
+	}
+	rc.Missing = false
+	return rc
+}
+
+// setStatus is the engine's SetTableCellStatus.
+func (a *applier) setStatus(i int, st table.Status) {
+	c := &a.t.Cells[i]
+	switch st {
+	case table.UnsafeManual, table.SafeManual:
+		rc := a.ruleCell(i)
+		rule := table.Status(a.set.Status(&rc))
+		if st == table.UnsafeManual && rule >= table.UnsafeRule && rule <= table.UnsafeSingleton {
+			st = rule
+		}
+		if st == table.SafeManual && rule == table.Safe {
+			st = table.Safe
+		}
+		c.Status = st
+		c.LowerPL, c.UpperPL = a.set.ProtectionLevels(&rc, rules.Status(st))
+	default:
+		c.Status = st
+	}
+}
