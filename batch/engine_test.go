@@ -244,3 +244,63 @@ func TestConcurrentJobs(t *testing.T) {
 		t.Errorf("outputs differ or are empty: %d and %d bytes", len(a), len(b))
 	}
 }
+
+// countStatuses counts the cells of each status in a type-3 AS+ output.
+func countStatuses(t *testing.T, path string) map[string]int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\r\n") {
+		n[l[strings.LastIndexByte(l, ',')+1:]]++
+	}
+	return n
+}
+
+// TestTabularJobs runs checkTauArgus's ex1 and rtauargus's ex2 tabular jobs
+// (the a-priori file of ex2 included) with the test method in place of OPT.
+func TestTabularJobs(t *testing.T) {
+	td := abs(t, filepath.Join("tabinput", "testdata"))
+	for _, tc := range []struct {
+		name string
+		arb  string
+		want map[string]int // statuses before protection: primaries by code
+	}{
+		{"ex1", "<OPENTABLEDATA> \"" + filepath.Join(td, "ex1", "tabdata_ex1.tab") + "\"\r\n" +
+			"<OPENMETADATA> \"" + filepath.Join(td, "ex1", "metadata_ex1.rda") + "\"\r\n" +
+			"<SPECIFYTABLE> \"region\"\"gender\"|\"freq\"|\"\"|\"\"\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n" +
+			"<SUPPRESS> PAIRS(1)\r\n<WRITETABLE> (1, 3, AS+, \"out.txt\")\r\n", map[string]int{"9": 1}},
+		{"rtauargus ex2", "<OPENTABLEDATA> \"" + filepath.Join(td, "rtau2", "ex2.tab") + "\"\r\n" +
+			"<OPENMETADATA> \"" + filepath.Join(td, "rtau2", "ex2.rda") + "\"\r\n" +
+			"<SPECIFYTABLE> \"ACTIVITY\"\"SIZE\"|\"TOT\"||\r\n<SAFETYRULE> MAN(10)\r\n<READTABLE> 1\r\n" +
+			"<APRIORI> \"" + filepath.Join(td, "rtau2", "ex2.hst") + "\",1,\",\",0,0\r\n" +
+			"<SUPPRESS> PAIRS(1)\r\n<WRITETABLE> (1, 3, AS+, \"out.txt\")\r\n", map[string]int{"9": 77}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, code, rep, lb := runJob(t, tc.arb, newFake(t, pairs{}))
+			if code != ExitOK {
+				t.Fatalf("exit %d: %v\n%s", code, rep.Errors, lb)
+			}
+			got := countStatuses(t, filepath.Join(dir, "out.txt"))
+			primaries := 0
+			for _, s := range []string{"3", "4", "5", "6", "7", "8", "9"} {
+				primaries += got[s]
+			}
+			wantP := 0
+			for s, n := range tc.want {
+				wantP += n
+				if got[s] != n {
+					t.Errorf("status %s: %d cells, want %d (all: %v)", s, got[s], n, got)
+				}
+			}
+			if primaries != wantP {
+				t.Errorf("%d primaries, want %d", primaries, wantP)
+			}
+			if !strings.Contains(lb, "Tables have been read") {
+				t.Errorf("logbook lacks \"Tables have been read\":\n%s", lb)
+			}
+		})
+	}
+}

@@ -1,9 +1,11 @@
 package batch
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -12,6 +14,9 @@ import (
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/batch/apriori"
+	"github.com/sdcengine/argus/batch/rules"
+	"github.com/sdcengine/argus/batch/tabinput"
 	"github.com/sdcengine/argus/batch/tabulate"
 )
 
@@ -150,14 +155,88 @@ func fileExists(path string) bool {
 	return err == nil && !st.IsDir()
 }
 
-// readTable reads tabular input (not yet wired to the tabular reader).
+// readTable reads every specified tabular table from its .tab file.
 func (e *engine) readTable(c *arb.ReadTable) error {
-	_ = c
-	return fmt.Errorf("reading tabular input is not supported yet")
+	n := 0
+	for _, t := range e.tables {
+		if !t.tabular || t.table != nil {
+			continue
+		}
+		src, err := tabinput.FileSource(t.meta, t.dataFile)
+		if err != nil {
+			return err
+		}
+		var set *rules.Set
+		if t.rules != nil {
+			set = &t.set
+		}
+		res, err := tabinput.Read(e.ctx, src, tabinput.SpecFromBatch(t.cmd), tabinput.OptionsFromBatch(c, t.rules, set))
+		if res != nil {
+			for _, l := range res.Log {
+				e.logf("%s", l)
+			}
+			for _, w := range res.Warnings {
+				e.logf("WARNING: %s", w)
+				e.report.Warnings = append(e.report.Warnings, w)
+			}
+		}
+		if err != nil {
+			var ae *tabinput.AdditivityError
+			if errors.As(err, &ae) {
+				report := filepath.Join(e.cfg.TempDir, "AdditErr.txt")
+				if werr := writeFile(report, func(w io.Writer) error {
+					return ae.WriteReport(w, t.dataFile, t.metaFile, e.cfg.Now().Format(time.DateTime), "\r\n")
+				}); werr == nil {
+					e.logf("The non-additive relations are listed in %s", report)
+				}
+			}
+			return err
+		}
+		t.table = res.Table
+		if res.HasSecondary {
+			t.method = "as read"
+		}
+		n++
+	}
+	if n == 0 {
+		return fmt.Errorf("no tabular table has been specified")
+	}
+	e.logf("Tables have been read")
+	for _, t := range e.tables {
+		if t.tabular {
+			e.report.addTable(t)
+		}
+	}
+	return nil
 }
 
+// apriori applies an a-priori file to a table.
 func (e *engine) apriori(c *arb.Apriori) error {
-	return fmt.Errorf("a-priori files are not supported yet")
+	t, err := e.tableArg(c.Table)
+	if err != nil {
+		return err
+	}
+	path, err := e.resolver.Apriori(c.File)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	res, err := apriori.Apply(e.ctx, t.table, f, path, apriori.Options{Separator: c.Separator,
+		IgnoreError: c.IgnoreError, ExpandTrivial: c.ExpandTrivial, Rules: &t.set})
+	if err != nil {
+		var ae *apriori.Error
+		if errors.As(err, &ae) {
+			return errors.New(ae.BatchMessage())
+		}
+		return err
+	}
+	e.logf("%s", res.LogMessage(describe(t)))
+	e.logf("Apriori file %s has been read", c.File)
+	return nil
 }
 
 func (e *engine) recode(c *arb.Recode) error {
