@@ -30,7 +30,9 @@ import (
 	"github.com/sdcengine/argus/argusio/logbook"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/batch/recodetable"
 	"github.com/sdcengine/argus/batch/rules"
+	"github.com/sdcengine/argus/batch/tabulate"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -107,14 +109,19 @@ var errInteractive = errors.New("<GOINTERACTIVE> reached")
 
 // tableSpec is one <SPECIFYTABLE> with its <SAFETYRULE>.
 type tableSpec struct {
-	cmd       *arb.SpecifyTable
-	meta      *rda.Metadata
-	dataFile  string
-	metaFile  string
-	tabular   bool
-	rules     *arb.SafetyRule
-	set       rules.Set
-	table     *table.Table
+	cmd      *arb.SpecifyTable
+	meta     *rda.Metadata
+	dataFile string
+	metaFile string
+	tabular  bool
+	rules    *arb.SafetyRule
+	set      rules.Set
+	table    *table.Table
+	// base and extra are the table as first computed from microdata and its
+	// rule information; recodes rebuild table from them.
+	base      *table.Table
+	extra     []tabulate.Extra
+	recodes   map[int]recodetable.Recode
 	protected time.Duration
 	method    string
 	details   []string

@@ -304,3 +304,38 @@ func TestTabularJobs(t *testing.T) {
 		})
 	}
 }
+
+// TestRecodeJob runs τ-Argus's own TestRecode.arb (three recodes on two
+// tables from the tutorial microdata), then writes the recoded tables.
+func TestRecodeJob(t *testing.T) {
+	needCorpus(t)
+	data := abs(t, filepath.Join(corpus, "sdcTools/tauargus/data"))
+	job := "<OPENMICRODATA> \"" + abs(t, filepath.Join(simpleIn, "tau_testW.asc")) + "\"\r\n" +
+		"<OPENMETADATA> \"" + abs(t, tauRDA) + "\"\r\n" +
+		"<SPECIFYTABLE> \"Size\"\"Region\"|\"Var2\"||\r\n<SAFETYRULE> NK(2,75)|NK(0,0)\r\n" +
+		"<SPECIFYTABLE> \"Region\"\"IndustryCode\"|\"Var2\"||\r\n<SAFETYRULE> NK(2,75)|NK(0,0)\r\n" +
+		"<READMICRODATA>\r\n" +
+		"<RECODE> 1, Size, \"" + filepath.Join(data, "GK.GRC") + "\"\r\n" +
+		"<RECODE> 1, Region, 2\r\n" +
+		"<RECODE> 2, IndustryCode, \"" + filepath.Join(data, "IndCode2.grc") + "\"\r\n" +
+		"<WRITETABLE> (1, 3, AS+, \"t1.txt\")\r\n<WRITETABLE> (2, 3, AS+, \"t2.txt\")\r\n"
+	dir, code, rep, lb := runJob(t, job, newFake(t, pairs{}))
+	if code != ExitOK {
+		t.Fatalf("exit %d: %v\n%s", code, rep.Errors, lb)
+	}
+	for _, want := range []string{"Variable Size has been recoded for table 1", "Variable IndustryCode has been recoded for table 2"} {
+		if !strings.Contains(lb, want) {
+			t.Errorf("logbook lacks %q", want)
+		}
+	}
+	// GK.GRC maps Size classes 1–5 to one code: the recoded table has fewer
+	// Size codes than the original 9 (total, 2, 4–9, missing 99).
+	b, _ := os.ReadFile(filepath.Join(dir, "t1.txt"))
+	sizes := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\r\n") {
+		sizes[l[:strings.IndexByte(l, ',')]] = true
+	}
+	if len(sizes) >= 9 || len(sizes) < 2 {
+		t.Errorf("recoded Size has %d codes: %v", len(sizes), sizes)
+	}
+}

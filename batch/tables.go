@@ -12,9 +12,11 @@ import (
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/atomicfile"
 	"github.com/sdcengine/argus/argusio/hrc"
+	"github.com/sdcengine/argus/argusio/recode"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/apriori"
+	"github.com/sdcengine/argus/batch/recodetable"
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabinput"
 	"github.com/sdcengine/argus/batch/tabulate"
@@ -65,7 +67,7 @@ func (e *engine) readMicrodata() error {
 		}
 		for i, t := range ts {
 			tabulate.ApplyRules(res[i], &t.set)
-			t.table = res[i].Table
+			t.table, t.base, t.extra = res[i].Table, res[i].Table, res[i].Extra
 			e.logf("Table: %s has been specified", describe(t))
 		}
 	}
@@ -239,6 +241,77 @@ func (e *engine) apriori(c *arb.Apriori) error {
 	return nil
 }
 
+// recode recodes one explanatory variable of a microdata table: the table is
+// rebuilt from the table as first computed with every recode given so far,
+// and its statuses and protection levels recomputed.
 func (e *engine) recode(c *arb.Recode) error {
-	return fmt.Errorf("<RECODE> is not supported yet")
+	t, err := e.tableArg(c.Table)
+	if err != nil {
+		return err
+	}
+	if t.tabular {
+		return errors.New("Recode is not allowed for tabular input")
+	}
+	if t.method != "" {
+		return fmt.Errorf("table %d has already been protected; recode it before <SUPPRESS>", c.Table)
+	}
+	dim := -1
+	for d, v := range t.cmd.Explanatory {
+		if strings.EqualFold(v, c.Variable) {
+			dim = d
+		}
+	}
+	if dim < 0 {
+		return fmt.Errorf("Variable %s is not an explanatory variable of table %d", c.Variable, c.Table)
+	}
+	var rc recodetable.Recode
+	hier := t.base.Dims[dim].Hierarchical()
+	switch {
+	case c.Level > 0:
+		if !hier {
+			return fmt.Errorf("Variable %s is not hierarchical; it cannot be recoded to a level", c.Variable)
+		}
+		rc.Level = c.Level
+	default:
+		f, err := os.Open(c.File)
+		if err != nil {
+			return fmt.Errorf("Recode file %s could not be found", c.File)
+		}
+		defer f.Close()
+		if hier {
+			rc.Tree, err = recode.ReadTree(f, c.File)
+		} else {
+			rc.Global, err = recode.ReadGlobal(f, c.File)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if t.recodes == nil {
+		t.recodes = map[int]recodetable.Recode{}
+	}
+	t.recodes[dim] = rc
+	cur := &tabulate.Result{Table: t.base, Extra: t.extra}
+	var warning string
+	for d := range t.base.Dims {
+		r, ok := t.recodes[d]
+		if !ok {
+			continue
+		}
+		res, err := recodetable.Apply(cur.Table, cur.Extra, d, r)
+		if err != nil {
+			return err
+		}
+		if d == dim {
+			warning = res.Warning
+		}
+		cur = &res.Result
+	}
+	tabulate.ApplyRules(cur, &t.set)
+	t.table = cur.Table
+	if warning != "" {
+		e.logf("%s", strings.TrimRight(warning, "\r\n"))
+	}
+	e.logf("Variable %s has been recoded for table %d", c.Variable, c.Table)
+	return nil
 }
