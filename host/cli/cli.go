@@ -10,6 +10,7 @@
 //
 //	argus plugins [-json]     list the installed method plugins
 //	argus demo [-out DIR]     run the demonstration job
+//	argus audit FILE.jj       audit the suppression pattern of a JJ file
 //	argus version             print the version
 //	argus help                print this help
 package cli
@@ -57,6 +58,8 @@ Usage:
   argus BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]
   argus plugins [-json]     list the installed method plugins
   argus demo [-out DIR]     run the demonstration job
+  argus audit [-bounds B] [-singletons] FILE.jj
+                            audit the suppression pattern of a JJ file
   argus version             print the version
   argus help                print this help
 
@@ -84,6 +87,8 @@ func Main(ctx context.Context, env Env) int {
 		return cmdPlugins(ctx, env, log)
 	case "demo":
 		return cmdDemo(ctx, env, log)
+	case "audit":
+		return cmdAudit(ctx, env, log)
 	case "version", "-version", "--version":
 		fmt.Fprintf(env.Stdout, "argus %s\n", Version)
 		return ExitOK

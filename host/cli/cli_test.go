@@ -9,13 +9,15 @@ import (
 	"testing"
 )
 
-// buildExample builds the SDK's example plugin into a fresh plugin directory.
-func buildExample(t *testing.T) string {
+// buildPlugins builds the SDK's example plugin and the audit plugin into a
+// fresh plugin directory.
+func buildPlugins(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "argus-method-example"), "../../pluginsdk/example/argus-method-example").CombinedOutput()
+	out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
+		"../../pluginsdk/example/argus-method-example", "../../plugins/audit/argus-method-audit").CombinedOutput()
 	if err != nil {
-		t.Fatalf("building the example plugin: %v\n%s", err, out)
+		t.Fatalf("building the plugins: %v\n%s", err, out)
 	}
 	return dir
 }
@@ -30,7 +32,7 @@ func run(t *testing.T, pluginDir string, args ...string) (code int, stdout, stde
 }
 
 func TestPluginsAndDemo(t *testing.T) {
-	dir := buildExample(t)
+	dir := buildPlugins(t)
 	code, out, errOut := run(t, dir, "plugins")
 	if code != ExitOK || !strings.Contains(out, "RECT") || !strings.Contains(out, "example") {
 		t.Fatalf("argus plugins: exit %d\n%s%s", code, out, errOut)
@@ -81,5 +83,19 @@ func TestCommandLine(t *testing.T) {
 		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
 			t.Errorf("argus %v: exit %d, output %q; want exit %d and %q", tc.args, code, out+errOut, tc.code, tc.want)
 		}
+	}
+}
+
+// TestAuditJJ audits the IndustryCode × Size table with only its primaries
+// suppressed: many are recomputable from the totals, so the audit fails.
+func TestAuditJJ(t *testing.T) {
+	jjFile := "../../../shared/corpus/derived/tau_testW_IndustryCode_x_Size/Var1_dom3_75.jj"
+	if _, err := os.Stat(jjFile); err != nil {
+		t.Skip("corpus not available")
+	}
+	dir := buildPlugins(t)
+	code, out, errOut := run(t, dir, "audit", jjFile)
+	if code != 1 || !strings.Contains(out, "657 primaries") {
+		t.Fatalf("argus audit: exit %d\n%s%s", code, out, errOut)
 	}
 }

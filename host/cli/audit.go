@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"text/tabwriter"
+
+	"github.com/rs/zerolog"
+
+	"github.com/sdcengine/argus/argusio/jj"
+	"github.com/sdcengine/argus/host/runner"
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// cmdAudit audits the suppression pattern of a JJ file (τ-Argus's <WRITETABLE>
+// type 6, or a solver's input): the cells marked u (primary) and m
+// (secondary) are hidden, the others published. It runs the audit plugin and
+// prints every primary whose interval does not reach its protection levels.
+// Exit status 0: every primary protected; 1: some under-protected; 2: error.
+func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
+	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	bounds := fs.String("bounds", "auto", "a-priori bounds: auto (the file's), tauargus or nonnegative")
+	singletons := fs.Bool("singletons", false, "audit against colluding single-respondent cells (needs the .frq file)")
+	if err := fs.Parse(env.Args[1:]); err != nil || fs.NArg() != 1 {
+		fmt.Fprintln(env.Stderr, "usage: argus audit [-bounds auto|tauargus|nonnegative] [-singletons] FILE.jj")
+		return ExitError
+	}
+	path := fs.Arg(0)
+	p, err := readJJ(path, *singletons)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
+		return ExitError
+	}
+	cat, err := loadCatalog(ctx, env)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
+		return ExitError
+	}
+	entry, _, ok := cat.Lookup("AUDIT")
+	if !ok {
+		fmt.Fprintln(env.Stderr, "argus audit: no audit plugin installed (argus-method-audit)")
+		return ExitError
+	}
+	params := map[string]string{"bounds": *bounds}
+	if *singletons {
+		params["singletons"] = "collude"
+	}
+	res, err := newRunner(log).Run(ctx, runner.Job{Plugin: entry, Method: "AUDIT", Params: params, Problem: p, JobID: "audit"})
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
+		return ExitError
+	}
+	if !res.Outcome.HasResult() {
+		fmt.Fprintf(env.Stderr, "argus audit: %s%v\n", res.Outcome, res.Diagnostics)
+		return ExitError
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "cell\tvalue\tlower\tupper\tneeded lower\tneeded upper\t")
+	primaries, under := 0, 0
+	for i, s := range p.Cells.Status {
+		if !s.IsPrimary() {
+			continue
+		}
+		primaries++
+		v := p.Cells.Value[i]
+		needLo, needHi := v-p.Cells.LowerPL[i], v+p.Cells.UpperPL[i]
+		tol := 1e-7 * max(1, abs(v))
+		if res.Lower[i] > needLo+tol || res.Upper[i] < needHi-tol || res.Upper[i]-res.Lower[i] <= tol {
+			under++
+			fmt.Fprintf(tw, "%d\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t\n", i, v, res.Lower[i], res.Upper[i], needLo, needHi)
+		}
+	}
+	if under > 0 {
+		tw.Flush()
+	}
+	fmt.Fprintf(env.Stdout, "%s: %d primaries, %d under-protected\n", path, primaries, under)
+	if under > 0 {
+		return 1
+	}
+	return ExitOK
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// readJJ reads a JJ file (and its .frq side file, when asked) as a general
+// problem: statuses from the letters (u primary, m secondary, z frozen, s
+// safe), bounds and protection levels as written, relations as written.
+func readJJ(path string, withFreq bool) (*pluginsdk.Problem, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	file, err := jj.Read(f, path)
+	if err != nil {
+		return nil, err
+	}
+	n := len(file.Cells)
+	p := &pluginsdk.Problem{}
+	c := &p.Cells
+	c.Value, c.Cost = make([]float64, n), make([]float64, n)
+	c.Status = make([]pluginsdk.Status, n)
+	c.LowerPL, c.UpperPL = make([]float64, n), make([]float64, n)
+	c.LowerBound, c.UpperBound = make([]float64, n), make([]float64, n)
+	for _, jc := range file.Cells {
+		i := jc.Index
+		c.Value[i], c.Cost[i] = jc.Value, jc.Cost
+		c.LowerBound[i], c.UpperBound[i] = jc.LowerBound, jc.UpperBound
+		switch jc.Status {
+		case 'u':
+			c.Status[i] = pluginsdk.StatusUnsafeRule
+			c.LowerPL[i], c.UpperPL[i] = jc.LowerPL, jc.UpperPL
+		case 'm':
+			c.Status[i] = pluginsdk.StatusSecondary
+		case 'z':
+			c.Status[i] = pluginsdk.StatusProtected
+		default:
+			c.Status[i] = pluginsdk.StatusSafe
+		}
+	}
+	for _, r := range file.Relations {
+		cells := make([]int, len(r.Terms))
+		coef := make([]float64, len(r.Terms))
+		for k, t := range r.Terms {
+			cells[k], coef[k] = t.Cell, t.Coef
+		}
+		p.Relations.Add(cells, coef, r.RHS)
+	}
+	if withFreq {
+		if err := readFrq(path+".frq", p); err != nil {
+			return nil, err
+		}
+	}
+	return p, p.Validate()
+}
+
+// readFrq reads the ".frq" side file: "freq holdingfreq" per cell.
+func readFrq(path string, p *pluginsdk.Problem) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	n := p.NumCells()
+	p.Cells.Freq = make([]int64, n)
+	for i := range n {
+		var fr, hf int64
+		if _, err := fmt.Fscan(f, &fr, &hf); err != nil {
+			return fmt.Errorf("%s: cell %d: %w", path, i, err)
+		}
+		p.Cells.Freq[i] = fr
+	}
+	return nil
+}

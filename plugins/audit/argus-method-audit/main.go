@@ -1,0 +1,95 @@
+// Command argus-method-audit is the audit plugin: method AUDIT computes, for
+// every hidden cell of a suppression pattern, the interval an attacker can
+// derive from the published cells, the relations and the a-priori bounds
+// (package pluginsdk/audit). The host runs it after every <SUPPRESS>; it
+// returns the intervals as an interval result (published cells get their
+// value as both bounds).
+//
+// The audit runs in a plugin process, like every method, so that the host
+// stays free of the solver's C code.
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
+)
+
+func main() {
+	pluginsdk.Serve(plugin())
+}
+
+func plugin() pluginsdk.Plugin {
+	return pluginsdk.Plugin{Name: "audit", Version: "0.1.0", Methods: []pluginsdk.Method{method{}}}
+}
+
+type method struct{}
+
+func (method) Info() pluginsdk.MethodInfo {
+	return pluginsdk.MethodInfo{
+		Code:    "AUDIT",
+		Summary: "attacker intervals of every hidden cell of a suppression pattern",
+		Description: "Solves min and max of every hidden cell subject to the table's relations, the published " +
+			"values and the a-priori bounds. A primary is protected when its interval reaches its protection levels.",
+		Params: []pluginsdk.ParamSpec{
+			{Name: "bounds", Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "tauargus", "nonnegative"},
+				BatchPosition: 1, Help: "a-priori bounds: the problem's own (auto), τ-Argus's [0, 1.5·max] (tauargus) or [0, +∞) (nonnegative)"},
+			{Name: "singletons", Type: pluginsdk.ParamEnum, Default: "ignore", Allowed: []string{"ignore", "collude"},
+				BatchPosition: 2, Help: "collude: single-respondent primaries are known to each other (multi-attacker audit)"},
+		},
+		Capabilities: pluginsdk.Capabilities{
+			Output: pluginsdk.OutputIntervals, NeedsRelations: true, ReportsProgress: true,
+			HonoursCancellation: true, Deterministic: true, LinkedTables: true,
+		},
+		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
+			pluginsdk.StructureHierarchical, pluginsdk.StructureLinked, pluginsdk.StructureGeneral},
+	}
+}
+
+func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	p := req.Problem
+	opts := audit.Options{Workers: req.Limits.Threads}
+	switch req.Params.String("bounds") {
+	case "tauargus":
+		opts.Bounds = audit.BoundsTauArgus
+	case "nonnegative":
+		opts.Bounds = audit.BoundsNonNegative
+	}
+	if req.Params.String("singletons") == "collude" {
+		opts.Singletons = audit.SingletonsCollude
+	}
+	opts.OnProgress = func(pr audit.Progress) {
+		f := -1.0
+		if pr.Total > 0 {
+			f = float64(pr.Done) / float64(pr.Total)
+		}
+		req.Progress(pluginsdk.Progress{Phase: "audit", Fraction: f, Iterations: int64(pr.LPs)})
+	}
+	rep, err := audit.Suppression(ctx, p, p.Cells.Status, opts)
+	if err != nil {
+		return nil, err
+	}
+	res := &pluginsdk.Result{Outcome: pluginsdk.OutcomeOptimal, Lower: rep.Lower, Upper: rep.Upper,
+		Diagnostics: rep.Diagnostics}
+	unknown := 0
+	for i := range res.Lower {
+		// A cell without a result is reported as disclosed, never as safe.
+		if math.IsNaN(res.Lower[i]) || math.IsNaN(res.Upper[i]) {
+			res.Lower[i], res.Upper[i] = p.Cells.Value[i], p.Cells.Value[i]
+			unknown++
+		}
+	}
+	if unknown > 0 {
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.unknown",
+			Summary: fmt.Sprintf("%d hidden cells could not be audited; they are reported as disclosed", unknown)})
+	}
+	c := rep.Counts
+	res.Stats.UnderProtectedAfter = int64(len(rep.UnderProtected))
+	res.Stats.Iterations = c.SimplexIterations
+	res.Stats.Extra = map[string]float64{"primaries": float64(c.Primaries), "exact": float64(c.Exact),
+		"partial": float64(c.Partial), "lps": float64(c.LPs), "components": float64(c.Components)}
+	return res, nil
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/plugintest"
+	"github.com/sdcengine/argus/pluginsdk/relations"
+)
+
+func TestConformance(t *testing.T) {
+	withRelations := func(p *pluginsdk.Problem) *pluginsdk.Problem {
+		if err := relations.Fill(p, relations.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plugintest.Run(t, plugin(), &plugintest.Options{
+		Small: func() *pluginsdk.Problem {
+			return withRelations(plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 5}, Seed: 11, PrimaryFraction: 0.2}))
+		},
+	})
+}
+
+// TestSeedExample is the survey paper's example: in a 3×3 table with totals,
+// primary (2,3) = 40 with (1,1), (1,3), (2,1) also suppressed can be
+// anywhere in [20, 68] (seed 000 §4).
+func TestSeedExample(t *testing.T) {
+	p := seedTable()
+	client := plugintest.Serve(t, plugin())
+	res, err := client.Protect(t.Context(), pluginsdk.Job{Method: "AUDIT", Problem: p,
+		Params: map[string]string{"bounds": "nonnegative"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := 2*4 + 3 // row 2, column 3 in a 4×4 grid with totals at index 0
+	if res.Lower[cell] != 20 || res.Upper[cell] != 68 {
+		t.Errorf("interval of (2,3) = [%v, %v], want [20, 68]", res.Lower[cell], res.Upper[cell])
+	}
+}
+
+// seedTable builds the seed paper's 3×3 table with totals (Figure 11): the
+// primary (2,3) = 40 hidden with (1,1), (1,3) and (2,1).
+func seedTable() *pluginsdk.Problem {
+	interior := [][]float64{{20, 24, 28}, {38, 38, 40}, {40, 39, 42}}
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{3, 3}, Seed: 1})
+	for i := range 4 {
+		for j := range 4 {
+			p.Cells.Value[i*4+j] = 0
+		}
+	}
+	for i := 1; i <= 3; i++ {
+		for j := 1; j <= 3; j++ {
+			v := interior[i-1][j-1]
+			for _, c := range []int{i*4 + j, j, i * 4, 0} {
+				p.Cells.Value[c] += v
+			}
+		}
+	}
+	for i := range p.Cells.Status {
+		p.Cells.Status[i] = pluginsdk.StatusSafe
+		p.Cells.LowerPL[i], p.Cells.UpperPL[i] = 0, 0
+	}
+	prim := 2*4 + 3
+	p.Cells.Status[prim] = pluginsdk.StatusUnsafeRule
+	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 10, 10
+	for _, c := range []int{1*4 + 1, 1*4 + 3, 2*4 + 1} {
+		p.Cells.Status[c] = pluginsdk.StatusSecondary
+	}
+	return p
+}

@@ -1,0 +1,259 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// Center selects the values around which ECTA's published perturbation
+// bounds are placed.
+type Center int
+
+const (
+	// CenterPublished centres the attacker's intervals on the published
+	// (adjusted) values: what an attacker who knows α and β can compute.
+	CenterPublished Center = iota
+	// CenterOriginal centres them on the original values, as seed 004 §23
+	// writes the attacker problems.
+	CenterOriginal
+)
+
+// ECTA describes the perturbation bounds published with an ECTA table
+// (seed 004 §17–23): sensitive cells deviate by at most Alpha, the others by
+// at most Beta, relative to the centre value.
+type ECTA struct {
+	Alpha, Beta float64
+	Center      Center
+}
+
+// AdjustedOptions control Adjusted.
+type AdjustedOptions struct {
+	// Options are used for the bounds, the tolerance of the protection
+	// comparisons and, with ECTA, the attacker problems.
+	Options
+	// AdditivityTolerance is the largest accepted |Σ coef·x − rhs| of a
+	// relation; 0 means 1e-5 + 1e-9 · Σ |coef·x| over the relation.
+	AdditivityTolerance float64
+	// ChangeTolerance is the largest |adjusted − original| that counts as
+	// unchanged; 0 means τ-Argus's 1e-5.
+	ChangeTolerance float64
+	// ECTA, if set, also runs the attacker problems of the published
+	// perturbation bounds (Report.Attack).
+	ECTA *ECTA
+}
+
+// SensitiveCell is the check of one sensitive (primary) cell of an
+// adjusted table.
+type SensitiveCell struct {
+	Cell               int
+	Original, Adjusted float64
+	// Deviation is Adjusted − Original.
+	Deviation        float64
+	LowerPL, UpperPL float64
+	// Protected reports Deviation ≤ −LowerPL or Deviation ≥ UpperPL
+	// (within the tolerance).
+	Protected bool
+}
+
+// Residual is a relation that the adjusted values violate.
+type Residual struct {
+	Relation int
+	// Value is Σ coef·x − rhs.
+	Value float64
+}
+
+// AdjustedCounts summarise an adjusted-table check.
+type AdjustedCounts struct {
+	Cells, Relations int
+	// NonAdditive counts relations violated beyond the tolerance.
+	NonAdditive int
+	// OutOfBounds counts cells outside their a-priori bounds.
+	OutOfBounds int
+	// FrozenChanged counts protected (10) or empty (14) cells that changed.
+	FrozenChanged int
+	// Changed counts cells whose value changed.
+	Changed int
+	// Sensitive, Protected and UnderProtected count the primaries.
+	Sensitive, Protected, UnderProtected int
+}
+
+// AdjustedReport is the result of Adjusted.
+type AdjustedReport struct {
+	// Deviation is adjusted − original per cell.
+	Deviation []float64
+	// Sensitive holds the check of every primary, by cell id.
+	Sensitive []SensitiveCell
+	// UnderProtected lists the primaries whose deviation does not reach a
+	// protection level.
+	UnderProtected []SensitiveCell
+	// NonAdditive lists the violated relations.
+	NonAdditive []Residual
+	// OutOfBounds lists the cells outside their a-priori bounds.
+	OutOfBounds []int
+	// FrozenChanged lists the protected or empty cells that changed.
+	FrozenChanged []int
+	// MaxResidual is the largest |Σ coef·x − rhs| over all relations.
+	MaxResidual float64
+	// L1 is Σ |deviation|; WeightedL1 is Σ cost·|deviation| (0 without a
+	// cost column).
+	L1, WeightedL1 float64
+	// MaxRelSensitive and MaxRelOther are the largest relative deviations
+	// |deviation| / |original| of the primaries and of the other cells
+	// (cells with original 0 left out): ECTA's realised α and β.
+	MaxRelSensitive, MaxRelOther float64
+	// Counts summarise the check.
+	Counts AdjustedCounts
+	// Attack is the attacker audit of the ECTA bounds, when requested.
+	Attack *Report
+	// Time is the wall-clock duration.
+	Time time.Duration
+}
+
+// Adjusted checks an adjusted table (CTA, ECTA): adjusted[i] is the value
+// published for cell i. It checks additivity within the tolerance, the
+// a-priori bounds, that frozen cells (protected, empty) kept their values,
+// and for every primary the distance of the published value from the
+// original against its protection levels: CTA protects a primary by
+// moving it at least LowerPL down or UpperPL up. With opts.ECTA it also
+// solves the attacker problems of the published perturbation bounds.
+func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opts AdjustedOptions) (*AdjustedReport, error) {
+	start := time.Now()
+	in, err := prepare(p, nil, opts.Options)
+	if err != nil {
+		return nil, err
+	}
+	n := p.NumCells()
+	if len(adjusted) != n {
+		return nil, fmt.Errorf("audit: %w: %d adjusted values for %d cells", errInput, len(adjusted), n)
+	}
+	for i, v := range adjusted {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("audit: %w: adjusted value %v of cell %d", errInput, v, i)
+		}
+	}
+	changeTol := opts.ChangeTolerance
+	if changeTol <= 0 {
+		changeTol = 1e-5
+	}
+	r := &AdjustedReport{Deviation: make([]float64, n)}
+	ct := &r.Counts
+	ct.Cells, ct.Relations = n, in.rel.Len()
+	orig := p.Cells.Value
+	for i := range n {
+		d := adjusted[i] - orig[i]
+		r.Deviation[i] = d
+		ad := math.Abs(d)
+		if ad > changeTol {
+			ct.Changed++
+		}
+		r.L1 += ad
+		if len(p.Cells.Cost) == n {
+			r.WeightedL1 += p.Cells.Cost[i] * ad
+		}
+		if orig[i] != 0 {
+			rel := ad / math.Abs(orig[i])
+			if in.status[i].IsPrimary() {
+				r.MaxRelSensitive = math.Max(r.MaxRelSensitive, rel)
+			} else {
+				r.MaxRelOther = math.Max(r.MaxRelOther, rel)
+			}
+		}
+		if adjusted[i] < in.lo[i]-in.tol || adjusted[i] > in.hi[i]+in.tol {
+			r.OutOfBounds = append(r.OutOfBounds, i)
+		}
+		if (in.status[i] == pluginsdk.StatusProtected || in.status[i] == pluginsdk.StatusEmpty) && ad > changeTol {
+			r.FrozenChanged = append(r.FrozenChanged, i)
+		}
+		if in.status[i].IsPrimary() {
+			sc := SensitiveCell{Cell: i, Original: orig[i], Adjusted: adjusted[i], Deviation: d,
+				LowerPL: in.lpl[i], UpperPL: in.upl[i]}
+			sc.Protected = d <= -in.lpl[i]+in.tol || d >= in.upl[i]-in.tol
+			r.Sensitive = append(r.Sensitive, sc)
+			ct.Sensitive++
+			if sc.Protected {
+				ct.Protected++
+			} else {
+				ct.UnderProtected++
+				r.UnderProtected = append(r.UnderProtected, sc)
+			}
+		}
+	}
+	rel := in.rel
+	for q := range rel.Len() {
+		if q%8192 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("audit: %w", err)
+			}
+		}
+		cells, coef := rel.Terms(q)
+		s, mag := -rel.Rhs(q), math.Abs(rel.Rhs(q))
+		for k, c := range cells {
+			t := coef[k] * adjusted[c]
+			s += t
+			mag += math.Abs(t)
+		}
+		tol := opts.AdditivityTolerance
+		if tol <= 0 {
+			tol = 1e-5 + 1e-9*mag
+		}
+		r.MaxResidual = math.Max(r.MaxResidual, math.Abs(s))
+		if math.Abs(s) > tol {
+			r.NonAdditive = append(r.NonAdditive, Residual{Relation: q, Value: s})
+		}
+	}
+	ct.NonAdditive, ct.OutOfBounds, ct.FrozenChanged = len(r.NonAdditive), len(r.OutOfBounds), len(r.FrozenChanged)
+	if opts.ECTA != nil {
+		lo, hi, err := ECTAIntervals(p, adjusted, *opts.ECTA)
+		if err != nil {
+			return nil, err
+		}
+		if r.Attack, err = Intervals(ctx, p, lo, hi, opts.Options); err != nil {
+			return nil, err
+		}
+	}
+	r.Time = time.Since(start)
+	return r, nil
+}
+
+// ECTAIntervals returns the intervals an attacker derives from an ECTA
+// publication: for every primary [(1−α)·c, (1+α)·c], for every other cell
+// [(1−β)·c, (1+β)·c] (ends swapped for negative c), c being the published
+// or the original value (e.Center). Frozen cells (protected, empty) are
+// published exactly.
+func ECTAIntervals(p *pluginsdk.Problem, adjusted []float64, e ECTA) (lo, hi []float64, err error) {
+	n := p.NumCells()
+	if len(adjusted) != n || len(p.Cells.Status) != n {
+		return nil, nil, fmt.Errorf("audit: %w: %d adjusted values and %d statuses for %d cells", errInput, len(adjusted), len(p.Cells.Status), n)
+	}
+	if !(e.Alpha >= 0) || !(e.Beta >= 0) || math.IsInf(e.Alpha, 0) || math.IsInf(e.Beta, 0) {
+		return nil, nil, fmt.Errorf("audit: %w: ECTA bounds α = %v, β = %v", errInput, e.Alpha, e.Beta)
+	}
+	lo, hi = make([]float64, n), make([]float64, n)
+	for i := range n {
+		c := adjusted[i]
+		if e.Center == CenterOriginal {
+			c = p.Cells.Value[i]
+		}
+		s := p.Cells.Status[i]
+		f := e.Beta
+		switch {
+		case s == pluginsdk.StatusProtected || s == pluginsdk.StatusEmpty:
+			f = 0
+		case s.IsPrimary():
+			f = e.Alpha
+		}
+		a, b := (1-f)*c, (1+f)*c
+		if a > b {
+			a, b = b, a
+		}
+		if f == 0 {
+			a, b = adjusted[i], adjusted[i]
+		}
+		lo[i], hi[i] = a, b
+	}
+	return lo, hi, nil
+}

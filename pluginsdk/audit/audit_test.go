@@ -1,0 +1,650 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/plugintest"
+	"github.com/sdcengine/argus/pluginsdk/relations"
+)
+
+// seedExample is the table of seed 000 Figure 11: 3 × 3 with totals, the
+// primary (2,3) = 40 with lpl = upl = 10, and the suppressions (1,1),
+// (1,3), (2,1), (2,3).
+func seedExample() (*pluginsdk.Problem, []pluginsdk.Status) {
+	p := table2D([][]float64{{20, 24, 28}, {38, 38, 40}, {40, 39, 42}})
+	st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	prim := cell(3, 2, 3)
+	p.Cells.Status[prim] = pluginsdk.StatusUnsafeRule
+	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 10, 10
+	st[prim] = pluginsdk.StatusUnsafeRule
+	for _, ij := range [][2]int{{1, 1}, {1, 3}, {2, 1}} {
+		st[cell(3, ij[0], ij[1])] = pluginsdk.StatusSecondary
+	}
+	return p, st
+}
+
+func TestSeedExample(t *testing.T) {
+	for _, mode := range []BoundsMode{BoundsNonNegative, BoundsTauArgus, BoundsAuto} {
+		for _, workers := range []int{1, 2} {
+			t.Run(fmt.Sprintf("bounds%d/workers%d", mode, workers), func(t *testing.T) {
+				p, st := seedExample()
+				r, err := Suppression(context.Background(), p, st, Options{Bounds: mode, Workers: workers})
+				if err != nil {
+					t.Fatal(err)
+				}
+				prim := cell(3, 2, 3)
+				if r.Lower[prim] != 20 || r.Upper[prim] != 68 {
+					t.Errorf("primary (2,3): [%g, %g], want [20, 68]", r.Lower[prim], r.Upper[prim])
+				}
+				if r.Verdict[prim] != VerdictProtected || len(r.UnderProtected) != 0 {
+					t.Errorf("verdict %v, under-protected %v", r.Verdict[prim], r.UnderProtected)
+				}
+				want := map[[2]int][2]float64{{1, 1}: {0, 48}, {1, 3}: {0, 48}, {2, 1}: {10, 58}}
+				for ij, w := range want {
+					c := cell(3, ij[0], ij[1])
+					if r.Lower[c] != w[0] || r.Upper[c] != w[1] || r.Verdict[c] != VerdictHidden {
+						t.Errorf("cell %v: [%g, %g] %v, want %v", ij, r.Lower[c], r.Upper[c], r.Verdict[c], w)
+					}
+				}
+				if c := cell(3, 3, 3); r.Lower[c] != 42 || r.Verdict[c] != VerdictPublished {
+					t.Errorf("published cell: %g %v", r.Lower[c], r.Verdict[c])
+				}
+				ct := r.Counts
+				if ct.Hidden != 4 || ct.Audited != 4 || ct.Primaries != 1 || ct.Protected != 1 || ct.Components != 1 {
+					t.Errorf("counts %+v", ct)
+				}
+			})
+		}
+	}
+	// With lpl = upl = 30 the interval [20, 68] covers [10, 70] on neither
+	// side: a partial disclosure.
+	p, st := seedExample()
+	prim := cell(3, 2, 3)
+	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 30, 30
+	r, err := Suppression(context.Background(), p, st, Options{Bounds: BoundsNonNegative})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict[prim] != VerdictPartial || len(r.UnderProtected) != 1 || r.Counts.Partial != 1 {
+		t.Errorf("verdict %v, findings %v", r.Verdict[prim], r.UnderProtected)
+	}
+	// Primary alone: exactly disclosed by differencing.
+	st2 := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	r, err = Suppression(context.Background(), p, st2, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict[prim] != VerdictExact || r.Lower[prim] != 40 || r.Counts.Differenced != 1 || r.Counts.LPs != 0 {
+		t.Errorf("lone primary: %v [%g, %g], counts %+v", r.Verdict[prim], r.Lower[prim], r.Upper[prim], r.Counts)
+	}
+}
+
+// randomCase returns a small random table with a random pattern.
+func randomCase(rng *rand.Rand) (*pluginsdk.Problem, []pluginsdk.Status) {
+	var p *pluginsdk.Problem
+	switch rng.IntN(3) {
+	case 0:
+		r, c := 2+rng.IntN(3), 2+rng.IntN(3)
+		vals := make([][]float64, r)
+		for i := range vals {
+			vals[i] = make([]float64, c)
+			for j := range vals[i] {
+				vals[i][j] = float64(rng.IntN(30))
+			}
+		}
+		p = table2D(vals)
+	case 1:
+		p = plugintest.Grid(plugintest.GridSpec{Sizes: []int{2 + rng.IntN(2), 2 + rng.IntN(2), 2}, Seed: rng.Uint64(), PrimaryFraction: 0.2, EmptyFraction: 0.1})
+	default:
+		p = plugintest.Grid(plugintest.GridSpec{Sizes: []int{3 + rng.IntN(3), 2 + rng.IntN(3)}, Seed: rng.Uint64(), PrimaryFraction: 0.3, ProtectedFraction: 0.1})
+	}
+	n := p.NumCells()
+	if len(p.Cells.LowerPL) == 0 {
+		p.Cells.LowerPL, p.Cells.UpperPL = make([]float64, n), make([]float64, n)
+	}
+	st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	k := 0
+	for _, i := range rng.Perm(n) {
+		if k >= 7 {
+			break
+		}
+		switch {
+		case st[i].IsPrimary():
+			k++
+		case st[i].CanSuppress() && rng.IntN(2) == 0:
+			if rng.IntN(3) == 0 {
+				st[i] = pluginsdk.StatusUnsafeManual
+				p.Cells.LowerPL[i], p.Cells.UpperPL[i] = 1, 1
+			} else {
+				st[i] = pluginsdk.StatusSecondary
+			}
+			k++
+		}
+	}
+	// Demote primaries beyond the first eight hidden cells.
+	for i := range n {
+		if st[i].IsPrimary() && k > 7 {
+			st[i] = pluginsdk.StatusSafe
+			k--
+		}
+	}
+	for i := range n {
+		if !st[i].IsPrimary() {
+			p.Cells.LowerPL[i], p.Cells.UpperPL[i] = 0, 0
+		}
+	}
+	p.Cells.Status = append([]pluginsdk.Status(nil), st...)
+	for i := range n {
+		if p.Cells.Status[i].IsSecondary() {
+			p.Cells.Status[i] = pluginsdk.StatusSafe
+		}
+	}
+	return p, st
+}
+
+func near(a, b float64) bool {
+	if math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return a == b
+	}
+	return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b))
+}
+
+// TestAgainstVertexEnumeration compares the audit with the vertex
+// enumeration (no LP solver) on small random tables, with every
+// combination of the shortcuts and worker counts.
+func TestAgainstVertexEnumeration(t *testing.T) {
+	rng := rand.New(rand.NewPCG(42, 42))
+	for trial := range 40 {
+		p, st := randomCase(rng)
+		in, err := prepare(p, st, Options{Bounds: BoundsTauArgus})
+		if err != nil {
+			t.Fatal(err)
+		}
+		free := make([]bool, p.NumCells())
+		for i, s := range st {
+			free[i] = s.IsSuppressed()
+		}
+		wl, wu, ok := vertexBounds(p, in.rel, free, in.lo, in.hi)
+		if !ok {
+			t.Fatalf("trial %d: no vertex", trial)
+		}
+		for _, o := range []Options{
+			{Bounds: BoundsTauArgus, Workers: 1},
+			{Bounds: BoundsTauArgus, Workers: 2},
+			{Bounds: BoundsTauArgus, Workers: 2, noDifferencing: true},
+			{Bounds: BoundsTauArgus, Workers: 1, noReuse: true, noDifferencing: true},
+		} {
+			r, err := Suppression(context.Background(), p, st, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range free {
+				if !free[i] {
+					continue
+				}
+				if !near(r.Lower[i], wl[i]) || !near(r.Upper[i], wu[i]) {
+					t.Fatalf("trial %d opts %+v cell %d: [%g, %g], vertices give [%g, %g]", trial, o, i, r.Lower[i], r.Upper[i], wl[i], wu[i])
+				}
+			}
+		}
+	}
+}
+
+// TestAgainstOracle compares with independent from-scratch LPs on larger
+// tables (hierarchical 3-D grids, many suppressions, several components).
+func TestAgainstOracle(t *testing.T) {
+	for _, tc := range []struct {
+		sizes []int
+		share float64
+	}{
+		{[]int{6, 5}, 0.2},
+		{[]int{4, 3, 3}, 0.15},
+		{[]int{8, 7}, 0.5},
+		{[]int{3, 3, 2, 2}, 0.3},
+	} {
+		t.Run(fmt.Sprint(tc.sizes), func(t *testing.T) {
+			p := plugintest.Grid(plugintest.GridSpec{Sizes: tc.sizes, Seed: 9, PrimaryFraction: 0.15, EmptyFraction: 0.05, ProtectedFraction: 0.05})
+			st := randomStatuses(p, tc.share, 5)
+			in, err := prepare(p, st, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			free := make([]bool, p.NumCells())
+			var targets []int
+			for i, s := range st {
+				if s.IsSuppressed() {
+					free[i] = true
+					targets = append(targets, i)
+				}
+			}
+			wl, wu := oracle(t, p, free, in.lo, in.hi, targets, nil)
+			r, err := Suppression(context.Background(), p, st, Options{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, i := range targets {
+				if !near(r.Lower[i], wl[i]) || !near(r.Upper[i], wu[i]) {
+					t.Errorf("cell %d: [%g, %g], oracle [%g, %g]", i, r.Lower[i], r.Upper[i], wl[i], wu[i])
+				}
+			}
+			t.Logf("%d hidden, %d differenced, %d components (largest %d), %d LPs, %d settled",
+				r.Counts.Hidden, r.Counts.Differenced, r.Counts.Components, r.Counts.LargestComponent, r.Counts.LPs, r.Counts.Settled)
+		})
+	}
+}
+
+func TestSingletonsCollude(t *testing.T) {
+	// Row 1 holds two single-respondent primaries and a secondary: alone
+	// each is protected, but the respondent of one knows its own value and
+	// recomputes the other from the row total... unless a third cell helps.
+	p := table2D([][]float64{{10, 20, 30}, {5, 6, 7}, {8, 9, 10}})
+	st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	a, b := cell(3, 1, 1), cell(3, 1, 2)
+	for _, c := range []int{a, b} {
+		st[c] = pluginsdk.StatusUnsafeFrequency
+		p.Cells.Status[c] = pluginsdk.StatusUnsafeFrequency
+		p.Cells.Freq[c] = 1
+		p.Cells.LowerPL[c], p.Cells.UpperPL[c] = 2, 2
+	}
+	// Columns: hide (2,1) and (2,2) too so that the columns do not give
+	// the primaries away.
+	st[cell(3, 2, 1)] = pluginsdk.StatusSecondary
+	st[cell(3, 2, 2)] = pluginsdk.StatusSecondary
+	ctx := context.Background()
+	r, err := Suppression(ctx, p, st, Options{Bounds: BoundsNonNegative})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict[a] != VerdictProtected || r.Verdict[b] != VerdictProtected {
+		t.Fatalf("single attacker: %v %v", r.Verdict[a], r.Verdict[b])
+	}
+	rc, err := Suppression(ctx, p, st, Options{Bounds: BoundsNonNegative, Singletons: SingletonsCollude})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Knowing b, row 1 gives a exactly.
+	if rc.Verdict[a] != VerdictExact || rc.Verdict[b] != VerdictExact || rc.Counts.Singletons != 2 {
+		t.Errorf("colluding: %v [%g,%g], %v; counts %+v", rc.Verdict[a], rc.Lower[a], rc.Upper[a], rc.Verdict[b], rc.Counts)
+	}
+	// The secondaries stay free: (2,1) ranges as (1,1) fixed leaves it
+	// determined by the column... check against the oracle.
+	in, _ := prepare(p, st, Options{Bounds: BoundsNonNegative})
+	free := make([]bool, p.NumCells())
+	var targets []int
+	for i, s := range st {
+		if s.IsSuppressed() {
+			free[i] = true
+			targets = append(targets, i)
+		}
+	}
+	single := func(c int) bool { return st[c].IsPrimary() && p.Cells.Freq[c] == 1 }
+	wl, wu := oracle(t, p, free, in.lo, in.hi, targets, func(tg, c int) bool { return c != tg && single(c) })
+	for _, i := range targets {
+		if !near(rc.Lower[i], wl[i]) || !near(rc.Upper[i], wu[i]) {
+			t.Errorf("cell %d: [%g, %g], oracle [%g, %g]", i, rc.Lower[i], rc.Upper[i], wl[i], wu[i])
+		}
+	}
+}
+
+func TestSingletonsAgainstOracle(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{7, 6}, Seed: 3, PrimaryFraction: 0.25})
+	rng := rand.New(rand.NewPCG(1, 1))
+	for i := range p.Cells.Freq {
+		if p.Cells.Status[i].IsPrimary() && rng.IntN(2) == 0 {
+			p.Cells.Freq[i] = 1
+		}
+	}
+	st := randomStatuses(p, 0.25, 8)
+	for _, workers := range []int{1, 2} {
+		rc, err := Suppression(context.Background(), p, st, Options{Singletons: SingletonsCollude, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _ := prepare(p, st, Options{})
+		free := make([]bool, p.NumCells())
+		var targets []int
+		for i, s := range st {
+			if s.IsSuppressed() {
+				free[i] = true
+				targets = append(targets, i)
+			}
+		}
+		single := func(c int) bool { return st[c].IsPrimary() && p.Cells.Freq[c] == 1 }
+		wl, wu := oracle(t, p, free, in.lo, in.hi, targets, func(tg, c int) bool { return c != tg && single(c) })
+		for _, i := range targets {
+			if !near(rc.Lower[i], wl[i]) || !near(rc.Upper[i], wu[i]) {
+				t.Errorf("workers %d cell %d: [%g, %g], oracle [%g, %g]", workers, i, rc.Lower[i], rc.Upper[i], wl[i], wu[i])
+			}
+		}
+		if rc.Counts.Singletons == 0 {
+			t.Error("no singletons")
+		}
+	}
+}
+
+func TestIntervals(t *testing.T) {
+	// The seed example published as intervals: the suppressed cells as
+	// [0, ∞) give the suppression audit; narrower intervals narrow it.
+	p, st := seedExample()
+	n := p.NumCells()
+	lo, hi := make([]float64, n), make([]float64, n)
+	for i := range n {
+		lo[i], hi[i] = p.Cells.Value[i], p.Cells.Value[i]
+		if st[i].IsSuppressed() {
+			lo[i], hi[i] = 0, math.Inf(1)
+		}
+	}
+	prim := cell(3, 2, 3)
+	r, err := Intervals(context.Background(), p, lo, hi, Options{Bounds: BoundsNonNegative})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Lower[prim] != 20 || r.Upper[prim] != 68 || r.Counts.Audited != 1 {
+		t.Errorf("[%g, %g], audited %d", r.Lower[prim], r.Upper[prim], r.Counts.Audited)
+	}
+	// Publish (1,1) as [5, 15]: x23 = 20 + x11 ∈ [25, 35] — under-protected
+	// for lpl = upl = 10 around 40.
+	c11 := cell(3, 1, 1)
+	lo[c11], hi[c11] = 5, 15
+	r, err = Intervals(context.Background(), p, lo, hi, Options{Bounds: BoundsNonNegative, Targets: TargetsAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Lower[prim] != 25 || r.Upper[prim] != 35 || r.Verdict[prim] != VerdictPartial || r.Counts.Audited != 4 {
+		t.Errorf("[%g, %g] %v, audited %d", r.Lower[prim], r.Upper[prim], r.Verdict[prim], r.Counts.Audited)
+	}
+	if len(r.Diagnostics) == 0 || r.Diagnostics[0].Code != "audit.interval_excludes_value" {
+		t.Errorf("diagnostics %v (20 is outside [5, 15])", r.Diagnostics)
+	}
+	// Random intervals against the oracle.
+	g := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4, 3}, Seed: 4, PrimaryFraction: 0.2})
+	rng := rand.New(rand.NewPCG(5, 5))
+	n = g.NumCells()
+	lo, hi = make([]float64, n), make([]float64, n)
+	free := make([]bool, n)
+	var targets []int
+	for i, v := range g.Cells.Value {
+		lo[i], hi[i] = v, v
+		if g.Cells.Status[i].IsPrimary() || rng.IntN(4) == 0 {
+			lo[i] = v * (1 - 0.3*rng.Float64())
+			hi[i] = v * (1 + 0.3*rng.Float64())
+		}
+		if lo[i] < hi[i] {
+			free[i] = true
+			if g.Cells.Status[i].IsPrimary() {
+				targets = append(targets, i)
+			}
+		}
+	}
+	r, err = Intervals(context.Background(), g, lo, hi, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := prepare(g, nil, Options{})
+	blo, bhi := make([]float64, n), make([]float64, n)
+	for i := range n {
+		blo[i], bhi[i] = math.Max(lo[i], in.lo[i]), math.Min(hi[i], in.hi[i])
+	}
+	wl, wu := oracle(t, g, free, blo, bhi, targets, nil)
+	for _, i := range targets {
+		if !near(r.Lower[i], wl[i]) || !near(r.Upper[i], wu[i]) {
+			t.Errorf("cell %d: [%g, %g], oracle [%g, %g]", i, r.Lower[i], r.Upper[i], wl[i], wu[i])
+		}
+	}
+}
+
+func TestBounds(t *testing.T) {
+	p := table2D([][]float64{{1, 2}, {3, -4}})
+	prim := cell(2, 1, 1)
+	p.Cells.Status[prim] = pluginsdk.StatusUnsafeRule
+	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 5, 10
+	empty := cell(2, 2, 1)
+	p.Cells.Status[empty] = pluginsdk.StatusEmpty
+	// values: T=2, (T,1)=4, (T,2)=-2, (1,T)=3, (1,1)=1, (1,2)=2, (2,T)=-1, (2,1)=3 (empty), (2,2)=-4
+	tests := []struct {
+		name   string
+		opts   Options
+		cols   bool
+		cell   int
+		lo, hi float64
+	}{
+		{"tau-argus safe", Options{Bounds: BoundsTauArgus}, false, cell(2, 1, 2), -6, 6},
+		{"tau-argus primary widened", Options{Bounds: BoundsTauArgus}, false, prim, -6, 11},
+		{"non-negative", Options{Bounds: BoundsNonNegative}, false, cell(2, 1, 2), 0, math.Inf(1)},
+		{"non-negative contains value", Options{Bounds: BoundsNonNegative}, false, cell(2, 2, 2), -4, math.Inf(1)},
+		{"auto uses columns", Options{}, true, cell(2, 1, 2), 1, 7},
+		{"auto contains value", Options{}, true, cell(2, 2, 2), -4, 7},
+		{"tau-argus ignores columns", Options{Bounds: BoundsTauArgus}, true, cell(2, 1, 2), -6, 6},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q := *p
+			q.Cells.LowerBound, q.Cells.UpperBound = nil, nil
+			if tc.cols {
+				n := q.NumCells()
+				q.Cells.LowerBound, q.Cells.UpperBound = make([]float64, n), make([]float64, n)
+				for i := range n {
+					q.Cells.LowerBound[i], q.Cells.UpperBound[i] = 1, 7
+				}
+			}
+			in, err := prepare(&q, nil, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in.lo[tc.cell] != tc.lo || in.hi[tc.cell] != tc.hi {
+				t.Errorf("bounds [%g, %g], want [%g, %g]", in.lo[tc.cell], in.hi[tc.cell], tc.lo, tc.hi)
+			}
+		})
+	}
+}
+
+func TestInputErrors(t *testing.T) {
+	ctx := context.Background()
+	base := func() *pluginsdk.Problem { p, _ := seedExample(); return p }
+	tests := []struct {
+		name string
+		edit func(p *pluginsdk.Problem) []pluginsdk.Status
+	}{
+		{"status count", func(p *pluginsdk.Problem) []pluginsdk.Status { return []pluginsdk.Status{1} }},
+		{"NaN value", func(p *pluginsdk.Problem) []pluginsdk.Status { p.Cells.Value[3] = math.NaN(); return nil }},
+		{"column length", func(p *pluginsdk.Problem) []pluginsdk.Status { p.Cells.UpperPL = []float64{1}; return nil }},
+		{"bad relation", func(p *pluginsdk.Problem) []pluginsdk.Status {
+			p.Tables = nil
+			p.Relations.Add([]int{0, 99}, []float64{1, 1}, 0)
+			return nil
+		}},
+		{"bad bounds mode", func(p *pluginsdk.Problem) []pluginsdk.Status { return nil }},
+		{"NaN bound", func(p *pluginsdk.Problem) []pluginsdk.Status {
+			p.Cells.LowerBound = make([]float64, p.NumCells())
+			p.Cells.LowerBound[2] = math.NaN()
+			return nil
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := base()
+			st := tc.edit(p)
+			o := Options{}
+			if tc.name == "bad bounds mode" {
+				o.Bounds = 99
+			}
+			if _, err := Suppression(ctx, p, st, o); !errors.Is(err, errInput) && !errors.Is(err, relations.ErrRelation) {
+				t.Errorf("err = %v", err)
+			}
+		})
+	}
+	if _, err := Suppression(ctx, nil, nil, Options{}); err == nil {
+		t.Error("nil problem accepted")
+	}
+	p := base()
+	if _, err := Intervals(ctx, p, []float64{1}, []float64{1}, Options{}); !errors.Is(err, errInput) {
+		t.Errorf("intervals length: %v", err)
+	}
+	n := p.NumCells()
+	lo, hi := make([]float64, n), make([]float64, n)
+	hi[0] = -1
+	if _, err := Intervals(ctx, p, lo, hi, Options{}); !errors.Is(err, errInput) {
+		t.Errorf("reversed interval: %v", err)
+	}
+}
+
+func TestNonAdditiveAndInfeasible(t *testing.T) {
+	p, st := seedExample()
+	// Break additivity among published cells: row 3 no longer sums.
+	p.Cells.Value[cell(3, 3, 1)] += 5
+	r, err := Suppression(context.Background(), p, st, Options{Bounds: BoundsNonNegative})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Counts.NonAdditive == 0 {
+		t.Errorf("non-additive relation not reported: %+v", r.Counts)
+	}
+	// Make the hidden cells' problem infeasible: column 1 total too small
+	// for the published (3,1) = 45 plus non-negative hidden cells.
+	p, st = seedExample()
+	p.Cells.Value[cell(3, 0, 1)] = 30
+	r, err = Suppression(context.Background(), p, st, Options{Bounds: BoundsNonNegative})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range r.Diagnostics {
+		if d.Code == "audit.infeasible" {
+			found = true
+		}
+	}
+	if !found || r.Counts.Unknown == 0 {
+		t.Errorf("infeasibility not reported: %v %+v", r.Diagnostics, r.Counts)
+	}
+}
+
+func TestUnbounded(t *testing.T) {
+	// With [0, ∞) bounds and a hidden grand total, the max is unbounded.
+	p := table2D([][]float64{{1, 2}, {3, 4}})
+	st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	for _, c := range []int{cell(2, 0, 0), cell(2, 0, 1), cell(2, 1, 0), cell(2, 1, 1)} {
+		st[c] = pluginsdk.StatusSecondary
+	}
+	r, err := Suppression(context.Background(), p, st, Options{Bounds: BoundsNonNegative})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cell(2, 1, 1)
+	if r.Lower[c] != 0 || !math.IsInf(r.Upper[c], 1) {
+		t.Errorf("[%g, %g], want [0, +Inf]", r.Lower[c], r.Upper[c])
+	}
+}
+
+func TestCancelAndProgress(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{40, 40}, Seed: 1, PrimaryFraction: 0.1})
+	st := randomStatuses(p, 0.3, 1)
+	var mu sync.Mutex
+	var reports []Progress
+	r, err := Suppression(context.Background(), p, st, Options{Workers: 2, OnProgress: func(pr Progress) {
+		mu.Lock()
+		reports = append(reports, pr)
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := reports[len(reports)-1]
+	if last.Done != last.Total || last.Total != r.Counts.Audited || last.LPs != r.Counts.LPs {
+		t.Errorf("last progress %+v, counts %+v", last, r.Counts)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Suppression(ctx, p, st, Options{Workers: 2}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	// Cancel from the progress callback, mid-way.
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	_, err = Suppression(ctx, p, st, Options{Workers: 2, OnProgress: func(pr Progress) {
+		if pr.LPs > 0 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled mid-way: %v", err)
+	}
+}
+
+// TestIndustrySize audits the 6399-cell IndustryCode × Size tables of the
+// corpus with only the primaries suppressed and with every cell suppressed.
+func TestIndustrySize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus audit")
+	}
+	for _, name := range []string{"Var1_dom3_75.jj", "Var2_dom3_75.jj"} {
+		t.Run(name, func(t *testing.T) {
+			p := industrySize(t, name)
+			r, err := Suppression(context.Background(), p, nil, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct := r.Counts
+			t.Logf("primaries only: %d primaries, %d exactly disclosed, %d partially, %d protected; %d differenced, %d components (largest %d), %d LPs, %d settled; %v",
+				ct.Primaries, ct.Exact, ct.Partial, ct.Protected, ct.Differenced, ct.Components, ct.LargestComponent, ct.LPs, ct.Settled, r.Timing.Total)
+			// Every exactly disclosed primary's bounds equal its value.
+			maxErr := 0.0
+			for _, f := range r.UnderProtected {
+				if f.Verdict == VerdictExact {
+					maxErr = math.Max(maxErr, math.Max(math.Abs(f.Lower-f.Value), math.Abs(f.Upper-f.Value)))
+				}
+			}
+			t.Logf("largest deviation of an exact bound from the value: %g (tolerance %g)", maxErr, r.Tolerance)
+			if maxErr > r.Tolerance {
+				t.Errorf("exact bounds deviate by %g", maxErr)
+			}
+			if ct.Exact == 0 || ct.Primaries != map[string]int{"Var1_dom3_75.jj": 657, "Var2_dom3_75.jj": 1018}[name] {
+				t.Errorf("counts %+v", ct)
+			}
+			// Check the exact primaries by differencing alone where possible
+			// against an independent oracle on a sample.
+			var sample []int
+			for _, f := range r.UnderProtected {
+				if len(sample) < 20 {
+					sample = append(sample, f.Cell)
+				}
+			}
+			in, _ := prepare(p, nil, Options{})
+			free := make([]bool, p.NumCells())
+			for i, s := range p.Cells.Status {
+				free[i] = s.IsSuppressed()
+			}
+			wl, wu := oracle(t, p, free, in.lo, in.hi, sample, nil)
+			for _, i := range sample {
+				if !near(r.Lower[i], wl[i]) || !near(r.Upper[i], wu[i]) {
+					t.Errorf("cell %d: [%g, %g], oracle [%g, %g]", i, r.Lower[i], r.Upper[i], wl[i], wu[i])
+				}
+			}
+
+			// Every cell suppressed: none is disclosed.
+			all := make([]pluginsdk.Status, p.NumCells())
+			for i, s := range p.Cells.Status {
+				all[i] = pluginsdk.StatusSecondary
+				if s.IsPrimary() {
+					all[i] = s
+				}
+			}
+			ra, err := Suppression(context.Background(), p, all, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct = ra.Counts
+			t.Logf("all suppressed: %d audited, %d exact, %d partial, %d recomputable; %d components, %d LPs, %d settled, %d simplex iterations; %v",
+				ct.Audited, ct.Exact, ct.Partial, ct.Recomputable, ct.Components, ct.LPs, ct.Settled, ct.SimplexIterations, ra.Timing.Total)
+			if ct.Exact != 0 || ct.Recomputable != 0 || ct.Audited != p.NumCells() || ct.Unknown != 0 {
+				t.Errorf("all suppressed: counts %+v", ct)
+			}
+		})
+	}
+}

@@ -1,0 +1,922 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// attack is one set of attacker problems over a problem's relations: the
+// free cells (the attacker's unknowns) with their bounds, the values of
+// all other cells, the target cells, and optional per-target bound
+// overrides (the colluding singletons: fixed in every problem except their
+// own).
+type attack struct {
+	rel    *pluginsdk.Relations
+	n      int
+	free   []bool
+	val    []float64 // published value of every non-free cell
+	lo, hi []float64 // bounds of the free cells
+	// olo and ohi are outer bounds of the base problems' optima (bound
+	// tightening); lo/hi when the shortcuts are off.
+	olo, ohi []float64
+	target []bool
+	// override[c], when set, gives target c's bounds in its own problems
+	// (lo/hi then hold the bounds it has in every other problem).
+	override       []bool
+	ovLo, ovHi     []float64
+	tol            float64
+	opts           *Options
+	start          time.Time
+	lower, upper   []float64
+	diag           diagList
+	counts         Counts
+	lps, settled   atomic.Int64
+	iterations     atomic.Int64
+	done           atomic.Int64
+	totalTargets   int
+	progressMu     sync.Mutex
+	lastProgress   time.Time
+	setupDone      time.Time
+	nonAdditiveSet map[int]bool
+}
+
+type diagList struct {
+	mu sync.Mutex
+	d  []pluginsdk.Diagnostic
+}
+
+func (l *diagList) add(d pluginsdk.Diagnostic) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	const maxDiags = 1000
+	if len(l.d) < maxDiags {
+		l.d = append(l.d, d)
+	}
+}
+
+// component is a set of free cells linked by relations: one LP.
+type component struct {
+	id      int
+	cols    []int // global cell ids, ascending
+	rows    []int // relation ids
+	targets []int  // local column indices of targets, ascending
+	tasks   []task // the LPs to solve
+	// claimed, open and next (the first task that may be open) are
+	// guarded by the scheduler.
+	claimed []bool
+	open    int
+	next    int
+
+	// The first worker to enter prepares the component (model, first
+	// solve, filtering); the others wait for ready and start from basis.
+	prepOnce sync.Once
+	ready    chan struct{}
+	model    *solver.Model
+	basis    *solver.Basis
+	x0       []float64
+	err      error
+
+	mu        sync.Mutex
+	lowDone   []bool
+	upDone    []bool
+	failed    bool
+	remaining []int8 // per target: tasks not yet finished
+}
+
+// task is one attacker problem of a component: the minimum or maximum of a
+// column, or both for a target with overridden bounds.
+type task struct {
+	col int32
+	dir direction
+}
+
+type direction uint8
+
+const (
+	dirMin  direction = iota // minimum of the base problem
+	dirMax                   // maximum of the base problem
+	dirBoth                  // minimum and maximum with the target's own bounds
+)
+
+// run solves the attacker problems; a.lower/a.upper receive the bounds of
+// the targets.
+func (a *attack) run(ctx context.Context) error {
+	n := a.n
+	a.lower = make([]float64, n)
+	a.upper = make([]float64, n)
+	for i := range n {
+		if a.free[i] {
+			a.lower[i], a.upper[i] = math.NaN(), math.NaN()
+		} else {
+			a.lower[i], a.upper[i] = a.val[i], a.val[i]
+		}
+	}
+	for i := range n {
+		if a.target[i] {
+			a.totalTargets++
+		}
+	}
+	rel := a.rel
+	m := rel.Len()
+	// Transpose: relations per free cell.
+	cstart := make([]int, n+1)
+	for _, c := range rel.Cell {
+		if a.free[c] {
+			cstart[c+1]++
+		}
+	}
+	for i := range n {
+		cstart[i+1] += cstart[i]
+	}
+	crow := make([]int32, cstart[n])
+	ccoef := make([]float64, cstart[n])
+	fillPos := append([]int(nil), cstart[:n]...)
+	rhs := make([]float64, m)
+	cnt := make([]int32, m)
+	for r := range m {
+		if r%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("audit: %w", err)
+			}
+		}
+		cells, coef := rel.Terms(r)
+		s := rel.Rhs(r)
+		for k, c := range cells {
+			if a.free[c] {
+				cnt[r]++
+				crow[fillPos[c]] = int32(r)
+				ccoef[fillPos[c]] = coef[k]
+				fillPos[c]++
+			} else {
+				s -= coef[k] * a.val[c]
+			}
+		}
+		rhs[r] = s
+	}
+	// Differencing: a relation with one free cell determines it.
+	determined := make([]bool, n)
+	checkEmpty := func(r int) {
+		if math.Abs(rhs[r]) > a.tol {
+			a.nonAdditive(r, rhs[r])
+		}
+	}
+	var queue []int
+	for r := range m {
+		switch cnt[r] {
+		case 0:
+			checkEmpty(r)
+		case 1:
+			queue = append(queue, r)
+		}
+	}
+	for len(queue) > 0 && !a.opts.noDifferencing {
+		r := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if cnt[r] != 1 {
+			continue
+		}
+		cells, coef := rel.Terms(r)
+		c, k := -1, -1
+		for q, x := range cells {
+			if a.free[x] && !determined[x] {
+				c, k = x, q
+				break
+			}
+		}
+		if c < 0 {
+			continue
+		}
+		v := rhs[r] / coef[k]
+		determined[c] = true
+		a.counts.Differenced++
+		a.lower[c], a.upper[c] = v, v
+		if v < a.lo[c]-a.tol || v > a.hi[c]+a.tol {
+			a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.inconsistent",
+				Summary: fmt.Sprintf("cell %d is determined as %g by relation %d, outside its bounds [%g, %g]", c, v, r, a.lo[c], a.hi[c]),
+				Cells:   []int{c}, Relations: []int{r}})
+		}
+		if a.target[c] {
+			a.done.Add(1)
+		}
+		for q := cstart[c]; q < cstart[c+1]; q++ {
+			r2 := int(crow[q])
+			rhs[r2] -= ccoef[q] * v
+			cnt[r2]--
+			switch cnt[r2] {
+			case 0:
+				checkEmpty(r2)
+			case 1:
+				queue = append(queue, r2)
+			}
+		}
+	}
+	// Components of the remaining free cells.
+	parent := make([]int32, n)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	find := func(x int32) int32 {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	live := func(c int) bool { return a.free[c] && !determined[c] }
+	minRow := int32(2) // relations with one free cell were used by differencing
+	if a.opts.noDifferencing {
+		minRow = 1
+	}
+	for r := range m {
+		if cnt[r] < minRow {
+			continue
+		}
+		cells, _ := rel.Terms(r)
+		first := int32(-1)
+		for _, c := range cells {
+			if !live(c) {
+				continue
+			}
+			if first < 0 {
+				first = find(int32(c))
+				continue
+			}
+			if rc := find(int32(c)); rc != first {
+				parent[rc] = first
+			}
+		}
+	}
+	compOf := make([]int32, n)
+	for i := range compOf {
+		compOf[i] = -1
+	}
+	var comps []*component
+	hasTarget := make(map[int32]bool)
+	for c := range n {
+		if live(c) && a.target[c] {
+			hasTarget[find(int32(c))] = true
+		}
+	}
+	local := make([]int32, n)
+	for c := range n {
+		if !live(c) {
+			continue
+		}
+		root := find(int32(c))
+		if !hasTarget[root] {
+			continue
+		}
+		if compOf[root] < 0 {
+			compOf[root] = int32(len(comps))
+			comps = append(comps, &component{id: len(comps)})
+		}
+		k := comps[compOf[root]]
+		local[c] = int32(len(k.cols))
+		if a.target[c] {
+			k.targets = append(k.targets, len(k.cols))
+		}
+		k.cols = append(k.cols, c)
+	}
+	for r := range m {
+		if cnt[r] < minRow {
+			continue
+		}
+		cells, _ := rel.Terms(r)
+		for _, c := range cells {
+			if live(c) {
+				if ci := compOf[find(int32(c))]; ci >= 0 {
+					comps[ci].rows = append(comps[ci].rows, r)
+				}
+				break
+			}
+		}
+	}
+	// Components without relations are single cells: their bounds.
+	lpComps := comps[:0]
+	for _, k := range comps {
+		if len(k.rows) > 0 {
+			lpComps = append(lpComps, k)
+			continue
+		}
+		for _, c := range k.cols {
+			if !a.target[c] {
+				continue
+			}
+			lo, hi := a.lo[c], a.hi[c]
+			if a.override != nil && a.override[c] {
+				lo, hi = a.ovLo[c], a.ovHi[c]
+			}
+			a.lower[c], a.upper[c] = lo, hi
+			a.done.Add(1)
+		}
+	}
+	comps = lpComps
+	a.counts.Components = len(comps)
+	a.olo, a.ohi = a.lo, a.hi
+	if !a.opts.noReuse {
+		a.olo, a.ohi = a.tighten(live, cnt, minRow, rhs)
+	}
+	for _, k := range comps {
+		a.counts.LargestComponent = max(a.counts.LargestComponent, len(k.cols))
+		k.lowDone = make([]bool, len(k.cols))
+		k.upDone = make([]bool, len(k.cols))
+		if a.opts.noReuse {
+			continue
+		}
+		// Outer bounds that meet settle a cell without an LP.
+		for q, c := range k.cols {
+			if !a.overridden(c) && a.ohi[c]-a.olo[c] <= a.tol {
+				k.lowDone[q], k.upDone[q] = true, true
+				a.lower[c], a.upper[c] = a.olo[c], a.ohi[c]
+			}
+		}
+	}
+	for _, k := range comps {
+		k.remaining = make([]int8, len(k.cols))
+		// All minima in cell order, then all maxima: consecutive problems
+		// of neighbouring cells in the same direction are close, so hot
+		// starts need few iterations. Targets with their own bounds come
+		// last, one task each.
+		for _, dir := range []direction{dirMin, dirMax} {
+			for _, j := range k.targets {
+				if !a.overridden(k.cols[j]) {
+					k.tasks = append(k.tasks, task{int32(j), dir})
+					k.remaining[j]++
+				}
+			}
+		}
+		for _, j := range k.targets {
+			if a.overridden(k.cols[j]) {
+				k.tasks = append(k.tasks, task{int32(j), dirBoth})
+				k.remaining[j]++
+			}
+		}
+	}
+	for _, k := range comps {
+		k.ready = make(chan struct{})
+		k.claimed = make([]bool, len(k.tasks))
+		k.open = len(k.tasks)
+	}
+	slices.SortStableFunc(comps, func(x, y *component) int { return len(y.tasks) - len(x.tasks) })
+	a.setupDone = time.Now()
+	return a.solveAll(ctx, comps, rhs, local)
+}
+
+func (a *attack) overridden(c int) bool { return a.override != nil && a.override[c] }
+
+func (a *attack) nonAdditive(r int, residual float64) {
+	if a.nonAdditiveSet == nil {
+		a.nonAdditiveSet = map[int]bool{}
+	}
+	if a.nonAdditiveSet[r] {
+		return
+	}
+	a.nonAdditiveSet[r] = true
+	a.counts.NonAdditive++
+	a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.nonadditive",
+		Summary:   fmt.Sprintf("relation %d is violated by %g by the published values", r, residual),
+		Relations: []int{r}})
+}
+
+// buildModel builds the LP of component k: one column per cell with its
+// bounds, one equality row per relation, zero objective.
+func (a *attack) buildModel(k *component, rhs []float64, local []int32) (*solver.Model, error) {
+	md := solver.NewModel(solver.Minimize)
+	nc := len(k.cols)
+	cost := make([]float64, nc)
+	lo := make([]float64, nc)
+	hi := make([]float64, nc)
+	for j, c := range k.cols {
+		lo[j], hi[j] = a.lo[c], a.hi[c]
+	}
+	if _, err := md.AddCols(cost, lo, hi, nil); err != nil {
+		return nil, fmt.Errorf("audit: component of %d cells: %w", nc, err)
+	}
+	rlo := make([]float64, len(k.rows))
+	start := make([]int, 1, len(k.rows)+1)
+	var idx []int
+	var val []float64
+	for q, r := range k.rows {
+		rlo[q] = rhs[r]
+		cells, coef := a.rel.Terms(r)
+		for t, c := range cells {
+			if a.free[c] && k.contains(c, local) {
+				idx = append(idx, int(local[c]))
+				val = append(val, coef[t])
+			}
+		}
+		start = append(start, len(idx))
+	}
+	if _, err := md.AddRows(rlo, rlo, start, idx, val); err != nil {
+		return nil, fmt.Errorf("audit: component of %d cells: %w", nc, err)
+	}
+	return md, nil
+}
+
+// contains reports whether free cell c (not determined) is a column of k.
+func (k *component) contains(c int, local []int32) bool {
+	j := local[c]
+	return int(j) < len(k.cols) && k.cols[j] == c
+}
+
+// scheduler hands out tasks: large components first, shared by all
+// workers task by task; small components whole. Within a large component a
+// worker takes next the open task that its last solution is closest to
+// solving (the cell nearest to its outer bound in the task's direction),
+// so that hot starts need few iterations.
+type scheduler struct {
+	mu    sync.Mutex
+	comps []*component
+	ci    int
+}
+
+const smallComponent = 16
+
+func (s *scheduler) next(a *attack, cur *component, x []float64) (*component, []task) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cur == nil || cur.open == 0 {
+		for s.ci < len(s.comps) && s.comps[s.ci].open == 0 {
+			s.ci++
+		}
+		if s.ci == len(s.comps) {
+			return nil, nil
+		}
+		cur, x = s.comps[s.ci], nil
+	}
+	k := cur
+	for k.next < len(k.tasks) && k.claimed[k.next] {
+		k.next++
+	}
+	if len(k.tasks) <= smallComponent {
+		var out []task
+		for i := k.next; i < len(k.tasks); i++ {
+			if !k.claimed[i] {
+				k.claimed[i] = true
+				out = append(out, k.tasks[i])
+			}
+		}
+		k.open = 0
+		return k, out
+	}
+	best := k.next
+	if len(x) == len(k.cols) {
+		bestScore := math.Inf(1)
+		k.mu.Lock()
+		for i := k.next; i < len(k.tasks); i++ {
+			if k.claimed[i] {
+				continue
+			}
+			tk := k.tasks[i]
+			j := int(tk.col)
+			c := k.cols[j]
+			score := math.MaxFloat64
+			switch tk.dir {
+			case dirMin:
+				score = -1
+				if !k.lowDone[j] {
+					score = (x[j] - a.olo[c]) / math.Max(1, math.Abs(x[j]))
+				}
+			case dirMax:
+				score = -1
+				if !k.upDone[j] {
+					score = (a.ohi[c] - x[j]) / math.Max(1, math.Abs(x[j]))
+				}
+			}
+			if score < bestScore {
+				best, bestScore = i, score
+				if score < 0 {
+					break
+				}
+			}
+		}
+		k.mu.Unlock()
+	}
+	k.claimed[best] = true
+	k.open--
+	return k, k.tasks[best : best+1]
+}
+
+func (a *attack) solveAll(ctx context.Context, comps []*component, rhs []float64, local []int32) error {
+	if len(comps) == 0 {
+		a.progress(true)
+		return nil
+	}
+	// The solver turns a context deadline into HiGHS's time limit, which
+	// HiGHS measures over the life of an instance, not per solve: a
+	// long-lived instance would then stop early. The workers get a context
+	// without deadline that is cancelled when ctx is done.
+	outer := ctx
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(outer))
+	defer cancel(nil)
+	stop := context.AfterFunc(outer, func() { cancel(context.Cause(outer)) })
+	defer stop()
+	sch := &scheduler{comps: comps}
+	nw := min(a.opts.workers(), max(1, a.totalTargets))
+	var wg sync.WaitGroup
+	for range nw {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			w := &worker{a: a, rhs: rhs, local: local}
+			defer w.close()
+			if err := w.loop(ctx, sch); err != nil {
+				cancel(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if outer.Err() != nil {
+		return fmt.Errorf("audit: %w", context.Cause(outer))
+	}
+	if err := context.Cause(ctx); err != nil {
+		return err
+	}
+	a.progress(true)
+	return nil
+}
+
+// worker owns one solver instance at a time.
+type worker struct {
+	a      *attack
+	rhs    []float64
+	local  []int32
+	comp   *component
+	s      *solver.Solver
+	objCol int
+	x      []float64 // the last solution of a base problem
+	// coldPending: the solver still has the options of a first solve.
+	coldPending bool
+}
+
+func (w *worker) close() {
+	if w.s != nil {
+		_ = w.s.Close()
+		w.s = nil
+	}
+}
+
+func (w *worker) loop(ctx context.Context, sch *scheduler) error {
+	for {
+		k, tasks := sch.next(w.a, w.comp, w.x)
+		if k == nil {
+			return nil
+		}
+		if k != w.comp {
+			w.close()
+			w.comp = k
+			if err := w.enter(ctx, k); err != nil {
+				return err
+			}
+		}
+		for _, tk := range tasks {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("audit: %w", context.Cause(ctx))
+			}
+			if err := w.task(ctx, k, tk); err != nil {
+				return err
+			}
+			k.mu.Lock()
+			k.remaining[tk.col]--
+			finished := k.remaining[tk.col] == 0
+			k.mu.Unlock()
+			if finished {
+				w.a.done.Add(1)
+			}
+			w.a.progress(false)
+		}
+	}
+}
+
+// Solver options: the primal simplex for the hot starts (after an
+// objective change the last basis stays primal feasible; measured 20–30 %
+// faster than letting HiGHS choose, and far faster than the dual simplex),
+// and for the first solve of a large component the interior-point method
+// (on a 7145-column component 2.5 s against 53 s for the dual simplex).
+const ipmColumns = 1000
+
+func (a *attack) warmOptions() solver.Options {
+	return solver.Options{Presolve: solver.PresolveOff, Simplex: solver.SimplexPrimal, TimeLimit: a.opts.LPTimeLimit}
+}
+
+// enter makes the worker's solver for component k.
+func (w *worker) enter(ctx context.Context, k *component) error {
+	a := w.a
+	leader := false
+	k.prepOnce.Do(func() { leader = true })
+	if !leader {
+		select {
+		case <-k.ready:
+		case <-ctx.Done():
+			return fmt.Errorf("audit: %w", context.Cause(ctx))
+		}
+		if k.err != nil {
+			return k.err
+		}
+		s, err := solver.New(k.model, a.warmOptions())
+		if err != nil {
+			return fmt.Errorf("audit: component of %d cells: %w", len(k.cols), err)
+		}
+		if k.basis != nil {
+			if err := s.SetBasis(k.basis); err != nil {
+				_ = s.Close()
+				return fmt.Errorf("audit: component of %d cells: %w", len(k.cols), err)
+			}
+		}
+		w.s, w.objCol, w.x, w.coldPending = s, -1, k.x0, false
+		return nil
+	}
+	defer close(k.ready)
+	k.err = w.prepare(ctx, k)
+	return k.err
+}
+
+// prepare builds component k's model and the leader's solver; unless the
+// shortcuts are off it then runs filtering rounds (Gleixner et al.'s
+// "filtering" for bound tightening): it minimises, then maximises, the sum
+// of the open cells, scaled by their outer ranges, as long as each round
+// settles enough cells at their outer bounds. Their solutions are feasible
+// points of all base problems, and the last basis is the other workers'
+// hot start.
+func (w *worker) prepare(ctx context.Context, k *component) error {
+	a := w.a
+	md, err := a.buildModel(k, w.rhs, w.local)
+	if err != nil {
+		return err
+	}
+	k.model = md
+	opts := a.warmOptions()
+	if !a.opts.noReuse && len(k.cols) >= ipmColumns {
+		opts.Method, opts.Simplex = solver.MethodIPM, solver.SimplexAuto
+	}
+	s, err := solver.New(md, opts)
+	if err != nil {
+		return fmt.Errorf("audit: component of %d cells: %w", len(k.cols), err)
+	}
+	w.s, w.objCol, w.x = s, -1, nil
+	w.coldPending = opts.Method == solver.MethodIPM
+	if a.opts.noReuse || len(k.tasks) <= smallComponent {
+		return nil
+	}
+	all := make([]int, len(k.cols))
+	zero := make([]float64, len(k.cols))
+	for j := range all {
+		all[j] = j
+	}
+	for _, sense := range []solver.Sense{solver.Minimize, solver.Maximize} {
+		for round := 0; round < 8; round++ {
+			cost := make([]float64, len(k.cols))
+			open := 0
+			k.mu.Lock()
+			for _, j := range k.targets {
+				c := k.cols[j]
+				done := k.lowDone[j]
+				if sense == solver.Maximize {
+					done = k.upDone[j]
+				}
+				if done || a.overridden(c) {
+					continue
+				}
+				open++
+				cost[j] = 1 / math.Max(1, a.ohi[c]-a.olo[c])
+				if math.IsInf(a.ohi[c]-a.olo[c], 0) {
+					cost[j] = 1 / math.Max(1, math.Abs(a.lo[c]))
+				}
+			}
+			k.mu.Unlock()
+			if open == 0 {
+				break
+			}
+			if err := s.SetColsCost(all, cost); err != nil {
+				return fmt.Errorf("audit: component of %d cells: %w", len(k.cols), err)
+			}
+			if err := s.SetSense(sense); err != nil {
+				return fmt.Errorf("audit: component of %d cells: %w", len(k.cols), err)
+			}
+			res, err := w.solve(ctx)
+			if err != nil {
+				if ctx.Err() != nil {
+					return fmt.Errorf("audit: %w", context.Cause(ctx))
+				}
+				return fmt.Errorf("audit: component of %d cells: %w", len(k.cols), err)
+			}
+			if res.Status != solver.StatusOptimal || !res.HasPrimal || len(res.ColValues) != len(k.cols) {
+				break // unbounded sum or trouble: the single problems will tell
+			}
+			k.mu.Lock()
+			before := countDone(k)
+			w.scan(k, res.ColValues)
+			settled := countDone(k) - before
+			k.mu.Unlock()
+			w.x = res.ColValues
+			if settled < max(1, open/50) {
+				break
+			}
+		}
+	}
+	if err := s.SetColsCost(all, zero); err != nil {
+		return fmt.Errorf("audit: component of %d cells: %w", len(k.cols), err)
+	}
+	if b, err := s.Basis(); err == nil {
+		k.basis = b
+	}
+	k.x0 = w.x
+	return nil
+}
+
+func countDone(k *component) int {
+	n := 0
+	for j := range k.cols {
+		if k.lowDone[j] {
+			n++
+		}
+		if k.upDone[j] {
+			n++
+		}
+	}
+	return n
+}
+
+// task solves one task of component k.
+func (w *worker) task(ctx context.Context, k *component, tk task) error {
+	a := w.a
+	j := int(tk.col)
+	c := k.cols[j]
+	k.mu.Lock()
+	failed, lowDone, upDone := k.failed, k.lowDone[j], k.upDone[j]
+	k.mu.Unlock()
+	if failed {
+		return nil
+	}
+	var senses []solver.Sense
+	switch tk.dir {
+	case dirMin:
+		if lowDone {
+			a.settled.Add(1)
+			return nil
+		}
+		senses = []solver.Sense{solver.Minimize}
+	case dirMax:
+		if upDone {
+			a.settled.Add(1)
+			return nil
+		}
+		senses = []solver.Sense{solver.Maximize}
+	default:
+		senses = []solver.Sense{solver.Minimize, solver.Maximize}
+		if err := w.s.SetColBounds(j, a.ovLo[c], a.ovHi[c]); err != nil {
+			return fmt.Errorf("audit: cell %d: %w", c, err)
+		}
+		defer func() { _ = w.s.SetColBounds(j, a.lo[c], a.hi[c]) }()
+	}
+	if w.objCol != j {
+		if w.objCol >= 0 {
+			if err := w.s.SetColCost(w.objCol, 0); err != nil {
+				return fmt.Errorf("audit: cell %d: %w", c, err)
+			}
+		}
+		if err := w.s.SetColCost(j, 1); err != nil {
+			return fmt.Errorf("audit: cell %d: %w", c, err)
+		}
+		w.objCol = j
+	}
+	over := tk.dir == dirBoth
+	for _, sense := range senses {
+		if err := w.s.SetSense(sense); err != nil {
+			return fmt.Errorf("audit: cell %d: %w", c, err)
+		}
+
+		res, err := w.solve(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("audit: %w", context.Cause(ctx))
+			}
+			return fmt.Errorf("audit: cell %d: %w", c, err)
+		}
+		v := math.NaN()
+		switch res.Status {
+		case solver.StatusOptimal:
+			v = res.Objective
+		case solver.StatusUnbounded:
+			v = math.Inf(1)
+			if sense == solver.Minimize {
+				v = math.Inf(-1)
+			}
+		case solver.StatusInfeasible:
+			k.mu.Lock()
+			k.failed = true
+			k.mu.Unlock()
+			a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityError, Code: "audit.infeasible",
+				Summary: fmt.Sprintf("the attacker problem of cell %d is infeasible: the published values contradict the relations or bounds of its %d-cell component", c, len(k.cols)),
+				Cells:   []int{c}})
+			return nil
+		default:
+			a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.unsolved",
+				Summary: fmt.Sprintf("the attacker problem (%v) of cell %d ended with status %v (%s)", sense, c, res.Status, res.SolverStatus),
+				Cells:   []int{c}})
+		}
+		k.mu.Lock()
+		if sense == solver.Minimize {
+			a.lower[c] = v
+			if !over {
+				k.lowDone[j] = true
+			}
+		} else {
+			a.upper[c] = v
+			if !over {
+				k.upDone[j] = true
+			}
+		}
+		if !over && res.HasPrimal && len(res.ColValues) == len(k.cols) {
+			w.x = res.ColValues
+			if !a.opts.noReuse {
+				w.scan(k, res.ColValues)
+			}
+		}
+		k.mu.Unlock()
+	}
+	return nil
+}
+
+// solve solves the current problem; a hot start that ends without a
+// definite status (numerical trouble, or an infeasibility that a warm
+// basis can fake) is repeated once from scratch.
+func (w *worker) solve(ctx context.Context) (*solver.Result, error) {
+	var res *solver.Result
+	for attempt := range 2 {
+		var err error
+		if res, err = w.s.Solve(ctx); err != nil {
+			return nil, err
+		}
+		if w.coldPending {
+			w.coldPending = false
+			if err := w.s.SetOptions(w.a.warmOptions()); err != nil {
+				return nil, err
+			}
+		}
+		w.a.lps.Add(1)
+		w.a.iterations.Add(int64(res.SimplexIterations))
+		switch res.Status {
+		case solver.StatusOptimal, solver.StatusUnbounded, solver.StatusTimeLimit, solver.StatusInterrupted:
+			return res, nil
+		}
+		if attempt == 0 {
+			if err := w.s.ClearBasis(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return res, nil
+}
+
+// scan settles the directions of cells that sit at an outer bound in a
+// feasible point of the component's base problem. Called with k.mu held.
+func (w *worker) scan(k *component, x []float64) {
+	a := w.a
+	for q, c := range k.cols {
+		if a.overridden(c) {
+			continue
+		}
+		if !k.lowDone[q] && !math.IsInf(a.olo[c], 0) && x[q] <= a.olo[c]+boundEps(a.olo[c], a.tol) {
+			k.lowDone[q] = true
+			a.lower[c] = a.olo[c]
+		}
+		if !k.upDone[q] && !math.IsInf(a.ohi[c], 0) && x[q] >= a.ohi[c]-boundEps(a.ohi[c], a.tol) {
+			k.upDone[q] = true
+			a.upper[c] = a.ohi[c]
+		}
+	}
+}
+
+// boundEps is how close to a bound a solution value counts as at it.
+func boundEps(b, tol float64) float64 {
+	return min(tol, 1e-9*max(1, math.Abs(b)))
+}
+
+func (a *attack) progress(final bool) {
+	if a.opts.OnProgress == nil {
+		return
+	}
+	now := time.Now()
+	a.progressMu.Lock()
+	defer a.progressMu.Unlock()
+	if !final && now.Sub(a.lastProgress) < 100*time.Millisecond {
+		return
+	}
+	a.lastProgress = now
+	a.opts.OnProgress(Progress{Done: int(a.done.Load()), Total: a.totalTargets, LPs: int(a.lps.Load()), Elapsed: now.Sub(a.start)})
+}
+
+var errInput = errors.New("invalid audit input")

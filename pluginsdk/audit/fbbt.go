@@ -1,0 +1,139 @@
+package audit
+
+import "math"
+
+// tighten computes outer bounds of the free cells that are still unknown
+// (live) by feasibility-based bound tightening over the relations with
+// at least minRow live cells: for a relation Σ a_j x_j = b, every x_j lies
+// within (b − Σ_{k≠j} a_k [lo_k, hi_k]) / a_j. Each pass only tightens
+// valid bounds, so stopping early (the work is capped at a few passes over
+// the relations) still leaves valid bounds. The result starts from lo/hi;
+// cells that are not live keep them.
+//
+// An LP solution that puts a cell at its outer bound proves that bound is
+// the attacker's optimum, which settles that direction without an LP.
+func (a *attack) tighten(live func(int) bool, cnt []int32, minRow int32, rhs []float64) (olo, ohi []float64) {
+	olo = append([]float64(nil), a.lo...)
+	ohi = append([]float64(nil), a.hi...)
+	rel := a.rel
+	m := rel.Len()
+	// Relations per live cell.
+	cstart := make([]int, a.n+1)
+	var rows []int
+	for r := range m {
+		if cnt[r] < minRow {
+			continue
+		}
+		rows = append(rows, r)
+		cells, _ := rel.Terms(r)
+		for _, c := range cells {
+			if live(c) {
+				cstart[c+1]++
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return olo, ohi
+	}
+	for i := range a.n {
+		cstart[i+1] += cstart[i]
+	}
+	crow := make([]int32, cstart[a.n])
+	pos := append([]int(nil), cstart[:a.n]...)
+	for _, r := range rows {
+		cells, _ := rel.Terms(r)
+		for _, c := range cells {
+			if live(c) {
+				crow[pos[c]] = int32(r)
+				pos[c]++
+			}
+		}
+	}
+	inQueue := make([]bool, m)
+	queue := append([]int(nil), rows...)
+	for _, r := range rows {
+		inQueue[r] = true
+	}
+	budget := 8 * len(rows)
+	for head := 0; head < len(queue) && budget > 0; head++ {
+		budget--
+		r := queue[head]
+		inQueue[r] = false
+		cells, coef := rel.Terms(r)
+		// Activity bounds of the live part, with counts of infinite terms.
+		var minAct, maxAct float64
+		var minInf, maxInf int
+		for k, c := range cells {
+			if !live(c) {
+				continue
+			}
+			lo, hi := coef[k]*olo[c], coef[k]*ohi[c]
+			if coef[k] < 0 {
+				lo, hi = hi, lo
+			}
+			if math.IsInf(lo, -1) {
+				minInf++
+			} else {
+				minAct += lo
+			}
+			if math.IsInf(hi, 1) {
+				maxInf++
+			} else {
+				maxAct += hi
+			}
+		}
+		b := rhs[r]
+		for k, c := range cells {
+			if !live(c) {
+				continue
+			}
+			lo, hi := coef[k]*olo[c], coef[k]*ohi[c]
+			if coef[k] < 0 {
+				lo, hi = hi, lo
+			}
+			// Bounds of a_j x_j = b − rest.
+			restMin, restMax := math.Inf(-1), math.Inf(1)
+			switch {
+			case minInf == 0:
+				restMin = minAct - lo
+			case minInf == 1 && math.IsInf(lo, -1):
+				restMin = minAct
+			}
+			switch {
+			case maxInf == 0:
+				restMax = maxAct - hi
+			case maxInf == 1 && math.IsInf(hi, 1):
+				restMax = maxAct
+			}
+			tl, th := b-restMax, b-restMin // bounds of a_j x_j
+			if coef[k] < 0 {
+				tl, th = th, tl
+			}
+			nl, nh := tl/coef[k], th/coef[k]
+			changed := false
+			if !math.IsInf(nl, 0) && nl > olo[c]+improvement(olo[c], a.tol) {
+				olo[c] = math.Min(nl, ohi[c])
+				changed = true
+			}
+			if !math.IsInf(nh, 0) && nh < ohi[c]-improvement(ohi[c], a.tol) {
+				ohi[c] = math.Max(nh, olo[c])
+				changed = true
+			}
+			if changed {
+				for q := cstart[c]; q < cstart[c+1]; q++ {
+					r2 := int(crow[q])
+					if r2 != r && !inQueue[r2] {
+						inQueue[r2] = true
+						queue = append(queue, r2)
+					}
+				}
+			}
+		}
+	}
+	return olo, ohi
+}
+
+// improvement is the smallest change of a bound worth propagating.
+func improvement(b, tol float64) float64 {
+	return math.Max(tol, 1e-7*math.Abs(b))
+}

@@ -1,0 +1,88 @@
+package audit
+
+import (
+	"runtime"
+	"time"
+)
+
+// BoundsMode selects the a-priori bounds the attacker knows.
+type BoundsMode int
+
+const (
+	// BoundsAuto uses the problem's LowerBound/UpperBound columns where
+	// present and τ-Argus's JJ bounds otherwise.
+	BoundsAuto BoundsMode = iota
+	// BoundsTauArgus uses τ-Argus's JJ bounds: [0, 1.5·max] over the
+	// non-empty cells (1.5·min as lower bound when a value is negative),
+	// widened for primaries to [a − LPL, a + UPL].
+	BoundsTauArgus
+	// BoundsNonNegative uses [0, +∞).
+	BoundsNonNegative
+)
+
+// SingletonMode selects the attacker model for single-respondent cells.
+type SingletonMode int
+
+const (
+	// SingletonsIgnore is the classical audit: one external attacker.
+	SingletonsIgnore SingletonMode = iota
+	// SingletonsCollude assumes all hidden single-respondent primaries
+	// collude (seed 000 §4, constraints (9)).
+	SingletonsCollude
+)
+
+// Targets selects the cells whose bounds are computed.
+type Targets int
+
+const (
+	// TargetsDefault audits every hidden cell for Suppression and the
+	// primaries for Intervals.
+	TargetsDefault Targets = iota
+	// TargetsPrimaries audits the hidden primaries only.
+	TargetsPrimaries
+	// TargetsAll audits every hidden cell.
+	TargetsAll
+)
+
+// Progress is a progress report.
+type Progress struct {
+	// Done and Total count the audited cells.
+	Done, Total int
+	// LPs is the number of LPs solved so far.
+	LPs int
+	// Elapsed is the time since the start.
+	Elapsed time.Duration
+}
+
+// Options control an audit. The zero value is τ-Argus's audit on all cores.
+type Options struct {
+	// Workers is the number of parallel solvers; 0 means GOMAXPROCS.
+	Workers int
+	// Bounds selects the a-priori bounds.
+	Bounds BoundsMode
+	// Singletons selects the attacker model for single-respondent cells.
+	Singletons SingletonMode
+	// Targets selects the audited cells.
+	Targets Targets
+	// Tolerance is the absolute tolerance of the comparisons (exactness,
+	// protection levels, additivity of the published values); 0 means
+	// 1e-9 · max(1, largest |cell value|) + 1e-7.
+	Tolerance float64
+	// LPTimeLimit bounds each LP solve; 0 means none. A cell whose LP hits
+	// it gets NaN bounds and the verdict Unknown.
+	LPTimeLimit time.Duration
+	// OnProgress, if set, receives progress reports (at most about ten a
+	// second, and a last one at the end) from the auditing goroutines, one
+	// call at a time.
+	OnProgress func(Progress)
+
+	// noDifferencing and noReuse switch off the shortcuts, for tests.
+	noDifferencing, noReuse bool
+}
+
+func (o *Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return max(1, runtime.GOMAXPROCS(0))
+}

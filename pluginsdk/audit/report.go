@@ -1,0 +1,125 @@
+package audit
+
+import (
+	"time"
+
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// Verdict is the outcome of the audit for one cell.
+type Verdict uint8
+
+const (
+	// VerdictPublished marks a cell that is published (not audited).
+	VerdictPublished Verdict = iota
+	// VerdictNotAudited marks a hidden cell that was not a target.
+	VerdictNotAudited
+	// VerdictProtected marks a primary whose attacker interval covers its
+	// protection interval.
+	VerdictProtected
+	// VerdictPartial marks a primary whose attacker interval does not cover
+	// its protection interval but is not a single point.
+	VerdictPartial
+	// VerdictExact marks a primary the attacker can compute exactly.
+	VerdictExact
+	// VerdictHidden marks an audited non-primary cell whose value the
+	// attacker cannot compute exactly.
+	VerdictHidden
+	// VerdictRecomputable marks an audited non-primary cell (a secondary)
+	// the attacker can compute exactly.
+	VerdictRecomputable
+	// VerdictUnknown marks a cell whose LPs were not solved to optimality
+	// (time limit, inconsistent data); its bounds are NaN.
+	VerdictUnknown
+)
+
+var verdictNames = [...]string{"published", "not audited", "protected", "partial disclosure", "exact disclosure", "hidden", "recomputable", "unknown"}
+
+// String returns the verdict's name.
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return "verdict(?)"
+}
+
+// UnderProtected reports whether the verdict is a failure of a primary.
+func (v Verdict) UnderProtected() bool { return v == VerdictPartial || v == VerdictExact }
+
+// Finding describes one under-protected primary.
+type Finding struct {
+	Cell  int
+	Value float64
+	// Lower and Upper are the attacker's bounds.
+	Lower, Upper float64
+	// LowerPL, UpperPL and SlidingPL are the protection levels.
+	LowerPL, UpperPL, SlidingPL float64
+	// Verdict is VerdictPartial or VerdictExact.
+	Verdict Verdict
+}
+
+// Counts summarise an audit.
+type Counts struct {
+	// Cells is the number of cells of the problem.
+	Cells int
+	// Hidden is the number of cells not published exactly.
+	Hidden int
+	// Audited is the number of cells whose bounds were computed.
+	Audited int
+	// Primaries is the number of audited primaries.
+	Primaries int
+	// Protected, Partial and Exact count the audited primaries by verdict.
+	Protected, Partial, Exact int
+	// Recomputable counts audited non-primaries that are exactly disclosed.
+	Recomputable int
+	// Unknown counts audited cells without a result.
+	Unknown int
+	// Singletons is the number of hidden primaries treated as colluding
+	// singletons.
+	Singletons int
+	// Differenced counts hidden cells settled by differencing alone.
+	Differenced int
+	// Components is the number of LP components; LargestComponent the
+	// number of columns of the largest.
+	Components, LargestComponent int
+	// LPs is the number of LPs solved; Settled the number of bound
+	// directions of audited cells settled by another LP's solution.
+	LPs, Settled int
+	// SimplexIterations is the total over all LPs.
+	SimplexIterations int64
+	// NonAdditive counts relations that the published values alone
+	// violate (beyond the tolerance).
+	NonAdditive int
+}
+
+// Timing splits the wall-clock time of an audit.
+type Timing struct {
+	// Setup is the time to substitute, difference and split into
+	// components.
+	Setup time.Duration
+	// Solve is the time of the LP phase.
+	Solve time.Duration
+	// Total is the whole audit.
+	Total time.Duration
+}
+
+// Report is the result of an attacker audit.
+type Report struct {
+	// Lower and Upper are, per cell, the attacker's bounds: the value for
+	// published cells, NaN for hidden cells that were not audited or have
+	// no result, ±Inf where the attacker problem is unbounded.
+	Lower, Upper []float64
+	// Verdict is the verdict per cell.
+	Verdict []Verdict
+	// UnderProtected lists the primaries that fail, by cell id.
+	UnderProtected []Finding
+	// Counts summarise the audit.
+	Counts Counts
+	// Timing splits the wall-clock time.
+	Timing Timing
+	// Tolerance is the absolute tolerance used.
+	Tolerance float64
+	// Diagnostics report data problems (non-additive published values,
+	// infeasible or unsolved attacker problems).
+	Diagnostics []pluginsdk.Diagnostic
+}

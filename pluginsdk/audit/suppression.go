@@ -1,0 +1,327 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/relations"
+)
+
+// Suppression audits a suppression pattern: status gives the status of
+// every cell (nil means p.Cells.Status); primaries (3–9) and secondaries
+// (11, 12) are hidden, all other cells published. See the package
+// documentation for the attacker problems and the verdicts.
+//
+// A problem in dimension form without relations gets the relations of its
+// tables (package relations, trivial levels kept); otherwise p.Relations
+// are used. p is not modified.
+func Suppression(ctx context.Context, p *pluginsdk.Problem, status []pluginsdk.Status, opts Options) (*Report, error) {
+	start := time.Now()
+	in, err := prepare(p, status, opts)
+	if err != nil {
+		return nil, err
+	}
+	n := p.NumCells()
+	a := in.newAttack(&opts, start)
+	for i := range n {
+		if in.status[i].IsSuppressed() {
+			a.free[i] = true
+			a.counts.Hidden++
+			a.target[i] = opts.Targets != TargetsPrimaries || in.status[i].IsPrimary()
+		} else {
+			a.val[i] = p.Cells.Value[i]
+		}
+	}
+	if err := in.singletons(a); err != nil {
+		return nil, err
+	}
+	if err := a.run(ctx); err != nil {
+		return nil, err
+	}
+	return in.report(a, start), nil
+}
+
+// Intervals audits published intervals: cell i is published as [lo[i],
+// hi[i]] (lo[i] = hi[i] publishes it exactly); the attacker knows the
+// intervals, the relations and the a-priori bounds. By default the bounds
+// of the primaries that are not published exactly are computed
+// (Options.Targets); verdicts as for Suppression. The statuses are those of
+// p. An interval that does not contain the cell's value is reported as a
+// diagnostic.
+func Intervals(ctx context.Context, p *pluginsdk.Problem, lo, hi []float64, opts Options) (*Report, error) {
+	start := time.Now()
+	in, err := prepare(p, nil, opts)
+	if err != nil {
+		return nil, err
+	}
+	n := p.NumCells()
+	if len(lo) != n || len(hi) != n {
+		return nil, fmt.Errorf("audit: %w: %d lower and %d upper interval ends for %d cells", errInput, len(lo), len(hi), n)
+	}
+	a := in.newAttack(&opts, start)
+	var diags []pluginsdk.Diagnostic
+	for i := range n {
+		l, h := lo[i], hi[i]
+		if math.IsNaN(l) || math.IsNaN(h) || l > h {
+			return nil, fmt.Errorf("audit: %w: cell %d: published interval [%g, %g]", errInput, i, l, h)
+		}
+		v := p.Cells.Value[i]
+		if v < l-in.tol || v > h+in.tol {
+			diags = append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.interval_excludes_value",
+				Summary: fmt.Sprintf("cell %d: the published interval [%g, %g] does not contain the value %g", i, l, h, v), Cells: []int{i}})
+		}
+		if l == h {
+			a.val[i] = l
+			continue
+		}
+		a.free[i] = true
+		a.counts.Hidden++
+		a.lo[i] = math.Max(l, a.lo[i])
+		a.hi[i] = math.Min(h, a.hi[i])
+		if a.lo[i] > a.hi[i] { // the interval lies outside the a-priori bounds
+			a.lo[i], a.hi[i] = l, h
+		}
+		a.target[i] = opts.Targets == TargetsAll || in.status[i].IsPrimary()
+	}
+	for _, d := range diags {
+		a.diag.add(d)
+	}
+	if err := in.singletons(a); err != nil {
+		return nil, err
+	}
+	if err := a.run(ctx); err != nil {
+		return nil, err
+	}
+	return in.report(a, start), nil
+}
+
+// input is a checked problem with its derived columns.
+type input struct {
+	p        *pluginsdk.Problem
+	rel      *pluginsdk.Relations
+	status   []pluginsdk.Status
+	lo, hi   []float64 // a-priori bounds per cell
+	lpl, upl []float64
+	spl      []float64
+	tol      float64
+	opts     Options
+}
+
+func prepare(p *pluginsdk.Problem, status []pluginsdk.Status, opts Options) (*input, error) {
+	if p == nil {
+		return nil, fmt.Errorf("audit: %w: nil problem", errInput)
+	}
+	n := p.NumCells()
+	c := &p.Cells
+	if status == nil {
+		status = c.Status
+	}
+	if len(status) != n {
+		return nil, fmt.Errorf("audit: %w: %d statuses for %d cells", errInput, len(status), n)
+	}
+	for name, l := range map[string]int{"lower protection": len(c.LowerPL), "upper protection": len(c.UpperPL),
+		"sliding protection": len(c.SlidingPL), "lower bound": len(c.LowerBound), "upper bound": len(c.UpperBound),
+		"frequency": len(c.Freq)} {
+		if l != 0 && l != n {
+			return nil, fmt.Errorf("audit: %w: column %s has %d entries for %d cells", errInput, name, l, n)
+		}
+	}
+	in := &input{p: p, status: status, opts: opts}
+	scale := 1.0
+	for i, v := range c.Value {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("audit: %w: cell %d has value %v", errInput, i, v)
+		}
+		scale = math.Max(scale, math.Abs(v))
+	}
+	in.tol = opts.Tolerance
+	if in.tol <= 0 {
+		in.tol = 1e-9*scale + 1e-7
+	}
+	col := func(x []float64) []float64 {
+		if len(x) == n {
+			return x
+		}
+		return make([]float64, n)
+	}
+	in.lpl, in.upl, in.spl = col(c.LowerPL), col(c.UpperPL), col(c.SlidingPL)
+	if p.Relations.Len() == 0 && len(p.Tables) > 0 {
+		r, err := relations.Build(p, relations.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("audit: %w", err)
+		}
+		in.rel = &r
+	} else {
+		if err := relations.Validate(&p.Relations, n); err != nil {
+			return nil, fmt.Errorf("audit: %w", err)
+		}
+		in.rel = &p.Relations
+	}
+	if err := in.bounds(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// bounds computes the a-priori bounds per cell.
+func (in *input) bounds() error {
+	p := in.p
+	n := p.NumCells()
+	c := &p.Cells
+	in.lo, in.hi = make([]float64, n), make([]float64, n)
+	// τ-Argus's table bounds over the non-empty cells.
+	minV, maxV := math.Inf(1), math.Inf(-1)
+	for i, v := range c.Value {
+		if in.status[i] == pluginsdk.StatusEmpty {
+			continue
+		}
+		minV, maxV = math.Min(minV, v), math.Max(maxV, v)
+	}
+	tabLo, tabHi := 0.0, 0.0
+	if minV < 0 {
+		tabLo = 1.5 * minV
+	}
+	if maxV > 0 {
+		tabHi = 1.5 * maxV
+	}
+	for i, v := range c.Value {
+		var l, h float64
+		switch in.opts.Bounds {
+		case BoundsNonNegative:
+			l, h = 0, math.Inf(1)
+		case BoundsAuto, BoundsTauArgus:
+			l, h = tabLo, tabHi
+			if in.status[i].IsPrimary() {
+				l = math.Min(l, v-in.lpl[i])
+				h = math.Max(h, v+in.upl[i])
+			}
+			if in.opts.Bounds == BoundsAuto {
+				if len(c.LowerBound) == n {
+					l = c.LowerBound[i]
+				}
+				if len(c.UpperBound) == n {
+					h = c.UpperBound[i]
+				}
+			}
+		default:
+			return fmt.Errorf("audit: %w: unknown bounds mode %d", errInput, in.opts.Bounds)
+		}
+		if math.IsNaN(l) || math.IsNaN(h) {
+			return fmt.Errorf("audit: %w: cell %d has a NaN a-priori bound", errInput, i)
+		}
+		in.lo[i], in.hi[i] = math.Min(l, v), math.Max(h, v)
+	}
+	return nil
+}
+
+func (in *input) newAttack(opts *Options, start time.Time) *attack {
+	n := in.p.NumCells()
+	a := &attack{
+		rel: in.rel, n: n, free: make([]bool, n), val: make([]float64, n),
+		lo: append([]float64(nil), in.lo...), hi: append([]float64(nil), in.hi...),
+		target: make([]bool, n), tol: in.tol, opts: opts, start: start,
+	}
+	a.counts.Cells = n
+	return a
+}
+
+// singletons fixes the hidden single-respondent primaries for every
+// problem but their own (seed 000 §4, (9)).
+func (in *input) singletons(a *attack) error {
+	switch in.opts.Singletons {
+	case SingletonsIgnore:
+		return nil
+	case SingletonsCollude:
+	default:
+		return fmt.Errorf("audit: %w: unknown singleton mode %d", errInput, in.opts.Singletons)
+	}
+	c := &in.p.Cells
+	for i := range a.n {
+		if !a.free[i] || !in.status[i].IsPrimary() {
+			continue
+		}
+		single := in.status[i] == pluginsdk.StatusUnsafeSingleton || in.status[i] == pluginsdk.StatusUnsafeSingletonManual
+		if len(c.Freq) == a.n {
+			single = c.Freq[i] == 1
+		}
+		if !single {
+			continue
+		}
+		if a.override == nil {
+			a.override = make([]bool, a.n)
+			a.ovLo, a.ovHi = make([]float64, a.n), make([]float64, a.n)
+		}
+		a.override[i] = true
+		a.ovLo[i], a.ovHi[i] = a.lo[i], a.hi[i]
+		a.lo[i], a.hi[i] = c.Value[i], c.Value[i]
+		a.counts.Singletons++
+	}
+	return nil
+}
+
+// report computes the verdicts.
+func (in *input) report(a *attack, start time.Time) *Report {
+	n := a.n
+	r := &Report{Lower: a.lower, Upper: a.upper, Verdict: make([]Verdict, n), Tolerance: a.tol}
+	ct := a.counts
+	tol := a.tol
+	v := in.p.Cells.Value
+	for i := range n {
+		switch {
+		case !a.free[i]:
+			r.Verdict[i] = VerdictPublished
+			continue
+		case !a.target[i]:
+			r.Verdict[i] = VerdictNotAudited
+			r.Lower[i], r.Upper[i] = math.NaN(), math.NaN()
+			continue
+		}
+		ct.Audited++
+		primary := in.status[i].IsPrimary()
+		if primary {
+			ct.Primaries++
+		}
+		lo, hi := r.Lower[i], r.Upper[i]
+		if math.IsNaN(lo) || math.IsNaN(hi) {
+			r.Verdict[i] = VerdictUnknown
+			r.Lower[i], r.Upper[i] = math.NaN(), math.NaN()
+			ct.Unknown++
+			continue
+		}
+		exact := hi-lo <= tol
+		switch {
+		case !primary && exact:
+			r.Verdict[i] = VerdictRecomputable
+			ct.Recomputable++
+		case !primary:
+			r.Verdict[i] = VerdictHidden
+		case exact:
+			r.Verdict[i] = VerdictExact
+			ct.Exact++
+		case lo <= v[i]-in.lpl[i]+tol && hi >= v[i]+in.upl[i]-tol && (in.spl[i] <= 0 || hi-lo >= in.spl[i]-tol):
+			r.Verdict[i] = VerdictProtected
+			ct.Protected++
+		default:
+			r.Verdict[i] = VerdictPartial
+			ct.Partial++
+		}
+		if r.Verdict[i].UnderProtected() {
+			r.UnderProtected = append(r.UnderProtected, Finding{Cell: i, Value: v[i], Lower: lo, Upper: hi,
+				LowerPL: in.lpl[i], UpperPL: in.upl[i], SlidingPL: in.spl[i], Verdict: r.Verdict[i]})
+		}
+	}
+	ct.LPs = int(a.lps.Load())
+	ct.Settled = int(a.settled.Load())
+	ct.SimplexIterations = a.iterations.Load()
+	r.Counts = ct
+	r.Diagnostics = a.diag.d
+	now := time.Now()
+	r.Timing = Timing{Setup: a.setupDone.Sub(start), Solve: now.Sub(a.setupDone), Total: now.Sub(start)}
+	if a.setupDone.IsZero() {
+		r.Timing.Setup, r.Timing.Solve = r.Timing.Total, 0
+	}
+	return r
+}
