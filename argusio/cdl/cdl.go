@@ -21,7 +21,6 @@ package cdl
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -53,7 +52,7 @@ func Read(r io.Reader, name string) (*List, error) {
 	l := &List{File: name, index: make(map[string]int)}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	sc.Split(splitLines)
+	sc.Split(lex.SplitLines)
 	lineNo := 0
 	for sc.Scan() {
 		lineNo++
@@ -76,28 +75,6 @@ func Read(r io.Reader, name string) (*List, error) {
 		return nil, fmt.Errorf("cdl: reading %s: %w", name, err)
 	}
 	return l, nil
-}
-
-// splitLines is a bufio.SplitFunc ending lines at LF, CRLF or a lone CR.
-func splitLines(data []byte, atEOF bool) (int, []byte, error) {
-	i := bytes.IndexAny(data, "\r\n")
-	switch {
-	case i < 0:
-		if atEOF && len(data) > 0 {
-			return len(data), data, nil
-		}
-		return 0, nil, nil
-	case data[i] == '\n':
-		return i + 1, data[:i], nil
-	case i+1 < len(data):
-		if data[i+1] == '\n' {
-			return i + 2, data[:i], nil
-		}
-		return i + 1, data[:i], nil
-	case atEOF:
-		return i + 1, data[:i], nil
-	}
-	return 0, nil, nil
 }
 
 // Label returns the label of code. The code is looked up as given first and

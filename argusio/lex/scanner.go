@@ -43,16 +43,16 @@ type Scanner struct {
 func NewScanner(r io.Reader, name string) *Scanner {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
-	sc.Split(splitLines)
+	sc.Split(SplitLines)
 	return &Scanner{sc: sc, name: name}
 }
 
 // Name returns the file name given to [NewScanner].
 func (s *Scanner) Name() string { return s.name }
 
-// splitLines is a bufio.SplitFunc that ends lines at LF, CRLF or a lone CR,
+// SplitLines is a bufio.SplitFunc that ends lines at LF, CRLF or a lone CR,
 // like Java's BufferedReader.readLine.
-func splitLines(data []byte, atEOF bool) (int, []byte, error) {
+func SplitLines(data []byte, atEOF bool) (int, []byte, error) {
 	i := bytes.IndexAny(data, "\r\n")
 	switch {
 	case i < 0:

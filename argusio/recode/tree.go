@@ -2,7 +2,6 @@ package recode
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -34,7 +33,7 @@ func ReadTree(r io.Reader, name string) (*Tree, error) {
 	t := &Tree{File: name}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	sc.Split(splitLines)
+	sc.Split(lex.SplitLines)
 	lineNo := 0
 	for sc.Scan() {
 		lineNo++
@@ -57,29 +56,6 @@ func ReadTree(r io.Reader, name string) (*Tree, error) {
 		return nil, &lex.ParseError{Pos: lex.Pos{File: name}, Err: ErrNoTreeHeader}
 	}
 	return t, nil
-}
-
-// splitLines is a bufio.SplitFunc ending lines at LF, CRLF or a lone CR,
-// like Java's BufferedReader.readLine.
-func splitLines(data []byte, atEOF bool) (int, []byte, error) {
-	i := bytes.IndexAny(data, "\r\n")
-	switch {
-	case i < 0:
-		if atEOF && len(data) > 0 {
-			return len(data), data, nil
-		}
-		return 0, nil, nil
-	case data[i] == '\n':
-		return i + 1, data[:i], nil
-	case i+1 < len(data):
-		if data[i+1] == '\n' {
-			return i + 2, data[:i], nil
-		}
-		return i + 1, data[:i], nil
-	case atEOF:
-		return i + 1, data[:i], nil
-	}
-	return 0, nil, nil
 }
 
 // HierCode is one code of a hierarchical code list, in code-list order

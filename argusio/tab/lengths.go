@@ -2,7 +2,6 @@ package tab
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -39,7 +38,7 @@ func CodeLengths(r io.Reader, name string, layout Layout) ([]int, error) {
 	lengths := make([]int, len(l.Columns))
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<30)
-	sc.Split(splitLines)
+	sc.Split(lex.SplitLines)
 	lineNo := 0
 	for sc.Scan() {
 		lineNo++
@@ -65,27 +64,4 @@ func CodeLengths(r io.Reader, name string, layout Layout) ([]int, error) {
 		return nil, fmt.Errorf("tab: reading %s: %w", name, err)
 	}
 	return lengths, nil
-}
-
-// splitLines is a bufio.SplitFunc ending lines at LF, CRLF or a lone CR,
-// like Java's BufferedReader.readLine.
-func splitLines(data []byte, atEOF bool) (int, []byte, error) {
-	i := bytes.IndexAny(data, "\r\n")
-	switch {
-	case i < 0:
-		if atEOF && len(data) > 0 {
-			return len(data), data, nil
-		}
-		return 0, nil, nil
-	case data[i] == '\n':
-		return i + 1, data[:i], nil
-	case i+1 < len(data):
-		if data[i+1] == '\n' {
-			return i + 2, data[:i], nil
-		}
-		return i + 1, data[:i], nil
-	case atEOF:
-		return i + 1, data[:i], nil
-	}
-	return 0, nil, nil
 }
