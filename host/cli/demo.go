@@ -2,12 +2,15 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/rs/zerolog"
+
+	"github.com/sdcengine/argus/batch"
 )
 
 // cmdDemo runs the demonstration batch job shipped in testdata/demo: the
@@ -37,6 +40,17 @@ func cmdDemo(ctx context.Context, env Env, log zerolog.Logger) int {
 	table, err := os.ReadFile(filepath.Join(*out, "simple2d-table.csv"))
 	if err == nil {
 		fmt.Fprintf(env.Stdout, "\nProtected table (x = suppressed):\n%s\n", table)
+	}
+	if b, err := os.ReadFile(report); err == nil {
+		var rep batch.Report
+		if json.Unmarshal(b, &rep) == nil {
+			for _, st := range rep.Steps {
+				if m := st.Method; m != nil && m.Audit != nil && m.Audit.Done {
+					fmt.Fprintf(env.Stdout, "Method %s (plugin %s %s): %d secondaries; audit: %d of %d primaries under-protected\n\n",
+						m.Code, m.Plugin, m.Version, m.Secondaries, m.Audit.UnderProtected, m.Audit.Primaries)
+				}
+			}
+		}
 	}
 	entries, _ := os.ReadDir(*out)
 	fmt.Fprintln(env.Stdout, "Written:")
