@@ -29,7 +29,7 @@ type attack struct {
 	// olo and ohi are outer bounds of the base problems' optima (bound
 	// tightening); lo/hi when the shortcuts are off.
 	olo, ohi []float64
-	target []bool
+	target   []bool
 	// override[c], when set, gives target c's bounds in its own problems
 	// (lo/hi then hold the bounds it has in every other problem).
 	override       []bool
@@ -67,8 +67,8 @@ func (l *diagList) add(d pluginsdk.Diagnostic) {
 // component is a set of free cells linked by relations: one LP.
 type component struct {
 	id      int
-	cols    []int // global cell ids, ascending
-	rows    []int // relation ids
+	cols    []int  // global cell ids, ascending
+	rows    []int  // relation ids
 	targets []int  // local column indices of targets, ascending
 	tasks   []task // the LPs to solve
 	// claimed, open and next (the first task that may be open) are
