@@ -26,8 +26,11 @@ const (
 // (seed 004 §17–23): sensitive cells deviate by at most Alpha, the others by
 // at most Beta, relative to the centre value.
 type ECTA struct {
+	// Alpha and Beta are the relative perturbation bounds of the primaries
+	// and of the other cells.
 	Alpha, Beta float64
-	Center      Center
+	// Center selects the values the bounds are relative to.
+	Center Center
 }
 
 // AdjustedOptions control Adjusted.
@@ -49,10 +52,13 @@ type AdjustedOptions struct {
 // SensitiveCell is the check of one sensitive (primary) cell of an
 // adjusted table.
 type SensitiveCell struct {
-	Cell               int
+	// Cell is the cell id.
+	Cell int
+	// Original and Adjusted are the true and the published value.
 	Original, Adjusted float64
 	// Deviation is Adjusted − Original.
-	Deviation        float64
+	Deviation float64
+	// LowerPL and UpperPL are the protection levels.
 	LowerPL, UpperPL float64
 	// Protected reports Deviation ≤ −LowerPL or Deviation ≥ UpperPL
 	// (within the tolerance).
@@ -61,6 +67,7 @@ type SensitiveCell struct {
 
 // Residual is a relation that the adjusted values violate.
 type Residual struct {
+	// Relation is the relation index.
 	Relation int
 	// Value is Σ coef·x − rhs.
 	Value float64
@@ -68,6 +75,7 @@ type Residual struct {
 
 // AdjustedCounts summarise an adjusted-table check.
 type AdjustedCounts struct {
+	// Cells and Relations are the sizes of the problem.
 	Cells, Relations int
 	// NonAdditive counts relations violated beyond the tolerance.
 	NonAdditive int

@@ -3,16 +3,44 @@ package audit
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file", name)
+	}
+}
 
 // seedExample is the table of seed 000 Figure 11: 3 × 3 with totals, the
 // primary (2,3) = 40 with lpl = upl = 10, and the suppressions (1,1),
@@ -607,6 +635,14 @@ func TestIndustrySize(t *testing.T) {
 			if ct.Exact == 0 || ct.Primaries != map[string]int{"Var1_dom3_75.jj": 657, "Var2_dom3_75.jj": 1018}[name] {
 				t.Errorf("counts %+v", ct)
 			}
+			// The under-protected primaries, as a golden list.
+			var b strings.Builder
+			fmt.Fprintf(&b, "# %s, only the primaries suppressed: %d exactly disclosed, %d partially\n", name, ct.Exact, ct.Partial)
+			fmt.Fprintf(&b, "# cell value lower upper lpl upl verdict\n")
+			for _, f := range r.UnderProtected {
+				fmt.Fprintf(&b, "%d %g %.6g %.6g %g %g %s\n", f.Cell, f.Value, f.Lower, f.Upper, f.LowerPL, f.UpperPL, f.Verdict)
+			}
+			golden(t, strings.TrimSuffix(name, ".jj")+"_primaries.golden", b.String())
 			// Check the exact primaries by differencing alone where possible
 			// against an independent oracle on a sample.
 			var sample []int
@@ -646,5 +682,231 @@ func TestIndustrySize(t *testing.T) {
 				t.Errorf("all suppressed: counts %+v", ct)
 			}
 		})
+	}
+}
+
+func TestAdjustedFigure16(t *testing.T) {
+	p, _ := seedExample()
+	prim := cell(3, 2, 3)
+	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 5, 5
+	p.Cells.Cost = make([]float64, p.NumCells())
+	for i := range p.Cells.Cost {
+		p.Cells.Cost[i] = 2
+	}
+	adjust := func(changes map[[2]int]float64) []float64 {
+		v := append([]float64(nil), p.Cells.Value...)
+		for ij, x := range changes {
+			v[cell(3, ij[0], ij[1])] = x
+		}
+		return v
+	}
+	ctx := context.Background()
+	for name, ch := range map[string]map[[2]int]float64{
+		"lower sense": {{1, 1}: 15, {1, 3}: 33, {2, 1}: 43, {2, 3}: 35},
+		"upper sense": {{1, 1}: 25, {1, 3}: 23, {2, 1}: 33, {2, 3}: 45},
+	} {
+		r, err := Adjusted(ctx, p, adjust(ch), AdjustedOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct := r.Counts
+		if ct.NonAdditive != 0 || ct.Changed != 4 || ct.Sensitive != 1 || ct.Protected != 1 || ct.OutOfBounds != 0 || r.L1 != 20 || r.WeightedL1 != 40 {
+			t.Errorf("%s: %+v L1 %g", name, ct, r.L1)
+		}
+		if d := r.Sensitive[0].Deviation; math.Abs(d) != 5 {
+			t.Errorf("%s: deviation %g", name, d)
+		}
+		if math.Abs(r.MaxRelSensitive-5.0/40) > 1e-12 || math.Abs(r.MaxRelOther-5.0/20) > 1e-12 {
+			t.Errorf("%s: relative deviations %g %g", name, r.MaxRelSensitive, r.MaxRelOther)
+		}
+	}
+	// Too small a move of the primary, a broken column and a changed
+	// protected cell.
+	p.Cells.Status[cell(3, 3, 3)] = pluginsdk.StatusProtected
+	v := adjust(map[[2]int]float64{{2, 1}: 40, {2, 3}: 38, {3, 3}: 43})
+	r, err := Adjusted(ctx, p, v, AdjustedOptions{Options: Options{Bounds: BoundsNonNegative}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct := r.Counts
+	if ct.UnderProtected != 1 || ct.NonAdditive == 0 || ct.FrozenChanged != 1 || len(r.UnderProtected) != 1 {
+		t.Errorf("broken: %+v", ct)
+	}
+	v[cell(3, 1, 2)] = -1
+	if r, _ = Adjusted(ctx, p, v, AdjustedOptions{Options: Options{Bounds: BoundsNonNegative}}); r.Counts.OutOfBounds != 1 {
+		t.Errorf("out of bounds: %+v", r.Counts)
+	}
+	if _, err := Adjusted(ctx, p, v[:3], AdjustedOptions{}); !errors.Is(err, errInput) {
+		t.Errorf("length: %v", err)
+	}
+}
+
+func TestECTA(t *testing.T) {
+	p, _ := seedExample()
+	prim := cell(3, 2, 3)
+	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 5, 5
+	p.Cells.Status[cell(3, 3, 3)] = pluginsdk.StatusEmpty
+	v := append([]float64(nil), p.Cells.Value...)
+	v[cell(3, 1, 2)] = -10 // a negative published value: ends swapped
+	lo, hi, err := ECTAIntervals(p, v, ECTA{Alpha: 0.5, Beta: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lo[prim] != 20 || hi[prim] != 60 {
+		t.Errorf("primary interval [%g, %g]", lo[prim], hi[prim])
+	}
+	if c := cell(3, 1, 2); lo[c] != -11 || hi[c] != -9 {
+		t.Errorf("negative interval [%g, %g]", lo[c], hi[c])
+	}
+	if c := cell(3, 3, 3); lo[c] != 42 || hi[c] != 42 {
+		t.Errorf("frozen interval [%g, %g]", lo[c], hi[c])
+	}
+	lo, _, _ = ECTAIntervals(p, v, ECTA{Alpha: 0.5, Beta: 0.1, Center: CenterOriginal})
+	if c := cell(3, 1, 2); lo[c] != 21.6 {
+		t.Errorf("original-centred interval starts at %g", lo[c])
+	}
+	if _, _, err := ECTAIntervals(p, v, ECTA{Alpha: math.NaN()}); !errors.Is(err, errInput) {
+		t.Errorf("NaN alpha: %v", err)
+	}
+	// The attacker audit of an ECTA publication of the unchanged table:
+	// with β = 0 only the primary is uncertain, within ±α·40 but fixed by
+	// its row: exactly disclosed.
+	r, err := Adjusted(context.Background(), p, p.Cells.Value, AdjustedOptions{ECTA: &ECTA{Alpha: 0.3, Beta: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Attack == nil || r.Attack.Verdict[prim] != VerdictExact {
+		t.Fatalf("attack %+v", r.Attack)
+	}
+	// With β = 0.2 the row and column neighbours move too.
+	r, err = Adjusted(context.Background(), p, p.Cells.Value, AdjustedOptions{ECTA: &ECTA{Alpha: 0.3, Beta: 0.2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := r.Attack; a.Lower[prim] >= 40 || a.Upper[prim] <= 40 {
+		t.Errorf("ECTA attack bounds [%g, %g]", a.Lower[prim], a.Upper[prim])
+	}
+}
+
+// TestVerdictMode checks that verdict mode gives the verdicts of bounds
+// mode, exact bounds for failing primaries, and witnesses that prove the
+// other verdicts.
+func TestVerdictMode(t *testing.T) {
+	for seed := range uint64(6) {
+		p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{9, 8, 3}, Seed: seed, PrimaryFraction: 0.15, ProtectionPct: 30})
+		st := randomStatuses(p, 0.3, seed)
+		ctx := context.Background()
+		rb, err := Suppression(ctx, p, st, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rv, err := Suppression(ctx, p, st, Options{Workers: 2, Mode: ModeVerdicts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range rb.Verdict {
+			if rb.Verdict[i] != rv.Verdict[i] {
+				t.Fatalf("seed %d cell %d: %v vs %v", seed, i, rb.Verdict[i], rv.Verdict[i])
+			}
+			if rv.Lower[i] < rb.Lower[i]-1e-6 || rv.Upper[i] > rb.Upper[i]+1e-6 {
+				t.Fatalf("seed %d cell %d: witness [%g, %g] outside [%g, %g]", seed, i, rv.Lower[i], rv.Upper[i], rb.Lower[i], rb.Upper[i])
+			}
+		}
+		if len(rb.UnderProtected) != len(rv.UnderProtected) {
+			t.Fatalf("under-protected %d vs %d", len(rb.UnderProtected), len(rv.UnderProtected))
+		}
+		for k, f := range rb.UnderProtected {
+			g := rv.UnderProtected[k]
+			if f.Cell != g.Cell || !near(f.Lower, g.Lower) || !near(f.Upper, g.Upper) {
+				t.Errorf("finding %+v vs %+v", f, g)
+			}
+		}
+		t.Logf("seed %d: %d LPs for bounds, %d for verdicts; %d under-protected", seed, rb.Counts.LPs, rv.Counts.LPs, len(rb.UnderProtected))
+	}
+}
+
+func TestLPTimeLimit(t *testing.T) {
+	// Long enough LPs (a 1600-cell component) that a microsecond limit
+	// stops them.
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{50, 50}, Seed: 1, PrimaryFraction: 0.1})
+	st := randomStatuses(p, 0.6, 1)
+	r, err := Suppression(context.Background(), p, st, Options{LPTimeLimit: time.Microsecond, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Counts.LPs == 0 || r.Counts.Unknown == 0 || len(r.Diagnostics) == 0 || r.Diagnostics[0].Code != "audit.unsolved" {
+		t.Errorf("counts %+v, diagnostics %v", r.Counts, r.Diagnostics[:min(1, len(r.Diagnostics))])
+	}
+	for i, v := range r.Verdict {
+		if v == VerdictUnknown && (!math.IsNaN(r.Lower[i]) || !math.IsNaN(r.Upper[i])) {
+			t.Errorf("unknown cell %d has bounds [%g, %g]", i, r.Lower[i], r.Upper[i])
+		}
+	}
+}
+
+// TestGrid100k audits a 103 823-cell three-dimensional table: with 5 %
+// primaries differencing settles everything; with 8 % a component of about
+// 7000 cells remains, audited in verdict mode. (From-scratch LPs over the
+// whole table take about a minute each here, so exactness is checked on
+// smaller tables and on the corpus.)
+func TestGrid100k(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large audit")
+	}
+	ctx := context.Background()
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{46, 46, 46}, Seed: 1, PrimaryFraction: 0.05})
+	r, err := Suppression(ctx, p, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Counts.Audited != r.Counts.Hidden || r.Counts.Unknown != 0 {
+		t.Errorf("5%%: counts %+v", r.Counts)
+	}
+	t.Logf("5%%: %d cells, %d hidden, %d differenced, %v", r.Counts.Cells, r.Counts.Hidden, r.Counts.Differenced, r.Timing.Total)
+	p = plugintest.Grid(plugintest.GridSpec{Sizes: []int{46, 46, 46}, Seed: 1, PrimaryFraction: 0.08})
+	r, err = Suppression(ctx, p, nil, Options{Mode: ModeVerdicts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct := r.Counts
+	t.Logf("8%%, verdicts: %d hidden, %d differenced, largest component %d, %d LPs; %d protected, %d partial, %d exact; %v",
+		ct.Hidden, ct.Differenced, ct.LargestComponent, ct.LPs, ct.Protected, ct.Partial, ct.Exact, r.Timing.Total)
+	if ct.Audited != ct.Hidden || ct.Unknown != 0 || ct.Protected+ct.Partial+ct.Exact != ct.Primaries {
+		t.Errorf("8%%: counts %+v", ct)
+	}
+}
+
+func TestDegenerateInputs(t *testing.T) {
+	ctx := context.Background()
+	// No cells at all.
+	r, err := Suppression(ctx, &pluginsdk.Problem{}, nil, Options{})
+	if err != nil || r.Counts.Cells != 0 {
+		t.Errorf("empty problem: %v %+v", err, r)
+	}
+	// Cells without relations: a hidden cell's bounds are its a-priori ones.
+	p := &pluginsdk.Problem{}
+	p.Cells.Value = []float64{5, 7}
+	p.Cells.Status = []pluginsdk.Status{pluginsdk.StatusUnsafeRule, pluginsdk.StatusSafe}
+	r, err = Suppression(ctx, p, nil, Options{})
+	if err != nil || r.Lower[0] != 0 || r.Upper[0] != 10.5 || r.Verdict[0] != VerdictProtected {
+		t.Errorf("no relations: %v [%g, %g] %v", err, r.Lower[0], r.Upper[0], r.Verdict[0])
+	}
+	// A general problem given by relations only, with a right-hand side:
+	// x0 + x1 = 10 + x2 with x2 published.
+	p = &pluginsdk.Problem{}
+	p.Cells.Value = []float64{4, 8, 2}
+	p.Cells.Status = []pluginsdk.Status{pluginsdk.StatusUnsafeRule, pluginsdk.StatusSecondary, pluginsdk.StatusSafe}
+	// (Built by hand: pluginsdk.Relations.Add loses the right-hand side
+	// of a first relation.)
+	p.Relations = pluginsdk.Relations{Start: []int{0, 3}, Cell: []int{0, 1, 2}, Coef: []float64{1, 1, -1}, RHS: []float64{10}}
+	r, err = Suppression(ctx, p, nil, Options{Bounds: BoundsNonNegative})
+	if err != nil || r.Lower[0] != 0 || r.Upper[0] != 12 || r.Lower[1] != 0 || r.Upper[1] != 12 {
+		t.Errorf("general problem: %v [%g, %g] [%g, %g]", err, r.Lower[0], r.Upper[0], r.Lower[1], r.Upper[1])
+	}
+	if _, err := Suppression(ctx, p, nil, Options{Mode: 7}); !errors.Is(err, errInput) {
+		t.Errorf("bad mode: %v", err)
+	}
+	if _, err := Suppression(ctx, p, nil, Options{Singletons: 7}); !errors.Is(err, errInput) {
+		t.Errorf("bad singleton mode: %v", err)
 	}
 }

@@ -44,6 +44,23 @@ const (
 	TargetsAll
 )
 
+// Mode selects what the audit computes.
+type Mode int
+
+const (
+	// ModeBounds computes the exact attacker bounds of every audited cell,
+	// as τ-Argus's audit does.
+	ModeBounds Mode = iota
+	// ModeVerdicts computes the verdicts only: a direction of a cell is not
+	// optimised once feasible points prove its verdict (a primary's value
+	// can be moved by its protection levels and the sliding level; a
+	// secondary takes two values farther apart than the tolerance). The
+	// bounds reported for such cells are those witnesses, so the reported
+	// interval may be narrower than the attacker's; the verdicts, and both
+	// bounds of every under-protected or recomputable cell, are exact.
+	ModeVerdicts
+)
+
 // Progress is a progress report.
 type Progress struct {
 	// Done and Total count the audited cells.
@@ -64,6 +81,8 @@ type Options struct {
 	Singletons SingletonMode
 	// Targets selects the audited cells.
 	Targets Targets
+	// Mode selects exact bounds or verdicts only.
+	Mode Mode
 	// Tolerance is the absolute tolerance of the comparisons (exactness,
 	// protection levels, additivity of the published values); 0 means
 	// 1e-9 · max(1, largest |cell value|) + 1e-7.

@@ -48,7 +48,9 @@ func (v Verdict) UnderProtected() bool { return v == VerdictPartial || v == Verd
 
 // Finding describes one under-protected primary.
 type Finding struct {
-	Cell  int
+	// Cell is the cell id.
+	Cell int
+	// Value is the cell's true value.
 	Value float64
 	// Lower and Upper are the attacker's bounds.
 	Lower, Upper float64

@@ -38,6 +38,9 @@ func Suppression(ctx context.Context, p *pluginsdk.Problem, status []pluginsdk.S
 	if err := in.singletons(a); err != nil {
 		return nil, err
 	}
+	if err := in.verdicts(a); err != nil {
+		return nil, err
+	}
 	if err := a.run(ctx); err != nil {
 		return nil, err
 	}
@@ -90,6 +93,9 @@ func Intervals(ctx context.Context, p *pluginsdk.Problem, lo, hi []float64, opts
 		a.diag.add(d)
 	}
 	if err := in.singletons(a); err != nil {
+		return nil, err
+	}
+	if err := in.verdicts(a); err != nil {
 		return nil, err
 	}
 	if err := a.run(ctx); err != nil {
@@ -217,6 +223,33 @@ func (in *input) bounds() error {
 	return nil
 }
 
+// verdicts prepares the witnesses of verdict mode, after the targets are
+// known.
+func (in *input) verdicts(a *attack) error {
+	switch in.opts.Mode {
+	case ModeBounds:
+		return nil
+	case ModeVerdicts:
+	default:
+		return fmt.Errorf("audit: %w: unknown mode %d", errInput, in.opts.Mode)
+	}
+	a.want = make([]want, a.n)
+	v := in.p.Cells.Value
+	for i := range a.n {
+		w := &a.want[i]
+		w.seenLo, w.seenHi = math.Inf(1), math.Inf(-1)
+		if !a.target[i] {
+			continue
+		}
+		if in.status[i].IsPrimary() {
+			w.lo, w.hi, w.width = v[i]-in.lpl[i]+a.tol, v[i]+in.upl[i]-a.tol, math.Max(in.spl[i]-a.tol, 2*a.tol)
+		} else {
+			w.lo, w.hi, w.width = math.Inf(1), math.Inf(-1), 2*a.tol
+		}
+	}
+	return nil
+}
+
 func (in *input) newAttack(opts *Options, start time.Time) *attack {
 	n := in.p.NumCells()
 	a := &attack{
@@ -225,6 +258,7 @@ func (in *input) newAttack(opts *Options, start time.Time) *attack {
 		target: make([]bool, n), tol: in.tol, opts: opts, start: start,
 	}
 	a.counts.Cells = n
+	a.truth = in.p.Cells.Value
 	return a
 }
 

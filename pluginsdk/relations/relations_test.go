@@ -557,3 +557,34 @@ func TestCellMapSparse(t *testing.T) {
 		t.Errorf("duplicate: %v", err)
 	}
 }
+
+func TestFillAndTable(t *testing.T) {
+	p := figure3()
+	if err := Fill(p, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if p.Relations.Len() != 16 {
+		t.Fatalf("Fill: %d relations", p.Relations.Len())
+	}
+	// A second Fill only validates what is there.
+	p.Relations.Cell[0] = 999
+	if err := Fill(p, Options{}); !errors.Is(err, ErrRelation) {
+		t.Errorf("Fill on invalid relations: %v", err)
+	}
+	q := figure3()
+	r, err := Table(q, 0, Options{})
+	if err != nil || r.Len() != 16 {
+		t.Errorf("Table: %d, %v", r.Len(), err)
+	}
+	if _, err := Table(q, 1, Options{}); err == nil {
+		t.Error("table out of range accepted")
+	}
+	// A general problem keeps its relations.
+	g := &pluginsdk.Problem{}
+	g.Cells.Value = []float64{3, 1, 2}
+	g.Cells.Status = []pluginsdk.Status{1, 1, 1}
+	g.Relations.Add([]int{0, 1, 2}, []float64{-1, 1, 1}, 0)
+	if err := Fill(g, Options{}); err != nil || g.Relations.Len() != 1 {
+		t.Errorf("general: %v", err)
+	}
+}

@@ -26,6 +26,7 @@ const (
 
 // Node is one network node.
 type Node struct {
+	// Kind tells whether the node is a row node or a column node.
 	Kind NodeKind
 	// Row is the row code: the row of a NodeRow, the parent row of the
 	// sub-table of a NodeColumn.
@@ -39,6 +40,7 @@ type Node struct {
 // cell's value is a feasible (non-negative for a non-negative table) flow
 // from From to To.
 type Arc struct {
+	// From and To are node indices.
 	From, To int
 	// Cell is the global cell id.
 	Cell int

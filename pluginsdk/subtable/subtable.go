@@ -55,7 +55,8 @@ const (
 	// tables), as HiTaS does.
 	ModeHiTaS Mode = iota
 	// ModeHypercube enumerates only the full-dimensional sub-tables (every
-	// level ≥ 1), as the hypercube method does.
+	// level ≥ 1; a dimension that has the total only stays at level 0), as
+	// the hypercube method does.
 	ModeHypercube
 )
 
