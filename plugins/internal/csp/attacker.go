@@ -1,0 +1,244 @@
+package csp
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/sdcengine/argus/internal/solver"
+)
+
+// Directions of a requirement.
+const (
+	up   = 0
+	down = 1
+)
+
+// attacker solves the attacker LPs of one model: max ±z_j subject to the
+// relations and the deviation bounds of a pattern. One instance per worker;
+// bounds and the objective column change between solves, so every solve
+// after the first is a hot start.
+type attacker struct {
+	m      *model
+	s      *solver.Solver
+	lo, hi []float64 // current column bounds
+	obj    int       // current objective column, −1 for none
+	sign   float64   // its objective coefficient
+	global bool      // singletons collude (seed 000 (10))
+	// scratch
+	cols         []int
+	clo, chi     []float64
+	solves       int64
+	simplexIters int64
+	failures     int64
+	logf         func(string, ...any)
+}
+
+func solverOptions(o *Options) solver.Options {
+	return solver.Options{RandomSeed: int(o.Seed & 0x7fffffff), Presolve: solver.PresolveOff,
+		Method: solver.MethodSimplex}
+}
+
+func newAttacker(m *model, o *Options) (*attacker, error) {
+	mod := solver.NewModel(solver.Maximize)
+	if m.n > 0 {
+		zero := make([]float64, m.n)
+		if _, err := mod.AddCols(zero, zero, zero, nil); err != nil {
+			return nil, fmt.Errorf("csp: attacker columns: %w", err)
+		}
+	}
+	if nr := m.numRows(); nr > 0 {
+		zero := make([]float64, nr)
+		if _, err := mod.AddRows(zero, zero, m.rowStart, m.rowCol, m.rowCoef); err != nil {
+			return nil, fmt.Errorf("csp: attacker rows: %w", err)
+		}
+	}
+	s, err := solver.New(mod, solverOptions(o))
+	if err != nil {
+		return nil, fmt.Errorf("csp: attacker LP: %w", err)
+	}
+	a := &attacker{m: m, s: s, lo: make([]float64, m.n), hi: make([]float64, m.n), obj: -1,
+		global: o.Singletons == SingletonGlobal}
+	return a, nil
+}
+
+func (a *attacker) close() {
+	if a != nil && a.s != nil {
+		a.s.Close()
+	}
+}
+
+// capacity returns the bounds of column g at suppression level y when the
+// attacked column is j (singletons other than j are published when they
+// collude).
+func (a *attacker) capacity(g, j int, y float64) (lo, hi float64) {
+	m := a.m
+	if y <= 0 || (a.global && m.single[g] && g != j) {
+		return 0, 0
+	}
+	return -scaleCap(y, m.capDn[g]), scaleCap(y, m.capUp[g])
+}
+
+func scaleCap(y, c float64) float64 {
+	if math.IsInf(c, 1) {
+		return c
+	}
+	return y * c
+}
+
+// setPattern sets the column bounds of suppression levels y (per column)
+// for attacking column j.
+func (a *attacker) setPattern(y []float64, j int) error {
+	a.cols, a.clo, a.chi = a.cols[:0], a.clo[:0], a.chi[:0]
+	for g := range a.m.n {
+		lo, hi := a.capacity(g, j, y[g])
+		if lo != a.lo[g] || hi != a.hi[g] {
+			a.cols = append(a.cols, g)
+			a.clo = append(a.clo, lo)
+			a.chi = append(a.chi, hi)
+			a.lo[g], a.hi[g] = lo, hi
+		}
+	}
+	if len(a.cols) == 0 {
+		return nil
+	}
+	if err := a.s.SetColsBounds(a.cols, a.clo, a.chi); err != nil {
+		return fmt.Errorf("csp: attacker bounds: %w", err)
+	}
+	return nil
+}
+
+// result of one attacker LP.
+type attack struct {
+	// value is max of dir·z_j; +Inf when unbounded.
+	value float64
+	// x are the deviations of an optimal solution; d the reduced costs.
+	x, d []float64
+	ok   bool // solved to optimality (or unbounded)
+}
+
+// solve maximises dir·z_j (dir = +1 up, −1 down) under pattern y.
+func (a *attacker) solve(ctx context.Context, y []float64, j int, dir int) (attack, error) {
+	if err := a.setPattern(y, j); err != nil {
+		return attack{}, err
+	}
+	sign := 1.0
+	if dir == down {
+		sign = -1
+	}
+	if a.obj != j || a.sign != sign {
+		cols, cost := []int{j}, []float64{sign}
+		if a.obj >= 0 && a.obj != j {
+			cols, cost = append(cols, a.obj), append(cost, 0)
+		}
+		if err := a.s.SetColsCost(cols, cost); err != nil {
+			return attack{}, fmt.Errorf("csp: attacker objective: %w", err)
+		}
+		a.obj, a.sign = j, sign
+	}
+	res, err := a.s.Solve(ctx)
+	a.solves++
+	if res != nil {
+		a.simplexIters += int64(res.SimplexIterations)
+	}
+	if err != nil {
+		return attack{}, fmt.Errorf("csp: attacker LP: %w", err)
+	}
+	switch res.Status {
+	case solver.StatusOptimal:
+		return attack{value: res.Objective, x: res.ColValues, d: res.ColDuals, ok: true}, nil
+	case solver.StatusUnbounded:
+		return attack{value: math.Inf(1), ok: true}, nil
+	}
+	// Unexpected (numerical trouble): start the next solve cold.
+	a.failures++
+	if a.logf != nil {
+		a.logf("attacker LP of column %d dir %d: status %v (%s)", j, dir, res.Status, res.SolverStatus)
+	}
+	_ = a.s.ClearBasis()
+	return attack{}, nil
+}
+
+// cut is a normalised protection cut Σ coef·y[col] ≥ rhs over master
+// columns (free columns of the model).
+type cut struct {
+	col  []int32
+	coef []float64
+	rhs  float64
+}
+
+// capacityCut turns the reduced costs d of the attacker LP of column j into
+// a cut Σ c_g y_g ≥ req over the free columns (seed 000 (14)–(15)): c_g =
+// d_g⁺·capUp_g + d_g⁻·capDn_g; terms of columns that are always suppressed
+// move to the right-hand side; coefficients are capped at it and the cut is
+// divided by it. It returns false when no cut can be violated.
+//
+// Several reduced-cost vectors (the two directions of a sliding requirement)
+// add up.
+func (a *attacker) capacityCut(ds [][]float64, j int, req float64, master []int32) (cut, bool) {
+	m := a.m
+	k := 0.0
+	var c cut
+	dtol := 1e-9
+	coef := make([]float64, m.n)
+	for _, d := range ds {
+		for g, dg := range d {
+			if math.Abs(dg) <= dtol {
+				continue
+			}
+			lo, hi := a.capacity(g, j, 1)
+			var v float64
+			if dg > 0 {
+				v = dg * hi
+			} else {
+				v = -dg * -lo
+			}
+			if v <= 0 || math.IsNaN(v) {
+				continue
+			}
+			coef[g] += v
+		}
+	}
+	for g, v := range coef {
+		if v == 0 {
+			continue
+		}
+		if m.on[g] {
+			k += v
+			continue
+		}
+		c.col = append(c.col, master[g])
+		c.coef = append(c.coef, v)
+	}
+	rhs := req - k
+	if rhs <= m.eps || len(c.col) == 0 {
+		return cut{}, false
+	}
+	c.rhs = 1
+	dropped := 0.0
+	w := 0
+	for i, v := range c.coef {
+		a := math.Min(v, rhs) / rhs
+		if a < 1e-9 {
+			dropped += a
+			continue
+		}
+		c.col[w], c.coef[w] = c.col[i], a
+		w++
+	}
+	c.col, c.coef = c.col[:w], c.coef[:w]
+	c.rhs = 1 - dropped - 1e-9
+	if w == 0 {
+		return cut{}, false
+	}
+	return c, true
+}
+
+// activity returns Σ coef·y over the cut.
+func (c *cut) activity(y []float64, cols []int) float64 {
+	s := 0.0
+	for i, mc := range c.col {
+		s += c.coef[i] * y[cols[mc]]
+	}
+	return s
+}

@@ -1,0 +1,69 @@
+// Package csp is the exact cell suppression engine shared by the optimal
+// (OPT) and modular (MOD) method plugins: it chooses the cheapest set of
+// secondary suppressions such that every primary cell meets its lower, upper
+// and sliding protection levels against the attacker of the audit
+// (pluginsdk/audit), who knows the relations, the published cells and the
+// a-priori bounds (seed 000 §4, model (7)).
+//
+// # Model
+//
+// An [Instance] lists cells with value a_i, cost w_i, a-priori bounds
+// [l_i, u_i], a kind (free, primary, fixed suppressed, frozen) and protection
+// levels, and linear relations A x = b. With y_i = 1 for a suppressed cell,
+// the attacker's deviations z = x − a satisfy A z = 0 and
+// −y_i (a_i − l_i) ≤ z_i ≤ y_i (u_i − a_i); a primary p is protected when
+// max z_p ≥ UPL_p, max −z_p ≥ LPL_p and max z_p + max −z_p ≥ SPL_p. The
+// engine minimises Σ w_i y_i over the free cells.
+//
+// # Method
+//
+// Presolve fixes cells that a relation determines (they can never be
+// protected, nor protect anything) and merges cells that a two-term relation
+// makes proportional (the copies that single-child hierarchy levels create),
+// so that each remaining column is a group of cells suppressed together.
+// Protection requirements already met by the primaries alone are dropped;
+// requirements that no pattern meets are reported and relaxed to what the
+// suppression of every suppressible cell achieves.
+//
+// Benders decomposition (seed 000 §4.1, (11)–(15); Fischetti and
+// Salazar-González 2001): a master problem over the suppression variables,
+// and one attacker LP per primary and direction whose reduced costs give a
+// capacity cut Σ_i (d_i⁺ (u_i − a_i) + d_i⁻ (a_i − l_i)) y_i ≥ PL when the
+// pattern y does not protect the cell. Cuts are strengthened (constant terms
+// of primaries moved to the right-hand side, coefficients capped at it, which
+// turns many of them into cover inequalities), kept in a pool, and
+// separated in parallel with one warm-started HiGHS instance per worker.
+// Bridgeless inequalities (a suppressed cell must not be alone among the
+// suppressed cells of a relation) are added for primaries at the start and
+// separated lazily for the other cells.
+//
+// The LP relaxation is solved first by cutting planes, stabilised with
+// in-out separation (Ben-Ameur and Neto; Fischetti, Salvagnin and Zanette
+// 2017) around a protected core point: a cut violated at a point between the
+// core and the LP optimum is violated at the optimum too, and such cuts are
+// deeper. The integer master is then solved repeatedly by HiGHS's MIP with
+// every cut and an objective cut-off at the incumbent; each solution is
+// separated exactly, and when it does not protect every primary it is
+// repaired into a protected pattern. Optionally a local-branching trust
+// region around the incumbent (in the spirit of the stabilised Benders
+// decomposition of Baena, Castro and Frangioni 2020) searches for better
+// patterns before the global master is solved.
+//
+// A protected incumbent exists at all times: the start heuristic protects
+// the primaries one requirement at a time with a minimum-cost deviation LP
+// (cells outside the pattern cost their weight per unit of the smaller of
+// their capacity and the requirement, cells in it almost nothing), whose
+// solution is a witness that the enlarged pattern protects the cell; a
+// clean-up then removes every secondary, most expensive first, whose
+// witnesses can be rerouted. The same repair turns master solutions into
+// protected patterns. At the time limit the best pattern found is returned.
+//
+// # Singletons
+//
+// Two extensions of seed 000 §4: [SingletonLocal] adds to the master, for
+// every relation with single-respondent primaries G_j, Σ_{i ∈ H_j} y_i ≥
+// |G_j| + 1 (constraints (8)); [SingletonGlobal] lets all single-respondent
+// primaries collude: in the attacker problem of p they are published,
+// except p itself (constraints (10)). τ-Argus's own singleton handling adds
+// virtual cells to the instance; see [VirtualCell].
+package csp

@@ -1,0 +1,439 @@
+package csp
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"time"
+)
+
+// preprocess drops requirements that the always-suppressed columns meet
+// already. (Requirements that no pattern meets are found by the start
+// heuristic, which relaxes them to what suppressing everything achieves.)
+func (e *engine) preprocess(ctx context.Context) error {
+	m := e.m
+	type vals struct{ v [2]float64 }
+	measure := func(y []float64) ([]vals, error) {
+		out := make([]vals, len(e.tasks))
+		err := e.forEach(ctx, len(e.tasks), func(w *worker, t int) error {
+			tk := &e.tasks[t]
+			for d := range 2 {
+				if tk.req[d] == 0 && tk.slide == 0 {
+					continue
+				}
+				r, err := w.att.solve(ctx, y, tk.j, d)
+				if err != nil {
+					return err
+				}
+				if !r.ok {
+					r.value = 0 // unknown: assume nothing
+				}
+				out[t].v[d] = r.value
+				if r.ok && r.x != nil && r.value >= tk.req[d]-m.eps {
+					e.setWitness(t, d, r.x, r.value, tk.slide == 0)
+				}
+			}
+			return nil
+		})
+		return out, err
+	}
+	base, err := measure(e.toFloat(make([]bool, m.n)))
+	if err != nil {
+		return err
+	}
+	for t := range e.tasks {
+		tk := &e.tasks[t]
+		for d := range 2 {
+			if tk.req[d] > 0 && base[t].v[d] >= tk.req[d]-m.eps {
+				tk.req[d] = 0
+			}
+		}
+		if tk.slide > 0 && base[t].v[up]+base[t].v[down] >= tk.slide-m.eps {
+			tk.slide = 0
+		}
+	}
+	e.compactTasks()
+	e.compactTasks()
+	e.stats.Tasks = len(e.tasks)
+	return nil
+}
+
+// compactTasks removes tasks without requirements, keeping the witnesses.
+func (e *engine) compactTasks() {
+	w := 0
+	for t, tk := range e.tasks {
+		if tk.req[up] == 0 && tk.req[down] == 0 && tk.slide == 0 {
+			continue
+		}
+		e.tasks[w], e.wit[w] = tk, e.wit[t]
+		w++
+	}
+	e.tasks, e.wit = e.tasks[:w], e.wit[:w]
+}
+
+// order returns the tasks in the order the heuristic protects them: larger
+// requirements first.
+func (e *engine) order() []int {
+	ord := make([]int, len(e.tasks))
+	for t := range ord {
+		ord[t] = t
+	}
+	size := func(t int) float64 {
+		tk := &e.tasks[t]
+		return math.Max(tk.req[up]+tk.req[down], tk.slide)
+	}
+	slices.SortStableFunc(ord, func(a, b int) int { return cmp.Compare(size(b), size(a)) })
+	return ord
+}
+
+// protect extends the column pattern y until every requirement holds, one
+// requirement at a time by a minimum-cost witness (router); guide, if set,
+// makes columns the master's LP solution likes cheaper.
+func (e *engine) protect(ctx context.Context, y []bool, guide []float64) error {
+	m := e.m
+	for j := range y {
+		y[j] = y[j] || m.on[j]
+	}
+	for attempt := 0; ; attempt++ {
+		bad, err := e.verify(ctx, y)
+		if err != nil {
+			return err
+		}
+		e.logf("protect: attempt %d, %d requirements unmet", attempt, len(bad))
+		if len(bad) == 0 {
+			break
+		}
+		if attempt == 3 {
+			// Numerical trouble: fall back to suppressing everything.
+			e.stats.Fallbacks++
+			copy(y, e.allOn())
+			return nil
+		}
+		margin := 1 + 1e-7*float64(attempt*attempt)
+		isBad := make([]bool, len(e.tasks))
+		for _, t := range bad {
+			isBad[t] = true
+		}
+		yf := e.toFloat(y)
+		wk := e.workers[0]
+		for _, t := range e.order() {
+			if !isBad[t] {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := e.protectTask(ctx, wk, t, y, yf, guide, margin); err != nil {
+				return err
+			}
+		}
+	}
+	e.fixLocal(y)
+	return nil
+}
+
+// protectTask makes task t hold under y, routing each unmet direction. A
+// requirement that no pattern meets is relaxed to what suppressing
+// everything achieves.
+func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, yf, guide []float64, margin float64) error {
+	m := e.m
+	tk := &e.tasks[t]
+	var got [2]float64
+	route := func(d int, amount float64) ([]float64, error) {
+		return wk.rt.route(ctx, &routeSpec{j: tk.j, dir: d, amount: amount, y: y, exclude: -1, guide: guide})
+	}
+	for d := range 2 {
+		if tk.req[d] == 0 && tk.slide == 0 {
+			continue
+		}
+		r, err := wk.att.solve(ctx, yf, tk.j, d)
+		if err != nil {
+			return err
+		}
+		if r.ok {
+			got[d] = r.value
+			if r.value >= tk.req[d]-m.eps {
+				e.setWitness(t, d, r.x, r.value, tk.slide == 0)
+				continue
+			}
+		}
+		if tk.req[d] == 0 {
+			continue
+		}
+		z, err := route(d, tk.req[d]*margin)
+		if err != nil {
+			return err
+		}
+		if z == nil {
+			// What can suppressing everything achieve?
+			full, err := wk.att.solve(ctx, e.toFloat(e.allOn()), tk.j, d)
+			if err != nil {
+				return err
+			}
+			if !full.ok || full.value >= tk.req[d]-m.eps {
+				e.stats.Fallbacks++
+				copy(y, e.allOn()) // numerical trouble: suppress everything
+				return nil
+			}
+			e.unprotectable[m.reqCell[tk.j]] = true
+			tk.req[d] = math.Max(0, full.value-m.eps/2)
+			if tk.req[d] <= m.eps {
+				tk.req[d] = 0
+				continue
+			}
+			if z, err = route(d, tk.req[d]); err != nil {
+				return err
+			}
+			if z == nil {
+				e.stats.Fallbacks++
+				copy(y, e.allOn())
+				return nil
+			}
+		}
+		e.addSupport(z, y, yf, tk.req[d])
+		e.setWitness(t, d, z, tk.req[d]*margin, false)
+		got[d] = tk.req[d] * margin
+	}
+	if tk.slide > 0 && got[up]+got[down] < tk.slide-m.eps {
+		need := (tk.slide - got[down]) * margin
+		d := up
+		if c := m.capUp[tk.j]; need > c {
+			d, need = down, (tk.slide-got[up])*margin
+		}
+		z, err := route(d, need)
+		if err != nil {
+			return err
+		}
+		if z == nil {
+			e.unprotectable[m.reqCell[tk.j]] = true
+			tk.slide = 0
+			return nil
+		}
+		e.addSupport(z, y, yf, need)
+	}
+	return nil
+}
+
+// addSupport suppresses the columns that z moves.
+func (e *engine) addSupport(z []float64, y []bool, yf []float64, amount float64) {
+	thr := 1e-9 * math.Max(1, amount)
+	for g, v := range z {
+		if math.Abs(v) > thr && !y[g] {
+			y[g], yf[g] = true, 1
+		}
+	}
+}
+
+// fixLocal satisfies the singleton constraints (8) by adding the cheapest
+// columns of each violated relation.
+func (e *engine) fixLocal(y []bool) {
+	m := e.m
+	for _, c := range e.local {
+		have := 0.0
+		var cand []int
+		for k, g := range c.col {
+			if y[g] || m.on[g] {
+				have += c.coef[k]
+			} else {
+				cand = append(cand, k)
+			}
+		}
+		slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(m.cost[c.col[a]], m.cost[c.col[b]]) })
+		for _, k := range cand {
+			if have >= c.rhs-1e-9 {
+				break
+			}
+			y[c.col[k]] = true
+			have += c.coef[k]
+		}
+	}
+}
+
+// localOK reports whether removing column g keeps the constraints (8).
+func (e *engine) localOK(y []bool, g int) bool {
+	m := e.m
+	for _, c := range e.local {
+		if !slices.Contains(c.col, int32(g)) {
+			continue
+		}
+		have := 0.0
+		for k, h := range c.col {
+			if (y[h] || m.on[h]) && int(h) != g {
+				have += c.coef[k]
+			}
+		}
+		if have < c.rhs-1e-9 {
+			return false
+		}
+	}
+	return true
+}
+
+// key of a requirement: task and direction.
+type reqKey struct {
+	t, d int
+}
+
+// sparse is a sparse deviation vector.
+type sparse struct {
+	col []int32
+	val []float64
+}
+
+// cleanup removes suppressed columns, most expensive first, as long as every
+// requirement keeps a witness inside the pattern (rerouted at the cost of the
+// cells it uses). y must be protected. It stops early, keeping y protected,
+// when the context is done or the budget's end comes; the witnesses of the
+// final pattern are stored, so that verifying it needs no LP.
+func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
+	m := e.m
+	var keys []reqKey
+	amount := func(k reqKey) float64 {
+		tk := &e.tasks[k.t]
+		a := tk.req[k.d]
+		if tk.slide > 0 && k.d == up {
+			a = math.Max(a, tk.slide-tk.req[down])
+		}
+		return a
+	}
+	for t := range e.tasks {
+		for d := range 2 {
+			if amount(reqKey{t, d}) > 0 {
+				keys = append(keys, reqKey{t, d})
+			}
+		}
+	}
+	wz := make([]sparse, len(keys)) // each key's witness
+	route := func(w *worker, k int) (sparse, bool, error) {
+		kk := keys[k]
+		a := amount(kk)
+		z, err := w.rt.route(ctx, &routeSpec{j: e.tasks[kk.t].j, dir: kk.d, amount: a, y: y, restrict: true,
+			exclude: -1, inUse: 1})
+		if err != nil || z == nil {
+			return sparse{}, false, err
+		}
+		var s sparse
+		thr := 1e-9 * math.Max(1, a)
+		for g, v := range z {
+			if math.Abs(v) > thr {
+				s.col = append(s.col, int32(g))
+				s.val = append(s.val, v)
+			}
+		}
+		return s, true, nil
+	}
+	found := make([]bool, len(keys))
+	err := e.forEach(ctx, len(keys), func(w *worker, k int) error {
+		s, ok, err := route(w, k)
+		wz[k], found[k] = s, ok
+		return err
+	})
+	if err != nil || slices.Contains(found, false) {
+		return err // not protected within the pattern (numerics): keep it
+	}
+	uses := make([][]int32, m.n)
+	for k, s := range wz {
+		for _, g := range s.col {
+			if !m.on[g] {
+				uses[g] = append(uses[g], int32(k))
+			}
+		}
+	}
+	var cand []int
+	for g := range m.n {
+		if y[g] && !m.on[g] {
+			cand = append(cand, g)
+		}
+	}
+	slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(m.cost[b], m.cost[a]) })
+	seen := make([]int32, len(keys))
+	stamp := int32(0)
+	for _, g := range cand {
+		if ctx.Err() != nil || !until.IsZero() && !time.Now().Before(until) {
+			break
+		}
+		if !e.localOK(y, g) {
+			continue
+		}
+		stamp++
+		var aff []int
+		for _, k := range uses[g] {
+			if seen[k] != stamp && slices.Contains(wz[k].col, int32(g)) {
+				seen[k] = stamp
+				aff = append(aff, int(k))
+			}
+		}
+		uses[g] = uses[g][:0]
+		y[g] = false
+		if len(aff) == 0 {
+			continue
+		}
+		repl := make([]sparse, len(aff))
+		good := make([]bool, len(aff))
+		err := e.forEach(ctx, len(aff), func(w *worker, i int) error {
+			s, ok, err := route(w, aff[i])
+			repl[i], good[i] = s, ok
+			return err
+		})
+		if err != nil || slices.Contains(good, false) {
+			y[g] = true
+			for _, k := range aff {
+				uses[g] = append(uses[g], int32(k))
+			}
+			if err != nil {
+				break // interrupted: y is protected as it stands
+			}
+			continue
+		}
+		for i, k := range aff {
+			wz[k] = repl[i]
+			for _, h := range repl[i].col {
+				if !m.on[h] {
+					uses[h] = append(uses[h], int32(k))
+				}
+			}
+		}
+	}
+	for k, kk := range keys {
+		w := &e.wit[kk.t][kk.d]
+		w.col, w.val, w.value, w.set = wz[k].col, wz[k].val, amount(kk), true
+		if e.tasks[kk.t].slide > 0 {
+			w.set = false // sliding requirements are checked by LP
+		}
+	}
+	return nil
+}
+
+// heuristic protects y (modified in place) and cleans it up, spending at
+// most the given share of the time left on the clean-up; it returns whether
+// the incumbent improved. The protected pattern becomes the incumbent before
+// the clean-up, so the time limit never loses it.
+func (e *engine) heuristic(ctx context.Context, y []bool, guide []float64, share float64) (bool, error) {
+	if err := e.protect(ctx, y, guide); err != nil {
+		return false, err
+	}
+	e.fixLocal(y)
+	e.logf("protected: cost %.6g", e.m.patternCost(y))
+	better := e.setIncumbent(y)
+	before := slices.Clone(y)
+	var until time.Time
+	if !e.deadline.IsZero() {
+		until = time.Now().Add(time.Duration(share * float64(time.Until(e.deadline))))
+	}
+	if err := e.cleanup(ctx, y, until); err != nil {
+		copy(y, before)
+		return better, err
+	}
+	bad, err := e.verify(ctx, y)
+	if err != nil {
+		copy(y, before)
+		return better, err
+	}
+	e.logf("cleaned: cost %.6g, %d unmet", e.m.patternCost(y), len(bad))
+	if len(bad) > 0 {
+		copy(y, before)
+		return better, nil
+	}
+	return e.setIncumbent(y) || better, nil
+}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/sdcengine/argus/plugins/internal/csp"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/relations"
+)
+
+// optimal is the OPT method.
+type optimal struct{}
+
+// Parameter names.
+const (
+	pMaxTime        = "max_time"
+	pGap            = "gap"
+	pSingletons     = "singletons"
+	pSingleSingle   = "single_single"
+	pSingleMultiple = "single_multiple"
+	pMinFreq        = "min_freq"
+	pMinFrequency   = "min_frequency"
+)
+
+// Info describes OPT.
+func (optimal) Info() pluginsdk.MethodInfo {
+	return pluginsdk.MethodInfo{
+		Code:    "OPT",
+		Summary: "optimal cell suppression of the whole table (Benders decomposition, Fischetti–Salazar)",
+		Description: "Minimises the total cost of the secondary suppressions such that every primary meets its lower, " +
+			"upper and sliding protection levels against an attacker who knows the relations, the published cells and " +
+			"the a-priori bounds. Master problem over the suppression variables (HiGHS MIP), one attacker LP per " +
+			"primary and direction giving capacity cuts, a protected incumbent at all times. Singletons: τ-Argus's " +
+			"virtual cells (default, switches as in MOD), the seed paper's local constraints or colluding singletons.",
+		Params: []pluginsdk.ParamSpec{
+			{Name: pMaxTime, Type: pluginsdk.ParamDuration, Default: "10", BatchPosition: 1, Min: "0",
+				Help: "time limit (minutes, or a Go duration; 0: none); the best protected pattern is returned when it is reached"},
+			{Name: pGap, Type: pluginsdk.ParamFloat, Default: "0", Min: "0", Max: "1",
+				Help: "relative optimality gap at which to stop (0: prove optimality)"},
+			{Name: pSingletons, Type: pluginsdk.ParamEnum, Default: "tauargus", Allowed: []string{"tauargus", "none", "local", "global"},
+				Help: "singleton protection: τ-Argus's virtual cells per relation (tauargus), none, the relation-wise " +
+					"constraints (8) of seed 000 (local), or all single-respondent primaries colluding (10) (global)"},
+			{Name: pSingleSingle, Type: pluginsdk.ParamBool, Default: "true",
+				Help: "tauargus singletons: protect the sum of two single-respondent primaries of a relation"},
+			{Name: pSingleMultiple, Type: pluginsdk.ParamBool, Default: "true",
+				Help: "tauargus singletons: protect the sum of a single-respondent and another primary of a relation"},
+			{Name: pMinFreq, Type: pluginsdk.ParamBool, Default: "true",
+				Help: "tauargus singletons: protect the sum of the primaries of a relation whose frequencies add up to less than the minimum frequency"},
+			{Name: pMinFrequency, Type: pluginsdk.ParamInt, Default: "0", Min: "0",
+				Help: "the minimum frequency of the frequency rule, for min_freq; 0: one more than the largest frequency of a frequency-unsafe cell (none without such cells)"},
+		},
+		Capabilities: pluginsdk.Capabilities{
+			Output:                   pluginsdk.OutputSuppression,
+			ReportsProgress:          true,
+			HonoursCancellation:      true,
+			Deterministic:            true,
+			PartialResultOnTimeLimit: true,
+			LinkedTables:             true,
+			GuaranteesProtection:     true,
+		},
+		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
+			pluginsdk.StructureHierarchical, pluginsdk.StructureLinked, pluginsdk.StructureGeneral},
+	}
+}
+
+// Protect solves the whole problem with the exact engine.
+func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	start := time.Now()
+	p := req.Problem
+	n := p.NumCells()
+	status := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	if n == 0 {
+		return &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeOptimal}, nil
+	}
+	rel := p.Relations
+	if rel.Len() == 0 && len(p.Tables) > 0 {
+		r, err := relations.Build(p, relations.Options{})
+		if err != nil {
+			return nil, pluginsdk.Errorf("table.relations", "relations of the table: %v", err)
+		}
+		rel = r
+	}
+	in := csp.FromProblem(p, rel)
+	opts := csp.Options{Gap: req.Params.Float(pGap), Workers: req.Limits.Threads, Seed: req.Limits.Seed}
+	opts.TimeLimit = timeLimit(ctx, req.Params.Duration(pMaxTime), req.Limits.TimeLimit)
+	virtual := 0
+	switch req.Params.String(pSingletons) {
+	case "local":
+		opts.Singletons = csp.SingletonLocal
+	case "global":
+		opts.Singletons = csp.SingletonGlobal
+	case "tauargus":
+		sw := switches{single: req.Params.Bool(pSingleSingle), multiple: req.Params.Bool(pSingleMultiple),
+			minFreq: req.Params.Bool(pMinFreq), minCount: req.Params.Int(pMinFrequency)}
+		in.CopyOnWrite()
+		virtual = addSingletonCells(p, in, sw)
+	}
+	opts.Progress = func(pr csp.Progress) {
+		f := -1.0
+		if opts.TimeLimit > 0 {
+			f = math.Min(1, float64(pr.Elapsed)/float64(opts.TimeLimit))
+		}
+		obj := pr.Objective
+		if math.IsInf(obj, 0) {
+			obj = 0
+		}
+		req.Progress(pluginsdk.Progress{Phase: pr.Phase, Fraction: f, Iterations: pr.Iterations, Objective: obj, Bound: pr.Bound})
+	}
+	req.Log.Debug().Int("cells", n).Int("relations", rel.Len()).Int("virtual", virtual).Dur("limit", opts.TimeLimit).Msg("OPT start")
+	sol, err := csp.Solve(ctx, in, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, pluginsdk.Errorf("solver.failed", "optimal suppression: %v", err)
+	}
+	for i := range n {
+		if sol.Suppressed[i] && status[i].CanSuppress() {
+			status[i] = status[i].Secondary()
+		}
+	}
+	res := &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeFeasible}
+	switch {
+	case sol.Optimal:
+		res.Outcome = pluginsdk.OutcomeOptimal
+	case sol.TimeLimit:
+		res.Outcome = pluginsdk.OutcomeTimeLimit
+	}
+	var unprot []int
+	for _, c := range sol.Unprotectable {
+		if c < n {
+			unprot = append(unprot, c)
+		}
+	}
+	if len(unprot) > 0 {
+		res.Outcome = pluginsdk.OutcomePartial
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
+			Code: "protection.infeasible", Cells: unprot,
+			Summary: fmt.Sprintf("%d primaries cannot be fully protected by any pattern; they get the most protection possible", len(unprot))})
+	}
+	if sol.Stats.Fallbacks > 0 {
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
+			Code: "solver.numerical", Summary: fmt.Sprintf("%d heuristic runs met numerical trouble and suppressed every suppressible cell", sol.Stats.Fallbacks)})
+	}
+	st := sol.Stats
+	res.Stats = pluginsdk.Stats{Objective: sol.Cost, Bound: sol.Bound, Gap: sol.Gap,
+		Iterations: int64(st.Rounds + st.MasterSolves), Nodes: st.Nodes, SolverTime: st.Time, WallTime: time.Since(start),
+		UnderProtectedAfter: int64(len(unprot)),
+		Extra: map[string]float64{"columns": float64(st.Columns), "rows": float64(st.Rows), "tasks": float64(st.Tasks),
+			"cuts": float64(st.Cuts), "rounds": float64(st.Rounds), "master_solves": float64(st.MasterSolves),
+			"attacker_lps": float64(st.AttackerLPs), "router_lps": float64(st.RouterLPs),
+			"heuristic_cost": st.HeuristicCost, "root_bound": st.RootBound, "virtual_cells": float64(virtual)}}
+	for i := range n {
+		if status[i].IsSecondary() {
+			res.Stats.Secondaries++
+			if len(p.Cells.Cost) == n {
+				res.Stats.SuppressedCost += p.Cells.Cost[i]
+			}
+		}
+	}
+	req.Log.Debug().Str("outcome", res.Outcome.String()).Int64("secondaries", res.Stats.Secondaries).
+		Float64("gap", sol.Gap).Dur("took", time.Since(start)).Msg("OPT done")
+	return res, nil
+}
+
+// timeLimit is the engine's limit: the parameter, the job's limit and the
+// context's deadline (less a margin to send the result), whichever is first.
+func timeLimit(ctx context.Context, param, job time.Duration) time.Duration {
+	limit := param
+	if job > 0 && (limit == 0 || job < limit) {
+		limit = job
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		left := time.Until(dl)
+		left -= min(left/10, 2*time.Second)
+		if limit == 0 || left < limit {
+			limit = max(left, time.Millisecond)
+		}
+	}
+	return limit
+}
