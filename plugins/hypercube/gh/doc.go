@@ -1,0 +1,92 @@
+// Package gh is the hypercube method (τ-Argus's GH, GHMiter by Giessing and
+// Repsilber) for hierarchical, k-dimensional and linked tables, followed by an
+// audit-driven repair that GHMiter does not have.
+//
+// # Sub-tables and iteration
+//
+// Every table of the problem is split into its non-hierarchical sub-tables
+// (package pluginsdk/subtable in hypercube mode: per dimension one parent code
+// with its direct children, margins included). Single-child levels of
+// hierarchical dimensions are skipped: a cell with such a code is a copy of
+// its parent's cell, and copies are kept in the same state (all suppressed or
+// all published), so the relation "parent = only child" never discloses
+// anything. Sub-tables are processed top-down (increasing sum of hierarchy
+// levels; for linked sets the tables interleave by that sum, in table order
+// within one sum). In a sub-table every hidden cell (primary or secondary) is
+// a target, except that, as in GHMiter, a secondary is not protected again in
+// the sub-table whose hypercube suppressed it (that hypercube protects it
+// there). A suppression made in one sub-table marks every other sub-table
+// containing that cell for another visit, and passes are repeated until no
+// sub-table needs a change. Cells shared by linked tables are one cell of the
+// problem, so protection carries across the tables the same way.
+//
+// # Hypercubes
+//
+// For a target t of a sub-table with n dimensions of more than one code, a
+// hypercube picks in every such dimension one other code of the sub-table
+// (the margin included); its 2^n corners combine target and other codes.
+// Moving t up by d keeps the sub-table additive when every corner moves by
+// ±d: against t when it differs from t in an odd number of dimensions in
+// which neither t's nor the other code is the margin, with t otherwise (a
+// margin moves with its child). Every cell c has an a-priori range [a−X,
+// a+X], X = pct/100·|a| (the lower end clipped at the table minimum: 0 for
+// a non-negative table, 1.5·min otherwise), intersected with the problem's
+// a-priori bounds when given and widened for primaries to their protection
+// levels. The largest up-move u of t is the smallest room of the corners in
+// their direction of movement, the largest down-move w likewise.
+//
+// A hypercube is infeasible when a corner that is not already hidden is
+// frozen: missing from the table, empty (14), protected (10), or of zero
+// a-priori range (a zero value; τ-Argus gives such cells no range either).
+// It is acceptable when u + w > 0 and
+//
+//   - CriterionRatio (τ-Argus's): u + w ≥ ratio·|a_t|, ratio being τ-Argus's
+//     sliding protection ratio (DeriveRatio, or given);
+//   - CriterionLevels: u ≥ UPL, w ≥ LPL and u + w ≥ SPL of the target, where
+//     a secondary (or a primary used as a corner) must also carry the
+//     movement that the hypercubes using it demand of it;
+//
+// and, under both, the movement the repair demands (below). Among acceptable
+// hypercubes the method takes (ChooseCount, GHMiter's rule) the fewest
+// additional suppressions, then the fewest new margin cells of the
+// sub-table, then the lowest cost, or (ChooseCost) the lowest cost first;
+// the cost of a new suppression is ln(1+|a|), GHMiter's internal cost
+// (CostLog), or the problem's cost (CostProblem). The search is a
+// depth-first branch and bound over the dimensions, pruned by frozen
+// corners, by the criterion (u and w only shrink as corners are added) and
+// by the best hypercube so far, so sub-tables are limited by memory only,
+// not by τ-Argus's model sizes.
+//
+// When no hypercube is acceptable the requirement is divided by 2, 3, …, 10
+// (steps 1–9) and finally reduced to "any positive width" (step 10), as
+// GHMiter's ratio reduction does; GHMiter's last step, which suppresses
+// frozen cells, is never taken. Stats.Extra counts the (sub-table, target)
+// pairs per step ("ratio_step_1" … "ratio_step_10") and those without any
+// feasible hypercube ("no_hypercube").
+//
+// A single-respondent primary (frequency 1, or status 7/8 when the problem
+// has no frequencies) must be a corner of at least two distinct hypercubes in
+// every sub-table where it is a target, so that its respondent, who knows
+// its value, still faces one degree of freedom ("singleton_short" counts
+// those where a second one does not exist).
+//
+// # Repair
+//
+// GHMiter's protection is local to each sub-table; across sub-tables an
+// attacker solving all the table's relations may still narrow a primary down.
+// With repair on, the pattern is audited (pluginsdk/audit.Suppression with
+// the problem's a-priori bounds, the attacker problems of the host's audit).
+// For every primary found under-protected, the movement its hypercubes must
+// carry is first raised to its protection level in each direction the audit
+// found short, which the hypercube iteration passes on to the corners'
+// hypercubes in their other sub-tables; if the primary already had that
+// requirement, the cheapest further hypercube with at least one additional
+// suppression, over all its sub-tables, is added. The iteration then protects
+// the new secondaries and the audit runs again, until it is clean or nothing
+// can be added (every round adds a suppression or raises a requirement, so
+// the loop ends). Hiding cells only widens the attacker's intervals, so
+// rounds after the first audit only the primaries that failed. The result
+// counts the under-protected primaries of the first and the last audit
+// (Stats.UnderProtectedBefore, UnderProtectedAfter) and is OutcomePartial,
+// with a diagnostic listing the cells, when some remain.
+package gh

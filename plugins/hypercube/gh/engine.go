@@ -1,0 +1,531 @@
+package gh
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"time"
+
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/relations"
+	"github.com/sdcengine/argus/pluginsdk/subtable"
+)
+
+// maxDims bounds the dimensions of more than one code in one sub-table: a
+// hypercube has 2^k corners.
+const maxDims = 20
+
+// steps is the number of ratio reduction steps after the full requirement.
+const steps = 10
+
+// sub is one sub-table: its cells (class roots, −1 for none) are
+// e.pos[off:off+size] in row-major order over the shape e.shape[dimOff:
+// dimOff+nd].
+type sub struct {
+	off, size  int32
+	dimOff, nd int32
+	level      int32
+}
+
+// need is what a hypercube must give its target: an up-move of at least up,
+// a down-move of at least down, and both together at least sum.
+type need struct{ up, down, sum float64 }
+
+// cubeRec is a hypercube applied for a target in a sub-table.
+type cubeRec struct {
+	choice  []int32 // the other code (local index) per dimension of more than one code
+	corners []int32 // class roots by corner mask
+	u, w    float64
+	step    int8
+	// flip holds the dimensions in which neither the target's nor the
+	// other code is the sub-table's margin.
+	flip int
+	// count, marg and cost are the additional suppressions, the margins
+	// among them and their cost when the hypercube was found.
+	count, marg int
+	cost        float64
+	// inherited marks the hypercube of the target that suppressed this
+	// cell, seen from the cell.
+	inherited bool
+}
+
+// from returns rec seen from its corner mask: the corners re-indexed so
+// that that corner is the target, the moves swapped for an odd corner.
+func (rec *cubeRec) from(mask int) cubeRec {
+	c := cubeRec{corners: make([]int32, len(rec.corners)), u: rec.u, w: rec.w, step: rec.step, flip: rec.flip, inherited: true}
+	for m := range rec.corners {
+		c.corners[m] = rec.corners[m^mask]
+	}
+	if rec.odd(mask) {
+		c.u, c.w = c.w, c.u
+	}
+	return c
+}
+
+// odd reports whether the corner of mask moves against the target: it
+// differs from the target in an odd number of dimensions where neither the
+// target's nor the other code is the margin.
+func (rec *cubeRec) odd(mask int) bool {
+	return bits.OnesCount(uint(mask&rec.flip))&1 == 1
+}
+
+// engine holds the state of one run. Per-cell state is kept for the root
+// of every class of copies (cells equal because of single-child levels).
+type engine struct {
+	p   *pluginsdk.Problem
+	o   Options
+	n   int
+	ctx context.Context
+	// deadline is the soft time limit (zero: none).
+	deadline time.Time
+
+	root    []int32 // class root per cell
+	supp    []bool  // hidden (per root)
+	primary []bool
+	frozen  []bool
+	single  []bool
+	capUp   []float64
+	capDown []float64
+	cost    []float64
+	// needUp, needDown and needSum are the movement a root's hypercubes
+	// must carry: under CriterionLevels from the protection levels and
+	// from the hypercubes using it; under CriterionRatio only what the
+	// repair demands (the ratio comes on top).
+	needUp   []float64
+	needDown []float64
+	needSum  []float64
+	// plUp, plDown are the primaries' protection levels (per root).
+	plUp, plDown []float64
+	ratio        float64
+	tol          float64
+
+	subs     []sub
+	pos      []int32
+	shape    []int32
+	occStart []int32 // per root: occurrences occSub/occPos[occStart[r]:occStart[r+1]]
+	occSub   []int32
+	occPos   []int32
+	dirty    []bool
+
+	cache map[uint64][]cubeRec
+	step  map[uint64]int8 // last step per (sub-table, target); −1: no hypercube
+	short map[uint64]bool // singletons with one hypercube only, per (sub-table, target)
+
+	srch searcher
+
+	// figures
+	passes, visits          int
+	cubes, repairCubes      int
+	repairRounds            int
+	raised                  int
+	underBefore, underAfter int
+	timedOut                bool
+	lastProgress            float64
+}
+
+func key(s int, t int32) uint64 { return uint64(s)<<32 | uint64(uint32(t)) }
+
+// newEngine prepares a run: classes of copies, capacities, requirements,
+// sub-tables and their occurrence lists.
+func newEngine(ctx context.Context, p *pluginsdk.Problem, o Options) (*engine, error) {
+	e := &engine{p: p, o: o, n: p.NumCells(), ctx: ctx, cache: map[uint64][]cubeRec{}, step: map[uint64]int8{},
+		short: map[uint64]bool{}}
+	e.srch.e = e
+	if o.TimeLimit > 0 {
+		e.deadline = time.Now().Add(o.TimeLimit)
+	}
+	if err := e.classes(); err != nil {
+		return nil, err
+	}
+	e.cellState()
+	if o.Ratio >= 0 {
+		e.ratio = o.Ratio
+	} else {
+		e.ratio = DeriveRatio(p)
+	}
+	if err := e.subTables(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// classes finds the cells that are copies of each other because of
+// single-child levels of hierarchical dimensions (a cell with a trivial code
+// equals the cell of the nearest kept ancestor code) and gives every class
+// its smallest cell id as root.
+func (e *engine) classes() error {
+	p := e.p
+	parent := make([]int32, e.n)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	var find func(int32) int32
+	find = func(x int32) int32 {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for t := range p.Tables {
+		tab := &p.Tables[t]
+		up := make([][]int32, len(tab.Dims)) // per dim: nearest kept ancestor, or nil when every code is kept
+		anySkip := false
+		for d := range tab.Dims {
+			h, err := relations.NewHierarchy(&tab.Dims[d], true)
+			if err != nil {
+				return fmt.Errorf("gh: table %d: %w", t, err)
+			}
+			par := tab.Dims[d].Parent
+			var m []int32
+			for c := range h.Level {
+				if h.Level[c] >= 0 {
+					continue
+				}
+				if m == nil {
+					m = make([]int32, len(h.Level))
+					for i := range m {
+						m[i] = int32(i)
+					}
+				}
+				a := par[c]
+				for a >= 0 && h.Level[a] < 0 {
+					a = par[a]
+				}
+				if a >= 0 {
+					m[c] = a
+				}
+			}
+			up[d] = m
+			anySkip = anySkip || m != nil
+		}
+		if !anySkip {
+			continue
+		}
+		cm, err := relations.NewCellMap(p, t)
+		if err != nil {
+			return fmt.Errorf("gh: table %d: %w", t, err)
+		}
+		rep := make([]int32, len(tab.Dims))
+		err = e.members(t, func(cell int, coords []int32) error {
+			moved := false
+			for d, c := range coords {
+				rep[d] = c
+				if up[d] != nil && up[d][c] != c {
+					rep[d], moved = up[d][c], true
+				}
+			}
+			if !moved {
+				return nil
+			}
+			r := cm.Cell(rep)
+			if r < 0 {
+				return nil
+			}
+			a, b := find(int32(cell)), find(int32(r))
+			if a != b {
+				parent[max(a, b)] = min(a, b)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	e.root = make([]int32, e.n)
+	for i := range e.root {
+		e.root[i] = find(int32(i))
+	}
+	return nil
+}
+
+// members calls fn for every cell of table t with its coordinates there,
+// links included.
+func (e *engine) members(t int, fn func(cell int, coords []int32) error) error {
+	p := e.p
+	nd := len(p.Tables[t].Dims)
+	for i := range e.n {
+		if p.TableOf(i) != t {
+			continue
+		}
+		if err := fn(i, p.Coords(i)); err != nil {
+			return err
+		}
+	}
+	off := 0
+	for k, c := range p.Links.Cell {
+		lt := int(p.Links.Table[k])
+		w := len(p.Tables[lt].Dims)
+		if lt == t {
+			if off+nd > len(p.Links.Coords) {
+				return fmt.Errorf("gh: link %d: coordinates out of range", k)
+			}
+			if err := fn(c, p.Links.Coords[off:off+nd]); err != nil {
+				return err
+			}
+		}
+		off += w
+	}
+	return nil
+}
+
+// cellState sets, per class root, whether it is hidden, primary, frozen or
+// a singleton, its capacities, cost and base requirement.
+func (e *engine) cellState() {
+	p, n := e.p, e.n
+	c := &p.Cells
+	e.supp = make([]bool, n)
+	e.primary = make([]bool, n)
+	e.frozen = make([]bool, n)
+	e.single = make([]bool, n)
+	e.capUp = make([]float64, n)
+	e.capDown = make([]float64, n)
+	e.cost = make([]float64, n)
+	e.needUp = make([]float64, n)
+	e.needDown = make([]float64, n)
+	e.needSum = make([]float64, n)
+	e.plUp = make([]float64, n)
+	e.plDown = make([]float64, n)
+	col := func(v []float64, i int) float64 {
+		if len(v) == 0 {
+			return 0
+		}
+		return v[i]
+	}
+	minVal, maxAbs := math.Inf(1), 0.0
+	for i := range n {
+		if c.Status[i] == pluginsdk.StatusEmpty {
+			continue
+		}
+		minVal = min(minVal, c.Value[i])
+		maxAbs = max(maxAbs, math.Abs(c.Value[i]))
+	}
+	minTab := 0.0
+	if minVal < 0 {
+		minTab = 1.5 * minVal
+	}
+	e.tol = 1e-9*max(1, maxAbs) + 1e-12
+	for i := range n {
+		r, st := e.root[i], c.Status[i]
+		if st.IsSuppressed() {
+			e.supp[r] = true
+		}
+		if st == pluginsdk.StatusProtected || st == pluginsdk.StatusEmpty {
+			e.frozen[r] = true
+		}
+		if st.IsPrimary() {
+			e.primary[r] = true
+			e.plUp[r] = max(e.plUp[r], col(c.UpperPL, i))
+			e.plDown[r] = max(e.plDown[r], col(c.LowerPL, i))
+			if e.o.Criterion == CriterionLevels {
+				e.needUp[r], e.needDown[r] = e.plUp[r], e.plDown[r]
+				e.needSum[r] = max(e.needSum[r], col(c.SlidingPL, i))
+			}
+			if len(c.Freq) > 0 {
+				e.single[r] = e.single[r] || c.Freq[i] == 1
+			} else {
+				e.single[r] = e.single[r] || st == pluginsdk.StatusUnsafeSingleton || st == pluginsdk.StatusUnsafeSingletonManual
+			}
+		}
+		switch {
+		case e.o.Cost == CostProblem && len(c.Cost) > 0:
+			e.cost[r] += c.Cost[i]
+		case e.o.Cost == CostProblem:
+			e.cost[r]++
+		default:
+			e.cost[r] += math.Log1p(math.Abs(c.Value[i]))
+		}
+	}
+	pct := e.o.AprioriPct / 100
+	for i := range n {
+		if e.root[i] != int32(i) {
+			continue
+		}
+		a := c.Value[i]
+		x := pct * math.Abs(a)
+		lb, ub := max(a-x, minTab), a+x
+		if len(c.LowerBound) > 0 && len(c.UpperBound) > 0 {
+			lb, ub = max(lb, c.LowerBound[i]), min(ub, c.UpperBound[i])
+		}
+		if e.primary[i] {
+			lb, ub = min(lb, a-e.plDown[i]), max(ub, a+e.plUp[i])
+		}
+		e.capDown[i], e.capUp[i] = max(0, a-lb), max(0, ub-a)
+		if !e.supp[i] && e.capDown[i] == 0 && e.capUp[i] == 0 {
+			e.frozen[i] = true
+		}
+	}
+}
+
+// DeriveRatio returns τ-Argus's sliding protection ratio as far as the
+// problem shows it. τ-Argus passes GHMiter 2·(100/k − 1) for a dominance
+// rule NK(n,k) and 2·p/100 for a p% rule (the larger when both exist),
+// else twice the frequency, request or manual safety range; these are the
+// largest (LPL+UPL)/|value| that the rule's protection levels take, reached
+// by cells with at most n contributors. The problem carries no rules, so
+// the ratio is that maximum over the primaries of the first group that has
+// any, in τ-Argus's order: dominance/p% (status 3, 7, 8), frequency (5),
+// request (4), manual (9), zero (6). Cells of value 0 and cells whose upper
+// protection level is the floor 10^−decimals are left out unless nothing
+// else remains. 0 when there are no primaries.
+func DeriveRatio(p *pluginsdk.Problem) float64 {
+	c := &p.Cells
+	if len(c.LowerPL) == 0 || len(c.UpperPL) == 0 {
+		return 0
+	}
+	group := func(s pluginsdk.Status) int {
+		switch s {
+		case pluginsdk.StatusUnsafeRule, pluginsdk.StatusUnsafeSingleton, pluginsdk.StatusUnsafeSingletonManual:
+			return 0
+		case pluginsdk.StatusUnsafeFrequency:
+			return 1
+		case pluginsdk.StatusUnsafeRequest:
+			return 2
+		case pluginsdk.StatusUnsafeManual:
+			return 3
+		}
+		return 4
+	}
+	floor := math.Pow(10, -float64(p.Decimals))
+	var best, floored [5]float64
+	for i, s := range c.Status {
+		if !s.IsPrimary() || c.Value[i] == 0 {
+			continue
+		}
+		r := (c.LowerPL[i] + c.UpperPL[i]) / math.Abs(c.Value[i])
+		g := group(s)
+		if c.UpperPL[i] <= floor*(1+1e-9) {
+			floored[g] = max(floored[g], r)
+			continue
+		}
+		best[g] = max(best[g], r)
+	}
+	for g := range best {
+		if best[g] > 0 {
+			return best[g]
+		}
+	}
+	for g := range floored {
+		if floored[g] > 0 {
+			return floored[g]
+		}
+	}
+	return 0
+}
+
+// subTables enumerates the hypercube sub-tables of every table, orders them
+// top-down and builds the occurrence lists of the class roots.
+func (e *engine) subTables(ctx context.Context) error {
+	p := e.p
+	for t := range p.Tables {
+		err := subtable.Walk(ctx, p, t, subtable.Options{Mode: subtable.ModeHypercube, SkipTrivial: true}, func(s *subtable.SubTable) error {
+			eff, level := 0, int32(0)
+			for d, c := range s.Codes {
+				if len(c) > 1 {
+					eff++
+				}
+				level += int32(s.Levels[d])
+			}
+			if eff == 0 {
+				return nil
+			}
+			if eff > maxDims {
+				return fmt.Errorf("gh: table %d: a sub-table has %d dimensions of more than one code (at most %d)", t, eff, maxDims)
+			}
+			if len(e.pos)+len(s.Cells) > math.MaxInt32 {
+				return fmt.Errorf("gh: sub-tables have more than %d cells in total", math.MaxInt32)
+			}
+			e.subs = append(e.subs, sub{off: int32(len(e.pos)), size: int32(len(s.Cells)), dimOff: int32(len(e.shape)),
+				nd: int32(len(s.Codes)), level: level})
+			for _, c := range s.Codes {
+				e.shape = append(e.shape, int32(len(c)))
+			}
+			for _, c := range s.Cells {
+				if c < 0 {
+					e.pos = append(e.pos, -1)
+				} else {
+					e.pos = append(e.pos, e.root[c])
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	slices.SortStableFunc(e.subs, func(a, b sub) int { return int(a.level) - int(b.level) })
+	e.occStart = make([]int32, e.n+1)
+	for _, s := range e.subs {
+		for _, r := range e.pos[s.off : s.off+s.size] {
+			if r >= 0 {
+				e.occStart[r+1]++
+			}
+		}
+	}
+	for i := range e.n {
+		e.occStart[i+1] += e.occStart[i]
+	}
+	e.occSub = make([]int32, e.occStart[e.n])
+	e.occPos = make([]int32, e.occStart[e.n])
+	fill := slices.Clone(e.occStart[:e.n])
+	for si, s := range e.subs {
+		for k, r := range e.pos[s.off : s.off+s.size] {
+			if r >= 0 {
+				e.occSub[fill[r]], e.occPos[fill[r]] = int32(si), int32(k)
+				fill[r]++
+			}
+		}
+	}
+	e.dirty = make([]bool, len(e.subs))
+	return nil
+}
+
+// cells returns the class roots of sub-table si and its shape.
+func (e *engine) cells(si int) ([]int32, []int32) {
+	s := &e.subs[si]
+	return e.pos[s.off : s.off+s.size], e.shape[s.dimOff : s.dimOff+s.nd]
+}
+
+// suppress hides root r and marks every sub-table containing it.
+func (e *engine) suppress(r int32) {
+	e.supp[r] = true
+	e.markDirty(r)
+}
+
+func (e *engine) markDirty(r int32) {
+	for k := e.occStart[r]; k < e.occStart[r+1]; k++ {
+		e.dirty[e.occSub[k]] = true
+	}
+}
+
+// factor is the share of the requirement demanded at a reduction step.
+func factor(step int) float64 {
+	if step >= steps {
+		return 0
+	}
+	return 1 / float64(step+1)
+}
+
+// needOf is the requirement of target t at a reduction step: the movement
+// it must carry and, under CriterionRatio, the sliding ratio.
+func (e *engine) needOf(t int32, step int) need {
+	nd := e.flowOf(t, step)
+	if e.o.Criterion == CriterionRatio {
+		nd.sum = max(nd.sum, factor(step)*e.ratio*math.Abs(e.p.Cells.Value[t]))
+	}
+	return nd
+}
+
+// flowOf is the movement target t must carry at a reduction step.
+func (e *engine) flowOf(t int32, step int) need {
+	f := factor(step)
+	return need{up: f * e.needUp[t], down: f * e.needDown[t], sum: f * e.needSum[t]}
+}
+
+// accepts reports whether a hypercube with moves u and w meets nd.
+func (e *engine) accepts(u, w float64, nd need) bool {
+	tol := e.tol
+	return u+w > tol && u >= nd.up-tol && w >= nd.down-tol && u+w >= nd.sum-tol
+}

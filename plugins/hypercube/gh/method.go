@@ -1,0 +1,115 @@
+package gh
+
+import (
+	"context"
+
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// Method is the hypercube as a pluginsdk.Method serving method code GH.
+type Method struct{}
+
+// Parameter names of the GH method.
+const (
+	ParamApriori   = "apriori_pct"
+	ParamModelSize = "model_size"
+	ParamSingleton = "singleton"
+	ParamRepair    = "repair"
+	ParamCriterion = "criterion"
+	ParamRatio     = "ratio"
+	ParamCost      = "cost"
+	ParamChoose    = "choose"
+	ParamRounds    = "max_repair_rounds"
+)
+
+// Info describes GH: τ-Argus's three batch parameters GH(t, aprioriPct,
+// modelSize, singleton) and the keyword-only parameters of the extensions.
+func (Method) Info() pluginsdk.MethodInfo {
+	return pluginsdk.MethodInfo{
+		Code:    "GH",
+		Summary: "hypercube (GHMiter) secondary suppression with an audit-driven repair",
+		Description: "Splits every table into its non-hierarchical sub-tables and protects each hidden cell there by the " +
+			"cheapest acceptable hypercube (τ-Argus's GHMiter semantics: a-priori percentage, sliding ratio, frozen " +
+			"corners, singletons, ratio reduction), top-down and iterated until no sub-table changes; linked tables " +
+			"share their common cells. Then, unless repair is off, it audits the pattern with the attacker LPs and adds " +
+			"hypercubes for every primary still under-protected until the audit is clean.",
+		Params: []pluginsdk.ParamSpec{
+			{Name: ParamApriori, Type: pluginsdk.ParamFloat, Default: "100", Min: "1", BatchPosition: 1,
+				Help: "a-priori bound percentage: every cell is known to lie within ± this % of its value"},
+			{Name: ParamModelSize, Type: pluginsdk.ParamInt, Default: "0", Min: "0", Max: "2", BatchPosition: 2,
+				Help: "τ-Argus's model size (0 normal, 1 large); accepted and ignored: sub-tables are limited by memory only"},
+			{Name: ParamSingleton, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 3,
+				Help: "single-respondent primaries must be a corner of at least two hypercubes"},
+			{Name: ParamRepair, Type: pluginsdk.ParamBool, Default: "true",
+				Help: "audit the pattern and add hypercubes for under-protected primaries until the audit is clean"},
+			{Name: ParamCriterion, Type: pluginsdk.ParamEnum, Default: "ratio", Allowed: []string{"ratio", "levels"},
+				Help: "hypercube acceptance: τ-Argus's sliding ratio (ratio) or the cells' protection levels (levels)"},
+			{Name: ParamRatio, Type: pluginsdk.ParamFloat, Min: "0",
+				Help: "sliding protection ratio; default: τ-Argus's, derived from the primaries' protection levels"},
+			{Name: ParamCost, Type: pluginsdk.ParamEnum, Default: "log", Allowed: []string{"log", "problem"},
+				Help: "cost of a new suppression: ln(1+|value|) as GHMiter (user costs ignored), or the problem's costs"},
+			{Name: ParamChoose, Type: pluginsdk.ParamEnum, Default: "count", Allowed: []string{"count", "cost"},
+				Help: "hypercube ranking: fewest new suppressions first as GHMiter (count), or lowest cost first (cost)"},
+			{Name: ParamRounds, Type: pluginsdk.ParamInt, Default: "0", Min: "0",
+				Help: "largest number of audit–repair rounds; 0 = until the audit is clean or nothing can be added"},
+		},
+		Capabilities: pluginsdk.Capabilities{
+			Output:                   pluginsdk.OutputSuppression,
+			NeedsRelations:           true,
+			NeedsHierarchy:           true,
+			NeedsFrequency:           true,
+			ReportsProgress:          true,
+			HonoursCancellation:      true,
+			Deterministic:            true,
+			PartialResultOnTimeLimit: true,
+			LinkedTables:             true,
+		},
+		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
+			pluginsdk.StructureHierarchical, pluginsdk.StructureLinked},
+	}
+}
+
+// OptionsFrom turns validated parameters and limits into Options.
+func OptionsFrom(params pluginsdk.Params, limits pluginsdk.Limits) Options {
+	o := DefaultOptions()
+	if params.Has(ParamApriori) {
+		o.AprioriPct = params.Float(ParamApriori)
+	}
+	if params.Has(ParamSingleton) {
+		o.Singleton = params.Bool(ParamSingleton)
+	}
+	if params.Has(ParamRepair) {
+		o.Repair = params.Bool(ParamRepair)
+	}
+	if params.String(ParamCriterion) == "levels" {
+		o.Criterion = CriterionLevels
+	}
+	if params.Has(ParamRatio) {
+		o.Ratio = params.Float(ParamRatio)
+	}
+	if params.String(ParamCost) == "problem" {
+		o.Cost = CostProblem
+	}
+	if params.String(ParamChoose) == "cost" {
+		o.Choose = ChooseCost
+	}
+	o.MaxRepairRounds = params.Int(ParamRounds)
+	o.AuditWorkers = limits.Threads
+	o.TimeLimit = limits.TimeLimit
+	return o
+}
+
+// Protect runs the hypercube on req.Problem with req's parameters and limits.
+func (Method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	o := OptionsFrom(req.Params, req.Limits)
+	o.Progress = req.Progress
+	res, err := Protect(ctx, req.Problem, o)
+	if err != nil {
+		return nil, err
+	}
+	s := res.Stats
+	req.Log.Info().Int64("secondaries", s.Secondaries).Int64("under_protected_before", s.UnderProtectedBefore).
+		Int64("under_protected_after", s.UnderProtectedAfter).Float64("ratio", s.Extra["ratio"]).
+		Float64("repair_rounds", s.Extra["repair_rounds"]).Dur("took", s.WallTime).Msg("hypercube done")
+	return res, nil
+}

@@ -1,0 +1,105 @@
+package gh
+
+import (
+	"time"
+
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// Criterion selects the protection a hypercube must give its target.
+type Criterion int
+
+const (
+	// CriterionRatio is τ-Argus's: u + w ≥ ratio·|value| for every target,
+	// primary or secondary.
+	CriterionRatio Criterion = iota
+	// CriterionLevels uses the target's own protection levels (u ≥ UPL,
+	// w ≥ LPL, u + w ≥ SPL); a secondary must carry the movement that the
+	// hypercubes using it demand.
+	CriterionLevels
+)
+
+// CostMode selects the cost of a hypercube's additional suppressions.
+type CostMode int
+
+const (
+	// CostLog is GHMiter's internal cost ln(1 + |value|).
+	CostLog CostMode = iota
+	// CostProblem uses the problem's cost column (1 per cell without one).
+	CostProblem
+)
+
+// Choice selects how acceptable hypercubes are ranked.
+type Choice int
+
+const (
+	// ChooseCount is GHMiter's rule: the fewest additional suppressions,
+	// then the fewest new margins of the sub-table, then the lowest cost.
+	ChooseCount Choice = iota
+	// ChooseCost takes the lowest cost of the additional suppressions
+	// first, then the fewest of them.
+	ChooseCost
+)
+
+// Options control Protect. The zero value is not useful; start from
+// DefaultOptions.
+type Options struct {
+	// AprioriPct is the a-priori bound percentage: every cell is known to
+	// lie within ±AprioriPct % of its value. Must be positive.
+	AprioriPct float64
+	// Singleton makes every single-respondent primary a corner of at least
+	// two hypercubes per sub-table.
+	Singleton bool
+	// Repair audits the pattern and strengthens the protection of
+	// under-protected primaries (package documentation) until the audit is
+	// clean or nothing can be added.
+	Repair bool
+	// Ratio is the sliding protection ratio of CriterionRatio; a negative
+	// value derives τ-Argus's ratio from the problem (see DeriveRatio).
+	Ratio float64
+	// Criterion selects the acceptance criterion.
+	Criterion Criterion
+	// Cost selects the cost of additional suppressions.
+	Cost CostMode
+	// Choose selects the ranking of acceptable hypercubes.
+	Choose Choice
+	// MaxRepairRounds bounds the audit–repair rounds; 0 means no bound
+	// (every round adds a suppression or raises a requirement, so the loop
+	// ends).
+	MaxRepairRounds int
+	// AuditWorkers is the number of parallel LP solvers of the audit; 0
+	// means one.
+	AuditWorkers int
+	// TimeLimit is the soft time limit: when it is reached the pattern built
+	// so far is returned with OutcomeTimeLimit. 0 means none.
+	TimeLimit time.Duration
+	// Progress, if set, receives progress reports.
+	Progress func(pluginsdk.Progress)
+
+	// trace, if set, is told about every hypercube applied (tests).
+	trace func(Applied)
+}
+
+// DefaultOptions returns τ-Argus's defaults (a-priori 100 %, singleton
+// protection on, the derived sliding ratio) with the repair on.
+func DefaultOptions() Options {
+	return Options{AprioriPct: 100, Singleton: true, Repair: true, Ratio: -1}
+}
+
+// Applied describes one hypercube the method applied.
+type Applied struct {
+	// Target is the cell the hypercube protects.
+	Target int
+	// SubTable is the index of the sub-table in processing order.
+	SubTable int
+	// Corners are the corner cells, indexed by the bit mask of the
+	// dimensions (of more than one code) in which the corner differs from
+	// the target; Corners[0] is the target.
+	Corners []int
+	// Added are the cells the hypercube suppressed.
+	Added []int
+	// Step is the ratio reduction step (0: full requirement).
+	Step int
+	// Repair reports whether the hypercube was added by the repair.
+	Repair bool
+}

@@ -1,0 +1,500 @@
+package gh
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
+)
+
+// errTimeLimit stops the run at the soft time limit.
+var errTimeLimit = errors.New("time limit reached")
+
+// Protect runs the hypercube method on p and returns the new statuses with
+// the outcome, diagnostics and figures. p is not modified. The error is
+// non-nil when ctx is done or the problem cannot be protected by hypercubes
+// (no tables, malformed hierarchies); a soft time limit gives
+// OutcomeTimeLimit with the pattern built so far.
+func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.Result, error) {
+	start := time.Now()
+	if !(o.AprioriPct > 0) || math.IsInf(o.AprioriPct, 0) {
+		return nil, pluginsdk.Errorf("param.invalid", "gh: a-priori percentage %v must be positive", o.AprioriPct)
+	}
+	if !slices.ContainsFunc(p.Cells.Status, pluginsdk.Status.IsSuppressed) {
+		res := &pluginsdk.Result{Status: slices.Clone(p.Cells.Status), Outcome: pluginsdk.OutcomeFeasible}
+		res.Stats.WallTime = time.Since(start)
+		return res, nil
+	}
+	if len(p.Tables) == 0 || len(p.Cells.Coords) == 0 {
+		return nil, pluginsdk.Errorf("table.structure", "gh: the hypercube needs tables in dimension form with cell coordinates; got %d tables", len(p.Tables))
+	}
+	e, err := newEngine(ctx, p, o)
+	if err != nil {
+		return nil, err
+	}
+	e.progress(pluginsdk.Progress{Phase: "hypercube", Fraction: 0, Message: fmt.Sprintf("%d sub-tables", len(e.subs))})
+	for si := range e.subs {
+		cells, _ := e.cells(si)
+		if slices.ContainsFunc(cells, func(r int32) bool { return r >= 0 && e.supp[r] }) {
+			e.dirty[si] = true
+		}
+	}
+	err = e.iterate()
+	var diags []pluginsdk.Diagnostic
+	audited := false
+	if err == nil && o.Repair {
+		audited = true
+		diags, err = e.repair()
+	}
+	switch {
+	case errors.Is(err, errTimeLimit):
+		e.timedOut = true
+	case err != nil:
+		return nil, err
+	}
+	res := e.result()
+	res.Diagnostics = append(res.Diagnostics, diags...)
+	res.Stats.WallTime = time.Since(start)
+	if audited {
+		res.Stats.Extra["audited"] = 1
+	} else {
+		res.Stats.Extra["audited"] = 0
+	}
+	switch {
+	case e.timedOut:
+		res.Outcome = pluginsdk.OutcomeTimeLimit
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "time.limit",
+			Summary: fmt.Sprintf("hypercube: time limit %v reached; the pattern is incomplete", o.TimeLimit)})
+	case audited && e.underAfter > 0:
+		res.Outcome = pluginsdk.OutcomePartial
+	default:
+		res.Outcome = pluginsdk.OutcomeFeasible
+	}
+	e.progress(pluginsdk.Progress{Phase: "done", Fraction: 1})
+	return res, nil
+}
+
+// progress reports p with a fraction that never goes back.
+func (e *engine) progress(p pluginsdk.Progress) {
+	if e.o.Progress == nil {
+		return
+	}
+	if p.Fraction >= 0 {
+		p.Fraction = max(p.Fraction, e.lastProgress)
+		e.lastProgress = p.Fraction
+	}
+	e.o.Progress(p)
+}
+
+// check returns an error when the run must stop.
+func (e *engine) check() error {
+	if err := e.ctx.Err(); err != nil {
+		return fmt.Errorf("gh: %w", err)
+	}
+	if !e.deadline.IsZero() && time.Now().After(e.deadline) {
+		return errTimeLimit
+	}
+	return nil
+}
+
+// iterate visits the marked sub-tables top-down, pass after pass, until none
+// is marked.
+func (e *engine) iterate() error {
+	for {
+		any := false
+		for si := range e.subs {
+			if !e.dirty[si] {
+				continue
+			}
+			any = true
+			if err := e.check(); err != nil {
+				return err
+			}
+			if err := e.processSub(si); err != nil {
+				return err
+			}
+			if e.passes == 0 {
+				e.progress(pluginsdk.Progress{Phase: "hypercube", Fraction: 0.5 * float64(si+1) / float64(len(e.subs)),
+					Iterations: int64(e.visits)})
+			}
+		}
+		if !any {
+			return nil
+		}
+		e.passes++
+		e.progress(pluginsdk.Progress{Phase: "hypercube", Fraction: -1, Iterations: int64(e.visits),
+			Message: "pass " + strconv.Itoa(e.passes+1)})
+	}
+}
+
+// processSub protects every hidden cell of sub-table si, again while the
+// sub-table gains suppressions.
+func (e *engine) processSub(si int) error {
+	cells, _ := e.cells(si)
+	for {
+		e.visits++
+		e.dirty[si] = false
+		for k, r := range cells {
+			if k&1023 == 1023 {
+				if err := e.check(); err != nil {
+					return err
+				}
+			}
+			if r < 0 || !e.supp[r] {
+				continue
+			}
+			if err := e.ensure(si, k, r); err != nil {
+				return err
+			}
+		}
+		if !e.dirty[si] {
+			return nil
+		}
+	}
+}
+
+// ensure gives target t at position tpos of sub-table si its hypercube (two
+// for a singleton), unless the ones applied before still do.
+func (e *engine) ensure(si, tpos int, t int32) error {
+	want := 1
+	if e.o.Singleton && e.single[t] {
+		want = 2
+	}
+	k := key(si, t)
+	recs := e.cache[k]
+	// Acceptable hypercubes never become more (requirements only grow), so
+	// a singleton found short of a second hypercube stays so.
+	if len(recs) >= want || (len(recs) > 0 && e.short[k]) {
+		ok := true
+		for _, r := range recs {
+			nd := e.needOf(t, int(r.step))
+			if r.inherited {
+				// GHMiter does not protect a secondary again in the
+				// sub-table whose hypercube suppressed it; the movement it
+				// must carry is checked all the same.
+				nd = e.flowOf(t, int(r.step))
+			}
+			if !e.accepts(r.u, r.w, nd) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			for i := range recs {
+				e.propagate(t, &recs[i])
+			}
+			return nil
+		}
+	}
+	recs = recs[:0]
+	var skip [][]int32
+	last := int8(0)
+	for len(recs) < want {
+		var rec *cubeRec
+		for step := 0; step <= steps && rec == nil; step++ {
+			var err error
+			rec, err = e.search(si, tpos, t, e.needOf(t, step), 0, skip)
+			if err != nil {
+				return err
+			}
+			if rec != nil {
+				rec.step = int8(step)
+			}
+		}
+		if rec == nil {
+			if len(recs) == 0 {
+				last = -1
+			}
+			break
+		}
+		e.apply(si, t, rec, false)
+		recs = append(recs, *rec)
+		skip = append(skip, rec.choice)
+		last = max(last, rec.step)
+	}
+	e.cache[k] = recs
+	if len(recs) > 0 && len(recs) < want {
+		e.short[k] = true
+	} else {
+		delete(e.short, k)
+	}
+	if last != 0 {
+		e.step[k] = last
+	} else {
+		delete(e.step, k)
+	}
+	return nil
+}
+
+// apply suppresses the corners of rec, a hypercube of target t in sub-table
+// si.
+func (e *engine) apply(si int, t int32, rec *cubeRec, repair bool) {
+	var added []int
+	for mask, r := range rec.corners {
+		if e.supp[r] {
+			continue
+		}
+		e.suppress(r)
+		if e.o.trace != nil {
+			added = append(added, int(r))
+		}
+		// The new secondary is protected in this sub-table by the same
+		// hypercube (GHMiter protects it in every other sub-table).
+		e.cache[key(si, r)] = []cubeRec{rec.from(mask)}
+	}
+	if repair {
+		e.repairCubes++
+	} else {
+		e.cubes++
+	}
+	e.propagate(t, rec)
+	if e.o.trace != nil {
+		corners := make([]int, len(rec.corners))
+		for i, r := range rec.corners {
+			corners[i] = int(r)
+		}
+		e.o.trace(Applied{Target: int(t), SubTable: si, Corners: corners, Added: added, Step: int(rec.step), Repair: repair})
+	}
+}
+
+// propagate raises the movement the corners of rec must carry to the
+// movement its target demands of them; a corner whose requirement grows is
+// checked again in all its sub-tables.
+func (e *engine) propagate(t int32, rec *cubeRec) {
+	nd := e.flowOf(t, int(rec.step))
+	if nd == (need{}) {
+		return
+	}
+	for mask, r := range rec.corners {
+		if mask == 0 || r == t {
+			continue
+		}
+		up, down := nd.up, nd.down
+		if rec.odd(mask) {
+			up, down = down, up
+		}
+		if up > e.needUp[r]+e.tol || down > e.needDown[r]+e.tol || nd.sum > e.needSum[r]+e.tol {
+			e.needUp[r], e.needDown[r], e.needSum[r] = max(e.needUp[r], up), max(e.needDown[r], down), max(e.needSum[r], nd.sum)
+			e.markDirty(r)
+		}
+	}
+}
+
+// repair audits the pattern and, for every under-protected primary, raises
+// the movement its hypercubes must carry to its protection levels in the
+// directions found short or, when they already had to, adds the cheapest
+// hypercube with at least one additional suppression over all its
+// sub-tables; the hypercube iteration then protects what changed, until the
+// audit is clean or nothing can be added.
+func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
+	aopts := audit.Options{Workers: max(1, e.o.AuditWorkers), Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries}
+	var diags []pluginsdk.Diagnostic
+	// Hiding more cells only widens the attacker's intervals, so after the
+	// first round only the primaries that failed need auditing again. The
+	// others stay hidden but are passed as secondaries, which the audit
+	// does not target; that leaves the attacker problems unchanged when the
+	// problem carries its a-priori bounds (otherwise the audit's default
+	// bounds depend on the status, and every round audits everything).
+	var failing map[int]bool
+	exactBounds := len(e.p.Cells.LowerBound) > 0 && len(e.p.Cells.UpperBound) > 0
+	for round := 0; ; round++ {
+		if err := e.check(); err != nil {
+			return diags, err
+		}
+		e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Message: "round " + strconv.Itoa(round+1)})
+		status := e.statuses()
+		if failing != nil && exactBounds {
+			for i, st := range status {
+				if st.IsPrimary() && !failing[i] {
+					status[i] = pluginsdk.StatusSecondary
+				}
+			}
+		}
+		actx, cancel := e.auditContext()
+		rep, err := audit.Suppression(actx, e.p, status, aopts)
+		cancel()
+		if err != nil {
+			if e.ctx.Err() == nil && !e.deadline.IsZero() && time.Now().After(e.deadline) {
+				return diags, errTimeLimit
+			}
+			return diags, fmt.Errorf("gh: audit: %w", err)
+		}
+		e.underAfter = len(rep.UnderProtected)
+		if round == 0 {
+			e.underBefore = e.underAfter
+			for _, d := range rep.Diagnostics {
+				if d.Severity == pluginsdk.SeverityError {
+					diags = append(diags, d)
+				}
+			}
+		}
+		if e.underAfter == 0 {
+			return diags, nil
+		}
+		failing = make(map[int]bool, len(rep.UnderProtected))
+		for _, f := range rep.UnderProtected {
+			failing[f.Cell] = true
+		}
+		stuck := func() []pluginsdk.Diagnostic {
+			cells := make([]int, len(rep.UnderProtected))
+			for i, f := range rep.UnderProtected {
+				cells[i] = f.Cell
+			}
+			return append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.underprotected",
+				Summary: fmt.Sprintf("hypercube: %d primary cells remain under-protected after %d repair rounds", len(cells), round),
+				Cells:   cells})
+		}
+		if e.o.MaxRepairRounds > 0 && round >= e.o.MaxRepairRounds {
+			return stuck(), nil
+		}
+		e.repairRounds++
+		added := 0
+		for _, f := range rep.UnderProtected {
+			if err := e.check(); err != nil {
+				return diags, err
+			}
+			r := e.root[f.Cell]
+			nd := e.shortfall(f)
+			if nd.up > e.needUp[r]+e.tol || nd.down > e.needDown[r]+e.tol || nd.sum > e.needSum[r]+e.tol {
+				// First demand the movement of its hypercubes (and through
+				// them of their corners' hypercubes in other sub-tables).
+				e.needUp[r], e.needDown[r], e.needSum[r] = max(e.needUp[r], nd.up), max(e.needDown[r], nd.down), max(e.needSum[r], nd.sum)
+				e.markDirty(r)
+				e.raised++
+				added++
+				continue
+			}
+			n, err := e.repairCell(r)
+			if err != nil {
+				return diags, err
+			}
+			added += n
+		}
+		if added == 0 {
+			return stuck(), nil
+		}
+		if err := e.iterate(); err != nil {
+			return diags, err
+		}
+	}
+}
+
+// auditContext is the context of an audit: ctx, ended at the soft deadline.
+func (e *engine) auditContext() (context.Context, context.CancelFunc) {
+	if e.deadline.IsZero() {
+		return e.ctx, func() {}
+	}
+	return context.WithDeadline(e.ctx, e.deadline)
+}
+
+// shortfall is the movement an under-protected primary must be able to
+// make: its protection level in every direction the audit found short.
+func (e *engine) shortfall(f audit.Finding) need {
+	var nd need
+	if f.Upper < f.Value+f.UpperPL-e.tol {
+		nd.up = f.UpperPL
+	}
+	if f.Lower > f.Value-f.LowerPL+e.tol {
+		nd.down = f.LowerPL
+	}
+	if f.SlidingPL > 0 && f.Upper-f.Lower < f.SlidingPL-e.tol {
+		nd.sum = f.SlidingPL
+	}
+	return nd
+}
+
+// repairCell adds the cheapest hypercube with at least one additional
+// suppression that meets the requirement of target t, over all sub-tables
+// containing t, at the first reduction step that has one. It returns the
+// number of cells suppressed.
+func (e *engine) repairCell(t int32) (int, error) {
+	for step := 0; step <= steps; step++ {
+		var best *cubeRec
+		bestSub := -1
+		for k := e.occStart[t]; k < e.occStart[t+1]; k++ {
+			si, tpos := int(e.occSub[k]), int(e.occPos[k])
+			rec, err := e.search(si, tpos, t, e.needOf(t, step), 1, nil)
+			if err != nil {
+				return 0, err
+			}
+			if rec != nil && (best == nil || e.better(rec, best)) {
+				best, bestSub = rec, si
+			}
+		}
+		if best != nil {
+			best.step = int8(step)
+			e.apply(bestSub, t, best, true)
+			return best.count, nil
+		}
+	}
+	return 0, nil
+}
+
+// statuses returns the current statuses of all cells.
+func (e *engine) statuses() []pluginsdk.Status {
+	out := slices.Clone(e.p.Cells.Status)
+	for i, s := range out {
+		if e.supp[e.root[i]] && s.CanSuppress() {
+			out[i] = s.Secondary()
+		}
+	}
+	return out
+}
+
+// result builds the method's result from the current pattern.
+func (e *engine) result() *pluginsdk.Result {
+	status := e.statuses()
+	res := &pluginsdk.Result{Status: status}
+	c := &e.p.Cells
+	for i, s := range status {
+		if !s.IsSecondary() {
+			continue
+		}
+		res.Stats.Secondaries++
+		if len(c.Cost) > 0 {
+			res.Stats.SuppressedCost += c.Cost[i]
+		} else {
+			res.Stats.SuppressedCost++
+		}
+	}
+	res.Stats.Objective = res.Stats.SuppressedCost
+	res.Stats.Iterations = int64(e.passes)
+	res.Stats.UnderProtectedBefore = int64(e.underBefore)
+	res.Stats.UnderProtectedAfter = int64(e.underAfter)
+	x := map[string]float64{
+		"ratio":           e.ratio,
+		"subtables":       float64(len(e.subs)),
+		"passes":          float64(e.passes),
+		"visits":          float64(e.visits),
+		"hypercubes":      float64(e.cubes),
+		"repair_rounds":   float64(e.repairRounds),
+		"repair_cubes":    float64(e.repairCubes),
+		"repair_raised":   float64(e.raised),
+		"singleton_short": float64(len(e.short)),
+	}
+	var perStep [steps + 1]int
+	none := 0
+	for _, s := range e.step {
+		if s < 0 {
+			none++
+		} else {
+			perStep[s]++
+		}
+	}
+	for s := 1; s <= steps; s++ {
+		x["ratio_step_"+strconv.Itoa(s)] = float64(perStep[s])
+	}
+	x["no_hypercube"] = float64(none)
+	res.Stats.Extra = x
+	if none > 0 {
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.none",
+			Summary: fmt.Sprintf("hypercube: %d (sub-table, cell) pairs have no hypercube: every candidate has a frozen corner or no room to move", none)})
+	}
+	return res
+}
