@@ -65,8 +65,16 @@ type MethodRef struct {
 type Config struct {
 	// BatchFile is the .arb file as given on the command line.
 	BatchFile string
-	// Logbook is the logbook file; "" means TauLogbook.txt in TempDir.
+	// Logbook is the logbook file; "" means the default logbook.
 	Logbook string
+	// DefaultLogbook is τ-Argus's default logbook, which receives the
+	// start-of-run header before the job's logbook is selected; "" means
+	// TauLogbook.txt in TempDir (τ-Argus uses the system's temporary
+	// directory; the job's keeps parallel jobs with their own temporary
+	// directories apart).
+	DefaultLogbook string
+	// Components are the version lines of the header (program, plugins).
+	Components []string
 	// TempDir is the temporary directory; "" means the system's.
 	TempDir string
 	// DataDir is τ-Argus's batch data directory (4th argument), or "".
@@ -155,8 +163,11 @@ func Run(ctx context.Context, cfg Config) (int, *Report) {
 	if cfg.TempDir == "" {
 		cfg.TempDir = os.TempDir()
 	}
+	if cfg.DefaultLogbook == "" {
+		cfg.DefaultLogbook = filepath.Join(cfg.TempDir, "TauLogbook.txt")
+	}
 	if cfg.Logbook == "" {
-		cfg.Logbook = filepath.Join(cfg.TempDir, "TauLogbook.txt")
+		cfg.Logbook = cfg.DefaultLogbook
 	}
 	if cfg.TimeLimit > 0 {
 		var cancel context.CancelFunc
@@ -164,10 +175,30 @@ func Run(ctx context.Context, cfg Config) (int, *Report) {
 		defer cancel()
 	}
 	e := &engine{cfg: cfg, ctx: ctx, report: newReport(cfg)}
+	writeHeader(&logbook.Writer{Out: logbook.AppendFile{Path: cfg.DefaultLogbook}, Now: cfg.Now}, cfg)
 	e.log = &logbook.Writer{Out: logbook.AppendFile{Path: cfg.Logbook}, Now: cfg.Now}
 	code := e.run()
 	e.report.finish(code, cfg.Now())
 	return code, e.report
+}
+
+// headerRule is the separator line of the start-of-run header.
+const headerRule = "--------------------------"
+
+// writeHeader appends τ-Argus's start-of-run header to the default logbook:
+// a separator, "Start of TauArgus run", the version of the program and of
+// every component, a separator. Like τ-Argus it ignores I/O errors.
+func writeHeader(w *logbook.Writer, cfg Config) {
+	version := cfg.Version
+	if version == "" {
+		version = "unknown"
+	}
+	lines := []string{headerRule, "Start of TauArgus run", "argus version " + version}
+	lines = append(lines, cfg.Components...)
+	lines = append(lines, headerRule)
+	for _, l := range lines {
+		_ = w.Log(l)
+	}
 }
 
 func (e *engine) logf(format string, args ...any) {

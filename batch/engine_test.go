@@ -339,3 +339,49 @@ func TestRecodeJob(t *testing.T) {
 		t.Errorf("recoded Size has %d codes: %v", len(sizes), sizes)
 	}
 }
+
+// TestLogbookHeader checks τ-Argus's two logbooks: the start-of-run header
+// goes to the default logbook; a logbook given to the job starts with
+// "Start of batch procedure"; without one the job's lines follow the header
+// in the default logbook.
+func TestLogbookHeader(t *testing.T) {
+	now := func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) }
+	for _, own := range []bool{true, false} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "job.arb")
+		if err := os.WriteFile(path, []byte("<VERSIONINFO> \"v.txt\"\r\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg := Config{BatchFile: path, TempDir: dir, Protector: newFake(t, pairs{}), Log: zerolog.Nop(), Now: now,
+			Version: "9.9", Components: []string{"plugin x version 1 (X)"}}
+		if own {
+			cfg.Logbook = filepath.Join(dir, "job.log")
+		}
+		if code, _ := Run(t.Context(), cfg); code != ExitOK {
+			t.Fatalf("exit %d", code)
+		}
+		def, err := os.ReadFile(filepath.Join(dir, "TauLogbook.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		header := "22-Nov-2026 10:00:00 : --------------------------\r\n" +
+			"22-Nov-2026 10:00:00 : Start of TauArgus run\r\n" +
+			"22-Nov-2026 10:00:00 : argus version 9.9\r\n" +
+			"22-Nov-2026 10:00:00 : plugin x version 1 (X)\r\n" +
+			"22-Nov-2026 10:00:00 : --------------------------\r\n"
+		start := "22-Nov-2026 10:00:00 : Start of batch procedure; file: " + path + "\r\n"
+		if !own {
+			if !strings.HasPrefix(string(def), header+start) || !strings.HasSuffix(string(def), "End of TauArgus run\r\n") {
+				t.Errorf("default logbook:\n%s", def)
+			}
+			continue
+		}
+		if string(def) != header {
+			t.Errorf("default logbook:\n%s\nwant\n%s", def, header)
+		}
+		job, err := os.ReadFile(cfg.Logbook)
+		if err != nil || !strings.HasPrefix(string(job), start) {
+			t.Errorf("job logbook (%v):\n%s", err, job)
+		}
+	}
+}

@@ -96,6 +96,20 @@ func (p *protector) Protect(ctx context.Context, job pluginsdk.Job) (*pluginsdk.
 		Limits: job.Limits, JobID: job.JobID, OnProgress: job.OnProgress})
 }
 
+// components lists the installed plugins for the logbook's start-of-run
+// header, one line each, as τ-Argus lists its libraries.
+func components(cat *catalog.Catalog) []string {
+	var out []string
+	for _, e := range cat.Entries {
+		codes := make([]string, 0, len(e.Info.Methods))
+		for _, m := range e.Info.Methods {
+			codes = append(codes, m.Code)
+		}
+		out = append(out, fmt.Sprintf("plugin %s version %s (%s)", e.Name(), e.Info.Version, strings.Join(codes, ", ")))
+	}
+	return out
+}
+
 // runBatch runs a τ-Argus batch job.
 func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	a, err := parseBatchArgs(env.Args)
@@ -110,7 +124,7 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	}
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
 		Protector: &protector{cat: cat, run: newRunner(log)}, Log: log, TimeLimit: a.timeLimit,
-		SuppressLimit: a.suppressLimit, Version: Version}
+		SuppressLimit: a.suppressLimit, Version: Version, Components: components(cat)}
 	bar := newProgress(env.Stderr)
 	cfg.Progress = bar.update
 	code, rep := batch.Run(ctx, cfg)

@@ -9,13 +9,14 @@ import (
 	"testing"
 )
 
-// buildPlugins builds the SDK's example plugin and the audit plugin into a
-// fresh plugin directory.
+// buildPlugins builds the SDK's example plugin, the modular plugin (the
+// demo's method) and the audit plugin into a fresh plugin directory.
 func buildPlugins(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-		"../../pluginsdk/example/argus-method-example", "../../plugins/audit/argus-method-audit").CombinedOutput()
+		"../../pluginsdk/example/argus-method-example", "../../plugins/modular/argus-method-modular",
+		"../../plugins/audit/argus-method-audit").CombinedOutput()
 	if err != nil {
 		t.Fatalf("building the plugins: %v\n%s", err, out)
 	}
@@ -46,7 +47,8 @@ func TestPluginsAndDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The primaries of the p% rule are suppressed, with secondaries.
+	// The primaries of the p% rule are suppressed, with secondaries, and
+	// the audit finds every primary protected.
 	primaries, secondaries := 0, 0
 	for _, l := range strings.Split(string(got), "\r\n") {
 		switch {
@@ -58,6 +60,13 @@ func TestPluginsAndDemo(t *testing.T) {
 	}
 	if primaries == 0 || secondaries == 0 {
 		t.Errorf("%d primaries and %d secondaries, want some of each", primaries, secondaries)
+	}
+	if !strings.Contains(out, "audit: 0 of 6 primaries under-protected") {
+		t.Errorf("demo output lacks a clean audit:\n%s", out)
+	}
+	lb, err := os.ReadFile(filepath.Join(outDir, "logbook.txt"))
+	if err != nil || !strings.Contains(string(lb), "Audit: all 6 primary cells are protected") {
+		t.Errorf("logbook (%v):\n%s", err, lb)
 	}
 	for _, f := range []string{"simple2d-table.csv", "simple2d-table.html", "simple2d-intermediate.tab", "simple2d-intermediate.rda",
 		"simple2d.jj", "logbook.txt", "report.json"} {
