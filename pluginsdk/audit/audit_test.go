@@ -910,3 +910,37 @@ func TestDegenerateInputs(t *testing.T) {
 		t.Errorf("bad singleton mode: %v", err)
 	}
 }
+
+// TestRoundingNoise: published values that satisfy a relation only up to
+// floating-point noise (5e-7, inside the audit's tolerance, outside the LP
+// solver's) must not make the attacker problem infeasible when the hidden
+// cells sit at their bounds. Found on checkTauArgus test_1, where sums of
+// 40 000 records left 2e-7 residuals next to zero cells.
+func TestRoundingNoise(t *testing.T) {
+	// T = a + b + c with a = b = 0 hidden (a primary) and c published.
+	p := &pluginsdk.Problem{}
+	p.Cells.Value = []float64{1000, 0, 0, 1000.0000005}
+	p.Cells.Status = []pluginsdk.Status{pluginsdk.StatusSafe, pluginsdk.StatusUnsafeZero, pluginsdk.StatusSecondary, pluginsdk.StatusSafe}
+	p.Cells.UpperPL = []float64{0, 10, 0, 0}
+	p.Cells.LowerPL = []float64{0, 0, 0, 0}
+	p.Cells.LowerBound = []float64{0, 0, 0, 0}
+	p.Cells.UpperBound = []float64{1500, 1500, 1500, 1500}
+	p.Relations.Add([]int{0, 1, 2, 3}, []float64{-1, 1, 1, 1}, 0)
+	// Bound tightening alone settles this small case; without the
+	// shortcuts the LP itself must be feasible.
+	for _, opts := range []Options{{}, {noReuse: true, noDifferencing: true}} {
+		r, err := Suppression(context.Background(), p, p.Cells.Status, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range r.Diagnostics {
+			if d.Code == "audit.infeasible" {
+				t.Errorf("%+v: rounding noise made the attacker problem infeasible: %v", opts, d.Summary)
+			}
+		}
+		// a + b = 0 with both non-negative: the attacker knows a = 0.
+		if r.Verdict[1] != VerdictExact || math.Abs(r.Lower[1]) > 1e-9 || math.Abs(r.Upper[1]) > 1e-9 {
+			t.Errorf("%+v: cell a: verdict %v, [%g, %g]; want exact [0, 0]", opts, r.Verdict[1], r.Lower[1], r.Upper[1])
+		}
+	}
+}

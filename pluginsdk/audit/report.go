@@ -115,6 +115,11 @@ type Report struct {
 	Verdict []Verdict
 	// UnderProtected lists the primaries that fail, by cell id.
 	UnderProtected []Finding
+	// Unverified lists the audited primaries without a result (verdict
+	// VerdictUnknown: an attacker LP failed, was interrupted or was
+	// infeasible). Their protection is not proven: a method must count them
+	// as under-protected.
+	Unverified []int
 	// Counts summarise the audit.
 	Counts Counts
 	// Timing splits the wall-clock time.
@@ -125,3 +130,4 @@ type Report struct {
 	// infeasible or unsolved attacker problems).
 	Diagnostics []pluginsdk.Diagnostic
 }
+

@@ -323,6 +323,9 @@ func (in *input) report(a *attack, start time.Time) *Report {
 			r.Verdict[i] = VerdictUnknown
 			r.Lower[i], r.Upper[i] = math.NaN(), math.NaN()
 			ct.Unknown++
+			if primary {
+				r.Unverified = append(r.Unverified, i)
+			}
 			continue
 		}
 		exact := hi-lo <= tol

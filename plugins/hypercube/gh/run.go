@@ -325,7 +325,9 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			}
 			return diags, fmt.Errorf("gh: audit: %w", err)
 		}
-		e.underAfter = len(rep.UnderProtected)
+		// A primary whose attacker LPs gave no result is not proven
+		// protected: it counts as under-protected (and cannot be repaired).
+		e.underAfter = len(rep.UnderProtected) + len(rep.Unverified)
 		if round == 0 {
 			e.underBefore = e.underAfter
 			for _, d := range rep.Diagnostics {
@@ -337,14 +339,25 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		if e.underAfter == 0 {
 			return diags, nil
 		}
-		failing = make(map[int]bool, len(rep.UnderProtected))
+		failing = make(map[int]bool, e.underAfter)
 		for _, f := range rep.UnderProtected {
 			failing[f.Cell] = true
+		}
+		for _, c := range rep.Unverified {
+			failing[c] = true
 		}
 		stuck := func() []pluginsdk.Diagnostic {
 			cells := make([]int, len(rep.UnderProtected))
 			for i, f := range rep.UnderProtected {
 				cells[i] = f.Cell
+			}
+			if len(rep.Unverified) > 0 {
+				diags = append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.unverified",
+					Summary: fmt.Sprintf("hypercube: the audit could not verify %d primary cells (an attacker LP gave no result); they count as under-protected", len(rep.Unverified)),
+					Cells:   rep.Unverified})
+			}
+			if len(cells) == 0 {
+				return diags
 			}
 			return append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.underprotected",
 				Summary: fmt.Sprintf("hypercube: %d primary cells remain under-protected after %d repair rounds", len(cells), round),

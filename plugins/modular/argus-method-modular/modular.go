@@ -269,8 +269,9 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	if err != nil {
 		return fmt.Errorf("final audit: %w", err)
 	}
-	res.Stats.UnderProtectedBefore = int64(len(rep.UnderProtected))
+	res.Stats.UnderProtectedBefore = int64(len(rep.UnderProtected) + len(rep.Unverified))
 	if len(rep.UnderProtected) == 0 {
+		unverified(rep, res)
 		return nil
 	}
 	req.Log.Debug().Int("under_protected", len(rep.UnderProtected)).Msg("MOD repair")
@@ -301,6 +302,7 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 		return fmt.Errorf("audit after repair: %w", err)
 	}
 	res.Stats.UnderProtectedAfter = int64(len(after.UnderProtected))
+	unverified(after, res)
 	if len(after.UnderProtected) > 0 {
 		res.Outcome = pluginsdk.OutcomePartial
 		cells := make([]int, len(after.UnderProtected))
@@ -314,6 +316,19 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	res.Stats.Extra["repaired"] = float64(len(rep.UnderProtected) - len(after.UnderProtected))
 	res.Stats.Extra["repair_cost"] = math.Round(sol.Cost*100) / 100
 	return nil
+}
+
+// unverified counts the primaries the audit could not verify (an attacker
+// LP gave no result) as under-protected: their protection is not proven.
+func unverified(rep *audit.Report, res *pluginsdk.Result) {
+	if len(rep.Unverified) == 0 {
+		return
+	}
+	res.Stats.UnderProtectedAfter += int64(len(rep.Unverified))
+	res.Outcome = pluginsdk.OutcomePartial
+	res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
+		Code: "audit.unverified", Cells: rep.Unverified,
+		Summary: fmt.Sprintf("the final audit could not verify %d primaries (an attacker LP gave no result); they count as under-protected", len(rep.Unverified))})
 }
 
 // detach returns a context without ctx's deadline that is cancelled when ctx
