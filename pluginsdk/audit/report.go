@@ -130,4 +130,3 @@ type Report struct {
 	// infeasible or unsolved attacker problems).
 	Diagnostics []pluginsdk.Diagnostic
 }
-
