@@ -153,7 +153,7 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		msc: req.Params.Float(pMaxScaledCost), lowerMargin: req.Params.Float(pLowerMargin),
 		upperMargin: req.Params.Float(pUpperMargin), distance: req.Params.Bool(pDistance), distWeights: dw,
 		finalAudit: req.Params.Bool(pAudit), workers: req.Limits.Threads, seed: req.Limits.Seed, decimals: p.Decimals,
-		minCount: minimumFrequency(p, req.Params.Int(pMinFrequency)),
+		minCount: csp.MinimumFrequency(p, req.Params.Int(pMinFrequency)),
 	}
 	if lim := overallLimit(ctx, req.Limits.TimeLimit); lim > 0 {
 		cfg.deadline = start.Add(lim)
@@ -233,22 +233,6 @@ func overallLimit(ctx context.Context, job time.Duration) time.Duration {
 		}
 	}
 	return limit
-}
-
-// minimumFrequency returns the frequency rule's minimum: the given value, or
-// one more than the largest frequency of a frequency-unsafe cell (0 when
-// there is none).
-func minimumFrequency(p *pluginsdk.Problem, given int) int {
-	if given > 0 || len(p.Cells.Freq) != p.NumCells() {
-		return given
-	}
-	m := 0
-	for i, s := range p.Cells.Status {
-		if s == pluginsdk.StatusUnsafeFrequency {
-			m = max(m, int(p.Cells.Freq[i])+1)
-		}
-	}
-	return m
 }
 
 // finalAudit audits the pattern on the whole problem and repairs every

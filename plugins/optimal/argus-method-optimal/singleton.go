@@ -17,22 +17,6 @@ type switches struct {
 	minCount int
 }
 
-// minimumFrequency returns the frequency rule's minimum: the given value, or
-// one more than the largest frequency of a frequency-unsafe cell (0 when
-// there is none).
-func minimumFrequency(p *pluginsdk.Problem, given int) int {
-	if given > 0 || len(p.Cells.Freq) != p.NumCells() {
-		return given
-	}
-	m := 0
-	for i, s := range p.Cells.Status {
-		if s == pluginsdk.StatusUnsafeFrequency {
-			m = max(m, int(p.Cells.Freq[i])+1)
-		}
-	}
-	return m
-}
-
 // addSingletonCells adds τ-Argus's singleton cells to the instance of the
 // whole table (SaveTable.addSingletonToJJ; tauargus-methods.md §7): for every
 // relation whose primaries are two single-respondent cells (single–single),
@@ -45,7 +29,7 @@ func addSingletonCells(p *pluginsdk.Problem, in *csp.Instance, sw switches) int 
 	if len(p.Cells.Freq) != n || !(sw.single || sw.multiple || sw.minFreq) {
 		return 0
 	}
-	minCount := minimumFrequency(p, sw.minCount)
+	minCount := csp.MinimumFrequency(p, sw.minCount)
 	step := math.Pow(10, -float64(p.Decimals))
 	lo0, hi0 := in.Lower[0], in.Upper[0]
 	seen := map[string]bool{}
