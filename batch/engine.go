@@ -223,6 +223,13 @@ func (e *engine) fail(err error) int {
 	e.logf("%s", msg)
 	e.logf("Error in batch file")
 	e.report.Errors = append(e.report.Errors, err.Error())
+	hint := Hint(err)
+	if hint == "" {
+		hint = parseHint(err)
+	}
+	if hint != "" {
+		e.report.Hints = append(e.report.Hints, hint)
+	}
 	e.cfg.Log.Error().Err(err).Msg("batch job failed")
 	return ExitError
 }
@@ -350,7 +357,7 @@ func (e *engine) versionInfo(c *arb.VersionInfo) error {
 func (e *engine) openData(name string, tabular bool) error {
 	path, err := e.resolver.Input(name)
 	if err != nil {
-		return err
+		return withHint(err, "%s", inputHint(e.resolver, name))
 	}
 	e.dataFile, e.tabular = path, tabular
 	return nil
@@ -359,7 +366,7 @@ func (e *engine) openData(name string, tabular bool) error {
 func (e *engine) openMetadata(c *arb.OpenMetadata) error {
 	path, err := e.resolver.Input(c.File)
 	if err != nil {
-		return err
+		return withHint(err, "%s", inputHint(e.resolver, c.File))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -388,17 +395,17 @@ func (e *engine) specifyTable(c *arb.SpecifyTable) error {
 	}
 	for _, v := range c.Explanatory {
 		if e.meta.Find(v) == nil {
-			return fmt.Errorf("Explanatory variable (%s) not found", v)
+			return withHint(fmt.Errorf("Explanatory variable (%s) not found", v), "%s", variablesHint(e.meta, e.metaFile))
 		}
 	}
 	if !c.FreqTable && e.meta.Find(c.Response) == nil {
-		return fmt.Errorf("Response variable (%s) not found", c.Response)
+		return withHint(fmt.Errorf("Response variable (%s) not found", c.Response), "%s", variablesHint(e.meta, e.metaFile))
 	}
 	if c.Shadow != "" && e.meta.Find(c.Shadow) == nil {
-		return fmt.Errorf("Shadow variable (%s) not found", c.Shadow)
+		return withHint(fmt.Errorf("Shadow variable (%s) not found", c.Shadow), "%s", variablesHint(e.meta, e.metaFile))
 	}
 	if c.Cost == arb.CostVariable && e.meta.Find(c.CostVar) == nil {
-		return fmt.Errorf("Cost variable (%s) not found", c.CostVar)
+		return withHint(fmt.Errorf("Cost variable (%s) not found", c.CostVar), "%s", variablesHint(e.meta, e.metaFile))
 	}
 	e.tables = append(e.tables, &tableSpec{cmd: c, meta: e.meta, dataFile: e.dataFile, metaFile: e.metaFile,
 		tabular: e.tabular, set: rules.NewSet()})

@@ -385,3 +385,34 @@ func TestLogbookHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestHints: the logbook keeps τ-Argus's words; the run report adds advice.
+func TestHints(t *testing.T) {
+	needCorpus(t)
+	for _, tc := range []struct {
+		name, arb, err, hint string
+	}{
+		{"variable", strings.Replace(simpleJob(t, ""), `"Size""Region"`, `"Size""Regio"`, 1),
+			"Explanatory variable (Regio) not found", "Tau_TestW.rda declares Year, IndustryCode, Size, Region,"},
+		{"file", "<OPENMICRODATA> \"nosuch.asc\"\r\n", "file: nosuch.asc could not be found.",
+			"a plain file name is looked up next to the batch file, then in the data directory"},
+		{"safetyrule", strings.Replace(simpleJob(t, ""), "P(15,1)", "P(15,1) | NK(3,70)", 1),
+			`A "|" is expected here`, `write P(15,1)|NK(3,70), without blanks`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, code, rep, lb := runJob(t, tc.arb, newFake(t, pairs{}))
+			if code != ExitError || !strings.Contains(lb, tc.err) {
+				t.Fatalf("exit %d, logbook:\n%s", code, lb)
+			}
+			if strings.Contains(lb, tc.hint) {
+				t.Errorf("the hint went to the logbook:\n%s", lb)
+			}
+			if len(rep.Hints) != 1 || !strings.Contains(rep.Hints[0], tc.hint) {
+				t.Errorf("hints %q, want one containing %q", rep.Hints, tc.hint)
+			}
+			if tc.name == "file" && !strings.Contains(rep.Hints[0], filepath.Join(dir, "nosuch.asc")) {
+				t.Errorf("hint does not name the place looked at: %q", rep.Hints[0])
+			}
+		})
+	}
+}

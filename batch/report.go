@@ -21,6 +21,8 @@ type Report struct {
 	Outputs     []OutputReport `json:"outputs,omitempty"`
 	Warnings    []string       `json:"warnings,omitempty"`
 	Errors      []string       `json:"errors,omitempty"`
+	// Hints give advice on the errors, for people.
+	Hints []string `json:"hints,omitempty"`
 }
 
 // StepReport is one executed command.

@@ -143,6 +143,9 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	for _, e := range rep.Errors {
 		fmt.Fprintf(env.Stderr, "argus: %s\n", e)
 	}
+	for _, h := range rep.Hints {
+		fmt.Fprintf(env.Stderr, "  hint: %s\n", h)
+	}
 	log.Info().Int("exit", code).Str("report", reportPath).Msg("batch job finished")
 	return code
 }
