@@ -259,6 +259,14 @@ func TestIndustryCodeBySize(t *testing.T) {
 				t.Logf("%s %s: %d secondaries, suppressed value %.4g (paper's hypercube: %.3g); under-protected %d → %d; %v",
 					name, c.name, res.Stats.Secondaries, res.Stats.SuppressedCost, paper[name],
 					res.Stats.UnderProtectedBefore, res.Stats.UnderProtectedAfter, res.Stats.WallTime)
+				// GHMiter's rules (fewest new suppressions first, ln cost) are
+				// far from optimal, but the τ-Argus-compatible default must
+				// stay near the paper's τ-Argus figure: 4× it (2.18e8 on Var1)
+				// was a bug, the ln costs of copies summed so that the grand
+				// total won ties against a 3-copy sub-total.
+				if c.name == "tauargus" && res.Stats.SuppressedCost > 1.5*paper[name] {
+					t.Errorf("suppressed value %.4g > 1.5 × the paper's hypercube %.3g", res.Stats.SuppressedCost, paper[name])
+				}
 			})
 		}
 	}

@@ -51,7 +51,9 @@
 // additional suppressions, then the fewest new margin cells of the
 // sub-table, then the lowest cost, or (ChooseCost) the lowest cost first;
 // the cost of a new suppression is ln(1+|a|), GHMiter's internal cost
-// (CostLog), or the problem's cost (CostProblem). The search is a
+// (CostLog; a class of copies counts once, as GHMiter sees one of its cells
+// in a sub-table), or the problem's cost (CostProblem; summed over the
+// copies, which are all hidden). The search is a
 // depth-first branch and bound over the dimensions, pruned by frozen
 // corners, by the criterion (u and w only shrink as corners are added) and
 // by the best hypercube so far, so sub-tables are limited by memory only,

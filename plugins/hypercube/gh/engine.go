@@ -329,13 +329,17 @@ func (e *engine) cellState() {
 				e.single[r] = e.single[r] || st == pluginsdk.StatusUnsafeSingleton || st == pluginsdk.StatusUnsafeSingletonManual
 			}
 		}
+		// Hiding a class hides all its copies, so the problem's cost of a
+		// class is that of all of them. GHMiter's internal cost is that of
+		// the one cell it sees in a sub-table: copies (single-child levels)
+		// lie in other sub-tables, so the class costs ln(1+|a|) once.
 		switch {
 		case e.o.Cost == CostProblem && len(c.Cost) > 0:
 			e.cost[r] += c.Cost[i]
 		case e.o.Cost == CostProblem:
 			e.cost[r]++
 		default:
-			e.cost[r] += math.Log1p(math.Abs(c.Value[i]))
+			e.cost[r] = max(e.cost[r], math.Log1p(math.Abs(c.Value[i])))
 		}
 	}
 	pct := e.o.AprioriPct / 100

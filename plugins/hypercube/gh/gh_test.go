@@ -373,6 +373,61 @@ func TestCopies(t *testing.T) {
 	}
 }
 
+// TestCopyCost: A3 has the single child A3.1, so every (A3, b) has the copy
+// (A3.1, b). GHMiter sees one cell of such a class in a sub-table, so under
+// CostLog the class costs ln(1+|a|) once and the cube of (A1,B1) through
+// row A3 (ln31+ln41+ln46 = 10.98) beats the one through row A2
+// (ln31+ln51+ln61 = 11.47); counting the copies (18.5) would turn that
+// round. The problem's cost counts every hidden cell, so under CostProblem
+// the class costs all its copies: row A3 costs 30+2·40+2·45 = 200, row A2
+// 30+50+60 = 140.
+//
+//	      B1  B2  B3
+//	A1    20  30  40
+//	A2    50  60  70
+//	A3    40  45  90   (= A3.1)
+func TestCopyCost(t *testing.T) {
+	b := newBuilder(dim("A", "T", "A1", "A2", "A3", "A3.1"), flat("B", 3))
+	for i, row := range [][]float64{{20, 30, 40}, {50, 60, 70}, {40, 45, 90}} {
+		a := []string{"A1", "A2", "A3.1"}[i]
+		for j, v := range row {
+			b.set(v, a, string(rune('1'+j)))
+		}
+	}
+	b.primary(2, "A1", "1")
+	p := b.build()
+	type pair = [2]string
+	for _, tc := range []struct {
+		name   string
+		cost   CostMode
+		choose Choice
+		want   []pair
+	}{
+		{"log", CostLog, ChooseCount, []pair{{"A1", "2"}, {"A3", "1"}, {"A3", "2"}}},
+		{"log cost first", CostLog, ChooseCost, []pair{{"A1", "2"}, {"A3", "1"}, {"A3", "2"}}},
+		{"problem", CostProblem, ChooseCount, []pair{{"A1", "2"}, {"A2", "1"}, {"A2", "2"}}},
+		{"problem cost first", CostProblem, ChooseCost, []pair{{"A1", "2"}, {"A2", "1"}, {"A2", "2"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions()
+			o.Ratio, o.Cost, o.Choose = 0.5, tc.cost, tc.choose
+			res, applied := run(t, p, o)
+			a := firstCube(t, applied, b.id("A1", "1"))
+			got := slices.Clone(a.Added)
+			slices.Sort(got)
+			if want := cells(b, tc.want...); !slices.Equal(got, want) {
+				t.Errorf("new suppressions %v, want %v (corners %v)", got, want, a.Corners)
+			}
+			for _, c := range []string{"T", "1", "2", "3"} {
+				x, y := res.Status[b.id("A3", c)], res.Status[b.id("A3.1", c)]
+				if x.IsSuppressed() != y.IsSuppressed() {
+					t.Errorf("(A3,%s) %v but its copy (A3.1,%s) %v", c, x, c, y)
+				}
+			}
+		})
+	}
+}
+
 // linkedProblem builds two tables sharing their A margins: A × B and A × C.
 //
 //	     B1  B2 | T         C1  C2 | T

@@ -23,9 +23,12 @@ const (
 type CostMode int
 
 const (
-	// CostLog is GHMiter's internal cost ln(1 + |value|).
+	// CostLog is GHMiter's internal cost ln(1 + |value|), once per class
+	// of copies (cells equal because of single-child levels): GHMiter sees
+	// one of them in a sub-table.
 	CostLog CostMode = iota
-	// CostProblem uses the problem's cost column (1 per cell without one).
+	// CostProblem uses the problem's cost column (1 per cell without one),
+	// summed over a class of copies.
 	CostProblem
 )
 
