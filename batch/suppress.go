@@ -188,14 +188,13 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, status []plugin
 		return fmt.Errorf("audit failed: %s%s", res.Outcome, diagText(res.Diagnostics))
 	}
 	ar := &AuditReport{Done: true}
-	tol := 1e-9 * math.Pow(10, float64(p.Decimals))
+	tol := auditTolerance(p.Cells.Value)
 	for i, s := range status {
 		if !s.IsPrimary() {
 			continue
 		}
 		ar.Primaries++
-		v := p.Cells.Value[i]
-		if res.Lower[i] > v-p.Cells.LowerPL[i]+tol || res.Upper[i] < v+p.Cells.UpperPL[i]-tol {
+		if !primaryProtected(p, i, res.Lower[i], res.Upper[i], tol) {
 			ar.UnderProtected++
 			if len(ar.Cells) < 100 {
 				ar.Cells = append(ar.Cells, i)
@@ -216,4 +215,35 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, status []plugin
 		e.logf("Audit: all %d primary cells are protected", ar.Primaries)
 	}
 	return nil
+}
+
+// primaryProtected reports whether the attacker interval [lo, hi] of
+// primary i reaches its protection levels (and its sliding level, when
+// given). An exactly disclosed primary is never protected, even with zero
+// levels, and neither is one without an interval (NaN).
+func primaryProtected(p *pluginsdk.Problem, i int, lo, hi, tol float64) bool {
+	if math.IsNaN(lo) || math.IsNaN(hi) || hi-lo <= tol {
+		return false
+	}
+	v := p.Cells.Value[i]
+	if lo > v-p.Cells.LowerPL[i]+tol || hi < v+p.Cells.UpperPL[i]-tol {
+		return false
+	}
+	if len(p.Cells.SlidingPL) > i && p.Cells.SlidingPL[i] > 0 && hi-lo < p.Cells.SlidingPL[i]-tol {
+		return false
+	}
+	return true
+}
+
+// auditTolerance is the absolute tolerance with which a realised interval
+// is compared with the protection levels: the audit's own default, 1e-9 of
+// the largest |value| (at least 1) plus 1e-7 for the accuracy of its LPs. It
+// does not depend on the response's decimals, which only say how values are
+// written (piargus declares 15 for every float column).
+func auditTolerance(values []float64) float64 {
+	scale := 1.0
+	for _, v := range values {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	return 1e-9*scale + 1e-7
 }

@@ -1,0 +1,123 @@
+package batch
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// keep is a test suppression method that adds no secondary.
+type keep struct{}
+
+func (keep) Info() pluginsdk.MethodInfo {
+	return pluginsdk.MethodInfo{Code: "KEEP", Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputSuppression},
+		Structures: []pluginsdk.Structure{pluginsdk.StructureHierarchical}}
+}
+
+func (keep) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	return &pluginsdk.Result{Status: append([]pluginsdk.Status(nil), req.Problem.Cells.Status...)}, nil
+}
+
+// exactAudit is a test audit that finds every cell exactly disclosed.
+type exactAudit struct{}
+
+func (exactAudit) Info() pluginsdk.MethodInfo {
+	return pluginsdk.MethodInfo{Code: AuditMethod, Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals},
+		Structures: []pluginsdk.Structure{pluginsdk.StructureHierarchical}}
+}
+
+func (exactAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	v := req.Problem.Cells.Value
+	return &pluginsdk.Result{Lower: append([]float64(nil), v...), Upper: append([]float64(nil), v...)}, nil
+}
+
+// TestAuditToleranceIgnoresDecimals: an exactly disclosed primary is
+// under-protected whatever the response's decimals. The tolerance used to
+// be 1e-9·10^decimals, 10^6 for the <DECIMALS> 15 piargus writes for float
+// columns, which passed every pattern.
+func TestAuditToleranceIgnoresDecimals(t *testing.T) {
+	for _, decimals := range []string{"0", "2", "15"} {
+		t.Run(decimals, func(t *testing.T) {
+			data := t.TempDir()
+			files := map[string]string{
+				"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\n" +
+					"val\r\n  <NUMERIC>\r\n  <DECIMALS> " + decimals + "\r\nst\r\n  <STATUS>\r\n",
+				"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
+			}
+			for name, text := range files {
+				if err := os.WriteFile(filepath.Join(data, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n" +
+				"<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
+				"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> KEEP(1)\r\n"
+			_, code, rep, lb := runJob(t, arb, newFake(t, keep{}, exactAudit{}))
+			if code != ExitOK {
+				t.Fatalf("exit %d, errors %v\n%s", code, rep.Errors, lb)
+			}
+			var audit *AuditReport
+			for _, s := range rep.Steps {
+				if s.Method != nil {
+					audit = s.Method.Audit
+				}
+			}
+			if audit == nil || !audit.Done || audit.Primaries != 1 || audit.UnderProtected != 1 {
+				t.Errorf("audit %+v, want 1 primary, 1 under-protected", audit)
+			}
+			if !strings.Contains(lb, "WARNING: audit: 1 of 1 primary cells are under-protected") {
+				t.Errorf("logbook lacks the audit warning:\n%s", lb)
+			}
+		})
+	}
+}
+
+func TestAuditTolerance(t *testing.T) {
+	for _, tc := range []struct {
+		values []float64
+		want   float64
+	}{
+		{nil, 1e-9 + 1e-7},
+		{[]float64{0.5, -0.25}, 1e-9 + 1e-7},
+		{[]float64{10, -2e6, 3}, 2e-3 + 1e-7},
+	} {
+		if got := auditTolerance(tc.values); math.Abs(got-tc.want) > 1e-12*tc.want {
+			t.Errorf("auditTolerance(%v) = %g, want %g", tc.values, got, tc.want)
+		}
+	}
+}
+
+func TestPrimaryProtected(t *testing.T) {
+	p := &pluginsdk.Problem{}
+	p.Cells.Value = []float64{100, 100, 100}
+	p.Cells.LowerPL = []float64{10, 0, 0}
+	p.Cells.UpperPL = []float64{10, 0, 0}
+	p.Cells.SlidingPL = []float64{0, 0, 30}
+	nan := math.NaN()
+	const tol = 1e-6
+	for _, tc := range []struct {
+		cell   int
+		lo, hi float64
+		want   bool
+	}{
+		{0, 90, 110, true},
+		{0, 85, 150, true},
+		{0, 91, 150, false},       // lower level missed
+		{0, 50, 109, false},       // upper level missed
+		{1, 100, 100, false},      // exactly disclosed, zero levels
+		{1, 99, 101, true},        // zero levels, not exact
+		{0, nan, nan, false},      // no interval
+		{2, 90, 110, false},       // sliding level 30 > width 20
+		{2, 80, 110, true},        // width 30
+		{0, 90 - 1e-7, 110, true}, // within the tolerance
+	} {
+		if got := primaryProtected(p, tc.cell, tc.lo, tc.hi, tol); got != tc.want {
+			t.Errorf("cell %d [%g, %g]: protected = %v, want %v", tc.cell, tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}
