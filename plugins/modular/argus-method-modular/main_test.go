@@ -310,3 +310,33 @@ func TestKeepsSecondaries(t *testing.T) {
 		}
 	}
 }
+
+// TestFinalAuditRepairs: HiTaS protects each sub-table on its own, so on
+// these 2-level × 2-level tables an attacker combining sub-tables narrows a
+// primary below its protection level (audit with the final audit off); with
+// the final audit on, MOD finds it and repairs the pattern.
+func TestFinalAuditRepairs(t *testing.T) {
+	for _, tc := range []struct {
+		seed  uint64
+		share float64
+	}{{7, 0.15}, {51, 0.3}, {60, 0.15}} {
+		t.Run(fmt.Sprint(tc.seed), func(t *testing.T) {
+			p := hierTable(tc.seed, tc.share, tree2, tree2)
+			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginsdk.Job{Method: "MOD", Problem: p,
+				Params: map[string]string{pAudit: "false"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := csptest.Audit(t, p, res.Status)
+			if len(rep.UnderProtected) == 0 {
+				t.Fatal("HiTaS alone protected every primary: the case no longer tests the repair")
+			}
+			res, _ = protect(t, p, nil) // audits the result
+			if res.Stats.UnderProtectedBefore != int64(len(rep.UnderProtected)) || res.Stats.UnderProtectedAfter != 0 ||
+				res.Stats.Extra["repaired"] != float64(len(rep.UnderProtected)) {
+				t.Errorf("stats: under-protected %d → %d, repaired %v; want %d → 0", res.Stats.UnderProtectedBefore,
+					res.Stats.UnderProtectedAfter, res.Stats.Extra["repaired"], len(rep.UnderProtected))
+			}
+		})
+	}
+}
