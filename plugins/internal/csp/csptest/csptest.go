@@ -65,11 +65,9 @@ func toProblem(tb testing.TB, t *table.Table) *pluginsdk.Problem {
 	return p
 }
 
-// Simple2D builds checkTauArgus's Simple2D table: Size × Region (hierarchy
-// region2.hrc) of Var2 with P(15,1), 162 cells, 9 primaries.
-func Simple2D(tb testing.TB) *pluginsdk.Problem {
+// regionTree reads the Region hierarchy region2.hrc of the tutorial data.
+func regionTree(tb testing.TB, meta *rda.Metadata) *hrc.Tree {
 	tb.Helper()
-	meta := readMeta(tb)
 	region := meta.Find("Region")
 	path := filepath.Join(simple2D, "region2.hrc")
 	f, err := os.Open(path)
@@ -81,9 +79,24 @@ func Simple2D(tb testing.TB) *pluginsdk.Problem {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return tree
+}
+
+// p15 is the rule set P(15,1) of the Simple2D scenario.
+func p15() rules.Set {
 	set := rules.NewSet()
 	set.P[0] = &rules.P{P: 15, Q: 100, N: 1}
 	set.Decimals = 2
+	return set
+}
+
+// Simple2D builds checkTauArgus's Simple2D table: Size × Region (hierarchy
+// region2.hrc) of Var2 with P(15,1), 162 cells, 9 primaries.
+func Simple2D(tb testing.TB) *pluginsdk.Problem {
+	tb.Helper()
+	meta := readMeta(tb)
+	tree := regionTree(tb, meta)
+	set := p15()
 	res, err := tabulate.Build(context.Background(), source(meta, map[string]*hrc.Tree{"REGION": tree}),
 		[]tabulate.Spec{{Explanatory: []string{"Size", "Region"}, Response: "Var2",
 			Cost: table.NewCost(table.CostResponse, ""), Rules: &set}})
@@ -141,20 +154,8 @@ func Summary(p *pluginsdk.Problem, status []pluginsdk.Status) (secondaries int, 
 func Linked(tb testing.TB) *pluginsdk.Problem {
 	tb.Helper()
 	meta := readMeta(tb)
-	region := meta.Find("Region")
-	path := filepath.Join(simple2D, "region2.hrc")
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Skipf("corpus not available: %v", err)
-	}
-	defer f.Close()
-	tree, err := hrc.Read(f, path, hrc.Options{LeadString: region.HierLeadString, Missing: region.Missing[:]})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	set := rules.NewSet()
-	set.P[0] = &rules.P{P: 15, Q: 100, N: 1}
-	set.Decimals = 2
+	tree := regionTree(tb, meta)
+	set := p15()
 	spec := func(v string) tabulate.Spec {
 		return tabulate.Spec{Explanatory: []string{"Size", v}, Response: "Var2",
 			Cost: table.NewCost(table.CostResponse, ""), Rules: &set}
