@@ -93,6 +93,10 @@ type Config struct {
 	Progress func(step string, fraction float64)
 	// Version is the program version written to reports.
 	Version string
+	// MethodParams are named method parameters by upper-case method code:
+	// site defaults and command-line settings, used where the batch file
+	// gives no positional value (the batch file, being the job, wins).
+	MethodParams map[string]map[string]string
 }
 
 // Error is a job error with the batch line where it happened.

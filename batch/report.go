@@ -36,16 +36,19 @@ type StepReport struct {
 
 // MethodReport is the result of a <SUPPRESS>.
 type MethodReport struct {
-	Code           string       `json:"code"`
-	Plugin         string       `json:"plugin"`
-	Version        string       `json:"plugin_version"`
-	Outcome        string       `json:"outcome"`
-	Secondaries    int          `json:"secondaries"`
-	SuppressedCost float64      `json:"suppressed_cost"`
-	Objective      float64      `json:"objective,omitempty"`
-	Gap            float64      `json:"gap,omitempty"`
-	Seconds        float64      `json:"seconds"`
-	Audit          *AuditReport `json:"audit,omitempty"`
+	Code    string `json:"code"`
+	Plugin  string `json:"plugin"`
+	Version string `json:"plugin_version"`
+	// Params are the parameters the method ran with: the batch file's
+	// positional arguments and the configured ones (defaults not shown).
+	Params         map[string]string `json:"params,omitempty"`
+	Outcome        string            `json:"outcome"`
+	Secondaries    int               `json:"secondaries"`
+	SuppressedCost float64           `json:"suppressed_cost"`
+	Objective      float64           `json:"objective,omitempty"`
+	Gap            float64           `json:"gap,omitempty"`
+	Seconds        float64           `json:"seconds"`
+	Audit          *AuditReport      `json:"audit,omitempty"`
 }
 
 // AuditReport is the audit of a suppression pattern.

@@ -3,6 +3,7 @@ package batch
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -61,6 +62,31 @@ func methodParams(info pluginsdk.MethodInfo, args []string) (map[string]string, 
 	return params, nil
 }
 
+// addConfigured adds the configured parameters of the method (by its code
+// or one of its aliases) that the batch file did not give. A name the
+// method does not declare is an error: a misspelt setting must not be
+// ignored silently.
+func addConfigured(params map[string]string, info pluginsdk.MethodInfo, configured map[string]map[string]string) error {
+	codes := append([]string{info.Code}, info.Aliases...)
+	for _, code := range codes {
+		set := configured[strings.ToUpper(code)]
+		for _, name := range slices.Sorted(maps.Keys(set)) {
+			if !slices.ContainsFunc(info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == name }) {
+				names := make([]string, len(info.Params))
+				for i, s := range info.Params {
+					names[i] = s.Name
+				}
+				return fmt.Errorf("configured parameter %s.%s: method %s has no parameter %s (it has %s)", code, name,
+					info.Code, name, strings.Join(names, ", "))
+			}
+			if _, given := params[name]; !given {
+				params[name] = set[name]
+			}
+		}
+	}
+	return nil
+}
+
 // suppress runs a protection method on one table or on all tables linked.
 func (e *engine) suppress(c *arb.Suppress) error {
 	var specs []*tableSpec
@@ -91,6 +117,9 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	}
 	params, err := methodParams(ref.Info, batchArgs(c.Params))
 	if err != nil {
+		return err
+	}
+	if err := addConfigured(params, ref.Info, e.cfg.MethodParams); err != nil {
 		return err
 	}
 	tables := make([]*table.Table, len(specs))
@@ -135,7 +164,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		return fmt.Errorf("method %s ended without a result: %s%s", c.Method, res.Outcome, diagText(res.Diagnostics))
 	}
 	step := e.report.lastStep()
-	step.Method = &MethodReport{Code: c.Method, Plugin: ref.Plugin, Version: ref.Version, Outcome: res.Outcome.String(),
+	step.Method = &MethodReport{Code: c.Method, Plugin: ref.Plugin, Version: ref.Version, Params: params, Outcome: res.Outcome.String(),
 		Objective: res.Stats.Objective, Gap: res.Stats.Gap, Seconds: took.Seconds()}
 	switch ref.Info.Capabilities.Output {
 	case pluginsdk.OutputSuppression:

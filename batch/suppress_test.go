@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rs/zerolog"
+
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -119,5 +121,80 @@ func TestPrimaryProtected(t *testing.T) {
 		if got := primaryProtected(p, tc.cell, tc.lo, tc.hi, tol); got != tc.want {
 			t.Errorf("cell %d [%g, %g]: protected = %v, want %v", tc.cell, tc.lo, tc.hi, got, tc.want)
 		}
+	}
+}
+
+// echo is a test method that reports the parameters it received.
+type echo struct{}
+
+func (echo) Info() pluginsdk.MethodInfo {
+	return pluginsdk.MethodInfo{Code: "ECHO", Aliases: []string{"ECH"},
+		Params: []pluginsdk.ParamSpec{
+			{Name: "first", Type: pluginsdk.ParamString, Default: "d1", BatchPosition: 1, Help: "the first"},
+			{Name: "second", Type: pluginsdk.ParamString, Default: "d2", Help: "the second"},
+			{Name: "third", Type: pluginsdk.ParamString, Default: "d3", Help: "the third"}},
+		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputSuppression},
+		Structures:   []pluginsdk.Structure{pluginsdk.StructureHierarchical}}
+}
+
+func (echo) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	msg := "received"
+	for _, n := range []string{"first", "second", "third"} {
+		msg += " " + n + "=" + req.Params.String(n)
+	}
+	return &pluginsdk.Result{Status: append([]pluginsdk.Status(nil), req.Problem.Cells.Status...),
+		Diagnostics: []pluginsdk.Diagnostic{{Severity: pluginsdk.SeverityInfo, Code: "echo", Summary: msg}}}, nil
+}
+
+// TestConfiguredParams: named parameters from the configuration or the
+// command line fill what the batch file does not give; the batch file's
+// positional arguments win; an undeclared name stops the job.
+func TestConfiguredParams(t *testing.T) {
+	needCorpus(t)
+	for _, tc := range []struct {
+		name, suppress string
+		params         map[string]map[string]string
+		code           int
+		want           string
+	}{
+		{"defaults", "<SUPPRESS> ECHO(1)", nil, ExitOK, "received first=d1 second=d2 third=d3"},
+		{"configured", "<SUPPRESS> ECHO(1)", map[string]map[string]string{"ECHO": {"second": "c2", "first": "c1"}}, ExitOK,
+			"received first=c1 second=c2 third=d3"},
+		{"positional wins", "<SUPPRESS> ECHO(1,p1)", map[string]map[string]string{"ECHO": {"first": "c1", "third": "c3"}}, ExitOK,
+			"received first=p1 second=d2 third=c3"},
+		{"alias", "<SUPPRESS> ECHO(1)", map[string]map[string]string{"ECH": {"third": "a3"}}, ExitOK,
+			"received first=d1 second=d2 third=a3"},
+		{"other method", "<SUPPRESS> ECHO(1)", map[string]map[string]string{"GH": {"nosuch": "1"}}, ExitOK,
+			"received first=d1 second=d2 third=d3"},
+		{"unknown name", "<SUPPRESS> ECHO(1)", map[string]map[string]string{"ECHO": {"fourth": "x"}}, ExitError,
+			"configured parameter ECHO.fourth: method ECHO has no parameter fourth (it has first, second, third)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "job.arb")
+			if err := os.WriteFile(path, []byte(simpleJob(t, tc.suppress+"\r\n")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			lb := filepath.Join(dir, "log.txt")
+			code, rep := Run(t.Context(), Config{BatchFile: path, Logbook: lb, TempDir: dir, Protector: newFake(t, echo{}),
+				Log: zerolog.Nop(), MethodParams: tc.params})
+			b, _ := os.ReadFile(lb)
+			if code != tc.code || !strings.Contains(string(b), tc.want) {
+				t.Fatalf("exit %d (want %d), logbook lacks %q:\n%s", code, tc.code, tc.want, b)
+			}
+			if code != ExitOK {
+				return
+			}
+			for _, s := range rep.Steps {
+				if m := s.Method; m != nil {
+					for _, kv := range strings.Fields(strings.TrimPrefix(tc.want, "received ")) {
+						k, v, _ := strings.Cut(kv, "=")
+						if got, ok := m.Params[k]; ok && got != v || !ok && !strings.HasPrefix(v, "d") {
+							t.Errorf("report params %v, want %s", m.Params, kv)
+						}
+					}
+				}
+			}
+		})
 	}
 }

@@ -50,6 +50,11 @@ type Config struct {
 	Dirs []string
 	// Pins maps a plugin's file name to the hex SHA-256 its content must have.
 	Pins map[string]string
+	// Params are site defaults of method parameters by upper-case method
+	// code, then parameter name: batch jobs use them where the batch file
+	// gives no positional value (for example GH's repair, or the criterion
+	// of a better-than-GHMiter hypercube).
+	Params map[string]map[string]string
 	// DescribeTimeout bounds each binary's self-description (default 10 s).
 	DescribeTimeout time.Duration
 }
@@ -71,7 +76,9 @@ func (e *Entry) Name() string { return e.Info.Name }
 type Catalog struct {
 	// Entries are the plugins in search order.
 	Entries []*Entry
-	byCode  map[string]*Entry
+	// Params are the configured method parameters (Config.Params).
+	Params map[string]map[string]string
+	byCode map[string]*Entry
 }
 
 // Lookup returns the plugin and method description serving a method code
@@ -121,7 +128,7 @@ func DefaultDirs(cfgDirs []string, getenv func(string) string, exe string) []str
 // skipped; a binary that cannot describe itself, a checksum mismatch and a
 // method code served twice are errors.
 func Load(ctx context.Context, cfg Config) (*Catalog, error) {
-	c := &Catalog{byCode: map[string]*Entry{}}
+	c := &Catalog{byCode: map[string]*Entry{}, Params: cfg.Params}
 	seen := map[string]string{} // file name → directory it was taken from
 	for _, dir := range cfg.Dirs {
 		files, err := os.ReadDir(dir)
@@ -242,6 +249,7 @@ func describe(ctx context.Context, path string, cfg Config) (*Entry, error) {
 //
 //	dir <directory>              search this directory for plugins
 //	sha256 <hex> <file name>     pin a plugin binary to a checksum
+//	param <METHOD> <name>=<value> default of a method parameter in batch jobs
 //
 // Blank lines and lines starting with # are ignored. Relative directories
 // are relative to the file's directory.
@@ -261,17 +269,48 @@ func ReadConfig(r io.Reader, name string) (Config, error) {
 				d = filepath.Join(filepath.Dir(name), d)
 			}
 			cfg.Dirs = append(cfg.Dirs, d)
+		case f[0] == "param" && len(f) >= 3:
+			// "param GH repair=false": the value is the rest of the line.
+			rest := strings.TrimSpace(strings.TrimSpace(text[len("param"):])[len(f[1]):])
+			method, param, value, err := ParseParam(f[1] + "." + rest)
+			if err != nil {
+				return cfg, fmt.Errorf("%s:%d: %w", name, line, err)
+			}
+			SetParam(&cfg.Params, method, param, value)
 		case f[0] == "sha256" && len(f) == 3:
 			if b, err := hex.DecodeString(f[1]); err != nil || len(b) != sha256.Size {
 				return cfg, fmt.Errorf("%s:%d: %q is not a SHA-256 in hex", name, line, f[1])
 			}
 			cfg.Pins[f[2]] = strings.ToLower(f[1])
 		default:
-			return cfg, fmt.Errorf("%s:%d: cannot read %q (want \"dir <directory>\" or \"sha256 <hex> <file name>\")", name, line, text)
+			return cfg, fmt.Errorf("%s:%d: cannot read %q (want \"dir <directory>\", \"sha256 <hex> <file name>\" or \"param <METHOD> <name>=<value>\")", name, line, text)
 		}
 	}
 	if err := s.Err(); err != nil {
 		return cfg, fmt.Errorf("%s: %w", name, err)
 	}
 	return cfg, nil
+}
+
+// ParseParam reads a method parameter setting "METHOD.name=value" (the
+// method code is case-insensitive and returned in upper case).
+func ParseParam(s string) (method, name, value string, err error) {
+	key, value, ok := strings.Cut(s, "=")
+	method, name, dot := strings.Cut(strings.TrimSpace(key), ".")
+	method, name = strings.ToUpper(strings.TrimSpace(method)), strings.TrimSpace(name)
+	if !ok || !dot || method == "" || name == "" {
+		return "", "", "", fmt.Errorf("method parameter %q: want METHOD.name=value (for example GH.repair=false)", s)
+	}
+	return method, name, strings.TrimSpace(value), nil
+}
+
+// SetParam sets a method parameter in a Params map, creating it as needed.
+func SetParam(params *map[string]map[string]string, method, name, value string) {
+	if *params == nil {
+		*params = map[string]map[string]string{}
+	}
+	if (*params)[method] == nil {
+		(*params)[method] = map[string]string{}
+	}
+	(*params)[method][name] = value
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -118,7 +119,12 @@ func TestReadConfig(t *testing.T) {
 	if len(cfg.Dirs) != 2 || cfg.Dirs[0] != "/opt/argus/plugins" || cfg.Dirs[1] != filepath.Join("/etc/argus", "local") || cfg.Pins["argus-method-gh"] != sum {
 		t.Errorf("ReadConfig = %+v", cfg)
 	}
-	for _, bad := range []string{"dirr x\n", "sha256 xyz argus-method-gh\n", "sha256 " + sum + "\n"} {
+	cfg, err = ReadConfig(strings.NewReader("param GH repair=false\nparam mod audit = true\nparam GH criterion=levels\nparam OPT gap=0.01 \n"), "p.conf")
+	want := map[string]map[string]string{"GH": {"repair": "false", "criterion": "levels"}, "MOD": {"audit": "true"}, "OPT": {"gap": "0.01"}}
+	if err != nil || !reflect.DeepEqual(cfg.Params, want) {
+		t.Errorf("ReadConfig params = %v, %v; want %v", cfg.Params, err, want)
+	}
+	for _, bad := range []string{"dirr x\n", "sha256 xyz argus-method-gh\n", "sha256 " + sum + "\n", "param GH repair\n", "param GH =1\n"} {
 		if _, err := ReadConfig(strings.NewReader(bad), "p.conf"); err == nil || !strings.Contains(err.Error(), "p.conf:1") {
 			t.Errorf("ReadConfig(%q) = %v, want an error at p.conf:1", bad, err)
 		}
@@ -132,4 +138,51 @@ func TestDefaultDirs(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("DefaultDirs = %v, want %v", got, want)
 	}
+}
+
+func TestParseParam(t *testing.T) {
+	for _, tc := range []struct {
+		in, method, name, value string
+		ok                      bool
+	}{
+		{"GH.repair=false", "GH", "repair", "false", true},
+		{"mod.audit = true", "MOD", "audit", "true", true},
+		{"OPT.max_time=2m30s", "OPT", "max_time", "2m30s", true},
+		{"GH.distance_weights=1,2;3", "GH", "distance_weights", "1,2;3", true},
+		{"GH.x=", "GH", "x", "", true},
+		{"GHrepair=false", "", "", "", false},
+		{".repair=1", "", "", "", false},
+		{"GH.=1", "", "", "", false},
+		{"GH.repair", "", "", "", false},
+	} {
+		m, n, v, err := ParseParam(tc.in)
+		if (err == nil) != tc.ok || m != tc.method || n != tc.name || v != tc.value {
+			t.Errorf("ParseParam(%q) = %q, %q, %q, %v", tc.in, m, n, v, err)
+		}
+	}
+}
+
+func FuzzReadConfig(f *testing.F) {
+	for _, s := range []string{"dir x\nsha256 " + strings.Repeat("ab", 32) + " argus-method-x\n", "param GH repair=false\n", "# c\n\nparam mod a = b c\n", "param\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cfg, err := ReadConfig(strings.NewReader(s), "f.conf")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.conf") {
+				t.Errorf("error without the file name: %v", err)
+			}
+			return
+		}
+		for m, ps := range cfg.Params {
+			if m == "" || m != strings.ToUpper(m) {
+				t.Errorf("method code %q", m)
+			}
+			for n := range ps {
+				if n == "" {
+					t.Error("empty parameter name")
+				}
+			}
+		}
+	})
 }

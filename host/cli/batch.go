@@ -25,11 +25,13 @@ type batchArgs struct {
 	verbose                         bool
 	report                          string
 	timeLimit, suppressLimit        time.Duration
+	// params are --param=METHOD.name=value settings.
+	params map[string]map[string]string
 }
 
 // parseBatchArgs reads "BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]"
-// and the options --report=FILE, --time-limit=D and --suppress-limit=D,
-// which may stand anywhere.
+// and the options --report=FILE, --time-limit=D, --suppress-limit=D and
+// --param=METHOD.name=value (repeatable), which may stand anywhere.
 func parseBatchArgs(args []string) (batchArgs, error) {
 	var a batchArgs
 	var pos []string
@@ -50,6 +52,11 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 				a.timeLimit, err = time.ParseDuration(val)
 			case "suppress-limit":
 				a.suppressLimit, err = time.ParseDuration(val)
+			case "param":
+				var method, pname, pval string
+				if method, pname, pval, err = catalog.ParseParam(val); err == nil {
+					catalog.SetParam(&a.params, method, pname, pval)
+				}
 			default:
 				return a, fmt.Errorf("unknown option --%s", name)
 			}
@@ -96,6 +103,20 @@ func (p *protector) Protect(ctx context.Context, job pluginsdk.Job) (*pluginsdk.
 		Limits: job.Limits, JobID: job.JobID, OnProgress: job.OnProgress})
 }
 
+// mergeParams overlays the command line's method parameters on the
+// configured ones.
+func mergeParams(configured, given map[string]map[string]string) map[string]map[string]string {
+	var out map[string]map[string]string
+	for _, src := range []map[string]map[string]string{configured, given} {
+		for method, set := range src {
+			for name, value := range set {
+				catalog.SetParam(&out, method, name, value)
+			}
+		}
+	}
+	return out
+}
+
 // components lists the installed plugins for the logbook's start-of-run
 // header, one line each, as τ-Argus lists its libraries.
 func components(cat *catalog.Catalog) []string {
@@ -124,7 +145,8 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	}
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
 		Protector: &protector{cat: cat, run: newRunner(log)}, Log: log, TimeLimit: a.timeLimit,
-		SuppressLimit: a.suppressLimit, Version: Version, Components: components(cat)}
+		SuppressLimit: a.suppressLimit, Version: Version, Components: components(cat),
+		MethodParams: mergeParams(cat.Params, a.params)}
 	bar := newProgress(env.Stderr)
 	cfg.Progress = bar.update
 	code, rep := batch.Run(ctx, cfg)

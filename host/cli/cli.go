@@ -56,6 +56,11 @@ const usage = `argus runs τ-Argus batch jobs with plugin protection methods.
 
 Usage:
   argus BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]
+        [--report=FILE] [--time-limit=D] [--suppress-limit=D]
+        [--param=METHOD.name=value ...]
+                            run a τ-Argus batch job; --param sets a method
+                            parameter the batch file does not give
+                            (argus plugins -json lists them)
   argus plugins [-json]     list the installed method plugins
   argus demo [-out DIR]     run the demonstration job
   argus audit [-bounds B] [-singletons] FILE.jj
@@ -66,6 +71,8 @@ Usage:
 Exit status: 0 done, 1 <GOINTERACTIVE> reached, 2 error.
 Plugins are searched in the directories of the file named by
 ARGUS_PLUGIN_CONFIG, then ARGUS_PLUGIN_PATH, then "plugins" next to argus.
+The configuration file may also set method parameters for every job:
+"param GH repair=false".
 `
 
 // Main runs one invocation and returns its exit status.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -106,5 +107,26 @@ func TestAuditJJ(t *testing.T) {
 	code, out, errOut := run(t, dir, "audit", jjFile)
 	if code != 1 || !strings.Contains(out, "657 primaries") {
 		t.Fatalf("argus audit: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func TestBatchParams(t *testing.T) {
+	a, err := parseBatchArgs([]string{"job.arb", "--param=GH.repair=false", "log.txt", "--param=gh.criterion=levels", "--param=OPT.gap=0.01"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]string{"GH": {"repair": "false", "criterion": "levels"}, "OPT": {"gap": "0.01"}}
+	if !reflect.DeepEqual(a.params, want) || a.file != "job.arb" || a.logbook != "log.txt" {
+		t.Errorf("parseBatchArgs: %+v", a)
+	}
+	if _, err := parseBatchArgs([]string{"job.arb", "--param=GHrepair"}); err == nil || !strings.Contains(err.Error(), "METHOD.name=value") {
+		t.Errorf("bad --param: %v", err)
+	}
+	// The command line overrides the configuration file.
+	got := mergeParams(map[string]map[string]string{"GH": {"repair": "true", "ratio": "0.5"}, "MOD": {"audit": "false"}}, want)
+	merged := map[string]map[string]string{"GH": {"repair": "false", "criterion": "levels", "ratio": "0.5"},
+		"OPT": {"gap": "0.01"}, "MOD": {"audit": "false"}}
+	if !reflect.DeepEqual(got, merged) {
+		t.Errorf("mergeParams = %v, want %v", got, merged)
 	}
 }
