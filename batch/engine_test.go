@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -414,5 +415,35 @@ func TestHints(t *testing.T) {
 				t.Errorf("hint does not name the place looked at: %q", rep.Hints[0])
 			}
 		})
+	}
+}
+
+// TestProgress: reading microdata reports the share of the file read in
+// each pass.
+func TestProgress(t *testing.T) {
+	needCorpus(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "job.arb")
+	if err := os.WriteFile(path, []byte(simpleJob(t, "<SUPPRESS> PAIRS(1)\r\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	last := map[string]float64{}
+	cfg := Config{BatchFile: path, Logbook: filepath.Join(dir, "log.txt"), TempDir: dir, Protector: newFake(t, pairs{}),
+		Log: zerolog.Nop(), Progress: func(step string, f float64) {
+			mu.Lock()
+			defer mu.Unlock()
+			if f < last[step] {
+				t.Errorf("%s: progress went back from %v to %v", step, last[step], f)
+			}
+			last[step] = f
+		}}
+	if code, _ := Run(t.Context(), cfg); code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, step := range []string{"reading microdata (pass 1 of 2)", "reading microdata (pass 2 of 2)"} {
+		if f, ok := last[step]; !ok || f <= 0.5 || f > 1 {
+			t.Errorf("%s: last fraction %v (reported %v), want near 1", step, f, ok)
+		}
 	}
 }

@@ -209,7 +209,8 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, status []plugin
 	}
 	ap := *p
 	ap.Cells.Status = status
-	res, err := e.cfg.Protector.Protect(e.ctx, pluginsdk.Job{Method: AuditMethod, Problem: &ap, JobID: "audit"})
+	res, err := e.cfg.Protector.Protect(e.ctx, pluginsdk.Job{Method: AuditMethod, Problem: &ap, JobID: "audit",
+		OnProgress: func(pr pluginsdk.Progress) { e.progress("audit", pr.Fraction) }})
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}

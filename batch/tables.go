@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/arb"
@@ -58,9 +59,28 @@ func (e *engine) readMicrodata() error {
 				Shadow: t.cmd.Shadow, Cost: costOf(t.cmd), Rules: &t.set})
 		}
 		e.logf("Start computing tables")
+		// Progress is the share of the file's bytes read in each pass.
+		var size int64
+		if st, err := os.Stat(file); err == nil {
+			size = st.Size()
+		}
+		var read atomic.Int64
 		src := tabulate.Source{Meta: meta, Name: file, Hierarchies: trees,
-			Open:     func() (io.ReadCloser, error) { return os.Open(file) },
-			Progress: func(pass, n int) { e.progress(fmt.Sprintf("reading microdata (pass %d)", pass), -1) }}
+			Open: func() (io.ReadCloser, error) {
+				f, err := os.Open(file)
+				if err != nil {
+					return nil, err
+				}
+				read.Store(0)
+				return &countingReader{ReadCloser: f, n: &read}, nil
+			},
+			Progress: func(pass, n int) {
+				frac := -1.0
+				if size > 0 {
+					frac = min(1, float64(read.Load())/float64(size))
+				}
+				e.progress(fmt.Sprintf("reading microdata (pass %d of 2)", pass), frac)
+			}}
 		res, err := tabulate.Build(e.ctx, src, specs)
 		if err != nil {
 			return err
@@ -78,6 +98,18 @@ func (e *engine) readMicrodata() error {
 		e.report.addTable(t)
 	}
 	return nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	k, err := r.ReadCloser.Read(p)
+	r.n.Add(int64(k))
+	return k, err
 }
 
 func (e *engine) progress(step string, fraction float64) {

@@ -63,7 +63,7 @@ type Source struct {
 	// <HIERCODELIST>, by variable name.
 	Hierarchies map[string]*hrc.Tree
 	// Progress, if set, is called with the pass (1 or 2) and the number of
-	// records read so far, every 100 000 records.
+	// records read so far, every 20 000 records and at the end of each pass.
 	Progress func(pass, records int)
 }
 
@@ -272,6 +272,9 @@ func (b *builder) pass(ctx context.Context, n int, fn func(*microdata.Record) er
 	for count := 1; ; count++ {
 		rec, err := r.Read()
 		if err == io.EOF {
+			if b.src.Progress != nil {
+				b.src.Progress(n, count-1)
+			}
 			return nil
 		}
 		if err != nil {
@@ -280,7 +283,7 @@ func (b *builder) pass(ctx context.Context, n int, fn func(*microdata.Record) er
 		if err := fn(rec); err != nil {
 			return fmt.Errorf("microdata %s record %d (line %d): %w", b.src.Name, rec.Number(), rec.Line(), err)
 		}
-		if count%100_000 == 0 {
+		if count%20_000 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}

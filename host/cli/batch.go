@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -172,11 +174,14 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	return code
 }
 
-// progress draws one status line on a terminal and nothing otherwise.
+// progress draws one status line with a bar on a terminal and nothing
+// otherwise. Plugins report progress from other goroutines.
 type progress struct {
+	mu    sync.Mutex
 	w     io.Writer
 	on    bool
 	last  time.Time
+	step  string
 	shown bool
 }
 
@@ -186,19 +191,34 @@ func newProgress(w io.Writer) *progress {
 }
 
 func (p *progress) update(step string, fraction float64) {
-	if !p.on || time.Since(p.last) < 100*time.Millisecond {
+	if !p.on {
 		return
 	}
-	p.last = time.Now()
-	if fraction >= 0 {
-		fmt.Fprintf(p.w, "\r\033[K%s %3.0f%%", step, 100*fraction)
-	} else {
-		fmt.Fprintf(p.w, "\r\033[K%s ...", step)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	// A new step shows at once; within a step at most ten updates a second.
+	if step == p.step && time.Since(p.last) < 100*time.Millisecond {
+		return
 	}
-	p.shown = true
+	p.last, p.step, p.shown = time.Now(), step, true
+	fmt.Fprintf(p.w, "\r\033[K%s", progressLine(step, fraction))
+}
+
+// progressLine is the status line of a step: a 20-character bar and the
+// percentage when the fraction is known (0 to 1), else the step alone.
+func progressLine(step string, fraction float64) string {
+	if fraction < 0 || math.IsNaN(fraction) {
+		return step + " ..."
+	}
+	fraction = min(fraction, 1)
+	const width = 20
+	full := int(fraction * width)
+	return fmt.Sprintf("[%s%s] %3.0f%% %s", strings.Repeat("#", full), strings.Repeat(".", width-full), 100*fraction, step)
 }
 
 func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.shown {
 		fmt.Fprint(p.w, "\r\033[K")
 	}

@@ -130,3 +130,29 @@ func TestBatchParams(t *testing.T) {
 		t.Errorf("mergeParams = %v, want %v", got, merged)
 	}
 }
+
+func TestProgressLine(t *testing.T) {
+	for _, tc := range []struct {
+		step string
+		f    float64
+		want string
+	}{
+		{"GH sub-tables", 0, "[....................]   0% GH sub-tables"},
+		{"audit", 0.42, "[########............]  42% audit"},
+		{"audit", 1, "[####################] 100% audit"},
+		{"audit", 1.5, "[####################] 100% audit"},
+		{"reading microdata (pass 1 of 2)", -1, "reading microdata (pass 1 of 2) ..."},
+	} {
+		if got := progressLine(tc.step, tc.f); got != tc.want {
+			t.Errorf("progressLine(%q, %v) = %q, want %q", tc.step, tc.f, got, tc.want)
+		}
+	}
+	// Not a terminal: nothing is written.
+	var b bytes.Buffer
+	p := newProgress(&b)
+	p.update("audit", 0.5)
+	p.done()
+	if b.Len() != 0 {
+		t.Errorf("progress on a non-terminal: %q", b.String())
+	}
+}
