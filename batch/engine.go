@@ -155,6 +155,8 @@ type engine struct {
 	metaFile string
 	tables   []*tableSpec
 	solver   string
+	// commands are the job's commands (to look ahead at its outputs).
+	commands []arb.Command
 }
 
 // Run executes the job described by cfg and returns its exit code and run
@@ -264,6 +266,7 @@ func (e *engine) runJob() int {
 	// τ-Argus executes every line before it reads the next, so the commands
 	// before a malformed line run first.
 	if job != nil {
+		e.commands = job.Commands
 		for _, cmd := range job.Commands {
 			if code, done := e.execute(cmd); done {
 				return code

@@ -53,10 +53,13 @@ type MethodReport struct {
 
 // AuditReport is the audit of a suppression pattern.
 type AuditReport struct {
-	Done           bool  `json:"done"`
-	Primaries      int   `json:"primaries"`
-	UnderProtected int   `json:"under_protected"`
-	Cells          []int `json:"under_protected_cells,omitempty"`
+	Done bool `json:"done"`
+	// Mode is what the audit computed: "bounds" (the exact attacker
+	// intervals) or "verdicts" (protected or not, as exactly).
+	Mode           string `json:"mode,omitempty"`
+	Primaries      int    `json:"primaries"`
+	UnderProtected int    `json:"under_protected"`
+	Cells          []int  `json:"under_protected_cells,omitempty"`
 }
 
 // TableReport describes one table.

@@ -209,7 +209,18 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, status []plugin
 	}
 	ap := *p
 	ap.Cells.Status = status
-	res, err := e.cfg.Protector.Protect(e.ctx, pluginsdk.Job{Method: AuditMethod, Problem: &ap, JobID: "audit",
+	// Configured audit parameters first: they override the mode chosen
+	// here.
+	params := map[string]string{}
+	ref, _ := e.cfg.Protector.Method(AuditMethod)
+	if err := addConfigured(params, ref.Info, e.cfg.MethodParams); err != nil {
+		return err
+	}
+	_, set := params[auditMode]
+	if !set && slices.ContainsFunc(ref.Info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == auditMode }) {
+		params[auditMode] = e.auditModeFor(m)
+	}
+	res, err := e.cfg.Protector.Protect(e.ctx, pluginsdk.Job{Method: AuditMethod, Problem: &ap, JobID: "audit", Params: params,
 		OnProgress: func(pr pluginsdk.Progress) { e.progress("audit", pr.Fraction) }})
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
@@ -231,12 +242,14 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, status []plugin
 			}
 		}
 	}
+	ar.Mode = params[auditMode]
 	for ti, t := range m.Tables {
 		for i := range t.Cells {
 			g := m.Cell[ti][i]
 			t.Cells[i].RealizedLower, t.Cells[i].RealizedUpper = res.Lower[g], res.Upper[g]
 		}
-		t.Audited = true
+		// Only exact bounds are the attacker's intervals that AR+ writes.
+		t.Audited = ar.Mode != auditVerdicts
 	}
 	mr.Audit = ar
 	if ar.UnderProtected > 0 {
@@ -263,6 +276,31 @@ func primaryProtected(p *pluginsdk.Problem, i int, lo, hi, tol float64) bool {
 		return false
 	}
 	return true
+}
+
+// The audit plugin's mode parameter and its values.
+const (
+	auditMode     = "mode"
+	auditBounds   = "bounds"
+	auditVerdicts = "verdicts"
+)
+
+// auditModeFor chooses what the audit after a <SUPPRESS> computes: the
+// exact attacker intervals when a <WRITETABLE> of the job writes them (type
+// 5 with AR+) for one of the tables, else the verdicts only, which decide
+// protected or not just as exactly and cost far less on large tables (on a
+// 29 791-cell table with 12 789 hidden cells: 18 s against 9 minutes).
+func (e *engine) auditModeFor(m *problem.Mapping) string {
+	for _, c := range e.commands {
+		w, ok := c.(*arb.WriteTable)
+		if !ok || w.Type != arb.TypeIntermediate || !w.Options.AddAudit || w.Table < 1 || w.Table > len(e.tables) {
+			continue
+		}
+		if slices.Contains(m.Tables, e.tables[w.Table-1].table) {
+			return auditBounds
+		}
+	}
+	return auditVerdicts
 }
 
 // auditTolerance is the absolute tolerance with which a realised interval

@@ -198,3 +198,68 @@ func TestConfiguredParams(t *testing.T) {
 		})
 	}
 }
+
+// modeAudit is a test audit that declares the mode parameter and reports
+// every cell with its true value widened by 10⁷.
+type modeAudit struct{}
+
+func (modeAudit) Info() pluginsdk.MethodInfo {
+	return pluginsdk.MethodInfo{Code: AuditMethod, Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals},
+		Params: []pluginsdk.ParamSpec{{Name: "mode", Type: pluginsdk.ParamEnum, Default: "bounds",
+			Allowed: []string{"bounds", "verdicts"}, Help: "what to compute"}},
+		Structures: []pluginsdk.Structure{pluginsdk.StructureHierarchical}}
+}
+
+func (modeAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	v := req.Problem.Cells.Value
+	res := &pluginsdk.Result{Lower: make([]float64, len(v)), Upper: make([]float64, len(v))}
+	for i := range v {
+		res.Lower[i], res.Upper[i] = v[i]-1e7, v[i]+1e7
+	}
+	return res, nil
+}
+
+// TestAuditMode: the audit after <SUPPRESS> computes exact bounds only when
+// the job writes them (type 5 with AR+), verdicts otherwise; the
+// configuration can insist on bounds.
+func TestAuditMode(t *testing.T) {
+	needCorpus(t)
+	for _, tc := range []struct {
+		name, extra string
+		params      map[string]map[string]string
+		want        string
+	}{
+		{"no AR+", "", nil, "verdicts"},
+		{"AR+", "<WRITETABLE> (1, 5, AR+, \"ar.tab\")\r\n", nil, "bounds"},
+		{"AR+ of another type", "<WRITETABLE> (1, 3, AS+, \"x.txt\")\r\n", nil, "verdicts"},
+		{"configured", "", map[string]map[string]string{"AUDIT": {"mode": "bounds"}}, "bounds"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "job.arb")
+			if err := os.WriteFile(path, []byte(simpleJob(t, "<SUPPRESS> PAIRS(1)\r\n")+tc.extra), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, rep := Run(t.Context(), Config{BatchFile: path, Logbook: filepath.Join(dir, "log.txt"), TempDir: dir,
+				Protector: newFake(t, pairs{}, modeAudit{}), Log: zerolog.Nop(), MethodParams: tc.params})
+			if code != ExitOK {
+				t.Fatalf("exit %d: %v", code, rep.Errors)
+			}
+			var a *AuditReport
+			for _, s := range rep.Steps {
+				if s.Method != nil {
+					a = s.Method.Audit
+				}
+			}
+			if a == nil || a.Mode != tc.want || a.UnderProtected != 0 {
+				t.Errorf("audit %+v, want mode %s", a, tc.want)
+			}
+			if tc.want == "bounds" && tc.extra != "" {
+				b, err := os.ReadFile(filepath.Join(dir, "ar.tab"))
+				if err != nil || !strings.Contains(string(b), ";20000000") {
+					t.Errorf("AR+ output lacks the audit widths (%v):\n%.400s", err, b)
+				}
+			}
+		})
+	}
+}

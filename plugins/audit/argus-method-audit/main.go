@@ -39,6 +39,10 @@ func (method) Info() pluginsdk.MethodInfo {
 				BatchPosition: 1, Help: "a-priori bounds: the problem's own (auto), τ-Argus's [0, 1.5·max] (tauargus) or [0, +∞) (nonnegative)"},
 			{Name: "singletons", Type: pluginsdk.ParamEnum, Default: "ignore", Allowed: []string{"ignore", "collude"},
 				BatchPosition: 2, Help: "collude: single-respondent primaries are known to each other (multi-attacker audit)"},
+			{Name: "mode", Type: pluginsdk.ParamEnum, Default: "bounds", Allowed: []string{"bounds", "verdicts"},
+				BatchPosition: 3, Help: "bounds: the exact attacker interval of every hidden cell (τ-Argus's audit); " +
+					"verdicts: protected or not, as exactly, with intervals that may be narrower than the attacker's for " +
+					"protected cells (far faster on large tables)"},
 		},
 		Capabilities: pluginsdk.Capabilities{
 			Output: pluginsdk.OutputIntervals, NeedsRelations: true, ReportsProgress: true,
@@ -60,6 +64,9 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	if req.Params.String("singletons") == "collude" {
 		opts.Singletons = audit.SingletonsCollude
+	}
+	if req.Params.String("mode") == "verdicts" {
+		opts.Mode = audit.ModeVerdicts
 	}
 	opts.OnProgress = func(pr audit.Progress) {
 		f := -1.0

@@ -69,3 +69,36 @@ func seedTable() *pluginsdk.Problem {
 	}
 	return p
 }
+
+// TestVerdicts: in verdict mode the primary of the seed example is proven
+// protected by an interval inside the attacker's [20, 68] that reaches its
+// protection levels [30, 50]; with a protection level beyond the
+// attacker's interval the exact bound is reported and the cell fails.
+func TestVerdicts(t *testing.T) {
+	client := plugintest.Serve(t, plugin())
+	cell := 2*4 + 3
+	for _, tc := range []struct {
+		upl      float64
+		under    int64
+		lo, hi   float64 // the reported interval must lie within [lo, hi] ...
+		reachLo  float64 // ... and reach down to reachLo
+		reachHi  float64 // ... and up to reachHi
+		exactMax bool    // the upper bound is the attacker's exactly
+	}{
+		{10, 0, 20, 68, 30, 50, false},
+		{40, 1, 20, 68, 30, 68, true},
+	} {
+		p := seedTable()
+		p.Cells.UpperPL[cell] = tc.upl
+		res, err := client.Protect(t.Context(), pluginsdk.Job{Method: "AUDIT", Problem: p,
+			Params: map[string]string{"bounds": "nonnegative", "mode": "verdicts"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := res.Lower[cell], res.Upper[cell]
+		if lo < tc.lo || hi > tc.hi || lo > tc.reachLo || hi < tc.reachHi || res.Stats.UnderProtectedAfter != tc.under ||
+			tc.exactMax && hi != 68 {
+			t.Errorf("UPL %v: interval [%v, %v], %d under-protected", tc.upl, lo, hi, res.Stats.UnderProtectedAfter)
+		}
+	}
+}
