@@ -2,6 +2,7 @@ package pluginsdk
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -77,6 +78,26 @@ const (
 	ParamEnum     ParamType = 5 // one of ParamSpec.Allowed
 	ParamDuration ParamType = 6 // Go duration syntax; a bare number means minutes
 )
+
+// String returns the type's name: bool, int, float, string, enum or
+// duration.
+func (t ParamType) String() string {
+	switch t {
+	case ParamBool:
+		return "bool"
+	case ParamInt:
+		return "int"
+	case ParamFloat:
+		return "float"
+	case ParamString:
+		return "string"
+	case ParamEnum:
+		return "enum"
+	case ParamDuration:
+		return "duration"
+	}
+	return "ParamType(" + strconv.Itoa(int(t)) + ")"
+}
 
 // ParamSpec declares one parameter. Values travel as strings.
 type ParamSpec struct {

@@ -23,6 +23,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -60,8 +61,10 @@ Usage:
         [--param=METHOD.name=value ...]
                             run a τ-Argus batch job; --param sets a method
                             parameter the batch file does not give
-                            (argus plugins -json lists them)
-  argus plugins [-json]     list the installed method plugins
+                            (argus plugins -params lists them)
+  argus plugins [-json] [-params]
+                            list the installed method plugins (and their
+                            parameters)
   argus demo [-out DIR]     run the demonstration job
   argus audit [-bounds B] [-singletons] FILE.jj
                             audit the suppression pattern of a JJ file
@@ -154,6 +157,7 @@ func cmdPlugins(ctx context.Context, env Env, log zerolog.Logger) int {
 	fs := flag.NewFlagSet("plugins", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	asJSON := fs.Bool("json", false, "print the descriptions as JSON")
+	params := fs.Bool("params", false, "list every method's parameters (for --param and the configuration file)")
 	if err := fs.Parse(env.Args[1:]); err != nil {
 		return ExitError
 	}
@@ -182,5 +186,37 @@ func cmdPlugins(ctx context.Context, env Env, log zerolog.Logger) int {
 		}
 	}
 	tw.Flush()
+	if *params {
+		writeParams(env.Stdout, cat)
+	}
 	return ExitOK
+}
+
+// writeParams lists the parameters of every method: name, type, default,
+// τ-Argus batch position and help, and the value configured for batch
+// jobs, if any.
+func writeParams(w io.Writer, cat *catalog.Catalog) {
+	for _, e := range cat.Entries {
+		for _, m := range e.Info.Methods {
+			fmt.Fprintf(w, "\n%s (%s %s)\n", m.Code, e.Info.Name, e.Info.Version)
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "  PARAMETER\tTYPE\tDEFAULT\tBATCH\tCONFIGURED\tHELP")
+			for _, p := range m.Params {
+				pos := "-"
+				if p.BatchPosition > 0 {
+					pos = strconv.Itoa(p.BatchPosition + 1) // τ-Argus counts the table number first
+				}
+				typ := p.Type.String()
+				if len(p.Allowed) > 0 {
+					typ = strings.Join(p.Allowed, "|")
+				}
+				conf := "-"
+				if v, ok := cat.Params[strings.ToUpper(m.Code)][p.Name]; ok {
+					conf = v
+				}
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", p.Name, typ, p.Default, pos, conf, p.Help)
+			}
+			tw.Flush()
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -154,5 +155,29 @@ func TestProgressLine(t *testing.T) {
 	p.done()
 	if b.Len() != 0 {
 		t.Errorf("progress on a non-terminal: %q", b.String())
+	}
+}
+
+// TestPluginsParams: "argus plugins -params" lists every method's
+// parameters with their τ-Argus batch position and the configured value.
+func TestPluginsParams(t *testing.T) {
+	dir := buildPlugins(t)
+	conf := filepath.Join(t.TempDir(), "plugins.conf")
+	if err := os.WriteFile(conf, []byte("param MOD audit=false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var o, e bytes.Buffer
+	env := map[string]string{"ARGUS_PLUGIN_PATH": dir, "ARGUS_PLUGIN_CONFIG": conf}
+	code := Main(t.Context(), Env{Args: []string{"plugins", "-params"}, Stdout: &o, Stderr: &e,
+		Getenv: func(k string) string { return env[k] }, Executable: filepath.Join(t.TempDir(), "argus")})
+	out := o.String()
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, e.String())
+	}
+	for _, re := range []string{`(?m)^MOD \(modular `, `(?m)^\s+max_time_per_subtable\s+duration\s+1\s+2\s+-\s`,
+		`(?m)^\s+audit\s+bool\s+true\s+-\s+false\s`, `(?m)^\s+mode\s+bounds\|verdicts\s+bounds\s+4\s`} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("output does not match %s:\n%s", re, out)
+		}
 	}
 }
