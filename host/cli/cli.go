@@ -8,7 +8,7 @@
 // Other work is done by subcommands, recognised only when the first argument
 // is not an existing file, so that no batch file name can be taken for one:
 //
-//	argus plugins [-json]     list the installed method plugins
+//	argus plugins [-json] [-params]  list the installed method plugins
 //	argus demo [-out DIR]     run the demonstration job
 //	argus audit FILE.jj       audit the suppression pattern of a JJ file
 //	argus version             print the version
