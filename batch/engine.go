@@ -137,6 +137,9 @@ type tableSpec struct {
 	protected time.Duration
 	method    string
 	details   []string
+	// audit is the audit of the table's last suppression (cells are the
+	// table's own indices), nil when not audited.
+	audit *AuditReport
 }
 
 // engine is the state of a running job.
@@ -184,6 +187,7 @@ func Run(ctx context.Context, cfg Config) (int, *Report) {
 	writeHeader(&logbook.Writer{Out: logbook.AppendFile{Path: cfg.DefaultLogbook}, Now: cfg.Now}, cfg)
 	e.log = &logbook.Writer{Out: logbook.AppendFile{Path: cfg.Logbook}, Now: cfg.Now}
 	code := e.run()
+	e.report.setTables(e.tables)
 	e.report.finish(code, cfg.Now())
 	return code, e.report
 }

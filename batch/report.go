@@ -62,12 +62,20 @@ type AuditReport struct {
 	Cells          []int  `json:"under_protected_cells,omitempty"`
 }
 
-// TableReport describes one table.
+// TableReport describes one table as the job left it.
 type TableReport struct {
 	Number    int    `json:"number"`
 	Table     string `json:"table"`
 	Cells     int    `json:"cells"`
 	Primaries int    `json:"primaries"`
+	// Secondaries and SuppressedCost are those of the final statuses
+	// (cost as the method saw it: the cost variable with λ).
+	Secondaries    int     `json:"secondaries"`
+	SuppressedCost float64 `json:"suppressed_cost"`
+	// Method is the protection the table last received.
+	Method string `json:"method,omitempty"`
+	// Audit is the audit of that protection, this table's cells only.
+	Audit *AuditReport `json:"audit,omitempty"`
 }
 
 // OutputReport is one written output.
@@ -90,14 +98,26 @@ func (r *Report) step(h *arb.Header) *StepReport {
 
 func (r *Report) lastStep() *StepReport { return r.Steps[len(r.Steps)-1] }
 
-func (r *Report) addTable(t *tableSpec) {
-	n := 0
-	for _, c := range t.table.Cells {
-		if c.Status.IsPrimary() {
-			n++
+// setTables records the final state of every table that was built.
+func (r *Report) setTables(tables []*tableSpec) {
+	r.Tables = r.Tables[:0]
+	for i, t := range tables {
+		if t.table == nil {
+			continue
 		}
+		tr := TableReport{Number: i + 1, Table: describe(t), Cells: t.table.Size(), Method: t.method, Audit: t.audit}
+		for k := range t.table.Cells {
+			c := &t.table.Cells[k]
+			switch {
+			case c.Status.IsPrimary():
+				tr.Primaries++
+			case c.Status.IsSecondary():
+				tr.Secondaries++
+				tr.SuppressedCost += t.table.CostValue(c)
+			}
+		}
+		r.Tables = append(r.Tables, tr)
 	}
-	r.Tables = append(r.Tables, TableReport{Number: len(r.Tables) + 1, Table: describe(t), Cells: t.table.Size(), Primaries: n})
 }
 
 func (r *Report) finish(code int, now time.Time) {

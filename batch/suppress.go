@@ -186,7 +186,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	for _, t := range specs {
 		t.protected, t.method = took, name
 	}
-	return e.audit(p, m, res.Status, step.Method)
+	return e.audit(p, m, specs, res.Status, step.Method)
 }
 
 func diagText(ds []pluginsdk.Diagnostic) string {
@@ -201,7 +201,10 @@ func diagText(ds []pluginsdk.Diagnostic) string {
 // plugin, stores the realised intervals in the tables and reports every
 // primary left under-protected. Without an audit plugin the pattern is
 // reported as not audited.
-func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, status []pluginsdk.Status, mr *MethodReport) error {
+func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []pluginsdk.Status, mr *MethodReport) error {
+	for _, t := range specs {
+		t.audit = nil
+	}
 	if _, ok := e.cfg.Protector.Method(AuditMethod); !ok {
 		e.logf("WARNING: no audit plugin installed; the suppression pattern has not been audited")
 		mr.Audit = &AuditReport{Done: false}
@@ -228,28 +231,42 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, status []plugin
 	if !res.Outcome.HasResult() || len(res.Lower) != p.NumCells() {
 		return fmt.Errorf("audit failed: %s%s", res.Outcome, diagText(res.Diagnostics))
 	}
-	ar := &AuditReport{Done: true}
+	ar := &AuditReport{Done: true, Mode: params[auditMode]}
 	tol := auditTolerance(p.Cells.Value)
+	failed := make([]bool, len(status))
 	for i, s := range status {
 		if !s.IsPrimary() {
 			continue
 		}
 		ar.Primaries++
 		if !primaryProtected(p, i, res.Lower[i], res.Upper[i], tol) {
+			failed[i] = true
 			ar.UnderProtected++
 			if len(ar.Cells) < 100 {
 				ar.Cells = append(ar.Cells, i)
 			}
 		}
 	}
-	ar.Mode = params[auditMode]
 	for ti, t := range m.Tables {
+		ta := &AuditReport{Done: true, Mode: ar.Mode}
 		for i := range t.Cells {
 			g := m.Cell[ti][i]
 			t.Cells[i].RealizedLower, t.Cells[i].RealizedUpper = res.Lower[g], res.Upper[g]
+			if status[g].IsPrimary() {
+				ta.Primaries++
+				if failed[g] {
+					ta.UnderProtected++
+					if len(ta.Cells) < 100 {
+						ta.Cells = append(ta.Cells, i)
+					}
+				}
+			}
 		}
 		// Only exact bounds are the attacker's intervals that AR+ writes.
 		t.Audited = ar.Mode != auditVerdicts
+		if ti < len(specs) && specs[ti].table == t {
+			specs[ti].audit = ta
+		}
 	}
 	mr.Audit = ar
 	if ar.UnderProtected > 0 {

@@ -254,6 +254,16 @@ func TestAuditMode(t *testing.T) {
 			if a == nil || a.Mode != tc.want || a.UnderProtected != 0 {
 				t.Errorf("audit %+v, want mode %s", a, tc.want)
 			}
+			// The table's final state: the secondaries of PAIRS, their
+			// cost, the method and the table's own audit.
+			if len(rep.Tables) != 1 {
+				t.Fatalf("tables %+v", rep.Tables)
+			}
+			tr := rep.Tables[0]
+			if tr.Primaries != 9 || tr.Secondaries == 0 || tr.SuppressedCost <= 0 || tr.Method != "PAIRS" ||
+				tr.Audit == nil || tr.Audit.Primaries != 9 || tr.Audit.Mode != tc.want {
+				t.Errorf("table report %+v (audit %+v)", tr, tr.Audit)
+			}
 			if tc.want == "bounds" && tc.extra != "" {
 				b, err := os.ReadFile(filepath.Join(dir, "ar.tab"))
 				if err != nil || !strings.Contains(string(b), ";20000000") {

@@ -94,9 +94,6 @@ func (e *engine) readMicrodata() error {
 	e.logf("Tables have been computed")
 	e.logf("Micro data file read; processing time %d seconds", int(time.Since(start).Seconds()))
 	e.logf("Tables from microdata have been read")
-	for _, t := range e.tables {
-		e.report.addTable(t)
-	}
 	return nil
 }
 
@@ -236,11 +233,6 @@ func (e *engine) readTable(c *arb.ReadTable) error {
 		return fmt.Errorf("no tabular table has been specified")
 	}
 	e.logf("Tables have been read")
-	for _, t := range e.tables {
-		if t.tabular {
-			e.report.addTable(t)
-		}
-	}
 	return nil
 }
 

@@ -232,6 +232,15 @@ func checkReport(t *testing.T, r *jobRun) {
 			}
 		}
 	}
+	// Every table of these jobs is protected and audited.
+	for _, tr := range rep.Tables {
+		if a := tr.Audit; a == nil || !a.Done || a.UnderProtected != 0 || tr.Method == "" {
+			t.Errorf("table %d (%s): method %q, audit %+v", tr.Number, tr.Table, tr.Method, a)
+		}
+	}
+	if len(rep.Tables) == 0 {
+		t.Error("no tables in the run report")
+	}
 }
 
 // readCSV reads a comma-separated output, quotes removed, ragged rows allowed.
