@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/argusio/jj"
+	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/host/runner"
 	"github.com/sdcengine/argus/pluginsdk"
 )
@@ -103,43 +104,16 @@ func readJJ(path string, withFreq bool) (*pluginsdk.Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := len(file.Cells)
-	p := &pluginsdk.Problem{}
-	c := &p.Cells
-	c.Value, c.Cost = make([]float64, n), make([]float64, n)
-	c.Status = make([]pluginsdk.Status, n)
-	c.LowerPL, c.UpperPL = make([]float64, n), make([]float64, n)
-	c.LowerBound, c.UpperBound = make([]float64, n), make([]float64, n)
-	for _, jc := range file.Cells {
-		i := jc.Index
-		c.Value[i], c.Cost[i] = jc.Value, jc.Cost
-		c.LowerBound[i], c.UpperBound[i] = jc.LowerBound, jc.UpperBound
-		switch jc.Status {
-		case 'u':
-			c.Status[i] = pluginsdk.StatusUnsafeRule
-			c.LowerPL[i], c.UpperPL[i] = jc.LowerPL, jc.UpperPL
-		case 'm':
-			c.Status[i] = pluginsdk.StatusSecondary
-		case 'z':
-			c.Status[i] = pluginsdk.StatusProtected
-		default:
-			c.Status[i] = pluginsdk.StatusSafe
-		}
-	}
-	for _, r := range file.Relations {
-		cells := make([]int, len(r.Terms))
-		coef := make([]float64, len(r.Terms))
-		for k, t := range r.Terms {
-			cells[k], coef[k] = t.Cell, t.Coef
-		}
-		p.Relations.Add(cells, coef, r.RHS)
+	p, err := problem.FromJJ(file)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if withFreq {
 		if err := readFrq(path+".frq", p); err != nil {
 			return nil, err
 		}
 	}
-	return p, p.Validate()
+	return p, nil
 }
 
 // readFrq reads the ".frq" side file: "freq holdingfreq" per cell.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/jj"
+	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -285,39 +286,12 @@ func industrySize(t testing.TB, jjName string) *pluginsdk.Problem {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &pluginsdk.Problem{}
+	p, err := problem.FromJJ(file)
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := len(file.Cells)
 	c := &p.Cells
-	c.Value = make([]float64, n)
-	c.Status = make([]pluginsdk.Status, n)
-	c.LowerPL, c.UpperPL = make([]float64, n), make([]float64, n)
-	c.LowerBound, c.UpperBound = make([]float64, n), make([]float64, n)
-	for i, jc := range file.Cells {
-		c.Value[i] = jc.Value
-		switch jc.Status {
-		case 'u':
-			c.Status[i] = pluginsdk.StatusUnsafeRule
-		case 'm':
-			c.Status[i] = pluginsdk.StatusSecondary
-		case 'z':
-			c.Status[i] = pluginsdk.StatusEmpty
-			if jc.Value != 0 {
-				c.Status[i] = pluginsdk.StatusProtected
-			}
-		default:
-			c.Status[i] = pluginsdk.StatusSafe
-		}
-		c.LowerPL[i], c.UpperPL[i] = jc.LowerPL, jc.UpperPL
-		c.LowerBound[i], c.UpperBound[i] = jc.LowerBound, jc.UpperBound
-	}
-	for _, r := range file.Relations {
-		cells := make([]int, len(r.Terms))
-		coef := make([]float64, len(r.Terms))
-		for k, tm := range r.Terms {
-			cells[k], coef[k] = tm.Cell, tm.Coef
-		}
-		p.Relations.Add(cells, coef, r.RHS)
-	}
 	// Frequencies from cells.csv.
 	cf, err := os.Open(filepath.Join(corpusDir, "cells.csv"))
 	if err == nil {
