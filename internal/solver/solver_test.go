@@ -493,12 +493,24 @@ func TestCancel(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) || res.Status != StatusInterrupted {
 			t.Fatalf("status %v error %v, want interrupted and DeadlineExceeded", res.Status, err)
 		}
-		if took > 600*time.Millisecond {
-			t.Errorf("deadline 100ms but Solve returned after %v", took)
-		}
 		// The configured time limit is restored for the next run.
 		if v, err := s.nat.h.GetFloatOption("time_limit"); err != nil || v != 3600 {
 			t.Errorf("time_limit after the run: %v %v, want 3600", v, err)
+		}
+		if took > 600*time.Millisecond {
+			// A loaded machine is slow at everything: compare with the
+			// same solve without a deadline rather than with a fixed time.
+			full := must(New(m, Options{TimeLimit: time.Hour}))
+			defer full.Close()
+			start := time.Now()
+			if _, err := full.Solve(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			whole := time.Since(start)
+			if took > whole/2 {
+				t.Errorf("deadline 100ms but Solve returned after %v; the whole solve takes %v", took, whole)
+			}
+			t.Logf("deadline 100ms: returned after %v, whole solve %v", took, whole)
 		}
 	})
 	t.Run("LP during solve", func(t *testing.T) {
