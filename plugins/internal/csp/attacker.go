@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/sdcengine/argus/internal/solver"
 )
@@ -18,16 +19,34 @@ const (
 // relations and the deviation bounds of a pattern. One instance per worker;
 // bounds and the objective column change between solves, so every solve
 // after the first is a hot start.
+//
+// Columns outside the pattern cannot move, so the HiGHS instance holds only
+// the columns that were ever suppressed (with zero bounds while they are
+// not) and the relations these touch: on a large table with a sparse
+// pattern the LP is a fraction of the table. Columns and relations are
+// added as patterns bring them in. A relation outside the LP holds no
+// column that can move; its dual is zero, which is an optimal dual of the
+// whole attacker LP, so the reduced costs of all columns (computed from the
+// row duals) and the capacity cuts are those of the whole LP.
 type attacker struct {
 	m      *model
 	s      *solver.Solver
-	lo, hi []float64 // current column bounds
-	obj    int       // current objective column, −1 for none
-	sign   float64   // its objective coefficient
-	global bool      // singletons collude (seed 000 (10))
+	obj    int     // current objective column, −1 for none
+	sign   float64 // its objective coefficient
+	global bool    // singletons collude (seed 000 (10))
+	// The LP: pos maps model columns to LP columns (−1 when absent),
+	// lpCol LP columns to model columns; rowPos and lpRow likewise.
+	pos, rowPos  []int32
+	lpCol, lpRow []int32
+	lo, hi       []float64 // current bounds of the LP columns
+	// Columns of the model in CSC form (rows and coefficients).
+	colStart []int
+	colRow   []int32
+	colCoef  []float64
 	// scratch
 	cols         []int
 	clo, chi     []float64
+	add          []int32
 	solves       int64
 	simplexIters int64
 	failures     int64
@@ -40,25 +59,19 @@ func solverOptions(o *Options) solver.Options {
 }
 
 func newAttacker(m *model, o *Options) (*attacker, error) {
-	mod := solver.NewModel(solver.Maximize)
-	if m.n > 0 {
-		zero := make([]float64, m.n)
-		if _, err := mod.AddCols(zero, zero, zero, nil); err != nil {
-			return nil, fmt.Errorf("csp: attacker columns: %w", err)
-		}
-	}
-	if nr := m.numRows(); nr > 0 {
-		zero := make([]float64, nr)
-		if _, err := mod.AddRows(zero, zero, m.rowStart, m.rowCol, m.rowCoef); err != nil {
-			return nil, fmt.Errorf("csp: attacker rows: %w", err)
-		}
-	}
-	s, err := solver.New(mod, solverOptions(o))
+	s, err := solver.New(solver.NewModel(solver.Maximize), solverOptions(o))
 	if err != nil {
 		return nil, fmt.Errorf("csp: attacker LP: %w", err)
 	}
-	a := &attacker{m: m, s: s, lo: make([]float64, m.n), hi: make([]float64, m.n), obj: -1,
-		global: o.Singletons == SingletonGlobal}
+	a := &attacker{m: m, s: s, obj: -1, global: o.Singletons == SingletonGlobal,
+		pos: make([]int32, m.n), rowPos: make([]int32, m.numRows())}
+	for g := range a.pos {
+		a.pos[g] = -1
+	}
+	for r := range a.rowPos {
+		a.rowPos[r] = -1
+	}
+	a.colStart, a.colRow, a.colCoef = m.csc()
 	return a, nil
 }
 
@@ -87,16 +100,27 @@ func scaleCap(y, c float64) float64 {
 }
 
 // setPattern sets the column bounds of suppression levels y (per column)
-// for attacking column j.
+// for attacking column j, adding the columns that can move to the LP.
 func (a *attacker) setPattern(y []float64, j int) error {
+	a.add = a.add[:0]
+	for g, v := range y {
+		if a.pos[g] < 0 && (g == j || v > 0) {
+			if lo, hi := a.capacity(g, j, v); lo != 0 || hi != 0 || g == j {
+				a.add = append(a.add, int32(g))
+			}
+		}
+	}
+	if err := a.addCols(a.add); err != nil {
+		return err
+	}
 	a.cols, a.clo, a.chi = a.cols[:0], a.clo[:0], a.chi[:0]
-	for g := range a.m.n {
-		lo, hi := a.capacity(g, j, y[g])
-		if lo != a.lo[g] || hi != a.hi[g] {
-			a.cols = append(a.cols, g)
+	for c, g := range a.lpCol {
+		lo, hi := a.capacity(int(g), j, y[g])
+		if lo != a.lo[c] || hi != a.hi[c] {
+			a.cols = append(a.cols, c)
 			a.clo = append(a.clo, lo)
 			a.chi = append(a.chi, hi)
-			a.lo[g], a.hi[g] = lo, hi
+			a.lo[c], a.hi[c] = lo, hi
 		}
 	}
 	if len(a.cols) == 0 {
@@ -108,11 +132,72 @@ func (a *attacker) setPattern(y []float64, j int) error {
 	return nil
 }
 
+// addCols puts model columns into the LP at zero bounds, with the
+// relations they bring in.
+func (a *attacker) addCols(gs []int32) error {
+	if len(gs) == 0 {
+		return nil
+	}
+	first := len(a.lpCol)
+	zero := make([]float64, len(gs))
+	if _, err := a.s.AddCols(zero, zero, zero, nil); err != nil {
+		return fmt.Errorf("csp: attacker columns: %w", err)
+	}
+	for k, g := range gs {
+		a.pos[g] = int32(first + k)
+	}
+	a.lpCol = append(a.lpCol, gs...)
+	a.lo = append(a.lo, zero...)
+	a.hi = append(a.hi, zero...)
+	// New relations with their entries among the LP's columns; entries of
+	// the new columns in relations already in the LP one by one.
+	oldRows := int32(len(a.lpRow))
+	var start, idx []int
+	var val []float64
+	for _, g := range gs {
+		for p := a.colStart[g]; p < a.colStart[g+1]; p++ {
+			row := a.colRow[p]
+			if a.rowPos[row] >= 0 {
+				continue
+			}
+			a.rowPos[row] = int32(len(a.lpRow))
+			a.lpRow = append(a.lpRow, row)
+			start = append(start, len(idx))
+			cols, coef := a.m.row(int(row))
+			for q, h := range cols {
+				if c := a.pos[h]; c >= 0 {
+					idx = append(idx, int(c))
+					val = append(val, coef[q])
+				}
+			}
+		}
+	}
+	if len(start) > 0 {
+		start = append(start, len(idx))
+		z := make([]float64, len(start)-1)
+		if _, err := a.s.AddRows(z, z, start, idx, val); err != nil {
+			return fmt.Errorf("csp: attacker rows: %w", err)
+		}
+	}
+	for _, g := range gs {
+		c := int(a.pos[g])
+		for p := a.colStart[g]; p < a.colStart[g+1]; p++ {
+			if r := a.rowPos[a.colRow[p]]; r < oldRows {
+				if err := a.s.ChangeCoeff(int(r), c, a.colCoef[p]); err != nil {
+					return fmt.Errorf("csp: attacker coefficients: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // result of one attacker LP.
 type attack struct {
 	// value is max of dir·z_j; +Inf when unbounded.
 	value float64
-	// x are the deviations of an optimal solution; d the reduced costs.
+	// x are the deviations of an optimal solution; d the reduced costs
+	// (per model column).
 	x, d []float64
 	ok   bool // solved to optimality (or unbounded)
 }
@@ -127,9 +212,9 @@ func (a *attacker) solve(ctx context.Context, y []float64, j int, dir int) (atta
 		sign = -1
 	}
 	if a.obj != j || a.sign != sign {
-		cols, cost := []int{j}, []float64{sign}
+		cols, cost := []int{int(a.pos[j])}, []float64{sign}
 		if a.obj >= 0 && a.obj != j {
-			cols, cost = append(cols, a.obj), append(cost, 0)
+			cols, cost = append(cols, int(a.pos[a.obj])), append(cost, 0)
 		}
 		if err := a.s.SetColsCost(cols, cost); err != nil {
 			return attack{}, fmt.Errorf("csp: attacker objective: %w", err)
@@ -144,9 +229,35 @@ func (a *attacker) solve(ctx context.Context, y []float64, j int, dir int) (atta
 	if err != nil {
 		return attack{}, fmt.Errorf("csp: attacker LP: %w", err)
 	}
+	if a.logf != nil && res.Time > 50*time.Millisecond {
+		a.logf("slow attacker LP: %v, %d iterations, %d columns %d rows, status %v", res.Time, res.SimplexIterations, len(a.lpCol), len(a.lpRow), res.Status)
+	}
 	switch res.Status {
 	case solver.StatusOptimal:
-		return attack{value: res.Objective, x: res.ColValues, d: res.ColDuals, ok: true}, nil
+		m := a.m
+		var x, d []float64
+		if len(res.ColValues) == len(a.lpCol) {
+			x = make([]float64, m.n)
+			for c, g := range a.lpCol {
+				x[g] = res.ColValues[c]
+			}
+		}
+		if len(res.RowDuals) == len(a.lpRow) {
+			// Reduced costs of every column: c_g − Σ_r π_r A_rg, with
+			// zero duals on the relations outside the LP.
+			d = make([]float64, m.n)
+			for g := range m.n {
+				s := 0.0
+				for p := a.colStart[g]; p < a.colStart[g+1]; p++ {
+					if r := a.rowPos[a.colRow[p]]; r >= 0 {
+						s += res.RowDuals[r] * a.colCoef[p]
+					}
+				}
+				d[g] = -s
+			}
+			d[j] += sign
+		}
+		return attack{value: res.Objective, x: x, d: d, ok: true}, nil
 	case solver.StatusUnbounded:
 		return attack{value: math.Inf(1), ok: true}, nil
 	}

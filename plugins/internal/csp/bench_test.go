@@ -182,6 +182,8 @@ func BenchmarkGrids(b *testing.B) {
 		{Sizes: []int{12, 12, 12}, Seed: 5, PrimaryFraction: 0.1},
 		{Sizes: []int{6, 6, 6, 6}, Seed: 5, PrimaryFraction: 0.1},
 		{Sizes: []int{2, 2, 2, 2, 2}, Seed: 5, PrimaryFraction: 0.2},
+		{Sizes: []int{20, 20, 20}, Seed: 5, PrimaryFraction: 0.05},
+		{Sizes: []int{30, 30, 30}, Seed: 5, PrimaryFraction: 0.05},
 	} {
 		b.Run(fmt.Sprint(spec.Sizes), func(b *testing.B) {
 			p := plugintest.Grid(spec)

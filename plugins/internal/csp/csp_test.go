@@ -431,6 +431,51 @@ func TestBruteForce(t *testing.T) {
 			if !sol.Optimal || math.Abs(sol.Cost-want) > 1e-6*math.Max(1, want) {
 				t.Errorf("engine: cost %v optimal %v; brute force %v", sol.Cost, sol.Optimal, want)
 			}
+			// The witnesses of large tables (small routing LPs, fast
+			// witnesses when time runs short) change the start
+			// heuristic, not what the engine proves.
+			for _, k := range []struct {
+				name        string
+				small, fast bool
+			}{{"small-LPs", true, false}, {"fast-witnesses", true, true}} {
+				t.Run(k.name, func(t *testing.T) {
+					o := c.o
+					o.smallLPs, o.fastWitnesses = k.small, k.fast
+					sol := solveProblem(t, p, o, c.ao)
+					if !sol.Optimal || math.Abs(sol.Cost-want) > 1e-6*math.Max(1, want) {
+						t.Errorf("cost %v optimal %v; brute force %v", sol.Cost, sol.Optimal, want)
+					}
+					o.HeuristicOnly = true
+					solveProblem(t, p, o, c.ao) // audited inside
+				})
+			}
 		})
+	}
+}
+
+// A free cell merged with a primary (B's total over the single child b1)
+// is suppressed with the primary even when the column pattern does not
+// mention their column: its value is the primary's.
+func TestPatternMergedWithPrimary(t *testing.T) {
+	p := hier1H2D(4, 2, true)
+	const nc = 3
+	b1, B := 6*nc+1, 5*nc+1
+	p.Cells.Status[b1] = pluginsdk.StatusUnsafeRule
+	p.Cells.LowerPL[b1], p.Cells.UpperPL[b1] = 5, 5
+	rel, err := relations.Build(p, relations.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := FromProblem(p, rel)
+	m := presolve(in, 0)
+	if m.cellCol[B] != m.cellCol[b1] || m.cellCol[B] < 0 {
+		t.Fatalf("B (%d) and b1 (%d) not merged", m.cellCol[B], m.cellCol[b1])
+	}
+	out := m.pattern(make([]bool, m.n))
+	if !out[b1] || !out[B] {
+		t.Errorf("pattern without columns: b1 %v, B %v; want both suppressed", out[b1], out[B])
+	}
+	if c := m.patternCost(make([]bool, m.n)); c != p.Cells.Cost[B] {
+		t.Errorf("cost of the empty pattern %v, want B's %v", c, p.Cells.Cost[B])
 	}
 }

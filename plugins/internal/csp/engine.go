@@ -52,6 +52,11 @@ type Options struct {
 	Progress func(Progress)
 	// Logf, if set, receives a trace of the phases (debugging).
 	Logf func(format string, args ...any)
+
+	// Test knobs: route with small LPs from the start (as on large
+	// tables), and complete the first pattern with fast witnesses from the
+	// start (as when time runs short).
+	smallLPs, fastWitnesses bool
 }
 
 // Progress is a progress report.
@@ -160,6 +165,10 @@ type engine struct {
 
 	start    time.Time
 	deadline time.Time
+	// parent is cancelled with the caller's context but not at the time
+	// limit (and has no deadline, see sctx): the first protected pattern
+	// is completed under it.
+	parent context.Context
 
 	inc     []bool // incumbent column pattern
 	incCost float64
@@ -263,6 +272,10 @@ func (e *engine) run(ctx context.Context) (*Solution, error) {
 	}
 	sctx, cancel := e.sctx(ctx)
 	defer cancel()
+	pctx, pcancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer context.AfterFunc(ctx, pcancel)()
+	defer pcancel()
+	e.parent = pctx
 	err := e.search(sctx)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()

@@ -90,10 +90,28 @@ func (e *engine) order() []int {
 // protect extends the column pattern y until every requirement holds, one
 // requirement at a time by a minimum-cost witness (router); guide, if set,
 // makes columns the master's LP solution likes cheaper.
+//
+// The first call, which has no incumbent to fall back on, always finishes
+// (unless the caller's context is cancelled): when the requirements left
+// cannot be routed by three quarters of the time limit at the pace so far,
+// it completes them with the router's fast witnesses (a few milliseconds
+// each on a 30×30×30 grid), so that the run ends with a pattern that
+// protects every primary, close to the limit, rather than with every
+// suppressible cell suppressed.
 func (e *engine) protect(ctx context.Context, y []bool, guide []float64) error {
 	m := e.m
 	for j := range y {
 		y[j] = y[j] || m.on[j]
+	}
+	var fastAt time.Time
+	if e.inc == nil && e.parent != nil {
+		ctx = e.parent
+		if !e.deadline.IsZero() {
+			fastAt = e.deadline.Add(-e.deadline.Sub(e.start) / 4)
+		}
+		if e.o.fastWitnesses {
+			fastAt = e.start
+		}
 	}
 	for attempt := 0; ; attempt++ {
 		bad, err := e.verify(ctx, y)
@@ -115,51 +133,196 @@ func (e *engine) protect(ctx context.Context, y []bool, guide []float64) error {
 		for _, t := range bad {
 			isBad[t] = true
 		}
-		yf := e.toFloat(y)
-		wk := e.workers[0]
+		var todo []int
 		for _, t := range e.order() {
-			if !isBad[t] {
-				continue
+			if isBad[t] {
+				todo = append(todo, t)
 			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if err := e.protectTask(ctx, wk, t, y, yf, guide, margin); err != nil {
-				return err
-			}
+		}
+		if err := e.protectTasks(ctx, todo, y, guide, margin, fastAt); err != nil {
+			return err
 		}
 	}
 	e.fixLocal(y)
 	return nil
 }
 
-// protectTask makes task t hold under y, routing each unmet direction. A
-// requirement that no pattern meets is relaxed to what suppressing
-// everything achieves.
-func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, yf, guide []float64, margin float64) error {
+// taskResult is what protecting one task changed besides the pattern and
+// the task's own requirements and witnesses.
+type taskResult struct {
+	added         []int32 // columns added to the pattern
+	unprotectable bool    // a requirement was relaxed
+	fallback      bool    // numerical trouble: suppress everything
+}
+
+// protectTasks protects the tasks in the given order. While the router
+// solves the routing LP over the whole table, one task after the other on
+// the first worker; once it uses small LPs (large tables), in batches of two
+// tasks per worker, each worker extending its own copy of the pattern as it
+// was at the batch's start; the additions are merged in task order. A task
+// protected under a smaller pattern stays protected under the merged one,
+// and the result does not depend on the scheduling.
+func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide []float64, margin float64, fastAt time.Time) error {
+	W := len(e.workers)
+	type local struct {
+		y  []bool
+		yf []float64
+	}
+	locals := make([]local, W)
+	began, fast := time.Now(), false
+	for off := 0; off < len(todo); {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !fast && !fastAt.IsZero() {
+			// Behind the pace that ends by fastAt?
+			now := time.Now()
+			left := time.Duration(float64(now.Sub(began)) / float64(max(off, 1)) * float64(len(todo)-off))
+			if !now.Before(fastAt) || off > 0 && now.Add(left).After(fastAt) {
+				e.logf("protect: %d of %d requirements left, fast witnesses", len(todo)-off, len(todo))
+				fast = true
+				for _, w := range e.workers {
+					w.rt.sparse = true
+				}
+				e.syncRouters()
+			}
+		}
+		batch := 1
+		if e.sparse() {
+			batch = 2 * W
+		}
+		ids := todo[off:min(off+batch, len(todo))]
+		off += len(ids)
+		res := make([]taskResult, len(ids))
+		run := func(wi int, w *worker, k int) error {
+			l := &locals[wi]
+			if l.y == nil {
+				l.y, l.yf = make([]bool, len(y)), make([]float64, len(y))
+			}
+			if k < W { // the worker's first task of the batch
+				copy(l.y, y)
+				for j, s := range y {
+					l.yf[j] = 0
+					if s || e.m.on[j] {
+						l.yf[j] = 1
+					}
+				}
+			}
+			return e.protectTask(ctx, w, ids[k], l.y, l.yf, guide, margin, fast, &res[k])
+		}
+		var err error
+		if len(ids) == 1 {
+			err = run(0, e.workers[0], 0)
+		} else {
+			err = e.forEach(ctx, len(ids), func(w *worker, k int) error { return run(k%W, w, k) })
+		}
+		if err != nil {
+			return err
+		}
+		for k, t := range ids {
+			r := &res[k]
+			if r.fallback {
+				e.stats.Fallbacks++
+				copy(y, e.allOn())
+				return nil
+			}
+			if r.unprotectable {
+				e.unprotectable[e.m.reqCell[e.tasks[t].j]] = true
+			}
+			for _, g := range r.added {
+				y[g] = true
+			}
+		}
+		e.syncRouters()
+	}
+	return nil
+}
+
+// sparse reports whether the routers use small LPs.
+func (e *engine) sparse() bool {
+	return e.workers[0].rt.sparse
+}
+
+// syncRouters switches every router to small LPs once one has switched, so
+// that all workers behave alike.
+func (e *engine) syncRouters() {
+	any := false
+	for _, w := range e.workers {
+		any = any || w.rt.sparse
+	}
+	if !any {
+		return
+	}
+	for _, w := range e.workers {
+		w.rt.sparse = true
+		w.rt.dense.close()
+		w.rt.dense = nil
+	}
+}
+
+// protectTask makes task t hold under y (modified, with yf, its
+// suppression levels), routing each unmet direction; res records the
+// columns added. A requirement that no pattern meets is relaxed to what
+// suppressing everything achieves. fast asks the router for its fast
+// witnesses.
+func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, yf, guide []float64, margin float64, fast bool, res *taskResult) error {
 	m := e.m
 	tk := &e.tasks[t]
 	var got [2]float64
 	route := func(d int, amount float64) ([]float64, error) {
-		return wk.rt.route(ctx, &routeSpec{j: tk.j, dir: d, amount: amount, y: y, exclude: -1, guide: guide})
+		return wk.rt.route(ctx, &routeSpec{j: tk.j, dir: d, amount: amount, y: y, exclude: -1, guide: guide, fast: fast})
 	}
+	support := func(z []float64, amount float64) {
+		thr := 1e-9 * math.Max(1, amount)
+		for g, v := range z {
+			if math.Abs(v) > thr && !y[g] {
+				y[g], yf[g] = true, 1
+				res.added = append(res.added, int32(g))
+			}
+		}
+	}
+	sparse := wk.rt.sparse
 	for d := range 2 {
 		if tk.req[d] == 0 && tk.slide == 0 {
 			continue
 		}
-		r, err := wk.att.solve(ctx, yf, tk.j, d)
-		if err != nil {
-			return err
-		}
-		if r.ok {
-			got[d] = r.value
-			if r.value >= tk.req[d]-m.eps {
-				e.setWitness(t, d, r.x, r.value, tk.slide == 0)
+		if sparse {
+			// Small LPs: no attacker LP over the pattern (hundreds of
+			// iterations each on a large table once the pattern is
+			// rich), but the stored witness, or one in a closure within
+			// the pattern.
+			if w := &e.wit[t][d]; e.fits(w, yf) && w.value >= tk.req[d]-m.eps {
+				got[d] = w.value
 				continue
 			}
-		}
-		if tk.req[d] == 0 {
-			continue
+			if tk.req[d] == 0 {
+				continue
+			}
+			amount := tk.req[d] * margin
+			z, err := wk.rt.route(ctx, &routeSpec{j: tk.j, dir: d, amount: amount, y: y, restrict: true, exclude: -1, fast: true})
+			if err != nil {
+				return err
+			}
+			if z != nil {
+				e.setWitness(t, d, z, amount, false)
+				got[d] = amount
+				continue
+			}
+		} else {
+			r, err := wk.att.solve(ctx, yf, tk.j, d)
+			if err != nil {
+				return err
+			}
+			if r.ok {
+				got[d] = r.value
+				if r.value >= tk.req[d]-m.eps {
+					e.setWitness(t, d, r.x, r.value, tk.slide == 0)
+					continue
+				}
+			}
+			if tk.req[d] == 0 {
+				continue
+			}
 		}
 		z, err := route(d, tk.req[d]*margin)
 		if err != nil {
@@ -172,11 +335,10 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 				return err
 			}
 			if !full.ok || full.value >= tk.req[d]-m.eps {
-				e.stats.Fallbacks++
-				copy(y, e.allOn()) // numerical trouble: suppress everything
+				res.fallback = true // numerical trouble: suppress everything
 				return nil
 			}
-			e.unprotectable[m.reqCell[tk.j]] = true
+			res.unprotectable = true
 			tk.req[d] = math.Max(0, full.value-m.eps/2)
 			if tk.req[d] <= m.eps {
 				tk.req[d] = 0
@@ -186,12 +348,11 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 				return err
 			}
 			if z == nil {
-				e.stats.Fallbacks++
-				copy(y, e.allOn())
+				res.fallback = true
 				return nil
 			}
 		}
-		e.addSupport(z, y, yf, tk.req[d])
+		support(z, tk.req[d])
 		e.setWitness(t, d, z, tk.req[d]*margin, false)
 		got[d] = tk.req[d] * margin
 	}
@@ -206,23 +367,13 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 			return err
 		}
 		if z == nil {
-			e.unprotectable[m.reqCell[tk.j]] = true
+			res.unprotectable = true
 			tk.slide = 0
 			return nil
 		}
-		e.addSupport(z, y, yf, need)
+		support(z, need)
 	}
 	return nil
-}
-
-// addSupport suppresses the columns that z moves.
-func (e *engine) addSupport(z []float64, y []bool, yf []float64, amount float64) {
-	thr := 1e-9 * math.Max(1, amount)
-	for g, v := range z {
-		if math.Abs(v) > thr && !y[g] {
-			y[g], yf[g] = true, 1
-		}
-	}
 }
 
 // fixLocal satisfies the singleton constraints (8) by adding the cheapest
@@ -284,10 +435,20 @@ type sparse struct {
 // cleanup removes suppressed columns, most expensive first, as long as every
 // requirement keeps a witness inside the pattern (rerouted at the cost of the
 // cells it uses). y must be protected. It stops early, keeping y protected,
-// when the context is done or the budget's end comes; the witnesses of the
-// final pattern are stored, so that verifying it needs no LP.
+// when the context is done or the budget's end comes (also while the first
+// witnesses are routed, which on a large table is much of the work); the
+// witnesses of the final pattern are stored, so that verifying it needs no
+// LP.
 func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 	m := e.m
+	outer := ctx
+	if !until.IsZero() {
+		// The budget's end cancels the LPs in flight.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer time.AfterFunc(time.Until(until), cancel).Stop()
+	}
 	var keys []reqKey
 	amount := func(k reqKey) float64 {
 		tk := &e.tasks[k.t]
@@ -329,6 +490,9 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 		wz[k], found[k] = s, ok
 		return err
 	})
+	if err != nil && outer.Err() == nil {
+		return nil // the budget ended: keep the pattern
+	}
 	if err != nil || slices.Contains(found, false) {
 		return err // not protected within the pattern (numerics): keep it
 	}

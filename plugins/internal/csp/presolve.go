@@ -261,7 +261,7 @@ func (m *model) row(r int) ([]int, []float64) {
 }
 
 // pattern maps a column pattern to the suppressed cells: primaries and
-// fixed cells always, free cells whose column is suppressed.
+// fixed cells always, free cells whose column is suppressed or always on.
 func (m *model) pattern(y []bool) []bool {
 	in := m.in
 	out := make([]bool, in.NumCells())
@@ -270,7 +270,9 @@ func (m *model) pattern(y []bool) []bool {
 		case Primary, Fixed:
 			out[i] = true
 		case Free:
-			if j := m.cellCol[i]; j >= 0 && y[j] {
+			// A free cell can share its column with a primary (a trivial
+			// total): the column is always on, and so is the cell.
+			if j := m.cellCol[i]; j >= 0 && (y[j] || m.on[j]) {
 				out[i] = true
 			}
 		}
@@ -299,4 +301,29 @@ func (m *model) onCost() float64 {
 		}
 	}
 	return c
+}
+
+// csc returns the relations column-wise: the rows and coefficients of
+// column g are at colStart[g] ≤ p < colStart[g+1].
+func (m *model) csc() (colStart []int, colRow []int32, colCoef []float64) {
+	n := m.n
+	cnt := make([]int, n+1)
+	for _, c := range m.rowCol {
+		cnt[c+1]++
+	}
+	for g := range n {
+		cnt[g+1] += cnt[g]
+	}
+	colStart = slices.Clone(cnt)
+	colRow = make([]int32, len(m.rowCol))
+	colCoef = make([]float64, len(m.rowCol))
+	for row := range m.numRows() {
+		cols, coef := m.row(row)
+		for k, c := range cols {
+			p := cnt[c]
+			cnt[c]++
+			colRow[p], colCoef[p] = int32(row), coef[k]
+		}
+	}
+	return colStart, colRow, colCoef
 }

@@ -2,10 +2,8 @@ package csp
 
 import (
 	"context"
-	"fmt"
 	"math"
-
-	"github.com/sdcengine/argus/internal/solver"
+	"slices"
 )
 
 // router finds cheap witnesses: a deviation z with A z = 0 that moves column
@@ -15,71 +13,80 @@ import (
 // the requirement (the linear relaxation of their fixed cost), columns in it
 // almost nothing. Suppressing the support of z protects j in that direction:
 // z is feasible for the attacker problem of the enlarged pattern.
+//
+// The routing LP over the whole table (dense.go) is solved exactly while it
+// is fast. In tables of three or more dimensions it is so degenerate that a
+// single solve takes seconds to minutes once the table has some ten
+// thousand cells (24–35 s per LP on a 30×30×30 grid): large tables start
+// with small LPs (sparse.go), and the first dense LP that needs many more
+// simplex iterations than the table has relations switches the router to
+// them for good. The small LPs hold a greedy closure around the column to
+// move, the pattern's columns, and the columns that column generation
+// prices in when that is not enough.
 type router struct {
-	m              *model
-	s              *solver.Solver
-	lo, hi, cost   []float64 // current, over 2n columns (z⁺ then z⁻)
-	global         bool
-	cols           []int
-	clo, chi, cval []float64
-	floor          float64 // price of columns that cost nothing
-	cold           bool    // solve from scratch with presolve
-	slow           int     // consecutive warm solves with many iterations
-	solves         int64
-	simplexIters   int64
-	logf           func(string, ...any)
+	m      *model
+	o      *Options
+	global bool
+	floor  float64 // price of columns that cost nothing
+	lambda float64 // price of a relation left open, for the closure
+	// wlo, whi and wcost are the bounds and costs of the current problem
+	// per model column, z⁺ over [0, n), z⁻ over [n, 2n).
+	wlo, whi, wcost []float64
+	// Columns of the model in CSC form (rows and coefficients).
+	colStart []int
+	colRow   []int32
+	colCoef  []float64
+
+	dense  *denseLP  // the whole routing LP, nil until used
+	sparse bool      // use small LPs only
+	lp     *sparseLP // the small LP of the current problem
+	cl     closureScratch
+
+	solves       int64
+	simplexIters int64
+	logf         func(string, ...any)
 }
 
 func newRouter(m *model, o *Options) (*router, error) {
 	n := m.n
-	mod := solver.NewModel(solver.Minimize)
-	if n > 0 {
-		zero := make([]float64, 2*n)
-		if _, err := mod.AddCols(zero, zero, zero, nil); err != nil {
-			return nil, fmt.Errorf("csp: router columns: %w", err)
-		}
-	}
-	if nr := m.numRows(); nr > 0 {
-		idx := make([]int, 0, 2*len(m.rowCol))
-		val := make([]float64, 0, 2*len(m.rowCol))
-		start := make([]int, 0, nr+1)
-		for r := range nr {
-			start = append(start, len(idx))
-			cols, coef := m.row(r)
-			for k, c := range cols {
-				idx = append(idx, c, n+c)
-				val = append(val, coef[k], -coef[k])
-			}
-		}
-		start = append(start, len(idx))
-		zero := make([]float64, nr)
-		if _, err := mod.AddRows(zero, zero, start, idx, val); err != nil {
-			return nil, fmt.Errorf("csp: router rows: %w", err)
-		}
-	}
-	so := solverOptions(o)
-	so.Presolve = solver.PresolveAuto // used by cold solves only
-	s, err := solver.New(mod, so)
-	if err != nil {
-		return nil, fmt.Errorf("csp: router LP: %w", err)
-	}
+	r := &router{m: m, o: o, global: o.Singletons == SingletonGlobal,
+		wlo: make([]float64, 2*n), whi: make([]float64, 2*n), wcost: make([]float64, 2*n)}
+	r.colStart, r.colRow, r.colCoef = m.csc()
 	floor := math.Inf(1)
+	var ws []float64
 	for g := range n {
 		if !m.on[g] && m.cost[g] > 0 {
 			floor = math.Min(floor, m.cost[g])
+			ws = append(ws, m.cost[g])
 		}
 	}
 	if math.IsInf(floor, 1) {
 		floor = 1
 	}
-	return &router{m: m, s: s, lo: make([]float64, 2*n), hi: make([]float64, 2*n), cost: make([]float64, 2*n),
-		global: o.Singletons == SingletonGlobal, floor: floor * 1e-6}, nil
+	r.floor = floor * 1e-6
+	r.lambda = 1
+	if len(ws) > 0 {
+		slices.Sort(ws)
+		r.lambda = ws[len(ws)/2]
+	}
+	r.lp = newSparseLP(r)
+	// On a large table the whole routing LP is too big to start with
+	// (measured: 0.2 s per solve on a 20×20×20 grid, 24–35 s on a
+	// 30×30×30 one).
+	r.sparse = o.smallLPs || float64(n)*float64(m.numRows()) > denseWork
+	return r, nil
 }
 
+// denseWork bounds columns × relations of the tables whose whole routing
+// LP the router starts with.
+const denseWork = 4e7
+
 func (r *router) close() {
-	if r != nil && r.s != nil {
-		r.s.Close()
+	if r == nil {
+		return
 	}
+	r.dense.close()
+	r.lp.reset()
 }
 
 // routeSpec describes one routing problem.
@@ -99,13 +106,18 @@ type routeSpec struct {
 	// inUse prices columns inside the pattern at their full unit cost
 	// times inUse (clean-up: prefer cheap cells); 0 = almost free.
 	inUse float64
+	// fast asks the small LPs for a witness within the closure alone (no
+	// LP over the pattern): when time is short or for a quick look. With
+	// restrict, nil then means that the closure found nothing, not that
+	// nothing exists; without, the whole table is still tried when the
+	// closure fails.
+	fast bool
 }
 
 // route solves the routing problem; it returns the deviation per column (nil
 // when the problem is infeasible).
 func (r *router) route(ctx context.Context, sp *routeSpec) ([]float64, error) {
 	m := r.m
-	n := m.n
 	if c := m.capUp[sp.j]; sp.dir == down {
 		c = m.capDn[sp.j]
 		if sp.amount > c {
@@ -114,7 +126,26 @@ func (r *router) route(ctx context.Context, sp *routeSpec) ([]float64, error) {
 	} else if sp.amount > c {
 		return nil, nil
 	}
-	r.cols, r.clo, r.chi, r.cval = r.cols[:0], r.clo[:0], r.chi[:0], r.cval[:0]
+	r.want(sp)
+	if !r.sparse {
+		z, done, err := r.routeDense(ctx, sp)
+		if err != nil || done {
+			return z, err
+		}
+		if r.logf != nil {
+			r.logf("router: the routing LP over the table is too slow; small LPs from now on")
+		}
+		r.sparse = true
+		r.dense.close()
+		r.dense = nil
+	}
+	return r.routeSparse(ctx, sp)
+}
+
+// want computes the bounds and costs of every model column for sp.
+func (r *router) want(sp *routeSpec) {
+	m := r.m
+	n := m.n
 	// Prices are per unit of deviation, multiplied by the amount (which
 	// does not change the optimum): a column of weight w and capacity c
 	// costs w·max(1, amount/c), so most prices do not change from one
@@ -154,58 +185,14 @@ func (r *router) route(ctx context.Context, sp *routeSpec) ([]float64, error) {
 			cu = math.Max(tiny, f*price(m.cost[g], m.capUp[g], sp.amount))
 			cd = math.Max(tiny, f*price(m.cost[g], m.capDn[g], sp.amount))
 		}
-		r.set(g, upLo, upHi, cu)
-		r.set(n+g, dnLo, dnHi, cd)
+		r.wlo[g], r.whi[g], r.wcost[g] = upLo, upHi, cu
+		r.wlo[n+g], r.whi[n+g], r.wcost[n+g] = dnLo, dnHi, cd
 	}
-	if len(r.cols) > 0 {
-		if err := r.s.SetColsBounds(r.cols, r.clo, r.chi); err != nil {
-			return nil, fmt.Errorf("csp: router bounds: %w", err)
-		}
-		if err := r.s.SetColsCost(r.cols, r.cval); err != nil {
-			return nil, fmt.Errorf("csp: router costs: %w", err)
-		}
-	}
-	if r.cold {
-		_ = r.s.ClearBasis()
-	}
-	res, err := r.s.Solve(ctx)
-	r.solves++
-	if res != nil {
-		r.simplexIters += int64(res.SimplexIterations)
-		r.adapt(res.SimplexIterations)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("csp: router LP: %w", err)
-	}
-	switch res.Status {
-	case solver.StatusOptimal:
-	default:
-		if r.logf != nil && res.Status != solver.StatusInfeasible {
-			r.logf("router LP of column %d dir %d amount %g: status %v (%s)", sp.j, sp.dir, sp.amount, res.Status, res.SolverStatus)
-		}
-		if res.Status != solver.StatusInfeasible {
-			_ = r.s.ClearBasis()
-		}
-		return nil, nil
-	}
-	z := make([]float64, n)
-	for g := range n {
-		z[g] = res.ColValues[g] - res.ColValues[n+g]
-	}
-	return z, nil
 }
 
-// set records the desired bounds and cost of router column c; changes are
-// sent to the solver in one call.
-func (r *router) set(c int, lo, hi, cost float64) {
-	if lo == r.lo[c] && hi == r.hi[c] && cost == r.cost[c] {
-		return
-	}
-	r.lo[c], r.hi[c], r.cost[c] = lo, hi, cost
-	r.cols = append(r.cols, c)
-	r.clo = append(r.clo, lo)
-	r.chi = append(r.chi, hi)
-	r.cval = append(r.cval, cost)
+// movable reports whether column g may move in the current problem.
+func (r *router) movable(g int) bool {
+	return r.whi[g] > 0 || r.whi[r.m.n+g] > 0
 }
 
 // price is the cost per unit of deviation of a column of weight w and
@@ -216,23 +203,4 @@ func price(w, c, amount float64) float64 {
 		return 0
 	}
 	return w * math.Max(1, amount/c)
-}
-
-// adapt switches to cold solves (no basis, presolve) when warm starts keep
-// needing many iterations: in tables of three or more dimensions the
-// routing LPs are so degenerate that a warm start costs thousands of
-// iterations while presolve shrinks the cold problem to a small one. The
-// rule counts iterations, not time, so runs stay deterministic.
-func (r *router) adapt(iterations int) {
-	if r.cold {
-		return
-	}
-	if iterations > max(500, r.m.numRows()/2) {
-		r.slow++
-	} else {
-		r.slow = 0
-	}
-	if r.slow >= 3 {
-		r.cold = true
-	}
 }

@@ -1,0 +1,645 @@
+package csp
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/sdcengine/argus/internal/solver"
+)
+
+// Small routing LPs (sparse mode of the router).
+//
+// A witness for column j is sought in a small set of columns: a greedy
+// closure around j (see closure) and, unless time is short, the columns of
+// the pattern, which cost almost nothing; the routing LP over these is
+// solved from scratch (some hundred columns on a large table instead of the
+// whole table's tens of thousands). When the closure fails, or its LP has no
+// solution, column generation settles the problem over the whole table:
+// phase 1 minimises artificial columns on the relations of the LP, adding
+// the columns that the row duals price negatively, until the LP has a
+// solution (or none exists: then the whole table has none either); phase 2
+// then prices columns against the real costs for a few rounds.
+
+// pricingRounds bounds the phase 2 rounds of column generation, and
+// pricingBatch the columns added per round.
+const (
+	pricingRounds = 10
+	pricingBatch  = 100
+	closureLimit  = 256
+)
+
+// sparseLP is the LP of one routing problem: a pair (z⁺_g, z⁻_g) per model
+// column g in it, a pair of artificial columns (a⁺_r, a⁻_r) per relation r
+// in it.
+type sparseLP struct {
+	r      *router
+	s      *solver.Solver
+	pos    []int32 // model column → LP index of z⁺_g, −1 when not in the LP
+	rowPos []int32 // model row → LP row, −1 when not in the LP
+	lpCol  []int32 // LP column → model column (≥ 0) or −1−row (artificial)
+	lpRow  []int32 // LP row → model row
+	ftol   float64 // phase 1 objective accepted as feasible
+	phase1 bool
+	cand   []int32
+	rc     []float64
+}
+
+func newSparseLP(r *router) *sparseLP {
+	lp := &sparseLP{r: r, pos: make([]int32, r.m.n), rowPos: make([]int32, r.m.numRows())}
+	for g := range lp.pos {
+		lp.pos[g] = -1
+	}
+	for row := range lp.rowPos {
+		lp.rowPos[row] = -1
+	}
+	return lp
+}
+
+// reset drops the LP.
+func (lp *sparseLP) reset() {
+	if lp == nil {
+		return
+	}
+	if lp.s != nil {
+		lp.s.Close()
+		lp.s = nil
+	}
+	for _, c := range lp.lpCol {
+		if c >= 0 {
+			lp.pos[c] = -1
+		}
+	}
+	for _, row := range lp.lpRow {
+		lp.rowPos[row] = -1
+	}
+	lp.lpCol, lp.lpRow = lp.lpCol[:0], lp.lpRow[:0]
+}
+
+// start begins a new LP with the given columns (sorted), in phase 1 or 2.
+func (lp *sparseLP) start(cols []int32, phase1 bool, amount float64) error {
+	lp.reset()
+	s, err := solver.New(nil, solverOptions(lp.r.o))
+	if err != nil {
+		return fmt.Errorf("csp: router LP: %w", err)
+	}
+	lp.s, lp.phase1 = s, phase1
+	lp.ftol = 1e-9 * math.Max(1, amount)
+	return lp.add(cols)
+}
+
+// routeSparse solves the problem whose bounds and costs want set with small
+// LPs.
+func (r *router) routeSparse(ctx context.Context, sp *routeSpec) ([]float64, error) {
+	m := r.m
+	n := m.n
+	lp := r.lp
+	defer lp.reset()
+	var pattern []int32
+	if !sp.fast {
+		for g := range n {
+			if g == sp.j || (sp.y[g] || m.on[g]) && r.movable(g) {
+				pattern = append(pattern, int32(g))
+			}
+		}
+	}
+	if sp.restrict {
+		// Only the pattern may move. The closure's LP first; then, unless
+		// fast, the LP over the whole pattern, which is the whole problem.
+		z, _, err := r.bestClosure(ctx, sp)
+		if err != nil || z != nil {
+			return z, err
+		}
+		if sp.fast {
+			return nil, nil
+		}
+		if err := lp.start(pattern, false, sp.amount); err != nil {
+			return nil, err
+		}
+		res, err := lp.solve(ctx)
+		if err != nil || res.Status != solver.StatusOptimal {
+			return nil, err
+		}
+		return lp.deviation(res), nil
+	}
+	start := []int32{int32(sp.j)}
+	if sp.fast {
+		z, set, err := r.bestClosure(ctx, sp)
+		if err != nil || z != nil {
+			return z, err
+		}
+		if set != nil {
+			start = set
+		}
+	} else if set := r.closure(sp, closureLimit, r.lambda); set != nil {
+		start = set
+		if err := lp.start(set, false, sp.amount); err != nil {
+			return nil, err
+		}
+		if err := lp.add(pattern); err != nil {
+			return nil, err
+		}
+		res, err := lp.solve(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if res.Status == solver.StatusOptimal {
+			return lp.deviation(res), nil
+		}
+	}
+	if !sp.fast {
+		start = mergeSorted(start, pattern)
+	}
+	z, ok, err := r.generateRoute(ctx, sp, start)
+	if err != nil || ok {
+		return z, err
+	}
+	// Numerical trouble in the small LPs: the LP over the whole table.
+	if r.logf != nil {
+		r.logf("router: small LPs failed for column %d dir %d amount %g; routing LP over the table", sp.j, sp.dir, sp.amount)
+	}
+	d, err := newDenseLP(r.m, r.o, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer d.close()
+	saved := r.dense
+	r.dense = d
+	z, _, err = r.routeDense(ctx, sp)
+	r.dense = saved
+	return z, err
+}
+
+// generateRoute solves the routing problem by column generation from the
+// columns start (sorted): phase 1 until the LP has a solution, or none
+// exists (nil z, ok), then a few rounds of phase 2. ok is false on
+// numerical trouble.
+func (r *router) generateRoute(ctx context.Context, sp *routeSpec, start []int32) (z []float64, ok bool, err error) {
+	lp := r.lp
+	if err := lp.start(start, true, sp.amount); err != nil {
+		return nil, false, err
+	}
+	res, err := lp.solve(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if res, err = lp.generate(ctx, res, math.MaxInt); err != nil || res == nil {
+		return nil, false, err
+	}
+	if res.Objective > lp.ftol {
+		return nil, true, nil // no witness in the whole table
+	}
+	if err := lp.setPhase2(); err != nil {
+		return nil, false, err
+	}
+	if res, err = lp.solve(ctx); err != nil {
+		return nil, false, err
+	}
+	if res, err = lp.generate(ctx, res, pricingRounds); err != nil || res == nil {
+		return nil, false, err
+	}
+	return lp.deviation(res), true, nil
+}
+
+// closurePrices are the prices of an open relation that bestClosure tries,
+// relative to the median cost: lower prices give larger sets of cheaper
+// cells.
+var closurePrices = [...]float64{1, 0.5, 0.3, 0.2, 0.1}
+
+// bestClosure tries closures for several prices of an open relation and
+// returns the witness of least cost of its new columns among those whose
+// LP has a solution (nil when none has), and the first closure found.
+func (r *router) bestClosure(ctx context.Context, sp *routeSpec) (best []float64, first []int32, err error) {
+	m := r.m
+	lp := r.lp
+	bestCost := math.Inf(1)
+	var prev []int32
+	for _, f := range closurePrices {
+		set := r.closure(sp, closureLimit, f*r.lambda)
+		if set == nil || slices.Equal(set, prev) {
+			continue
+		}
+		prev = set
+		if first == nil {
+			first = set
+		}
+		if err := lp.start(set, false, sp.amount); err != nil {
+			return nil, nil, err
+		}
+		res, err := lp.solve(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		if res.Status != solver.StatusOptimal {
+			continue
+		}
+		z := lp.deviation(res)
+		c := 0.0
+		thr := 1e-9 * math.Max(1, sp.amount)
+		for _, g := range set {
+			if math.Abs(z[g]) > thr && !sp.y[g] && !m.on[g] {
+				c += m.cost[g]
+			}
+		}
+		if c < bestCost {
+			best, bestCost = z, c
+		}
+	}
+	return best, first, nil
+}
+
+// mergeSorted returns the sorted union of a (any order) and b (sorted).
+func mergeSorted(a, b []int32) []int32 {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// deviation returns z per model column from an LP solution.
+func (lp *sparseLP) deviation(res *solver.Result) []float64 {
+	z := make([]float64, lp.r.m.n)
+	for c := 0; c+1 < len(res.ColValues); c += 2 {
+		if g := lp.lpCol[c]; g >= 0 {
+			z[g] = res.ColValues[c] - res.ColValues[c+1]
+		}
+	}
+	return z
+}
+
+// solve runs HiGHS; an unexpected status (numerical trouble) gets a second
+// try from scratch.
+func (lp *sparseLP) solve(ctx context.Context) (*solver.Result, error) {
+	for try := 0; ; try++ {
+		res, err := lp.s.Solve(ctx)
+		lp.r.solves++
+		if res != nil {
+			lp.r.simplexIters += int64(res.SimplexIterations)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("csp: router LP: %w", err)
+		}
+		ok := res.Status == solver.StatusOptimal && res.HasPrimal && res.HasDuals
+		if ok || res.Status == solver.StatusInfeasible || try == 1 {
+			if !ok && res.Status != solver.StatusInfeasible && lp.r.logf != nil {
+				lp.r.logf("router LP: status %v (%s)", res.Status, res.SolverStatus)
+			}
+			return res, nil
+		}
+		if err := lp.s.ClearBasis(); err != nil {
+			return nil, fmt.Errorf("csp: router LP: %w", err)
+		}
+	}
+}
+
+// generate adds the columns with negative reduced costs under the duals of
+// res and solves again (primal simplex, warm), for at most rounds rounds
+// and in phase 1 until the LP has a solution; it returns the final result
+// (nil on unexpected trouble).
+func (lp *sparseLP) generate(ctx context.Context, res *solver.Result, rounds int) (*solver.Result, error) {
+	r := lp.r
+	n := r.m.n
+	if res.Status != solver.StatusOptimal || !res.HasPrimal {
+		return nil, nil
+	}
+	for round := 0; round < rounds; round++ {
+		if lp.phase1 && res.Objective <= lp.ftol || !res.HasDuals {
+			break
+		}
+		pi := res.RowDuals
+		lp.cand, lp.rc = lp.cand[:0], lp.rc[:0]
+		for g := range n {
+			if lp.pos[g] >= 0 || !r.movable(g) {
+				continue
+			}
+			s := 0.0
+			for p := r.colStart[g]; p < r.colStart[g+1]; p++ {
+				if lr := lp.rowPos[r.colRow[p]]; lr >= 0 {
+					s += pi[lr] * r.colCoef[p]
+				}
+			}
+			if s == 0 {
+				continue
+			}
+			cu, cd := r.wcost[g], r.wcost[n+g]
+			if lp.phase1 {
+				cu, cd = 0, 0
+			}
+			// Reduced costs c − Σ π_r A_rg of z⁺ and c + Σ π_r A_rg of
+			// z⁻, relative to the cost.
+			best := math.Inf(1)
+			if r.whi[g] > 0 {
+				best = (cu - s) / math.Max(1, cu)
+			}
+			if r.whi[n+g] > 0 {
+				best = math.Min(best, (cd+s)/math.Max(1, cd))
+			}
+			if best < -1e-9 {
+				lp.cand = append(lp.cand, int32(g))
+				lp.rc = append(lp.rc, best)
+			}
+		}
+		if len(lp.cand) == 0 {
+			break
+		}
+		if len(lp.cand) > pricingBatch {
+			// Most negative first; among equals (phase 1) the cheapest.
+			idx := make([]int, len(lp.cand))
+			for k := range idx {
+				idx[k] = k
+			}
+			cheap := func(g int32) float64 { return math.Min(r.wcost[g], r.wcost[n+int(g)]) }
+			slices.SortFunc(idx, func(a, b int) int {
+				if c := cmp.Compare(lp.rc[a], lp.rc[b]); c != 0 {
+					return c
+				}
+				if c := cmp.Compare(cheap(lp.cand[a]), cheap(lp.cand[b])); c != 0 {
+					return c
+				}
+				return cmp.Compare(lp.cand[a], lp.cand[b])
+			})
+			sel := make([]int32, pricingBatch)
+			for k := range sel {
+				sel[k] = lp.cand[idx[k]]
+			}
+			slices.Sort(sel)
+			lp.cand = append(lp.cand[:0], sel...)
+		}
+		if err := lp.add(lp.cand); err != nil {
+			return nil, err
+		}
+		next, err := lp.solve(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if next.Status != solver.StatusOptimal || !next.HasPrimal {
+			if lp.phase1 {
+				return nil, nil
+			}
+			return res, nil // the last solution is a witness all the same
+		}
+		res = next
+	}
+	return res, nil
+}
+
+// add puts the pairs of the model columns gs into the LP with their wanted
+// bounds and costs (zero in phase 1), together with the relations they
+// bring in and the artificial columns of those (free at cost one in phase
+// 1, fixed at zero in phase 2).
+func (lp *sparseLP) add(gs []int32) error {
+	if len(gs) == 0 {
+		return nil
+	}
+	r := lp.r
+	n := r.m.n
+	first := len(lp.lpCol)
+	var newRows []int32
+	for _, g := range gs {
+		for p := r.colStart[g]; p < r.colStart[g+1]; p++ {
+			if row := r.colRow[p]; lp.rowPos[row] < 0 {
+				lp.rowPos[row] = int32(len(lp.lpRow) + len(newRows))
+				newRows = append(newRows, row)
+			}
+		}
+	}
+	nc := 2*len(gs) + 2*len(newRows)
+	lo := make([]float64, 0, nc)
+	hi := make([]float64, 0, nc)
+	cost := make([]float64, 0, nc)
+	for _, g := range gs {
+		lo = append(lo, r.wlo[g], r.wlo[n+int(g)])
+		hi = append(hi, r.whi[g], r.whi[n+int(g)])
+		if lp.phase1 {
+			cost = append(cost, 0, 0)
+		} else {
+			cost = append(cost, r.wcost[g], r.wcost[n+int(g)])
+		}
+		lp.pos[g] = int32(len(lp.lpCol))
+		lp.lpCol = append(lp.lpCol, g, g)
+	}
+	art, artCost := 0.0, 0.0
+	if lp.phase1 {
+		art, artCost = math.Inf(1), 1
+	}
+	for _, row := range newRows {
+		lo = append(lo, 0, 0)
+		hi = append(hi, art, art)
+		cost = append(cost, artCost, artCost)
+		lp.lpCol = append(lp.lpCol, -1-row, -1-row)
+	}
+	if _, err := lp.s.AddCols(cost, lo, hi, nil); err != nil {
+		return fmt.Errorf("csp: router columns: %w", err)
+	}
+	// New rows with their entries among the new columns; entries of new
+	// columns in rows already in the LP one by one.
+	if len(newRows) > 0 {
+		start := make([]int, 0, len(newRows)+1)
+		var idx []int
+		var val []float64
+		for k, row := range newRows {
+			start = append(start, len(idx))
+			a := first + 2*len(gs) + 2*k
+			idx = append(idx, a, a+1)
+			val = append(val, 1, -1)
+			cols, coef := r.m.row(int(row))
+			for q, g := range cols {
+				if c := lp.pos[g]; c >= int32(first) {
+					idx = append(idx, int(c), int(c)+1)
+					val = append(val, coef[q], -coef[q])
+				}
+			}
+		}
+		start = append(start, len(idx))
+		zero := make([]float64, len(newRows))
+		if _, err := lp.s.AddRows(zero, zero, start, idx, val); err != nil {
+			return fmt.Errorf("csp: router rows: %w", err)
+		}
+	}
+	old := int32(len(lp.lpRow))
+	lp.lpRow = append(lp.lpRow, newRows...)
+	if first == 0 {
+		return nil // every row is new
+	}
+	for _, g := range gs {
+		c := int(lp.pos[g])
+		for p := r.colStart[g]; p < r.colStart[g+1]; p++ {
+			lr := lp.rowPos[r.colRow[p]]
+			if lr >= old {
+				continue
+			}
+			v := r.colCoef[p]
+			if err := lp.s.ChangeCoeff(int(lr), c, v); err != nil {
+				return fmt.Errorf("csp: router coefficients: %w", err)
+			}
+			if err := lp.s.ChangeCoeff(int(lr), c+1, -v); err != nil {
+				return fmt.Errorf("csp: router coefficients: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// setPhase2 gives the columns their costs and fixes the artificial columns
+// at zero.
+func (lp *sparseLP) setPhase2() error {
+	r := lp.r
+	n := r.m.n
+	lp.phase1 = false
+	cols := make([]int, 0, len(lp.lpCol))
+	cost := make([]float64, 0, len(lp.lpCol))
+	var acols []int
+	for c, g := range lp.lpCol {
+		cols = append(cols, c)
+		switch {
+		case g < 0:
+			cost = append(cost, 0)
+			acols = append(acols, c)
+		case c == int(lp.pos[g]):
+			cost = append(cost, r.wcost[g])
+		default:
+			cost = append(cost, r.wcost[n+int(g)])
+		}
+	}
+	zero := make([]float64, len(acols))
+	if err := lp.s.SetColsBounds(acols, zero, zero); err != nil {
+		return fmt.Errorf("csp: router bounds: %w", err)
+	}
+	if err := lp.s.SetColsCost(cols, cost); err != nil {
+		return fmt.Errorf("csp: router costs: %w", err)
+	}
+	return nil
+}
+
+// closureScratch holds the closure's work arrays.
+type closureScratch struct {
+	stamp            uint32
+	inSet, rowSeen   []uint32
+	seenAt           []uint32
+	pos, neg         []int32 // per relation: members moving it up, down
+	open, candidates []int32
+}
+
+// closure returns a small set of columns around sp.j (sorted), chosen
+// greedily, in which every relation that holds one of them is balanced: it
+// holds columns whose moves (in the directions the construction assigns)
+// change it in both directions, which a deviation's support needs (a
+// relation moved one way only cannot stay at zero). Starting with j in the
+// required direction, each step adds, in the direction that best serves,
+// a column of the open relations (those moved one way only) of least
+// price plus lambda per relation it opens, less lambda per relation it
+// balances; columns of the pattern cost almost nothing, so the set reuses
+// them, and in tables the balancing terms complete hypercubes. It returns
+// nil when the set grows beyond limit. The LP over the set decides.
+func (r *router) closure(sp *routeSpec, limit int, lambda float64) []int32 {
+	m := r.m
+	n := m.n
+	cs := &r.cl
+	if cs.inSet == nil {
+		cs.inSet = make([]uint32, n)
+		cs.seenAt = make([]uint32, n)
+		cs.rowSeen = make([]uint32, m.numRows())
+		cs.pos = make([]int32, m.numRows())
+		cs.neg = make([]int32, m.numRows())
+	}
+	if cs.stamp > math.MaxUint32-2*uint32(limit)-4 {
+		clear(cs.inSet)
+		clear(cs.seenAt)
+		clear(cs.rowSeen)
+		cs.stamp = 0
+	}
+	cs.stamp++
+	st := cs.stamp
+	open := cs.open[:0]
+	defer func() { cs.open = open[:0] }()
+	// put adds column g moving in direction s (±1).
+	put := func(g int, s float64) {
+		cs.inSet[g] = st
+		for p := r.colStart[g]; p < r.colStart[g+1]; p++ {
+			row := r.colRow[p]
+			if cs.rowSeen[row] != st {
+				cs.rowSeen[row], cs.pos[row], cs.neg[row] = st, 0, 0
+			}
+			if r.colCoef[p]*s > 0 {
+				cs.pos[row]++
+			} else {
+				cs.neg[row]++
+			}
+			open = append(open, row)
+		}
+	}
+	rowOpen := func(row int32) bool {
+		return cs.rowSeen[row] == st && (cs.pos[row] > 0) != (cs.neg[row] > 0)
+	}
+	dirSign := [2]float64{1, -1}
+	set := []int32{int32(sp.j)}
+	put(sp.j, dirSign[sp.dir])
+	for {
+		// Keep the open relations, once each.
+		w := 0
+		cs.stamp++
+		sc := cs.stamp
+		for _, row := range open {
+			if rowOpen(row) && cs.rowSeen[row] == st {
+				open[w] = row
+				w++
+			}
+		}
+		open = slices.Compact(slices.Sorted(slices.Values(open[:w])))
+		if len(open) == 0 {
+			slices.Sort(set)
+			return set
+		}
+		if len(set) >= limit {
+			return nil
+		}
+		// The candidates: movable columns of the open relations.
+		cand := cs.candidates[:0]
+		for _, row := range open {
+			cols, _ := m.row(int(row))
+			for _, g := range cols {
+				if cs.inSet[g] != st && cs.seenAt[g] != sc && r.movable(g) {
+					cs.seenAt[g] = sc
+					cand = append(cand, int32(g))
+				}
+			}
+		}
+		cs.candidates = cand
+		best, bestSign, bestVal := -1, 0.0, math.Inf(1)
+		for _, g := range cand {
+			for k, s := range dirSign {
+				c := n*k + int(g)
+				if r.whi[c] <= 0 {
+					continue
+				}
+				closes, opens := 0.0, 0.0
+				for p := r.colStart[g]; p < r.colStart[g+1]; p++ {
+					row := r.colRow[p]
+					switch {
+					case cs.rowSeen[row] != st || cs.pos[row]+cs.neg[row] == 0:
+						opens++
+					case rowOpen(row) && (r.colCoef[p]*s > 0) == (cs.neg[row] > 0):
+						closes++
+					}
+				}
+				if closes == 0 {
+					continue
+				}
+				cost := r.wcost[c]
+				if r.whi[c] < sp.amount {
+					cost *= 1e3 // cannot move by the amount this way
+				}
+				v := cost + lambda*(opens-closes)
+				if v < bestVal || v == bestVal && int(g) < best {
+					best, bestSign, bestVal = int(g), s, v
+				}
+			}
+		}
+		if best < 0 {
+			return nil
+		}
+		set = append(set, int32(best))
+		put(best, bestSign)
+	}
+}
