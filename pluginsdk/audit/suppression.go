@@ -136,16 +136,14 @@ func prepare(p *pluginsdk.Problem, status []pluginsdk.Status, opts Options) (*in
 		}
 	}
 	in := &input{p: p, status: status, opts: opts}
-	scale := 1.0
 	for i, v := range c.Value {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("audit: %w: cell %d has value %v", errInput, i, v)
 		}
-		scale = math.Max(scale, math.Abs(v))
 	}
 	in.tol = opts.Tolerance
 	if in.tol <= 0 {
-		in.tol = 1e-9*scale + 1e-7
+		in.tol = DefaultTolerance(c.Value)
 	}
 	col := func(x []float64) []float64 {
 		if len(x) == n {
@@ -174,14 +172,44 @@ func prepare(p *pluginsdk.Problem, status []pluginsdk.Status, opts Options) (*in
 
 // bounds computes the a-priori bounds per cell.
 func (in *input) bounds() error {
-	p := in.p
+	lo, hi, err := Bounds(in.p, in.status, in.opts.Bounds)
+	in.lo, in.hi = lo, hi
+	return err
+}
+
+// DefaultTolerance returns the absolute tolerance the audit uses when
+// Options.Tolerance is 0: 1e-9 · max(1, largest |value|) + 1e-7.
+func DefaultTolerance(values []float64) float64 {
+	scale := 1.0
+	for _, v := range values {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	return 1e-9*scale + 1e-7
+}
+
+// Bounds returns the a-priori bounds the audit gives the cells of p under
+// the given statuses (nil: p's own) in mode b: for BoundsTauArgus τ-Argus's
+// table bounds [0, 1.5·max] over the non-empty cells (1.5·min below when a
+// value is negative), widened for primaries to [a − LPL, a + UPL]; for
+// BoundsAuto the same unless p has LowerBound/UpperBound columns, which
+// win; for BoundsNonNegative [0, +∞). Every interval is widened to contain
+// the cell's value.
+func Bounds(p *pluginsdk.Problem, status []pluginsdk.Status, b BoundsMode) (lo, hi []float64, err error) {
 	n := p.NumCells()
 	c := &p.Cells
-	in.lo, in.hi = make([]float64, n), make([]float64, n)
-	// τ-Argus's table bounds over the non-empty cells.
+	if status == nil {
+		status = c.Status
+	}
+	level := func(x []float64, i int) float64 {
+		if len(x) != n {
+			return 0
+		}
+		return x[i]
+	}
+	lo, hi = make([]float64, n), make([]float64, n)
 	minV, maxV := math.Inf(1), math.Inf(-1)
 	for i, v := range c.Value {
-		if in.status[i] == pluginsdk.StatusEmpty {
+		if status[i] == pluginsdk.StatusEmpty {
 			continue
 		}
 		minV, maxV = math.Min(minV, v), math.Max(maxV, v)
@@ -195,16 +223,16 @@ func (in *input) bounds() error {
 	}
 	for i, v := range c.Value {
 		var l, h float64
-		switch in.opts.Bounds {
+		switch b {
 		case BoundsNonNegative:
 			l, h = 0, math.Inf(1)
 		case BoundsAuto, BoundsTauArgus:
 			l, h = tabLo, tabHi
-			if in.status[i].IsPrimary() {
-				l = math.Min(l, v-in.lpl[i])
-				h = math.Max(h, v+in.upl[i])
+			if status[i].IsPrimary() {
+				l = math.Min(l, v-level(c.LowerPL, i))
+				h = math.Max(h, v+level(c.UpperPL, i))
 			}
-			if in.opts.Bounds == BoundsAuto {
+			if b == BoundsAuto {
 				if len(c.LowerBound) == n {
 					l = c.LowerBound[i]
 				}
@@ -213,14 +241,14 @@ func (in *input) bounds() error {
 				}
 			}
 		default:
-			return fmt.Errorf("audit: %w: unknown bounds mode %d", errInput, in.opts.Bounds)
+			return nil, nil, fmt.Errorf("audit: %w: unknown bounds mode %d", errInput, b)
 		}
 		if math.IsNaN(l) || math.IsNaN(h) {
-			return fmt.Errorf("audit: %w: cell %d has a NaN a-priori bound", errInput, i)
+			return nil, nil, fmt.Errorf("audit: %w: cell %d has a NaN a-priori bound", errInput, i)
 		}
-		in.lo[i], in.hi[i] = math.Min(l, v), math.Max(h, v)
+		lo[i], hi[i] = math.Min(l, v), math.Max(h, v)
 	}
-	return nil
+	return lo, hi, nil
 }
 
 // verdicts prepares the witnesses of verdict mode, after the targets are

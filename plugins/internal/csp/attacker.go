@@ -71,7 +71,7 @@ func newAttacker(m *model, o *Options) (*attacker, error) {
 	for r := range a.rowPos {
 		a.rowPos[r] = -1
 	}
-	a.colStart, a.colRow, a.colCoef = m.csc()
+	a.colStart, a.colRow, a.colCoef = m.colStart, m.colRow, m.colCoef
 	return a, nil
 }
 

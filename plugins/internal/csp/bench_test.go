@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/jj"
+	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -18,9 +19,8 @@ import (
 
 const corpusDir = "/work/shared/corpus/derived"
 
-// jjProblem reads a JJ file of the corpus as a general problem: values,
-// costs, statuses (u primary, z frozen, s safe), bounds and protection
-// levels as written, and the relations.
+// jjProblem reads a JJ file of the corpus as a general problem
+// (problem.FromJJ) with cost = value, the seed paper's cost.
 func jjProblem(tb testing.TB, name string) *pluginsdk.Problem {
 	tb.Helper()
 	path := filepath.Join(corpusDir, name)
@@ -33,38 +33,11 @@ func jjProblem(tb testing.TB, name string) *pluginsdk.Problem {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	n := len(file.Cells)
-	p := &pluginsdk.Problem{}
-	c := &p.Cells
-	c.Value, c.Cost = make([]float64, n), make([]float64, n)
-	c.Status = make([]pluginsdk.Status, n)
-	c.LowerPL, c.UpperPL = make([]float64, n), make([]float64, n)
-	c.LowerBound, c.UpperBound = make([]float64, n), make([]float64, n)
-	for _, jc := range file.Cells {
-		i := jc.Index
-		c.Value[i], c.Cost[i] = jc.Value, jc.Value
-		c.LowerBound[i], c.UpperBound[i] = jc.LowerBound, jc.UpperBound
-		switch jc.Status {
-		case 'u':
-			c.Status[i] = pluginsdk.StatusUnsafeRule
-			c.LowerPL[i], c.UpperPL[i] = jc.LowerPL, jc.UpperPL
-		case 'z':
-			c.Status[i] = pluginsdk.StatusEmpty
-			if jc.Value != 0 {
-				c.Status[i] = pluginsdk.StatusProtected
-			}
-		default:
-			c.Status[i] = pluginsdk.StatusSafe
-		}
+	p, err := problem.FromJJ(file)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	for _, r := range file.Relations {
-		cells := make([]int, len(r.Terms))
-		coef := make([]float64, len(r.Terms))
-		for k, t := range r.Terms {
-			cells[k], coef[k] = t.Cell, t.Coef
-		}
-		p.Relations.Add(cells, coef, r.RHS)
-	}
+	copy(p.Cells.Cost, p.Cells.Value)
 	return p
 }
 

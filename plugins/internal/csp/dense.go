@@ -15,9 +15,10 @@ type denseLP struct {
 	lo, hi, cost   []float64 // current, over 2n columns (z⁺ then z⁻)
 	cols           []int
 	clo, chi, cval []float64
-	cold           bool // solve from scratch with presolve
-	slow           int  // consecutive warm solves with many iterations
-	limit          int  // simplex iterations beyond which the LP is too slow
+	cold           bool  // solve from scratch with presolve
+	slow           int   // consecutive warm solves with many iterations
+	limit          int   // simplex iterations beyond which the LP is too slow
+	coldIters      []int // simplex iterations of the first cold solves
 }
 
 // newDenseLP builds the LP; limit bounds the simplex iterations of a solve
@@ -101,8 +102,24 @@ func (r *router) routeDense(ctx context.Context, sp *routeSpec) (z []float64, do
 		r.simplexIters += int64(res.SimplexIterations)
 		d.adapt(res.SimplexIterations, r.m.numRows())
 	}
+	if err == nil && res.Status == solver.StatusIterationLimit && d.limit > 0 && !d.cold {
+		// Warm starts of degenerate LPs can wander; a cold solve after
+		// presolve is often short (a 6⁴ grid). Only when that too hits
+		// the limit is the LP too slow for this table.
+		d.cold = true
+		_ = d.s.ClearBasis()
+		res, err = d.s.Solve(ctx)
+		r.solves++
+		if res != nil {
+			r.simplexIters += int64(res.SimplexIterations)
+			d.adapt(res.SimplexIterations, r.m.numRows())
+		}
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("csp: router LP: %w", err)
+	}
+	if d.tooSlow(n) {
+		return nil, false, nil
 	}
 	switch res.Status {
 	case solver.StatusOptimal:
@@ -140,6 +157,26 @@ func (d *denseLP) set(c int, lo, hi, cost float64) {
 	d.cval = append(d.cval, cost)
 }
 
+// coldWork bounds the mean simplex work (iterations × LP columns) of the
+// cold solves of tables the whole routing LP suits: about 2e6 on a 6⁴ grid
+// (2401 cells), 2e7 on a 20³ grid (9261 cells), where the small LPs are
+// three times as fast.
+const coldWork = 6e6
+
+// tooSlow reports whether the cold solves of a table with n columns are too
+// slow for the LP over the whole table: the mean of the first coldSolves.
+func (d *denseLP) tooSlow(n int) bool {
+	const coldSolves = 4
+	if len(d.coldIters) < coldSolves {
+		return false
+	}
+	sum := 0
+	for _, it := range d.coldIters[:coldSolves] {
+		sum += it
+	}
+	return float64(sum)/coldSolves*float64(2*n) > coldWork
+}
+
 // adapt switches to cold solves (no basis, presolve) when warm starts keep
 // needing many iterations: in tables of three or more dimensions the
 // routing LPs are so degenerate that a warm start costs thousands of
@@ -147,6 +184,9 @@ func (d *denseLP) set(c int, lo, hi, cost float64) {
 // rule counts iterations, not time, so runs stay deterministic.
 func (d *denseLP) adapt(iterations, rows int) {
 	if d.cold {
+		if len(d.coldIters) < 16 {
+			d.coldIters = append(d.coldIters, iterations)
+		}
 		return
 	}
 	if iterations > max(500, rows/2) {

@@ -58,6 +58,19 @@
 // witnesses can be rerouted. The same repair turns master solutions into
 // protected patterns. At the time limit the best pattern found is returned.
 //
+// Large tables (tens of thousands of cells in three or more dimensions) make
+// the deviation LP over the whole table degenerate and slow; there the
+// heuristic solves small LPs instead: a greedy closure of cells around the
+// primary in which every relation touched can balance, the pattern's cells,
+// and column generation over the whole table when these are not enough.
+// Requirements are then protected in parallel batches (each worker extends
+// its own copy of the pattern, the additions are merged in a fixed order),
+// the attacker LPs hold only the cells that patterns have suppressed, and
+// when the first pattern would not be complete by three quarters of the time
+// limit the remaining requirements take the closure's witness alone, so that
+// the run still ends with a protected, sparse pattern rather than with every
+// suppressible cell suppressed.
+//
 // # Singletons
 //
 // Two extensions of seed 000 §4: [SingletonLocal] adds to the master, for

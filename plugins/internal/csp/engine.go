@@ -8,7 +8,10 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/sdcengine/argus/pluginsdk/audit"
 )
 
 // SingletonMode selects the singleton extension of seed 000 §4.
@@ -130,6 +133,9 @@ type Stats struct {
 	// MasterFailures counts searches ended by a failure of the master
 	// problem (the incumbent is kept, without proof).
 	MasterFailures int
+	// BadWitnesses counts witnesses from the routing LPs that did not keep
+	// the relations within tolerance (numerical trouble) and were dropped.
+	BadWitnesses int64
 	// Time is the wall-clock time.
 	Time time.Duration
 }
@@ -176,6 +182,7 @@ type engine struct {
 
 	unprotectable map[int]bool
 	stats         Stats
+	badWitnesses  atomic.Int64 // Stats.BadWitnesses, counted by the workers
 	iter          int64
 	sepStart      int
 }
@@ -194,7 +201,7 @@ func Solve(ctx context.Context, in *Instance, opts Options) (*Solution, error) {
 	if opts.TimeLimit > 0 {
 		e.deadline = e.start.Add(opts.TimeLimit)
 	}
-	e.m = presolve(in, 3*Tolerance(in.Value))
+	e.m = presolve(in, 3*audit.DefaultTolerance(in.Value))
 	defer e.close()
 	sol, err := e.run(ctx)
 	if err != nil {
@@ -312,6 +319,7 @@ func (e *engine) solution(timeLimit bool) *Solution {
 		s.Unprotectable = append(s.Unprotectable, c)
 	}
 	slices.Sort(s.Unprotectable)
+	e.stats.BadWitnesses = e.badWitnesses.Load()
 	for _, w := range e.workers {
 		e.stats.AttackerLPs += w.att.solves
 		e.stats.RouterLPs += w.rt.solves
@@ -460,7 +468,7 @@ func (e *engine) setWitness(t, d int, z []float64, value float64, scale bool) {
 		f = req / value
 		value = req
 	}
-	if z == nil || math.IsInf(value, 1) {
+	if z == nil || math.IsInf(value, 1) || !e.isDeviation(z, e.tasks[t].j, d, value) {
 		w.set = false
 		return
 	}
@@ -471,6 +479,35 @@ func (e *engine) setWitness(t, d int, z []float64, value float64, scale bool) {
 		}
 	}
 	w.value, w.set = value, true
+}
+
+// isDeviation checks a witness before it is trusted: z must keep every
+// relation (A z = 0) and move column j by value in direction d, within the
+// LPs' tolerances. A witness that fails is dropped (the requirement is then
+// settled by the attacker LP) and counted in Stats.BadWitnesses.
+func (e *engine) isDeviation(z []float64, j, d int, value float64) bool {
+	m := e.m
+	tol := m.eps + 1e-6*math.Max(1, math.Abs(value))
+	if dir := []float64{1, -1}[d]; dir*z[j] < value-tol {
+		e.badWitnesses.Add(1)
+		return false
+	}
+	sums := map[int32]float64{}
+	for g, v := range z {
+		if v == 0 {
+			continue
+		}
+		for p := m.colStart[g]; p < m.colStart[g+1]; p++ {
+			sums[m.colRow[p]] += m.colCoef[p] * v
+		}
+	}
+	for _, s := range sums {
+		if math.Abs(s) > tol {
+			e.badWitnesses.Add(1)
+			return false
+		}
+	}
+	return true
 }
 
 // check evaluates task t under pattern y (per column). With cuts it returns

@@ -175,10 +175,14 @@ func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide [
 			return err
 		}
 		if !fast && !fastAt.IsZero() {
-			// Behind the pace that ends by fastAt?
+			// Behind the pace that ends by fastAt? The pace is measured
+			// once a tenth of the requirements is done: the first
+			// witnesses are the slowest (the router may still be trying
+			// the LP over the whole table).
 			now := time.Now()
 			left := time.Duration(float64(now.Sub(began)) / float64(max(off, 1)) * float64(len(todo)-off))
-			if !now.Before(fastAt) || off > 0 && now.Add(left).After(fastAt) {
+			measured := off >= max(4*W, len(todo)/10)
+			if !now.Before(fastAt) || measured && now.Add(left).After(fastAt) {
 				e.logf("protect: %d of %d requirements left, fast witnesses", len(todo)-off, len(todo))
 				fast = true
 				for _, w := range e.workers {

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
@@ -125,56 +126,18 @@ func level(x []float64, i int) float64 {
 	return x[i]
 }
 
-// Tolerance returns the audit's default absolute tolerance for a table with
-// these values: 1e-9 · max(1, largest |value|) + 1e-7 (pluginsdk/audit).
-func Tolerance(values []float64) float64 {
-	scale := 1.0
-	for _, v := range values {
-		scale = math.Max(scale, math.Abs(v))
-	}
-	return 1e-9*scale + 1e-7
-}
-
 // AuditBounds returns the a-priori bounds that pluginsdk/audit uses by
-// default (BoundsAuto) for the cells of p under the given statuses: the
-// problem's LowerBound/UpperBound columns where present, otherwise τ-Argus's
-// table bounds [0, 1.5·max] over the non-empty cells (1.5·min below when a
-// value is negative) widened for primaries to [a − LPL, a + UPL]; always
-// widened to contain the cell's value.
+// default (audit.Bounds with BoundsAuto) for the cells of p under the given
+// statuses (nil: p's own). A NaN bound in p makes every bound NaN, which
+// Solve rejects.
 func AuditBounds(p *pluginsdk.Problem, status []pluginsdk.Status) (lo, hi []float64) {
-	n := p.NumCells()
-	c := &p.Cells
-	if status == nil {
-		status = c.Status
-	}
-	lo, hi = make([]float64, n), make([]float64, n)
-	minV, maxV := math.Inf(1), math.Inf(-1)
-	for i, v := range c.Value {
-		if status[i] == pluginsdk.StatusEmpty {
-			continue
+	lo, hi, err := audit.Bounds(p, status, audit.BoundsAuto)
+	if err != nil {
+		n := p.NumCells()
+		lo, hi = make([]float64, n), make([]float64, n)
+		for i := range n {
+			lo[i], hi[i] = math.NaN(), math.NaN()
 		}
-		minV, maxV = math.Min(minV, v), math.Max(maxV, v)
-	}
-	tabLo, tabHi := 0.0, 0.0
-	if minV < 0 {
-		tabLo = 1.5 * minV
-	}
-	if maxV > 0 {
-		tabHi = 1.5 * maxV
-	}
-	for i, v := range c.Value {
-		l, h := tabLo, tabHi
-		if status[i].IsPrimary() {
-			l = math.Min(l, v-level(c.LowerPL, i))
-			h = math.Max(h, v+level(c.UpperPL, i))
-		}
-		if len(c.LowerBound) == n {
-			l = c.LowerBound[i]
-		}
-		if len(c.UpperBound) == n {
-			h = c.UpperBound[i]
-		}
-		lo[i], hi[i] = math.Min(l, v), math.Max(h, v)
 	}
 	return lo, hi
 }

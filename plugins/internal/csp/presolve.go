@@ -38,6 +38,11 @@ type model struct {
 	reqUp, reqDn, reqSlide []float64
 	// reqCell is a primary cell of the column, for reports.
 	reqCell []int
+	// The relations column-wise: the rows and coefficients of column g
+	// are at colStart[g] ≤ p < colStart[g+1].
+	colStart []int
+	colRow   []int32
+	colCoef  []float64
 	// eps is the slack accepted on requirements.
 	eps float64
 	// tol is the audit tolerance.
@@ -249,6 +254,7 @@ func presolve(in *Instance, minRange float64) *model {
 		}
 		m.rowStart = append(m.rowStart, len(m.rowCol))
 	}
+	m.colStart, m.colRow, m.colCoef = m.csc()
 	return m
 }
 

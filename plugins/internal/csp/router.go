@@ -51,7 +51,7 @@ func newRouter(m *model, o *Options) (*router, error) {
 	n := m.n
 	r := &router{m: m, o: o, global: o.Singletons == SingletonGlobal,
 		wlo: make([]float64, 2*n), whi: make([]float64, 2*n), wcost: make([]float64, 2*n)}
-	r.colStart, r.colRow, r.colCoef = m.csc()
+	r.colStart, r.colRow, r.colCoef = m.colStart, m.colRow, m.colCoef
 	floor := math.Inf(1)
 	var ws []float64
 	for g := range n {

@@ -389,6 +389,16 @@ func (lp *sparseLP) generate(ctx context.Context, res *solver.Result, rounds int
 // bring in and the artificial columns of those (free at cost one in phase
 // 1, fixed at zero in phase 2).
 func (lp *sparseLP) add(gs []int32) error {
+	// Columns already in the LP (or twice in gs) are added once: a second
+	// copy of a column would let it move twice.
+	fresh := make([]int32, 0, len(gs))
+	for _, g := range gs {
+		if lp.pos[g] == -1 {
+			lp.pos[g] = -2 // taken; its LP index is set below
+			fresh = append(fresh, g)
+		}
+	}
+	gs = fresh
 	if len(gs) == 0 {
 		return nil
 	}
