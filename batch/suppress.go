@@ -232,7 +232,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		return fmt.Errorf("audit failed: %s%s", res.Outcome, diagText(res.Diagnostics))
 	}
 	ar := &AuditReport{Done: true, Mode: params[auditMode]}
-	tol := auditTolerance(p.Cells.Value)
+	tol := pluginsdk.AuditTolerance(p.Cells.Value) // the audit's own; not the response's decimals (piargus declares 15)
 	failed := make([]bool, len(status))
 	for i, s := range status {
 		if !s.IsPrimary() {
@@ -318,17 +318,4 @@ func (e *engine) auditModeFor(m *problem.Mapping) string {
 		}
 	}
 	return auditVerdicts
-}
-
-// auditTolerance is the absolute tolerance with which a realised interval
-// is compared with the protection levels: the audit's own default, 1e-9 of
-// the largest |value| (at least 1) plus 1e-7 for the accuracy of its LPs. It
-// does not depend on the response's decimals, which only say how values are
-// written (piargus declares 15 for every float column).
-func auditTolerance(values []float64) float64 {
-	scale := 1.0
-	for _, v := range values {
-		scale = math.Max(scale, math.Abs(v))
-	}
-	return 1e-9*scale + 1e-7
 }

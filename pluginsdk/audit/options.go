@@ -85,7 +85,7 @@ type Options struct {
 	Mode Mode
 	// Tolerance is the absolute tolerance of the comparisons (exactness,
 	// protection levels, additivity of the published values); 0 means
-	// 1e-9 · max(1, largest |cell value|) + 1e-7.
+	// pluginsdk.AuditTolerance of the cell values.
 	Tolerance float64
 	// LPTimeLimit bounds each LP solve; 0 means none. A cell whose LP hits
 	// it gets NaN bounds and the verdict Unknown.

@@ -143,7 +143,7 @@ func prepare(p *pluginsdk.Problem, status []pluginsdk.Status, opts Options) (*in
 	}
 	in.tol = opts.Tolerance
 	if in.tol <= 0 {
-		in.tol = DefaultTolerance(c.Value)
+		in.tol = pluginsdk.AuditTolerance(c.Value)
 	}
 	col := func(x []float64) []float64 {
 		if len(x) == n {
@@ -175,16 +175,6 @@ func (in *input) bounds() error {
 	lo, hi, err := Bounds(in.p, in.status, in.opts.Bounds)
 	in.lo, in.hi = lo, hi
 	return err
-}
-
-// DefaultTolerance returns the absolute tolerance the audit uses when
-// Options.Tolerance is 0: 1e-9 · max(1, largest |value|) + 1e-7.
-func DefaultTolerance(values []float64) float64 {
-	scale := 1.0
-	for _, v := range values {
-		scale = math.Max(scale, math.Abs(v))
-	}
-	return 1e-9*scale + 1e-7
 }
 
 // Bounds returns the a-priori bounds the audit gives the cells of p under
