@@ -114,36 +114,47 @@ func BenchmarkIndustryJJ(b *testing.B) {
 	}
 }
 
-// TestSimple2DJJ: on the corpus JJ file of Simple2D (Size × Region | Var2,
-// P(15,1), cost = value, no singleton extras) the engine proves the optimum
-// 521 926 (six secondaries) and the audit agrees that it protects.
-func TestSimple2DJJ(t *testing.T) {
-	sol := runJJ(t, "tau_testW_Size_x_Region/Var2_p15.jj", Options{})
-	if !sol.Optimal || math.Abs(sol.Cost-521926) > 1e-6 {
-		t.Errorf("cost %v optimal %v, want 521926 proven", sol.Cost, sol.Optimal)
-	}
-}
-
-// TestAnchorA11 documents that the pattern benchmarks.md gives as the GLPK
-// optimum of this instance (A11: cost 467 819, secondaries 18, 60, 78, 81,
-// 97, 135) leaves eight primaries exactly disclosed, so it is no lower
-// bound on protected patterns. (The extended formulation with big-M
-// u_i − a_i ≈ 2.5e7 lets cells with y within the integrality tolerance of 0
-// move by more than the protection levels; see TestExtendedFormulation.)
-func TestAnchorA11(t *testing.T) {
-	p := jjProblem(t, "tau_testW_Size_x_Region/Var2_p15.jj")
-	st := append([]pluginsdk.Status(nil), p.Cells.Status...)
-	cost := 0.0
-	for _, c := range []int{18, 60, 78, 81, 97, 135} {
-		st[c] = pluginsdk.StatusSecondary
-		cost += p.Cells.Value[c]
-	}
-	rep, err := audit.Suppression(context.Background(), p, st, audit.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cost != 467819 || len(rep.UnderProtected) != 8 {
-		t.Errorf("A11 pattern: cost %v, %d under-protected; want 467819 and 8", cost, len(rep.UnderProtected))
+// TestGLPKAnchors documents that the patterns benchmarks.md gives as GLPK
+// optima of the Size × Region instances (A11: cost 467 819; A12: 387 086)
+// leave primaries exactly disclosed, so they are no lower bounds on
+// protected patterns (the extended formulation with big-M u_i − a_i ≈
+// 2.5e7 lets cells with y within the integrality tolerance of 0 move by
+// more than the protection levels; see TestExtendedFormulation), and that
+// the engine proves its own optimum on the same files.
+func TestGLPKAnchors(t *testing.T) {
+	for _, c := range []struct {
+		file     string
+		suppress []int // the anchor's suppressed cells (primaries may be listed)
+		cost     float64
+		under    int     // primaries the audit finds under-protected by it
+		optimum  float64 // the engine's proven optimum
+	}{
+		{"tau_testW_Size_x_Region/Var2_p15.jj", []int{18, 60, 78, 81, 97, 135}, 467819, 8, 521926},
+		{"tau_testW_Size_x_Region/Var2_dom3_75_zero.jj",
+			[]int{19, 20, 21, 23, 24, 26, 37, 38, 41, 44, 50, 51, 114, 117, 132, 135}, 387086, 4, 1782947},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			p := jjProblem(t, c.file)
+			st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+			cost := 0.0
+			for _, i := range c.suppress {
+				if !st[i].IsPrimary() {
+					st[i] = pluginsdk.StatusSecondary
+					cost += p.Cells.Value[i]
+				}
+			}
+			rep, err := audit.Suppression(context.Background(), p, st, audit.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cost != c.cost || len(rep.UnderProtected) != c.under {
+				t.Errorf("anchor pattern: cost %v, %d under-protected; want %v and %d", cost, len(rep.UnderProtected), c.cost, c.under)
+			}
+			sol := runJJ(t, c.file, Options{})
+			if !sol.Optimal || math.Abs(sol.Cost-c.optimum) > 1e-6*c.optimum {
+				t.Errorf("engine: cost %v optimal %v, want %v proven", sol.Cost, sol.Optimal, c.optimum)
+			}
+		})
 	}
 }
 
