@@ -25,7 +25,7 @@ func buildPlugins(t *testing.T) string {
 	return dir
 }
 
-func run(t *testing.T, pluginDir string, args ...string) (code int, stdout, stderr string) {
+func run(t testing.TB, pluginDir string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var o, e bytes.Buffer
 	env := map[string]string{"ARGUS_PLUGIN_PATH": pluginDir}

@@ -62,7 +62,7 @@ func TestMain(m *testing.M) {
 var startTemp = os.TempDir()
 
 // realPlugins builds the OPT, MOD, GH and AUDIT plugins once per test binary.
-func realPlugins(t *testing.T) string {
+func realPlugins(t testing.TB) string {
 	t.Helper()
 	p := &methodPlugins
 	p.once.Do(func() {

@@ -175,7 +175,9 @@ func (r *Runner) Run(ctx context.Context, job Job) (*pluginsdk.Result, error) {
 
 	diags, err := inst.client.ValidateParams(ctx, job.Method, job.Params)
 	if err != nil {
-		return nil, inst.classify(ctx, err)
+		err = inst.classify(ctx, err)
+		logStderr(log, err)
+		return nil, err
 	}
 	if slices.ContainsFunc(diags, func(d pluginsdk.Diagnostic) bool { return d.Severity == pluginsdk.SeverityError }) {
 		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInvalidParams, Diagnostics: diags}, nil
@@ -183,9 +185,25 @@ func (r *Runner) Run(ctx context.Context, job Job) (*pluginsdk.Result, error) {
 	res, err := inst.client.Protect(ctx, pluginsdk.Job{Method: job.Method, Params: job.Params, JobID: job.JobID,
 		Limits: job.Limits, Problem: job.Problem, OnProgress: job.OnProgress})
 	if err != nil {
-		return nil, inst.classify(ctx, err)
+		err = inst.classify(ctx, err)
+		logStderr(log, err)
+		return nil, err
 	}
 	return res, nil
+}
+
+// logStderr logs the last stderr lines of a plugin that crashed, panicked
+// or broke the protocol (a panic's message and stack are there), so that
+// the run's log shows why, not only that.
+func logStderr(log zerolog.Logger, err error) {
+	var e *Error
+	if !errors.As(err, &e) || len(e.Stderr) == 0 {
+		return
+	}
+	switch e.Kind {
+	case KindCrash, KindPanic, KindProtocol:
+		log.Error().Str("kind", kindNames[e.Kind]).Str("exit", e.Exit).Strs("stderr", e.Stderr).Msg("the plugin's last stderr lines")
+	}
 }
 
 // Describe launches the plugin and asks it to describe itself over the

@@ -133,7 +133,7 @@ func TestFailures(t *testing.T) {
 		{mode: "loop", limit: 200 * time.Millisecond, kind: KindTimeout},
 	} {
 		t.Run(fmt.Sprintf("%s-%v", tc.mode, tc.kind), func(t *testing.T) {
-			r, e, _ := setup(t)
+			r, e, logs := setup(t)
 			ctx := t.Context()
 			if tc.cancelAt > 0 {
 				var cancel context.CancelFunc
@@ -157,6 +157,11 @@ func TestFailures(t *testing.T) {
 			}
 			if tc.stderr != "" && !strings.Contains(strings.Join(re.Stderr, "\n"), tc.stderr) {
 				t.Errorf("stderr tail %q lacks %q", re.Stderr, tc.stderr)
+			}
+			// The host's log says why the plugin died, not only that.
+			if tc.stderr != "" && !strings.Contains(logs.String(), `"the plugin's last stderr lines"`) ||
+				tc.stderr != "" && !strings.Contains(logs.String(), tc.stderr) {
+				t.Errorf("host log lacks the plugin's stderr tail:\n%s", logs.String())
 			}
 			if took > 5*time.Second {
 				t.Errorf("took %v; limits must end jobs within seconds", took)

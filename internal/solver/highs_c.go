@@ -3,7 +3,7 @@ package solver
 // This file is the only place that calls the HiGHS C API directly. gohighs
 // v1.0.1 covers model building, options, Run, solutions and info values, but
 // it does not expose callbacks (so no interrupt), row-bound or coefficient
-// changes, the precise model status (it maps "Interrupt" and "SolutionLimit"
+// changes, the run time, the precise model status (it maps "Interrupt" and "SolutionLimit"
 // to "Unknown"), basis input, or bulk changes by index set. The functions
 // below fill those gaps.
 //
@@ -46,6 +46,7 @@ extern argus_hint Highs_getBasis(const void* highs, argus_hint* col_status, argu
 extern argus_hint Highs_setBasis(void* highs, const argus_hint* col_status, const argus_hint* row_status);
 extern argus_hint Highs_setLogicalBasis(void* highs);
 extern argus_hint Highs_getBoolOptionValue(const void* highs, const char* option, argus_hint* value);
+extern double Highs_getRunTime(const void* highs);
 
 // Callback types of HiGHS 1.13 that honour user_interrupt.
 enum {
@@ -193,6 +194,12 @@ func installInterrupt(p unsafe.Pointer, f interruptFlag) error {
 // flushCStdout flushes the C library's stdout buffer, so that a test
 // capturing file descriptor 1 also sees output HiGHS might have buffered.
 func flushCStdout() { C.argus_flush_stdout() }
+
+// runTime is the time in seconds the instance has spent in all its runs:
+// HiGHS compares its time_limit option with it, not with the current run.
+func runTime(p unsafe.Pointer) float64 {
+	return float64(C.Highs_getRunTime(p))
+}
 
 func rawModelStatus(p unsafe.Pointer) int {
 	return int(C.Highs_getModelStatus(p))

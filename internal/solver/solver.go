@@ -620,22 +620,20 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 			return nil, fmt.Errorf("solver: setting simplex strategy: %w", err)
 		}
 	}
-	// A context deadline earlier than Options.TimeLimit also becomes the
-	// HiGHS time limit of this run: HiGHS checks its time limit in phases
-	// that have no interrupt callback (presolve, notably).
-	deadlineLimit := false
+	// The run's time limit: Options.TimeLimit, or the context's deadline
+	// when that comes first (HiGHS checks its time limit in phases that
+	// have no interrupt callback: presolve, notably). HiGHS compares the
+	// time_limit option with the time the instance has spent in all its
+	// runs, so the option is that time plus the run's limit.
+	limit, deadlineLimit := s.opts.TimeLimit, false
 	if dl, ok := ctx.Deadline(); ok {
-		remaining := time.Until(dl)
-		if s.opts.TimeLimit == 0 || remaining < s.opts.TimeLimit {
-			deadlineLimit = true
-			if err := n.h.SetFloatOption("time_limit", max(remaining.Seconds(), 1e-3)); err != nil {
-				return nil, fmt.Errorf("solver: setting time limit from the context deadline: %w", err)
-			}
-			defer func() {
-				// Restore the configured limit; an error here is ignored
-				// because the same call succeeded when the options were set.
-				_ = n.h.SetFloatOption("time_limit", timeLimitSeconds(s.opts.TimeLimit))
-			}()
+		if remaining := time.Until(dl); limit == 0 || remaining < limit {
+			limit, deadlineLimit = max(remaining, time.Millisecond), true
+		}
+	}
+	if limit > 0 {
+		if err := n.h.SetFloatOption("time_limit", runTime(n.p)+limit.Seconds()); err != nil {
+			return nil, fmt.Errorf("solver: setting the time limit: %w", err)
 		}
 	}
 	s.optimalLP, s.objChanged, s.otherChanged = false, false, false

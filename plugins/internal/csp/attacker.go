@@ -30,6 +30,7 @@ const (
 // row duals) and the capacity cuts are those of the whole LP.
 type attacker struct {
 	m      *model
+	o      *Options
 	s      *solver.Solver
 	obj    int     // current objective column, −1 for none
 	sign   float64 // its objective coefficient
@@ -63,7 +64,7 @@ func newAttacker(m *model, o *Options) (*attacker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("csp: attacker LP: %w", err)
 	}
-	a := &attacker{m: m, s: s, obj: -1, global: o.Singletons == SingletonGlobal,
+	a := &attacker{m: m, o: o, s: s, obj: -1, global: o.Singletons == SingletonGlobal,
 		pos: make([]int32, m.n), rowPos: make([]int32, m.numRows())}
 	for g := range a.pos {
 		a.pos[g] = -1
@@ -226,6 +227,29 @@ func (a *attacker) solve(ctx context.Context, y []float64, j int, dir int) (atta
 	if res != nil {
 		a.simplexIters += int64(res.SimplexIterations)
 	}
+	if err == nil && !settled(res.Status) && res.Status != solver.StatusTimeLimit && res.Status != solver.StatusInterrupted && ctx.Err() == nil {
+		// Numerical trouble in the warm-started simplex (HiGHS reports
+		// status unknown on some degenerate LPs of five-dimensional
+		// tables): once more from scratch, then by interior point.
+		if a.logf != nil {
+			a.logf("attacker LP of column %d dir %d: status %v (%s); solved again", j, dir, res.Status, res.SolverStatus)
+		}
+		if err = a.s.ClearBasis(); err == nil {
+			res, err = a.s.Solve(ctx)
+			a.solves++
+		}
+		if err == nil && !settled(res.Status) {
+			o := solverOptions(a.o)
+			o.Method = solver.MethodIPM
+			if err = a.s.SetOptions(o); err == nil {
+				res, err = a.s.Solve(ctx)
+				a.solves++
+				if rerr := a.s.SetOptions(solverOptions(a.o)); err == nil {
+					err = rerr
+				}
+			}
+		}
+	}
 	if err != nil {
 		return attack{}, fmt.Errorf("csp: attacker LP: %w", err)
 	}
@@ -352,4 +376,10 @@ func (c *cut) activity(y []float64, cols []int) float64 {
 		s += c.coef[i] * y[cols[mc]]
 	}
 	return s
+}
+
+// settled reports whether an LP status is an answer (not numerical trouble
+// or a limit).
+func settled(s solver.Status) bool {
+	return s == solver.StatusOptimal || s == solver.StatusUnbounded || s == solver.StatusInfeasible
 }

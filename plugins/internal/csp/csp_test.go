@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -477,5 +478,22 @@ func TestPatternMergedWithPrimary(t *testing.T) {
 	}
 	if c := m.patternCost(make([]bool, m.n)); c != p.Cells.Cost[B] {
 		t.Errorf("cost of the empty pattern %v, want B's %v", c, p.Cells.Cost[B])
+	}
+}
+
+// TestFirstPatternTimeLimit: when no protected pattern can be found by the
+// time limit and its tenth (every witness slower than the whole limit), the
+// run still ends, with every suppressible cell suppressed, which protects.
+func TestFirstPatternTimeLimit(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{4, 4}, Seed: 3, PrimaryFraction: 0.3})
+	o := Options{TimeLimit: 100 * time.Millisecond, routeDelay: time.Second}
+	sol := solveProblem(t, p, o, audit.Options{}) // audited inside
+	if !sol.Stats.TimeFallback || !sol.TimeLimit {
+		t.Errorf("time fallback %v, time limit %v; want the fallback at the time limit", sol.Stats.TimeFallback, sol.TimeLimit)
+	}
+	for i, s := range p.Cells.Status {
+		if s.CanSuppress() && !sol.Suppressed[i] {
+			t.Errorf("cell %d published", i)
+		}
 	}
 }

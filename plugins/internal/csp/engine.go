@@ -60,6 +60,9 @@ type Options struct {
 	// tables), and complete the first pattern with fast witnesses from the
 	// start (as when time runs short).
 	smallLPs, fastWitnesses bool
+	// routeDelay slows every routing problem down (as on tables whose
+	// witnesses take seconds).
+	routeDelay time.Duration
 }
 
 // Progress is a progress report.
@@ -130,6 +133,9 @@ type Stats struct {
 	// Fallbacks counts heuristic runs that gave up on numerical trouble
 	// and suppressed every suppressible cell.
 	Fallbacks int
+	// TimeFallback reports that no protected pattern was found by the
+	// time limit (and its tenth): every suppressible cell is suppressed.
+	TimeFallback bool
 	// MasterFailures counts searches ended by a failure of the master
 	// problem (the incumbent is kept, without proof).
 	MasterFailures int

@@ -91,30 +91,50 @@ func (e *engine) order() []int {
 // requirement at a time by a minimum-cost witness (router); guide, if set,
 // makes columns the master's LP solution likes cheaper.
 //
-// The first call, which has no incumbent to fall back on, always finishes
-// (unless the caller's context is cancelled): when the requirements left
-// cannot be routed by three quarters of the time limit at the pace so far,
-// it completes them with the router's fast witnesses (a few milliseconds
-// each on a 30×30×30 grid), so that the run ends with a pattern that
-// protects every primary, close to the limit, rather than with every
-// suppressible cell suppressed.
+// The first call, which has no incumbent to fall back on, may run a tenth
+// of the time limit past it: when the requirements left cannot be routed by
+// three quarters of the limit at the pace so far, it completes them with the
+// router's fast witnesses (a few milliseconds each on a 30×30×30 grid), so
+// that the run ends with a pattern that protects every primary rather than
+// with every suppressible cell suppressed. Only when even that does not end
+// by the limit and its tenth (witnesses of seconds each: large tables of
+// five dimensions) is every suppressible cell suppressed
+// (Stats.TimeFallback).
 func (e *engine) protect(ctx context.Context, y []bool, guide []float64) error {
 	m := e.m
 	for j := range y {
 		y[j] = y[j] || m.on[j]
 	}
 	var fastAt time.Time
+	var first context.Context // the first call's context, with its hard end
 	if e.inc == nil && e.parent != nil {
 		ctx = e.parent
 		if !e.deadline.IsZero() {
-			fastAt = e.deadline.Add(-e.deadline.Sub(e.start) / 4)
+			limit := e.deadline.Sub(e.start)
+			fastAt = e.deadline.Add(-limit / 4)
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithDeadline(e.parent, e.deadline.Add(limit/10))
+			defer cancel()
+			first = ctx
 		}
 		if e.o.fastWitnesses {
 			fastAt = e.start
 		}
 	}
+	outOfTime := func(err error) bool {
+		if err == nil || first == nil || first.Err() == nil || e.parent.Err() != nil {
+			return false
+		}
+		e.logf("protect: no protected pattern by the time limit; every suppressible cell suppressed")
+		e.stats.TimeFallback = true
+		copy(y, e.allOn())
+		return true
+	}
 	for attempt := 0; ; attempt++ {
 		bad, err := e.verify(ctx, y)
+		if outOfTime(err) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -140,6 +160,9 @@ func (e *engine) protect(ctx context.Context, y []bool, guide []float64) error {
 			}
 		}
 		if err := e.protectTasks(ctx, todo, y, guide, margin, fastAt); err != nil {
+			if outOfTime(err) {
+				return nil
+			}
 			return err
 		}
 	}
@@ -181,7 +204,7 @@ func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide [
 			// the LP over the whole table).
 			now := time.Now()
 			left := time.Duration(float64(now.Sub(began)) / float64(max(off, 1)) * float64(len(todo)-off))
-			measured := off >= max(4*W, len(todo)/10)
+			measured := off >= max(4*W, len(todo)/10) || off > 0 && now.Sub(began) >= fastAt.Sub(began)/4
 			if !now.Before(fastAt) || measured && now.Add(left).After(fastAt) {
 				e.logf("protect: %d of %d requirements left, fast witnesses", len(todo)-off, len(todo))
 				fast = true

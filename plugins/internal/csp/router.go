@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"time"
 )
 
 // router finds cheap witnesses: a deviation z with A z = 0 that moves column
@@ -38,6 +39,7 @@ type router struct {
 	colCoef  []float64
 
 	dense  *denseLP  // the whole routing LP, nil until used
+	whole  *denseLP  // the same without an iteration limit, when small LPs fail
 	sparse bool      // use small LPs only
 	lp     *sparseLP // the small LP of the current problem
 	cl     closureScratch
@@ -86,6 +88,7 @@ func (r *router) close() {
 		return
 	}
 	r.dense.close()
+	r.whole.close()
 	r.lp.reset()
 }
 
@@ -127,6 +130,13 @@ func (r *router) route(ctx context.Context, sp *routeSpec) ([]float64, error) {
 		return nil, nil
 	}
 	r.want(sp)
+	if r.o.routeDelay > 0 {
+		select {
+		case <-time.After(r.o.routeDelay):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	if !r.sparse {
 		z, done, err := r.routeDense(ctx, sp)
 		if err != nil || done {

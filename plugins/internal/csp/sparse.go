@@ -156,17 +156,19 @@ func (r *router) routeSparse(ctx context.Context, sp *routeSpec) ([]float64, err
 	if err != nil || ok {
 		return z, err
 	}
-	// Numerical trouble in the small LPs: the LP over the whole table.
-	if r.logf != nil {
-		r.logf("router: small LPs failed for column %d dir %d amount %g; routing LP over the table", sp.j, sp.dir, sp.amount)
+	// Column generation needed much of the table, or the small LPs ran
+	// into numerical trouble: the LP over the whole table, kept for the
+	// next time.
+	if r.whole == nil {
+		if r.logf != nil {
+			r.logf("router: small LPs did not settle column %d dir %d amount %g; routing LP over the table from now on when they do not", sp.j, sp.dir, sp.amount)
+		}
+		if r.whole, err = newDenseLP(r.m, r.o, 0); err != nil {
+			return nil, err
+		}
 	}
-	d, err := newDenseLP(r.m, r.o, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer d.close()
 	saved := r.dense
-	r.dense = d
+	r.dense = r.whole
 	z, _, err = r.routeDense(ctx, sp)
 	r.dense = saved
 	return z, err
@@ -343,7 +345,20 @@ func (lp *sparseLP) generate(ctx context.Context, res *solver.Result, rounds int
 		if len(lp.cand) == 0 {
 			break
 		}
-		if len(lp.cand) > pricingBatch {
+		// Each round may double the LP. Once it holds a third of the
+		// table, the LP over the whole table is the better tool (tables
+		// of five dimensions with many empty cells, whose closures fail:
+		// phase 1 pulled in nearly every column, in minutes).
+		inLP := len(lp.lpCol) - 2*len(lp.lpRow)
+		inLP /= 2
+		if 3*(inLP+min(len(lp.cand), max(pricingBatch, inLP))) > n {
+			if lp.phase1 {
+				return nil, nil
+			}
+			return res, nil // a witness all the same
+		}
+		batch := max(pricingBatch, inLP)
+		if len(lp.cand) > batch {
 			// Most negative first; among equals (phase 1) the cheapest.
 			idx := make([]int, len(lp.cand))
 			for k := range idx {
@@ -359,7 +374,7 @@ func (lp *sparseLP) generate(ctx context.Context, res *solver.Result, rounds int
 				}
 				return cmp.Compare(lp.cand[a], lp.cand[b])
 			})
-			sel := make([]int32, pricingBatch)
+			sel := make([]int32, batch)
 			for k := range sel {
 				sel[k] = lp.cand[idx[k]]
 			}

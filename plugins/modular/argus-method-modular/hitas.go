@@ -27,6 +27,9 @@ type subRef struct {
 // hitasStats are the figures of a run.
 type hitasStats struct {
 	subtables, solved, reused, passes, backtracks, virtual, timeLimits, infeasible int
+	// timeFallbacks counts sub-tables without a protected pattern by the
+	// time limit: everything suppressible in them is suppressed.
+	timeFallbacks int
 }
 
 // cached is the result of a sub-table solve for one input.
@@ -312,6 +315,9 @@ func (h *hitas) runWhole(ctx context.Context) error {
 	if sol.TimeLimit {
 		h.stats.timeLimits++
 	}
+	if sol.Stats.TimeFallback {
+		h.stats.timeFallbacks++
+	}
 	h.whole = sol.Suppressed
 	return nil
 }
@@ -379,6 +385,9 @@ func (h *hitas) solveSub(ctx context.Context, k int) (cached, error) {
 	h.stats.solved++
 	if sol.TimeLimit {
 		h.stats.timeLimits++
+	}
+	if sol.Stats.TimeFallback {
+		h.stats.timeFallbacks++
 	}
 	if len(sol.Unprotectable) > 0 {
 		h.stats.infeasible++

@@ -194,6 +194,11 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	if h.timedOut {
 		res.Outcome = pluginsdk.OutcomeTimeLimit
 	}
+	if hs.timeFallbacks > 0 {
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
+			Code: "solver.time_fallback", Summary: fmt.Sprintf("%d sub-tables had no protected pattern within the time limit "+
+				"per sub-table, so every suppressible cell of them is suppressed; a longer limit, or GH, will do better", hs.timeFallbacks)})
+	}
 	if hs.infeasible > 0 {
 		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
 			Code: "protection.subtable", Summary: fmt.Sprintf("%d sub-tables have primaries no pattern of the sub-table protects", hs.infeasible)})

@@ -145,6 +145,11 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
 			Code: "solver.numerical", Summary: fmt.Sprintf("%d heuristic runs met numerical trouble and suppressed every suppressible cell", sol.Stats.Fallbacks)})
 	}
+	if sol.Stats.TimeFallback {
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
+			Code: "solver.time_fallback", Summary: "no protected pattern was found within the time limit, so every " +
+				"suppressible cell is suppressed; a longer time limit, or GH, will do better"})
+	}
 	st := sol.Stats
 	res.Stats = pluginsdk.Stats{Objective: sol.Cost, Bound: sol.Bound, Gap: sol.Gap,
 		Iterations: int64(st.Rounds + st.MasterSolves), Nodes: st.Nodes, SolverTime: st.Time, WallTime: time.Since(start),
