@@ -345,19 +345,20 @@ func (lp *sparseLP) generate(ctx context.Context, res *solver.Result, rounds int
 		if len(lp.cand) == 0 {
 			break
 		}
-		// Each round may double the LP. Once it holds a third of the
-		// table, the LP over the whole table is the better tool (tables
-		// of five dimensions with many empty cells, whose closures fail:
-		// phase 1 pulled in nearly every column, in minutes).
-		inLP := len(lp.lpCol) - 2*len(lp.lpRow)
-		inLP /= 2
-		if 3*(inLP+min(len(lp.cand), max(pricingBatch, inLP))) > n {
+		// Once the LP would hold a third of the table, the LP over the
+		// whole table is the better tool (tables of five dimensions with
+		// many empty cells, whose closures fail: phase 1 pulled in nearly
+		// every column, in minutes). Batches stay small: doubling them
+		// made LPs of 3-D grids reach that size needlessly, and the LP over
+		// a 30×30×30 grid takes half a minute.
+		inLP := (len(lp.lpCol) - 2*len(lp.lpRow)) / 2
+		batch := pricingBatch
+		if 3*(inLP+min(len(lp.cand), batch)) > n {
 			if lp.phase1 {
 				return nil, nil
 			}
 			return res, nil // a witness all the same
 		}
-		batch := max(pricingBatch, inLP)
 		if len(lp.cand) > batch {
 			// Most negative first; among equals (phase 1) the cheapest.
 			idx := make([]int, len(lp.cand))
