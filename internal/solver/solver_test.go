@@ -761,27 +761,30 @@ func TestTimeLimitPerRun(t *testing.T) {
 	m := randomLP(t, 300, 600, 8, 11)
 	s := must(New(m, Options{Presolve: PresolveOff}))
 	defer s.Close()
-	var one time.Duration
-	for range 12 {
+	const runs = 30
+	var total time.Duration
+	for range runs {
 		mustOK(t, s.ClearBasis())
 		res, err := s.Solve(context.Background())
 		if err != nil || res.Status != StatusOptimal {
 			t.Fatalf("solve: %v %v", res.Status, err)
 		}
-		one = max(one, res.Time)
+		total += res.Time
 	}
-	// Each run takes at most `one`; the instance has run for about 12 of
-	// them. A limit of 4 runs must not stop the next run.
+	// The instance has run for `total`; a limit of a third of it is ten
+	// runs' worth, plenty for the next run, and less than what HiGHS
+	// would compare it with if the limit were not per run.
+	limit := total / 3
 	mustOK(t, s.ClearBasis())
-	mustOK(t, s.SetOptions(Options{Presolve: PresolveOff, TimeLimit: 4 * one}))
+	mustOK(t, s.SetOptions(Options{Presolve: PresolveOff, TimeLimit: limit}))
 	if res, err := s.Solve(context.Background()); err != nil || res.Status != StatusOptimal {
-		t.Errorf("configured limit of 4 runs after 12: %v %v", res.Status, err)
+		t.Errorf("configured limit of %v after %v of runs: %v %v", limit, total, res.Status, err)
 	}
 	mustOK(t, s.ClearBasis())
 	mustOK(t, s.SetOptions(Options{Presolve: PresolveOff}))
-	ctx, cancel := context.WithTimeout(context.Background(), 4*one+50*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	if res, err := s.Solve(ctx); err != nil || res.Status != StatusOptimal {
-		t.Errorf("deadline of 4 runs after 13: %v %v", res.Status, err)
+		t.Errorf("deadline %v after %v of runs: %v %v", limit, total, res.Status, err)
 	}
 }
