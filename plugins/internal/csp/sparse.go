@@ -21,7 +21,10 @@ import (
 // phase 1 minimises artificial columns on the relations of the LP, adding
 // the columns that the row duals price negatively, until the LP has a
 // solution (or none exists: then the whole table has none either); phase 2
-// then prices columns against the real costs for a few rounds.
+// then prices columns against the real costs for a few rounds. When phase 1
+// would need a third of the table, or the small LPs run into numerical
+// trouble, the routing LP over the whole table (without an iteration limit)
+// settles the problem instead.
 
 // pricingRounds bounds the phase 2 rounds of column generation, and
 // pricingBatch the columns added per round.
