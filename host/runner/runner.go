@@ -327,12 +327,21 @@ func (i *instance) classify(ctx context.Context, err error) error {
 		e.Kind = KindPanic
 	case code == codes.Unavailable:
 		e.Kind = KindCrash
-		// Give go-plugin a moment to reap the process so the exit is known.
+		// Give go-plugin a moment to reap the process so the exit is known,
+		// and the stderr reader to catch up with a long crash report.
 		for range 20 {
 			if i.gp.Exited() {
 				break
 			}
 			time.Sleep(25 * time.Millisecond)
+		}
+		for n, k := i.stderr.written(), 0; k < 20; k++ {
+			time.Sleep(25 * time.Millisecond)
+			m := i.stderr.written()
+			if m == n {
+				break
+			}
+			n = m
 		}
 	case errors.Is(err, pluginsdk.ErrStream) || code == codes.InvalidArgument:
 		e.Kind = KindProtocol
@@ -356,12 +365,29 @@ func pluginEnv() []string {
 	return env
 }
 
-// tail keeps the last max lines written to it.
+// tail keeps the last max lines written to it and, from the first line
+// that starts a Go crash report ("panic: ", "fatal error: ", a signal), the
+// max lines that begin it: the message and the crashing goroutine's stack
+// come first in a report that may go on for thousands of lines.
 type tail struct {
-	mu  sync.Mutex
-	max int
-	buf []string
-	w   io.Writer
+	mu    sync.Mutex
+	max   int
+	buf   []string
+	crash []string // the start of the crash report, if any
+	in    bool     // inside the start of the crash report
+	end   int      // number of the crash report's last kept line
+	n     int      // lines written
+	w     io.Writer
+}
+
+// crashStart reports whether a stderr line starts a Go crash report.
+func crashStart(line string) bool {
+	for _, p := range []string{"panic: ", "fatal error: ", "SIGQUIT", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGILL", "SIGFPE"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *tail) Write(p []byte) (int, error) {
@@ -369,6 +395,15 @@ func (t *tail) Write(p []byte) (int, error) {
 	defer t.mu.Unlock()
 	if t.w == nil {
 		t.w = pluginlog.LineWriter(func(line string) {
+			t.n++
+			if t.crash == nil && crashStart(line) {
+				t.in = true
+			}
+			if t.in {
+				t.crash = append(t.crash, line)
+				t.end = t.n
+				t.in = len(t.crash) < t.max
+			}
 			t.buf = append(t.buf, line)
 			if len(t.buf) > t.max {
 				t.buf = t.buf[len(t.buf)-t.max:]
@@ -378,8 +413,25 @@ func (t *tail) Write(p []byte) (int, error) {
 	return t.w.Write(p)
 }
 
+// lines returns the start of the crash report, if any, then the last
+// lines not already in it.
 func (t *tail) lines() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return slices.Clone(t.buf)
+	if len(t.crash) == 0 {
+		return slices.Clone(t.buf)
+	}
+	out := slices.Clone(t.crash)
+	before := t.n - len(t.buf) // lines written before buf's first
+	if before > t.end {
+		out = append(out, "…")
+	}
+	return append(out, t.buf[min(max(0, t.end-before), len(t.buf)):]...)
+}
+
+// written returns how many lines have been written.
+func (t *tail) written() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.n
 }

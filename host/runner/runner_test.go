@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -128,6 +129,7 @@ func TestFailures(t *testing.T) {
 	}{
 		{mode: "panic", kind: KindPanic},
 		{mode: "crash", kind: KindCrash, exit: "exit status 7", stderr: "about to exit"},
+		{mode: "goroutine-panic", kind: KindCrash, exit: "exit status 2", stderr: "goroutine panics on purpose"},
 		{mode: "slow", cancelAt: 200 * time.Millisecond, kind: KindCancelled},
 		{mode: "slow", limit: 200 * time.Millisecond, kind: KindTimeout},
 		{mode: "loop", limit: 200 * time.Millisecond, kind: KindTimeout},
@@ -249,4 +251,31 @@ func orphanHost() {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{2, 2}, Seed: 1})
 	inst.client.Protect(context.Background(), pluginsdk.Job{Method: "TEST", Params: map[string]string{"mode": "slow"}, Problem: p})
 	os.Exit(0)
+}
+
+// TestTailCrash: the stderr tail keeps the start of a Go crash report (its
+// message and the crashing goroutine's stack) however long the report is,
+// and the last lines after it.
+func TestTailCrash(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  []string
+	}{
+		{"plain", []string{"a", "b", "c", "d", "e"}, []string{"c", "d", "e"}},
+		{"short report", []string{"x", "panic: boom", "g1", "y"}, []string{"panic: boom", "g1", "y"}},
+		{"long report", []string{"x", "panic: boom", "g1", "g2", "g3", "g4", "g5", "g6", "g7"},
+			[]string{"panic: boom", "g1", "g2", "…", "g5", "g6", "g7"}},
+		{"overlap", []string{"panic: boom", "g1", "g2", "g3"}, []string{"panic: boom", "g1", "g2", "g3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tl := &tail{max: 3}
+			for _, l := range tc.lines {
+				fmt.Fprintln(tl, l)
+			}
+			if got := tl.lines(); !slices.Equal(got, tc.want) {
+				t.Errorf("lines() = %q, want %q", got, tc.want)
+			}
+		})
+	}
 }

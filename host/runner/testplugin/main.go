@@ -1,5 +1,6 @@
 // Command testplugin is a method plugin whose misbehaviour the host's tests
-// choose with the parameter "mode": ok, slow, panic, crash, loop, stdout.
+// choose with the parameter "mode": ok, slow, panic, crash, goroutine-panic,
+// loop, stdout.
 package main
 
 import (
@@ -21,7 +22,7 @@ func (method) Info() pluginsdk.MethodInfo {
 	return pluginsdk.MethodInfo{
 		Code: "TEST",
 		Params: []pluginsdk.ParamSpec{{Name: "mode", Type: pluginsdk.ParamEnum, Default: "ok",
-			Allowed: []string{"ok", "slow", "panic", "crash", "loop", "stdout"}, Help: "behaviour", BatchPosition: 1}},
+			Allowed: []string{"ok", "slow", "panic", "crash", "goroutine-panic", "loop", "stdout"}, Help: "behaviour", BatchPosition: 1}},
 		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputSuppression, HonoursCancellation: true},
 		Structures:   []pluginsdk.Structure{pluginsdk.StructureGeneral},
 	}
@@ -42,6 +43,11 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		// they crash (os.Stderr is redirected by go-plugin).
 		fmt.Fprintln(os.NewFile(2, "fd2"), "test plugin about to exit with status 7")
 		os.Exit(7)
+	case "goroutine-panic":
+		// A panic outside the handler kills the process; the runtime
+		// writes the message and every goroutine's stack to descriptor 2.
+		go func() { panic("test plugin goroutine panics on purpose") }()
+		time.Sleep(time.Minute)
 	case "loop":
 		for i := 0; ; i++ { // ignores ctx on purpose
 			if i < 0 {
