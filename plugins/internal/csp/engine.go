@@ -36,7 +36,10 @@ type Options struct {
 	// search stops; 0 asks for proven optimality.
 	Gap float64
 	// Workers is the number of parallel subproblem solvers; 0 means
-	// GOMAXPROCS.
+	// GOMAXPROCS. Without a time limit coming into play, a run is
+	// reproducible for a given number of workers; another number can give
+	// another pattern (cut rounds and protection batches are sized per
+	// worker, and each worker warm-starts its own LPs).
 	Workers int
 	// Seed seeds the solver's random choices.
 	Seed int64
