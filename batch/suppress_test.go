@@ -42,6 +42,43 @@ func (exactAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk
 // under-protected whatever the response's decimals. The tolerance used to
 // be 1e-9·10^decimals, 10^6 for the <DECIMALS> 15 piargus writes for float
 // columns, which passed every pattern.
+func TestAuditToleranceIgnoresDecimals(t *testing.T) {
+	for _, decimals := range []string{"0", "2", "15"} {
+		t.Run(decimals, func(t *testing.T) {
+			data := t.TempDir()
+			files := map[string]string{
+				"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\n" +
+					"val\r\n  <NUMERIC>\r\n  <DECIMALS> " + decimals + "\r\nst\r\n  <STATUS>\r\n",
+				"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
+			}
+			for name, text := range files {
+				if err := os.WriteFile(filepath.Join(data, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n" +
+				"<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
+				"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> KEEP(1)\r\n"
+			_, code, rep, lb := runJob(t, arb, newFake(t, keep{}, exactAudit{}))
+			if code != ExitOK {
+				t.Fatalf("exit %d, errors %v\n%s", code, rep.Errors, lb)
+			}
+			var audit *AuditReport
+			for _, s := range rep.Steps {
+				if s.Method != nil {
+					audit = s.Method.Audit
+				}
+			}
+			if audit == nil || !audit.Done || audit.Primaries != 1 || audit.UnderProtected != 1 {
+				t.Errorf("audit %+v, want 1 primary, 1 under-protected", audit)
+			}
+			if !strings.Contains(lb, "WARNING: audit: 1 of 1 primary cells are under-protected") {
+				t.Errorf("logbook lacks the audit warning:\n%s", lb)
+			}
+		})
+	}
+}
+
 func TestPrimaryProtected(t *testing.T) {
 	p := &pluginsdk.Problem{}
 	p.Cells.Value = []float64{100, 100, 100}
