@@ -209,12 +209,12 @@ func silence(h *highs.Solver) error {
 }
 
 // apply writes the options into a HiGHS instance. Every option is written,
-// defaults included, so that applying new Options fully replaces old ones.
+// defaults included, so that applying new Options fully replaces old ones;
+// the time limit is written by Solve, per run.
 func (o Options) apply(h *highs.Solver) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	timeLimit := timeLimitSeconds(o.TimeLimit)
 	iterLimit := math.MaxInt32
 	if o.IterationLimit > 0 {
 		iterLimit = o.IterationLimit
@@ -234,7 +234,6 @@ func (o Options) apply(h *highs.Solver) error {
 		name string
 		v    float64
 	}{
-		{"time_limit", timeLimit},
 		{"mip_rel_gap", gapValue(o.MIPRelGap, 1e-4)},
 		{"mip_abs_gap", gapValue(o.MIPAbsGap, 1e-6)},
 		{"primal_feasibility_tolerance", tolValue(o.PrimalFeasibilityTol, 1e-7)},
@@ -270,14 +269,6 @@ func (o Options) apply(h *highs.Solver) error {
 		}
 	}
 	return nil
-}
-
-// timeLimitSeconds converts Options.TimeLimit to the HiGHS option value.
-func timeLimitSeconds(d time.Duration) float64 {
-	if d > 0 {
-		return d.Seconds()
-	}
-	return math.Inf(1)
 }
 
 func gapValue(v, def float64) float64 {

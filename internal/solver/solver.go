@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -624,17 +625,20 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	// when that comes first (HiGHS checks its time limit in phases that
 	// have no interrupt callback: presolve, notably). HiGHS compares the
 	// time_limit option with the time the instance has spent in all its
-	// runs, so the option is that time plus the run's limit.
+	// runs, so the option is that time plus the run's limit, and none
+	// (+Inf) for a run without a limit.
 	limit, deadlineLimit := s.opts.TimeLimit, false
 	if dl, ok := ctx.Deadline(); ok {
 		if remaining := time.Until(dl); limit == 0 || remaining < limit {
 			limit, deadlineLimit = max(remaining, time.Millisecond), true
 		}
 	}
+	timeLimit := math.Inf(1)
 	if limit > 0 {
-		if err := n.h.SetFloatOption("time_limit", runTime(n.p)+limit.Seconds()); err != nil {
-			return nil, fmt.Errorf("solver: setting the time limit: %w", err)
-		}
+		timeLimit = runTime(n.p) + limit.Seconds()
+	}
+	if err := n.h.SetFloatOption("time_limit", timeLimit); err != nil {
+		return nil, fmt.Errorf("solver: setting the time limit: %w", err)
 	}
 	s.optimalLP, s.objChanged, s.otherChanged = false, false, false
 	n.flag.set(false)

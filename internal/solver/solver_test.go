@@ -788,3 +788,27 @@ func TestTimeLimitPerRun(t *testing.T) {
 		t.Errorf("deadline %v after %v of runs: %v %v", limit, total, res.Status, err)
 	}
 }
+
+// TestTimeLimitDoesNotLeak: the limit of a run with a deadline does not
+// stay behind for the runs after it, which have none.
+func TestTimeLimitDoesNotLeak(t *testing.T) {
+	m := randomLP(t, 300, 600, 8, 11)
+	s := must(New(m, Options{Presolve: PresolveOff}))
+	defer s.Close()
+	res, err := s.Solve(context.Background())
+	if err != nil || res.Status != StatusOptimal {
+		t.Fatalf("solve: %v %v", res.Status, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*res.Time+50*time.Millisecond)
+	defer cancel()
+	mustOK(t, s.ClearBasis())
+	if res, err := s.Solve(ctx); err != nil || res.Status != StatusOptimal {
+		t.Fatalf("solve with a deadline: %v %v", res.Status, err)
+	}
+	for k := range 30 {
+		mustOK(t, s.ClearBasis())
+		if res, err := s.Solve(context.Background()); err != nil || res.Status != StatusOptimal {
+			t.Fatalf("run %d without a deadline: %v %v", k, res.Status, err)
+		}
+	}
+}
