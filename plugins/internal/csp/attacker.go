@@ -40,10 +40,6 @@ type attacker struct {
 	pos, rowPos  []int32
 	lpCol, lpRow []int32
 	lo, hi       []float64 // current bounds of the LP columns
-	// Columns of the model in CSC form (rows and coefficients).
-	colStart []int
-	colRow   []int32
-	colCoef  []float64
 	// scratch
 	cols         []int
 	clo, chi     []float64
@@ -72,7 +68,6 @@ func newAttacker(m *model, o *Options) (*attacker, error) {
 	for r := range a.rowPos {
 		a.rowPos[r] = -1
 	}
-	a.colStart, a.colRow, a.colCoef = m.colStart, m.colRow, m.colCoef
 	return a, nil
 }
 
@@ -156,8 +151,8 @@ func (a *attacker) addCols(gs []int32) error {
 	var start, idx []int
 	var val []float64
 	for _, g := range gs {
-		for p := a.colStart[g]; p < a.colStart[g+1]; p++ {
-			row := a.colRow[p]
+		for p := a.m.colStart[g]; p < a.m.colStart[g+1]; p++ {
+			row := a.m.colRow[p]
 			if a.rowPos[row] >= 0 {
 				continue
 			}
@@ -182,9 +177,9 @@ func (a *attacker) addCols(gs []int32) error {
 	}
 	for _, g := range gs {
 		c := int(a.pos[g])
-		for p := a.colStart[g]; p < a.colStart[g+1]; p++ {
-			if r := a.rowPos[a.colRow[p]]; r < oldRows {
-				if err := a.s.ChangeCoeff(int(r), c, a.colCoef[p]); err != nil {
+		for p := a.m.colStart[g]; p < a.m.colStart[g+1]; p++ {
+			if r := a.rowPos[a.m.colRow[p]]; r < oldRows {
+				if err := a.s.ChangeCoeff(int(r), c, a.m.colCoef[p]); err != nil {
 					return fmt.Errorf("csp: attacker coefficients: %w", err)
 				}
 			}
@@ -272,9 +267,9 @@ func (a *attacker) solve(ctx context.Context, y []float64, j int, dir int) (atta
 			d = make([]float64, m.n)
 			for g := range m.n {
 				s := 0.0
-				for p := a.colStart[g]; p < a.colStart[g+1]; p++ {
-					if r := a.rowPos[a.colRow[p]]; r >= 0 {
-						s += res.RowDuals[r] * a.colCoef[p]
+				for p := a.m.colStart[g]; p < a.m.colStart[g+1]; p++ {
+					if r := a.rowPos[a.m.colRow[p]]; r >= 0 {
+						s += res.RowDuals[r] * a.m.colCoef[p]
 					}
 				}
 				d[g] = -s

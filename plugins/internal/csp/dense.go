@@ -15,10 +15,12 @@ type denseLP struct {
 	lo, hi, cost   []float64 // current, over 2n columns (z⁺ then z⁻)
 	cols           []int
 	clo, chi, cval []float64
-	cold           bool  // solve from scratch with presolve
-	slow           int   // consecutive warm solves with many iterations
-	limit          int   // simplex iterations beyond which the LP is too slow
-	coldIters      []int // simplex iterations of the first cold solves
+	cold           bool // solve from scratch with presolve
+	slow           int  // consecutive warm solves with many iterations
+	limit          int  // simplex iterations beyond which the LP is too slow
+	// coldN and coldIters count the first coldSolves cold solves and
+	// their simplex iterations.
+	coldN, coldIters int
 }
 
 // newDenseLP builds the LP; limit bounds the simplex iterations of a solve
@@ -163,18 +165,13 @@ func (d *denseLP) set(c int, lo, hi, cost float64) {
 // three times as fast.
 const coldWork = 6e6
 
+// coldSolves is the number of cold solves whose work tooSlow judges.
+const coldSolves = 4
+
 // tooSlow reports whether the cold solves of a table with n columns are too
 // slow for the LP over the whole table: the mean of the first coldSolves.
 func (d *denseLP) tooSlow(n int) bool {
-	const coldSolves = 4
-	if len(d.coldIters) < coldSolves {
-		return false
-	}
-	sum := 0
-	for _, it := range d.coldIters[:coldSolves] {
-		sum += it
-	}
-	return float64(sum)/coldSolves*float64(2*n) > coldWork
+	return d.coldN == coldSolves && float64(d.coldIters)/coldSolves*float64(2*n) > coldWork
 }
 
 // adapt switches to cold solves (no basis, presolve) when warm starts keep
@@ -184,8 +181,9 @@ func (d *denseLP) tooSlow(n int) bool {
 // rule counts iterations, not time, so runs stay deterministic.
 func (d *denseLP) adapt(iterations, rows int) {
 	if d.cold {
-		if len(d.coldIters) < 16 {
-			d.coldIters = append(d.coldIters, iterations)
+		if d.coldN < coldSolves {
+			d.coldN++
+			d.coldIters += iterations
 		}
 		return
 	}

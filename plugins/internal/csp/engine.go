@@ -497,7 +497,11 @@ func (e *engine) setWitness(t, d int, z []float64, value float64, scale bool) {
 func (e *engine) isDeviation(z []float64, j, d int, value float64) bool {
 	m := e.m
 	tol := m.eps + 1e-6*math.Max(1, math.Abs(value))
-	if dir := []float64{1, -1}[d]; dir*z[j] < value-tol {
+	moved := z[j]
+	if d == down {
+		moved = -moved
+	}
+	if moved < value-tol {
 		e.badWitnesses.Add(1)
 		return false
 	}
@@ -506,8 +510,9 @@ func (e *engine) isDeviation(z []float64, j, d int, value float64) bool {
 		if v == 0 {
 			continue
 		}
-		for p := m.colStart[g]; p < m.colStart[g+1]; p++ {
-			sums[m.colRow[p]] += m.colCoef[p] * v
+		rows, coef := m.col(g)
+		for k, r := range rows {
+			sums[r] += coef[k] * v
 		}
 	}
 	for _, s := range sums {
@@ -574,12 +579,19 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 // toFloat converts a pattern to suppression levels.
 func (e *engine) toFloat(y []bool) []float64 {
 	f := make([]float64, len(y))
+	e.fillFloat(f, y)
+	return f
+}
+
+// fillFloat writes the suppression levels of y (always-on columns
+// included) into f.
+func (e *engine) fillFloat(f []float64, y []bool) {
 	for j, s := range y {
+		f[j] = 0
 		if s || e.m.on[j] {
 			f[j] = 1
 		}
 	}
-	return f
 }
 
 // verify checks every task under the binary pattern y in parallel; it

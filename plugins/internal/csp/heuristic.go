@@ -208,10 +208,7 @@ func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide [
 			if !now.Before(fastAt) || measured && now.Add(left).After(fastAt) {
 				e.logf("protect: %d of %d requirements left, fast witnesses", len(todo)-off, len(todo))
 				fast = true
-				for _, w := range e.workers {
-					w.rt.sparse = true
-				}
-				e.syncRouters()
+				e.useSmallLPs()
 			}
 		}
 		batch := 1
@@ -228,12 +225,7 @@ func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide [
 			}
 			if k < W { // the worker's first task of the batch
 				copy(l.y, y)
-				for j, s := range y {
-					l.yf[j] = 0
-					if s || e.m.on[j] {
-						l.yf[j] = 1
-					}
-				}
+				e.fillFloat(l.yf, y)
 			}
 			return e.protectTask(ctx, w, ids[k], l.y, l.yf, guide, margin, fast, &res[k])
 		}
@@ -273,13 +265,13 @@ func (e *engine) sparse() bool {
 // syncRouters switches every router to small LPs once one has switched, so
 // that all workers behave alike.
 func (e *engine) syncRouters() {
-	any := false
-	for _, w := range e.workers {
-		any = any || w.rt.sparse
+	if slices.ContainsFunc(e.workers, func(w *worker) bool { return w.rt.sparse }) {
+		e.useSmallLPs()
 	}
-	if !any {
-		return
-	}
+}
+
+// useSmallLPs switches every router to small LPs for good.
+func (e *engine) useSmallLPs() {
 	for _, w := range e.workers {
 		w.rt.sparse = true
 		w.rt.dense.close()

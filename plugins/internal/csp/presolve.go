@@ -31,8 +31,6 @@ type model struct {
 	rowStart []int
 	rowCol   []int
 	rowCoef  []float64
-	// colRows lists the rows of each column.
-	colRows [][]int32
 	// reqUp, reqDn and reqSlide are the required upward and downward
 	// deviations and range of each column (0 = none).
 	reqUp, reqDn, reqSlide []float64
@@ -239,7 +237,6 @@ func presolve(in *Instance, minRange float64) *model {
 	}
 	// Rows over columns.
 	m.rowStart = append(m.rowStart, 0)
-	m.colRows = make([][]int32, m.n)
 	for r := range rel.Len() {
 		collect(r)
 		if len(terms) < 2 {
@@ -248,7 +245,6 @@ func presolve(in *Instance, minRange float64) *model {
 		slices.SortFunc(terms, func(a, b term) int { return int(col[a.root]) - int(col[b.root]) })
 		for _, t := range terms {
 			c := int(col[t.root])
-			m.colRows[c] = append(m.colRows[c], int32(len(m.rowStart)-1))
 			m.rowCol = append(m.rowCol, c)
 			m.rowCoef = append(m.rowCoef, t.coef)
 		}
@@ -307,6 +303,11 @@ func (m *model) onCost() float64 {
 		}
 	}
 	return c
+}
+
+// col returns the rows of column g and its coefficients in them.
+func (m *model) col(g int) ([]int32, []float64) {
+	return m.colRow[m.colStart[g]:m.colStart[g+1]], m.colCoef[m.colStart[g]:m.colStart[g+1]]
 }
 
 // csc returns the relations column-wise: the rows and coefficients of

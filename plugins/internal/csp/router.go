@@ -19,11 +19,12 @@ import (
 // is fast. In tables of three or more dimensions it is so degenerate that a
 // single solve takes seconds to minutes once the table has some ten
 // thousand cells (24–35 s per LP on a 30×30×30 grid): large tables start
-// with small LPs (sparse.go), and the first dense LP that needs many more
-// simplex iterations than the table has relations switches the router to
-// them for good. The small LPs hold a greedy closure around the column to
-// move, the pattern's columns, and the columns that column generation
-// prices in when that is not enough.
+// with small LPs (sparse.go). Smaller ones start with the whole LP and
+// switch to small LPs for good when a solve hits its iteration limit even
+// cold, or when the first cold solves are slow in simplex work (counted,
+// not timed: the same decision on every machine). The small LPs hold a
+// greedy closure around the column to move, the pattern's columns, and the
+// columns that column generation prices in when that is not enough.
 type router struct {
 	m      *model
 	o      *Options
@@ -33,10 +34,6 @@ type router struct {
 	// wlo, whi and wcost are the bounds and costs of the current problem
 	// per model column, z⁺ over [0, n), z⁻ over [n, 2n).
 	wlo, whi, wcost []float64
-	// Columns of the model in CSC form (rows and coefficients).
-	colStart []int
-	colRow   []int32
-	colCoef  []float64
 
 	dense  *denseLP  // the whole routing LP, nil until used
 	whole  *denseLP  // the same without an iteration limit, when small LPs fail
@@ -53,7 +50,6 @@ func newRouter(m *model, o *Options) (*router, error) {
 	n := m.n
 	r := &router{m: m, o: o, global: o.Singletons == SingletonGlobal,
 		wlo: make([]float64, 2*n), whi: make([]float64, 2*n), wcost: make([]float64, 2*n)}
-	r.colStart, r.colRow, r.colCoef = m.colStart, m.colRow, m.colCoef
 	floor := math.Inf(1)
 	var ws []float64
 	for g := range n {

@@ -66,7 +66,8 @@ func (e *engine) initBridgeless() {
 		if tk.req[up] == 0 && tk.req[down] == 0 && tk.slide == 0 {
 			continue
 		}
-		for _, r := range m.colRows[tk.j] {
+		rows, _ := m.col(tk.j)
+		for _, r := range rows {
 			cols, _ := m.row(int(r))
 			var c cut
 			skip := false

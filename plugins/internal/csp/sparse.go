@@ -255,7 +255,7 @@ func (r *router) bestClosure(ctx context.Context, sp *routeSpec) (best []float64
 	return best, first, nil
 }
 
-// mergeSorted returns the sorted union of a (any order) and b (sorted).
+// mergeSorted returns the sorted union of a and b.
 func mergeSorted(a, b []int32) []int32 {
 	out := slices.Concat(a, b)
 	slices.Sort(out)
@@ -319,9 +319,9 @@ func (lp *sparseLP) generate(ctx context.Context, res *solver.Result, rounds int
 				continue
 			}
 			s := 0.0
-			for p := r.colStart[g]; p < r.colStart[g+1]; p++ {
-				if lr := lp.rowPos[r.colRow[p]]; lr >= 0 {
-					s += pi[lr] * r.colCoef[p]
+			for p := r.m.colStart[g]; p < r.m.colStart[g+1]; p++ {
+				if lr := lp.rowPos[r.m.colRow[p]]; lr >= 0 {
+					s += pi[lr] * r.m.colCoef[p]
 				}
 			}
 			if s == 0 {
@@ -426,8 +426,8 @@ func (lp *sparseLP) add(gs []int32) error {
 	first := len(lp.lpCol)
 	var newRows []int32
 	for _, g := range gs {
-		for p := r.colStart[g]; p < r.colStart[g+1]; p++ {
-			if row := r.colRow[p]; lp.rowPos[row] < 0 {
+		for p := r.m.colStart[g]; p < r.m.colStart[g+1]; p++ {
+			if row := r.m.colRow[p]; lp.rowPos[row] < 0 {
 				lp.rowPos[row] = int32(len(lp.lpRow) + len(newRows))
 				newRows = append(newRows, row)
 			}
@@ -493,12 +493,12 @@ func (lp *sparseLP) add(gs []int32) error {
 	}
 	for _, g := range gs {
 		c := int(lp.pos[g])
-		for p := r.colStart[g]; p < r.colStart[g+1]; p++ {
-			lr := lp.rowPos[r.colRow[p]]
+		for p := r.m.colStart[g]; p < r.m.colStart[g+1]; p++ {
+			lr := lp.rowPos[r.m.colRow[p]]
 			if lr >= old {
 				continue
 			}
-			v := r.colCoef[p]
+			v := r.m.colCoef[p]
 			if err := lp.s.ChangeCoeff(int(lr), c, v); err != nil {
 				return fmt.Errorf("csp: router coefficients: %w", err)
 			}
@@ -585,12 +585,12 @@ func (r *router) closure(sp *routeSpec, limit int, lambda float64) []int32 {
 	// put adds column g moving in direction s (±1).
 	put := func(g int, s float64) {
 		cs.inSet[g] = st
-		for p := r.colStart[g]; p < r.colStart[g+1]; p++ {
-			row := r.colRow[p]
+		for p := r.m.colStart[g]; p < r.m.colStart[g+1]; p++ {
+			row := r.m.colRow[p]
 			if cs.rowSeen[row] != st {
 				cs.rowSeen[row], cs.pos[row], cs.neg[row] = st, 0, 0
 			}
-			if r.colCoef[p]*s > 0 {
+			if r.m.colCoef[p]*s > 0 {
 				cs.pos[row]++
 			} else {
 				cs.neg[row]++
@@ -643,12 +643,12 @@ func (r *router) closure(sp *routeSpec, limit int, lambda float64) []int32 {
 					continue
 				}
 				closes, opens := 0.0, 0.0
-				for p := r.colStart[g]; p < r.colStart[g+1]; p++ {
-					row := r.colRow[p]
+				for p := r.m.colStart[g]; p < r.m.colStart[g+1]; p++ {
+					row := r.m.colRow[p]
 					switch {
 					case cs.rowSeen[row] != st || cs.pos[row]+cs.neg[row] == 0:
 						opens++
-					case rowOpen(row) && (r.colCoef[p]*s > 0) == (cs.neg[row] > 0):
+					case rowOpen(row) && (r.m.colCoef[p]*s > 0) == (cs.neg[row] > 0):
 						closes++
 					}
 				}

@@ -32,6 +32,17 @@ type hitasStats struct {
 	timeFallbacks int
 }
 
+// record counts a sub-table solve.
+func (s *hitasStats) record(sol *csp.Solution) {
+	s.solved++
+	if sol.TimeLimit {
+		s.timeLimits++
+	}
+	if sol.Stats.TimeFallback {
+		s.timeFallbacks++
+	}
+}
+
 // cached is the result of a sub-table solve for one input.
 type cached struct {
 	cells    []int // newly suppressed cells (class roots)
@@ -311,13 +322,7 @@ func (h *hitas) runWhole(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("modular: %w", err)
 	}
-	h.stats.solved++
-	if sol.TimeLimit {
-		h.stats.timeLimits++
-	}
-	if sol.Stats.TimeFallback {
-		h.stats.timeFallbacks++
-	}
+	h.stats.record(sol)
 	h.whole = sol.Suppressed
 	return nil
 }
@@ -382,13 +387,7 @@ func (h *hitas) solveSub(ctx context.Context, k int) (cached, error) {
 	if err != nil {
 		return cached{}, fmt.Errorf("modular: sub-table %v of table %d: %w", sr.st.Codes, sr.table, err)
 	}
-	h.stats.solved++
-	if sol.TimeLimit {
-		h.stats.timeLimits++
-	}
-	if sol.Stats.TimeFallback {
-		h.stats.timeFallbacks++
-	}
+	h.stats.record(sol)
 	if len(sol.Unprotectable) > 0 {
 		h.stats.infeasible++
 	}
