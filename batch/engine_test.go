@@ -447,3 +447,30 @@ func TestProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestMethodNotImplemented: a τ-Argus method argus has no plugin for says
+// so in the logbook and the report (rtauargus ignores exit codes), and is
+// told apart from an argus method whose plugin is not installed.
+func TestMethodNotImplemented(t *testing.T) {
+	needCorpus(t)
+	for _, tc := range []struct{ suppress, want, not string }{
+		{"<SUPPRESS> NET(1)\r\n", "argus does not implement method NET (Network) yet", "no installed"},
+		{"<SUPPRESS> CTA(1)\r\n", "argus does not implement method CTA (CTA) yet", "no installed"},
+		{"<SUPPRESS> RND(1,5)\r\n", "argus does not implement method RND (rounding) yet", "no installed"},
+		{"<SUPPRESS> GH(1,100)\r\n", "the plugin argus-method-hypercube is not installed", "does not implement"},
+		{"<SUPPRESS> OPT(1)\r\n", "the plugin argus-method-optimal is not installed", "does not implement"},
+	} {
+		t.Run(tc.suppress, func(t *testing.T) {
+			_, code, rep, lb := runJob(t, simpleJob(t, tc.suppress), newFake(t, pairs{}))
+			if code != ExitError {
+				t.Errorf("exit %d", code)
+			}
+			if !strings.Contains(lb, tc.want) || strings.Contains(lb, tc.not) {
+				t.Errorf("logbook lacks %q (or has %q):\n%s", tc.want, tc.not, lb)
+			}
+			if len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0], tc.want) || len(rep.Hints) != 1 {
+				t.Errorf("report errors %q hints %q", rep.Errors, rep.Hints)
+			}
+		})
+	}
+}

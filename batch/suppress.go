@@ -20,6 +20,29 @@ import (
 var methodNames = map[string]string{"GH": "hypercube", "MOD": "modular", "OPT": "Optimal", "NET": "Network",
 	"RND": "rounding", "CTA": "CTA", "CKM": "cell key"}
 
+// argusPlugins names argus's own plugin for each τ-Argus method it
+// implements. The other methods of methodNames are τ-Argus methods argus
+// does not implement yet (a third-party plugin may still serve them).
+var argusPlugins = map[string]string{"GH": "argus-method-hypercube", "MOD": "argus-method-modular",
+	"OPT": "argus-method-optimal"}
+
+// missingMethod is the error for a <SUPPRESS> method no installed plugin
+// serves. rtauargus ignores exit codes, so the logbook text must say why:
+// a τ-Argus method argus does not implement yet, an argus method whose
+// plugin is not installed, or a method τ-Argus does not know either.
+func missingMethod(code string) error {
+	name, known := methodNames[code]
+	switch plugin, ours := argusPlugins[code]; {
+	case ours:
+		return withHint(fmt.Errorf("no installed method plugin serves method %s (%s): the plugin %s is not installed", code, name, plugin),
+			"install %s in a plugin directory (see 'argus plugins' for the directories searched)", plugin)
+	case known:
+		return withHint(fmt.Errorf("argus does not implement method %s (%s) yet", code, name),
+			"argus implements GH, MOD and OPT; run this job with τ-Argus, or install a plugin serving %s", code)
+	}
+	return fmt.Errorf("Unknown suppression method (%s) found", code)
+}
+
 // batchArgs returns the positional arguments written after the table number.
 func batchArgs(p arb.MethodParams) []string {
 	b := func(v bool) string {
@@ -107,10 +130,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	}
 	ref, ok := e.cfg.Protector.Method(c.Method)
 	if !ok {
-		if _, known := methodNames[c.Method]; known {
-			return fmt.Errorf("no installed method plugin serves method %s (see 'argus plugins')", c.Method)
-		}
-		return fmt.Errorf("Unknown suppression method (%s) found", c.Method)
+		return missingMethod(c.Method)
 	}
 	if len(specs) > 1 && !ref.Info.Capabilities.LinkedTables {
 		return fmt.Errorf("method %s cannot protect linked tables (table 0)", c.Method)
