@@ -328,10 +328,10 @@ func writeSBSTail(s *sink, c *table.Cell, r table.Rules, sbsCode int) {
 		return 100 * x / c.Shadow
 	}
 	s.byte(',')
-	s.str(numfmt.C(pct(x1), 1))
+	s.str(numfmt.CWindows(pct(x1), 1))
 	if r.PRule {
 		s.byte(',')
-		s.str(numfmt.C(pct(x2), 1))
+		s.str(numfmt.CWindows(pct(x2), 1))
 	}
 }
 
@@ -374,7 +374,9 @@ func WriteCodeValue(w io.Writer, t *table.Table, o Options) error {
 // holdings if positive, else of contributors. STATUS is
 // [table.Status.SBSLetter]; B, C and F lines carry the share of the largest
 // (two) contribution(s) in the shadow total with one decimal, and a second
-// share when a p% rule is active. Options HL and QU apply.
+// share when a p% rule is active; the shares are rounded as τ-Argus's
+// Windows engine prints them ([numfmt.CWindows]: ties up, 91.25 → 91.3).
+// Options HL and QU apply.
 func WriteSBS(w io.Writer, t *table.Table, o Options) error {
 	if err := checkTable(t); err != nil {
 		return err

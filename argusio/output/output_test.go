@@ -448,6 +448,11 @@ func TestSBSPercentages(t *testing.T) {
 		{mk(table.Rules{}, table.UnsafeManual, nil, nil, 8, 0), "Total,10,3,B,0.0\n"},
 		{mk(table.Rules{TopN: 1}, table.UnsafeFreq, []float64{4}, nil, 8, 0), "Total,10,3,A\n"},
 		{mk(table.Rules{TopN: 1}, table.Empty, nil, nil, 0, 0), ""},
+		// τ-Argus's printf (Microsoft C runtime) rounds ties up: 73/80 is
+		// exactly 91.25, and 100·29/2000 is the double 1.4499999999999999556,
+		// 1.4500000000000000 at 17 digits (glibc: 1.4).
+		{mk(table.Rules{DominanceRule: true, TopN: 1}, table.UnsafeRule, []float64{73}, nil, 80, 0), "Total,10,3,B,91.3\n"},
+		{mk(table.Rules{PRule: true, TopN: 2}, table.UnsafeRule, []float64{2900, 29}, nil, 2000, 0), "Total,10,3,F,145.0,1.5\n"},
 	}
 	for i, tt := range tests {
 		if tt.got != tt.want {

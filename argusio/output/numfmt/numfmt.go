@@ -20,6 +20,11 @@
 // selectable decimal separator for the JVM-locale dependence of τ-Argus's
 // writers.
 //
+// τ-Argus on Windows links its engine against the Microsoft C runtime,
+// whose printf rounds differently from the C standard's on ties (see
+// [CWindows]); the SBS percentages, where ties are common, use
+// [CWindows].
+//
 // Both keep the sign of negative values that round to zero ("-0.00"). Not
 // reproduced: the rare cases where Java 8's Double.toString is not the
 // shortest representation, and the NaN/infinity symbols of DecimalFormat
@@ -141,5 +146,84 @@ func javaDigits(ax float64, dec int) string {
 	}
 	b.WriteString(fd)
 	b.WriteString(strings.Repeat("0", dec-len(fd)))
+	return b.String()
+}
+
+// windowsDigits is the number of significant digits the Microsoft C
+// runtime's printf computes before it rounds to the requested precision.
+const windowsDigits = 17
+
+// CWindows formats x like printf("%.*f", dec, x) of the Microsoft C runtime
+// (msvcrt.dll), which τ-Argus's engine is linked against on Windows. That
+// printf does not round the binary value: it first takes the value to 17
+// significant digits and then rounds that digit string half away from
+// zero, looking at the first dropped digit only. So an exact tie rounds
+// up (91.25 → "91.3", where [C] gives "91.2"), and so does a binary value
+// just below a tie whose 17-digit form is the tie (1.45, stored as
+// 1.4499999999999999556, → "1.5"); digits beyond the 17th are printed as
+// zeros. A negative dec means 6, as in C; NaN and infinities as in [C].
+func CWindows(x float64, dec int) string {
+	if dec < 0 {
+		dec = 6
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return C(x, dec)
+	}
+	neg := math.Signbit(x)
+	// d.dddddddddddddddde±XX: 17 significant digits, correctly rounded.
+	e := strconv.FormatFloat(math.Abs(x), 'e', windowsDigits-1, 64)
+	mant, expPart, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(expPart)
+	digits := []byte(strings.Replace(mant, ".", "", 1))
+	if x == 0 {
+		exp = 0
+	}
+	// value = 0.digits × 10^(exp+1); keep exp+1+dec digits.
+	keep := exp + 1 + dec
+	switch {
+	case keep < 0:
+		digits = digits[:0]
+	case keep < len(digits):
+		up := digits[keep] >= '5'
+		digits = digits[:keep]
+		if up {
+			i := len(digits) - 1
+			for ; i >= 0 && digits[i] == '9'; i-- {
+				digits[i] = '0'
+			}
+			if i >= 0 {
+				digits[i]++
+			} else {
+				digits = append([]byte{'1'}, digits...)
+				exp++
+			}
+		}
+	}
+	// digits now hold the value's digits from 10^exp down to at most
+	// 10^-dec; lay them out in fixed notation.
+	intLen := exp + 1
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	digit := func(pos int) byte { // pos 0 is the 10^exp digit
+		if pos >= 0 && pos < len(digits) {
+			return digits[pos]
+		}
+		return '0'
+	}
+	if intLen <= 0 {
+		b.WriteByte('0')
+	} else {
+		for i := 0; i < intLen; i++ {
+			b.WriteByte(digit(i))
+		}
+	}
+	if dec > 0 {
+		b.WriteByte('.')
+		for i := 0; i < dec; i++ {
+			b.WriteByte(digit(intLen + i))
+		}
+	}
 	return b.String()
 }

@@ -122,3 +122,62 @@ func FuzzJava(f *testing.F) {
 		}
 	})
 }
+
+func TestCWindows(t *testing.T) {
+	tests := []struct {
+		x    float64
+		dec  int
+		want string
+	}{
+		{91.25, 1, "91.3"},   // exact tie: up (C gives 91.2)
+		{1.45, 1, "1.5"},     // 1.4499999999999999556: 17 digits 1.4500000000000000
+		{1.15, 1, "1.1"},     // 1.1499999999999999112: 17 digits 1.1499999999999999
+		{0.125, 2, "0.13"},   // exact tie: up
+		{2.675, 2, "2.67"},   // below the tie even at 17 digits
+		{2.5, 0, "3"},        // C gives 2
+		{-2.5, 0, "-3"},      // half away from zero
+		{99.95, 1, "100.0"},  // carry into a new digit
+		{9.96, 1, "10.0"},    // carry
+		{0.04, 1, "0.0"},     //
+		{0.05, 1, "0.1"},     // 0.05000000000000000277
+		{0.0004, 2, "0.00"},  // below the precision
+		{0.006, 2, "0.01"},   // first digit at the rounding place
+		{0.0005, 3, "0.001"}, //
+		{0, 1, "0.0"},
+		{math.Copysign(0, -1), 1, "-0.0"},
+		{-0.01, 1, "-0.0"},
+		{100, 1, "100.0"},
+		{16847646.84, 2, "16847646.84"},
+		{0.1, 20, "0.10000000000000001000"}, // 17 digits, then zeros
+		{1 << 60, 0, "1152921504606847000"},
+		{33.333333333333336, 1, "33.3"},
+		{66.66666666666667, 1, "66.7"},
+		{1, -1, "1.000000"},
+		{math.NaN(), 1, "nan"},
+	}
+	for _, tt := range tests {
+		if got := CWindows(tt.x, tt.dec); got != tt.want {
+			t.Errorf("CWindows(%v, %d) = %q, want %q", tt.x, tt.dec, got, tt.want)
+		}
+	}
+}
+
+// TestCWindowsAgreesWithCAwayFromTies: away from ties (and within 17
+// significant digits) both printf implementations give the same digits.
+func TestCWindowsAgreesWithCAwayFromTies(t *testing.T) {
+	for i := 0; i < 100000; i++ {
+		x := float64(i)*0.0137 - 300
+		for _, dec := range []int{0, 1, 2, 4} {
+			c, w := C(x, dec), CWindows(x, dec)
+			if c == w {
+				continue
+			}
+			// They may differ only where the value is within a few ulps of
+			// a tie at dec decimals.
+			scaled := math.Abs(x) * math.Pow(10, float64(dec))
+			if frac := scaled - math.Floor(scaled); math.Abs(frac-0.5) > 1e-9 {
+				t.Fatalf("%v with %d decimals: C %q, CWindows %q", x, dec, c, w)
+			}
+		}
+	}
+}
