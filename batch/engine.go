@@ -116,6 +116,9 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
+// legacyFreq is τ-Argus 3.5's response name of the frequency count.
+const legacyFreq = "FREQ"
+
 // errInteractive ends a job at <GOINTERACTIVE>.
 var errInteractive = errors.New("<GOINTERACTIVE> reached")
 
@@ -404,6 +407,14 @@ func (e *engine) specifyTable(c *arb.SpecifyTable) error {
 	if e.meta == nil {
 		return errors.New("no metadata has been opened")
 	}
+	if !c.FreqTable && strings.EqualFold(c.Response, legacyFreq) && e.meta.Find(c.Response) == nil {
+		// τ-Argus 3.5 syntax: the frequency count was "FREQ".
+		msg := fmt.Sprintf(`response variable "%s" read as "<freq>", the frequency count (τ-Argus 3.5 syntax; τ-Argus 4 reports "Response variable (%s) not found")`,
+			c.Response, c.Response)
+		e.logf("WARNING: %s", msg)
+		e.report.Warnings = append(e.report.Warnings, fmt.Sprintf("%s: warning: %s", c.Pos, msg))
+		c.Response, c.FreqTable = "<freq>", true
+	}
 	for _, v := range c.Explanatory {
 		if e.meta.Find(v) == nil {
 			return withHint(fmt.Errorf("Explanatory variable (%s) not found", v), "%s", variablesHint(e.meta, e.metaFile))
@@ -417,6 +428,27 @@ func (e *engine) specifyTable(c *arb.SpecifyTable) error {
 	}
 	if c.Cost == arb.CostVariable && e.meta.Find(c.CostVar) == nil {
 		return withHint(fmt.Errorf("Cost variable (%s) not found", c.CostVar), "%s", variablesHint(e.meta, e.metaFile))
+	}
+	// From here on variables go by the names the metadata declares (the
+	// batch file may spell them in another case), as τ-Argus names them in
+	// the logbook and in the outputs.
+	declared := func(name string) string {
+		if v := e.meta.Find(name); v != nil {
+			return v.Name
+		}
+		return name
+	}
+	for i, v := range c.Explanatory {
+		c.Explanatory[i] = declared(v)
+	}
+	if !c.FreqTable {
+		c.Response = declared(c.Response)
+	}
+	if c.Shadow != "" {
+		c.Shadow = declared(c.Shadow)
+	}
+	if c.Cost == arb.CostVariable {
+		c.CostVar = declared(c.CostVar)
 	}
 	e.tables = append(e.tables, &tableSpec{cmd: c, meta: e.meta, dataFile: e.dataFile, metaFile: e.metaFile,
 		tabular: e.tabular, set: rules.NewSet()})

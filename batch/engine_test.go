@@ -474,3 +474,44 @@ func TestMethodNotImplemented(t *testing.T) {
 		})
 	}
 }
+
+// TestTableNamesAsDeclared: the logbook and the outputs name a table's
+// variables as the metadata declares them, whatever the case the batch file
+// uses (τ-Argus looks them up and uses the metadata's), and "FREQ", τ-Argus
+// 3.5's frequency count, makes a frequency table with a warning.
+func TestTableNamesAsDeclared(t *testing.T) {
+	needCorpus(t)
+	job := "<OPENMICRODATA> \"" + abs(t, filepath.Join(simpleIn, "tau_testW.asc")) + "\"\r\n" +
+		"<OPENMETADATA> \"" + abs(t, tauRDA) + "\"\r\n" +
+		"<SPECIFYTABLE> \"size\"\"REGION\"|\"var2\"||\"var3\"\r\n" +
+		"<SAFETYRULE> P(15,1)\r\n" +
+		"<SPECIFYTABLE> \"Size\"|\"Freq\"||\r\n" +
+		"<SAFETYRULE> FREQ(3,10)\r\n" +
+		"<READMICRODATA>\r\n" +
+		"<SUPPRESS> PAIRS(1)\r\n" +
+		"<WRITETABLE> (1, 5, , \"out5.tab\")\r\n" +
+		"<WRITETABLE> (2, 3, AS+, \"freq.txt\")\r\n"
+	dir, code, rep, lb := runJob(t, job, newFake(t, pairs{}))
+	if code != ExitOK {
+		t.Fatalf("exit %d: %v\n%s", code, rep.Errors, lb)
+	}
+	for _, want := range []string{"Table: Size x Region | Var2 has been specified", "for table Size x Region | Var2",
+		"Table: Size x Region | Var2 has been written", "Table: Size | <freq> has been written",
+		`WARNING: response variable "Freq" read as "<freq>"`} {
+		if !strings.Contains(lb, want) {
+			t.Errorf("logbook lacks %q:\n%s", want, lb)
+		}
+	}
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "job.arb:5") {
+		t.Errorf("report warnings %q", rep.Warnings)
+	}
+	rda, err := os.ReadFile(filepath.Join(dir, "out5.rda"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\r\nSize \"99\"\r\n", "\r\nRegion \"99\"\r\n", "\r\nVar2\r\n", "\r\nVar3\r\n    <NUMERIC> <COSTVAR>"} {
+		if !strings.Contains(string(rda), want) {
+			t.Errorf("out5.rda lacks %q:\n%s", want, rda)
+		}
+	}
+}

@@ -158,7 +158,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	if name == "" {
 		name = c.Method
 	}
-	target := "table " + strconv.Itoa(c.Table)
+	target := "table " + describe(specs[0]) // τ-Argus: "for table ACTIVITY x SIZE | VAL"
 	if c.Table == 0 {
 		target = "the linked tables"
 	}
