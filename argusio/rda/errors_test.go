@@ -102,7 +102,7 @@ func TestParseSemantics(t *testing.T) {
 		in := "A 1 3 9 \" \"\n <RECODEABLE>\n <NUMERIC>\n" + // both
 			"B 4 2\n <NUMERIC>\n <RECODABLE>\n" + // both, other order
 			"C 6 2\n <NUMERIC>\n <WEIGHT>\n" + // weight wins
-			"D 8 2\n <RECODEABLE>\n <TOTCODE> 'Total'\n <TOTCODE> \"All\"\n <HIERCODELIST> x.hrc\n" + // flat: no <HIERARCHICAL>
+			"D 8 2\n <RECODEABLE>\n <TOTCODE> Total\n <TOTCODE> \"All\"\n <HIERCODELIST> x.hrc\n" + // flat: no <HIERARCHICAL>
 			"E 10 3 \"99\"\n <RECODEABLE>\n <HIERARCHICAL>\n <HIERLEVELS> 1 2\n <DISTANCE> 4\n" +
 			"R 13 1\n <REQUEST> \"1\"\n"
 		m, err := Parse(strings.NewReader(in), "x.rda", Microdata)

@@ -78,6 +78,20 @@ type parser struct {
 	m      *Metadata
 	v      *Variable // variable being described
 	ckmSet bool      // a <CKM> other than N was seen (file-wide, as in τ-Argus)
+	single bool      // a value in single quotes was seen (warned once)
+}
+
+// quoted reads an argument τ-Argus takes as a quoted string; single quotes
+// are accepted as quotes too (sdcTable on Linux writes <TOTCODE> 'Total'),
+// with one warning per file.
+func (p *parser) quoted() string {
+	v, single := p.s.NextQuotedToken()
+	if single && !p.single {
+		p.single = true
+		p.m.Warnings = append(p.m.Warnings, Warning{Pos: p.s.Pos(),
+			Msg: "values in single quotes ('" + v + "') read as quoted strings; τ-Argus takes single quotes as part of the value"})
+	}
+	return v
 }
 
 // errf returns a ParseError at the current token with the whole line as text.
@@ -94,7 +108,7 @@ func (p *parser) parse() error {
 			switch tok {
 			case "<SEPARATOR>":
 				p.m.Format = Free
-				p.m.Separator = s.NextToken()
+				p.m.Separator = p.quoted()
 				p.m.GlobalPos[tok] = pos
 				continue
 			case "<SPSS>":
@@ -165,7 +179,7 @@ func (p *parser) declare(name string, pos lex.Pos) error {
 		v.Length = n
 	}
 	for i := range v.Missing {
-		tok := s.NextToken()
+		tok := p.quoted()
 		if p.m.Origin == Microdata && len(tok) > v.Length {
 			return p.errf("Missing value (%s) too long in line %d", tok, s.LineNumber())
 		}
@@ -206,7 +220,7 @@ func (p *parser) common(tok string) (bool, error) {
 	s, v := p.s, p.v
 	switch tok {
 	case "<TOTCODE>":
-		v.TotCode = s.NextToken()
+		v.TotCode = p.quoted()
 	case "<DISTANCE>":
 		v.HasDistance = true
 		for i := range v.Distance {
@@ -225,15 +239,15 @@ func (p *parser) common(tok string) (bool, error) {
 			}
 		}
 	case "<CODELIST>":
-		v.CodeList = s.NextToken()
+		v.CodeList = p.quoted()
 	case "<HIERARCHICAL>":
 		v.Hierarchy = HierFile
 	case "<HIERLEVELS>":
 		return true, p.hierLevels()
 	case "<HIERLEADSTRING>":
-		v.HierLeadString = s.NextToken()
+		v.HierLeadString = p.quoted()
 	case "<HIERCODELIST>":
-		v.HierFile = s.NextToken()
+		v.HierFile = p.quoted()
 	case "<DECIMALS>":
 		n, err := p.parseInt(s.NextToken(), "number of decimals")
 		if err != nil {
@@ -328,7 +342,7 @@ func (p *parser) microKeyword(tok string, pos lex.Pos) error {
 	case "<REQUEST>":
 		v.Kind = Request
 		for i := range v.RequestCodes {
-			v.RequestCodes[i] = s.NextToken()
+			v.RequestCodes[i] = p.quoted()
 		}
 	case "<TRUNCABLE>":
 		v.Truncable = true
@@ -483,16 +497,15 @@ func (p *parser) scaling() error {
 
 // tableKeyword handles a keyword line of tabular metadata.
 func (p *parser) tableKeyword(tok string, pos lex.Pos) error {
-	s := p.s
 	switch tok {
 	case "<SEPARATOR>":
-		p.m.Separator = s.NextToken()
+		p.m.Separator = p.quoted()
 	case "<SAFE>":
-		p.m.Safe = s.NextToken()
+		p.m.Safe = p.quoted()
 	case "<UNSAFE>":
-		p.m.Unsafe = s.NextToken()
+		p.m.Unsafe = p.quoted()
 	case "<PROTECT>":
-		p.m.Protect = s.NextToken()
+		p.m.Protect = p.quoted()
 	default:
 		return p.tableVarKeyword(tok, pos)
 	}
