@@ -3,8 +3,8 @@ package lex
 import "strings"
 
 // NextQuotedToken is [Scanner.NextToken] for an argument τ-Argus takes as a
-// quoted string, accepting single quotes as well: a remainder starting with
-// '\” yields the text up to the next '\” (the closing quote consumed and
+// quoted string, accepting single quotes as well: a remainder starting with a
+// single quote yields the text up to the next one (the closing quote consumed and
 // the rest stripped of white space), and single reports it. Clients that
 // build metadata with a shell's quoting (sdcTable on Linux writes
 // <TOTCODE> 'Total') mean a quoted string there, which τ-Argus, never having
