@@ -30,6 +30,7 @@ import (
 	"github.com/sdcengine/argus/argusio/logbook"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/batch/pathmap"
 	"github.com/sdcengine/argus/batch/recodetable"
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabulate"
@@ -97,6 +98,10 @@ type Config struct {
 	// site defaults and command-line settings, used where the batch file
 	// gives no positional value (the batch file, being the job, wins).
 	MethodParams map[string]map[string]string
+	// PathMap maps the Windows paths of the batch file, of the metadata
+	// and of the paths above (Logbook, TempDir, DataDir) onto local
+	// directories; an unmapped Windows drive or share path stops the job.
+	PathMap pathmap.Map
 }
 
 // Error is a job error with the batch line where it happened.
@@ -172,6 +177,18 @@ func Run(ctx context.Context, cfg Config) (int, *Report) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	// Paths given on the command line may be Windows paths too (a job
+	// launcher written for Windows); an unmapped one is left out (the
+	// default is used) and stops the job once the logbook is open.
+	var cfgErr error
+	for _, p := range []*string{&cfg.BatchFile, &cfg.Logbook, &cfg.TempDir, &cfg.DataDir, &cfg.DefaultLogbook} {
+		mapped, err := cfg.PathMap.Apply(*p)
+		if err != nil {
+			cfgErr = errors.Join(cfgErr, err)
+			mapped = ""
+		}
+		*p = mapped
+	}
 	if cfg.TempDir == "" {
 		cfg.TempDir = os.TempDir()
 	}
@@ -189,7 +206,14 @@ func Run(ctx context.Context, cfg Config) (int, *Report) {
 	e := &engine{cfg: cfg, ctx: ctx, report: newReport(cfg)}
 	writeHeader(&logbook.Writer{Out: logbook.AppendFile{Path: cfg.DefaultLogbook}, Now: cfg.Now}, cfg)
 	e.log = &logbook.Writer{Out: logbook.AppendFile{Path: cfg.Logbook}, Now: cfg.Now}
-	code := e.run()
+	var code int
+	if cfgErr != nil {
+		e.logf("Start of batch procedure; file: %s", e.cfg.BatchFile)
+		code = e.fail(fmt.Errorf("command line: %w", cfgErr))
+		e.logf("End of TauArgus run")
+	} else {
+		code = e.run()
+	}
 	e.report.setTables(e.tables)
 	e.report.finish(code, cfg.Now())
 	return code, e.report
@@ -317,7 +341,11 @@ func (e *engine) execute(cmd arb.Command) (code int, done bool) {
 func (e *engine) dispatch(cmd arb.Command) error {
 	switch c := cmd.(type) {
 	case *arb.Logbook:
-		e.log.Out = logbook.AppendFile{Path: strings.TrimSpace(c.File)}
+		path, err := e.mapPath(strings.TrimSpace(c.File))
+		if err != nil {
+			return err
+		}
+		e.log.Out = logbook.AppendFile{Path: path}
 		return nil
 	case *arb.VersionInfo:
 		return e.versionInfo(c)
@@ -362,14 +390,18 @@ func (e *engine) dispatch(cmd arb.Command) error {
 }
 
 func (e *engine) versionInfo(c *arb.VersionInfo) error {
-	path := e.resolver.Output(c.File)
+	mapped, err := e.mapPath(c.File)
+	if err != nil {
+		return err
+	}
+	path := e.resolver.Output(mapped)
 	return writeFile(path, func(w io.Writer) error {
 		return logbook.WriteVersionInfo(w, logbook.TauArgusVersion, logbook.TauArgusBuild)
 	})
 }
 
 func (e *engine) openData(name string, tabular bool) error {
-	path, err := e.resolver.Input(name)
+	path, err := e.findInput(name, inputFile)
 	if err != nil {
 		return withHint(err, "%s", inputHint(e.resolver, name))
 	}
@@ -378,7 +410,7 @@ func (e *engine) openData(name string, tabular bool) error {
 }
 
 func (e *engine) openMetadata(c *arb.OpenMetadata) error {
-	path, err := e.resolver.Input(c.File)
+	path, err := e.findInput(c.File, inputFile)
 	if err != nil {
 		return withHint(err, "%s", inputHint(e.resolver, c.File))
 	}
@@ -398,6 +430,9 @@ func (e *engine) openMetadata(c *arb.OpenMetadata) error {
 	for _, w := range m.Warnings {
 		e.logf("WARNING: %s", w.Msg)
 		e.report.Warnings = append(e.report.Warnings, w.String())
+	}
+	if err := e.mapMetadataPaths(m, e.dataFile); err != nil {
+		return err
 	}
 	e.meta, e.metaFile = m, path
 	return nil

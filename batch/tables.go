@@ -242,7 +242,7 @@ func (e *engine) apriori(c *arb.Apriori) error {
 	if err != nil {
 		return err
 	}
-	path, err := e.resolver.Apriori(c.File)
+	path, err := e.findInput(c.File, aprioriFile)
 	if err != nil {
 		return err
 	}
@@ -297,15 +297,22 @@ func (e *engine) recode(c *arb.Recode) error {
 		}
 		rc.Level = c.Level
 	default:
-		f, err := os.Open(c.File)
+		path, err := e.findInput(c.File, givenFile)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("Recode file %s could not be found", c.File)
+			}
+			return err
+		}
+		f, err := os.Open(path)
 		if err != nil {
 			return fmt.Errorf("Recode file %s could not be found", c.File)
 		}
 		defer f.Close()
 		if hier {
-			rc.Tree, err = recode.ReadTree(f, c.File)
+			rc.Tree, err = recode.ReadTree(f, path)
 		} else {
-			rc.Global, err = recode.ReadGlobal(f, c.File)
+			rc.Global, err = recode.ReadGlobal(f, path)
 		}
 		if err != nil {
 			return err

@@ -35,6 +35,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sdcengine/argus/batch/pathmap"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -55,6 +56,9 @@ type Config struct {
 	// gives no positional value (for example GH's repair, or the criterion
 	// of a better-than-GHMiter hypercube).
 	Params map[string]map[string]string
+	// PathMap maps the Windows paths of batch jobs onto local directories
+	// (see package batch/pathmap).
+	PathMap []pathmap.Rule
 	// DescribeTimeout bounds each binary's self-description (default 10 s).
 	DescribeTimeout time.Duration
 }
@@ -78,6 +82,8 @@ type Catalog struct {
 	Entries []*Entry
 	// Params are the configured method parameters (Config.Params).
 	Params map[string]map[string]string
+	// PathMap is the configured path mapping (Config.PathMap).
+	PathMap []pathmap.Rule
 	byCode map[string]*Entry
 }
 
@@ -128,7 +134,7 @@ func DefaultDirs(cfgDirs []string, getenv func(string) string, exe string) []str
 // skipped; a binary that cannot describe itself, a checksum mismatch and a
 // method code served twice are errors.
 func Load(ctx context.Context, cfg Config) (*Catalog, error) {
-	c := &Catalog{byCode: map[string]*Entry{}, Params: cfg.Params}
+	c := &Catalog{byCode: map[string]*Entry{}, Params: cfg.Params, PathMap: cfg.PathMap}
 	seen := map[string]string{} // file name → directory it was taken from
 	for _, dir := range cfg.Dirs {
 		files, err := os.ReadDir(dir)
@@ -250,9 +256,13 @@ func describe(ctx context.Context, path string, cfg Config) (*Entry, error) {
 //	dir <directory>              search this directory for plugins
 //	sha256 <hex> <file name>     pin a plugin binary to a checksum
 //	param <METHOD> <name>=<value> default of a method parameter in batch jobs
+//	pathmap <PREFIX> <directory> read the Windows paths of batch jobs and
+//	                             metadata starting with PREFIX (U:\ or
+//	                             \\SERVER\share\) in the directory
 //
 // Blank lines and lines starting with # are ignored. Relative directories
-// are relative to the file's directory.
+// are relative to the file's directory. A pathmap prefix containing blanks
+// is written between double quotes.
 func ReadConfig(r io.Reader, name string) (Config, error) {
 	cfg := Config{Pins: map[string]string{}}
 	s := bufio.NewScanner(r)
@@ -277,19 +287,53 @@ func ReadConfig(r io.Reader, name string) (Config, error) {
 				return cfg, fmt.Errorf("%s:%d: %w", name, line, err)
 			}
 			SetParam(&cfg.Params, method, param, value)
+		case f[0] == "pathmap" && len(f) >= 3:
+			r, err := readPathMap(strings.TrimSpace(text[len("pathmap"):]), name)
+			if err != nil {
+				return cfg, fmt.Errorf("%s:%d: %w", name, line, err)
+			}
+			cfg.PathMap = append(cfg.PathMap, r)
 		case f[0] == "sha256" && len(f) == 3:
 			if b, err := hex.DecodeString(f[1]); err != nil || len(b) != sha256.Size {
 				return cfg, fmt.Errorf("%s:%d: %q is not a SHA-256 in hex", name, line, f[1])
 			}
 			cfg.Pins[f[2]] = strings.ToLower(f[1])
 		default:
-			return cfg, fmt.Errorf("%s:%d: cannot read %q (want \"dir <directory>\", \"sha256 <hex> <file name>\" or \"param <METHOD> <name>=<value>\")", name, line, text)
+			return cfg, fmt.Errorf("%s:%d: cannot read %q (want \"dir <directory>\", \"sha256 <hex> <file name>\", \"param <METHOD> <name>=<value>\" or \"pathmap <PREFIX> <directory>\")", name, line, text)
 		}
 	}
 	if err := s.Err(); err != nil {
 		return cfg, fmt.Errorf("%s: %w", name, err)
 	}
 	return cfg, nil
+}
+
+// readPathMap reads the arguments of a pathmap line: the prefix (between
+// double quotes if it contains blanks), then the directory, the rest of the
+// line (relative to the configuration file's directory).
+func readPathMap(args, name string) (pathmap.Rule, error) {
+	var prefix, dir string
+	if strings.HasPrefix(args, `"`) {
+		end := strings.IndexByte(args[1:], '"')
+		if end < 0 {
+			return pathmap.Rule{}, fmt.Errorf("pathmap %s: no closing quote", args)
+		}
+		prefix, dir = args[1:end+1], args[end+2:]
+	} else {
+		i := strings.IndexAny(args, " \t")
+		if i < 0 {
+			return pathmap.Rule{}, fmt.Errorf("pathmap %s: want pathmap <PREFIX> <directory>", args)
+		}
+		prefix, dir = args[:i], args[i:]
+	}
+	dir = strings.TrimSpace(dir)
+	if dir == "" {
+		return pathmap.Rule{}, fmt.Errorf("pathmap %s: no directory", prefix)
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(filepath.Dir(name), dir)
+	}
+	return pathmap.NewRule(prefix, dir)
 }
 
 // ParseParam reads a method parameter setting "METHOD.name=value" (the

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/atomicfile"
 	"github.com/sdcengine/argus/batch"
+	"github.com/sdcengine/argus/batch/pathmap"
 	"github.com/sdcengine/argus/host/catalog"
 	"github.com/sdcengine/argus/host/runner"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -29,11 +31,14 @@ type batchArgs struct {
 	timeLimit, suppressLimit        time.Duration
 	// params are --param=METHOD.name=value settings.
 	params map[string]map[string]string
+	// pathmap are --pathmap=PREFIX=DIR rules.
+	pathmap []pathmap.Rule
 }
 
 // parseBatchArgs reads "BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]"
-// and the options --report=FILE, --time-limit=D, --suppress-limit=D and
-// --param=METHOD.name=value (repeatable), which may stand anywhere.
+// and the options --report=FILE, --time-limit=D, --suppress-limit=D,
+// --param=METHOD.name=value and --pathmap=PREFIX=DIR (both repeatable),
+// which may stand anywhere.
 func parseBatchArgs(args []string) (batchArgs, error) {
 	var a batchArgs
 	var pos []string
@@ -54,6 +59,11 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 				a.timeLimit, err = time.ParseDuration(val)
 			case "suppress-limit":
 				a.suppressLimit, err = time.ParseDuration(val)
+			case "pathmap":
+				var r pathmap.Rule
+				if r, err = pathmap.ParseRule(val); err == nil {
+					a.pathmap = append(a.pathmap, r)
+				}
 			case "param":
 				var method, pname, pval string
 				if method, pname, pval, err = catalog.ParseParam(val); err == nil {
@@ -145,18 +155,20 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 		fmt.Fprintf(env.Stderr, "argus: %v\n", err)
 		return ExitError
 	}
+	// Command-line rules come first: of two equal prefixes the first wins.
+	pm := pathmap.New(append(slices.Clone(a.pathmap), cat.PathMap...))
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
 		Protector: &protector{cat: cat, run: newRunner(log)}, Log: log, TimeLimit: a.timeLimit,
 		SuppressLimit: a.suppressLimit, Version: Version, Components: components(cat),
-		MethodParams: mergeParams(cat.Params, a.params)}
+		MethodParams: mergeParams(cat.Params, a.params), PathMap: pm}
 	bar := newProgress(env.Stderr)
 	cfg.Progress = bar.update
 	code, rep := batch.Run(ctx, cfg)
 	bar.done()
 	reportPath := a.report
 	if reportPath == "" {
-		dir := a.tempDir
-		if dir == "" {
+		dir, err := pm.Apply(a.tempDir)
+		if err != nil || dir == "" {
 			dir = filepath.Dir(a.file)
 		}
 		reportPath = filepath.Join(dir, strings.TrimSuffix(filepath.Base(a.file), filepath.Ext(a.file))+".report.json")
