@@ -98,6 +98,10 @@ type Config struct {
 	// site defaults and command-line settings, used where the batch file
 	// gives no positional value (the batch file, being the job, wins).
 	MethodParams map[string]map[string]string
+	// RunReport is the run report file the caller writes after the job, if
+	// any: it must not be one of the job's inputs or outputs (see
+	// [Report.RunReportError]).
+	RunReport string
 	// PathMap maps the Windows paths of the batch file, of the metadata
 	// and of the paths above (Logbook, TempDir, DataDir) onto local
 	// directories; an unmapped Windows drive or share path stops the job.
@@ -168,6 +172,9 @@ type engine struct {
 	solver   string
 	// commands are the job's commands (to look ahead at its outputs).
 	commands []arb.Command
+	// guard knows the job's files, so that no output replaces another of
+	// them.
+	guard guard
 }
 
 // Run executes the job described by cfg and returns its exit code and run
@@ -204,6 +211,12 @@ func Run(ctx context.Context, cfg Config) (int, *Report) {
 		defer cancel()
 	}
 	e := &engine{cfg: cfg, ctx: ctx, report: newReport(cfg)}
+	if err := e.guardStart(); err != nil {
+		// A logbook that is the batch file: write no logbook at all.
+		cfgErr = errors.Join(cfgErr, err)
+		cfg.DefaultLogbook, cfg.Logbook = "", ""
+		e.cfg.DefaultLogbook, e.cfg.Logbook = "", ""
+	}
 	writeHeader(&logbook.Writer{Out: logbook.AppendFile{Path: cfg.DefaultLogbook}, Now: cfg.Now}, cfg)
 	e.log = &logbook.Writer{Out: logbook.AppendFile{Path: cfg.Logbook}, Now: cfg.Now}
 	var code int
@@ -213,6 +226,11 @@ func Run(ctx context.Context, cfg Config) (int, *Report) {
 		e.logf("End of TauArgus run")
 	} else {
 		code = e.run()
+	}
+	if err := e.finishRunReport(); err != nil && e.report.runReportErr == nil {
+		e.report.runReportErr = err
+		e.report.Errors = append(e.report.Errors, err.Error())
+		code = ExitError
 	}
 	e.report.setTables(e.tables)
 	e.report.finish(code, cfg.Now())
@@ -298,6 +316,9 @@ func (e *engine) runJob() int {
 	// before a malformed line run first.
 	if job != nil {
 		e.commands = job.Commands
+		if err := e.precheck(job.Commands); err != nil {
+			return e.fail(err)
+		}
 		for _, cmd := range job.Commands {
 			if code, done := e.execute(cmd); done {
 				return code
@@ -345,14 +366,17 @@ func (e *engine) dispatch(cmd arb.Command) error {
 		if err != nil {
 			return err
 		}
+		if err := e.guard.logbook(path, fmt.Sprintf("the logbook of line %d", c.Pos.Line)); err != nil {
+			return err
+		}
 		e.log.Out = logbook.AppendFile{Path: path}
 		return nil
 	case *arb.VersionInfo:
 		return e.versionInfo(c)
 	case *arb.OpenMicrodata:
-		return e.openData(c.File, false)
+		return e.openData(c.File, &c.Header, false)
 	case *arb.OpenTableData:
-		return e.openData(c.File, true)
+		return e.openData(c.File, &c.Header, true)
 	case *arb.OpenMetadata:
 		return e.openMetadata(c)
 	case *arb.SpecifyTable:
@@ -395,15 +419,27 @@ func (e *engine) versionInfo(c *arb.VersionInfo) error {
 		return err
 	}
 	path := e.resolver.Output(mapped)
+	files := []plannedFile{{path: path, what: fmt.Sprintf("the version file of <VERSIONINFO> at line %d", c.Pos.Line)}}
+	if err := e.guard.checkAll(files); err != nil {
+		return err
+	}
+	defer e.guard.recordAll(files)
 	return writeFile(path, func(w io.Writer) error {
 		return logbook.WriteVersionInfo(w, logbook.TauArgusVersion, logbook.TauArgusBuild)
 	})
 }
 
-func (e *engine) openData(name string, tabular bool) error {
+func (e *engine) openData(name string, h *arb.Header, tabular bool) error {
 	path, err := e.findInput(name, inputFile)
 	if err != nil {
 		return withHint(err, "%s", inputHint(e.resolver, name))
+	}
+	kind := "microdata file"
+	if tabular {
+		kind = "tabular data file"
+	}
+	if err := e.guard.input(path, inputWhat(kind, h)); err != nil {
+		return err
 	}
 	e.dataFile, e.tabular = path, tabular
 	return nil
@@ -413,6 +449,9 @@ func (e *engine) openMetadata(c *arb.OpenMetadata) error {
 	path, err := e.findInput(c.File, inputFile)
 	if err != nil {
 		return withHint(err, "%s", inputHint(e.resolver, c.File))
+	}
+	if err := e.guard.input(path, inputWhat("metadata file", &c.Header)); err != nil {
+		return err
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -433,6 +472,17 @@ func (e *engine) openMetadata(c *arb.OpenMetadata) error {
 	}
 	if err := e.mapMetadataPaths(m, e.dataFile); err != nil {
 		return err
+	}
+	for _, v := range m.Variables {
+		if v.Hierarchy != rda.HierFile {
+			continue
+		}
+		if p, err := rda.ResolveHierFile(v.HierFile, e.dataFile, fileExists); err == nil {
+			pos := v.KeywordPos["<HIERCODELIST>"]
+			if err := e.guard.input(p, fmt.Sprintf("the hierarchy file of variable %s (%s:%d)", v.Name, filepath.Base(pos.File), pos.Line)); err != nil {
+				return err
+			}
+		}
 	}
 	e.meta, e.metaFile = m, path
 	return nil

@@ -23,7 +23,13 @@ type Report struct {
 	Errors      []string       `json:"errors,omitempty"`
 	// Hints give advice on the errors, for people.
 	Hints []string `json:"hints,omitempty"`
+
+	runReportErr error
 }
+
+// RunReportError tells why the run report must not be written to
+// Config.RunReport (it is one of the job's inputs or outputs), or nil.
+func (r *Report) RunReportError() error { return r.runReportErr }
 
 // StepReport is one executed command.
 type StepReport struct {

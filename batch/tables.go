@@ -215,7 +215,9 @@ func (e *engine) readTable(c *arb.ReadTable) error {
 			var ae *tabinput.AdditivityError
 			if errors.As(err, &ae) {
 				report := filepath.Join(e.cfg.TempDir, "AdditErr.txt")
-				if werr := writeFile(report, func(w io.Writer) error {
+				if gerr := e.guard.check(report, "the additivity report", false); gerr != nil {
+					e.logf("The non-additive relations are not listed: %v", gerr)
+				} else if werr := writeFile(report, func(w io.Writer) error {
 					return ae.WriteReport(w, t.dataFile, t.metaFile, e.cfg.Now().Format(time.DateTime), "\r\n")
 				}); werr == nil {
 					e.logf("The non-additive relations are listed in %s", report)
@@ -244,6 +246,9 @@ func (e *engine) apriori(c *arb.Apriori) error {
 	}
 	path, err := e.findInput(c.File, aprioriFile)
 	if err != nil {
+		return err
+	}
+	if err := e.guard.input(path, inputWhat("a-priori file", &c.Header)); err != nil {
 		return err
 	}
 	f, err := os.Open(path)
@@ -302,6 +307,9 @@ func (e *engine) recode(c *arb.Recode) error {
 			if errors.Is(err, os.ErrNotExist) {
 				return fmt.Errorf("Recode file %s could not be found", c.File)
 			}
+			return err
+		}
+		if err := e.guard.input(path, inputWhat("recode file", &c.Header)); err != nil {
 			return err
 		}
 		f, err := os.Open(path)

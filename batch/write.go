@@ -32,6 +32,19 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 	if err != nil {
 		return fmt.Errorf("output file name %s has no extension", c.File)
 	}
+	files, err := writeTableFiles(c, path)
+	if err != nil {
+		return err
+	}
+	if err := e.guard.checkAll(files); err != nil {
+		return err
+	}
+	if prev := e.guard.reportOf(report); prev != "" {
+		e.logf("WARNING: the HTML report %s of %s is replaced by that of this output", report, prev)
+		e.report.Warnings = append(e.report.Warnings, fmt.Sprintf("%s:%d: warning: the HTML report %s of %s is replaced by that of this output",
+			c.Pos.File, c.Pos.Line, report, prev))
+	}
+	defer e.guard.recordAll(files) // written or not, this job's own files from now on
 	switch typ {
 	case output.TypeJJ:
 		frq := path + ".frq"

@@ -84,7 +84,7 @@ type Catalog struct {
 	Params map[string]map[string]string
 	// PathMap is the configured path mapping (Config.PathMap).
 	PathMap []pathmap.Rule
-	byCode map[string]*Entry
+	byCode  map[string]*Entry
 }
 
 // Lookup returns the plugin and method description serving a method code

@@ -161,10 +161,6 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 		Protector: &protector{cat: cat, run: newRunner(log)}, Log: log, TimeLimit: a.timeLimit,
 		SuppressLimit: a.suppressLimit, Version: Version, Components: components(cat),
 		MethodParams: mergeParams(cat.Params, a.params), PathMap: pm}
-	bar := newProgress(env.Stderr)
-	cfg.Progress = bar.update
-	code, rep := batch.Run(ctx, cfg)
-	bar.done()
 	reportPath := a.report
 	if reportPath == "" {
 		dir, err := pm.Apply(a.tempDir)
@@ -173,7 +169,14 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 		}
 		reportPath = filepath.Join(dir, strings.TrimSuffix(filepath.Base(a.file), filepath.Ext(a.file))+".report.json")
 	}
-	if err := atomicfile.Write(reportPath, 0o644, rep.WriteJSON); err != nil {
+	cfg.RunReport = reportPath
+	bar := newProgress(env.Stderr)
+	cfg.Progress = bar.update
+	code, rep := batch.Run(ctx, cfg)
+	bar.done()
+	if rep.RunReportError() != nil {
+		log.Warn().Str("report", reportPath).Msg("run report not written")
+	} else if err := atomicfile.Write(reportPath, 0o644, rep.WriteJSON); err != nil {
 		log.Warn().Err(err).Msg("run report not written")
 	}
 	for _, e := range rep.Errors {

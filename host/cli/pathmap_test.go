@@ -67,3 +67,38 @@ func TestBatchPathMap(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchNeverOverwrites: the run report and the outputs never replace
+// an input: exit 2, an error on stderr, the files unchanged.
+func TestBatchNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"t.rda": "<SEPARATOR> \";\"\nA\n  <RECODEABLE>\n  <TOTCODE> \"T\"\nV\n  <NUMERIC>\nN\n  <FREQUENCY>\n",
+		"t.tab": "a;1;1\nb;2;1\nT;3;2\n",
+		"job.arb": "<OPENTABLEDATA> \"t.tab\"\n<OPENMETADATA> \"t.rda\"\n<SPECIFYTABLE> \"A\"|\"V\"||\n" +
+			"<READTABLE> 1\n<WRITETABLE> (1,3,AS+,\"out.txt\")\n",
+		"bad.arb": "<OPENTABLEDATA> \"t.tab\"\n<OPENMETADATA> \"t.rda\"\n<SPECIFYTABLE> \"A\"|\"V\"||\n" +
+			"<READTABLE> 1\n<WRITETABLE> (1,5,,\"t.txt\")\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	env := map[string]string{"ARGUS_PLUGIN_PATH": t.TempDir()}
+	for _, args := range [][]string{{"job.arb", "log.txt", "--report=job.arb"}, {"job.arb", "log.txt", "--report=t.tab"},
+		{"job.arb", "job.arb"}, {"bad.arb", "log.txt"}} {
+		var o, e bytes.Buffer
+		code := Main(t.Context(), Env{Args: args, Stdout: &o, Stderr: &e, Getenv: func(k string) string { return env[k] },
+			Executable: filepath.Join(t.TempDir(), "argus")})
+		if code != 2 || !strings.Contains(e.String(), "of this job") {
+			t.Errorf("%q: exit %d, stderr %s", args, code, e.String())
+		}
+		for name, text := range files {
+			if b, _ := os.ReadFile(filepath.Join(dir, name)); string(b) != text {
+				t.Errorf("%q: %s changed", args, name)
+			}
+		}
+	}
+}

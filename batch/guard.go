@@ -1,0 +1,316 @@
+package batch
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/output"
+	"github.com/sdcengine/argus/batch/pathmap"
+)
+
+// A job never writes over its own inputs, nor one output over another.
+// τ-Argus writes wherever it is told: (1,1,,"m.asc") replaces the
+// microdata, a type-5 output its metadata. The guard knows every file the
+// job has read (batch file, data, metadata, hierarchies, a-priori and
+// recode files) and written (outputs and their companions, logbooks, the
+// run report) and refuses an output that is the same file as one of them,
+// comparing resolved paths (absolute, symbolic links of the folder
+// resolved) and, for existing files, the files themselves (os.SameFile, so
+// hard links too). An output that is itself a symbolic link is refused:
+// writing its target could reach anything, replacing the link would lose
+// it. A whole job is checked before its first command (as far as its file
+// names can be known then) and every output again just before it is
+// written.
+
+// fileRef is one file of the job.
+type fileRef struct {
+	path string
+	key  string      // resolved absolute path
+	info os.FileInfo // the existing file, nil when there was none
+	what string      // what it is to the job, for messages
+}
+
+// guard holds the files of a job.
+type guard struct {
+	inputs, outputs, logbooks []fileRef
+}
+
+// resolvedPath returns the absolute path with every symbolic link resolved
+// (those of its folder when the file does not exist).
+func resolvedPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return filepath.Join(real, filepath.Base(abs))
+	}
+	return abs
+}
+
+func newRef(path, what string) fileRef {
+	r := fileRef{path: path, key: resolvedPath(path), what: what}
+	if st, err := os.Stat(path); err == nil {
+		r.info = st
+	}
+	return r
+}
+
+// same reports whether two references are the same file.
+func (r fileRef) same(o fileRef) bool {
+	return r.key == o.key || (r.info != nil && o.info != nil && os.SameFile(r.info, o.info))
+}
+
+// input records a file the job reads. A logbook of the job read as input is
+// an error (it changes while the job runs).
+func (g *guard) input(path, what string) error {
+	r := newRef(path, what)
+	for _, l := range g.logbooks {
+		if r.same(l) {
+			return fmt.Errorf("%s %s is %s of this job", what, path, l.what)
+		}
+	}
+	g.inputs = append(g.inputs, r)
+	return nil
+}
+
+// check returns the error for writing path (what it is, for the message),
+// or nil. With report set, replacing another HTML report of the job is
+// allowed (see [guard.output]).
+func (g *guard) check(path, what string, report bool) error {
+	if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("%s %s is a symbolic link; argus does not write through links (name the file itself)", what, path)
+	}
+	r := newRef(path, what)
+	for _, in := range g.inputs {
+		if r.same(in) {
+			return fmt.Errorf("%s %s is %s of this job; argus never overwrites an input", what, path, in.what)
+		}
+	}
+	for _, l := range g.logbooks {
+		if r.same(l) {
+			return fmt.Errorf("%s %s is %s of this job", what, path, l.what)
+		}
+	}
+	for _, out := range g.outputs {
+		if r.same(out) && !(report && out.isReport()) {
+			return fmt.Errorf("%s %s is also %s; each output of a job needs its own file", what, path, out.what)
+		}
+	}
+	return nil
+}
+
+const reportWhat = "the HTML report"
+
+func (r fileRef) isReport() bool {
+	return len(r.what) >= len(reportWhat) && r.what[:len(reportWhat)] == reportWhat
+}
+
+// output records a file the job writes (after check).
+func (g *guard) output(path, what string) {
+	g.outputs = append(g.outputs, newRef(path, what))
+}
+
+// logbook checks and records a logbook: it may be shared by several
+// <LOGBOOK> commands but must not be an input or an output.
+func (g *guard) logbook(path, what string) error {
+	r := newRef(path, what)
+	for _, l := range g.logbooks {
+		if r.same(l) {
+			return nil
+		}
+	}
+	for _, in := range g.inputs {
+		if r.same(in) {
+			return fmt.Errorf("%s %s is %s of this job; argus never writes into an input", what, path, in.what)
+		}
+	}
+	for _, out := range g.outputs {
+		if r.same(out) {
+			return fmt.Errorf("%s %s is also %s", what, path, out.what)
+		}
+	}
+	g.logbooks = append(g.logbooks, r)
+	return nil
+}
+
+// plannedFile is one file a command writes.
+type plannedFile struct {
+	path, what string
+	report     bool
+}
+
+// writeTableFiles lists the files a <WRITETABLE> writes to path: the
+// output, its companions (.rda of type 5, .frq of type 6) and its HTML
+// report.
+func writeTableFiles(c *arb.WriteTable, path string) ([]plannedFile, error) {
+	where := fmt.Sprintf("<WRITETABLE> at line %d", c.Pos.Line)
+	files := []plannedFile{{path: path, what: "the output of " + where}}
+	switch output.Type(c.Type) {
+	case output.TypeIntermediate:
+		files = append(files, plannedFile{path: output.MetadataName(path), what: "the metadata (.rda) written with the output of " + where})
+	case output.TypeJJ:
+		files = append(files, plannedFile{path: path + ".frq", what: "the .frq file written with the output of " + where})
+	}
+	report, err := output.ReportName(path)
+	if err != nil {
+		return nil, err
+	}
+	return append(files, plannedFile{path: report, what: reportWhat + " of " + where, report: true}), nil
+}
+
+// checkAll checks files before any of them is written (so a refused
+// companion leaves no half-written output) and then records them.
+func (g *guard) checkAll(files []plannedFile) error {
+	for i, f := range files {
+		if err := g.check(f.path, f.what, f.report); err != nil {
+			return err
+		}
+		for _, o := range files[:i] {
+			if resolvedPath(o.path) == resolvedPath(f.path) {
+				return fmt.Errorf("%s %s is also %s", f.what, f.path, o.what)
+			}
+		}
+	}
+	return nil
+}
+
+// reportOf returns what wrote the HTML report at path earlier in the job
+// ("" if nothing did).
+func (g *guard) reportOf(path string) string {
+	r := newRef(path, "")
+	for _, out := range g.outputs {
+		if out.isReport() && r.same(out) {
+			return out.what[len(reportWhat+" of "):]
+		}
+	}
+	return ""
+}
+
+// inputWhat describes an input file for messages: "the microdata file of
+// line 2".
+func inputWhat(kind string, h *arb.Header) string {
+	return fmt.Sprintf("the %s of line %d", kind, h.Pos.Line)
+}
+
+func (g *guard) recordAll(files []plannedFile) {
+	for _, f := range files {
+		g.output(f.path, f.what)
+	}
+}
+
+// guardStart records the files a job has before its first command: the
+// batch file, the logbooks, the run report.
+func (e *engine) guardStart() error {
+	if err := e.guard.input(e.cfg.BatchFile, "the batch file"); err != nil {
+		return err
+	}
+	if err := e.guard.logbook(e.cfg.DefaultLogbook, "the default logbook"); err != nil {
+		return err
+	}
+	if err := e.guard.logbook(e.cfg.Logbook, "the logbook"); err != nil {
+		return err
+	}
+	return nil
+}
+
+// quietInput resolves an input file as findInput does, without warnings;
+// ok is false when it cannot be found (the command will say so).
+func (e *engine) quietInput(name string, resolve func(r arb.Resolver, name string) (string, error)) (string, bool) {
+	mapped, err := e.mapPath(name)
+	if err != nil {
+		return "", false
+	}
+	if p, err := resolve(e.resolver, mapped); err == nil {
+		return p, true
+	}
+	fold := e.resolver
+	fold.Exists = foldExists
+	p, err := resolve(fold, mapped)
+	if err != nil {
+		return "", false
+	}
+	real, err := pathmap.FindFold(p)
+	return real, err == nil
+}
+
+// precheck refuses, before the first command runs, a job whose outputs
+// would replace its inputs or each other, as far as the batch file tells
+// (the files a metadata file names are checked when it is opened). The
+// commands then check again when they run.
+func (e *engine) precheck(cmds []arb.Command) error {
+	g := guard{inputs: slices.Clone(e.guard.inputs), outputs: slices.Clone(e.guard.outputs),
+		logbooks: slices.Clone(e.guard.logbooks)}
+	for _, cmd := range cmds {
+		h := cmd.Head()
+		var err error
+		input := func(name, kind string, resolve func(arb.Resolver, string) (string, error)) {
+			if p, ok := e.quietInput(name, resolve); ok {
+				err = g.input(p, inputWhat(kind, h))
+			}
+		}
+		write := func(name string, files func(path string) ([]plannedFile, error)) {
+			mapped, merr := e.mapPath(name)
+			if merr != nil {
+				return
+			}
+			fs, ferr := files(e.resolver.Output(mapped))
+			if ferr != nil {
+				return
+			}
+			if err = g.checkAll(fs); err == nil {
+				g.recordAll(fs)
+			}
+		}
+		switch c := cmd.(type) {
+		case *arb.OpenMicrodata:
+			input(c.File, "microdata file", inputFile)
+		case *arb.OpenTableData:
+			input(c.File, "tabular data file", inputFile)
+		case *arb.OpenMetadata:
+			input(c.File, "metadata file", inputFile)
+		case *arb.Apriori:
+			input(c.File, "a-priori file", aprioriFile)
+		case *arb.Recode:
+			if c.File != "" {
+				input(c.File, "recode file", givenFile)
+			}
+		case *arb.Logbook:
+			if p, merr := e.mapPath(strings.TrimSpace(c.File)); merr == nil {
+				err = g.logbook(p, fmt.Sprintf("the logbook of line %d", h.Pos.Line))
+			}
+		case *arb.VersionInfo:
+			write(c.File, func(path string) ([]plannedFile, error) {
+				return []plannedFile{{path: path, what: fmt.Sprintf("the version file of <VERSIONINFO> at line %d", h.Pos.Line)}}, nil
+			})
+		case *arb.WriteTable:
+			write(c.File, func(path string) ([]plannedFile, error) { return writeTableFiles(c, path) })
+		}
+		if err != nil {
+			return &Error{Pos: *h, Err: fmt.Errorf("%s (line %d; refused before the job started): %w", h.Line, h.Pos.Line, err)}
+		}
+	}
+	if e.cfg.RunReport != "" {
+		if err := g.check(e.cfg.RunReport, "the run report", false); err != nil {
+			e.report.runReportErr = err
+			return err
+		}
+	}
+	return nil
+}
+
+// finishRunReport checks the run report against every file the job used;
+// the caller must not write it when this fails.
+func (e *engine) finishRunReport() error {
+	if e.cfg.RunReport == "" {
+		return nil
+	}
+	return e.guard.check(e.cfg.RunReport, "the run report", false)
+}
