@@ -32,6 +32,9 @@ type fileRef struct {
 	key  string      // resolved absolute path
 	info os.FileInfo // the existing file, nil when there was none
 	what string      // what it is to the job, for messages
+	// report tells an HTML report; "of" is then what it reports on.
+	report bool
+	of     string
 }
 
 // guard holds the files of a job.
@@ -100,23 +103,14 @@ func (g *guard) check(path, what string, report bool) error {
 		}
 	}
 	for _, out := range g.outputs {
-		if r.same(out) && !(report && out.isReport()) {
+		if r.same(out) && !(report && out.report) {
 			return fmt.Errorf("%s %s is also %s; each output of a job needs its own file", what, path, out.what)
 		}
 	}
 	return nil
 }
 
-const reportWhat = "the HTML report"
 
-func (r fileRef) isReport() bool {
-	return len(r.what) >= len(reportWhat) && r.what[:len(reportWhat)] == reportWhat
-}
-
-// output records a file the job writes (after check).
-func (g *guard) output(path, what string) {
-	g.outputs = append(g.outputs, newRef(path, what))
-}
 
 // logbook checks and records a logbook: it may be shared by several
 // <LOGBOOK> commands but must not be an input or an output.
@@ -141,10 +135,12 @@ func (g *guard) logbook(path, what string) error {
 	return nil
 }
 
-// plannedFile is one file a command writes.
+// plannedFile is one file a command writes; for an HTML report, of is
+// what it reports on.
 type plannedFile struct {
 	path, what string
 	report     bool
+	of         string
 }
 
 // writeTableFiles lists the files a <WRITETABLE> writes to path: the
@@ -163,7 +159,7 @@ func writeTableFiles(c *arb.WriteTable, path string) ([]plannedFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(files, plannedFile{path: report, what: reportWhat + " of " + where, report: true}), nil
+	return append(files, plannedFile{path: report, what: "the HTML report of " + where, report: true, of: where}), nil
 }
 
 // checkAll checks files before any of them is written (so a refused
@@ -187,8 +183,8 @@ func (g *guard) checkAll(files []plannedFile) error {
 func (g *guard) reportOf(path string) string {
 	r := newRef(path, "")
 	for _, out := range g.outputs {
-		if out.isReport() && r.same(out) {
-			return out.what[len(reportWhat+" of "):]
+		if out.report && r.same(out) {
+			return out.of
 		}
 	}
 	return ""
@@ -202,7 +198,9 @@ func inputWhat(kind string, h *arb.Header) string {
 
 func (g *guard) recordAll(files []plannedFile) {
 	for _, f := range files {
-		g.output(f.path, f.what)
+		r := newRef(f.path, f.what)
+		r.report, r.of = f.report, f.of
+		g.outputs = append(g.outputs, r)
 	}
 }
 
