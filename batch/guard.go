@@ -110,8 +110,6 @@ func (g *guard) check(path, what string, report bool) error {
 	return nil
 }
 
-
-
 // logbook checks and records a logbook: it may be shared by several
 // <LOGBOOK> commands but must not be an input or an output.
 func (g *guard) logbook(path, what string) error {
