@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/logbook"
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/batch/pathmap"
 )
@@ -244,6 +245,7 @@ func (e *engine) quietInput(name string, resolve func(r arb.Resolver, name strin
 func (e *engine) precheck(cmds []arb.Command) error {
 	g := guard{inputs: slices.Clone(e.guard.inputs), outputs: slices.Clone(e.guard.outputs),
 		logbooks: slices.Clone(e.guard.logbooks)}
+	logbookAt := "" // the <LOGBOOK> in force, which gets the error
 	for _, cmd := range cmds {
 		h := cmd.Head()
 		var err error
@@ -280,7 +282,9 @@ func (e *engine) precheck(cmds []arb.Command) error {
 			}
 		case *arb.Logbook:
 			if p, merr := e.mapPath(strings.TrimSpace(c.File)); merr == nil {
-				err = g.logbook(p, fmt.Sprintf("the logbook of line %d", h.Pos.Line))
+				if err = g.logbook(p, fmt.Sprintf("the logbook of line %d", h.Pos.Line)); err == nil {
+					logbookAt = p
+				}
 			}
 		case *arb.VersionInfo:
 			write(c.File, func(path string) ([]plannedFile, error) {
@@ -290,6 +294,10 @@ func (e *engine) precheck(cmds []arb.Command) error {
 			write(c.File, func(path string) ([]plannedFile, error) { return writeTableFiles(c, path) })
 		}
 		if err != nil {
+			if logbookAt != "" {
+				// Clients read the logbook the batch file names.
+				e.log.Out = logbook.AppendFile{Path: logbookAt}
+			}
 			return &Error{Pos: *h, Err: fmt.Errorf("%s (line %d; refused before the job started): %w", h.Line, h.Pos.Line, err)}
 		}
 	}

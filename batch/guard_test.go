@@ -121,6 +121,14 @@ func TestNoOverwrite(t *testing.T) {
 			}
 		})
 	}
+	t.Run("early error in the job's logbook", func(t *testing.T) {
+		dir := setup(t)
+		code, _, _ := run(t, dir, "<LOGBOOK> \"job.log\"\r\n"+head+"<WRITETABLE> (1,1,,\"m.asc\")\r\n", nil)
+		b, _ := os.ReadFile(filepath.Join(dir, "job.log"))
+		if code != ExitError || !strings.Contains(string(b), "is the microdata file of line 2") || !strings.Contains(string(b), "Error in batch file") {
+			t.Errorf("exit %d, job.log:\n%s", code, b)
+		}
+	})
 	t.Run("reports of two outputs", func(t *testing.T) {
 		dir := setup(t)
 		code, rep, lb := run(t, dir, head+"<WRITETABLE> (1,1,,\"t.csv\")\r\n<WRITETABLE> (1,3,AS+,\"t.txt\")\r\n", nil)
