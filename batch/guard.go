@@ -78,7 +78,7 @@ func (g *guard) input(path, what string) error {
 	r := newRef(path, what)
 	for _, l := range g.logbooks {
 		if r.same(l) {
-			return fmt.Errorf("%s %s is %s of this job", what, path, l.what)
+			return fmt.Errorf("%s (%s) is %s of this job", what, path, l.what)
 		}
 	}
 	g.inputs = append(g.inputs, r)
@@ -90,22 +90,22 @@ func (g *guard) input(path, what string) error {
 // allowed (see [guard.output]).
 func (g *guard) check(path, what string, report bool) error {
 	if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
-		return fmt.Errorf("%s %s is a symbolic link; argus does not write through links (name the file itself)", what, path)
+		return fmt.Errorf("%s (%s) is a symbolic link; argus does not write through links (name the file itself)", what, path)
 	}
 	r := newRef(path, what)
 	for _, in := range g.inputs {
 		if r.same(in) {
-			return fmt.Errorf("%s %s is %s of this job; argus never overwrites an input", what, path, in.what)
+			return fmt.Errorf("%s (%s) is %s of this job; argus never overwrites an input", what, path, in.what)
 		}
 	}
 	for _, l := range g.logbooks {
 		if r.same(l) {
-			return fmt.Errorf("%s %s is %s of this job", what, path, l.what)
+			return fmt.Errorf("%s (%s) is %s of this job", what, path, l.what)
 		}
 	}
 	for _, out := range g.outputs {
 		if r.same(out) && !(report && out.report) {
-			return fmt.Errorf("%s %s is also %s; each output of a job needs its own file", what, path, out.what)
+			return fmt.Errorf("%s (%s) is also %s; each output of a job needs its own file", what, path, out.what)
 		}
 	}
 	return nil
@@ -122,12 +122,12 @@ func (g *guard) logbook(path, what string) error {
 	}
 	for _, in := range g.inputs {
 		if r.same(in) {
-			return fmt.Errorf("%s %s is %s of this job; argus never writes into an input", what, path, in.what)
+			return fmt.Errorf("%s (%s) is %s of this job; argus never writes into an input", what, path, in.what)
 		}
 	}
 	for _, out := range g.outputs {
 		if r.same(out) {
-			return fmt.Errorf("%s %s is also %s", what, path, out.what)
+			return fmt.Errorf("%s (%s) is also %s", what, path, out.what)
 		}
 	}
 	g.logbooks = append(g.logbooks, r)
@@ -170,7 +170,7 @@ func (g *guard) checkAll(files []plannedFile) error {
 		}
 		for _, o := range files[:i] {
 			if resolvedPath(o.path) == resolvedPath(f.path) {
-				return fmt.Errorf("%s %s is also %s", f.what, f.path, o.what)
+				return fmt.Errorf("%s (%s) is also %s", f.what, f.path, o.what)
 			}
 		}
 	}
