@@ -58,10 +58,12 @@ const usage = `argus runs τ-Argus batch jobs with plugin protection methods.
 Usage:
   argus BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]
         [--report=FILE] [--time-limit=D] [--suppress-limit=D]
-        [--param=METHOD.name=value ...]
+        [--param=METHOD.name=value ...] [--pathmap=PREFIX=DIR ...]
                             run a τ-Argus batch job; --param sets a method
                             parameter the batch file does not give
-                            (argus plugins -params lists them)
+                            (argus plugins -params lists them); --pathmap
+                            reads Windows paths starting with PREFIX
+                            (U:\ or \\SERVER\share\) in DIR
   argus plugins [-json] [-params]
                             list the installed method plugins (and their
                             parameters)
