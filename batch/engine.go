@@ -470,18 +470,12 @@ func (e *engine) openMetadata(c *arb.OpenMetadata) error {
 		e.logf("WARNING: %s", w.Msg)
 		e.report.Warnings = append(e.report.Warnings, w.String())
 	}
-	if err := e.mapMetadataPaths(m, e.dataFile); err != nil {
+	if err := e.mapMetadataPaths(m, e.dataFile, e.warnCase); err != nil {
 		return err
 	}
-	for _, v := range m.Variables {
-		if v.Hierarchy != rda.HierFile {
-			continue
-		}
-		if p, err := rda.ResolveHierFile(v.HierFile, e.dataFile, fileExists); err == nil {
-			pos := v.KeywordPos["<HIERCODELIST>"]
-			if err := e.guard.input(p, fmt.Sprintf("the hierarchy file of variable %s (%s:%d)", v.Name, filepath.Base(pos.File), pos.Line)); err != nil {
-				return err
-			}
+	for _, f := range metadataFiles(m, e.dataFile) {
+		if err := e.guard.input(f.path, f.what); err != nil {
+			return err
 		}
 	}
 	e.meta, e.metaFile = m, path

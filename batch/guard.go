@@ -10,6 +10,7 @@ import (
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/logbook"
 	"github.com/sdcengine/argus/argusio/output"
+	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/batch/pathmap"
 )
 
@@ -203,6 +204,33 @@ func (g *guard) recordAll(files []plannedFile) {
 	}
 }
 
+// metadataFiles lists the existing files a metadata file names, as the
+// engine reads them after mapMetadataPaths: hierarchy files (τ-Argus's
+// rule), code lists and p-table files (never read by batch jobs, but the
+// job's files all the same).
+func metadataFiles(m *rda.Metadata, dataFile string) []plannedFile {
+	var files []plannedFile
+	add := func(v *rda.Variable, keyword, path string) {
+		pos := v.KeywordPos[keyword]
+		files = append(files, plannedFile{path: path, what: fmt.Sprintf("the file of %s of variable %s (%s:%d)",
+			keyword, v.Name, filepath.Base(pos.File), pos.Line)})
+	}
+	for _, v := range m.Variables {
+		if v.Hierarchy == rda.HierFile {
+			if p, err := rda.ResolveHierFile(v.HierFile, dataFile, fileExists); err == nil {
+				add(v, "<HIERCODELIST>", p)
+			}
+		}
+		for _, f := range []struct{ keyword, path string }{{"<CODELIST>", v.CodeList}, {"<PFILE>", v.PTableFile},
+			{"<PFILE_CONT>", v.PTableFileCont}} {
+			if f.path != "" && fileExists(f.path) {
+				add(v, f.keyword, f.path)
+			}
+		}
+	}
+	return files
+}
+
 // guardStart records the files a job has before its first command: the
 // batch file, the logbooks, the run report.
 func (e *engine) guardStart() error {
@@ -246,6 +274,7 @@ func (e *engine) precheck(cmds []arb.Command) error {
 	g := guard{inputs: slices.Clone(e.guard.inputs), outputs: slices.Clone(e.guard.outputs),
 		logbooks: slices.Clone(e.guard.logbooks)}
 	logbookAt := "" // the <LOGBOOK> in force, which gets the error
+	dataFile, tabular := "", false
 	for _, cmd := range cmds {
 		h := cmd.Head()
 		var err error
@@ -270,10 +299,17 @@ func (e *engine) precheck(cmds []arb.Command) error {
 		switch c := cmd.(type) {
 		case *arb.OpenMicrodata:
 			input(c.File, "microdata file", inputFile)
+			dataFile, _ = e.quietInput(c.File, inputFile)
+			tabular = false
 		case *arb.OpenTableData:
 			input(c.File, "tabular data file", inputFile)
+			dataFile, _ = e.quietInput(c.File, inputFile)
+			tabular = true
 		case *arb.OpenMetadata:
 			input(c.File, "metadata file", inputFile)
+			if err == nil {
+				err = e.precheckMetadata(&g, c.File, tabular, dataFile)
+			}
 		case *arb.Apriori:
 			input(c.File, "a-priori file", aprioriFile)
 		case *arb.Recode:
@@ -304,6 +340,37 @@ func (e *engine) precheck(cmds []arb.Command) error {
 	if e.cfg.RunReport != "" {
 		if err := g.check(e.cfg.RunReport, "the run report", false); err != nil {
 			e.report.runReportErr = err
+			return err
+		}
+	}
+	return nil
+}
+
+// precheckMetadata records the files a metadata file names, read quietly
+// (its own errors are reported when <OPENMETADATA> runs).
+func (e *engine) precheckMetadata(g *guard, name string, tabular bool, dataFile string) error {
+	path, ok := e.quietInput(name, inputFile)
+	if !ok {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	origin := rda.Microdata
+	if tabular {
+		origin = rda.Tabular
+	}
+	m, err := rda.Parse(f, path, origin)
+	if err != nil {
+		return nil
+	}
+	if e.mapMetadataPaths(m, dataFile, func(string, string) {}) != nil {
+		return nil
+	}
+	for _, f := range metadataFiles(m, dataFile) {
+		if err := g.input(f.path, f.what); err != nil {
 			return err
 		}
 	}

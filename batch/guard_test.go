@@ -45,7 +45,7 @@ func TestNoOverwrite(t *testing.T) {
 	}
 	snapshot := func(t *testing.T, dir string) map[string][]byte {
 		files := map[string][]byte{}
-		for _, f := range []string{"m.asc", "meta.rda", "region2.hrc", "job.arb", "m.html", "other.txt"} {
+		for _, f := range []string{"m.asc", "meta.rda", "region2.hrc", "region.cdl", "job.arb", "m.html", "other.txt"} {
 			if b, err := os.ReadFile(filepath.Join(dir, f)); err == nil {
 				files[f] = b
 			}
@@ -67,7 +67,10 @@ func TestNoOverwrite(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "<WRITETABLE> (1,1,,\"m.csv\")\r\n", "the HTML report of <WRITETABLE> at line 7", true},
-		{"hierarchy", nil, "<WRITETABLE> (1,1,,\"region2.hrc\")\r\n", "is the hierarchy file of variable Region", false},
+		{"hierarchy", nil, "<WRITETABLE> (1,1,,\"region2.hrc\")\r\n", "is the file of <HIERCODELIST> of variable Region (meta.rda:15)", true},
+		{"code list", func(t *testing.T, dir string) {
+			copyFile(t, filepath.Join(simpleIn, "region.cdl"), filepath.Join(dir, "region.cdl"))
+		}, "<WRITETABLE> (1,1,,\"region.cdl\")\r\n", "is the file of <CODELIST> of variable Region", true},
 		{"two outputs", nil, "<WRITETABLE> (1,1,,\"a.csv\")\r\n<WRITETABLE> (1,2,,\"a.csv\")\r\n", "is also the output of <WRITETABLE> at line 7", true},
 		{"logbook", nil, "<LOGBOOK> \"meta.rda\"\r\n", "is the metadata file of line 2", true},
 		{"symlink", func(t *testing.T, dir string) {

@@ -87,7 +87,9 @@ func givenFile(r arb.Resolver, name string) (string, error) {
 // .rda line unless τ-Argus's own rule finds its base name next to the data
 // file; the code list and p-table files are never read by batch jobs and
 // stay as written when unmapped.
-func (e *engine) mapMetadataPaths(m *rda.Metadata, dataFile string) error {
+//
+// warn is told of a file found ignoring case.
+func (e *engine) mapMetadataPaths(m *rda.Metadata, dataFile string, warn func(name, real string)) error {
 	for _, v := range m.Variables {
 		if v.Hierarchy == rda.HierFile && v.HierFile != "" {
 			mapped, err := e.mapPath(v.HierFile)
@@ -104,7 +106,7 @@ func (e *engine) mapMetadataPaths(m *rda.Metadata, dataFile string) error {
 					if ferr != nil {
 						return ferr
 					}
-					e.warnCase(v.HierFile, real)
+					warn(v.HierFile, real)
 					mapped = real
 				}
 			}
