@@ -93,15 +93,20 @@ var ErrUnmapped = errors.New("no path mapping covers this Windows path")
 // reads them as folder separators). On a native Map unmatched paths are
 // returned unchanged.
 func (m Map) Apply(p string) (string, error) {
-	best := -1
+	best, bestLen := -1, 0
+	clean := p
+	if IsWindowsPath(p) {
+		clean = winClean(p)
+	}
 	for i, r := range m.Rules {
-		if hasPrefixFold(p, r.Prefix) && (best < 0 || len(r.Prefix) > len(m.Rules[best].Prefix)) {
-			best = i
+		prefix := winClean(r.Prefix)
+		if hasPrefixFold(clean, prefix) && (best < 0 || len(prefix) > bestLen) {
+			best, bestLen = i, len(prefix)
 		}
 	}
 	if best >= 0 {
 		r := m.Rules[best]
-		rest := strings.TrimLeft(p[len(r.Prefix):], `\/`)
+		rest := strings.TrimLeft(clean[bestLen:], `\/`)
 		if m.Native {
 			return filepath.Join(r.Dir, rest), nil
 		}
@@ -116,6 +121,46 @@ func (m Map) Apply(p string) (string, error) {
 			p, ErrUnmapped, root, root)
 	}
 	return strings.ReplaceAll(p, `\`, "/"), nil
+}
+
+// winClean resolves the "." and ".." of a Windows drive or share path,
+// never above its drive or share (as Windows does), with '\' as the only
+// separator and no trailing one.
+func winClean(p string) string {
+	split := func(s string) []string {
+		return strings.FieldsFunc(s, func(r rune) bool { return r == '\\' || r == '/' })
+	}
+	var root string
+	var parts []string
+	if p[1] == ':' {
+		root, parts = p[:2], split(p[2:]) // "U:x" is drive-relative
+		if len(p) > 2 && isSep(p[2]) {
+			root += `\`
+		}
+	} else {
+		parts = split(p)
+		n := min(2, len(parts)) // server and share
+		root, parts = `\\`+strings.Join(parts[:n], `\`), parts[n:]
+	}
+	var out []string
+	for _, c := range parts {
+		switch c {
+		case ".":
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+		default:
+			out = append(out, c)
+		}
+	}
+	switch {
+	case len(out) == 0:
+		return root
+	case strings.HasSuffix(root, `\`) || strings.HasSuffix(root, ":"):
+		return root + strings.Join(out, `\`)
+	}
+	return root + `\` + strings.Join(out, `\`)
 }
 
 // hasPrefixFold reports whether prefix starts p, ignoring ASCII case and

@@ -24,6 +24,10 @@ func TestApply(t *testing.T) {
 		{`\\SERVER\sharex\x.LOG`, "", `pathmap \\SERVER\sharex\ <directory>`},
 		{`Z:\results\secretV1.csv`, "", `pathmap Z:\ <directory>`},
 		{`C:`, "", `pathmap C:\ <directory>`},
+		{`U:\a\..\..\x.txt`, "/data/u/x.txt", ""}, // never above the drive
+		{`U:\Mes documents\jobs\..\y`, "/data/u/Mes documents/y", ""},
+		{`\\SERVER\share\..\..\etc\x`, "/mnt/share/etc/x", ""},
+		{`U:\.\x\.\y`, "/data/u/x/y", ""},
 		{`out.csv`, "out.csv", ""},
 		{`sub\out.csv`, "sub/out.csv", ""},
 		{`/tmp/out.csv`, "/tmp/out.csv", ""},
