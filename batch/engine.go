@@ -7,7 +7,9 @@
 // The first error ends the job: it is written to the logbook in τ-Argus's
 // words, followed by "Error in batch file" and "End of TauArgus run", and the
 // job's exit code is 2. <GOINTERACTIVE> ends it with exit code 1. Outputs are
-// written atomically, so an output that exists is complete.
+// written atomically, so an output that exists is complete, and never over
+// a file the job reads or another file it writes. Windows paths in jobs
+// are mapped onto local directories (Config.PathMap, package pathmap).
 //
 // The engine does not launch plugins itself: it asks a [Protector], which
 // the host implements with its plugin catalog and runner (and tests with an
