@@ -364,7 +364,7 @@ func (e *engine) execute(cmd arb.Command) (code int, done bool) {
 func (e *engine) dispatch(cmd arb.Command) error {
 	switch c := cmd.(type) {
 	case *arb.Logbook:
-		path, err := e.mapPath(strings.TrimSpace(c.File))
+		path, err := e.outputPath(strings.TrimSpace(c.File), func(p string) string { return p })
 		if err != nil {
 			return err
 		}
@@ -416,11 +416,10 @@ func (e *engine) dispatch(cmd arb.Command) error {
 }
 
 func (e *engine) versionInfo(c *arb.VersionInfo) error {
-	mapped, err := e.mapPath(c.File)
+	path, err := e.outputPath(c.File, e.resolver.Output)
 	if err != nil {
 		return err
 	}
-	path := e.resolver.Output(mapped)
 	files := []plannedFile{{path: path, what: fmt.Sprintf("the version file of <VERSIONINFO> at line %d", c.Pos.Line)}}
 	if err := e.guard.checkAll(files); err != nil {
 		return err

@@ -288,7 +288,8 @@ func (e *engine) precheck(cmds []arb.Command) error {
 			if merr != nil {
 				return
 			}
-			fs, ferr := files(e.resolver.Output(mapped))
+			path, _ := foldDir(e.resolver.Output(mapped))
+			fs, ferr := files(path)
 			if ferr != nil {
 				return
 			}
@@ -318,6 +319,7 @@ func (e *engine) precheck(cmds []arb.Command) error {
 			}
 		case *arb.Logbook:
 			if p, merr := e.mapPath(strings.TrimSpace(c.File)); merr == nil {
+				p, _ = foldDir(p)
 				if err = g.logbook(p, fmt.Sprintf("the logbook of line %d", h.Pos.Line)); err == nil {
 					logbookAt = p
 				}

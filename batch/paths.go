@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/rda"
@@ -58,6 +59,36 @@ func (e *engine) warnCase(name, real string) {
 	msg := fmt.Sprintf("file %s not found as written; using %s, whose name differs only in case (Windows ignores case)", name, real)
 	e.logf("WARNING: %s", msg)
 	e.report.Warnings = append(e.report.Warnings, msg)
+}
+
+// foldDir returns path with its folder found ignoring case when the folder
+// does not exist as written (Windows ignores case); changed reports it.
+func foldDir(path string) (string, bool) {
+	dir := filepath.Dir(path)
+	if _, err := os.Stat(dir); err == nil {
+		return path, false
+	}
+	real, err := pathmap.FindFold(dir)
+	if err != nil {
+		return path, false
+	}
+	return filepath.Join(real, filepath.Base(path)), true
+}
+
+// outputPath maps the file name of an output (<WRITETABLE>, <VERSIONINFO>,
+// <LOGBOOK>) and finds its folder ignoring case, with a warning, when it
+// does not exist as written.
+func (e *engine) outputPath(name string, resolve func(string) string) (string, error) {
+	mapped, err := e.mapPath(name)
+	if err != nil {
+		return "", err
+	}
+	path := resolve(mapped)
+	if folded, changed := foldDir(path); changed {
+		e.warnCase(filepath.Dir(path), filepath.Dir(folded))
+		path = folded
+	}
+	return path, nil
 }
 
 // inputFile resolves the file of <OPENMICRODATA>, <OPENTABLEDATA> and

@@ -86,7 +86,7 @@ func TestWindowsPaths(t *testing.T) {
 		"<SAFETYRULE> P(15,1)\r\n" +
 		"<READMICRODATA>\r\n" +
 		"<SUPPRESS> PAIRS(1)\r\n" +
-		"<WRITETABLE> (1, 3, AS+, \"\\\\SERVER\\share\\out\\t.txt\")\r\n"
+		"<WRITETABLE> (1, 3, AS+, \"\\\\SERVER\\share\\OUT\\t.txt\")\r\n"
 	code, rep, _ := runMapped(t, dir, job, pm)
 	lb, _ := os.ReadFile(filepath.Join(dir, "share", "out", "job.log"))
 	if code != ExitOK {
@@ -96,12 +96,12 @@ func TestWindowsPaths(t *testing.T) {
 		t.Error(err)
 	}
 	for _, want := range []string{"using " + filepath.Join(data, "tau_testw.asc"), "using " + filepath.Join(data, "tau_testw.rda"),
-		"using " + filepath.Join(data, "hier", "region2.hrc")} {
+		"using " + filepath.Join(data, "hier", "region2.hrc"), "using " + filepath.Join(dir, "share", "out")} {
 		if !strings.Contains(string(lb), want) {
 			t.Errorf("logbook lacks %q:\n%s", want, lb)
 		}
 	}
-	if len(rep.Warnings) != 3 {
+	if len(rep.Warnings) != 4 {
 		t.Errorf("warnings %q", rep.Warnings)
 	}
 	noBackslashFiles(t, dir)
@@ -112,7 +112,7 @@ func TestWindowsPaths(t *testing.T) {
 			{"<LOGBOOK> \"\\\\OTHER\\logs\\x.LOG\"\r\n", `pathmap \\OTHER\logs\ <directory>`},
 			{"<VERSIONINFO> \"C:\\v.txt\"\r\n", `pathmap C:\ <directory>`},
 		} {
-			code, rep, lb := runMapped(t, dir, strings.Replace(job, "<WRITETABLE> (1, 3, AS+, \"\\\\SERVER\\share\\out\\t.txt\")\r\n", tc.line, 1), pm)
+			code, rep, lb := runMapped(t, dir, strings.Replace(job, "<WRITETABLE> (1, 3, AS+, \"\\\\SERVER\\share\\OUT\\t.txt\")\r\n", tc.line, 1), pm)
 			if code != ExitError || len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0], "job.arb:8: ") || !strings.Contains(rep.Errors[0], tc.want) {
 				t.Errorf("%s: exit %d, errors %q", tc.line, code, rep.Errors)
 			}

@@ -23,11 +23,10 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 	if err := output.CheckAllowed(typ, t.table.Method); err != nil {
 		return err
 	}
-	mapped, err := e.mapPath(c.File)
+	path, err := e.outputPath(c.File, e.resolver.Output)
 	if err != nil {
 		return err
 	}
-	path := e.resolver.Output(mapped)
 	report, err := output.ReportName(path)
 	if err != nil {
 		return fmt.Errorf("output file name %s has no extension", c.File)
