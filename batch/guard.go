@@ -273,6 +273,7 @@ func (e *engine) quietInput(name string, resolve func(r arb.Resolver, name strin
 func (e *engine) precheck(cmds []arb.Command) error {
 	g := guard{inputs: slices.Clone(e.guard.inputs), outputs: slices.Clone(e.guard.outputs),
 		logbooks: slices.Clone(e.guard.logbooks)}
+	var first error
 	logbookAt := "" // the <LOGBOOK> in force, which gets the error
 	dataFile, tabular := "", false
 	for _, cmd := range cmds {
@@ -331,21 +332,25 @@ func (e *engine) precheck(cmds []arb.Command) error {
 		case *arb.WriteTable:
 			write(c.File, func(path string) ([]plannedFile, error) { return writeTableFiles(c, path) })
 		}
-		if err != nil {
+		if err != nil && first == nil {
 			if logbookAt != "" {
 				// Clients read the logbook the batch file names.
 				e.log.Out = logbook.AppendFile{Path: logbookAt}
 			}
-			return &Error{Pos: *h, Err: fmt.Errorf("%s (line %d; refused before the job started): %w", h.Line, h.Pos.Line, err)}
+			first = &Error{Pos: *h, Err: fmt.Errorf("%s (line %d; refused before the job started): %w", h.Line, h.Pos.Line, err)}
 		}
+		// After an error the other files are still gathered: the run
+		// report, written in any case, must not replace any of them.
 	}
 	if e.cfg.RunReport != "" {
 		if err := g.check(e.cfg.RunReport, "the run report", false); err != nil {
 			e.report.runReportErr = err
-			return err
+			if first == nil {
+				first = err
+			}
 		}
 	}
-	return nil
+	return first
 }
 
 // precheckMetadata records the files a metadata file names, read quietly

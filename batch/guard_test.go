@@ -151,6 +151,11 @@ func TestNoOverwrite(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(dir, "job.arb")); string(b) != job {
 			t.Error("batch file changed")
 		}
+		// Also when the job is refused for another reason first.
+		code, rep, _ := run(t, dir, head+"<WRITETABLE> (1,1,,\"m.asc\")\r\n", func(c *Config) { c.RunReport = filepath.Join(dir, "region2.hrc") })
+		if code != ExitError || rep.RunReportError() == nil {
+			t.Errorf("run report over the hierarchy: exit %d, %v", code, rep.Errors)
+		}
 	})
 	t.Run("logbook argument", func(t *testing.T) {
 		dir := setup(t)
