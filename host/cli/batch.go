@@ -174,8 +174,8 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	cfg.Progress = bar.update
 	code, rep := batch.Run(ctx, cfg)
 	bar.done()
-	if rep.RunReportError() != nil {
-		log.Warn().Str("report", reportPath).Msg("run report not written")
+	if err := rep.RunReportError(); err != nil {
+		fmt.Fprintf(env.Stderr, "argus: run report not written: %v\n", err)
 	} else if err := atomicfile.Write(reportPath, 0o644, rep.WriteJSON); err != nil {
 		log.Warn().Err(err).Msg("run report not written")
 	}
