@@ -125,9 +125,11 @@ func (r *Report) finish(code int, now time.Time) {
 	r.Finished = now
 }
 
-// WriteJSON writes the report as indented JSON.
+// WriteJSON writes the report as indented JSON. Texts of the job that are
+// not UTF-8 (Latin-1 names and codes) are written as their Windows-1252
+// reading.
 func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(utf8Texts(r))
 }

@@ -108,7 +108,7 @@ func Read(r io.Reader, name string, opt Options) (*Tree, error) {
 	}
 	t := &Tree{File: name, LeadString: lead, index: make(map[string]int)}
 	var texts []string // offending text per node, for the second pass
-	br := bufio.NewReader(r)
+	br := lex.SkipBOM(r, 0)
 	lineNo := 0
 	for {
 		raw, err := readLine(br)

@@ -452,7 +452,7 @@ func TestReadErrors(t *testing.T) {
 }
 
 func TestReadLenient(t *testing.T) {
-	in := "0.0\r\n\r\n2 \r\n 0\t1.5 3 u -1 9 0.5 0.25 0\r\n1 2e1 1 z 0 9 0 0 0 \r\n1\r\n0.0 2 : 1 (-1) 0 (1) \r\n\r\n"
+	in := "\xef\xbb\xbf0.0\r\n\r\n2 \r\n 0\t1.5 3 u -1 9 0.5 0.25 0\r\n1 2e1 1 z 0 9 0 0 0 \r\n1\r\n0.0 2 : 1 (-1) 0 (1) \r\n\r\n"
 	f, err := Read(strings.NewReader(in), "x.jj")
 	if err != nil {
 		t.Fatal(err)

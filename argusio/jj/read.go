@@ -141,7 +141,7 @@ func parseCount(b []byte) (int, bool) {
 // existing cells, and nothing after the last relation. Errors are
 // *lex.ParseError values with the file, line and offending text.
 func Read(r io.Reader, name string) (*File, error) {
-	lr := &lineReader{r: bufio.NewReaderSize(r, 64<<10), name: name}
+	lr := &lineReader{r: lex.SkipBOM(r, 64<<10), name: name}
 	f := &File{}
 
 	fields, ok := lr.next()
@@ -319,7 +319,7 @@ func parseRelation(fields [][]byte, n int) (Relation, error) {
 // number is an error (τ-Argus reads it as cell 0), and lines are not split
 // into chunks of 999 bytes. name is used in error messages.
 func ReadSolution(r io.Reader, name string) ([]int, error) {
-	br := bufio.NewReaderSize(r, 16<<10)
+	br := lex.SkipBOM(r, 16<<10)
 	var out []int
 	line := 0
 	for {

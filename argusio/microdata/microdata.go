@@ -193,7 +193,7 @@ func NewReader(r io.Reader, name string, layout Layout) (*Reader, error) {
 		}
 		maxPos = max(maxPos, f.Pos)
 	}
-	rd := &Reader{name: name, layout: layout, br: bufio.NewReaderSize(r, 64*1024)}
+	rd := &Reader{name: name, layout: layout, br: lex.SkipBOM(r, 64*1024)}
 	switch layout.Format {
 	case Fixed:
 	case Free:

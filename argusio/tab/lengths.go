@@ -36,7 +36,7 @@ func CodeLengths(r io.Reader, name string, layout Layout) ([]int, error) {
 		return nil, &lex.ParseError{Pos: lex.Pos{File: name}, Text: sep, Err: ErrBadSeparator}
 	}
 	lengths := make([]int, len(l.Columns))
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(lex.SkipBOM(r, 64*1024))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<30)
 	sc.Split(lex.SplitLines)
 	lineNo := 0
