@@ -90,7 +90,7 @@ func (r *reader) cells(ctx context.Context) error {
 		if err != nil {
 			var pe *lex.ParseError
 			if errors.As(err, &pe) {
-				return &LineError{File: r.src.Name, Line: pe.Line, Text: pe.Text, Err: pe.Err}
+				return &LineError{File: r.src.Name, Line: pe.Line, Err: pe.Err}
 			}
 			return err
 		}
@@ -105,7 +105,7 @@ func (r *reader) cells(ctx context.Context) error {
 		}
 		copy(codes, row.Codes)
 		if err := r.cellIndex(codes, idx); err != nil {
-			return &LineError{File: r.src.Name, Line: row.Line, Text: row.Text, Err: err}
+			return &LineError{File: r.src.Name, Line: row.Line, Err: err}
 		}
 		ci := 0
 		for d, i := range idx {
@@ -117,7 +117,7 @@ func (r *reader) cells(ctx context.Context) error {
 			for _, c := range codes {
 				b.WriteString(c + ",")
 			}
-			return &LineError{File: r.src.Name, Line: row.Line, Text: row.Text, Err: &reasonError{ErrCellFilled, b.String()}}
+			return &LineError{File: r.src.Name, Line: row.Line, Err: &reasonError{ErrCellFilled, b.String()}}
 		}
 		r.filled[ci] = true
 		r.res.Cells++

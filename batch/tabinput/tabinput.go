@@ -284,6 +284,11 @@ func Read(ctx context.Context, src Source, spec Spec, opt Options) (*Result, err
 	if err := r.cells(ctx); err != nil {
 		return r.res, err
 	}
+	if r.res.Cells == 0 {
+		// τ-Argus goes on with a table of empty cells and every output
+		// empty; a job that protects nothing must not look like success.
+		return r.res, fmt.Errorf("%w: tabular data %s has no cell", ErrNoCells, src.Name)
+	}
 	if err := r.complete(ctx); err != nil {
 		return r.res, err
 	}
