@@ -256,7 +256,9 @@ func (e *engine) apriori(c *arb.Apriori) error {
 	if err != nil {
 		var ae *apriori.Error
 		if errors.As(err, &ae) {
-			return errors.New(ae.BatchMessage())
+			// τ-Argus's words first (clients search for them), then where
+			// and why, which τ-Argus does not say.
+			return errors.New(ae.BatchMessage() + "\n" + ae.Detail())
 		}
 		return err
 	}
