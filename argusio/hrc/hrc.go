@@ -42,6 +42,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
@@ -61,6 +63,13 @@ var (
 	ErrCodeEmpty       = errors.New("Code is empty")
 	ErrTotalCode       = errors.New("Total code found in hierarchy file; the total is added implicitly")
 	ErrLineTooLong     = errors.New("line too long")
+	// ErrCycle: a code under itself ("A" then "@A", or deeper). τ-Argus
+	// reads it as two codes and the table cannot be additive.
+	ErrCycle = errors.New("code is its own ancestor")
+	// ErrDuplicateCode: a basic code listed twice (under two parents, or
+	// twice under one; τ-Argus gives the second copy no data and publishes
+	// it as a separate cell), or an aggregate under two parents.
+	ErrDuplicateCode = errors.New("code listed twice")
 )
 
 // Options control how a hierarchy file is read.
@@ -157,7 +166,57 @@ func Read(r io.Reader, name string, opt Options) (*Tree, error) {
 		prev = n.Level
 	}
 	t.link()
+	if err := t.checkDuplicates(); err != nil {
+		return nil, err
+	}
 	return t, nil
+}
+
+// checkDuplicates refuses a code that is its own ancestor and a basic code
+// listed twice, naming both lines. An aggregate listed twice under the same
+// parent is accepted as τ-Argus does (a real τ-Argus test file, NUTS.hrc of
+// the checkTauArgus package, has one): each copy totals its own children.
+func (t *Tree) checkDuplicates() error {
+	first := make(map[string]int, len(t.Nodes))
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		j, seen := first[n.Code]
+		if !seen {
+			first[n.Code] = i
+			continue
+		}
+		pos := lex.Pos{File: t.File, Line: n.Line, Column: n.Column}
+		chain := []string{n.Code}
+		for a := n.Parent; a >= 0; a = t.Nodes[a].Parent {
+			chain = append(chain, t.Nodes[a].Code)
+			if a == j {
+				slices.Reverse(chain)
+				return &lex.ParseError{Pos: pos, Err: fmt.Errorf("%w: %q (%s; first on line %d)",
+					ErrCycle, n.Code, strings.Join(quoteAll(chain), " > "), t.Nodes[j].Line)}
+			}
+		}
+		if n.Leaf || t.Nodes[j].Leaf || n.Parent != t.Nodes[j].Parent {
+			return &lex.ParseError{Pos: pos, Err: fmt.Errorf("%w: %q under %s, already on line %d under %s",
+				ErrDuplicateCode, n.Code, t.parentName(i), t.Nodes[j].Line, t.parentName(j))}
+		}
+	}
+	return nil
+}
+
+// parentName names the parent of node i for messages.
+func (t *Tree) parentName(i int) string {
+	if p := t.Nodes[i].Parent; p >= 0 {
+		return strconv.Quote(t.Nodes[p].Code)
+	}
+	return "the total"
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 // maxLine is the longest line accepted, in bytes. τ-Argus itself reads at

@@ -68,17 +68,25 @@ type CodeListError struct {
 	Codes []string
 	// Var is the 0-based index of the offending explanatory variable.
 	Var int
+	// Variable and HierFile name that variable and its hierarchy file.
+	Variable, HierFile string
 }
 
 // Error returns τ-Argus's message: " Error in line <n> of table file:
-// <file>\nCode not in codelist\n Codes: "a", "b"\n code nr: <i>".
+// <file>\nCode not in codelist\n Codes: "a", "b"\n code nr: <i>", and a
+// line naming the variable and its hierarchy file.
 func (e *CodeListError) Error() string {
 	q := make([]string, len(e.Codes))
 	for i, c := range e.Codes {
 		q[i] = `"` + c + `"`
 	}
-	return " Error in line " + strconv.Itoa(e.Line) + " of table file: " + e.File + "\n" +
+	msg := " Error in line " + strconv.Itoa(e.Line) + " of table file: " + e.File + "\n" +
 		ErrCodeNotInCodelist.Error() + "\n Codes: " + strings.Join(q, ", ") + "\n code nr: " + strconv.Itoa(e.Var)
+	if e.HierFile != "" {
+		// τ-Argus does not say which list: name the hierarchy file.
+		msg += "\n code " + q[e.Var] + " of variable " + e.Variable + " is not in hierarchy file " + e.HierFile
+	}
+	return msg
 }
 
 // Unwrap returns ErrCodeNotInCodelist.

@@ -425,7 +425,8 @@ V
 	if !errors.As(err, &ce) || !errors.Is(err, tabinput.ErrCodeNotInCodelist) {
 		t.Fatalf("error %v", err)
 	}
-	if want := " Error in line 2 of table file: t.tab\nCode not in codelist\n Codes: \" 4\"\n code nr: 0"; err.Error() != want {
+	// The last line names the hierarchy file (τ-Argus names the .tab only).
+	if want := " Error in line 2 of table file: t.tab\nCode not in codelist\n Codes: \" 4\"\n code nr: 0\n code \" 4\" of variable R is not in hierarchy file R.hrc"; err.Error() != want {
 		t.Errorf("message %q, want %q", err.Error(), want)
 	}
 	// A code that is not in the hierarchy at all.
