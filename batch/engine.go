@@ -27,6 +27,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/logbook"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
@@ -99,15 +100,25 @@ type Config struct {
 	MethodParams map[string]map[string]string
 }
 
+// MaxEchoLine is the longest batch line echoed whole to the logbook and the
+// run report, as τ-Argus echoes every command; a longer one (a 10 MB line
+// doubled the logbook) is cut with a marker.
+const MaxEchoLine = 4096
+
 // Error is a job error with the batch line where it happened.
 type Error struct {
 	Pos arb.Header
 	Err error
 }
 
-// Error returns "file:line: message".
+// Error returns "file:line: message". An error that already names the
+// same batch line (a *lex.ParseError of the batch file) is not prefixed
+// again ("job.arb:4: job.arb:4:1: ...").
 func (e *Error) Error() string {
 	if e.Pos.Pos.File == "" {
+		return e.Err.Error()
+	}
+	if pe, ok := errors.AsType[*lex.ParseError](e.Err); ok && pe.File == e.Pos.Pos.File && pe.Line == e.Pos.Pos.Line {
 		return e.Err.Error()
 	}
 	return fmt.Sprintf("%s:%d: %v", e.Pos.Pos.File, e.Pos.Pos.Line, e.Err)
@@ -230,17 +241,19 @@ func (e *engine) fail(err error) int {
 	if errors.As(err, &be) {
 		msg = be.Err.Error()
 	}
-	e.logf("%s", msg)
+	// Messages may quote a name from the batch line: bounded, as the echo.
+	e.logf("%s", lex.Cut(msg, MaxEchoLine))
 	e.logf("Error in batch file")
-	e.report.Errors = append(e.report.Errors, err.Error())
+	full := lex.Cut(err.Error(), MaxEchoLine)
+	e.report.Errors = append(e.report.Errors, full)
 	hint := Hint(err)
 	if hint == "" {
 		hint = parseHint(err)
 	}
 	if hint != "" {
-		e.report.Hints = append(e.report.Hints, hint)
+		e.report.Hints = append(e.report.Hints, lex.Cut(hint, MaxEchoLine))
 	}
-	e.cfg.Log.Error().Err(err).Msg("batch job failed")
+	e.cfg.Log.Error().Str("error", full).Msg("batch job failed")
 	return ExitError
 }
 
@@ -289,7 +302,7 @@ func (e *engine) execute(cmd arb.Command) (code int, done bool) {
 	if _, ok := cmd.(*arb.Comment); ok {
 		return 0, false
 	}
-	e.logf("%s", h.Line)
+	e.logf("%s", lex.Cut(h.Line, MaxEchoLine))
 	if err := e.ctx.Err(); err != nil {
 		return e.fail(&Error{Pos: *h, Err: fmt.Errorf("job time limit reached: %w", err)}), true
 	}
