@@ -195,12 +195,44 @@ func Run(ctx context.Context, cfg Config) (int, *Report) {
 		defer cancel()
 	}
 	e := &engine{cfg: cfg, ctx: ctx, report: newReport(cfg)}
+	// A job whose temporary directory or logbook folder is missing would
+	// run without a logbook and end with exit 0: refuse it before anything
+	// is written (the message reaches the caller through the report).
+	if err := checkDirs(cfg); err != nil {
+		e.report.Errors = append(e.report.Errors, err.Error())
+		e.cfg.Log.Error().Str("error", err.Error()).Msg("batch job failed")
+		e.report.finish(ExitError, cfg.Now())
+		return ExitError, e.report
+	}
 	writeHeader(&logbook.Writer{Out: logbook.AppendFile{Path: cfg.DefaultLogbook}, Now: cfg.Now}, cfg)
 	e.log = &logbook.Writer{Out: logbook.AppendFile{Path: cfg.Logbook}, Now: cfg.Now}
 	code := e.run()
 	e.report.setTables(e.tables)
 	e.report.finish(code, cfg.Now())
 	return code, e.report
+}
+
+// checkDirs checks that the temporary directory and the folders of the
+// default and the job's logbook exist.
+func checkDirs(cfg Config) error {
+	if st, err := os.Stat(cfg.TempDir); err != nil || !st.IsDir() {
+		return fmt.Errorf("temporary directory %s does not exist or is not a directory", cfg.TempDir)
+	}
+	for _, lb := range []string{cfg.DefaultLogbook, cfg.Logbook} {
+		if err := checkLogbookDir(lb); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkLogbookDir checks that the folder of logbook path exists.
+func checkLogbookDir(path string) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("the folder %s of logbook %s does not exist", dir, filepath.Base(path))
+	}
+	return nil
 }
 
 // headerRule is the separator line of the start-of-run header.
@@ -327,7 +359,11 @@ func (e *engine) execute(cmd arb.Command) (code int, done bool) {
 func (e *engine) dispatch(cmd arb.Command) error {
 	switch c := cmd.(type) {
 	case *arb.Logbook:
-		e.log.Out = logbook.AppendFile{Path: strings.TrimSpace(c.File)}
+		path := strings.TrimSpace(c.File)
+		if err := checkLogbookDir(path); err != nil {
+			return err
+		}
+		e.log.Out = logbook.AppendFile{Path: path}
 		return nil
 	case *arb.VersionInfo:
 		return e.versionInfo(c)

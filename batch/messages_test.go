@@ -1,8 +1,12 @@
 package batch
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rs/zerolog"
 )
 
 // TestNoDoubledPrefix: an error that already names the batch line (the
@@ -38,5 +42,46 @@ func TestLongBatchLineCut(t *testing.T) {
 	}
 	if size > 64<<10 {
 		t.Errorf("report holds %d bytes of the line", size)
+	}
+}
+
+// TestMissingFolders: a missing temporary directory or logbook folder gave
+// exit 0 with no logbook (and, from the command line, no report).
+func TestMissingFolders(t *testing.T) {
+	dir := t.TempDir()
+	arb := filepath.Join(dir, "job.arb")
+	if err := os.WriteFile(arb, []byte("<OPENMICRODATA> \"x.asc\"\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "nosuch")
+	for _, tc := range []struct {
+		name  string
+		cfg   Config
+		arb   string
+		inMsg string
+	}{
+		{"temporary directory", Config{TempDir: missing, Logbook: filepath.Join(dir, "log.txt")}, "", "temporary directory"},
+		{"logbook folder", Config{TempDir: dir, Logbook: filepath.Join(missing, "log.txt")}, "", "logbook log.txt"},
+		{"<LOGBOOK> folder", Config{TempDir: dir, Logbook: filepath.Join(dir, "log.txt")},
+			"<LOGBOOK> \"" + filepath.Join(missing, "job.log") + "\"\r\n<OPENMICRODATA> \"x.asc\"\r\n", "logbook job.log"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := arb
+			if tc.arb != "" {
+				path = filepath.Join(t.TempDir(), "job.arb")
+				if err := os.WriteFile(path, []byte(tc.arb), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg := tc.cfg
+			cfg.BatchFile, cfg.Protector, cfg.Log = path, newFake(t, pairs{}), zerolog.Nop()
+			code, rep := Run(t.Context(), cfg)
+			if code != ExitError || len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0], tc.inMsg) {
+				t.Fatalf("exit %d, errors %q", code, rep.Errors)
+			}
+			if _, err := os.Stat(missing); !os.IsNotExist(err) {
+				t.Errorf("%s was created", missing)
+			}
+		})
 	}
 }
