@@ -27,6 +27,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/logbook"
 	"github.com/sdcengine/argus/argusio/rda"
@@ -300,7 +301,10 @@ func (e *engine) runJob() int {
 		}
 	}
 	e.resolver = arb.Resolver{ArbDir: filepath.Dir(abs), DataDir: e.cfg.DataDir}
-	f, err := os.Open(e.cfg.BatchFile)
+	f, err := infile.Open(e.cfg.BatchFile)
+	if errors.Is(err, infile.ErrNotRegular) {
+		return e.fail(err)
+	}
 	if err != nil {
 		return e.fail(fmt.Errorf("Batch file %s could not be opened", e.cfg.BatchFile))
 	}
@@ -428,7 +432,7 @@ func (e *engine) openMetadata(c *arb.OpenMetadata) error {
 	if err != nil {
 		return withHint(err, "%s", inputHint(e.resolver, c.File))
 	}
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return err
 	}

@@ -85,3 +85,22 @@ func TestMissingFolders(t *testing.T) {
 		})
 	}
 }
+
+// TestNonRegularInput: an input that is not a regular file is refused
+// before it is read (a FIFO hung the job; a directory gave a read error).
+func TestNonRegularInput(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "data.asc")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, arb := range []string{
+		"<OPENMICRODATA> \"" + sub + "\"\r\n<OPENMETADATA> \"" + sub + "\"\r\n",
+	} {
+		_, code, rep, _ := runJob(t, arb, newFake(t, pairs{}))
+		if code != ExitError || len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0], "not a regular file (a directory)") ||
+			!strings.Contains(rep.Errors[0], "job.arb:2") {
+			t.Errorf("exit %d, errors %q", code, rep.Errors)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/atomicfile"
 	"github.com/sdcengine/argus/argusio/hrc"
+	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/recode"
 	"github.com/sdcengine/argus/argusio/table"
@@ -67,7 +68,7 @@ func (e *engine) readMicrodata() error {
 		var read atomic.Int64
 		src := tabulate.Source{Meta: meta, Name: file, Hierarchies: trees,
 			Open: func() (io.ReadCloser, error) {
-				f, err := os.Open(file)
+				f, err := infile.Open(file)
 				if err != nil {
 					return nil, err
 				}
@@ -167,7 +168,7 @@ func loadHierarchies(meta *rda.Metadata, dataFile string) (map[string]*hrc.Tree,
 		if err != nil {
 			return nil, err
 		}
-		f, err := os.Open(path)
+		f, err := infile.Open(path)
 		if err != nil {
 			return nil, err
 		}
@@ -246,7 +247,7 @@ func (e *engine) apriori(c *arb.Apriori) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return err
 	}
@@ -299,7 +300,10 @@ func (e *engine) recode(c *arb.Recode) error {
 		}
 		rc.Level = c.Level
 	default:
-		f, err := os.Open(c.File)
+		f, err := infile.Open(c.File)
+		if errors.Is(err, infile.ErrNotRegular) {
+			return err
+		}
 		if err != nil {
 			return fmt.Errorf("Recode file %s could not be found", c.File)
 		}
