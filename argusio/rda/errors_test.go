@@ -275,9 +275,23 @@ func TestCKMTopKLimit(t *testing.T) {
 }
 
 func TestFieldLengthLimit(t *testing.T) {
-	const meta = "0 0  2000200000 0 0\n <RECODEABLE>\n"
+	const meta = "0 1  2000200000 0 0\n <RECODEABLE>\n"
 	_, err := Parse(strings.NewReader(meta), "l.rda", Microdata)
 	if err == nil || !strings.Contains(err.Error(), "ends beyond position") {
 		t.Errorf("Parse with length 2000200000 = %v, want the length limit error", err)
+	}
+}
+
+// TestNegativeLength: a negative length was reported as "Missing value (99)
+// too long"; a start position below 1 was accepted.
+func TestNegativeLength(t *testing.T) {
+	for _, tc := range []struct{ meta, want string }{
+		{"Region 1 -2 99\n <RECODEABLE>\n", "n.rda:1:10: Field length (-2) of variable Region is negative"},
+		{"Region -1 2\n <RECODEABLE>\n", "Start position (-1) of variable Region must be at least 1"},
+	} {
+		_, err := Parse(strings.NewReader(tc.meta), "n.rda", Microdata)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%q) = %v, want %q", tc.meta, err, tc.want)
+		}
 	}
 }

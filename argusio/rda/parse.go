@@ -157,6 +157,14 @@ func (p *parser) declare(name string, pos lex.Pos) error {
 		if err != nil {
 			return err
 		}
+		// τ-Argus took a negative length and then reported "Missing value
+		// (99) too long".
+		if p.m.Format != Free && v.Start < 1 {
+			return p.errf("Start position (%d) of variable %s must be at least 1", v.Start, name)
+		}
+		if n < 0 {
+			return p.errf("Field length (%d) of variable %s is negative", n, name)
+		}
 		if v.Start > MaxRecordLength || n > MaxRecordLength || v.Start+n > MaxRecordLength {
 			// τ-Argus reads records into a 32000-byte buffer; this bound
 			// only keeps absurd lengths from exhausting memory.
