@@ -356,6 +356,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("a\n..b\n"), ".")
 	f.Add([]byte("x\n@@y\n@@@@z\n"), "@@")
 	f.Add([]byte("\r\r\n\t\n"), "@")
+	f.Add([]byte("\xef\xbb\xbfA\n@B\n@@A\nX\n@B\n"), "@")
+	f.Add([]byte("11\n@a\n12\n11\n@c\nZ\xfcrich\n"), "@")
 	f.Fuzz(func(t *testing.T, data []byte, lead string) {
 		tree, err := Read(bytes.NewReader(data), "f.hrc", Options{LeadString: lead})
 		if err != nil {
@@ -372,6 +374,9 @@ func FuzzRead(f *testing.F) {
 			if n.Parent >= i || (n.Parent >= 0 && tree.Nodes[n.Parent].Level != n.Level-1) {
 				t.Fatalf("bad parent of node %d: %+v", i, n)
 			}
+		}
+		if len(tree.Nodes) > 0 && strings.HasPrefix(tree.Nodes[0].Code, "\xef\xbb\xbf") {
+			return // a first code starting with a byte order mark does not survive a round trip (the mark is skipped)
 		}
 		var buf bytes.Buffer
 		if err := Write(&buf, tree.Nodes, WriteOptions{LeadString: lead}); err != nil {

@@ -435,6 +435,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("A,female, 66,  9, 77.38,728.23\r\r\n"), true)
 	f.Add([]byte("\"x\",,\"\",1e5\n,\n"), true)
 	f.Add([]byte("99 9999\n 1\n"), false)
+	f.Add([]byte("\xef\xbb\xbf 1 1e400\n 2-1e999\n"), false)
+	f.Add([]byte("\xef\xbb\xbfA,1e400,1,2\n"), true)
 	f.Fuzz(func(t *testing.T, data []byte, free bool) {
 		layout := fixedLayout
 		if free {
@@ -454,6 +456,9 @@ func FuzzRead(f *testing.F) {
 				if !errors.As(err, &pe) {
 					t.Fatalf("unexpected error type %T: %v", err, err)
 				}
+				if pe.Text != "" {
+					t.Fatalf("error echoes the record: %v", err)
+				}
 				if errors.Is(err, ErrEmptyFile) || errors.Is(err, ErrRecordTooShort) {
 					return
 				}
@@ -470,6 +475,9 @@ func FuzzRead(f *testing.F) {
 				if fl.Kind == Number && !rec.Missing(i) {
 					if _, ok := convertNumeric(v); !ok {
 						t.Fatalf("accepted non-numeric %q", v)
+					}
+					if math.IsInf(rec.Float(i), 0) {
+						t.Fatalf("accepted %q as infinite", v)
 					}
 				}
 			}

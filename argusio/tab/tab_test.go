@@ -470,6 +470,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("\"Total\";\"Total\";16847646,84;42723;16847646,84;16847646,84;175677,00;141482,00;S;0,01;0,01\n\" 2\";\"Nr\";5,00;6;5,00;5,00;5,00;0,00;U;0,75;0,75\n"))
 	f.Add([]byte("a;;;;;;;;E\n;-;-;-\n// x\n\t\"b\"\t;1e3;2;;;;;;M;;\n"))
 	f.Add([]byte("a;5;0\na;-999999999;1;1;1;1;1;1;U\n"))
+	f.Add([]byte("\xef\xbb\xbfa;1e400;1\nb;NaN;2;;;;;;S\nZ\xfcrich;-Infinity;3\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := NewReader(bytes.NewReader(data), "f.tab", ppLayout())
 		if err != nil {
@@ -485,6 +486,9 @@ func FuzzRead(f *testing.F) {
 				if !errors.As(err, &pe) {
 					t.Fatalf("unexpected error %T: %v", err, err)
 				}
+				if pe.Text != "" {
+					t.Fatalf("error echoes the line: %v", err)
+				}
 				continue
 			}
 			if len(row.Codes) != 2 || len(row.TopN) != 2 || len(row.Raw) != 11 {
@@ -492,6 +496,11 @@ func FuzzRead(f *testing.F) {
 			}
 			if row.Cost < 0 || (row.Cost == 0 && !math.IsNaN(row.Cost)) {
 				t.Fatalf("bad cost %v", row.Cost)
+			}
+			for _, x := range append([]float64{row.Response, row.Shadow, row.Cost, row.Lower, row.Upper}, row.TopN...) {
+				if math.IsInf(x, 0) || (math.IsNaN(x) && x != row.Cost) {
+					t.Fatalf("accepted a number that is not finite: %+v", row)
+				}
 			}
 			if row.IsCell() && row.Freq <= 0 && row.Response != 0 {
 				t.Fatalf("cell with value %v and frequency %d", row.Response, row.Freq)
