@@ -146,7 +146,12 @@ func (r *reader) cellIndex(codes []string, idx []int) error {
 		}
 		retries++
 		if retries >= len(r.dims) {
-			return ErrCodeDoesNotExist
+			d := r.dims[bad]
+			where := ""
+			if d.tree != nil {
+				where = " (hierarchy file " + d.tree.File + ")"
+			}
+			return fmt.Errorf("%w: code %q of variable %s%s", ErrCodeDoesNotExist, codes[bad], d.meta.Name, where)
 		}
 	}
 }

@@ -362,7 +362,11 @@ func (r *reader) codeList(d *dimension) error {
 	}
 	dim.MarkTrivial()
 	if err := dim.Validate(); err != nil {
-		return fmt.Errorf("Error completing code list\n%w: variable %s: %v", ErrWrongHierarchy, v.Name, err)
+		where := ""
+		if v.Hierarchy == rda.HierFile {
+			where = " (hierarchy file " + d.tree.File + ")"
+		}
+		return fmt.Errorf("Error completing code list\n%w: variable %s%s: %v", ErrWrongHierarchy, v.Name, where, err)
 	}
 	d.dim = dim
 	d.index = make(map[string]int, len(dim.Codes))

@@ -225,7 +225,7 @@ func TestLineErrors(t *testing.T) {
 			"Error in file t.tab on line 10.\nCell has been filled already\n Codes:,,"},
 		// Code 3 appears only next to a total: it is not in the code list.
 		{"code only with totals", basal + "3;T;1;1;S\n", tabinput.ErrCodeDoesNotExist,
-			"Error in file t.tab on line 5.\nCode does not exist"},
+			"Error in file t.tab on line 5.\nCode does not exist: code \"3\" of variable A"},
 		{"unknown status", basal + "1;T;7;3;Q\n", nil,
 			"Error in file t.tab on line 5.\nfield 5 (S): Unknown status(Q)"},
 		{"empty cell with status", "1;x;;;U\n", nil,
