@@ -449,6 +449,13 @@ func TestReadErrors(t *testing.T) {
 			t.Errorf("%s: position %v, want line %d", tt.name, pe.Pos, tt.line)
 		}
 	}
+	// Cell lines hold confidential values: an error names the field and
+	// never quotes the line (it did: (in "0 12345.67 1 s ...")).
+	_, err := Read(strings.NewReader("0\n1\n0 12345.67 1 s 0 98765.43 1e999 0 0\n0\n"), "x.jj")
+	if err == nil || strings.Contains(err.Error(), "12345") || strings.Contains(err.Error(), "98765") ||
+		!strings.Contains(err.Error(), "x.jj:3: ") || !strings.Contains(err.Error(), "field 7 (lower protection level)") {
+		t.Errorf("error %v", err)
+	}
 }
 
 func TestReadLenient(t *testing.T) {
