@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -54,6 +56,7 @@ func (e *engine) readMicrodata() error {
 		if err != nil {
 			return err
 		}
+		e.hierarchyWarnings(trees)
 		var specs []tabulate.Spec
 		for _, t := range ts {
 			specs = append(specs, tabulate.Spec{Explanatory: t.cmd.Explanatory, Response: responseName(t.cmd),
@@ -182,6 +185,16 @@ func loadHierarchies(meta *rda.Metadata, dataFile string) (map[string]*hrc.Tree,
 	return trees, nil
 }
 
+// hierarchyWarnings logs and reports the warnings of the hierarchy files.
+func (e *engine) hierarchyWarnings(trees map[string]*hrc.Tree) {
+	for _, name := range slices.Sorted(maps.Keys(trees)) {
+		for _, w := range trees[name].Warnings {
+			e.logf("WARNING: %s", w)
+			e.report.Warnings = append(e.report.Warnings, w)
+		}
+	}
+}
+
 func fileExists(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && !st.IsDir()
@@ -198,6 +211,7 @@ func (e *engine) readTable(c *arb.ReadTable) error {
 		if err != nil {
 			return err
 		}
+		e.hierarchyWarnings(src.Hierarchies)
 		var set *rules.Set
 		if t.rules != nil {
 			set = &t.set

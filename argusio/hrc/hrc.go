@@ -104,7 +104,10 @@ type Tree struct {
 	File       string // file name given to Read
 	LeadString string // lead string used for reading
 	Nodes      []Node // codes in file order
-	index      map[string]int
+	// Warnings are things accepted as τ-Argus does but worth telling the
+	// user ("file:line: ..."): an aggregate listed twice under one parent.
+	Warnings []string
+	index    map[string]int
 }
 
 // Read parses a hierarchy file from r. The name is used in error messages.
@@ -199,6 +202,8 @@ func (t *Tree) checkDuplicates() error {
 			return &lex.ParseError{Pos: pos, Err: fmt.Errorf("%w: %q under %s, already on line %d under %s",
 				ErrDuplicateCode, n.Code, t.parentName(i), t.Nodes[j].Line, t.parentName(j))}
 		}
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: code %q listed again (first on line %d); the output has one line per copy, each the total of its own children",
+			pos, n.Code, t.Nodes[j].Line))
 	}
 	return nil
 }

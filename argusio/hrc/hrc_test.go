@@ -406,4 +406,7 @@ func TestRepeatedAggregateAccepted(t *testing.T) {
 	if err != nil || len(tr.Nodes) != 6 {
 		t.Fatalf("tree %v, error %v", tr, err)
 	}
+	if len(tr.Warnings) != 1 || !strings.HasPrefix(tr.Warnings[0], "x.hrc:5:1: code \"11\" listed again (first on line 1)") {
+		t.Errorf("warnings %q", tr.Warnings)
+	}
 }
