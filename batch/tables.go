@@ -14,6 +14,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/atomicfile"
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/rda"
@@ -180,7 +181,7 @@ func loadHierarchies(meta *rda.Metadata, dataFile string) (map[string]*hrc.Tree,
 		if err != nil {
 			return nil, err
 		}
-		trees[strings.ToUpper(v.Name)] = tree
+		trees[charset.UpperKey(v.Name)] = tree
 	}
 	return trees, nil
 }
@@ -298,7 +299,7 @@ func (e *engine) recode(c *arb.Recode) error {
 	}
 	dim := -1
 	for d, v := range t.cmd.Explanatory {
-		if strings.EqualFold(v, c.Variable) {
+		if charset.EqualFold(v, c.Variable) {
 			dim = d
 		}
 	}

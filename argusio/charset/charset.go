@@ -92,3 +92,28 @@ func ToUTF8(s string) string {
 	}
 	return Decode(s)
 }
+
+// EqualFold reports whether the names a and b are equal ignoring case, as
+// τ-Argus compares variable names. Two UTF-8 texts are compared as UTF-8;
+// otherwise both are read as Windows-1252 first, so that Latin-1 "R\xc9GION"
+// equals "r\xe9gion" while "r\xe9gion" and "r\xe8gion" stay different
+// (strings.EqualFold reads every invalid byte as U+FFFD and would call them
+// equal).
+func EqualFold(a, b string) bool {
+	if isASCII(a) && isASCII(b) || utf8.ValidString(a) && utf8.ValidString(b) {
+		return strings.EqualFold(a, b)
+	}
+	return strings.EqualFold(Decode(a), Decode(b))
+}
+
+// UpperKey returns a map key for the name s consistent with [EqualFold]
+// between names of the same encoding: strings.ToUpper of s when s is valid
+// UTF-8, else of its Windows-1252 reading, marked so that the two kinds of
+// keys never collide. (strings.ToUpper maps every invalid byte to U+FFFD:
+// different Latin-1 names would share a key.)
+func UpperKey(s string) string {
+	if utf8.ValidString(s) {
+		return strings.ToUpper(s)
+	}
+	return "\xff" + strings.ToUpper(Decode(s))
+}

@@ -54,3 +54,20 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestEqualFoldAndUpperKey(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"Region", "REGION", true}, {"région", "RÉGION", true}, {"r\xe9gion", "R\xc9GION", true},
+		{"r\xe9gion", "r\xe8gion", false}, {"r\xe9gion", "région", false}, {"Gr\xf6\xdfe", "GR\xd6\xdfE", true},
+	} {
+		if got := EqualFold(tc.a, tc.b); got != tc.want {
+			t.Errorf("EqualFold(%q, %q) = %v", tc.a, tc.b, got)
+		}
+		if got := UpperKey(tc.a) == UpperKey(tc.b); got != tc.want {
+			t.Errorf("UpperKey(%q) == UpperKey(%q) is %v", tc.a, tc.b, got)
+		}
+	}
+}

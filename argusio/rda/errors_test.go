@@ -295,3 +295,20 @@ func TestNegativeLength(t *testing.T) {
 		}
 	}
 }
+
+// TestLatin1NamesDiffer: strings.EqualFold reads every Latin-1 byte as
+// U+FFFD, so "r\xe9gion" and "r\xe8gion" were "the same name"; the lookup
+// ignores case as τ-Argus does (Latin-1 "R\xc9GION" finds "r\xe9gion").
+func TestLatin1NamesDiffer(t *testing.T) {
+	const meta = "r\xe9gion 1 2\n <RECODEABLE>\nr\xe8gion 3 2\n <RECODEABLE>\nV 5 4\n <NUMERIC>\n"
+	m, err := Parse(strings.NewReader(meta), "l.rda", Microdata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := m.Find("R\xc9GION"); v == nil || v.Name != "r\xe9gion" {
+		t.Errorf("Find(R\\xc9GION) = %+v", v)
+	}
+	if v := m.Find("r\xe8gion"); v == nil || v.Start != 3 {
+		t.Errorf("Find(r\\xe8gion) = %+v", v)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/lex"
 )
 
@@ -606,7 +607,7 @@ func (m *Metadata) verify() error {
 					m.Warnings = append(m.Warnings, Warning{Pos: w.Pos,
 						Msg: "Variable " + v.Name + " and variable " + w.Name + " overlap."})
 				}
-				if strings.EqualFold(v.Name, w.Name) {
+				if charset.EqualFold(v.Name, w.Name) {
 					return varErr(w, "Variable"+strconv.Itoa(i)+" and variable"+strconv.Itoa(j)+" have the same name.")
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/tab"
@@ -22,7 +23,7 @@ func (r *reader) makeTable() error {
 	if r.spec.FreqTable {
 		t.Frequency = table.FrequencyTabular
 	}
-	if r.spec.Shadow != "" && !strings.EqualFold(r.spec.Shadow, r.resp.Name) {
+	if r.spec.Shadow != "" && !charset.EqualFold(r.spec.Shadow, r.resp.Name) {
 		if v := r.src.Meta.Find(r.spec.Shadow); v != nil {
 			t.ShadowName = v.Name
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/rda"
@@ -65,7 +66,7 @@ func (r *reader) setup() error {
 	}
 	ok := len(r.spec.Explanatory) == len(expl)
 	for i := 0; ok && i < len(expl); i++ {
-		ok = strings.EqualFold(r.spec.Explanatory[i], expl[i].Name)
+		ok = charset.EqualFold(r.spec.Explanatory[i], expl[i].Name)
 	}
 	if !ok {
 		return fmt.Errorf("%w: <SPECIFYTABLE> names %s, but the explanatory variables of %s are %s (all of them, in this order)",
@@ -173,7 +174,7 @@ func (r *reader) setup() error {
 		if d.meta.Hierarchy != rda.HierFile {
 			continue
 		}
-		d.tree = r.src.Hierarchies[strings.ToUpper(d.meta.Name)]
+		d.tree = r.src.Hierarchies[charset.UpperKey(d.meta.Name)]
 		if d.tree == nil {
 			return fmt.Errorf("%w: hierarchy file %s of variable %s not loaded", ErrSpec, d.meta.HierFile, d.meta.Name)
 		}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/rda"
@@ -43,7 +43,7 @@ func FileSource(meta *rda.Metadata, dataFile string) (Source, error) {
 		if err != nil {
 			return src, err
 		}
-		src.Hierarchies[strings.ToUpper(v.Name)] = tree
+		src.Hierarchies[charset.UpperKey(v.Name)] = tree
 	}
 	return src, nil
 }

@@ -205,7 +205,7 @@ type Source struct {
 	// code lists, cells).
 	Open func() (io.ReadCloser, error)
 	// Hierarchies holds the parsed .hrc file of every explanatory variable
-	// with a <HIERCODELIST>, by upper-case variable name (see
+	// with a <HIERCODELIST>, by charset.UpperKey of the variable name (see
 	// [ReadHierarchy]).
 	Hierarchies map[string]*hrc.Tree
 	// Progress, if set, is called with the pass (1: code lists, 2: cells)
