@@ -285,6 +285,12 @@ func TestColumnHelpers(t *testing.T) {
 	if !c.IsTotalFold("TOTAL") || c.IsTotalFold("") {
 		t.Error("IsTotalFold")
 	}
+	// Latin-1 totals: case folds, but different letters stay different
+	// (strings.EqualFold read both as U+FFFD).
+	l1 := Column{TotalCode: "Ensemble été"}
+	if !l1.IsTotalFold("ENSEMBLE ÉTÉ") || l1.IsTotalFold("Ensemble ètè") {
+		t.Error("IsTotalFold with Latin-1")
+	}
 	if !c.IsMissing("99") || c.IsMissing(" 99") || c.IsMissing("") {
 		t.Error("IsMissing")
 	}
