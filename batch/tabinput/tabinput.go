@@ -287,7 +287,7 @@ func Read(ctx context.Context, src Source, spec Spec, opt Options) (*Result, err
 	if r.res.Cells == 0 {
 		// τ-Argus goes on with a table of empty cells and every output
 		// empty; a job that protects nothing must not look like success.
-		return r.res, fmt.Errorf("%w: tabular data %s has no cell", ErrNoCells, src.Name)
+		return r.res, fmt.Errorf("%w %s (empty, or only blank lines)", ErrNoCells, src.Name)
 	}
 	if err := r.complete(ctx); err != nil {
 		return r.res, err
