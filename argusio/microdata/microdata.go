@@ -355,7 +355,8 @@ func (r *Reader) decode(text []byte) (*Record, *lex.ParseError) {
 	fields := r.layout.Fields
 	if r.layout.Format == Fixed {
 		if len(text) != r.fixedLen {
-			return nil, r.parseError(0, &RecordError{Record: r.recNo, Err: ErrWrongLength})
+			return nil, r.parseError(0, &RecordError{Record: r.recNo,
+				Err: fmt.Errorf("%w (%d bytes; the first record has %d)", ErrWrongLength, len(text), r.fixedLen)})
 		}
 		for i, f := range fields {
 			rec.vals[i] = text[f.Pos-1 : f.Pos-1+f.Length]

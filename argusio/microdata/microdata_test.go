@@ -90,7 +90,7 @@ func TestReadFixed(t *testing.T) {
 		}},
 		{"wrong length continues", " 1     5\n 2   6\n 3     7\n", []string{
 			`line 1 rec 1: " 1" "    5"=5`,
-			`error: x.asc:2: record 2: Wrong length`,
+			`error: x.asc:2: record 2: Wrong length (6 bytes; the first record has 8)`,
 			`line 3 rec 3: " 3" "    7"=7`,
 		}},
 		{"not numeric, missing value exempt", " 1 12a.5\n 2  9999\n 3  99x9\n", []string{
