@@ -29,6 +29,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/infile"
+	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/logbook"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
@@ -110,15 +112,25 @@ type Config struct {
 	PathMap pathmap.Map
 }
 
+// MaxEchoLine is the longest batch line echoed whole to the logbook and the
+// run report, as τ-Argus echoes every command; a longer one (a 10 MB line
+// doubled the logbook) is cut with a marker.
+const MaxEchoLine = 4096
+
 // Error is a job error with the batch line where it happened.
 type Error struct {
 	Pos arb.Header
 	Err error
 }
 
-// Error returns "file:line: message".
+// Error returns "file:line: message". An error that already names the
+// same batch line (a *lex.ParseError of the batch file) is not prefixed
+// again ("job.arb:4: job.arb:4:1: ...").
 func (e *Error) Error() string {
 	if e.Pos.Pos.File == "" {
+		return e.Err.Error()
+	}
+	if pe, ok := errors.AsType[*lex.ParseError](e.Err); ok && pe.File == e.Pos.Pos.File && pe.Line == e.Pos.Pos.Line {
 		return e.Err.Error()
 	}
 	return fmt.Sprintf("%s:%d: %v", e.Pos.Pos.File, e.Pos.Pos.Line, e.Err)
@@ -213,6 +225,15 @@ func Run(ctx context.Context, cfg Config) (int, *Report) {
 		defer cancel()
 	}
 	e := &engine{cfg: cfg, ctx: ctx, report: newReport(cfg)}
+	// A job whose temporary directory or logbook folder is missing would
+	// run without a logbook and end with exit 0: refuse it before anything
+	// is written (the message reaches the caller through the report).
+	if err := checkDirs(cfg); err != nil {
+		e.report.Errors = append(e.report.Errors, err.Error())
+		e.cfg.Log.Error().Str("error", err.Error()).Msg("batch job failed")
+		e.report.finish(ExitError, cfg.Now())
+		return ExitError, e.report
+	}
 	if err := e.guardStart(); err != nil {
 		// A logbook that is the batch file: write no logbook at all.
 		cfgErr = errors.Join(cfgErr, err)
@@ -237,6 +258,29 @@ func Run(ctx context.Context, cfg Config) (int, *Report) {
 	e.report.setTables(e.tables)
 	e.report.finish(code, cfg.Now())
 	return code, e.report
+}
+
+// checkDirs checks that the temporary directory and the folders of the
+// default and the job's logbook exist.
+func checkDirs(cfg Config) error {
+	if st, err := os.Stat(cfg.TempDir); err != nil || !st.IsDir() {
+		return fmt.Errorf("temporary directory %s does not exist or is not a directory", cfg.TempDir)
+	}
+	for _, lb := range []string{cfg.DefaultLogbook, cfg.Logbook} {
+		if err := checkLogbookDir(lb); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkLogbookDir checks that the folder of logbook path exists.
+func checkLogbookDir(path string) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("the folder %s of logbook %s does not exist", dir, filepath.Base(path))
+	}
+	return nil
 }
 
 // headerRule is the separator line of the start-of-run header.
@@ -277,17 +321,19 @@ func (e *engine) fail(err error) int {
 	if errors.As(err, &be) {
 		msg = be.Err.Error()
 	}
-	e.logf("%s", msg)
+	// Messages may quote a name from the batch line: bounded, as the echo.
+	e.logf("%s", lex.Cut(msg, MaxEchoLine))
 	e.logf("Error in batch file")
-	e.report.Errors = append(e.report.Errors, err.Error())
+	full := lex.Cut(err.Error(), MaxEchoLine)
+	e.report.Errors = append(e.report.Errors, full)
 	hint := Hint(err)
 	if hint == "" {
 		hint = parseHint(err)
 	}
 	if hint != "" {
-		e.report.Hints = append(e.report.Hints, hint)
+		e.report.Hints = append(e.report.Hints, lex.Cut(hint, MaxEchoLine))
 	}
-	e.cfg.Log.Error().Err(err).Msg("batch job failed")
+	e.cfg.Log.Error().Str("error", full).Msg("batch job failed")
 	return ExitError
 }
 
@@ -302,7 +348,10 @@ func (e *engine) runJob() int {
 		}
 	}
 	e.resolver = arb.Resolver{ArbDir: filepath.Dir(abs), DataDir: e.cfg.DataDir}
-	f, err := os.Open(e.cfg.BatchFile)
+	f, err := infile.Open(e.cfg.BatchFile)
+	if errors.Is(err, infile.ErrNotRegular) {
+		return e.fail(err)
+	}
 	if err != nil {
 		return e.fail(fmt.Errorf("Batch file %s could not be opened", e.cfg.BatchFile))
 	}
@@ -339,7 +388,7 @@ func (e *engine) execute(cmd arb.Command) (code int, done bool) {
 	if _, ok := cmd.(*arb.Comment); ok {
 		return 0, false
 	}
-	e.logf("%s", h.Line)
+	e.logf("%s", lex.Cut(h.Line, MaxEchoLine))
 	if err := e.ctx.Err(); err != nil {
 		return e.fail(&Error{Pos: *h, Err: fmt.Errorf("job time limit reached: %w", err)}), true
 	}
@@ -366,6 +415,9 @@ func (e *engine) dispatch(cmd arb.Command) error {
 	case *arb.Logbook:
 		path, err := e.outputPath(strings.TrimSpace(c.File), func(p string) string { return p })
 		if err != nil {
+			return err
+		}
+		if err := checkLogbookDir(path); err != nil {
 			return err
 		}
 		if err := e.guard.logbook(path, fmt.Sprintf("the logbook of line %d", c.Pos.Line)); err != nil {
@@ -454,7 +506,7 @@ func (e *engine) openMetadata(c *arb.OpenMetadata) error {
 	if err := e.guard.input(path, inputWhat("metadata file", &c.Header)); err != nil {
 		return err
 	}
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/logbook"
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/argusio/rda"
@@ -360,7 +361,7 @@ func (e *engine) precheckMetadata(g *guard, name string, tabular bool, dataFile 
 	if !ok {
 		return nil
 	}
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return nil
 	}

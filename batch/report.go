@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/lex"
 )
 
 // Report is the machine-readable account of one job, for scheduled runs.
@@ -97,7 +98,7 @@ func newReport(cfg Config) *Report {
 }
 
 func (r *Report) step(h *arb.Header) *StepReport {
-	s := &StepReport{Line: h.Pos.Line, Command: h.Line}
+	s := &StepReport{Line: h.Pos.Line, Command: lex.Cut(h.Line, MaxEchoLine)}
 	r.Steps = append(r.Steps, s)
 	return s
 }
@@ -131,9 +132,11 @@ func (r *Report) finish(code int, now time.Time) {
 	r.Finished = now
 }
 
-// WriteJSON writes the report as indented JSON.
+// WriteJSON writes the report as indented JSON. Texts of the job that are
+// not UTF-8 (Latin-1 names and codes) are written as their Windows-1252
+// reading.
 func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(utf8Texts(r))
 }

@@ -4,15 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/atomicfile"
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/hrc"
+	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/recode"
 	"github.com/sdcengine/argus/argusio/table"
@@ -53,6 +57,7 @@ func (e *engine) readMicrodata() error {
 		if err != nil {
 			return err
 		}
+		e.hierarchyWarnings(trees)
 		var specs []tabulate.Spec
 		for _, t := range ts {
 			specs = append(specs, tabulate.Spec{Explanatory: t.cmd.Explanatory, Response: responseName(t.cmd),
@@ -67,7 +72,7 @@ func (e *engine) readMicrodata() error {
 		var read atomic.Int64
 		src := tabulate.Source{Meta: meta, Name: file, Hierarchies: trees,
 			Open: func() (io.ReadCloser, error) {
-				f, err := os.Open(file)
+				f, err := infile.Open(file)
 				if err != nil {
 					return nil, err
 				}
@@ -167,7 +172,7 @@ func loadHierarchies(meta *rda.Metadata, dataFile string) (map[string]*hrc.Tree,
 		if err != nil {
 			return nil, err
 		}
-		f, err := os.Open(path)
+		f, err := infile.Open(path)
 		if err != nil {
 			return nil, err
 		}
@@ -176,9 +181,19 @@ func loadHierarchies(meta *rda.Metadata, dataFile string) (map[string]*hrc.Tree,
 		if err != nil {
 			return nil, err
 		}
-		trees[strings.ToUpper(v.Name)] = tree
+		trees[charset.UpperKey(v.Name)] = tree
 	}
 	return trees, nil
+}
+
+// hierarchyWarnings logs and reports the warnings of the hierarchy files.
+func (e *engine) hierarchyWarnings(trees map[string]*hrc.Tree) {
+	for _, name := range slices.Sorted(maps.Keys(trees)) {
+		for _, w := range trees[name].Warnings {
+			e.logf("WARNING: %s", w)
+			e.report.Warnings = append(e.report.Warnings, w)
+		}
+	}
 }
 
 func fileExists(path string) bool {
@@ -197,6 +212,7 @@ func (e *engine) readTable(c *arb.ReadTable) error {
 		if err != nil {
 			return err
 		}
+		e.hierarchyWarnings(src.Hierarchies)
 		var set *rules.Set
 		if t.rules != nil {
 			set = &t.set
@@ -251,7 +267,7 @@ func (e *engine) apriori(c *arb.Apriori) error {
 	if err := e.guard.input(path, inputWhat("a-priori file", &c.Header)); err != nil {
 		return err
 	}
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return err
 	}
@@ -261,7 +277,9 @@ func (e *engine) apriori(c *arb.Apriori) error {
 	if err != nil {
 		var ae *apriori.Error
 		if errors.As(err, &ae) {
-			return errors.New(ae.BatchMessage())
+			// τ-Argus's words first (clients search for them), then where
+			// and why, which τ-Argus does not say.
+			return errors.New(ae.BatchMessage() + "\n" + ae.Detail())
 		}
 		return err
 	}
@@ -286,7 +304,7 @@ func (e *engine) recode(c *arb.Recode) error {
 	}
 	dim := -1
 	for d, v := range t.cmd.Explanatory {
-		if strings.EqualFold(v, c.Variable) {
+		if charset.EqualFold(v, c.Variable) {
 			dim = d
 		}
 	}
@@ -312,7 +330,10 @@ func (e *engine) recode(c *arb.Recode) error {
 		if err := e.guard.input(path, inputWhat("recode file", &c.Header)); err != nil {
 			return err
 		}
-		f, err := os.Open(path)
+		f, err := infile.Open(path)
+		if errors.Is(err, infile.ErrNotRegular) {
+			return err
+		}
 		if err != nil {
 			return fmt.Errorf("Recode file %s could not be found", c.File)
 		}

@@ -56,11 +56,12 @@ func (c *Client) Describe(ctx context.Context, hostVersion string) (PluginInfo, 
 
 // ValidateParams asks the plugin to check parameters for method.
 func (c *Client) ValidateParams(ctx context.Context, method string, params map[string]string) ([]Diagnostic, error) {
-	r, err := c.rpc.ValidateParams(ctx, &sdcpb.ValidateParamsRequest{Method: method, Params: params})
+	wt := wireTextFor([]string{method}, mapsTexts(params))
+	r, err := c.rpc.ValidateParams(ctx, &sdcpb.ValidateParamsRequest{Method: wt.out(method), Params: wt.params(params)})
 	if err != nil {
 		return nil, fmt.Errorf("validate parameters: %w", err)
 	}
-	return diagsFromProto(r.GetDiagnostics()), nil
+	return wt.diags(diagsFromProto(r.GetDiagnostics())), nil
 }
 
 // Job is one protection job sent to a plugin.
@@ -87,11 +88,15 @@ func (c *Client) Protect(ctx context.Context, job Job) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("protect: open stream: %w", err)
 	}
+	// Texts cross the wire as UTF-8 (see text.go).
+	wt := wireTextFor(jobTexts(job)...)
+	wp := *job.Problem
+	wp.Tables, wp.Response = wt.tables(wp.Tables), wt.out(wp.Response)
 	sendErr := make(chan error, 1)
 	go func() {
-		h := jobHeader{method: job.Method, params: job.Params, jobID: job.JobID, limits: job.Limits,
+		h := jobHeader{method: wt.out(job.Method), params: wt.params(job.Params), jobID: wt.out(job.JobID), limits: job.Limits,
 			caps: &sdcpb.ClientCapabilities{MaxMessageBytes: 0, AcceptsPartialResults: true, WantsProgress: job.OnProgress != nil}}
-		err := sendProblem(h, job.Problem, c.chunk, stream.Send)
+		err := sendProblem(h, &wp, c.chunk, stream.Send)
 		if err == nil {
 			err = stream.CloseSend()
 		}
@@ -102,7 +107,13 @@ func (c *Client) Protect(ctx context.Context, job Job) (*Result, error) {
 		}
 		sendErr <- err
 	}()
-	asm := resultAssembler{n: job.Problem.NumCells(), onProg: job.OnProgress}
+	asm := resultAssembler{n: job.Problem.NumCells()}
+	if job.OnProgress != nil {
+		asm.onProg = func(p Progress) {
+			p.Phase, p.Message = wt.in(p.Phase), wt.in(p.Message)
+			job.OnProgress(p)
+		}
+	}
 	for !asm.done {
 		msg, err := stream.Recv()
 		if err == io.EOF {
@@ -121,5 +132,6 @@ func (c *Client) Protect(ctx context.Context, job Job) (*Result, error) {
 	if _, err := stream.Recv(); err != io.EOF {
 		return nil, fmt.Errorf("protect: %w: message after completion (%v)", ErrStream, err)
 	}
+	asm.res.Diagnostics = wt.diags(asm.res.Diagnostics)
 	return &asm.res, nil
 }

@@ -22,6 +22,12 @@
 // authors writing Go never need to read it. Hosts use [Client] (over a gRPC
 // connection) and [HandshakeConfig]/[PluginSet] to launch plugins.
 //
+// Texts (variable names, codes, parameters) reach a plugin as UTF-8. A host
+// job keeps the bytes of its τ-Argus files, which may be Latin-1; when a
+// Protect or ValidateParams call carries any text that is not valid UTF-8,
+// the [Client] sends every text of that call decoded as Windows-1252 and
+// encodes the plugin's diagnostics and progress messages back (see text.go).
+//
 // Package pluginsdk/plugintest runs a Method in-process through the real wire
 // path and holds the conformance suite every plugin must pass.
 package pluginsdk

@@ -44,6 +44,17 @@ func TestParseErrors(t *testing.T) {
 		{`<SAFETYRULE> P(x)`, "Illegal value (x) for p in rule P", 0},
 		{`<SAFETYRULE> ZERO(a)`, "Illegal value (a) for range in rule ZERO", 0},
 		{`<SAFETYRULE> P(1)|P(1)|P(1)|P(1)|P(1)`, "Too many p% rules specified", 0},
+		// Parameters out of range (τ-Argus accepted them and computed nonsense).
+		{`<SAFETYRULE> FREQ(-1,0)`, "Illegal value (-1) for minimum frequency in rule FREQ: must be ≥ 0", 0},
+		{`<SAFETYRULE> FREQ(3,-10)`, "Illegal value (-10) for frequency range in rule FREQ: must be between 0 and 100", 0},
+		{`<SAFETYRULE> NK(3,170)`, "Illegal value (170) for k in rule NK: must be between 0 and 100", 0},
+		{`<SAFETYRULE> NK(-3,70)`, "Illegal value (-3) for n in rule NK: must be ≥ 0", 0},
+		{`<SAFETYRULE> P(15,0)`, "Illegal value (0) for n in rule P: must be ≥ 1", 0},
+		{`<SAFETYRULE> P(-15)`, "Illegal value (-15) for p in rule P: must be ≥ 0", 0},
+		{`<SAFETYRULE> P(15,10,1)`, "Illegal value (15) for p in rule P: must be ≤ q", 0},
+		{`<SAFETYRULE> MAN(-20)`, "Illegal value (-20) for margin in rule MAN: must be ≥ 0", 0},
+		{`<SAFETYRULE> ZERO(-1)`, "Illegal value (-1) for range in rule ZERO", 0},
+		{`<SAFETYRULE> REQ(120,1,1,1)`, "Illegal value (120) for percentage 1 in rule REQ: must be between 0 and 100", 0},
 		{`<SAFETYRULE> NK(1,1)|NK(1,1)|NK(1,1)|NK(1,1)|NK(1,1)`, "Too many nk rules specified", 0},
 		{`<SAFETYRULE> FREQ(1,1)|FREQ(1,1)|FREQ(1,1)`, "Too many frequency rules specified", 0},
 		{`<SAFETYRULE> REQ(1,1,1,1)|REQ(1,1,1,1)|REQ(1,1,1,1)`, "Too many request rules specified", 0},
@@ -219,10 +230,21 @@ func TestParseDetails(t *testing.T) {
 		}
 	})
 	t.Run("suppress params", func(t *testing.T) {
-		j := parse(t, "<SUPPRESS> gh(1,50,1,0)\n<SUPPRESS> GH(1,50,1,1,9)\n<SUPPRESS> OPT(1,30)\n<SUPPRESS> RND(1,3,2,5,1,1,0)\n<SUPPRESS> MOD(0,1,0,1,0,5)\n")
+		j := parse(t, "<SUPPRESS> gh(1,50,1,0)\n<SUPPRESS> GH(1,50,1,1)\n<SUPPRESS> OPT(1,30)\n<SUPPRESS> RND(1,3,2,5,1,1,0)\n<SUPPRESS> MOD(0,1,0,1,0)\n")
 		gh := j.Commands[0].(*Suppress).Params.(*GHParams)
 		if *gh != (GHParams{AprioriPct: 50, ModelSize: 1, Singleton: false, Given: 3}) {
 			t.Errorf("gh %+v", gh)
+		}
+		if gh := j.Commands[1].(*Suppress).Params.(*GHParams); !gh.Singleton || gh.Given != 3 {
+			t.Errorf("gh2 %+v", gh)
+		}
+		// Arguments beyond those a method takes were ignored silently.
+		for _, line := range []string{"<SUPPRESS> GH(1,100,0,1,7,8)", "<SUPPRESS> GH(1,50,1,1,9)", "<SUPPRESS> OPT(1,30,2)",
+			"<SUPPRESS> MOD(0,1,0,1,0,5)", "<SUPPRESS> MOD(1,5,1,0,0,2,0.9,1.1,7)", "<SUPPRESS> RND(1,3,2,5,1,1,0,4)"} {
+			_, err := Parse(strings.NewReader(line+"\n"), "d.arb")
+			if err == nil || !strings.HasPrefix(err.Error(), "d.arb:1:") || !strings.Contains(err.Error(), "too many arguments") {
+				t.Errorf("%s: error %v", line, err)
+			}
 		}
 		if gh := j.Commands[1].(*Suppress).Params.(*GHParams); !gh.Singleton || gh.Given != 3 {
 			t.Errorf("gh2 %+v", gh)
@@ -270,13 +292,19 @@ func TestParseDetails(t *testing.T) {
 		}
 	})
 	t.Run("writetable options", func(t *testing.T) {
-		j := parse(t, "<WRITETABLE> (1,2,fl-qu-,f.csv)\n<WRITETABLE> (1,3,,\"a,b.txt\")\n")
+		j := parse(t, "<WRITETABLE> (1,2,fl-qu-,f.csv)\n")
 		w := j.Commands[0].(*WriteTable)
 		if w.Options != (WriteOptions{}) || w.File != "f.csv" {
 			t.Errorf("%+v", w)
 		}
-		if w := j.Commands[1].(*WriteTable); w.File != `"a` {
-			t.Errorf("quotes must not protect the comma: %q", w.File)
+		// Quotes do not protect the comma: τ-Argus writes a file named
+		// `"a`; argus refuses the unterminated quote, and the one of
+		// `"out.csv)` (τ-Argus: a file `"out.csv`).
+		for _, line := range []string{"<WRITETABLE> (1,3,,\"a,b.txt\")\n", "<WRITETABLE> (1,3,AS+,\"out.csv)\n", "<WRITETABLE> (1,3,AS+,out.csv\")\n"} {
+			_, err := Parse(strings.NewReader(line), "d.arb")
+			if err == nil || !strings.Contains(err.Error(), "d.arb:1:") || !strings.Contains(err.Error(), "unterminated quote") {
+				t.Errorf("%q: error %v", line, err)
+			}
 		}
 	})
 }

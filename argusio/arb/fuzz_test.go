@@ -27,6 +27,10 @@ func FuzzParse(f *testing.F) {
 		"<WRITETABLE> (1,2,AS+SE-,\"x\")",
 		"<APRIORI> \"a\",1,\";\",1,1",
 		"<SPECIFYTABLE> \"a\"|\"b\"|\"c\"|\"d\"|1",
+		"\xef\xbb\xbf<WRITETABLE> (1,3,AS+,\"out.csv)",
+		"<SAFETYRULE> FREQ(-1,0)|NK(0,0)|P(0,0)|P(15,10,1)",
+		"<SUPPRESS> GH(1,100,0,1,7,8)\n<SUPPRESS> MOD(0,1,0,1,0,5)\n<SUPPRESS> OPT(1,2,3)",
+		"<SPECIFYTABLE> \"r\xe9gion\"|\"Z\xfcrich\"",
 	} {
 		f.Add([]byte(s))
 	}

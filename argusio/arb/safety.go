@@ -174,6 +174,14 @@ func (p *parser) parseSafetyRule(h Header) (Command, error) {
 			}
 			return n, nil
 		}
+		// check refuses a parameter outside its range; τ-Argus takes such
+		// values and computes nonsense (FREQ(-1,0) protects nothing).
+		check := func(ok bool, v int, what, want string) error {
+			if !ok {
+				return p.tailErr(tail, "Illegal value (%d) for %s in rule %s: must be %s", v, what, ruleType, want)
+			}
+			return nil
+		}
 		needComma := func() error {
 			if c = tail.Char(); c != "," {
 				return p.tailErr(tail, `A "," is expected here`)
@@ -209,6 +217,11 @@ func (p *parser) parseSafetyRule(h Header) (Command, error) {
 				}
 				c = tail.Char()
 			}
+			// P(0,0) fills an unused slot (piargus writes it).
+			if err := errors.Join(check(r.P >= 0, r.P, "p", "≥ 0"), check(r.Q >= 1 && r.Q <= 100, r.Q, "q", "between 1 and 100"),
+				check(r.P <= r.Q, r.P, "p", "≤ q"), check(r.N >= 1 || (r.P == 0 && r.N == 0), r.N, "n", "≥ 1")); err != nil {
+				return nil, firstErr(err)
+			}
 			if nP > 1 && r.P > 0 {
 				cmd.Holding = true
 			}
@@ -230,6 +243,10 @@ func (p *parser) parseSafetyRule(h Header) (Command, error) {
 			}
 			if r.K, err = intArg(tok, "k"); err != nil {
 				return nil, err
+			}
+			// NK(0,k) fills an unused slot (n = 0 never fires).
+			if err := errors.Join(check(r.N >= 0, r.N, "n", "≥ 0"), check(r.K >= 0 && r.K <= 100, r.K, "k", "between 0 and 100")); err != nil {
+				return nil, firstErr(err)
 			}
 			if nNK > 1 && r.K > 0 {
 				cmd.Holding = true
@@ -254,6 +271,10 @@ func (p *parser) parseSafetyRule(h Header) (Command, error) {
 			if r.Range, err = intArg(tok, "frequency range"); err != nil {
 				return nil, err
 			}
+			if err := errors.Join(check(r.MinFreq >= 0, r.MinFreq, "minimum frequency", "≥ 0"),
+				check(r.Range >= 0 && r.Range <= 100, r.Range, "frequency range", "between 0 and 100")); err != nil {
+				return nil, firstErr(err)
+			}
 			if nFreq > 0 && r.MinFreq > 0 {
 				cmd.Holding = true
 			}
@@ -262,7 +283,7 @@ func (p *parser) parseSafetyRule(h Header) (Command, error) {
 			cmd.Rules = append(cmd.Rules, r)
 		case "ZERO":
 			x, err := lex.ParseDouble(tok)
-			if err != nil {
+			if err != nil || x < 0 {
 				return nil, p.tailErr(tail, "Illegal value (%s) for range in rule ZERO", tok)
 			}
 			cmd.Rules = append(cmd.Rules, &ZeroRule{Range: x})
@@ -287,6 +308,11 @@ func (p *parser) parseSafetyRule(h Header) (Command, error) {
 					return nil, err
 				}
 			}
+			if err := errors.Join(check(r.P1 >= 0 && r.P1 <= 100, r.P1, names[0], "between 0 and 100"),
+				check(r.P2 >= 0 && r.P2 <= 100, r.P2, names[1], "between 0 and 100"),
+				check(r.MinFreq >= 0, r.MinFreq, names[2], "≥ 0"), check(r.Margin >= 0, r.Margin, names[3], "≥ 0")); err != nil {
+				return nil, firstErr(err)
+			}
 			if nReq > 0 && r.P1 > 0 {
 				cmd.Holding = true
 			}
@@ -308,6 +334,9 @@ func (p *parser) parseSafetyRule(h Header) (Command, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := check(n >= 0, n, "margin", "≥ 0"); err != nil {
+				return nil, err
+			}
 			cmd.Rules = append(cmd.Rules, &ManRule{Margin: n})
 			c = tail.Char()
 		default:
@@ -326,4 +355,12 @@ func (p *parser) parseSafetyRule(h Header) (Command, error) {
 		ruleType = strings.ToUpper(next)
 	}
 	return cmd, nil
+}
+
+// firstErr returns the first error joined by errors.Join.
+func firstErr(err error) error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()[0]
+	}
+	return err
 }

@@ -302,8 +302,9 @@ func (sp *suppressParser) gh() (MethodParams, error) {
 		}
 		g.Singleton = tok == "1"
 		g.Given++
+		sp.char()
 	}
-	return g, nil
+	return g, sp.noMore(4, "t, a priori percentage, model size, singleton")
 }
 
 func (sp *suppressParser) mod(linked bool) (MethodParams, error) {
@@ -328,7 +329,7 @@ func (sp *suppressParser) mod(linked bool) (MethodParams, error) {
 		sp.char()
 	}
 	if linked {
-		return m, nil
+		return m, sp.noMore(5, "t, max time, singleton-singleton, singleton-multiple, min frequency (linked tables)")
 	}
 	doubles := []*float64{&m.MaxScaleCost, &m.LowerMargin, &m.UpperMargin}
 	for i := 0; sp.c == "," && i < len(doubles); i++ {
@@ -347,7 +348,7 @@ func (sp *suppressParser) mod(linked bool) (MethodParams, error) {
 		m.Given++
 		sp.char()
 	}
-	return m, nil
+	return m, sp.noMore(8, "t, max time, singleton-singleton, singleton-multiple, min frequency, max scaling cost, lower margin, upper margin")
 }
 
 func (sp *suppressParser) opt() (MethodParams, error) {
@@ -358,8 +359,9 @@ func (sp *suppressParser) opt() (MethodParams, error) {
 			return nil, err
 		}
 		o.Given++
+		sp.char()
 	}
-	return o, nil
+	return o, sp.noMore(2, "t, max time")
 }
 
 func (sp *suppressParser) rnd() (MethodParams, error) {
@@ -440,7 +442,17 @@ func (sp *suppressParser) rnd() (MethodParams, error) {
 			return nil, p.tailErr(sp.t, `a komma(,) or ")" expected`)
 		}
 	}
-	return r, nil
+	return r, sp.noMore(7, "t, rounding base, steps, max time, partitions, stopping rule, unit cost")
+}
+
+// noMore refuses arguments beyond the n the method takes (names lists
+// them): τ-Argus ignores them silently, so GH(1,100,0,1,7,8) looked like
+// a job that set two more parameters.
+func (sp *suppressParser) noMore(n int, names string) error {
+	if sp.c != "," {
+		return nil
+	}
+	return sp.p.tailErr(sp.t, "too many arguments for %s: it takes at most %d (%s)", sp.method, n, names)
 }
 
 // generic reads ", arg" pairs up to the closing ")".

@@ -170,6 +170,14 @@ func (p *parser) parseWriteTable(h Header) (Command, error) {
 	if cmd.File, err = token(); err != nil {
 		return nil, err
 	}
+	// τ-Argus writes a file named `"out.csv` for `"out.csv)`: a quote left
+	// after removing one pair is an unterminated quote.
+	if strings.HasPrefix(cmd.File, `"`) || strings.HasSuffix(cmd.File, `"`) {
+		return nil, p.tailErr(t, "unterminated quote in the output file name %s", cmd.File)
+	}
+	if cmd.File == "" {
+		return nil, p.tailErr(t, "no output file name")
+	}
 	return cmd, nil
 }
 

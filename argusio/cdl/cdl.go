@@ -50,7 +50,7 @@ type List struct {
 // Read parses a code list from r. The name is used in error messages.
 func Read(r io.Reader, name string) (*List, error) {
 	l := &List{File: name, index: make(map[string]int)}
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(lex.SkipBOM(r, 0))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	sc.Split(lex.SplitLines)
 	lineNo := 0

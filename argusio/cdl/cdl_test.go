@@ -31,6 +31,7 @@ func TestRead(t *testing.T) {
 		{"lone CR", "1,a\r2,b\r", []Entry{{"1", "a", 1}, {"2", "b", 2}}},
 		{"empty label", "7,\n", []Entry{{"7", "", 1}}},
 		{"empty file", "", nil},
+		{"leading byte order mark skipped", "\xef\xbb\xbf1,Z\xfcrich\n", []Entry{{"1", "Z\xfcrich", 1}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

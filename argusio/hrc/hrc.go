@@ -42,6 +42,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
@@ -61,6 +63,13 @@ var (
 	ErrCodeEmpty       = errors.New("Code is empty")
 	ErrTotalCode       = errors.New("Total code found in hierarchy file; the total is added implicitly")
 	ErrLineTooLong     = errors.New("line too long")
+	// ErrCycle: a code under itself ("A" then "@A", or deeper). τ-Argus
+	// reads it as two codes and the table cannot be additive.
+	ErrCycle = errors.New("code is its own ancestor")
+	// ErrDuplicateCode: a basic code listed twice (under two parents, or
+	// twice under one; τ-Argus gives the second copy no data and publishes
+	// it as a separate cell), or an aggregate under two parents.
+	ErrDuplicateCode = errors.New("code listed twice")
 )
 
 // Options control how a hierarchy file is read.
@@ -95,7 +104,10 @@ type Tree struct {
 	File       string // file name given to Read
 	LeadString string // lead string used for reading
 	Nodes      []Node // codes in file order
-	index      map[string]int
+	// Warnings are things accepted as τ-Argus does but worth telling the
+	// user ("file:line: ..."): an aggregate listed twice under one parent.
+	Warnings []string
+	index    map[string]int
 }
 
 // Read parses a hierarchy file from r. The name is used in error messages.
@@ -108,7 +120,7 @@ func Read(r io.Reader, name string, opt Options) (*Tree, error) {
 	}
 	t := &Tree{File: name, LeadString: lead, index: make(map[string]int)}
 	var texts []string // offending text per node, for the second pass
-	br := bufio.NewReader(r)
+	br := lex.SkipBOM(r, 0)
 	lineNo := 0
 	for {
 		raw, err := readLine(br)
@@ -157,7 +169,59 @@ func Read(r io.Reader, name string, opt Options) (*Tree, error) {
 		prev = n.Level
 	}
 	t.link()
+	if err := t.checkDuplicates(); err != nil {
+		return nil, err
+	}
 	return t, nil
+}
+
+// checkDuplicates refuses a code that is its own ancestor and a basic code
+// listed twice, naming both lines. An aggregate listed twice under the same
+// parent is accepted as τ-Argus does (a real τ-Argus test file, NUTS.hrc of
+// the checkTauArgus package, has one): each copy totals its own children.
+func (t *Tree) checkDuplicates() error {
+	first := make(map[string]int, len(t.Nodes))
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		j, seen := first[n.Code]
+		if !seen {
+			first[n.Code] = i
+			continue
+		}
+		pos := lex.Pos{File: t.File, Line: n.Line, Column: n.Column}
+		chain := []string{n.Code}
+		for a := n.Parent; a >= 0; a = t.Nodes[a].Parent {
+			chain = append(chain, t.Nodes[a].Code)
+			if a == j {
+				slices.Reverse(chain)
+				return &lex.ParseError{Pos: pos, Err: fmt.Errorf("%w: %q (%s; first on line %d)",
+					ErrCycle, n.Code, strings.Join(quoteAll(chain), " > "), t.Nodes[j].Line)}
+			}
+		}
+		if n.Leaf || t.Nodes[j].Leaf || n.Parent != t.Nodes[j].Parent {
+			return &lex.ParseError{Pos: pos, Err: fmt.Errorf("%w: %q under %s, already on line %d under %s",
+				ErrDuplicateCode, n.Code, t.parentName(i), t.Nodes[j].Line, t.parentName(j))}
+		}
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: code %q listed again (first on line %d); the output has one line per copy, each the total of its own children",
+			pos, n.Code, t.Nodes[j].Line))
+	}
+	return nil
+}
+
+// parentName names the parent of node i for messages.
+func (t *Tree) parentName(i int) string {
+	if p := t.Nodes[i].Parent; p >= 0 {
+		return strconv.Quote(t.Nodes[p].Code)
+	}
+	return "the total"
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 // maxLine is the longest line accepted, in bytes. τ-Argus itself reads at

@@ -449,10 +449,17 @@ func TestReadErrors(t *testing.T) {
 			t.Errorf("%s: position %v, want line %d", tt.name, pe.Pos, tt.line)
 		}
 	}
+	// Cell lines hold confidential values: an error names the field and
+	// never quotes the line (it did: (in "0 12345.67 1 s ...")).
+	_, err := Read(strings.NewReader("0\n1\n0 12345.67 1 s 0 98765.43 1e999 0 0\n0\n"), "x.jj")
+	if err == nil || strings.Contains(err.Error(), "12345") || strings.Contains(err.Error(), "98765") ||
+		!strings.Contains(err.Error(), "x.jj:3: ") || !strings.Contains(err.Error(), "field 7 (lower protection level)") {
+		t.Errorf("error %v", err)
+	}
 }
 
 func TestReadLenient(t *testing.T) {
-	in := "0.0\r\n\r\n2 \r\n 0\t1.5 3 u -1 9 0.5 0.25 0\r\n1 2e1 1 z 0 9 0 0 0 \r\n1\r\n0.0 2 : 1 (-1) 0 (1) \r\n\r\n"
+	in := "\xef\xbb\xbf0.0\r\n\r\n2 \r\n 0\t1.5 3 u -1 9 0.5 0.25 0\r\n1 2e1 1 z 0 9 0 0 0 \r\n1\r\n0.0 2 : 1 (-1) 0 (1) \r\n\r\n"
 	f, err := Read(strings.NewReader(in), "x.jj")
 	if err != nil {
 		t.Fatal(err)

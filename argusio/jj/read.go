@@ -105,7 +105,9 @@ func (lr *lineReader) fail(err error, format string, args ...any) error {
 	if format != "" {
 		err = fmt.Errorf("%w: %s", err, fmt.Sprintf(format, args...))
 	}
-	return &lex.ParseError{Pos: lex.Pos{File: lr.name, Line: lr.line}, Text: string(lr.text), Err: err}
+	// The line is not quoted: JJ lines hold cell values, which are
+	// confidential; the message names the line and the field.
+	return &lex.ParseError{Pos: lex.Pos{File: lr.name, Line: lr.line}, Err: err}
 }
 
 func (lr *lineReader) ioErr() error {
@@ -114,6 +116,9 @@ func (lr *lineReader) ioErr() error {
 	}
 	return nil
 }
+
+// cellFieldNames names the fields 2–9 of a cell line.
+var cellFieldNames = [...]string{"value", "cost", "status", "lower bound", "upper bound", "lower protection level", "upper protection level", "sliding protection level"}
 
 func parseNum(b []byte) (float64, bool) {
 	x, err := strconv.ParseFloat(string(b), 64)
@@ -141,7 +146,7 @@ func parseCount(b []byte) (int, bool) {
 // existing cells, and nothing after the last relation. Errors are
 // *lex.ParseError values with the file, line and offending text.
 func Read(r io.Reader, name string) (*File, error) {
-	lr := &lineReader{r: bufio.NewReaderSize(r, 64<<10), name: name}
+	lr := &lineReader{r: lex.SkipBOM(r, 64<<10), name: name}
 	f := &File{}
 
 	fields, ok := lr.next()
@@ -260,7 +265,8 @@ func parseCell(fields [][]byte, n int) (Cell, error) {
 		}
 		x, ok := parseNum(fields[i+1])
 		if !ok {
-			return c, fmt.Errorf("%w: %q", ErrNumber, fields[i+1])
+			// The field is named, not quoted: cell values are confidential.
+			return c, fmt.Errorf("%w: field %d (%s)", ErrNumber, i+2, cellFieldNames[i])
 		}
 		*p = x
 	}
@@ -319,7 +325,7 @@ func parseRelation(fields [][]byte, n int) (Relation, error) {
 // number is an error (τ-Argus reads it as cell 0), and lines are not split
 // into chunks of 999 bytes. name is used in error messages.
 func ReadSolution(r io.Reader, name string) ([]int, error) {
-	br := bufio.NewReaderSize(r, 16<<10)
+	br := lex.SkipBOM(r, 16<<10)
 	var out []int
 	line := 0
 	for {
@@ -339,11 +345,11 @@ func ReadSolution(r io.Reader, name string) ([]int, error) {
 				text := bytes.TrimRight(buf, "\r\n")
 				cell, ok := leadingInt(text)
 				if !ok {
-					return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: line}, Text: string(text),
+					return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: line},
 						Err: fmt.Errorf("%w: marked line does not start with a cell number", ErrSyntax)}
 				}
 				if cell < 0 {
-					return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: line}, Text: string(text),
+					return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: line},
 						Err: fmt.Errorf("%w: cell %d", ErrIndex, cell)}
 				}
 				out = append(out, cell)

@@ -8,7 +8,8 @@
 //
 //   - Input is 8-bit text. Bytes are passed through unchanged; every
 //     "character" below is one byte (τ-Argus decodes with windows-1252, one
-//     byte per character). A UTF-8 byte order mark is not skipped.
+//     byte per character). A leading UTF-8 byte order mark is skipped (a
+//     deviation: τ-Argus reads it as part of the first line).
 //   - Physical lines end at LF, CRLF or a lone CR, so "a\r\r\n" is the line
 //     "a" followed by an empty line. The last line needs no terminator.
 //   - [Scanner.NextLine] replaces every TAB by a blank, strips surrounding

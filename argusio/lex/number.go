@@ -12,6 +12,21 @@ import (
 // a number.
 var ErrSyntax = errors.New("invalid number")
 
+// ErrRange is wrapped by [ParseDouble], [ToDouble] and [ToInteger] for a
+// number that is not finite: NaN, Infinity, or too large for a float64
+// ("1e400"). Java reads these as NaN and ±Infinity; no τ-Argus file has a
+// use for them, and they would reach a method as a value it cannot protect.
+var ErrRange = errors.New("number not finite")
+
+// numError is an error with τ-Argus's text that matches a sentinel.
+type numError struct {
+	kind error
+	msg  string
+}
+
+func (e *numError) Error() string { return e.msg }
+func (e *numError) Unwrap() error { return e.kind }
+
 // ParseInt parses s like Java's Integer.parseInt: an optional sign followed
 // by decimal digits, nothing else (no blanks, no decimal point), within the
 // 32-bit range. τ-Argus uses it for most integer arguments; a failure there
@@ -28,9 +43,10 @@ func ParseInt(s string) (int, error) {
 }
 
 // ParseDouble parses s like Java's Double.parseDouble: surrounding bytes up
-// to blank are ignored; an optional sign; "NaN", "Infinity", or a decimal
-// (or hexadecimal) floating-point literal with an optional type suffix
-// f, F, d or D. Values too large for a float64 become ±Inf as in Java.
+// to blank are ignored; an optional sign; a decimal (or hexadecimal)
+// floating-point literal with an optional type suffix f, F, d or D.
+// Deviation: "NaN", "Infinity" and values too large for a float64 (which
+// Java reads as NaN and ±Infinity) are errors wrapping [ErrRange].
 func ParseDouble(s string) (float64, error) {
 	t := Trim(s)
 	body := strings.TrimLeft(t, "+-")
@@ -38,13 +54,8 @@ func ParseDouble(s string) (float64, error) {
 		return 0, fmt.Errorf("%w: For input string: %q", ErrSyntax, s)
 	}
 	switch body {
-	case "NaN":
-		return math.NaN(), nil
-	case "Infinity":
-		if strings.HasPrefix(t, "-") {
-			return math.Inf(-1), nil
-		}
-		return math.Inf(1), nil
+	case "NaN", "Infinity":
+		return 0, fmt.Errorf("%w: %q", ErrRange, s)
 	}
 	if n := len(t); n > 0 && strings.IndexByte("fFdD", t[n-1]) >= 0 {
 		hex := strings.HasPrefix(body, "0x") || strings.HasPrefix(body, "0X")
@@ -64,7 +75,10 @@ func ParseDouble(s string) (float64, error) {
 	if err != nil {
 		var ne *strconv.NumError
 		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
-			return v, nil
+			if math.IsInf(v, 0) {
+				return 0, fmt.Errorf("%w: %q", ErrRange, s)
+			}
+			return v, nil // underflow: 0 or a subnormal, as in Java
 		}
 		return 0, fmt.Errorf("%w: For input string: %q", ErrSyntax, s)
 	}
@@ -73,12 +87,17 @@ func ParseDouble(s string) (float64, error) {
 
 // ToDouble parses s like τ-Argus's StrUtils.toDouble: trimmed, every comma
 // replaced by a point (so a decimal comma is accepted), then
-// Double.parseDouble. The error message is τ-Argus's: "<s>" is not numeric.
+// Double.parseDouble. The error message is τ-Argus's: "<s>" is not numeric
+// (wrapping [ErrSyntax]); a number that is not finite gives "<s>" is not a
+// finite number (wrapping [ErrRange]).
 func ToDouble(s string) (float64, error) {
 	t := strings.ReplaceAll(Trim(s), ",", ".")
 	v, err := ParseDouble(t)
+	if errors.Is(err, ErrRange) {
+		return 0, &numError{ErrRange, `"` + t + `" is not a finite number.`}
+	}
 	if err != nil {
-		return 0, errors.New(`"` + t + `" is not numeric.`)
+		return 0, &numError{ErrSyntax, `"` + t + `" is not numeric.`}
 	}
 	return v, nil
 }
@@ -93,9 +112,6 @@ func ToInteger(s string) (int, error) {
 	}
 	if d > math.MaxInt32 || d < math.MinInt32 {
 		return 0, errors.New(`"` + s + `" is too large to convert to integer.`)
-	}
-	if math.IsNaN(d) {
-		return 0, nil // Java: Math.round(NaN) is 0 and the check passes
 	}
 	r := math.Floor(d + 0.5) // Java Math.round rounds half up
 	if math.Abs(d-r) > 0.000000001 {

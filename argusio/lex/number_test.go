@@ -2,7 +2,7 @@ package lex
 
 import (
 	"errors"
-	"math"
+	"strings"
 	"testing"
 )
 
@@ -36,7 +36,8 @@ func TestParseDouble(t *testing.T) {
 	}{
 		{"1", 1, true}, {" 2.5 ", 2.5, true}, {"-0.5", -0.5, true}, {"+.5", 0.5, true}, {"1.", 1, true},
 		{"1e3", 1000, true}, {"1E-2", 0.01, true}, {"3f", 3, true}, {"3.5D", 3.5, true},
-		{"Infinity", math.Inf(1), true}, {"-Infinity", math.Inf(-1), true}, {"1e999", math.Inf(1), true},
+		{"Infinity", 0, false}, {"-Infinity", 0, false}, {"1e999", 0, false}, {"-1e400", 0, false}, {"NaN", 0, false},
+		{"1e-400", 0, true},
 		{"0x1p4", 16, true}, {"0x1p4d", 16, true},
 		{"", 0, false}, {".", 0, false}, {"inf", 0, false}, {"nan", 0, false}, {"1,5", 0, false},
 		{"1_000", 0, false}, {"1e", 0, false}, {"abc", 0, false}, {"--1", 0, false}, {"0x10", 0, false},
@@ -47,8 +48,11 @@ func TestParseDouble(t *testing.T) {
 			t.Errorf("ParseDouble(%q) = %v, %v; want %v ok=%v", tt.in, got, err, tt.want, tt.ok)
 		}
 	}
-	if v, err := ParseDouble("NaN"); err != nil || !math.IsNaN(v) {
-		t.Errorf("ParseDouble(NaN) = %v, %v", v, err)
+	// Not finite: Java reads NaN, ±Infinity; argus refuses them (ErrRange).
+	for _, in := range []string{"NaN", "Infinity", "-Infinity", "1e400", "-1e999d", "0x1p2000"} {
+		if _, err := ParseDouble(in); !errors.Is(err, ErrRange) {
+			t.Errorf("ParseDouble(%q): error %v, want ErrRange", in, err)
+		}
 	}
 }
 
@@ -56,8 +60,11 @@ func TestToDoubleToInteger(t *testing.T) {
 	if v, err := ToDouble(" 1,5 "); err != nil || v != 1.5 {
 		t.Errorf("ToDouble(1,5) = %v, %v", v, err)
 	}
-	if _, err := ToDouble("x"); err == nil || err.Error() != `"x" is not numeric.` {
+	if _, err := ToDouble("x"); err == nil || err.Error() != `"x" is not numeric.` || !errors.Is(err, ErrSyntax) {
 		t.Errorf("ToDouble(x) error %v", err)
+	}
+	if _, err := ToDouble("1e400"); err == nil || err.Error() != `"1e400" is not a finite number.` || !errors.Is(err, ErrRange) {
+		t.Errorf("ToDouble(1e400) error %v", err)
 	}
 	ints := []struct {
 		in   string
@@ -68,7 +75,7 @@ func TestToDoubleToInteger(t *testing.T) {
 		{"2.5", 0, `"2.5" is not an integer.`},
 		{"3e10", 0, `"3e10" is too large to convert to integer.`},
 		{"a", 0, `"a" is not numeric.`},
-		{"NaN", 0, ""},
+		{"NaN", 0, `"NaN" is not a finite number.`},
 	}
 	for _, tt := range ints {
 		got, err := ToInteger(tt.in)
@@ -79,5 +86,23 @@ func TestToDoubleToInteger(t *testing.T) {
 		if got != tt.want || msg != tt.msg {
 			t.Errorf("ToInteger(%q) = %d, %q; want %d, %q", tt.in, got, msg, tt.want, tt.msg)
 		}
+	}
+}
+
+func TestCut(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"}, {"abcdef", 3, "abc… [3 more bytes]"}, {"aé", 2, "a… [2 more bytes]"}, {"aéb", 3, "aé… [1 more bytes]"},
+	} {
+		if got := Cut(tc.in, tc.n); got != tc.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+	long := &ParseError{Pos: Pos{File: "j.arb", Line: 1}, Text: strings.Repeat("x", 1<<20), Err: ErrSyntax}
+	if n := len(long.Error()); n > 300 {
+		t.Errorf("ParseError quotes %d bytes", n)
 	}
 }

@@ -38,10 +38,11 @@ type Scanner struct {
 	start  int    // byte offset of text[0] within the physical line
 }
 
-// NewScanner returns a Scanner reading from r. The name is used in positions
-// and error messages only.
+// NewScanner returns a Scanner reading from r, without a leading UTF-8 byte
+// order mark (see [SkipBOM]). The name is used in positions and error
+// messages only.
 func NewScanner(r io.Reader, name string) *Scanner {
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(SkipBOM(r, 64*1024))
 	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
 	sc.Split(SplitLines)
 	return &Scanner{sc: sc, name: name}

@@ -63,6 +63,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/sdcengine/argus/argusio/lex"
@@ -78,6 +79,7 @@ var (
 	ErrWrongLength     = errors.New("Wrong length")
 	ErrRecordTooShort  = errors.New("Record too short")
 	ErrNotNumeric      = errors.New("Is not numeric")
+	ErrNotFinite       = errors.New("number too large (not finite)")
 	ErrFreeFormat      = errors.New("Problems reading free format")
 	ErrLineTooLong     = errors.New("line too long")
 	errReaderExhausted = errors.New("microdata: reader already failed")
@@ -193,7 +195,7 @@ func NewReader(r io.Reader, name string, layout Layout) (*Reader, error) {
 		}
 		maxPos = max(maxPos, f.Pos)
 	}
-	rd := &Reader{name: name, layout: layout, br: bufio.NewReaderSize(r, 64*1024)}
+	rd := &Reader{name: name, layout: layout, br: lex.SkipBOM(r, 64*1024)}
 	switch layout.Format {
 	case Fixed:
 	case Free:
@@ -286,14 +288,14 @@ func (r *Reader) Read() (*Record, error) {
 		if !r.started {
 			r.started = true
 			if n == 0 {
-				r.err = r.parseError(1, string(line), &RecordError{Record: 1, Err: ErrEmptyFile})
+				r.err = r.parseError(1, &RecordError{Record: 1, Err: ErrEmptyFile})
 				return nil, r.err
 			}
 			if r.layout.Format == Fixed {
 				r.fixedLen = n
 				for _, f := range r.layout.Fields {
 					if f.Pos-1+f.Length > n {
-						r.err = r.parseError(f.Pos, string(line[:n]), &RecordError{Record: 1, Field: f.Name, Err: ErrRecordTooShort})
+						r.err = r.parseError(f.Pos, &RecordError{Record: 1, Field: f.Name, Err: ErrRecordTooShort})
 						return nil, r.err
 					}
 				}
@@ -326,12 +328,12 @@ func (r *Reader) fail(err error) error {
 	case err == io.EOF:
 		if !r.started {
 			r.started = true
-			r.err = r.parseError(0, "", &RecordError{Record: 1, Err: ErrEmptyFile})
+			r.err = r.parseError(0, &RecordError{Record: 1, Err: ErrEmptyFile})
 			return r.err
 		}
 		r.err = io.EOF
 	case errors.Is(err, ErrLineTooLong):
-		r.err = r.parseError(0, "", &RecordError{Record: r.recNo + 1, Err: ErrLineTooLong})
+		r.err = r.parseError(0, &RecordError{Record: r.recNo + 1, Err: ErrLineTooLong})
 		r.err.(*lex.ParseError).Line = r.lineNo + 1
 	default:
 		r.err = fmt.Errorf("microdata: reading %s: %w", r.name, err)
@@ -339,15 +341,11 @@ func (r *Reader) fail(err error) error {
 	return r.err
 }
 
-// maxErrorText is the longest offending text kept in an error.
-const maxErrorText = 200
-
-// parseError builds the error for the current line; long texts are cut.
-func (r *Reader) parseError(col int, text string, err *RecordError) *lex.ParseError {
-	if len(text) > maxErrorText {
-		text = text[:maxErrorText] + "..."
-	}
-	return &lex.ParseError{Pos: lex.Pos{File: r.name, Line: r.lineNo, Column: col}, Text: text, Err: err}
+// parseError builds the error for the current line. It never carries the
+// record's text or a value: microdata are confidential, so messages name the
+// file, line, column, record number, variable and reason only.
+func (r *Reader) parseError(col int, err *RecordError) *lex.ParseError {
+	return &lex.ParseError{Pos: lex.Pos{File: r.name, Line: r.lineNo, Column: col}, Err: err}
 }
 
 // decode extracts the fields of one record (text without terminator).
@@ -357,7 +355,8 @@ func (r *Reader) decode(text []byte) (*Record, *lex.ParseError) {
 	fields := r.layout.Fields
 	if r.layout.Format == Fixed {
 		if len(text) != r.fixedLen {
-			return nil, r.parseError(0, string(text), &RecordError{Record: r.recNo, Err: ErrWrongLength})
+			return nil, r.parseError(0, &RecordError{Record: r.recNo,
+				Err: fmt.Errorf("%w (%d bytes; the first record has %d)", ErrWrongLength, len(text), r.fixedLen)})
 		}
 		for i, f := range fields {
 			rec.vals[i] = text[f.Pos-1 : f.Pos-1+f.Length]
@@ -374,7 +373,10 @@ func (r *Reader) decode(text []byte) (*Record, *lex.ParseError) {
 		}
 		x, ok := convertNumeric(v)
 		if !ok && !rec.miss[i] {
-			return nil, r.parseError(r.column(text, i), string(v), &RecordError{Record: r.recNo, Field: f.Name, Err: ErrNotNumeric})
+			return nil, r.parseError(r.column(text, i), &RecordError{Record: r.recNo, Field: f.Name, Err: ErrNotNumeric})
+		}
+		if math.IsInf(x, 0) && !rec.miss[i] {
+			return nil, r.parseError(r.column(text, i), &RecordError{Record: r.recNo, Field: f.Name, Err: ErrNotFinite})
 		}
 		rec.nums[i] = x
 	}
@@ -398,7 +400,7 @@ func (r *Reader) decodeFree(text []byte) *lex.ParseError {
 		j := indexByte(text[p:], sep)
 		if j < 0 {
 			if k != r.needField-1 {
-				return r.parseError(0, string(text), &RecordError{Record: r.recNo, Err: ErrFreeFormat})
+				return r.parseError(0, &RecordError{Record: r.recNo, Err: ErrFreeFormat})
 			}
 			break
 		}

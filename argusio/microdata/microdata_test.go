@@ -90,24 +90,29 @@ func TestReadFixed(t *testing.T) {
 		}},
 		{"wrong length continues", " 1     5\n 2   6\n 3     7\n", []string{
 			`line 1 rec 1: " 1" "    5"=5`,
-			`error: x.asc:2: record 2: Wrong length (in " 2   6")`,
+			`error: x.asc:2: record 2: Wrong length (6 bytes; the first record has 8)`,
 			`line 3 rec 3: " 3" "    7"=7`,
 		}},
 		{"not numeric, missing value exempt", " 1 12a.5\n 2  9999\n 3  99x9\n", []string{
-			`error: x.asc:1:4: record 1: Is not numeric (variable Var) (in "12a.5")`,
+			`error: x.asc:1:4: record 1: Is not numeric (variable Var)`,
 			`line 2 rec 2: " 2" " 9999"=9999(missing)`,
-			`error: x.asc:3:4: record 3: Is not numeric (variable Var) (in " 99x9")`,
+			`error: x.asc:3:4: record 3: Is not numeric (variable Var)`,
+		}},
+		{"number too large: an error, not +Inf", " 1 1e400\n 2 -9e99\n 3-1e999\n", []string{
+			`error: x.asc:1:4: record 1: number too large (not finite) (variable Var)`,
+			`line 2 rec 2: " 2" "-9e99"=-9e+99`,
+			`error: x.asc:3:4: record 3: number too large (not finite) (variable Var)`,
 		}},
 		{"blank numeric is zero, tabs after a number are not blanks", " 1      \n 2 1\t   \n", []string{
 			`line 1 rec 1: " 1" "     "`,
-			`error: x.asc:2:4: record 2: Is not numeric (variable Var) (in "1\t   ")`,
+			`error: x.asc:2:4: record 2: Is not numeric (variable Var)`,
 		}},
 		{"record too short", " 1 12\n", []string{
-			`error: x.asc:1:4: record 1: Record too short (variable Var) (in " 1 12")`,
+			`error: x.asc:1:4: record 1: Record too short (variable Var)`,
 		}},
 		{"empty file", "", []string{`error: x.asc: record 1: File is empty`}},
-		{"first line empty", "\r\n 1     5\n", []string{`error: x.asc:1:1: record 1: File is empty (in "\r\n")`}},
-		{"first line one byte", "x\n 1     5\n", []string{`error: x.asc:1:1: record 1: File is empty (in "x\n")`}},
+		{"first line empty", "\r\n 1     5\n", []string{`error: x.asc:1:1: record 1: File is empty`}},
+		{"first line one byte", "x\n 1     5\n", []string{`error: x.asc:1:1: record 1: File is empty`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -152,12 +157,12 @@ func TestReadFree(t *testing.T) {
 			`line 1 rec 1: "a" "     b" "     2"=2`,
 		}},
 		{"too few fields", "a,b,c\na,b,c,999999\n", []string{
-			`error: f.csv:1: record 1: Problems reading free format (in "a,b,c")`,
+			`error: f.csv:1: record 1: Problems reading free format`,
 			`line 2 rec 2: "a" "     b" "999999"=999999(missing)`,
 		}},
 		{"not numeric", "a,b,c,1,5\na,b,c,x1\n", []string{
 			`line 1 rec 1: "a" "     b" "     1"=1`,
-			`error: f.csv:2:7: record 2: Is not numeric (variable num) (in "    x1")`,
+			`error: f.csv:2:7: record 2: Is not numeric (variable num)`,
 		}},
 		{"tabs trimmed in free format", "a,\tb\t,c,\t7\t\n", []string{
 			`line 1 rec 1: "a" "     b" "     7"=7`,
@@ -430,6 +435,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("A,female, 66,  9, 77.38,728.23\r\r\n"), true)
 	f.Add([]byte("\"x\",,\"\",1e5\n,\n"), true)
 	f.Add([]byte("99 9999\n 1\n"), false)
+	f.Add([]byte("\xef\xbb\xbf 1 1e400\n 2-1e999\n"), false)
+	f.Add([]byte("\xef\xbb\xbfA,1e400,1,2\n"), true)
 	f.Fuzz(func(t *testing.T, data []byte, free bool) {
 		layout := fixedLayout
 		if free {
@@ -449,6 +456,9 @@ func FuzzRead(f *testing.F) {
 				if !errors.As(err, &pe) {
 					t.Fatalf("unexpected error type %T: %v", err, err)
 				}
+				if pe.Text != "" {
+					t.Fatalf("error echoes the record: %v", err)
+				}
 				if errors.Is(err, ErrEmptyFile) || errors.Is(err, ErrRecordTooShort) {
 					return
 				}
@@ -465,6 +475,9 @@ func FuzzRead(f *testing.F) {
 				if fl.Kind == Number && !rec.Missing(i) {
 					if _, ok := convertNumeric(v); !ok {
 						t.Fatalf("accepted non-numeric %q", v)
+					}
+					if math.IsInf(rec.Float(i), 0) {
+						t.Fatalf("accepted %q as infinite", v)
 					}
 				}
 			}

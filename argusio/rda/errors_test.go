@@ -275,9 +275,40 @@ func TestCKMTopKLimit(t *testing.T) {
 }
 
 func TestFieldLengthLimit(t *testing.T) {
-	const meta = "0 0  2000200000 0 0\n <RECODEABLE>\n"
+	const meta = "0 1  2000200000 0 0\n <RECODEABLE>\n"
 	_, err := Parse(strings.NewReader(meta), "l.rda", Microdata)
 	if err == nil || !strings.Contains(err.Error(), "ends beyond position") {
 		t.Errorf("Parse with length 2000200000 = %v, want the length limit error", err)
+	}
+}
+
+// TestNegativeLength: a negative length was reported as "Missing value (99)
+// too long"; a start position below 1 was accepted.
+func TestNegativeLength(t *testing.T) {
+	for _, tc := range []struct{ meta, want string }{
+		{"Region 1 -2 99\n <RECODEABLE>\n", "n.rda:1:10: Field length (-2) of variable Region is negative"},
+		{"Region -1 2\n <RECODEABLE>\n", "Start position (-1) of variable Region must be at least 1"},
+	} {
+		_, err := Parse(strings.NewReader(tc.meta), "n.rda", Microdata)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%q) = %v, want %q", tc.meta, err, tc.want)
+		}
+	}
+}
+
+// TestLatin1NamesDiffer: strings.EqualFold reads every Latin-1 byte as
+// U+FFFD, so "r\xe9gion" and "r\xe8gion" were "the same name"; the lookup
+// ignores case as τ-Argus does (Latin-1 "R\xc9GION" finds "r\xe9gion").
+func TestLatin1NamesDiffer(t *testing.T) {
+	const meta = "r\xe9gion 1 2\n <RECODEABLE>\nr\xe8gion 3 2\n <RECODEABLE>\nV 5 4\n <NUMERIC>\n"
+	m, err := Parse(strings.NewReader(meta), "l.rda", Microdata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := m.Find("R\xc9GION"); v == nil || v.Name != "r\xe9gion" {
+		t.Errorf("Find(R\\xc9GION) = %+v", v)
+	}
+	if v := m.Find("r\xe8gion"); v == nil || v.Start != 3 {
+		t.Errorf("Find(r\\xe8gion) = %+v", v)
 	}
 }

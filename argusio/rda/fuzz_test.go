@@ -21,6 +21,7 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add([]byte("A 1 2 9\n <RECODEABLE>\n <HIERLEVELS> 1 1\nV 3 4\n <NUMERIC>\n <CKM> T(2)\n <SCALING> F(1,2,3,4,5)\n"), false)
+	f.Add([]byte("\xef\xbb\xbfR\xe9gion 1 -2 99\n <RECODEABLE>\nV -1 4\n <NUMERIC>\n"), false)
 	f.Fuzz(func(t *testing.T, data []byte, tabular bool) {
 		origin := Microdata
 		if tabular {

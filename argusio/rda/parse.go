@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/lex"
 )
 
@@ -170,6 +171,14 @@ func (p *parser) declare(name string, pos lex.Pos) error {
 		n, err := p.parseInt(s.NextToken(), "field length")
 		if err != nil {
 			return err
+		}
+		// τ-Argus took a negative length and then reported "Missing value
+		// (99) too long".
+		if p.m.Format != Free && v.Start < 1 {
+			return p.errf("Start position (%d) of variable %s must be at least 1", v.Start, name)
+		}
+		if n < 0 {
+			return p.errf("Field length (%d) of variable %s is negative", n, name)
 		}
 		if v.Start > MaxRecordLength || n > MaxRecordLength || v.Start+n > MaxRecordLength {
 			// τ-Argus reads records into a 32000-byte buffer; this bound
@@ -611,7 +620,7 @@ func (m *Metadata) verify() error {
 					m.Warnings = append(m.Warnings, Warning{Pos: w.Pos,
 						Msg: "Variable " + v.Name + " and variable " + w.Name + " overlap."})
 				}
-				if strings.EqualFold(v.Name, w.Name) {
+				if charset.EqualFold(v.Name, w.Name) {
 					return varErr(w, "Variable"+strconv.Itoa(i)+" and variable"+strconv.Itoa(j)+" have the same name.")
 				}
 			}

@@ -23,8 +23,7 @@
 package rda
 
 import (
-	"strings"
-
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/lex"
 )
 
@@ -302,7 +301,7 @@ func (v *Variable) IsMissing(code string) bool {
 // (τ-Argus's rule for every name lookup), or nil.
 func (m *Metadata) Find(name string) *Variable {
 	for _, v := range m.Variables {
-		if strings.EqualFold(v.Name, name) {
+		if charset.EqualFold(v.Name, name) {
 			return v
 		}
 	}
@@ -313,7 +312,7 @@ func (m *Metadata) Find(name string) *Variable {
 // case), or -1.
 func (m *Metadata) Index(name string) int {
 	for i, v := range m.Variables {
-		if strings.EqualFold(v.Name, name) {
+		if charset.EqualFold(v.Name, name) {
 			return i
 		}
 	}

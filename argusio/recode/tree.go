@@ -31,7 +31,7 @@ type Tree struct {
 // variable.
 func ReadTree(r io.Reader, name string) (*Tree, error) {
 	t := &Tree{File: name}
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(lex.SkipBOM(r, 0))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	sc.Split(lex.SplitLines)
 	lineNo := 0

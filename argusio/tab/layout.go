@@ -3,6 +3,8 @@ package tab
 import (
 	"fmt"
 	"strings"
+
+	"github.com/sdcengine/argus/argusio/charset"
 )
 
 // Role is what a column of a .tab file holds; it follows from the keywords
@@ -94,7 +96,7 @@ func (c *Column) IsTotal(raw string) bool {
 // collects the code lists in a first pass. An empty value is not a total
 // there.
 func (c *Column) IsTotalFold(raw string) bool {
-	return strings.EqualFold(raw, c.TotalCode)
+	return charset.EqualFold(raw, c.TotalCode) // not strings.EqualFold: it reads every Latin-1 byte as U+FFFD
 }
 
 // IsMissing reports whether a raw field value equals a declared missing code

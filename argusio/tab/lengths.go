@@ -36,7 +36,7 @@ func CodeLengths(r io.Reader, name string, layout Layout) ([]int, error) {
 		return nil, &lex.ParseError{Pos: lex.Pos{File: name}, Text: sep, Err: ErrBadSeparator}
 	}
 	lengths := make([]int, len(l.Columns))
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(lex.SkipBOM(r, 64*1024))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<30)
 	sc.Split(lex.SplitLines)
 	lineNo := 0
@@ -47,8 +47,8 @@ func CodeLengths(r io.Reader, name string, layout Layout) ([]int, error) {
 			continue
 		}
 		if !strings.Contains(line, sep) {
-			return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: lineNo}, Text: line,
-				Err: &reason{ErrSeparatorMissing, "Separator:" + sep + " not found in table file"}}
+			return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: lineNo},
+				Err: &reason{ErrSeparatorMissing, "Separator:" + sep + " not found in table file", nil}}
 		}
 		for j, v := range split(line) {
 			if j >= len(l.Columns) {

@@ -108,13 +108,32 @@ var (
 )
 
 // reason is an error with τ-Argus's exact message that matches a sentinel.
+// numberReason says why a number field was refused, without its text.
+func numberReason(err error) string {
+	switch {
+	case errors.Is(err, lex.ErrRange):
+		return "not a finite number"
+	case errors.Is(err, lex.ErrSyntax):
+		return "not numeric"
+	case strings.HasSuffix(err.Error(), "too large to convert to integer."):
+		return "too large for an integer"
+	}
+	return "not an integer"
+}
+
 type reason struct {
-	kind error
-	msg  string
+	kind  error
+	msg   string
+	cause error // the number parser's error, if any (lex.ErrRange, ...)
 }
 
 func (e *reason) Error() string { return e.msg }
-func (e *reason) Unwrap() error { return e.kind }
+func (e *reason) Unwrap() []error {
+	if e.cause == nil {
+		return []error{e.kind}
+	}
+	return []error{e.kind, e.cause}
+}
 
 // Row is one line of a .tab file after τ-Argus's checks.
 type Row struct {
@@ -223,17 +242,20 @@ func (r *Reader) buildRow() (*Row, error) {
 	status := StatusSafe
 	hasStatus := false
 	iTop := 0
-	fail := func(kind error, msg string) error {
-		return &lex.ParseError{Pos: sc.Pos(), Text: row.Text, Err: &reason{kind, msg}}
+	// Errors name the file, line, column and field, never the line's text
+	// or a value: the values of a table are confidential.
+	var j int
+	fail := func(kind error, msg string, cause error) error {
+		return &lex.ParseError{Pos: sc.Pos(), Err: &reason{kind, fmt.Sprintf("field %d (%s): %s", j+1, l.Columns[j].Name, msg), cause}}
 	}
 	number := func(v string) (float64, error) {
 		x, err := lex.ToDouble(v)
 		if err != nil {
-			return 0, fail(ErrNumber, err.Error())
+			return 0, fail(ErrNumber, numberReason(err), err)
 		}
 		return x, nil
 	}
-	for j := range l.Columns {
+	for j = range l.Columns {
 		c := &l.Columns[j]
 		v := sc.NextField(l.Separator)
 		row.Raw[j] = v
@@ -266,7 +288,7 @@ func (r *Reader) buildRow() (*Row, error) {
 			} else {
 				n, e := lex.ToInteger(v)
 				if e != nil {
-					err = fail(ErrNumber, e.Error())
+					err = fail(ErrNumber, numberReason(e), e)
 				}
 				freq = n
 			}
@@ -287,7 +309,7 @@ func (r *Reader) buildRow() (*Row, error) {
 			hasStatus = true
 			s, e := r.status(lex.UpperASCII(v))
 			if e != nil {
-				err = fail(ErrUnknownStatus, e.Error())
+				err = fail(ErrUnknownStatus, e.Error(), nil)
 			}
 			status = s
 			if s == StatusProtect && l.Cover && strings.EqualFold(v, "E") {
@@ -301,7 +323,7 @@ func (r *Reader) buildRow() (*Row, error) {
 	sc.ClearLine()
 	// From here on the errors concern the whole line.
 	lineErr := func(kind error, msg string) error {
-		return &lex.ParseError{Pos: sc.LinePos(), Text: row.Text, Err: &reason{kind, msg}}
+		return &lex.ParseError{Pos: sc.LinePos(), Err: &reason{kind, msg, nil}}
 	}
 	if l.FrequencyTable {
 		response = float64(freq)

@@ -116,30 +116,39 @@ func TestRead(t *testing.T) {
 				`line 1 codes ["  a"] resp 1 freq 1 shadow 1 cost 1 status 10/10 pl 0/0`,
 				`line 2 codes ["  a"] resp 1 freq 1 shadow 1 cost 1 status 11/11 pl 0/0`,
 				`line 3 codes ["  a"] resp 1 freq 1 shadow 1 cost 1 status 11/11 pl 0/0`,
-				`error: x.tab:4:7: Unknown status(X) (in "a,1,1,X")`,
-				`error: x.tab:5:7: Unknown status(P) (in "a,1,1,P")`,
+				`error: x.tab:4:7: field 4 (St): Unknown status(X)`,
+				`error: x.tab:5:7: field 4 (St): Unknown status(P)`,
+			}},
+		{"numbers that are not finite are errors naming the field, not the value", simple,
+			"a,1e400,1,S\na,NaN,1,S\na,-Infinity,1,S\na,5,1e999,S\na,12345.5,1,S\n",
+			[]string{
+				`error: x.tab:1:3: field 2 (V): not a finite number`,
+				`error: x.tab:2:3: field 2 (V): not a finite number`,
+				`error: x.tab:3:3: field 2 (V): not a finite number`,
+				`error: x.tab:4:5: field 3 (F): not a finite number`,
+				`line 5 codes ["  a"] resp 12345.5 freq 1 shadow 12345.5 cost 12345.5 status 2/2 pl 0/0`,
 			}},
 		{"lower-case status codes never match", Layout{Separator: ",", StatusOnly: true, Safe: "s", Unsafe: "u", Protect: "p", Columns: simple.Columns},
-			"a,1,1,s\n", []string{`error: x.tab:1:7: Unknown status(S) (in "a,1,1,s")`}},
+			"a,1,1,s\n", []string{`error: x.tab:1:7: field 4 (St): Unknown status(S)`}},
 		{"empty cells", simple,
 			"a,,,S\na,-,-,\na,,,U\na,,3,S\na,-,,E\n",
 			[]string{
 				`line 1 codes ["  a"] resp 0 freq 0 shadow 0 cost 0 status 14/14 pl 0/0 not-a-cell`,
 				`line 2 codes ["  a"] resp 0 freq 0 shadow 0 cost 0 status 14/14 pl 0/0 not-a-cell`,
-				`error: x.tab:3:1: An empty cell cannot have a status different from empty (in "a,,,U")`,
-				`error: x.tab:4:1: An empty cell cannot have a real frequency (in "a,,3,S")`,
+				`error: x.tab:3:1: An empty cell cannot have a status different from empty`,
+				`error: x.tab:4:1: An empty cell cannot have a real frequency`,
 				`line 5 codes ["  a"] resp 0 freq 0 shadow 0 cost 0 status 14/14 pl 0/0 not-a-cell`,
 			}},
 		{"frequency checks and imputation", simple,
 			"a,5,0,S\na,0,0,S\na,5,,S\na,5,2.0,S\na,5,2.5,S\na,5,x,S\na,7,3,\n",
 			[]string{
-				`error: x.tab:1:1: A real cell cannot have a frequency zero (in "a,5,0,S")`,
+				`error: x.tab:1:1: A real cell cannot have a frequency zero`,
 				`line 2 codes ["  a"] resp 0 freq 0 shadow 0 cost 0.0001 status 2/2 pl 0/0 ignored not-a-cell`,
 				`line 3 codes ["  a"] resp 5 freq 1 shadow 5 cost 5 status 2/2 pl 0/0 imputed`,
 				`line 4 codes ["  a"] resp 5 freq 2 shadow 5 cost 5 status 2/2 pl 0/0`,
-				`error: x.tab:5:5: "2.5" is not an integer. (in "a,5,2.5,S")`,
-				`error: x.tab:6:5: "x" is not numeric. (in "a,5,x,S")`,
-				`error: x.tab:7:1: A non-empty cell cannot have a status empty (in "a,7,3,")`,
+				`error: x.tab:5:5: field 3 (F): not an integer`,
+				`error: x.tab:6:5: field 3 (F): not numeric`,
+				`error: x.tab:7:1: A non-empty cell cannot have a status empty`,
 			}},
 		{"no frequency column: imputed frequency", Layout{Separator: ",", StatusOnly: true, Columns: []Column{
 			{Name: "A", Role: Code, TotalCode: "T"}, {Name: "V", Role: Response}}},
@@ -172,7 +181,7 @@ func TestRead(t *testing.T) {
 			[]string{
 				`line 1 codes ["a"] resp 2 freq 1 shadow 7 cost 0.0001 status 1/1 pl 0/0`,
 				`line 2 codes ["a"] resp 2 freq 1 shadow 2 cost 2 status 1/1 pl 0/0`,
-				`error: x.tab:3:1: Negative cost value found (in "a;1;2;1;;-1")`,
+				`error: x.tab:3:1: Negative cost value found`,
 			}},
 		{"top-n checks", Layout{Separator: ",", StatusOnly: true, Columns: []Column{
 			{Name: "A", Role: Code, TotalCode: "T"}, {Name: "V", Role: Response}, {Name: "F", Role: Frequency},
@@ -180,10 +189,10 @@ func TestRead(t *testing.T) {
 			"a,10,2,6,4\na,10,2,4,6\na,10,2,8,4\na,10,2,,\na,,,,\na,10.0000000005,2,6,4.0000000010\n",
 			[]string{
 				`line 1 codes ["a"] resp 10 freq 2 shadow 10 cost 10 top [6 4] status 1/1 pl 0/0`,
-				`error: x.tab:2:1: Error in the order of the TopN.\n0 = 4.0\n1 = 6.0\n.This is not allowed. (in "a,10,2,4,6")`,
-				`error: x.tab:3:1: Sum of topN 12.0 should not exceed the cell total 10.0 (in "a,10,2,8,4")`,
+				`error: x.tab:2:1: Error in the order of the TopN.\n0 = 4.0\n1 = 6.0\n.This is not allowed.`,
+				`error: x.tab:3:1: Sum of topN 12.0 should not exceed the cell total 10.0`,
 				`line 4 codes ["a"] resp 10 freq 2 shadow 10 cost 10 top [0 0] status 1/1 pl 0/0`,
-				`error: x.tab:5:1: Sum of topN 0.0 should not exceed the cell total -9.99999999E8 (in "a,,,,")`,
+				`error: x.tab:5:1: Sum of topN 0.0 should not exceed the cell total -9.99999999E8`,
 				`line 6 codes ["a"] resp 10.0000000005 freq 2 shadow 10.0000000005 cost 10.0000000005 top [5.999999999 4.000000001] status 1/1 pl 0/0`,
 			}},
 		{"frequency table takes the value from the frequency", Layout{Separator: ",", StatusOnly: true, FrequencyTable: true, Columns: []Column{
@@ -199,7 +208,7 @@ func TestRead(t *testing.T) {
 		{"missing and extra fields", Layout{Separator: ",", StatusOnly: true, Columns: simple.Columns},
 			"a,3\nb,3,1,S,extra,more\n",
 			[]string{
-				`error: x.tab:1:1: A non-empty cell cannot have a status empty (in "a,3")`,
+				`error: x.tab:1:1: A non-empty cell cannot have a status empty`,
 				`line 2 codes ["  b"] resp 3 freq 1 shadow 3 cost 3 status 2/2 pl 0/0`,
 			}},
 		{"hierarchical codes are not padded", Layout{Separator: ",", StatusOnly: true, Columns: []Column{
@@ -275,6 +284,12 @@ func TestColumnHelpers(t *testing.T) {
 	}
 	if !c.IsTotalFold("TOTAL") || c.IsTotalFold("") {
 		t.Error("IsTotalFold")
+	}
+	// Latin-1 totals: case folds, but different letters stay different
+	// (strings.EqualFold read both as U+FFFD).
+	l1 := Column{TotalCode: "Ensemble été"}
+	if !l1.IsTotalFold("ENSEMBLE ÉTÉ") || l1.IsTotalFold("Ensemble ètè") {
+		t.Error("IsTotalFold with Latin-1")
 	}
 	if !c.IsMissing("99") || c.IsMissing(" 99") || c.IsMissing("") {
 		t.Error("IsMissing")
@@ -461,6 +476,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("\"Total\";\"Total\";16847646,84;42723;16847646,84;16847646,84;175677,00;141482,00;S;0,01;0,01\n\" 2\";\"Nr\";5,00;6;5,00;5,00;5,00;0,00;U;0,75;0,75\n"))
 	f.Add([]byte("a;;;;;;;;E\n;-;-;-\n// x\n\t\"b\"\t;1e3;2;;;;;;M;;\n"))
 	f.Add([]byte("a;5;0\na;-999999999;1;1;1;1;1;1;U\n"))
+	f.Add([]byte("\xef\xbb\xbfa;1e400;1\nb;NaN;2;;;;;;S\nZ\xfcrich;-Infinity;3\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := NewReader(bytes.NewReader(data), "f.tab", ppLayout())
 		if err != nil {
@@ -476,6 +492,9 @@ func FuzzRead(f *testing.F) {
 				if !errors.As(err, &pe) {
 					t.Fatalf("unexpected error %T: %v", err, err)
 				}
+				if pe.Text != "" {
+					t.Fatalf("error echoes the line: %v", err)
+				}
 				continue
 			}
 			if len(row.Codes) != 2 || len(row.TopN) != 2 || len(row.Raw) != 11 {
@@ -483,6 +502,11 @@ func FuzzRead(f *testing.F) {
 			}
 			if row.Cost < 0 || (row.Cost == 0 && !math.IsNaN(row.Cost)) {
 				t.Fatalf("bad cost %v", row.Cost)
+			}
+			for _, x := range append([]float64{row.Response, row.Shadow, row.Cost, row.Lower, row.Upper}, row.TopN...) {
+				if math.IsInf(x, 0) || (math.IsNaN(x) && x != row.Cost) {
+					t.Fatalf("accepted a number that is not finite: %+v", row)
+				}
 			}
 			if row.IsCell() && row.Freq <= 0 && row.Response != 0 {
 				t.Fatalf("cell with value %v and frequency %d", row.Response, row.Freq)

@@ -46,7 +46,8 @@
 //     with τ-Argus's message ("Illegal status transition for cell (…)",
 //     "Illegal new cost value (…) for cell (…)", "Illegal values for the
 //     protection levels: …", "Protection levels can only be changed for
-//     unsafe cells"), followed by "Line number n\nLine: <line>".
+//     unsafe cells"), followed by "Line number n" (τ-Argus adds
+//     "\nLine: <line>"; argus does not echo the line, see [Error]).
 //
 // The result holds τ-Argus's counters (aPrioryStatus: lines read, status,
 // cost, bounds and protection-level changes, each correct/refused) and one
@@ -63,6 +64,7 @@ package apriori
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -175,16 +177,27 @@ func (r *Result) LogMessage(tableName string) string {
 }
 
 // Error is an error that stops the run. Msg is τ-Argus's message; batch
-// τ-Argus then reports BatchMessage.
+// τ-Argus then reports BatchMessage only, which names neither the line nor
+// the cause. Reason says what is wrong, for [Error.Detail]. Neither echoes
+// the line (it may carry protection levels or costs).
 type Error struct {
-	File string
-	Line int    // 0 when not tied to a line
-	Text string // the line
-	Msg  string
+	File   string
+	Line   int // 0 when not tied to a line
+	Msg    string
+	Reason string // the cause in our words; "" = Msg
 }
 
 // Error returns τ-Argus's message.
 func (e *Error) Error() string { return e.Msg }
+
+// Detail returns "file:line: cause".
+func (e *Error) Detail() string {
+	r := e.Reason
+	if r == "" {
+		r = strings.ReplaceAll(e.Msg, "\n", " ")
+	}
+	return lex.Pos{File: e.File, Line: e.Line}.String() + ": " + r
+}
 
 // BatchMessage returns what τ-Argus's batch driver reports for the error:
 // "An error has occurred when processing apriori file <file>".
@@ -216,8 +229,9 @@ func Apply(ctx context.Context, t *table.Table, r io.Reader, name string, opt Op
 		if first {
 			first = false
 			if !strings.Contains(text, opt.Separator) {
-				return res, &Error{File: name, Line: sc.LineNumber(), Text: text,
-					Msg: "separator (" + opt.Separator + ") not found in file " + name + "\nFirst line: " + text}
+				return res, &Error{File: name, Line: sc.LineNumber(),
+					Msg:    "separator (" + opt.Separator + ") not found in file " + name,
+					Reason: "separator (" + opt.Separator + ") not found in the first line"}
 			}
 		}
 		if err := a.line(sc, text); err != nil {
@@ -308,10 +322,10 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 	t := a.t
 	opt := a.opt
 	ln := Line{Line: sc.LineNumber(), Text: text, Codes: make([]string, len(t.Dims)), Incorrect: make([]bool, len(t.Dims))}
-	lineInfo := "Line number " + strconv.Itoa(ln.Line) + "\nLine: " + text
-	fatal := func(msg string) error {
+	lineInfo := "Line number " + strconv.Itoa(ln.Line)
+	fatal := func(msg, reason string) error {
 		a.res.Lines = append(a.res.Lines, ln)
-		return &Error{File: a.name, Line: ln.Line, Text: text, Msg: msg}
+		return &Error{File: a.name, Line: ln.Line, Msg: msg, Reason: reason}
 	}
 	idx := make([]int, len(t.Dims))
 	ok := true
@@ -332,7 +346,7 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 			ln.Incorrect[d] = true
 			msg := "Code number " + strconv.Itoa(d+1) + " code: " + c + " could not be found\nApriori file " + a.name + "\n"
 			if !opt.IgnoreError {
-				return fatal(msg + lineInfo)
+				return fatal(msg+lineInfo, fmt.Sprintf("code %q of dimension %d (%s) not found", c, d+1, t.Dims[d].Name))
 			}
 			if ok {
 				ln.Err = msg + lineInfo
@@ -348,10 +362,23 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 		return nil
 	}
 	ln.Action = lex.UpperASCII(sc.NextField(opt.Separator))
-	number := func() (float64, error) {
-		x, err := lex.ToDouble(sc.NextField(opt.Separator))
+	// number reads the next field, the argument what of the action.
+	number := func(what string) (float64, error) {
+		f := sc.NextField(opt.Separator)
+		x, err := lex.ToDouble(f)
 		if err != nil {
-			return 0, fatal("Error in apriori type " + ln.Action)
+			why := "not numeric"
+			switch {
+			case lex.Trim(f) == "":
+				why = "missing"
+			case errors.Is(err, lex.ErrRange):
+				why = "not a finite number"
+			}
+			reason := fmt.Sprintf("action %s: the %s is %s", ln.Action, what, why)
+			if ln.Action == "PL" || ln.Action == "AB" {
+				reason += " (" + ln.Action + " takes two values, lower and upper)"
+			}
+			return 0, fatal("Error in apriori type "+ln.Action, reason)
 		}
 		return x, nil
 	}
@@ -369,21 +396,23 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 	case "ML":
 		newStatus = table.Secondary
 	case "C", "W":
-		if ln.Value1, err = number(); err != nil {
+		if ln.Value1, err = number("cost"); err != nil {
 			return err
 		}
 	case "AB", "PL":
-		if ln.Value1, err = number(); err != nil {
+		what := map[string]string{"AB": "bound", "PL": "protection level"}[ln.Action]
+		if ln.Value1, err = number("lower " + what); err != nil {
 			return err
 		}
-		if ln.Value2, err = number(); err != nil {
+		if ln.Value2, err = number("upper " + what); err != nil {
 			return err
 		}
 	default:
 		a.res.Counts[CountLines][OK]--
 		a.res.Counts[CountLines][Refused]++
 		if !opt.IgnoreError {
-			return fatal("Error in apriori type " + ln.Action)
+			return fatal("Error in apriori type "+ln.Action,
+				fmt.Sprintf("unknown action %q (S, U, P, M, ML, C, W, PL or AB)", ln.Action))
 		}
 		ln.Err = "Illegal apriori command(" + ln.Action + ") in line " + strconv.Itoa(ln.Line)
 		a.res.Lines = append(a.res.Lines, ln)
@@ -431,7 +460,7 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 				ch.Err = "Illegal status transition for cell (" + ch.Codes + ")\nLine " + strconv.Itoa(ln.Line)
 				if !opt.IgnoreError {
 					ln.Cells = append(ln.Cells, a.after(ch, cell))
-					return fatal(ch.Err + lineInfo)
+					return fatal(ch.Err+lineInfo, strings.ReplaceAll(ch.Err, "\n", " "))
 				}
 			}
 			ch.OK = allowed
@@ -451,12 +480,13 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 				ch.Err = "Illegal new cost value (" + lex.JavaDouble(x) + ") for cell (" + ch.Codes + ")\nLine " + strconv.Itoa(ln.Line)
 				if !opt.IgnoreError {
 					ln.Cells = append(ln.Cells, a.after(ch, cell))
-					return fatal(ch.Err + lineInfo)
+					return fatal(ch.Err+lineInfo, strings.ReplaceAll(ch.Err, "\n", " "))
 				}
 			}
 		case "AB":
 			ln.Cells = append(ln.Cells, a.after(ch, cell))
-			return fatal("Change apriory bounds is not yet possible; was neither in the old TAU-Argus")
+			return fatal("Change apriory bounds is not yet possible; was neither in the old TAU-Argus",
+				"action AB (a-priori bounds) is not supported (neither by τ-Argus)")
 		case "PL":
 			x1, x2 := ln.Value1, ln.Value2
 			if x1 < 0 || x2 < 0 {
@@ -478,7 +508,7 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 			} else {
 				if !opt.IgnoreError {
 					ln.Cells = append(ln.Cells, a.after(ch, cell))
-					return fatal(ch.Err + lineInfo)
+					return fatal(ch.Err+lineInfo, strings.ReplaceAll(ch.Err, "\n", " "))
 				}
 				a.res.Counts[CountProtLevel][Refused]++
 			}

@@ -182,7 +182,7 @@ func TestActions(t *testing.T) {
 			cells: []want{{r: " 1", g: "m", status: table.Safe, lpl: 1, upl: 1, cost: 100}}},
 		{name: "bad code skipped", line: "N;zz;S", counts: [5][2]int{{0, 1}},
 			cells:  []want{{r: "N", g: "f", status: table.Safe, lpl: 1, upl: 1, cost: 100}},
-			errMsg: "Code number 2 code: zz could not be found\nApriori file f.hst\nLine number 1\nLine: N;zz;S"},
+			errMsg: "Code number 2 code: zz could not be found\nApriori file f.hst\nLine number 1"},
 		{name: "unknown action skipped", line: "N;f;X", counts: [5][2]int{{0, 1}},
 			cells:  []want{{r: "N", g: "f", status: table.Safe, lpl: 1, upl: 1, cost: 100}},
 			errMsg: "Illegal apriori command(X) in line 1"},
@@ -227,27 +227,35 @@ func TestFatal(t *testing.T) {
 		ignore    bool
 		msg       string
 		counts    [5][2]int
+		detail    string // "" = not checked
 	}{
 		{name: "bad code", hst: "N;f;s\nN;zz;S\n",
-			msg:    "Code number 2 code: zz could not be found\nApriori file f.hst\nLine number 2\nLine: N;zz;S",
+			msg:    "Code number 2 code: zz could not be found\nApriori file f.hst\nLine number 2",
 			counts: [5][2]int{{1, 0}, {1, 0}}},
 		{name: "illegal status transition", hst: "3;f;s\n",
-			msg:    "Illegal status transition for cell ( 3;f)\nLine 1Line number 1\nLine: 3;f;s",
+			msg:    "Illegal status transition for cell ( 3;f)\nLine 1Line number 1",
 			counts: [5][2]int{{1, 0}, {0, 1}}},
 		{name: "illegal cost", hst: "3;f;c;-1\n",
-			msg:    "Illegal new cost value (-1.0) for cell ( 3;f)\nLine 1Line number 1\nLine: 3;f;c;-1",
+			msg:    "Illegal new cost value (-1.0) for cell ( 3;f)\nLine 1Line number 1",
 			counts: [5][2]int{{1, 0}, {}, {0, 1}}},
 		{name: "levels of a safe cell", hst: "N;f;pl;1;1\n",
-			msg:    "Protection levels can only be changed for unsafe cells" + "Line number 1\nLine: N;f;pl;1;1",
+			msg:    "Protection levels can only be changed for unsafe cells" + "Line number 1",
 			counts: [5][2]int{{1, 0}}},
-		{name: "unknown action", hst: "N;f;q\n", msg: "Error in apriori type Q", counts: [5][2]int{{0, 1}}},
+		{name: "unknown action", hst: "N;f;q\n", msg: "Error in apriori type Q", counts: [5][2]int{{0, 1}},
+			detail: `f.hst:1: unknown action "Q" (S, U, P, M, ML, C, W, PL or AB)`},
 		// Always fatal:
-		{name: "bad number", hst: "N;f;c;abc\n", ignore: true, msg: "Error in apriori type C", counts: [5][2]int{{1, 0}}},
-		{name: "missing number", hst: "N1;f;pl;1\n", ignore: true, msg: "Error in apriori type PL", counts: [5][2]int{{1, 0}}},
+		{name: "bad number", hst: "N;f;c;abc\n", ignore: true, msg: "Error in apriori type C", counts: [5][2]int{{1, 0}},
+			detail: "f.hst:1: action C: the cost is not numeric"},
+		{name: "not finite", hst: "N;f;c;1e400\n", ignore: true, msg: "Error in apriori type C", counts: [5][2]int{{1, 0}},
+			detail: "f.hst:1: action C: the cost is not a finite number"},
+		// piargus writes "pl,<level>": τ-Argus's batch needs two levels and
+		// refuses the line with "Error in apriori type PL" only.
+		{name: "missing number", hst: "N1;f;pl;1\n", ignore: true, msg: "Error in apriori type PL", counts: [5][2]int{{1, 0}},
+			detail: "f.hst:1: action PL: the upper protection level is missing (PL takes two values, lower and upper)"},
 		{name: "a-priori bounds", hst: "N;f;ab;1;2\n", ignore: true,
 			msg: "Change apriory bounds is not yet possible; was neither in the old TAU-Argus", counts: [5][2]int{{1, 0}}},
 		{name: "separator", hst: "// comment\n\nN,f,s\n", ignore: true,
-			msg: "separator (;) not found in file f.hst\nFirst line: N,f,s"},
+			msg: "separator (;) not found in file f.hst", detail: "f.hst:3: separator (;) not found in the first line"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -258,6 +266,12 @@ func TestFatal(t *testing.T) {
 			}
 			if err.Error() != tt.msg {
 				t.Errorf("message %q, want %q", err.Error(), tt.msg)
+			}
+			if tt.detail != "" && ae.Detail() != tt.detail {
+				t.Errorf("detail %q, want %q", ae.Detail(), tt.detail)
+			}
+			if line, _, _ := strings.Cut(strings.TrimPrefix(tt.hst, "// comment\n\n"), "\n"); strings.Contains(err.Error()+ae.Detail(), line) {
+				t.Errorf("message or detail echoes the line %q: %q, %q", line, err.Error(), ae.Detail())
 			}
 			if ae.BatchMessage() != "An error has occurred when processing apriori file f.hst" {
 				t.Errorf("batch message %q", ae.BatchMessage())

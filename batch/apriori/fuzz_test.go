@@ -16,6 +16,7 @@ func FuzzApply(f *testing.F) {
 	f.Add("\"N1\",\"f\",ML\n", ",", uint8(2))
 	f.Add("N|f|ab|1|2\n", "|", uint8(3))
 	f.Add("3;f;x\n4;f;w;-1\n", ";", uint8(1))
+	f.Add("\xef\xbb\xbfN,f,pl,5\nN,f,c,1e400\n", ",", uint8(0))
 	f.Fuzz(func(t *testing.T, hst, sep string, mode uint8) {
 		tab := testTable(t)
 		opt := apriori.Options{Separator: sep, IgnoreError: mode&1 != 0, ExpandTrivial: mode&2 != 0, Rules: testRules()}

@@ -16,6 +16,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -85,7 +86,7 @@ func cellKey(t *table.Table, coords []int) string {
 		if k == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "%s\x00%s\x01", strings.ToUpper(t.Dims[d].Name), t.Dims[d].Codes[k].Label)
+		fmt.Fprintf(&b, "%s\x00%s\x01", charset.UpperKey(t.Dims[d].Name), t.Dims[d].Codes[k].Label)
 	}
 	return b.String()
 }

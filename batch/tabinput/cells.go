@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/tab"
@@ -22,7 +23,7 @@ func (r *reader) makeTable() error {
 	if r.spec.FreqTable {
 		t.Frequency = table.FrequencyTabular
 	}
-	if r.spec.Shadow != "" && !strings.EqualFold(r.spec.Shadow, r.resp.Name) {
+	if r.spec.Shadow != "" && !charset.EqualFold(r.spec.Shadow, r.resp.Name) {
 		if v := r.src.Meta.Find(r.spec.Shadow); v != nil {
 			t.ShadowName = v.Name
 		}
@@ -90,7 +91,7 @@ func (r *reader) cells(ctx context.Context) error {
 		if err != nil {
 			var pe *lex.ParseError
 			if errors.As(err, &pe) {
-				return &LineError{File: r.src.Name, Line: pe.Line, Text: pe.Text, Err: pe.Err}
+				return &LineError{File: r.src.Name, Line: pe.Line, Err: pe.Err}
 			}
 			return err
 		}
@@ -105,7 +106,7 @@ func (r *reader) cells(ctx context.Context) error {
 		}
 		copy(codes, row.Codes)
 		if err := r.cellIndex(codes, idx); err != nil {
-			return &LineError{File: r.src.Name, Line: row.Line, Text: row.Text, Err: err}
+			return &LineError{File: r.src.Name, Line: row.Line, Err: err}
 		}
 		ci := 0
 		for d, i := range idx {
@@ -117,7 +118,7 @@ func (r *reader) cells(ctx context.Context) error {
 			for _, c := range codes {
 				b.WriteString(c + ",")
 			}
-			return &LineError{File: r.src.Name, Line: row.Line, Text: row.Text, Err: &reasonError{ErrCellFilled, b.String()}}
+			return &LineError{File: r.src.Name, Line: row.Line, Err: &reasonError{ErrCellFilled, b.String()}}
 		}
 		r.filled[ci] = true
 		r.res.Cells++
@@ -146,7 +147,12 @@ func (r *reader) cellIndex(codes []string, idx []int) error {
 		}
 		retries++
 		if retries >= len(r.dims) {
-			return ErrCodeDoesNotExist
+			d := r.dims[bad]
+			where := ""
+			if d.tree != nil {
+				where = " (hierarchy file " + d.tree.File + ")"
+			}
+			return fmt.Errorf("%w: code %q of variable %s%s", ErrCodeDoesNotExist, codes[bad], d.meta.Name, where)
 		}
 	}
 }

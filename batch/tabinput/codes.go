@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/rda"
@@ -65,7 +66,7 @@ func (r *reader) setup() error {
 	}
 	ok := len(r.spec.Explanatory) == len(expl)
 	for i := 0; ok && i < len(expl); i++ {
-		ok = strings.EqualFold(r.spec.Explanatory[i], expl[i].Name)
+		ok = charset.EqualFold(r.spec.Explanatory[i], expl[i].Name)
 	}
 	if !ok {
 		return fmt.Errorf("%w: <SPECIFYTABLE> names %s, but the explanatory variables of %s are %s (all of them, in this order)",
@@ -173,7 +174,7 @@ func (r *reader) setup() error {
 		if d.meta.Hierarchy != rda.HierFile {
 			continue
 		}
-		d.tree = r.src.Hierarchies[strings.ToUpper(d.meta.Name)]
+		d.tree = r.src.Hierarchies[charset.UpperKey(d.meta.Name)]
 		if d.tree == nil {
 			return fmt.Errorf("%w: hierarchy file %s of variable %s not loaded", ErrSpec, d.meta.HierFile, d.meta.Name)
 		}
@@ -308,7 +309,8 @@ func (r *reader) addCodes(codes []string, line int) error {
 		codes[bad] = rda.PadCode(codes[bad], r.dims[bad].length)
 		retries++
 		if retries >= len(r.dims) {
-			return &CodeListError{File: r.src.Name, Line: line, Codes: slices.Clone(codes), Var: bad}
+			return &CodeListError{File: r.src.Name, Line: line, Codes: slices.Clone(codes), Var: bad,
+				Variable: r.dims[bad].meta.Name, HierFile: r.dims[bad].tree.File}
 		}
 	}
 }
@@ -361,7 +363,11 @@ func (r *reader) codeList(d *dimension) error {
 	}
 	dim.MarkTrivial()
 	if err := dim.Validate(); err != nil {
-		return fmt.Errorf("Error completing code list\n%w: variable %s: %v", ErrWrongHierarchy, v.Name, err)
+		where := ""
+		if v.Hierarchy == rda.HierFile {
+			where = " (hierarchy file " + d.tree.File + ")"
+		}
+		return fmt.Errorf("Error completing code list\n%w: variable %s%s: %v", ErrWrongHierarchy, v.Name, where, err)
 	}
 	d.dim = dim
 	d.index = make(map[string]int, len(dim.Codes))

@@ -23,23 +23,27 @@ var (
 	ErrCannotMakeTotals  = errors.New("Error making totals")
 	ErrCannotCompute     = errors.New("Unable to calculate the safety status")
 	ErrWrongHierarchy    = errors.New("Wrong hierarchy")
+	// ErrNoCells is wrapped by the error for a .tab file without a single
+	// cell (empty, or only comments and blank lines).
+	ErrNoCells = errors.New("no cells in table file")
 	// ErrSpec is wrapped by errors in the table specification (our words:
 	// τ-Argus crashes or misbehaves there).
 	ErrSpec = errors.New("invalid tabular table specification")
 )
 
 // LineError is an error in one line of the .tab file, reported as τ-Argus
-// does: "Error in file <file> on line <n>.\nLine = <line>\n<reason>".
+// does but without the line: "Error in file <file> on line <n>.\n<reason>".
+// τ-Argus adds "Line = <the line>", which puts confidential cell values in
+// the logbook and on the screen; the reason names the field instead.
 type LineError struct {
 	File string
-	Line int    // 1-based physical line number
-	Text string // the line as read (tabs as blanks, trimmed)
-	Err  error  // the reason, in τ-Argus's words
+	Line int   // 1-based physical line number
+	Err  error // the reason, in τ-Argus's words
 }
 
-// Error returns τ-Argus's message.
+// Error returns τ-Argus's message without the line's text.
 func (e *LineError) Error() string {
-	return "Error in file " + e.File + " on line " + strconv.Itoa(e.Line) + ".\nLine = " + e.Text + "\n" + e.Err.Error()
+	return "Error in file " + e.File + " on line " + strconv.Itoa(e.Line) + ".\n" + e.Err.Error()
 }
 
 // Unwrap returns the reason.
@@ -64,17 +68,25 @@ type CodeListError struct {
 	Codes []string
 	// Var is the 0-based index of the offending explanatory variable.
 	Var int
+	// Variable and HierFile name that variable and its hierarchy file.
+	Variable, HierFile string
 }
 
 // Error returns τ-Argus's message: " Error in line <n> of table file:
-// <file>\nCode not in codelist\n Codes: "a", "b"\n code nr: <i>".
+// <file>\nCode not in codelist\n Codes: "a", "b"\n code nr: <i>", and a
+// line naming the variable and its hierarchy file.
 func (e *CodeListError) Error() string {
 	q := make([]string, len(e.Codes))
 	for i, c := range e.Codes {
 		q[i] = `"` + c + `"`
 	}
-	return " Error in line " + strconv.Itoa(e.Line) + " of table file: " + e.File + "\n" +
+	msg := " Error in line " + strconv.Itoa(e.Line) + " of table file: " + e.File + "\n" +
 		ErrCodeNotInCodelist.Error() + "\n Codes: " + strings.Join(q, ", ") + "\n code nr: " + strconv.Itoa(e.Var)
+	if e.HierFile != "" {
+		// τ-Argus does not say which list: name the hierarchy file.
+		msg += "\n code " + q[e.Var] + " of variable " + e.Variable + " is not in hierarchy file " + e.HierFile
+	}
+	return msg
 }
 
 // Unwrap returns ErrCodeNotInCodelist.

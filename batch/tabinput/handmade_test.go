@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabinput"
@@ -196,17 +197,19 @@ Date: today
 	}
 }
 
-// TestCannotMakeTotals: a NaN value (Java's Double.parseDouble accepts
-// "NaN") never compares equal, so the repair runs max-depth + 7 rounds
-// and gives up with τ-Argus's error.
-func TestCannotMakeTotals(t *testing.T) {
-	res, err := tabinput.Read(context.Background(), memSource(t, rda2, strings.Replace(basal, "1;x;3;", "1;x;NaN;", 1), nil),
-		spec2, statusOnly(tabinput.Recompute, false))
-	if !errors.Is(err, tabinput.ErrCannotMakeTotals) || err.Error() != "Error making totals" {
-		t.Fatalf("error %v", err)
-	}
-	if res == nil || res.Rounds != 7 || res.Table != nil {
-		t.Errorf("result %+v", res)
+// TestNaNIsALineError: a NaN value (Java's Double.parseDouble accepts
+// "NaN") used to reach the additivity repair, which never converges, and the
+// job failed with "Error making totals" (or "Table is not additive") instead
+// of naming the line and field.
+func TestNaNIsALineError(t *testing.T) {
+	for _, v := range []string{"NaN", "1e400", "-Infinity"} {
+		_, err := tabinput.Read(context.Background(), memSource(t, rda2, strings.Replace(basal, "1;x;3;", "1;x;"+v+";", 1), nil),
+			spec2, statusOnly(tabinput.Recompute, false))
+		var le *tabinput.LineError
+		if !errors.As(err, &le) || !errors.Is(err, lex.ErrRange) || le.Line != 1 ||
+			err.Error() != "Error in file t.tab on line 1.\nfield 3 (V): not a finite number" {
+			t.Errorf("%s: error %v", v, err)
+		}
 	}
 }
 
@@ -217,18 +220,18 @@ func TestLineErrors(t *testing.T) {
 		msg       string
 	}{
 		{"duplicate cell", basal + "1; x ;3;1;S\n", tabinput.ErrCellFilled,
-			"Error in file t.tab on line 5.\nLine = 1; x ;3;1;S\nCell has been filled already\n Codes:1,x,"},
+			"Error in file t.tab on line 5.\nCell has been filled already\n Codes:1,x,"},
 		{"duplicate total", totals + ";T;22;13;S\n", tabinput.ErrCellFilled,
-			"Error in file t.tab on line 10.\nLine = ;T;22;13;S\nCell has been filled already\n Codes:,,"},
+			"Error in file t.tab on line 10.\nCell has been filled already\n Codes:,,"},
 		// Code 3 appears only next to a total: it is not in the code list.
 		{"code only with totals", basal + "3;T;1;1;S\n", tabinput.ErrCodeDoesNotExist,
-			"Error in file t.tab on line 5.\nLine = 3;T;1;1;S\nCode does not exist"},
+			"Error in file t.tab on line 5.\nCode does not exist: code \"3\" of variable A"},
 		{"unknown status", basal + "1;T;7;3;Q\n", nil,
-			"Error in file t.tab on line 5.\nLine = 1;T;7;3;Q\nUnknown status(Q)"},
+			"Error in file t.tab on line 5.\nfield 5 (S): Unknown status(Q)"},
 		{"empty cell with status", "1;x;;;U\n", nil,
-			"Error in file t.tab on line 1.\nLine = 1;x;;;U\nAn empty cell cannot have a status different from empty"},
+			"Error in file t.tab on line 1.\nAn empty cell cannot have a status different from empty"},
 		{"real cell with frequency 0", "1;x;5;0;S\n", nil,
-			"Error in file t.tab on line 1.\nLine = 1;x;5;0;S\nA real cell cannot have a frequency zero"},
+			"Error in file t.tab on line 1.\nA real cell cannot have a frequency zero"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -422,7 +425,8 @@ V
 	if !errors.As(err, &ce) || !errors.Is(err, tabinput.ErrCodeNotInCodelist) {
 		t.Fatalf("error %v", err)
 	}
-	if want := " Error in line 2 of table file: t.tab\nCode not in codelist\n Codes: \" 4\"\n code nr: 0"; err.Error() != want {
+	// The last line names the hierarchy file (τ-Argus names the .tab only).
+	if want := " Error in line 2 of table file: t.tab\nCode not in codelist\n Codes: \" 4\"\n code nr: 0\n code \" 4\" of variable R is not in hierarchy file R.hrc"; err.Error() != want {
 		t.Errorf("message %q, want %q", err.Error(), want)
 	}
 	// A code that is not in the hierarchy at all.
@@ -616,5 +620,16 @@ func TestProgressAndCancel(t *testing.T) {
 	cancel()
 	if _, err := tabinput.Read(ctx, src, spec2, statusOnly(tabinput.Recompute, false)); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// TestEmptyTabIsAnError: a .tab without a cell used to give a table of
+// empty cells, every output empty and exit 0.
+func TestEmptyTabIsAnError(t *testing.T) {
+	for _, tab := range []string{"", "\n  \n"} {
+		_, err := tabinput.Read(context.Background(), memSource(t, rda2, tab, nil), spec2, statusOnly(tabinput.Recompute, false))
+		if !errors.Is(err, tabinput.ErrNoCells) || !strings.Contains(err.Error(), "t.tab") {
+			t.Errorf("%q: error %v, want ErrNoCells naming the file", tab, err)
+		}
 	}
 }

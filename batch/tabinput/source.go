@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/hrc"
+	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/rda"
 )
 
@@ -17,7 +18,7 @@ import (
 // [ReadHierarchy].
 func FileSource(meta *rda.Metadata, dataFile string) (Source, error) {
 	src := Source{Meta: meta, Name: dataFile, Hierarchies: map[string]*hrc.Tree{},
-		Open: func() (io.ReadCloser, error) { return os.Open(dataFile) }}
+		Open: func() (io.ReadCloser, error) { return infile.Open(dataFile) }}
 	if meta == nil {
 		return src, fmt.Errorf("tabinput: no metadata for %s", dataFile)
 	}
@@ -33,7 +34,7 @@ func FileSource(meta *rda.Metadata, dataFile string) (Source, error) {
 		if err != nil {
 			return src, err
 		}
-		f, err := os.Open(path)
+		f, err := infile.Open(path)
 		if err != nil {
 			return src, err
 		}
@@ -42,7 +43,7 @@ func FileSource(meta *rda.Metadata, dataFile string) (Source, error) {
 		if err != nil {
 			return src, err
 		}
-		src.Hierarchies[strings.ToUpper(v.Name)] = tree
+		src.Hierarchies[charset.UpperKey(v.Name)] = tree
 	}
 	return src, nil
 }

@@ -205,7 +205,7 @@ type Source struct {
 	// code lists, cells).
 	Open func() (io.ReadCloser, error)
 	// Hierarchies holds the parsed .hrc file of every explanatory variable
-	// with a <HIERCODELIST>, by upper-case variable name (see
+	// with a <HIERCODELIST>, by charset.UpperKey of the variable name (see
 	// [ReadHierarchy]).
 	Hierarchies map[string]*hrc.Tree
 	// Progress, if set, is called with the pass (1: code lists, 2: cells)
@@ -283,6 +283,11 @@ func Read(ctx context.Context, src Source, spec Spec, opt Options) (*Result, err
 	}
 	if err := r.cells(ctx); err != nil {
 		return r.res, err
+	}
+	if r.res.Cells == 0 {
+		// τ-Argus goes on with a table of empty cells and every output
+		// empty; a job that protects nothing must not look like success.
+		return r.res, fmt.Errorf("%w %s (empty, or only blank lines)", ErrNoCells, src.Name)
 	}
 	if err := r.complete(ctx); err != nil {
 		return r.res, err

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/microdata"
 	"github.com/sdcengine/argus/argusio/rda"
@@ -60,7 +61,7 @@ type Source struct {
 	// Open opens the data file; it is called once per pass.
 	Open func() (io.ReadCloser, error)
 	// Hierarchies holds the parsed .hrc file of every variable with a
-	// <HIERCODELIST>, by variable name.
+	// <HIERCODELIST>, by charset.UpperKey of the variable name.
 	Hierarchies map[string]*hrc.Tree
 	// Progress, if set, is called with the pass (1 or 2) and the number of
 	// records read so far, every 20 000 records and at the end of each pass.
@@ -147,7 +148,7 @@ type tableState struct {
 }
 
 func (b *builder) use(name string, code bool) (*variable, error) {
-	key := strings.ToUpper(name)
+	key := charset.UpperKey(name)
 	if v, ok := b.vars[key]; ok {
 		return v, nil
 	}
@@ -236,7 +237,7 @@ func newBuilder(src Source, specs []Spec) (*builder, error) {
 				return nil, err
 			}
 		}
-		if s.Shadow != "" && !strings.EqualFold(s.Shadow, s.Response) {
+		if s.Shadow != "" && !charset.EqualFold(s.Shadow, s.Response) {
 			if ts.shadow, err = numeric(s.Shadow, "shadow"); err != nil {
 				return nil, err
 			}
@@ -305,7 +306,7 @@ func (b *builder) explore(rec *microdata.Record) error {
 			continue
 		}
 		if v.meta.Hierarchy == rda.HierFile {
-			tree := b.src.Hierarchies[strings.ToUpper(v.meta.Name)]
+			tree := b.src.Hierarchies[charset.UpperKey(v.meta.Name)]
 			if tree == nil {
 				return fmt.Errorf("variable %s: hierarchy file %s not loaded", v.meta.Name, v.meta.HierFile)
 			}
@@ -418,7 +419,7 @@ func (b *builder) codeList(v *variable) error {
 		d.Hierarchy = table.HierFile
 		d.HierFile = v.meta.HierFile
 		d.LeadString = v.meta.HierLeadString
-		tree := b.src.Hierarchies[strings.ToUpper(v.meta.Name)]
+		tree := b.src.Hierarchies[charset.UpperKey(v.meta.Name)]
 		for _, n := range tree.Nodes {
 			d.Codes = append(d.Codes, table.Code{Label: n.Code, Parent: n.Parent + 1, Level: n.Level})
 		}
