@@ -68,7 +68,7 @@ var (
 	ErrCycle = errors.New("code is its own ancestor")
 	// ErrDuplicateCode: a basic code listed twice (under two parents, or
 	// twice under one; τ-Argus gives the second copy no data and publishes
-	// it as a separate cell), or an aggregate under two parents.
+	// it as a separate cell).
 	ErrDuplicateCode = errors.New("code listed twice")
 )
 
@@ -176,9 +176,10 @@ func Read(r io.Reader, name string, opt Options) (*Tree, error) {
 }
 
 // checkDuplicates refuses a code that is its own ancestor and a basic code
-// listed twice, naming both lines. An aggregate listed twice under the same
-// parent is accepted as τ-Argus does (a real τ-Argus test file, NUTS.hrc of
-// the checkTauArgus package, has one): each copy totals its own children.
+// listed twice, naming both lines. An aggregate listed twice is accepted
+// with a warning, as τ-Argus does (NUTS.hrc of τ-Argus's own checkTauArgus
+// tests has "11" under "1" and again under "2"): each copy totals its own
+// children.
 func (t *Tree) checkDuplicates() error {
 	first := make(map[string]int, len(t.Nodes))
 	for i := range t.Nodes {
@@ -198,12 +199,16 @@ func (t *Tree) checkDuplicates() error {
 					ErrCycle, n.Code, strings.Join(quoteAll(chain), " > "), t.Nodes[j].Line)}
 			}
 		}
-		if n.Leaf || t.Nodes[j].Leaf || n.Parent != t.Nodes[j].Parent {
+		if n.Leaf || t.Nodes[j].Leaf {
 			return &lex.ParseError{Pos: pos, Err: fmt.Errorf("%w: %q under %s, already on line %d under %s",
 				ErrDuplicateCode, n.Code, t.parentName(i), t.Nodes[j].Line, t.parentName(j))}
 		}
-		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: code %q listed again (first on line %d); the output has one line per copy, each the total of its own children",
-			pos, n.Code, t.Nodes[j].Line))
+		where := "under the same parent"
+		if n.Parent != t.Nodes[j].Parent {
+			where = fmt.Sprintf("under %s, first under %s", t.parentName(i), t.parentName(j))
+		}
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: aggregate code %q listed again %s (first on line %d); the output has one line per copy, each the total of its own children",
+			pos, n.Code, where, t.Nodes[j].Line))
 	}
 	return nil
 }
