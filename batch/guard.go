@@ -12,7 +12,6 @@ import (
 	"github.com/sdcengine/argus/argusio/logbook"
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/argusio/rda"
-	"github.com/sdcengine/argus/batch/pathmap"
 )
 
 // A job never writes over its own inputs, nor one output over another.
@@ -250,21 +249,8 @@ func (e *engine) guardStart() error {
 // quietInput resolves an input file as findInput does, without warnings;
 // ok is false when it cannot be found (the command will say so).
 func (e *engine) quietInput(name string, resolve func(r arb.Resolver, name string) (string, error)) (string, bool) {
-	mapped, err := e.mapPath(name)
-	if err != nil {
-		return "", false
-	}
-	if p, err := resolve(e.resolver, mapped); err == nil {
-		return p, true
-	}
-	fold := e.resolver
-	fold.Exists = foldExists
-	p, err := resolve(fold, mapped)
-	if err != nil {
-		return "", false
-	}
-	real, err := pathmap.FindFold(p)
-	return real, err == nil
+	path, _, err := e.lookupInput(name, resolve)
+	return path, err == nil
 }
 
 // precheck refuses, before the first command runs, a job whose outputs

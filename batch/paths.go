@@ -32,26 +32,38 @@ func foldExists(p string) bool {
 // file systems; a unique match is used with a warning, several are an
 // error listing them.
 func (e *engine) findInput(name string, resolve func(r arb.Resolver, name string) (string, error)) (string, error) {
-	mapped, err := e.mapPath(name)
+	path, folded, err := e.lookupInput(name, resolve)
 	if err != nil {
 		return "", err
 	}
-	path, err := resolve(e.resolver, mapped)
+	if folded {
+		e.warnCase(name, path)
+	}
+	return path, nil
+}
+
+// lookupInput is findInput without the warning; folded tells that the file
+// was found ignoring case.
+func (e *engine) lookupInput(name string, resolve func(r arb.Resolver, name string) (string, error)) (path string, folded bool, err error) {
+	mapped, err := e.mapPath(name)
+	if err != nil {
+		return "", false, err
+	}
+	path, err = resolve(e.resolver, mapped)
 	if err == nil {
-		return path, nil
+		return path, false, nil
 	}
 	fold := e.resolver
 	fold.Exists = foldExists
 	p, ferr := resolve(fold, mapped)
 	if ferr != nil {
-		return "", err
+		return "", false, err
 	}
 	real, ferr := pathmap.FindFold(p)
 	if ferr != nil {
-		return "", ferr
+		return "", false, ferr
 	}
-	e.warnCase(name, real)
-	return real, nil
+	return real, true, nil
 }
 
 // warnCase records that a file was found ignoring case.
