@@ -122,6 +122,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	if err := addConfigured(params, ref.Info, e.cfg.MethodParams); err != nil {
 		return err
 	}
+	addSlidingRatio(params, ref.Info, specs)
 	tables := make([]*table.Table, len(specs))
 	for i, t := range specs {
 		tables[i] = t.table

@@ -46,6 +46,9 @@ type cubeRec struct {
 	// among them and their cost when the hypercube was found.
 	count, marg int
 	cost        float64
+	// singles is the number of single-respondent corners other than the
+	// target (with singleton protection on) when the hypercube was found.
+	singles int
 	// inherited marks the hypercube of the target that suppressed this
 	// cell, seen from the cell.
 	inherited bool

@@ -193,34 +193,45 @@ func TestHypercube3D(t *testing.T) {
 	}
 }
 
-// TestSingleton: a single-respondent primary gets a second hypercube
-// distinct from the first: after (A2,B2) (3 new cells), the cheapest
-// with 2 new cells and no margin is (A2,B3): ln41+ln71 < ln81+ln91.
+// TestSingleton: a hypercube with a single-respondent corner other than
+// the target calls for a second hypercube without that corner (the
+// respondent knows the corner's value); a target with one respondent alone
+// does not. (A2,B2) is a primary: (A1,B1)'s cheapest hypercube goes through
+// it (2 new cells); the second one avoids it.
 func TestSingleton(t *testing.T) {
-	type pair = [2]string
-	first := []pair{{"1", "2"}, {"2", "1"}, {"2", "2"}}
-	both := append(slices.Clone(first), pair{"1", "3"}, pair{"2", "3"})
 	for _, tc := range []struct {
 		name      string
-		single    bool
+		single    [2]string
 		singleton bool
-		want      []pair
+		cubes     int // hypercubes of (A1,B1)
 	}{
-		{"singleton", true, true, both},
-		{"singleton off", true, false, first},
-		{"not single", false, true, first},
+		{"corner", [2]string{"2", "2"}, true, 2},
+		{"singleton off", [2]string{"2", "2"}, false, 1},
+		{"target", [2]string{"1", "1"}, true, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, p := square(func(b *builder) {
-				if tc.single {
-					b.single("1", "1")
-				}
+				b.primary(6, "2", "2")
+				b.single(tc.single[0], tc.single[1])
 			})
 			o := DefaultOptions()
-			o.Ratio, o.Singleton = 0.5, tc.singleton
-			res, _ := run(t, p, o)
-			if got, want := secondaries(res), cells(b, tc.want...); !slices.Equal(got, want) {
-				t.Errorf("secondaries %v, want %v", got, want)
+			o.Ratio, o.Singleton, o.Repair = 0.5, tc.singleton, false
+			_, applied := run(t, p, o)
+			target, corner := b.id("1", "1"), b.id("2", "2")
+			var cubes []Applied
+			for _, a := range applied {
+				if a.Target == target {
+					cubes = append(cubes, a)
+				}
+			}
+			if len(cubes) != tc.cubes {
+				t.Fatalf("%d hypercubes for (A1,B1), want %d", len(cubes), tc.cubes)
+			}
+			if !slices.Contains(cubes[0].Corners, corner) {
+				t.Errorf("first hypercube %v does not go through (A2,B2)", cubes[0].Corners)
+			}
+			if len(cubes) == 2 && slices.Contains(cubes[1].Corners, corner) {
+				t.Errorf("second hypercube %v has the singleton (A2,B2)", cubes[1].Corners)
 			}
 		})
 	}
@@ -652,16 +663,20 @@ func TestOptionsFrom(t *testing.T) {
 }
 
 // TestSingletonShort: in a sub-table A(T,1,2) × B(T,1) with (T,T)
-// protected, the singleton (A1,B1) has one hypercube only, (A2,T).
+// protected, (A1,B1) has one hypercube only, (A2,T), whose corner (A2,B1)
+// is a single-respondent primary: no second one exists.
 func TestSingletonShort(t *testing.T) {
 	b := newBuilder(flat("A", 2), flat("B", 1))
-	b.set(10, "1", "1").set(20, "2", "1").primary(2, "1", "1").single("1", "1").with(pluginsdk.StatusProtected, "T", "T")
+	b.set(10, "1", "1").set(20, "2", "1").primary(2, "1", "1").primary(2, "2", "1").single("2", "1").
+		with(pluginsdk.StatusProtected, "T", "T")
 	p := b.build()
-	res, applied := run(t, p, DefaultOptions())
-	if len(applied) != 1 || res.Stats.Extra["singleton_short"] != 1 {
-		t.Errorf("%d cubes, singleton_short %v; want 1, 1", len(applied), res.Stats.Extra["singleton_short"])
+	o := DefaultOptions()
+	o.Repair = false
+	res, _ := run(t, p, o)
+	if res.Stats.Extra["singleton_short"] != 1 {
+		t.Errorf("singleton_short %v; want 1", res.Stats.Extra["singleton_short"])
 	}
-	if got, want := secondaries(res), cells(b, [2]string{"1", "T"}, [2]string{"2", "1"}, [2]string{"2", "T"}); !slices.Equal(got, want) {
+	if got, want := secondaries(res), cells(b, [2]string{"1", "T"}, [2]string{"2", "T"}); !slices.Equal(got, want) {
 		t.Errorf("secondaries %v, want %v", got, want)
 	}
 }

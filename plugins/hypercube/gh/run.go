@@ -159,18 +159,19 @@ func (e *engine) processSub(si int) error {
 	}
 }
 
-// ensure gives target t at position tpos of sub-table si its hypercube (two
-// for a singleton), unless the ones applied before still do.
+// ensure gives target t at position tpos of sub-table si its hypercube,
+// unless the ones applied before still do. With singleton protection on,
+// when that hypercube has a single-respondent corner other than t (whose
+// respondent knows that corner and so takes away the hypercube's freedom)
+// and t is not a margin of the sub-table, a second hypercube without those
+// corners is added (GHMiter's rule, as Repsilber describes it).
 func (e *engine) ensure(si, tpos int, t int32) error {
-	want := 1
-	if e.o.Singleton && e.single[t] {
-		want = 2
-	}
 	k := key(si, t)
 	recs := e.cache[k]
+	margin := e.isMargin(si, tpos)
 	// Acceptable hypercubes never become more (requirements only grow), so
-	// a singleton found short of a second hypercube stays so.
-	if len(recs) >= want || (len(recs) > 0 && e.short[k]) {
+	// a target found short of a second hypercube stays so.
+	if len(recs) > 0 && (len(recs) >= e.want(recs, t, margin) || e.short[k]) {
 		ok := true
 		for _, r := range recs {
 			nd := e.needOf(t, int(r.step))
@@ -194,12 +195,14 @@ func (e *engine) ensure(si, tpos int, t int32) error {
 	}
 	recs = recs[:0]
 	var skip [][]int32
+	var forbid []int32
 	last := int8(0)
+	want := 1
 	for len(recs) < want {
 		var rec *cubeRec
 		for step := 0; step <= steps && rec == nil; step++ {
 			var err error
-			rec, err = e.search(si, tpos, t, e.needOf(t, step), 0, skip)
+			rec, err = e.search(si, tpos, t, e.needOf(t, step), 0, skip, forbid)
 			if err != nil {
 				return err
 			}
@@ -217,6 +220,10 @@ func (e *engine) ensure(si, tpos int, t int32) error {
 		recs = append(recs, *rec)
 		skip = append(skip, rec.choice)
 		last = max(last, rec.step)
+		if len(recs) == 1 {
+			want = e.want(recs, t, margin)
+			forbid = e.singleCorners(&recs[0], t)
+		}
 	}
 	e.cache[k] = recs
 	if len(recs) > 0 && len(recs) < want {
@@ -230,6 +237,47 @@ func (e *engine) ensure(si, tpos int, t int32) error {
 		delete(e.step, k)
 	}
 	return nil
+}
+
+// want is the number of hypercubes target t needs in a sub-table where its
+// first hypercube is recs[0]: two when singleton protection is on, t is not
+// a margin of the sub-table and that hypercube has a single-respondent
+// corner other than t; else one. A hypercube inherited from the target that
+// suppressed t protects it alone, as in GHMiter.
+func (e *engine) want(recs []cubeRec, t int32, margin bool) int {
+	if len(recs) == 0 || !e.o.Singleton || margin || recs[0].inherited || len(e.singleCorners(&recs[0], t)) == 0 {
+		return 1
+	}
+	return 2
+}
+
+// singleCorners returns the single-respondent corners of rec other than t.
+func (e *engine) singleCorners(rec *cubeRec, t int32) []int32 {
+	if !e.o.Singleton {
+		return nil
+	}
+	var out []int32
+	for _, r := range rec.corners {
+		if r != t && e.single[r] && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// isMargin reports whether position pos of sub-table si is a margin: its
+// code is the sub-table's total in some dimension of more than one code.
+func (e *engine) isMargin(si, pos int) bool {
+	_, shape := e.cells(si)
+	stride := 1
+	for d := len(shape) - 1; d >= 0; d-- {
+		n := int(shape[d])
+		if n > 1 && (pos/stride)%n == 0 {
+			return true
+		}
+		stride *= n
+	}
+	return false
 }
 
 // apply suppresses the corners of rec, a hypercube of target t in sub-table
@@ -294,6 +342,11 @@ func (e *engine) propagate(t int32, rec *cubeRec) {
 // audit is clean or nothing can be added.
 func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 	aopts := audit.Options{Workers: max(1, e.o.AuditWorkers), Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries}
+	if e.o.Singleton {
+		// Singleton protection is checked against the single-respondent
+		// primaries colluding, the audit the host runs when asked for it.
+		aopts.Singletons = audit.SingletonsCollude
+	}
 	var diags []pluginsdk.Diagnostic
 	// Hiding more cells only widens the attacker's intervals, so after the
 	// first round only the primaries that failed need auditing again. The
@@ -311,7 +364,9 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		status := e.statuses()
 		if failing != nil && exactBounds {
 			for i, st := range status {
-				if st.IsPrimary() && !failing[i] {
+				// A colluding singleton stays a primary: its respondent's
+				// knowledge is part of every attacker problem.
+				if st.IsPrimary() && !failing[i] && !(e.o.Singleton && e.isSingleCell(i)) {
 					status[i] = pluginsdk.StatusSecondary
 				}
 			}
@@ -398,6 +453,17 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 	}
 }
 
+// isSingleCell reports whether cell i is a single-respondent cell as the
+// colluding-singletons audit sees it: frequency 1, or status 7/8 when the
+// problem has no frequencies.
+func (e *engine) isSingleCell(i int) bool {
+	c := &e.p.Cells
+	if len(c.Freq) == len(c.Status) {
+		return c.Freq[i] == 1
+	}
+	return c.Status[i] == pluginsdk.StatusUnsafeSingleton || c.Status[i] == pluginsdk.StatusUnsafeSingletonManual
+}
+
 // auditContext is the context of an audit: ctx, ended at the soft deadline.
 func (e *engine) auditContext() (context.Context, context.CancelFunc) {
 	if e.deadline.IsZero() {
@@ -432,7 +498,7 @@ func (e *engine) repairCell(t int32) (int, error) {
 		bestSub := -1
 		for k := e.occStart[t]; k < e.occStart[t+1]; k++ {
 			si, tpos := int(e.occSub[k]), int(e.occPos[k])
-			rec, err := e.search(si, tpos, t, e.needOf(t, step), 1, nil)
+			rec, err := e.search(si, tpos, t, e.needOf(t, step), 1, nil, nil)
 			if err != nil {
 				return 0, err
 			}
