@@ -119,10 +119,13 @@ type engine struct {
 	srch searcher
 
 	// figures
-	passes, visits          int
-	cubes, repairCubes      int
-	repairRounds            int
-	raised                  int
+	passes, visits     int
+	cubes, repairCubes int
+	repairRounds       int
+	raised             int
+	widened            int
+	// relStart/relOf list the relations of every cell (built by widen).
+	relStart, relOf         []int32
 	underBefore, underAfter int
 	timedOut                bool
 	lastProgress            float64

@@ -120,32 +120,54 @@ func TestChosenHypercube(t *testing.T) {
 }
 
 // TestNoHypercube: every hypercube of (A1,B1) has a frozen corner, so none
-// is applied; the audit finds the cell disclosed and nothing can repair it.
+// is applied and the audit finds the cell disclosed. The repair then
+// suppresses published cells next to it through the relations (the margins
+// (A1,T), (T,B1), ...) until the audit is clean; it used to stop after "0
+// repair rounds". With (A1,T) protected as well nothing can help, and the
+// result says so.
 func TestNoHypercube(t *testing.T) {
-	b := newBuilder(flat("A", 2), flat("B", 2))
-	b.set(10, "1", "1").set(20, "1", "2").set(30, "2", "1").set(40, "2", "2").primary(3, "1", "1")
-	b.with(pluginsdk.StatusProtected, "1", "2").with(pluginsdk.StatusProtected, "2", "1").with(pluginsdk.StatusProtected, "T", "T")
-	p := b.build()
-	res, applied := run(t, p, DefaultOptions())
-	if len(applied) != 0 || len(secondaries(res)) != 0 {
-		t.Errorf("applied %v, secondaries %v; want none", applied, secondaries(res))
-	}
-	if res.Stats.Extra["no_hypercube"] != 1 {
-		t.Errorf("no_hypercube = %v, want 1", res.Stats.Extra["no_hypercube"])
-	}
-	if res.Outcome != pluginsdk.OutcomePartial || res.Stats.UnderProtectedBefore != 1 || res.Stats.UnderProtectedAfter != 1 {
-		t.Errorf("outcome %v, under-protected %d → %d; want partial, 1 → 1", res.Outcome,
-			res.Stats.UnderProtectedBefore, res.Stats.UnderProtectedAfter)
-	}
-	codes := map[string]bool{}
-	for _, d := range res.Diagnostics {
-		codes[d.Code] = true
-		if d.Code == "hypercube.underprotected" && !slices.Equal(d.Cells, []int{b.id("1", "1")}) {
-			t.Errorf("diagnostic cells %v", d.Cells)
-		}
-	}
-	if !codes["hypercube.none"] || !codes["hypercube.underprotected"] {
-		t.Errorf("diagnostics %v", res.Diagnostics)
+	for _, tc := range []struct {
+		name    string
+		rowFix  bool
+		outcome pluginsdk.Outcome
+		after   int64
+	}{
+		{"widened", false, pluginsdk.OutcomeFeasible, 0},
+		{"impossible", true, pluginsdk.OutcomePartial, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBuilder(flat("A", 2), flat("B", 2))
+			b.set(10, "1", "1").set(20, "1", "2").set(30, "2", "1").set(40, "2", "2").primary(3, "1", "1")
+			b.with(pluginsdk.StatusProtected, "1", "2").with(pluginsdk.StatusProtected, "2", "1").with(pluginsdk.StatusProtected, "T", "T")
+			if tc.rowFix {
+				b.with(pluginsdk.StatusProtected, "1", "T")
+			}
+			p := b.build()
+			res, applied := run(t, p, DefaultOptions())
+			if len(applied) != 0 {
+				t.Errorf("applied %v; want no hypercube", applied)
+			}
+			if res.Outcome != tc.outcome || res.Stats.UnderProtectedBefore != 1 || res.Stats.UnderProtectedAfter != tc.after {
+				t.Errorf("outcome %v, under-protected %d → %d; want %v, 1 → %d", res.Outcome,
+					res.Stats.UnderProtectedBefore, res.Stats.UnderProtectedAfter, tc.outcome, tc.after)
+			}
+			if n := underProtected(t, p, res.Status); n != int(tc.after) {
+				t.Errorf("host audit: %d under-protected, want %d", n, tc.after)
+			}
+			codes := map[string]bool{}
+			for _, d := range res.Diagnostics {
+				codes[d.Code] = true
+				if d.Code == "hypercube.underprotected" && !slices.Equal(d.Cells, []int{b.id("1", "1")}) {
+					t.Errorf("diagnostic cells %v", d.Cells)
+				}
+			}
+			if !codes["hypercube.none"] || codes["hypercube.underprotected"] != (tc.after > 0) {
+				t.Errorf("diagnostics %v", res.Diagnostics)
+			}
+			if tc.after == 0 && (res.Stats.Extra["repair_widened"] == 0 || len(secondaries(res)) == 0) {
+				t.Errorf("repair_widened %v, secondaries %v: the repair did not act", res.Stats.Extra["repair_widened"], secondaries(res))
+			}
+		})
 	}
 }
 

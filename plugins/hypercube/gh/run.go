@@ -415,7 +415,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 				return diags
 			}
 			return append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.underprotected",
-				Summary: fmt.Sprintf("hypercube: %d primary cells remain under-protected after %d repair rounds", len(cells), round),
+				Summary: fmt.Sprintf("hypercube: %d primary cells remain under-protected after %d repair rounds", len(cells), e.repairRounds),
 				Cells:   cells})
 		}
 		if e.o.MaxRepairRounds > 0 && round >= e.o.MaxRepairRounds {
@@ -423,6 +423,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		}
 		e.repairRounds++
 		added := 0
+		var stuckCells []int32
 		for _, f := range rep.UnderProtected {
 			if err := e.check(); err != nil {
 				return diags, err
@@ -442,7 +443,25 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			if err != nil {
 				return diags, err
 			}
+			if n == 0 {
+				stuckCells = append(stuckCells, r)
+			}
 			added += n
+		}
+		// A primary without an attacker result is not proven protected:
+		// it is treated as one that no hypercube could repair.
+		for _, c := range rep.Unverified {
+			stuckCells = append(stuckCells, e.root[c])
+		}
+		// Where no hypercube helps (every one with a new suppression has a
+		// frozen corner, or the attack goes through other sub-tables or
+		// colluding singletons), suppress the cheapest published cell
+		// nearest to the primary through the relations of hidden cells.
+		for _, r := range stuckCells {
+			if e.supp[r] && e.widen(r) {
+				e.widened++
+				added++
+			}
 		}
 		if added == 0 {
 			return stuck(), nil
@@ -462,6 +481,79 @@ func (e *engine) isSingleCell(i int) bool {
 		return c.Freq[i] == 1
 	}
 	return c.Status[i] == pluginsdk.StatusUnsafeSingleton || c.Status[i] == pluginsdk.StatusUnsafeSingletonManual
+}
+
+// widen suppresses the cheapest published, non-frozen cell nearest to
+// root r: in a relation with r, else in a relation with a hidden cell of
+// such a relation, and so on. It reports whether it found one.
+func (e *engine) widen(r int32) bool {
+	rel := &e.p.Relations
+	if e.relStart == nil {
+		// cell → relations, built on first use.
+		e.relStart = make([]int32, e.n+1)
+		for k := range rel.Len() {
+			cells, _ := rel.Terms(k)
+			for _, c := range cells {
+				e.relStart[c+1]++
+			}
+		}
+		for i := range e.n {
+			e.relStart[i+1] += e.relStart[i]
+		}
+		e.relOf = make([]int32, e.relStart[e.n])
+		fill := slices.Clone(e.relStart[:e.n])
+		for k := range rel.Len() {
+			cells, _ := rel.Terms(k)
+			for _, c := range cells {
+				e.relOf[fill[c]] = int32(k)
+				fill[c]++
+			}
+		}
+	}
+	seenCell := make(map[int32]bool)
+	seenRel := make(map[int32]bool)
+	var frontier []int32
+	for i := range e.n {
+		if e.root[i] == r {
+			frontier = append(frontier, int32(i))
+			seenCell[int32(i)] = true
+		}
+	}
+	for len(frontier) > 0 {
+		best := int32(-1)
+		var next []int32
+		for _, c := range frontier {
+			for _, k := range e.relOf[e.relStart[c]:e.relStart[c+1]] {
+				if seenRel[k] {
+					continue
+				}
+				seenRel[k] = true
+				cells, _ := rel.Terms(int(k))
+				for _, d := range cells {
+					d32 := int32(d)
+					if seenCell[d32] {
+						continue
+					}
+					seenCell[d32] = true
+					q := e.root[d]
+					switch {
+					case e.supp[q]:
+						next = append(next, d32)
+					case !e.frozen[q] && e.p.Cells.Status[d].CanSuppress():
+						if best < 0 || e.cost[q] < e.cost[best] || (e.cost[q] == e.cost[best] && q < best) {
+							best = q
+						}
+					}
+				}
+			}
+		}
+		if best >= 0 {
+			e.suppress(best)
+			return true
+		}
+		frontier = next
+	}
+	return false
 }
 
 // auditContext is the context of an audit: ctx, ended at the soft deadline.
@@ -555,6 +647,7 @@ func (e *engine) result() *pluginsdk.Result {
 		"repair_rounds":   float64(e.repairRounds),
 		"repair_cubes":    float64(e.repairCubes),
 		"repair_raised":   float64(e.raised),
+		"repair_widened":  float64(e.widened),
 		"singleton_short": float64(len(e.short)),
 	}
 	var perStep [steps + 1]int
