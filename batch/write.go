@@ -24,6 +24,9 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 		return err
 	}
 	path := e.resolver.Output(c.File)
+	if e.withhold(c, t, path) {
+		return nil
+	}
 	report, err := output.ReportName(path)
 	if err != nil {
 		return fmt.Errorf("output file name %s has no extension", c.File)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -27,13 +28,16 @@ type batchArgs struct {
 	verbose                         bool
 	report                          string
 	timeLimit, suppressLimit        time.Duration
+	// publishUnsafe writes the outputs of tables that failed their audit.
+	publishUnsafe bool
 	// params are --param=METHOD.name=value settings.
 	params map[string]map[string]string
 }
 
 // parseBatchArgs reads "BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]"
-// and the options --report=FILE, --time-limit=D, --suppress-limit=D and
-// --param=METHOD.name=value (repeatable), which may stand anywhere.
+// and the options --report=FILE, --time-limit=D, --suppress-limit=D,
+// --param=METHOD.name=value (repeatable) and --publish-unsafe[=BOOL], which
+// may stand anywhere.
 func parseBatchArgs(args []string) (batchArgs, error) {
 	var a batchArgs
 	var pos []string
@@ -41,6 +45,8 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 		switch {
 		case strings.EqualFold(s, "/v"):
 			a.verbose = true
+		case s == "--publish-unsafe":
+			a.publishUnsafe = true
 		case strings.HasPrefix(s, "--"):
 			name, val, ok := strings.Cut(s[2:], "=")
 			if !ok {
@@ -54,6 +60,8 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 				a.timeLimit, err = time.ParseDuration(val)
 			case "suppress-limit":
 				a.suppressLimit, err = time.ParseDuration(val)
+			case "publish-unsafe":
+				a.publishUnsafe, err = strconv.ParseBool(val)
 			case "param":
 				var method, pname, pval string
 				if method, pname, pval, err = catalog.ParseParam(val); err == nil {
@@ -147,7 +155,7 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	}
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
 		Protector: &protector{cat: cat, run: newRunner(log)}, Log: log, TimeLimit: a.timeLimit,
-		SuppressLimit: a.suppressLimit, Version: Version, Components: components(cat),
+		SuppressLimit: a.suppressLimit, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,
 		MethodParams: mergeParams(cat.Params, a.params)}
 	bar := newProgress(env.Stderr)
 	cfg.Progress = bar.update
