@@ -284,14 +284,13 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		}
 	}
 	mr.Audit = ar
-	against := ""
 	if ar.Singletons == auditCollude {
-		against = " (single-respondent cells colluding)"
+		e.logf("Audit against the single-respondent cells colluding (the method was asked for singleton protection)")
 	}
 	if ar.UnderProtected > 0 {
-		e.logf("WARNING: audit%s: %d of %d primary cells are under-protected", against, ar.UnderProtected, ar.Primaries)
+		e.logf("WARNING: audit: %d of %d primary cells are under-protected", ar.UnderProtected, ar.Primaries)
 	} else {
-		e.logf("Audit: all %d primary cells%s are protected", ar.Primaries, against)
+		e.logf("Audit: all %d primary cells are protected", ar.Primaries)
 	}
 	e.markUnsafe(specs, ar, perTable, target)
 	return nil
