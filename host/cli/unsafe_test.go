@@ -130,3 +130,44 @@ func TestUnsafeTableWithheld(t *testing.T) {
 		})
 	}
 }
+
+// TestSingletonJobGH: piargus's README job with GH(1) (singleton protection
+// on, τ-Argus's default). Two of its four primaries have one respondent;
+// with τ-Argus's GH pattern each could recompute the other primary of its
+// column. The host's audit now lets the single-respondent primaries
+// collude, and GH's pattern passes it, as "argus audit -singletons" on the
+// job's JJ confirms.
+func TestSingletonJobGH(t *testing.T) {
+	plugins := realPlugins(t)
+	src := filepath.Join(t.TempDir(), "piargus")
+	if err := os.CopyFS(src, os.DirFS(filepath.Join(clientDir, "piargus_microdata"))); err != nil {
+		t.Fatal(err)
+	}
+	const name = "basic-example"
+	arbPath := filepath.Join(src, "tau", name+".arb")
+	arb, err := os.ReadFile(arbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := strings.Replace(string(arb), "OPT(1)", "GH(1)", 1) + "<WRITETABLE>\t(1, 6, , \"tau/output/" + name + "_table-1.jj\")\n"
+	if err := os.WriteFile(arbPath, []byte(job), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runClientJob(t, plugins, clientJob{src: src,
+		args:     []string{"{dir}/tau/" + name + ".arb", "{dir}/tau/" + name + "_logbook.txt", "{dir}/tau/work/" + name},
+		mkdir:    []string{"{dir}/tau/output", "{dir}/tau/work/" + name},
+		startLog: "{dir}/tau/" + name + "_logbook.txt", endLog: "{dir}/tau/" + name + "_logbook.txt",
+		report: "tau/work/" + name + "/" + name + ".report.json"})
+	lb := strings.Join(r.ended, "\n")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stderr, lb)
+	}
+	if !slices.Contains(r.ended, "Audit against the single-respondent cells colluding (the method was asked for singleton protection)") ||
+		!slices.Contains(r.ended, "Audit: all 4 primary cells are protected") {
+		t.Errorf("logbook:\n%s", lb)
+	}
+	code, out, errOut := run(t, plugins, "audit", "-singletons", filepath.Join(r.dir, "tau", "output", name+"_table-1.jj"))
+	if code != ExitOK || !strings.Contains(out, "4 primaries, 0 under-protected") {
+		t.Errorf("argus audit -singletons: exit %d\n%s%s", code, out, errOut)
+	}
+}
