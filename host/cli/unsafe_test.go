@@ -171,3 +171,27 @@ func TestSingletonJobGH(t *testing.T) {
 		t.Errorf("argus audit -singletons: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestRtauargusMicroGH: rtauargus's microdata vignette with GH (two
+// frequency tables): τ-Argus 4.2.3 suppresses 1 and 2 cells; so does argus
+// (GHMiter's ratio from FREQ(3,10) and its singleton rule), with clean
+// audits against colluding singletons.
+func TestRtauargusMicroGH(t *testing.T) {
+	r := runClientJob(t, realPlugins(t), clientJob{src: filepath.Join(clientDir, "rtauargus_micro_gh_tiny"),
+		args: []string{"{dir}/micro.arb", "{dir}/logbook.txt"}, startLog: "{dir}/logbook.txt", endLog: "{dir}/logbook.txt",
+		report: "micro.report.json"})
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stderr, strings.Join(r.ended, "\n"))
+	}
+	var counts []string
+	for _, l := range r.ended {
+		if strings.HasPrefix(l, "Number of suppressions: ") {
+			counts = append(counts, strings.TrimPrefix(l, "Number of suppressions: "))
+		}
+	}
+	if !slices.Equal(counts, []string{"1", "2"}) {
+		t.Errorf("suppressions %v, want [1 2] as τ-Argus\n%s", counts, strings.Join(r.ended, "\n"))
+	}
+	checkLogbook(t, r)
+	checkReport(t, r)
+}
