@@ -195,3 +195,25 @@ func TestRtauargusMicroGH(t *testing.T) {
 	checkLogbook(t, r)
 	checkReport(t, r)
 }
+
+// TestPublishUnsafeFlag: --publish-unsafe alone or with a boolean value;
+// anything else is an error.
+func TestPublishUnsafeFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+		err  bool
+	}{
+		{[]string{"job.arb"}, false, false},
+		{[]string{"job.arb", "--publish-unsafe"}, true, false},
+		{[]string{"--publish-unsafe", "job.arb", "log.txt"}, true, false},
+		{[]string{"job.arb", "--publish-unsafe=true"}, true, false},
+		{[]string{"job.arb", "--publish-unsafe=false"}, false, false},
+		{[]string{"job.arb", "--publish-unsafe=maybe"}, false, true},
+	} {
+		a, err := parseBatchArgs(tc.args)
+		if (err != nil) != tc.err || err == nil && (a.publishUnsafe != tc.want || a.file != "job.arb") {
+			t.Errorf("%v: publishUnsafe %v, file %q, error %v", tc.args, a.publishUnsafe, a.file, err)
+		}
+	}
+}
