@@ -125,7 +125,9 @@ type engine struct {
 	raised             int
 	widened            int
 	// relStart/relOf list the relations of every cell (built by widen).
-	relStart, relOf         []int32
+	relStart, relOf []int32
+	// unverifiedWidened are the unverified primaries widened once.
+	unverifiedWidened       map[int32]bool
 	underBefore, underAfter int
 	timedOut                bool
 	lastProgress            float64

@@ -449,9 +449,18 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			added += n
 		}
 		// A primary without an attacker result is not proven protected:
-		// it is treated as one that no hypercube could repair.
+		// it is treated as one that no hypercube could repair, once (an
+		// audit that fails on a cell for another reason than the pattern
+		// must not make the repair hide the whole table).
 		for _, c := range rep.Unverified {
-			stuckCells = append(stuckCells, e.root[c])
+			r := e.root[c]
+			if !e.unverifiedWidened[r] {
+				if e.unverifiedWidened == nil {
+					e.unverifiedWidened = map[int32]bool{}
+				}
+				e.unverifiedWidened[r] = true
+				stuckCells = append(stuckCells, r)
+			}
 		}
 		// Where no hypercube helps (every one with a new suppression has a
 		// frozen corner, or the attack goes through other sub-tables or
