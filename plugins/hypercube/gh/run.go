@@ -449,10 +449,17 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			added += n
 		}
 		// A primary without an attacker result is not proven protected:
-		// it is treated as one that no hypercube could repair, once (an
-		// audit that fails on a cell for another reason than the pattern
-		// must not make the repair hide the whole table).
+		// it is treated as one that no hypercube could repair, once, and
+		// not when the audit itself reports an error (published values it
+		// finds inconsistent): hiding more cannot repair the audit, and
+		// must not hide the whole table.
+		auditFailed := slices.ContainsFunc(rep.Diagnostics, func(d pluginsdk.Diagnostic) bool {
+			return d.Severity == pluginsdk.SeverityError
+		})
 		for _, c := range rep.Unverified {
+			if auditFailed {
+				break
+			}
 			r := e.root[c]
 			if !e.unverifiedWidened[r] {
 				if e.unverifiedWidened == nil {
