@@ -98,6 +98,10 @@ type Config struct {
 	Progress func(step string, fraction float64)
 	// Version is the program version written to reports.
 	Version string
+	// PublishUnsafe writes the outputs of a table whose final audit found
+	// primary cells under-protected or unverified (with warnings, exit code
+	// 0); without it they are withheld and the job ends with exit code 2.
+	PublishUnsafe bool
 	// MethodParams are named method parameters by upper-case method code:
 	// site defaults and command-line settings, used where the batch file
 	// gives no positional value (the batch file, being the job, wins).
@@ -166,6 +170,8 @@ type tableSpec struct {
 	// audit is the audit of the table's last suppression (cells are the
 	// table's own indices), nil when not audited.
 	audit *AuditReport
+	// unsafe is set when that audit found a primary under-protected.
+	unsafe *unsafeTable
 }
 
 // engine is the state of a running job.
@@ -379,7 +385,7 @@ func (e *engine) runJob() int {
 	if parseErr != nil {
 		return e.fail(parseErr)
 	}
-	return ExitOK
+	return e.finalSafety()
 }
 
 // execute runs one command; done reports that the job ended with code.

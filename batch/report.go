@@ -20,8 +20,13 @@ type Report struct {
 	Steps       []*StepReport  `json:"steps"`
 	Tables      []TableReport  `json:"tables,omitempty"`
 	Outputs     []OutputReport `json:"outputs,omitempty"`
-	Warnings    []string       `json:"warnings,omitempty"`
-	Errors      []string       `json:"errors,omitempty"`
+	// Withheld are the outputs not written because their table failed its
+	// audit.
+	Withheld []OutputReport `json:"withheld_outputs,omitempty"`
+	// PublishUnsafe tells that the job allowed writing unsafe tables.
+	PublishUnsafe bool     `json:"publish_unsafe,omitempty"`
+	Warnings      []string `json:"warnings,omitempty"`
+	Errors        []string `json:"errors,omitempty"`
 	// Hints give advice on the errors, for people.
 	Hints []string `json:"hints,omitempty"`
 
@@ -67,6 +72,12 @@ type AuditReport struct {
 	Primaries      int    `json:"primaries"`
 	UnderProtected int    `json:"under_protected"`
 	Cells          []int  `json:"under_protected_cells,omitempty"`
+	// CellCodes name the under-protected cells by their codes
+	// ("Region=3, Size=Total"), at most 100.
+	CellCodes []string `json:"under_protected_codes,omitempty"`
+	// Singletons is "collude" when the audit let the single-respondent
+	// primaries collude (the method was asked for singleton protection).
+	Singletons string `json:"singletons,omitempty"`
 }
 
 // TableReport describes one table as the job left it.
@@ -94,7 +105,7 @@ type OutputReport struct {
 }
 
 func newReport(cfg Config) *Report {
-	return &Report{BatchFile: cfg.BatchFile, Version: cfg.Version, Started: cfg.Now()}
+	return &Report{BatchFile: cfg.BatchFile, Version: cfg.Version, Started: cfg.Now(), PublishUnsafe: cfg.PublishUnsafe}
 }
 
 func (r *Report) step(h *arb.Header) *StepReport {

@@ -142,6 +142,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	if err := addConfigured(params, ref.Info, e.cfg.MethodParams); err != nil {
 		return err
 	}
+	addSlidingRatio(params, ref.Info, specs)
 	tables := make([]*table.Table, len(specs))
 	for i, t := range specs {
 		tables[i] = t.table
@@ -206,7 +207,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	for _, t := range specs {
 		t.protected, t.method = took, name
 	}
-	return e.audit(p, m, specs, res.Status, step.Method)
+	return e.audit(p, m, specs, res.Status, step.Method, singletonProtection(ref.Info, params), target)
 }
 
 func diagText(ds []pluginsdk.Diagnostic) string {
@@ -221,9 +222,14 @@ func diagText(ds []pluginsdk.Diagnostic) string {
 // plugin, stores the realised intervals in the tables and reports every
 // primary left under-protected. Without an audit plugin the pattern is
 // reported as not audited.
-func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []pluginsdk.Status, mr *MethodReport) error {
+// With singletons set (the method was asked to protect single-respondent
+// cells) the audit lets the single-respondent primaries collude. A failed
+// audit makes the tables unsafe: the logbook names the cells, their outputs
+// are withheld and the job's exit code is 2 (see markUnsafe).
+func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []pluginsdk.Status, mr *MethodReport,
+	singletons bool, target string) error {
 	for _, t := range specs {
-		t.audit = nil
+		t.audit, t.unsafe = nil, nil
 	}
 	if _, ok := e.cfg.Protector.Method(AuditMethod); !ok {
 		e.logf("WARNING: no audit plugin installed; the suppression pattern has not been audited")
@@ -243,6 +249,10 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	if !set && slices.ContainsFunc(ref.Info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == auditMode }) {
 		params[auditMode] = e.auditModeFor(m)
 	}
+	_, set = params[auditSingletons]
+	if singletons && !set && slices.ContainsFunc(ref.Info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == auditSingletons }) {
+		params[auditSingletons] = auditCollude
+	}
 	res, err := e.cfg.Protector.Protect(e.ctx, pluginsdk.Job{Method: AuditMethod, Problem: &ap, JobID: "audit", Params: params,
 		OnProgress: func(pr pluginsdk.Progress) { e.progress("audit", pr.Fraction) }})
 	if err != nil {
@@ -252,6 +262,9 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		return fmt.Errorf("audit failed: %s%s", res.Outcome, diagText(res.Diagnostics))
 	}
 	ar := &AuditReport{Done: true, Mode: params[auditMode]}
+	if params[auditSingletons] == auditCollude {
+		ar.Singletons = auditCollude
+	}
 	tol := pluginsdk.AuditTolerance(p.Cells.Value) // the audit's own; not the response's decimals (piargus declares 15)
 	failed := make([]bool, len(status))
 	for i, s := range status {
@@ -267,8 +280,9 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 			}
 		}
 	}
+	perTable := make([]*AuditReport, len(specs))
 	for ti, t := range m.Tables {
-		ta := &AuditReport{Done: true, Mode: ar.Mode}
+		ta := &AuditReport{Done: true, Mode: ar.Mode, Singletons: ar.Singletons}
 		for i := range t.Cells {
 			g := m.Cell[ti][i]
 			t.Cells[i].RealizedLower, t.Cells[i].RealizedUpper = res.Lower[g], res.Upper[g]
@@ -286,14 +300,19 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		t.Audited = ar.Mode != auditVerdicts
 		if ti < len(specs) && specs[ti].table == t {
 			specs[ti].audit = ta
+			perTable[ti] = ta
 		}
 	}
 	mr.Audit = ar
+	if ar.Singletons == auditCollude {
+		e.logf("Audit against the single-respondent cells colluding (the method was asked for singleton protection)")
+	}
 	if ar.UnderProtected > 0 {
 		e.logf("WARNING: audit: %d of %d primary cells are under-protected", ar.UnderProtected, ar.Primaries)
 	} else {
 		e.logf("Audit: all %d primary cells are protected", ar.Primaries)
 	}
+	e.markUnsafe(specs, ar, perTable, target)
 	return nil
 }
 

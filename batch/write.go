@@ -27,6 +27,9 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 	if err != nil {
 		return err
 	}
+	if e.withhold(c, t, path) {
+		return nil
+	}
 	report, err := output.ReportName(path)
 	if err != nil {
 		return fmt.Errorf("output file name %s has no extension", c.File)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +30,8 @@ type batchArgs struct {
 	verbose                         bool
 	report                          string
 	timeLimit, suppressLimit        time.Duration
+	// publishUnsafe writes the outputs of tables that failed their audit.
+	publishUnsafe bool
 	// params are --param=METHOD.name=value settings.
 	params map[string]map[string]string
 	// pathmap are --pathmap=PREFIX=DIR rules.
@@ -37,8 +40,8 @@ type batchArgs struct {
 
 // parseBatchArgs reads "BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]"
 // and the options --report=FILE, --time-limit=D, --suppress-limit=D,
-// --param=METHOD.name=value and --pathmap=PREFIX=DIR (both repeatable),
-// which may stand anywhere.
+// --param=METHOD.name=value and --pathmap=PREFIX=DIR (both repeatable) and
+// --publish-unsafe[=BOOL], which may stand anywhere.
 func parseBatchArgs(args []string) (batchArgs, error) {
 	var a batchArgs
 	var pos []string
@@ -46,6 +49,8 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 		switch {
 		case strings.EqualFold(s, "/v"):
 			a.verbose = true
+		case s == "--publish-unsafe":
+			a.publishUnsafe = true
 		case strings.HasPrefix(s, "--"):
 			name, val, ok := strings.Cut(s[2:], "=")
 			if !ok {
@@ -64,6 +69,8 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 				if r, err = pathmap.ParseRule(val); err == nil {
 					a.pathmap = append(a.pathmap, r)
 				}
+			case "publish-unsafe":
+				a.publishUnsafe, err = strconv.ParseBool(val)
 			case "param":
 				var method, pname, pval string
 				if method, pname, pval, err = catalog.ParseParam(val); err == nil {
@@ -159,7 +166,7 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	pm := pathmap.New(append(slices.Clone(a.pathmap), cat.PathMap...))
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
 		Protector: &protector{cat: cat, run: newRunner(log)}, Log: log, TimeLimit: a.timeLimit,
-		SuppressLimit: a.suppressLimit, Version: Version, Components: components(cat),
+		SuppressLimit: a.suppressLimit, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,
 		MethodParams: mergeParams(cat.Params, a.params), PathMap: pm}
 	reportPath := a.report
 	if reportPath == "" {

@@ -59,11 +59,14 @@ Usage:
   argus BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]
         [--report=FILE] [--time-limit=D] [--suppress-limit=D]
         [--param=METHOD.name=value ...] [--pathmap=PREFIX=DIR ...]
+        [--publish-unsafe]
                             run a τ-Argus batch job; --param sets a method
                             parameter the batch file does not give
                             (argus plugins -params lists them); --pathmap
                             reads Windows paths starting with PREFIX
-                            (U:\ or \\SERVER\share\) in DIR
+                            (U:\ or \\SERVER\share\) in DIR;
+                            --publish-unsafe writes the outputs of tables
+                            that failed their audit (withheld otherwise)
   argus plugins [-json] [-params]
                             list the installed method plugins (and their
                             parameters)
@@ -73,7 +76,9 @@ Usage:
   argus version             print the version
   argus help                print this help
 
-Exit status: 0 done, 1 <GOINTERACTIVE> reached, 2 error.
+Exit status: 0 done, 1 <GOINTERACTIVE> reached, 2 error (also when the audit
+after a <SUPPRESS> left a table's primary cells under-protected or
+unverified, unless --publish-unsafe is given).
 Plugins are searched in the directories of the file named by
 ARGUS_PLUGIN_CONFIG, then ARGUS_PLUGIN_PATH, then "plugins" next to argus.
 The configuration file may also set method parameters for every job:

@@ -281,7 +281,8 @@ func (in *input) newAttack(opts *Options, start time.Time) *attack {
 }
 
 // singletons fixes the hidden single-respondent primaries for every
-// problem but their own (seed 000 §4, (9)).
+// problem but their own (seed 000 §4, (9)), except those that make up a
+// hidden cell with its other contributors (ownCells).
 func (in *input) singletons(a *attack) error {
 	switch in.opts.Singletons {
 	case SingletonsIgnore:
@@ -291,8 +292,9 @@ func (in *input) singletons(a *attack) error {
 		return fmt.Errorf("audit: %w: unknown singleton mode %d", errInput, in.opts.Singletons)
 	}
 	c := &in.p.Cells
+	own := ownCells(in.p, in.status)
 	for i := range a.n {
-		if !a.free[i] || !in.status[i].IsPrimary() {
+		if !a.free[i] || !in.status[i].IsPrimary() || (own != nil && own[i]) {
 			continue
 		}
 		single := in.status[i] == pluginsdk.StatusUnsafeSingleton || in.status[i] == pluginsdk.StatusUnsafeSingletonManual

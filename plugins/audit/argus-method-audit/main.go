@@ -38,7 +38,8 @@ func (method) Info() pluginsdk.MethodInfo {
 			{Name: "bounds", Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "tauargus", "nonnegative"},
 				BatchPosition: 1, Help: "a-priori bounds: the problem's own (auto), τ-Argus's [0, 1.5·max] (tauargus) or [0, +∞) (nonnegative)"},
 			{Name: "singletons", Type: pluginsdk.ParamEnum, Default: "ignore", Allowed: []string{"ignore", "collude"},
-				BatchPosition: 2, Help: "collude: single-respondent primaries are known to each other (multi-attacker audit)"},
+				BatchPosition: 2, Help: "collude: single-respondent primaries are known to each other (multi-attacker audit; the host sets it " +
+					"when the method was asked for singleton protection); cells that make up another cell with its other contributors do not count against it"},
 			{Name: "mode", Type: pluginsdk.ParamEnum, Default: "bounds", Allowed: []string{"bounds", "verdicts"},
 				BatchPosition: 3, Help: "bounds: the exact attacker interval of every hidden cell (τ-Argus's audit); " +
 					"verdicts: protected or not, as exactly, with intervals that may be narrower than the attacker's for " +

@@ -66,11 +66,17 @@
 // pairs per step ("ratio_step_1" … "ratio_step_10") and those without any
 // feasible hypercube ("no_hypercube").
 //
-// A single-respondent primary (frequency 1, or status 7/8 when the problem
-// has no frequencies) must be a corner of at least two distinct hypercubes in
-// every sub-table where it is a target, so that its respondent, who knows
-// its value, still faces one degree of freedom ("singleton_short" counts
-// those where a second one does not exist).
+// Singleton protection (on by default, as in τ-Argus): the respondent of a
+// single-respondent primary (frequency 1, or status 7/8 when the problem has
+// no frequencies) knows its value. When the hypercube of a target has such
+// a cell as another corner, that respondent can take away the hypercube's
+// freedom, so unless the target is a margin of the sub-table a second
+// hypercube without those corners is added (GHMiter's rule as Repsilber
+// describes it); among otherwise equal hypercubes the one with fewer such
+// corners is taken. "singleton_short" counts the (sub-table, target) pairs
+// where no second one exists. The repair then audits with the
+// single-respondent primaries colluding (pluginsdk/audit
+// SingletonsCollude), the model the host's audit uses for such methods.
 //
 // # Repair
 //
@@ -86,7 +92,11 @@
 // suppression, over all its sub-tables, is added. The iteration then protects
 // the new secondaries and the audit runs again, until it is clean or nothing
 // can be added (every round adds a suppression or raises a requirement, so
-// the loop ends). Hiding cells only widens the attacker's intervals, so
+// the loop ends). Where no hypercube with a new suppression exists for an
+// under-protected (or unverified) primary, the repair suppresses the
+// cheapest published, non-frozen cell nearest to it through the relations
+// of hidden cells ("repair_widened"), so it acts until the audit is clean
+// or nothing but frozen cells is left. Hiding cells only widens the attacker's intervals, so
 // rounds after the first audit only the primaries that failed. The result
 // counts the under-protected primaries of the first and the last audit
 // (Stats.UnderProtectedBefore, UnderProtectedAfter) and is OutcomePartial,

@@ -46,6 +46,9 @@ type cubeRec struct {
 	// among them and their cost when the hypercube was found.
 	count, marg int
 	cost        float64
+	// singles is the number of single-respondent corners other than the
+	// target (with singleton protection on) when the hypercube was found.
+	singles int
 	// inherited marks the hypercube of the target that suppressed this
 	// cell, seen from the cell.
 	inherited bool
@@ -116,10 +119,15 @@ type engine struct {
 	srch searcher
 
 	// figures
-	passes, visits          int
-	cubes, repairCubes      int
-	repairRounds            int
-	raised                  int
+	passes, visits     int
+	cubes, repairCubes int
+	repairRounds       int
+	raised             int
+	widened            int
+	// relStart/relOf list the relations of every cell (built by widen).
+	relStart, relOf []int32
+	// unverifiedWidened are the unverified primaries widened once.
+	unverifiedWidened       map[int32]bool
 	underBefore, underAfter int
 	timedOut                bool
 	lastProgress            float64

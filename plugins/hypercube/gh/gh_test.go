@@ -120,32 +120,54 @@ func TestChosenHypercube(t *testing.T) {
 }
 
 // TestNoHypercube: every hypercube of (A1,B1) has a frozen corner, so none
-// is applied; the audit finds the cell disclosed and nothing can repair it.
+// is applied and the audit finds the cell disclosed. The repair then
+// suppresses published cells next to it through the relations (the margins
+// (A1,T), (T,B1), ...) until the audit is clean; it used to stop after "0
+// repair rounds". With (A1,T) protected as well nothing can help, and the
+// result says so.
 func TestNoHypercube(t *testing.T) {
-	b := newBuilder(flat("A", 2), flat("B", 2))
-	b.set(10, "1", "1").set(20, "1", "2").set(30, "2", "1").set(40, "2", "2").primary(3, "1", "1")
-	b.with(pluginsdk.StatusProtected, "1", "2").with(pluginsdk.StatusProtected, "2", "1").with(pluginsdk.StatusProtected, "T", "T")
-	p := b.build()
-	res, applied := run(t, p, DefaultOptions())
-	if len(applied) != 0 || len(secondaries(res)) != 0 {
-		t.Errorf("applied %v, secondaries %v; want none", applied, secondaries(res))
-	}
-	if res.Stats.Extra["no_hypercube"] != 1 {
-		t.Errorf("no_hypercube = %v, want 1", res.Stats.Extra["no_hypercube"])
-	}
-	if res.Outcome != pluginsdk.OutcomePartial || res.Stats.UnderProtectedBefore != 1 || res.Stats.UnderProtectedAfter != 1 {
-		t.Errorf("outcome %v, under-protected %d → %d; want partial, 1 → 1", res.Outcome,
-			res.Stats.UnderProtectedBefore, res.Stats.UnderProtectedAfter)
-	}
-	codes := map[string]bool{}
-	for _, d := range res.Diagnostics {
-		codes[d.Code] = true
-		if d.Code == "hypercube.underprotected" && !slices.Equal(d.Cells, []int{b.id("1", "1")}) {
-			t.Errorf("diagnostic cells %v", d.Cells)
-		}
-	}
-	if !codes["hypercube.none"] || !codes["hypercube.underprotected"] {
-		t.Errorf("diagnostics %v", res.Diagnostics)
+	for _, tc := range []struct {
+		name    string
+		rowFix  bool
+		outcome pluginsdk.Outcome
+		after   int64
+	}{
+		{"widened", false, pluginsdk.OutcomeFeasible, 0},
+		{"impossible", true, pluginsdk.OutcomePartial, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBuilder(flat("A", 2), flat("B", 2))
+			b.set(10, "1", "1").set(20, "1", "2").set(30, "2", "1").set(40, "2", "2").primary(3, "1", "1")
+			b.with(pluginsdk.StatusProtected, "1", "2").with(pluginsdk.StatusProtected, "2", "1").with(pluginsdk.StatusProtected, "T", "T")
+			if tc.rowFix {
+				b.with(pluginsdk.StatusProtected, "1", "T")
+			}
+			p := b.build()
+			res, applied := run(t, p, DefaultOptions())
+			if len(applied) != 0 {
+				t.Errorf("applied %v; want no hypercube", applied)
+			}
+			if res.Outcome != tc.outcome || res.Stats.UnderProtectedBefore != 1 || res.Stats.UnderProtectedAfter != tc.after {
+				t.Errorf("outcome %v, under-protected %d → %d; want %v, 1 → %d", res.Outcome,
+					res.Stats.UnderProtectedBefore, res.Stats.UnderProtectedAfter, tc.outcome, tc.after)
+			}
+			if n := underProtected(t, p, res.Status); n != int(tc.after) {
+				t.Errorf("host audit: %d under-protected, want %d", n, tc.after)
+			}
+			codes := map[string]bool{}
+			for _, d := range res.Diagnostics {
+				codes[d.Code] = true
+				if d.Code == "hypercube.underprotected" && !slices.Equal(d.Cells, []int{b.id("1", "1")}) {
+					t.Errorf("diagnostic cells %v", d.Cells)
+				}
+			}
+			if !codes["hypercube.none"] || codes["hypercube.underprotected"] != (tc.after > 0) {
+				t.Errorf("diagnostics %v", res.Diagnostics)
+			}
+			if tc.after == 0 && (res.Stats.Extra["repair_widened"] == 0 || len(secondaries(res)) == 0) {
+				t.Errorf("repair_widened %v, secondaries %v: the repair did not act", res.Stats.Extra["repair_widened"], secondaries(res))
+			}
+		})
 	}
 }
 
@@ -193,34 +215,45 @@ func TestHypercube3D(t *testing.T) {
 	}
 }
 
-// TestSingleton: a single-respondent primary gets a second hypercube
-// distinct from the first: after (A2,B2) (3 new cells), the cheapest
-// with 2 new cells and no margin is (A2,B3): ln41+ln71 < ln81+ln91.
+// TestSingleton: a hypercube with a single-respondent corner other than
+// the target calls for a second hypercube without that corner (the
+// respondent knows the corner's value); a target with one respondent alone
+// does not. (A2,B2) is a primary: (A1,B1)'s cheapest hypercube goes through
+// it (2 new cells); the second one avoids it.
 func TestSingleton(t *testing.T) {
-	type pair = [2]string
-	first := []pair{{"1", "2"}, {"2", "1"}, {"2", "2"}}
-	both := append(slices.Clone(first), pair{"1", "3"}, pair{"2", "3"})
 	for _, tc := range []struct {
 		name      string
-		single    bool
+		single    [2]string
 		singleton bool
-		want      []pair
+		cubes     int // hypercubes of (A1,B1)
 	}{
-		{"singleton", true, true, both},
-		{"singleton off", true, false, first},
-		{"not single", false, true, first},
+		{"corner", [2]string{"2", "2"}, true, 2},
+		{"singleton off", [2]string{"2", "2"}, false, 1},
+		{"target", [2]string{"1", "1"}, true, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, p := square(func(b *builder) {
-				if tc.single {
-					b.single("1", "1")
-				}
+				b.primary(6, "2", "2")
+				b.single(tc.single[0], tc.single[1])
 			})
 			o := DefaultOptions()
-			o.Ratio, o.Singleton = 0.5, tc.singleton
-			res, _ := run(t, p, o)
-			if got, want := secondaries(res), cells(b, tc.want...); !slices.Equal(got, want) {
-				t.Errorf("secondaries %v, want %v", got, want)
+			o.Ratio, o.Singleton, o.Repair = 0.5, tc.singleton, false
+			_, applied := run(t, p, o)
+			target, corner := b.id("1", "1"), b.id("2", "2")
+			var cubes []Applied
+			for _, a := range applied {
+				if a.Target == target {
+					cubes = append(cubes, a)
+				}
+			}
+			if len(cubes) != tc.cubes {
+				t.Fatalf("%d hypercubes for (A1,B1), want %d", len(cubes), tc.cubes)
+			}
+			if !slices.Contains(cubes[0].Corners, corner) {
+				t.Errorf("first hypercube %v does not go through (A2,B2)", cubes[0].Corners)
+			}
+			if len(cubes) == 2 && slices.Contains(cubes[1].Corners, corner) {
+				t.Errorf("second hypercube %v has the singleton (A2,B2)", cubes[1].Corners)
 			}
 		})
 	}
@@ -652,16 +685,20 @@ func TestOptionsFrom(t *testing.T) {
 }
 
 // TestSingletonShort: in a sub-table A(T,1,2) × B(T,1) with (T,T)
-// protected, the singleton (A1,B1) has one hypercube only, (A2,T).
+// protected, (A1,B1) has one hypercube only, (A2,T), whose corner (A2,B1)
+// is a single-respondent primary: no second one exists.
 func TestSingletonShort(t *testing.T) {
 	b := newBuilder(flat("A", 2), flat("B", 1))
-	b.set(10, "1", "1").set(20, "2", "1").primary(2, "1", "1").single("1", "1").with(pluginsdk.StatusProtected, "T", "T")
+	b.set(10, "1", "1").set(20, "2", "1").primary(2, "1", "1").primary(2, "2", "1").single("2", "1").
+		with(pluginsdk.StatusProtected, "T", "T")
 	p := b.build()
-	res, applied := run(t, p, DefaultOptions())
-	if len(applied) != 1 || res.Stats.Extra["singleton_short"] != 1 {
-		t.Errorf("%d cubes, singleton_short %v; want 1, 1", len(applied), res.Stats.Extra["singleton_short"])
+	o := DefaultOptions()
+	o.Repair = false
+	res, _ := run(t, p, o)
+	if res.Stats.Extra["singleton_short"] != 1 {
+		t.Errorf("singleton_short %v; want 1", res.Stats.Extra["singleton_short"])
 	}
-	if got, want := secondaries(res), cells(b, [2]string{"1", "T"}, [2]string{"2", "1"}, [2]string{"2", "T"}); !slices.Equal(got, want) {
+	if got, want := secondaries(res), cells(b, [2]string{"1", "T"}, [2]string{"2", "T"}); !slices.Equal(got, want) {
 		t.Errorf("secondaries %v, want %v", got, want)
 	}
 }

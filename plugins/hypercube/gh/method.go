@@ -39,7 +39,8 @@ func (Method) Info() pluginsdk.MethodInfo {
 			{Name: ParamModelSize, Type: pluginsdk.ParamInt, Default: "0", Min: "0", Max: "2", BatchPosition: 2,
 				Help: "τ-Argus's model size (0 normal, 1 large); accepted and ignored: sub-tables are limited by memory only"},
 			{Name: ParamSingleton, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 3,
-				Help: "single-respondent primaries must be a corner of at least two hypercubes"},
+				Help: "singleton protection: a hypercube with a single-respondent corner other than its target gets a second one " +
+					"without it (GHMiter), and the repair audits with the single-respondent primaries colluding (so does the host)"},
 			{Name: ParamRepair, Type: pluginsdk.ParamBool, Default: "true",
 				Help: "audit the pattern and add hypercubes for under-protected primaries until the audit is clean"},
 			{Name: ParamCriterion, Type: pluginsdk.ParamEnum, Default: "ratio", Allowed: []string{"ratio", "levels"},

@@ -50,8 +50,9 @@ type Options struct {
 	// AprioriPct is the a-priori bound percentage: every cell is known to
 	// lie within ±AprioriPct % of its value. Must be positive.
 	AprioriPct float64
-	// Singleton makes every single-respondent primary a corner of at least
-	// two hypercubes per sub-table.
+	// Singleton turns on singleton protection: a second hypercube where
+	// the first has a single-respondent corner other than its target, and
+	// the repair's audit with the single-respondent primaries colluding.
 	Singleton bool
 	// Repair audits the pattern and strengthens the protection of
 	// under-protected primaries (package documentation) until the audit is

@@ -159,18 +159,19 @@ func (e *engine) processSub(si int) error {
 	}
 }
 
-// ensure gives target t at position tpos of sub-table si its hypercube (two
-// for a singleton), unless the ones applied before still do.
+// ensure gives target t at position tpos of sub-table si its hypercube,
+// unless the ones applied before still do. With singleton protection on,
+// when that hypercube has a single-respondent corner other than t (whose
+// respondent knows that corner and so takes away the hypercube's freedom)
+// and t is not a margin of the sub-table, a second hypercube without those
+// corners is added (GHMiter's rule, as Repsilber describes it).
 func (e *engine) ensure(si, tpos int, t int32) error {
-	want := 1
-	if e.o.Singleton && e.single[t] {
-		want = 2
-	}
 	k := key(si, t)
 	recs := e.cache[k]
+	margin := e.isMargin(si, tpos)
 	// Acceptable hypercubes never become more (requirements only grow), so
-	// a singleton found short of a second hypercube stays so.
-	if len(recs) >= want || (len(recs) > 0 && e.short[k]) {
+	// a target found short of a second hypercube stays so.
+	if len(recs) > 0 && (len(recs) >= e.want(recs, t, margin) || e.short[k]) {
 		ok := true
 		for _, r := range recs {
 			nd := e.needOf(t, int(r.step))
@@ -194,12 +195,14 @@ func (e *engine) ensure(si, tpos int, t int32) error {
 	}
 	recs = recs[:0]
 	var skip [][]int32
+	var forbid []int32
 	last := int8(0)
+	want := 1
 	for len(recs) < want {
 		var rec *cubeRec
 		for step := 0; step <= steps && rec == nil; step++ {
 			var err error
-			rec, err = e.search(si, tpos, t, e.needOf(t, step), 0, skip)
+			rec, err = e.search(si, tpos, t, e.needOf(t, step), 0, skip, forbid)
 			if err != nil {
 				return err
 			}
@@ -217,6 +220,10 @@ func (e *engine) ensure(si, tpos int, t int32) error {
 		recs = append(recs, *rec)
 		skip = append(skip, rec.choice)
 		last = max(last, rec.step)
+		if len(recs) == 1 {
+			want = e.want(recs, t, margin)
+			forbid = e.singleCorners(&recs[0], t)
+		}
 	}
 	e.cache[k] = recs
 	if len(recs) > 0 && len(recs) < want {
@@ -230,6 +237,47 @@ func (e *engine) ensure(si, tpos int, t int32) error {
 		delete(e.step, k)
 	}
 	return nil
+}
+
+// want is the number of hypercubes target t needs in a sub-table where its
+// first hypercube is recs[0]: two when singleton protection is on, t is not
+// a margin of the sub-table and that hypercube has a single-respondent
+// corner other than t; else one. A hypercube inherited from the target that
+// suppressed t protects it alone, as in GHMiter.
+func (e *engine) want(recs []cubeRec, t int32, margin bool) int {
+	if len(recs) == 0 || !e.o.Singleton || margin || recs[0].inherited || len(e.singleCorners(&recs[0], t)) == 0 {
+		return 1
+	}
+	return 2
+}
+
+// singleCorners returns the single-respondent corners of rec other than t.
+func (e *engine) singleCorners(rec *cubeRec, t int32) []int32 {
+	if !e.o.Singleton {
+		return nil
+	}
+	var out []int32
+	for _, r := range rec.corners {
+		if r != t && e.single[r] && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// isMargin reports whether position pos of sub-table si is a margin: its
+// code is the sub-table's total in some dimension of more than one code.
+func (e *engine) isMargin(si, pos int) bool {
+	_, shape := e.cells(si)
+	stride := 1
+	for d := len(shape) - 1; d >= 0; d-- {
+		n := int(shape[d])
+		if n > 1 && (pos/stride)%n == 0 {
+			return true
+		}
+		stride *= n
+	}
+	return false
 }
 
 // apply suppresses the corners of rec, a hypercube of target t in sub-table
@@ -294,6 +342,11 @@ func (e *engine) propagate(t int32, rec *cubeRec) {
 // audit is clean or nothing can be added.
 func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 	aopts := audit.Options{Workers: max(1, e.o.AuditWorkers), Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries}
+	if e.o.Singleton {
+		// Singleton protection is checked against the single-respondent
+		// primaries colluding, the audit the host runs when asked for it.
+		aopts.Singletons = audit.SingletonsCollude
+	}
 	var diags []pluginsdk.Diagnostic
 	// Hiding more cells only widens the attacker's intervals, so after the
 	// first round only the primaries that failed need auditing again. The
@@ -311,7 +364,9 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		status := e.statuses()
 		if failing != nil && exactBounds {
 			for i, st := range status {
-				if st.IsPrimary() && !failing[i] {
+				// A colluding singleton stays a primary: its respondent's
+				// knowledge is part of every attacker problem.
+				if st.IsPrimary() && !failing[i] && !(e.o.Singleton && e.isSingleCell(i)) {
 					status[i] = pluginsdk.StatusSecondary
 				}
 			}
@@ -360,7 +415,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 				return diags
 			}
 			return append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.underprotected",
-				Summary: fmt.Sprintf("hypercube: %d primary cells remain under-protected after %d repair rounds", len(cells), round),
+				Summary: fmt.Sprintf("hypercube: %d primary cells remain under-protected after %d repair rounds", len(cells), e.repairRounds),
 				Cells:   cells})
 		}
 		if e.o.MaxRepairRounds > 0 && round >= e.o.MaxRepairRounds {
@@ -368,6 +423,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		}
 		e.repairRounds++
 		added := 0
+		var stuckCells []int32
 		for _, f := range rep.UnderProtected {
 			if err := e.check(); err != nil {
 				return diags, err
@@ -387,7 +443,41 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			if err != nil {
 				return diags, err
 			}
+			if n == 0 {
+				stuckCells = append(stuckCells, r)
+			}
 			added += n
+		}
+		// A primary without an attacker result is not proven protected:
+		// it is treated as one that no hypercube could repair, once, and
+		// not when the audit itself reports an error (published values it
+		// finds inconsistent): hiding more cannot repair the audit, and
+		// must not hide the whole table.
+		auditFailed := slices.ContainsFunc(rep.Diagnostics, func(d pluginsdk.Diagnostic) bool {
+			return d.Severity == pluginsdk.SeverityError
+		})
+		for _, c := range rep.Unverified {
+			if auditFailed {
+				break
+			}
+			r := e.root[c]
+			if !e.unverifiedWidened[r] {
+				if e.unverifiedWidened == nil {
+					e.unverifiedWidened = map[int32]bool{}
+				}
+				e.unverifiedWidened[r] = true
+				stuckCells = append(stuckCells, r)
+			}
+		}
+		// Where no hypercube helps (every one with a new suppression has a
+		// frozen corner, or the attack goes through other sub-tables or
+		// colluding singletons), suppress the cheapest published cell
+		// nearest to the primary through the relations of hidden cells.
+		for _, r := range stuckCells {
+			if e.supp[r] && e.widen(r) {
+				e.widened++
+				added++
+			}
 		}
 		if added == 0 {
 			return stuck(), nil
@@ -396,6 +486,90 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			return diags, err
 		}
 	}
+}
+
+// isSingleCell reports whether cell i is a single-respondent cell as the
+// colluding-singletons audit sees it: frequency 1, or status 7/8 when the
+// problem has no frequencies.
+func (e *engine) isSingleCell(i int) bool {
+	c := &e.p.Cells
+	if len(c.Freq) == len(c.Status) {
+		return c.Freq[i] == 1
+	}
+	return c.Status[i] == pluginsdk.StatusUnsafeSingleton || c.Status[i] == pluginsdk.StatusUnsafeSingletonManual
+}
+
+// widen suppresses the cheapest published, non-frozen cell nearest to
+// root r: in a relation with r, else in a relation with a hidden cell of
+// such a relation, and so on. It reports whether it found one.
+func (e *engine) widen(r int32) bool {
+	rel := &e.p.Relations
+	if e.relStart == nil {
+		// cell → relations, built on first use.
+		e.relStart = make([]int32, e.n+1)
+		for k := range rel.Len() {
+			cells, _ := rel.Terms(k)
+			for _, c := range cells {
+				e.relStart[c+1]++
+			}
+		}
+		for i := range e.n {
+			e.relStart[i+1] += e.relStart[i]
+		}
+		e.relOf = make([]int32, e.relStart[e.n])
+		fill := slices.Clone(e.relStart[:e.n])
+		for k := range rel.Len() {
+			cells, _ := rel.Terms(k)
+			for _, c := range cells {
+				e.relOf[fill[c]] = int32(k)
+				fill[c]++
+			}
+		}
+	}
+	seenCell := make(map[int32]bool)
+	seenRel := make(map[int32]bool)
+	var frontier []int32
+	for i := range e.n {
+		if e.root[i] == r {
+			frontier = append(frontier, int32(i))
+			seenCell[int32(i)] = true
+		}
+	}
+	for len(frontier) > 0 {
+		best := int32(-1)
+		var next []int32
+		for _, c := range frontier {
+			for _, k := range e.relOf[e.relStart[c]:e.relStart[c+1]] {
+				if seenRel[k] {
+					continue
+				}
+				seenRel[k] = true
+				cells, _ := rel.Terms(int(k))
+				for _, d := range cells {
+					d32 := int32(d)
+					if seenCell[d32] {
+						continue
+					}
+					seenCell[d32] = true
+					q := e.root[d]
+					switch {
+					case e.supp[q]:
+						next = append(next, d32)
+					case !e.frozen[q] && e.p.Cells.Status[d].CanSuppress():
+						if best < 0 || e.cost[q] < e.cost[best] || (e.cost[q] == e.cost[best] && q < best) {
+							best = q
+						}
+					}
+				}
+			}
+		}
+		if best >= 0 {
+			e.suppress(best)
+			return true
+		}
+		frontier = next
+	}
+	return false
 }
 
 // auditContext is the context of an audit: ctx, ended at the soft deadline.
@@ -432,7 +606,7 @@ func (e *engine) repairCell(t int32) (int, error) {
 		bestSub := -1
 		for k := e.occStart[t]; k < e.occStart[t+1]; k++ {
 			si, tpos := int(e.occSub[k]), int(e.occPos[k])
-			rec, err := e.search(si, tpos, t, e.needOf(t, step), 1, nil)
+			rec, err := e.search(si, tpos, t, e.needOf(t, step), 1, nil, nil)
 			if err != nil {
 				return 0, err
 			}
@@ -489,6 +663,7 @@ func (e *engine) result() *pluginsdk.Result {
 		"repair_rounds":   float64(e.repairRounds),
 		"repair_cubes":    float64(e.repairCubes),
 		"repair_raised":   float64(e.raised),
+		"repair_widened":  float64(e.widened),
 		"singleton_short": float64(len(e.short)),
 	}
 	var perStep [steps + 1]int

@@ -23,10 +23,14 @@ type searcher struct {
 	nd     need
 	minAdd int
 	skip   [][]int32
+	// t is the target; forbid are cells that may not be corners.
+	t      int32
+	forbid []int32
 	nodes  int
 	err    error
 
 	found               bool
+	bestSingles         int
 	bestCount, bestMarg int
 	bestCost            float64
 	bestU, bestW        float64
@@ -43,11 +47,13 @@ type candKey struct {
 
 // search returns the best acceptable hypercube of target t at position tpos
 // of sub-table si for requirement nd with at least minAdd additional
-// suppressions, other than the choices in skip; nil when there is none.
-func (e *engine) search(si, tpos int, t int32, nd need, minAdd int, skip [][]int32) (*cubeRec, error) {
+// suppressions, other than the choices in skip and without the cells in
+// forbid as corners; nil when there is none.
+func (e *engine) search(si, tpos int, t int32, nd need, minAdd int, skip [][]int32, forbid []int32) (*cubeRec, error) {
 	s := &e.srch
 	cells, shape := e.cells(si)
 	s.cells, s.nd, s.minAdd, s.skip, s.err, s.found = cells, nd, minAdd, skip, nil, false
+	s.t, s.forbid = t, forbid
 	s.dimOf = s.dimOf[:0]
 	for d, n := range shape {
 		if n > 1 {
@@ -86,7 +92,7 @@ func (e *engine) search(si, tpos int, t int32, nd need, minAdd int, skip [][]int
 				continue
 			}
 			r := cells[tpos+(j-s.tloc[m])*s.stride[m]]
-			if r < 0 || (!e.supp[r] && e.frozen[r]) {
+			if r < 0 || (!e.supp[r] && e.frozen[r]) || slices.Contains(forbid, r) {
 				continue
 			}
 			u, w := min(u0, e.capDown[r]), min(w0, e.capUp[r])
@@ -127,7 +133,7 @@ func (e *engine) search(si, tpos int, t int32, nd need, minAdd int, skip [][]int
 	}
 	s.pos[0] = tpos
 	s.zero = 0
-	s.dfs(0, 0, 0, 0, u0, w0)
+	s.dfs(0, 0, 0, 0, 0, u0, w0)
 	if s.err != nil {
 		return nil, fmt.Errorf("gh: hypercube search: %w", s.err)
 	}
@@ -135,7 +141,7 @@ func (e *engine) search(si, tpos int, t int32, nd need, minAdd int, skip [][]int
 		return nil, nil
 	}
 	rec := &cubeRec{choice: slices.Clone(s.bestChoice[:k]), corners: make([]int32, 1<<k), u: s.bestU, w: s.bestW,
-		count: s.bestCount, marg: s.bestMarg, cost: s.bestCost}
+		count: s.bestCount, marg: s.bestMarg, cost: s.bestCost, singles: s.bestSingles}
 	for m := range k {
 		if rec.choice[m] != 0 && s.tloc[m] != 0 {
 			rec.flip |= 1 << m
@@ -162,16 +168,18 @@ func grow[T any](b []T, n int) []T {
 
 // less reports whether a partial or complete hypercube is strictly better
 // than the best one found.
-func (s *searcher) less(count, marg int, cost float64) bool {
+func (s *searcher) less(singles, count, marg int, cost float64) bool {
 	if !s.found {
 		return true
 	}
-	return s.e.o.Choose.less(count, marg, cost, s.bestCount, s.bestMarg, s.bestCost)
+	return s.e.o.Choose.less(singles, count, marg, cost, s.bestSingles, s.bestCount, s.bestMarg, s.bestCost)
 }
 
-// less orders hypercubes by the choice rule: (count, margins, cost) for
-// ChooseCount, (cost, count, margins) for ChooseCost.
-func (c Choice) less(count, marg int, cost float64, bCount, bMarg int, bCost float64) bool {
+// less orders hypercubes by the choice rule: (count, singles, margins,
+// cost) for ChooseCount, (cost, count, singles, margins) for ChooseCost;
+// singles (single-respondent corners other than the target) only break
+// ties, as a hypercube with such a corner costs a second one.
+func (c Choice) less(singles, count, marg int, cost float64, bSingles, bCount, bMarg int, bCost float64) bool {
 	cheaper, dearer := cost < bCost-1e-12*max(1, bCost), cost > bCost+1e-12*max(1, bCost)
 	if c == ChooseCost && (cheaper || dearer) {
 		return cheaper
@@ -179,16 +187,22 @@ func (c Choice) less(count, marg int, cost float64, bCount, bMarg int, bCost flo
 	if count != bCount {
 		return count < bCount
 	}
+	if singles != bSingles {
+		return singles < bSingles
+	}
 	if marg != bMarg {
 		return marg < bMarg
 	}
 	return cheaper
 }
 
-// dfs fixes the other code of dimension m. count, marg and cost are the
+// dfs fixes the other code of dimension m. singles are the single-respondent
+// corners (counted with singleton protection on), count, marg and cost the
 // additional suppressions, margins among them and their cost over the
-// corners fixed so far; u and w the moves they allow.
-func (s *searcher) dfs(m, count, marg int, cost, u, w float64) {
+// corners fixed so far; u and w the moves they allow. Every figure only
+// grows as corners are added, so a partial hypercube that is not better
+// than the best one is pruned.
+func (s *searcher) dfs(m, singles, count, marg int, cost, u, w float64) {
 	e := s.e
 	s.nodes++
 	if s.nodes&4095 == 0 {
@@ -198,10 +212,10 @@ func (s *searcher) dfs(m, count, marg int, cost, u, w float64) {
 		}
 	}
 	if m == s.k {
-		if count < s.minAdd || s.skipped() || !s.less(count, marg, cost) {
+		if count < s.minAdd || s.skipped() || !s.less(singles, count, marg, cost) {
 			return
 		}
-		s.found, s.bestCount, s.bestMarg, s.bestCost, s.bestU, s.bestW = true, count, marg, cost, u, w
+		s.found, s.bestSingles, s.bestCount, s.bestMarg, s.bestCost, s.bestU, s.bestW = true, singles, count, marg, cost, u, w
 		copy(s.bestChoice, s.choice[:s.k])
 		return
 	}
@@ -209,7 +223,7 @@ func (s *searcher) dfs(m, count, marg int, cost, u, w float64) {
 	st := s.stride[m]
 	for _, j := range s.cand[m] {
 		delta := (int(j) - s.tloc[m]) * st
-		c, mg, cs, uu, ww := count, marg, cost, u, w
+		sg, c, mg, cs, uu, ww := singles, count, marg, cost, u, w
 		zero := s.zero
 		if j == 0 {
 			zero |= half
@@ -220,9 +234,12 @@ func (s *searcher) dfs(m, count, marg int, cost, u, w float64) {
 			p := s.pos[S] + delta
 			s.pos[S2] = p
 			r := s.cells[p]
-			if r < 0 {
+			if r < 0 || (len(s.forbid) > 0 && slices.Contains(s.forbid, r)) {
 				ok = false
 				break
+			}
+			if e.o.Singleton && r != s.t && e.single[r] {
+				sg++
 			}
 			if !e.supp[r] {
 				if e.frozen[r] {
@@ -244,13 +261,13 @@ func (s *searcher) dfs(m, count, marg int, cost, u, w float64) {
 				uu, ww = min(uu, e.capUp[r]), min(ww, e.capDown[r])
 			}
 		}
-		if !ok || !e.accepts(uu, ww, s.nd) || !s.less(c, mg, cs) {
+		if !ok || !e.accepts(uu, ww, s.nd) || !s.less(sg, c, mg, cs) {
 			continue
 		}
 		s.choice[m] = j
 		saved := s.zero
 		s.zero = zero
-		s.dfs(m+1, c, mg, cs, uu, ww)
+		s.dfs(m+1, sg, c, mg, cs, uu, ww)
 		s.zero = saved
 		if s.err != nil {
 			return
@@ -269,5 +286,5 @@ func (s *searcher) skipped() bool {
 
 // better reports whether hypercube a is better than b by the choice rule.
 func (e *engine) better(a, b *cubeRec) bool {
-	return e.o.Choose.less(a.count, a.marg, a.cost, b.count, b.marg, b.cost)
+	return e.o.Choose.less(a.singles, a.count, a.marg, a.cost, b.singles, b.count, b.marg, b.cost)
 }

@@ -1,0 +1,94 @@
+package batch
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/sdcengine/argus/batch/rules"
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// ratioParam is the name of the hypercube's sliding protection ratio
+// parameter. A method that declares a float parameter of this name gets
+// τ-Argus's ratio of the table's safety rules when the job does not set it.
+const ratioParam = "ratio"
+
+// slidingRatio is the sliding protection ratio τ-Argus gives the hypercube
+// for a rule set: max(2·(100/k − 1), 2·p/100) over the first dominance rule
+// (k) and the first p% rule (p), the holding rule where the individual one
+// is absent; without either, twice the frequency rule's safety range, else
+// twice the request rule's margin, else twice the manual margin, in percent.
+// The protection levels of cells are floored at 10^−decimals, so on small
+// cells (frequency tables above all) the levels alone overstate the ratio.
+func slidingRatio(s *rules.Set) float64 {
+	first := func(a, b float64, okA, okB bool) (float64, bool) {
+		if okA {
+			return a, true
+		}
+		return b, okB
+	}
+	var nk, p float64
+	var hasNK, hasP bool
+	if s.NK[0] != nil || s.NK[2] != nil {
+		var k float64
+		if s.NK[0] != nil {
+			k = s.NK[0].K
+		} else {
+			k = s.NK[2].K
+		}
+		if k > 0 {
+			nk, hasNK = 2*(100/k-1), true
+		}
+	}
+	if s.P[0] != nil || s.P[2] != nil {
+		var pp float64
+		if s.P[0] != nil {
+			pp = s.P[0].P
+		} else {
+			pp = s.P[2].P
+		}
+		p, hasP = 2*pp/100, true
+	}
+	if hasNK || hasP {
+		return max(nk, p)
+	}
+	var okF0, okF1, okR0, okR1 bool
+	var f0, f1, r0, r1 float64
+	if s.Freq[0] != nil {
+		f0, okF0 = s.Freq[0].Range, true
+	}
+	if s.Freq[1] != nil {
+		f1, okF1 = s.Freq[1].Range, true
+	}
+	if fr, ok := first(f0, f1, okF0, okF1); ok {
+		return 2 * fr / 100
+	}
+	if s.Req[0] != nil {
+		r0, okR0 = s.Req[0].Margin, true
+	}
+	if s.Req[1] != nil {
+		r1, okR1 = s.Req[1].Margin, true
+	}
+	if rq, ok := first(r0, r1, okR0, okR1); ok {
+		return 2 * rq / 100
+	}
+	return 2 * s.ManualMargin / 100
+}
+
+// addSlidingRatio sets the method's ratio parameter to τ-Argus's sliding
+// ratio of the first table's rules when the method declares it and neither
+// the job nor the configuration sets it.
+func addSlidingRatio(params map[string]string, info pluginsdk.MethodInfo, specs []*tableSpec) {
+	if len(specs) == 0 {
+		return
+	}
+	if _, set := params[ratioParam]; set {
+		return
+	}
+	if !slices.ContainsFunc(info.Params, func(s pluginsdk.ParamSpec) bool {
+		return s.Name == ratioParam && s.Type == pluginsdk.ParamFloat
+	}) {
+		return
+	}
+	params[ratioParam] = strconv.FormatFloat(slidingRatio(&specs[0].set), 'g', -1, 64)
+}

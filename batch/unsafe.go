@@ -1,0 +1,157 @@
+package batch
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// Parameters by which a method says that it protects single-respondent
+// cells against their respondents (and the audit checks it so): a boolean
+// "singleton" (GH's τ-Argus switch) that is on, or a "singletons" choice set
+// to "global" (all single-respondent primaries colluding, as OPT offers).
+// τ-Argus's row-wise singleton options of MOD and OPT (virtual cells per
+// relation) promise less and keep the classical audit.
+const (
+	singletonParam  = "singleton"
+	singletonsParam = "singletons"
+	// auditSingletons is the audit plugin's parameter and its value for
+	// colluding singletons.
+	auditSingletons = "singletons"
+	auditCollude    = "collude"
+)
+
+// singletonProtection reports whether the method was asked to protect
+// single-respondent cells against their respondents, from its parameters as
+// given and their declared defaults.
+func singletonProtection(info pluginsdk.MethodInfo, params map[string]string) bool {
+	for _, s := range info.Params {
+		v, ok := params[s.Name]
+		if !ok {
+			v = s.Default
+		}
+		switch {
+		case s.Name == singletonParam && s.Type == pluginsdk.ParamBool:
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			return err == nil && b
+		case s.Name == singletonsParam && s.Type == pluginsdk.ParamEnum:
+			return v == "global" || v == auditCollude
+		}
+	}
+	return false
+}
+
+// unsafeTable records that a table's last protection failed its audit.
+type unsafeTable struct {
+	under, primaries int
+	// cells names the under-protected primaries by their codes.
+	cells []string
+}
+
+// maxNamedCells bounds the cells named in the logbook and the report.
+const maxNamedCells = 100
+
+// cellCodes names cell i of t by its codes: "Region=3, Size=Total". It
+// never shows a value.
+func cellCodes(t *table.Table, i int) string {
+	co := t.Coords(i, nil)
+	if co == nil {
+		return "cell " + strconv.Itoa(i)
+	}
+	parts := make([]string, len(co))
+	for d, c := range co {
+		parts[d] = t.Dims[d].Name + "=" + strings.TrimSpace(t.Dims[d].Label(c))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// markUnsafe records the audit's verdict on the tables of one <SUPPRESS>:
+// when any primary of the set failed, every table of the set is unsafe
+// (a linked set is protected together or not at all) and the logbook
+// names the failed cells by their codes.
+func (e *engine) markUnsafe(specs []*tableSpec, ar *AuditReport, perTable []*AuditReport, target string) {
+	for _, t := range specs {
+		t.unsafe = nil
+	}
+	if ar.UnderProtected == 0 {
+		return
+	}
+	var names []string
+	for i, t := range specs {
+		u := &unsafeTable{under: ar.UnderProtected, primaries: ar.Primaries}
+		if i < len(perTable) && perTable[i] != nil {
+			for _, c := range perTable[i].Cells {
+				u.cells = append(u.cells, cellCodes(t.table, c))
+			}
+			perTable[i].CellCodes = u.cells
+		}
+		t.unsafe = u
+		for _, n := range u.cells {
+			if len(specs) > 1 {
+				n = "table " + strconv.Itoa(slices.Index(e.tables, t)+1) + ": " + n
+			}
+			names = append(names, n)
+		}
+	}
+	ar.CellCodes = names
+	shown := names[:min(len(names), maxNamedCells)]
+	more := ""
+	if ar.UnderProtected > len(shown) {
+		more = fmt.Sprintf(" and %d more", ar.UnderProtected-len(shown))
+	}
+	msg := fmt.Sprintf("Error in the protection of %s: the audit finds %d of %d primary cells under-protected or unverified: %s%s",
+		target, ar.UnderProtected, ar.Primaries, strings.Join(shown, "; "), more)
+	e.logf("%s", msg)
+	e.report.Warnings = append(e.report.Warnings, msg)
+}
+
+// withhold decides on an output of table t: an unsafe table's outputs are
+// not written unless the job allows it (Config.PublishUnsafe). It reports
+// whether the output must be skipped.
+func (e *engine) withhold(c *arb.WriteTable, t *tableSpec, path string) bool {
+	if t.unsafe == nil {
+		return false
+	}
+	if e.cfg.PublishUnsafe {
+		e.logf("WARNING: table %d (%s) failed its audit (%d of %d primary cells under-protected); %s is written because of --publish-unsafe",
+			c.Table, describe(t), t.unsafe.under, t.unsafe.primaries, path)
+		e.report.Warnings = append(e.report.Warnings, fmt.Sprintf("table %d failed its audit; %s written because of --publish-unsafe", c.Table, path))
+		return false
+	}
+	e.logf("Error in table %d (%s): it failed its audit (%d of %d primary cells under-protected), so %s is not written (argus --publish-unsafe writes it anyway)",
+		c.Table, describe(t), t.unsafe.under, t.unsafe.primaries, path)
+	e.report.Withheld = append(e.report.Withheld, OutputReport{Table: c.Table, Type: c.Type, File: path})
+	return true
+}
+
+// finalSafety ends a job whose commands all ran: exit code 2 when a table
+// was left unsafe by its last protection (unless the job allows publishing
+// it), with the tables named in the logbook and the report.
+func (e *engine) finalSafety() int {
+	var bad []string
+	for i, t := range e.tables {
+		if t.unsafe != nil && t.table != nil {
+			bad = append(bad, fmt.Sprintf("table %d (%s: %d of %d primary cells under-protected)", i+1, describe(t),
+				t.unsafe.under, t.unsafe.primaries))
+		}
+	}
+	if len(bad) == 0 {
+		return ExitOK
+	}
+	if e.cfg.PublishUnsafe {
+		e.logf("WARNING: not protected, published because of --publish-unsafe: %s", strings.Join(bad, "; "))
+		return ExitOK
+	}
+	msg := "Error in protection: not protected, outputs not written: " + strings.Join(bad, "; ")
+	e.logf("%s", msg)
+	e.report.Errors = append(e.report.Errors, msg)
+	e.report.Hints = append(e.report.Hints, "the audit after <SUPPRESS> found primary cells an attacker can narrow down "+
+		"below their protection levels; the logbook names them. Try another method (OPT protects exactly), or run "+
+		"argus with --publish-unsafe to write the outputs anyway")
+	return ExitError
+}

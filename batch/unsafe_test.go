@@ -1,0 +1,181 @@
+package batch
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sdcengine/argus/batch/rules"
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// writeFiles writes name → text into a new directory and returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// keepLinked adds no secondary and serves linked sets.
+type keepLinked struct{ keep }
+
+func (keepLinked) Info() pluginsdk.MethodInfo {
+	i := keep{}.Info()
+	i.Code, i.Capabilities.LinkedTables = "KEEPL", true
+	return i
+}
+
+// TestLinkedUnsafe: when the audit of a linked set fails, every table of
+// the set is unsafe, even one whose own primaries (none here) passed: none
+// of their outputs is written and the job ends with exit code 2; the
+// logbook names the failed cell by its codes.
+func TestLinkedUnsafe(t *testing.T) {
+	rda := "<SEPARATOR> \",\"\r\n%s\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n"
+	data := writeFiles(t, map[string]string{
+		"r.rda": strings.Replace(rda, "%s", "region", 1), "r.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
+		"s.rda": strings.Replace(rda, "%s", "sector", 1), "s.tab": "Total,10.5,S\r\nX,3.5,S\r\nY,7,S\r\n",
+	})
+	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "r.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "r.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n" +
+		"<OPENTABLEDATA> \"" + filepath.Join(data, "s.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "s.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"sector\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n" +
+		"<SUPPRESS> KEEPL(0)\r\n<WRITETABLE> (1, 2, AS+, \"r.csv\")\r\n<WRITETABLE> (2, 2, AS+, \"s.csv\")\r\n"
+	dir, code, rep, lb := runJob(t, arb, newFake(t, keepLinked{}, exactAudit{}))
+	if code != ExitError || rep.ExitCode != ExitError {
+		t.Fatalf("exit %d, errors %v\n%s", code, rep.Errors, lb)
+	}
+	for _, f := range []string{"r.csv", "s.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s written", f)
+		}
+	}
+	if len(rep.Withheld) != 2 {
+		t.Errorf("withheld %v, want both outputs", rep.Withheld)
+	}
+	if !strings.Contains(lb, "Error in the protection of the linked tables: the audit finds 1 of 1 primary cells under-protected or unverified: table 1: region=A") {
+		t.Errorf("logbook:\n%s", lb)
+	}
+	if strings.Contains(lb, "4.25") {
+		t.Errorf("the logbook shows a cell value:\n%s", lb)
+	}
+	if !strings.Contains(lb, "table 1 (region | val") || !strings.Contains(lb, "table 2 (sector | val") {
+		t.Errorf("the end of the logbook does not name both tables:\n%s", lb)
+	}
+}
+
+// singMethod declares GH's singleton switch (batch position 1).
+type singMethod struct{ keep }
+
+func (singMethod) Info() pluginsdk.MethodInfo {
+	i := keep{}.Info()
+	i.Code = "SING"
+	i.Params = []pluginsdk.ParamSpec{{Name: "singleton", Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 1, Help: "singletons"},
+		{Name: "ratio", Type: pluginsdk.ParamFloat, Min: "0", Help: "sliding ratio"}}
+	return i
+}
+
+// singAudit declares the singletons parameter and finds every primary
+// disclosed when the singletons collude, protected otherwise.
+type singAudit struct{}
+
+func (singAudit) Info() pluginsdk.MethodInfo {
+	return pluginsdk.MethodInfo{Code: AuditMethod, Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals},
+		Params: []pluginsdk.ParamSpec{{Name: "singletons", Type: pluginsdk.ParamEnum, Default: "ignore",
+			Allowed: []string{"ignore", "collude"}, Help: "attacker model"}},
+		Structures: []pluginsdk.Structure{pluginsdk.StructureHierarchical}}
+}
+
+func (singAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	v := req.Problem.Cells.Value
+	res := &pluginsdk.Result{Lower: slices.Clone(v), Upper: slices.Clone(v)}
+	if req.Params.String("singletons") != "collude" {
+		for i := range v {
+			res.Lower[i], res.Upper[i] = v[i]-1e7, v[i]+1e7
+		}
+	}
+	return res, nil
+}
+
+// TestSingletonAudit: when the method is asked for singleton protection
+// (GH's switch, on by default as in τ-Argus), the audit after <SUPPRESS>
+// lets the single-respondent primaries collude; the configuration can
+// still choose the audit's model. The method also gets τ-Argus's sliding
+// ratio of the table's rules (MAN(20): 0.4).
+func TestSingletonAudit(t *testing.T) {
+	data := writeFiles(t, map[string]string{
+		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n",
+		"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
+	})
+	head := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n"
+	for _, tc := range []struct {
+		name, suppress string
+		params         map[string]map[string]string
+		collude        bool
+	}{
+		{"default on", "SING(1)", nil, true},
+		{"off", "SING(1,0)", nil, false},
+		{"on", "SING(1,1)", nil, true},
+		{"configured audit", "SING(1)", map[string]map[string]string{"AUDIT": {"singletons": "ignore"}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "job.arb")
+			if err := os.WriteFile(path, []byte(head+"<SUPPRESS> "+tc.suppress+"\r\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg := Config{BatchFile: path, Logbook: filepath.Join(dir, "log.txt"), TempDir: dir,
+				Protector: newFake(t, singMethod{}, singAudit{}), MethodParams: tc.params}
+			code, rep := Run(t.Context(), cfg)
+			lb, _ := os.ReadFile(cfg.Logbook)
+			var m *MethodReport
+			for _, s := range rep.Steps {
+				if s.Method != nil {
+					m = s.Method
+				}
+			}
+			if m == nil || m.Audit == nil {
+				t.Fatalf("no audit:\n%s", lb)
+			}
+			if got := m.Audit.Singletons == "collude"; got != tc.collude {
+				t.Errorf("audit singletons %q, want collude %v", m.Audit.Singletons, tc.collude)
+			}
+			if want := map[bool]int{true: ExitError, false: ExitOK}[tc.collude]; code != want {
+				t.Errorf("exit %d, want %d\n%s", code, want, lb)
+			}
+			if m.Params["ratio"] != "0.4" {
+				t.Errorf("method params %v, want ratio 0.4", m.Params)
+			}
+		})
+	}
+}
+
+// TestSlidingRatio: τ-Argus's ratio of GHMiter for a rule set.
+func TestSlidingRatio(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  rules.Set
+		want float64
+	}{
+		{"NK(3,75)", rules.Set{NK: [4]*rules.NK{{N: 3, K: 75}}}, 2.0 / 3},
+		{"P(10)", rules.Set{P: [4]*rules.P{{P: 10, N: 1}}}, 0.2},
+		{"NK and P", rules.Set{NK: [4]*rules.NK{{N: 3, K: 75}}, P: [4]*rules.P{{P: 40, N: 1}}}, 0.8},
+		{"holding P", rules.Set{P: [4]*rules.P{2: {P: 15, N: 1}}}, 0.3},
+		{"FREQ(3,10)", rules.Set{Freq: [2]*rules.Freq{{MinFreq: 3, Range: 10}}, ManualMargin: 20}, 0.2},
+		{"REQ", rules.Set{Req: [2]*rules.Req{{Margin: 5}}, ManualMargin: 20}, 0.1},
+		{"manual", rules.Set{ManualMargin: 20}, 0.4},
+	} {
+		if got := slidingRatio(&tc.set); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: ratio %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
