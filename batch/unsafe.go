@@ -104,6 +104,9 @@ func (e *engine) markUnsafe(specs []*tableSpec, ar *AuditReport, perTable []*Aud
 	if ar.UnderProtected > len(shown) {
 		more = fmt.Sprintf(" and %d more", ar.UnderProtected-len(shown))
 	}
+	if len(specs) == 1 {
+		target = fmt.Sprintf("table %d (%s)", slices.Index(e.tables, specs[0])+1, describe(specs[0]))
+	}
 	msg := fmt.Sprintf("Error in the protection of %s: the audit finds %d of %d primary cells under-protected or unverified: %s%s",
 		target, ar.UnderProtected, ar.Primaries, strings.Join(shown, "; "), more)
 	e.logf("%s", msg)

@@ -75,7 +75,7 @@ func TestUnsafeTableWithheld(t *testing.T) {
 				report: "tau/work/" + name + "/" + name + ".report.json"})
 			lb := strings.Join(r.ended, "\n")
 			cells := []string{"activity=02, size=tr1", "activity=06, size=tr2"}
-			if !strings.Contains(lb, "Error in the protection of table 1: the audit finds 2 of 2 primary cells under-protected") {
+			if !strings.Contains(lb, "Error in the protection of table 1 (activity x size | val): the audit finds 2 of 2 primary cells under-protected") {
 				t.Errorf("the logbook does not report the failed audit:\n%s", lb)
 			}
 			for _, c := range cells {
