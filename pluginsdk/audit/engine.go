@@ -700,10 +700,10 @@ func (w *worker) loop(ctx context.Context, sch *scheduler) error {
 }
 
 // Solver options: the primal simplex for the hot starts (after an
-// objective change the last basis stays primal feasible; measured 20–30 %
-// faster than letting HiGHS choose, and far faster than the dual simplex),
+// objective change the last basis stays primal feasible; faster than
+// letting HiGHS choose, and far faster than the dual simplex),
 // and for the first solve of a large component the interior-point method
-// (on a 7145-column component 2.5 s against 53 s for the dual simplex).
+// (far faster than the dual simplex there; see the benchmarks).
 const ipmColumns = 1000
 
 func (a *attack) warmOptions(k *component) solver.Options {
@@ -815,8 +815,7 @@ func (w *worker) prepare(ctx context.Context, k *component) error {
 			}
 			// On a large component every filtering round is solved from
 			// scratch by the interior-point method: the objective changes
-			// too much for a hot start to pay (a round took 15 s of primal
-			// simplex against 2.5 s on a 7145-column component).
+			// too much for a hot start to pay.
 			w.coldPending = false
 			res, x, err := w.solve(ctx)
 			if err != nil {

@@ -282,7 +282,8 @@ func (in *input) newAttack(opts *Options, start time.Time) *attack {
 }
 
 // singletons fixes the hidden single-respondent primaries for every
-// problem but their own (seed 000 §4, (9)).
+// problem but their own (the multi-attacker variant of the attacker
+// problems).
 func (in *input) singletons(a *attack) error {
 	switch in.opts.Singletons {
 	case SingletonsIgnore:
