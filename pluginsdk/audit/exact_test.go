@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/pluginsdk"
 )
@@ -519,6 +520,46 @@ func TestBoundsMonotone(t *testing.T) {
 					t.Logf("%d failing with the default bounds, %d with [0, ∞)", len(def), len(nonneg))
 				})
 			}
+		}
+	}
+}
+
+// TestReportCrossedInterval: an exactly determined cell whose minimum and
+// maximum crossed by rounding (as [2493.0400000000004,
+// 2493.0399999999995] on a real JJ) is reported as one point with verdict
+// exact; a crossing beyond the tolerance is a failed audit of that cell
+// (unverified), never an interval the host must reject.
+func TestReportCrossedInterval(t *testing.T) {
+	p := table2D([][]float64{{2493.04, 17}, {5, 8}})
+	st := slices.Clone(p.Cells.Status)
+	c := cell(2, 1, 1)
+	st[c] = pluginsdk.StatusUnsafeRule
+	p.Cells.LowerPL[c], p.Cells.UpperPL[c] = 100, 100
+	for _, tc := range []struct {
+		lo, hi float64
+		want   Verdict
+	}{
+		{2493.0400000000004, 2493.0399999999995, VerdictExact},
+		{2494.04, 2493.04, VerdictUnknown},
+	} {
+		opts := Options{}
+		in, err := prepare(p, st, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := in.newAttack(&opts, time.Now())
+		a.lower, a.upper = slices.Clone(p.Cells.Value), slices.Clone(p.Cells.Value)
+		a.free[c], a.target[c] = true, true
+		a.lower[c], a.upper[c] = tc.lo, tc.hi
+		r := in.report(a, time.Now())
+		if r.Verdict[c] != tc.want {
+			t.Errorf("[%v, %v]: verdict %v, want %v", tc.lo, tc.hi, r.Verdict[c], tc.want)
+		}
+		if tc.want == VerdictExact && (r.Lower[c] != 2493.04 || r.Upper[c] != 2493.04) {
+			t.Errorf("[%v, %v] reported as [%v, %v], want the value as one point", tc.lo, tc.hi, r.Lower[c], r.Upper[c])
+		}
+		if tc.want == VerdictUnknown && (len(r.Unverified) != 1 || len(r.Diagnostics) != 1) {
+			t.Errorf("[%v, %v]: unverified %v, diagnostics %v", tc.lo, tc.hi, r.Unverified, r.Diagnostics)
 		}
 	}
 }
