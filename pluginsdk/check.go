@@ -29,8 +29,11 @@ func CheckResult(p *Problem, kind OutputKind, r *Result) error {
 		if len(r.Lower) != n || len(r.Upper) != n {
 			return fmt.Errorf("interval result has %d lower and %d upper bounds for %d cells", len(r.Lower), len(r.Upper), n)
 		}
+		// An exactly determined cell whose two bounds crossed by rounding
+		// (within the audit tolerance) is one point, not an empty interval.
+		tol := AuditTolerance(p.Cells.Value)
 		for i := range n {
-			if !(r.Lower[i] <= r.Upper[i]) {
+			if !(r.Lower[i] <= r.Upper[i]+tol) {
 				return fmt.Errorf("cell %d: interval [%g, %g] is empty", i, r.Lower[i], r.Upper[i])
 			}
 		}

@@ -61,6 +61,8 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "cell\tvalue\tlower\tupper\tneeded lower\tneeded upper\t")
 	primaries, under := 0, 0
+	// The audit's own tolerance, so that this list agrees with its verdicts.
+	tol := pluginsdk.AuditTolerance(p.Cells.Value)
 	for i, s := range p.Cells.Status {
 		if !s.IsPrimary() {
 			continue
@@ -68,7 +70,6 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 		primaries++
 		v := p.Cells.Value[i]
 		needLo, needHi := v-p.Cells.LowerPL[i], v+p.Cells.UpperPL[i]
-		tol := 1e-7 * max(1, abs(v))
 		if res.Lower[i] > needLo+tol || res.Upper[i] < needHi-tol || res.Upper[i]-res.Lower[i] <= tol {
 			under++
 			fmt.Fprintf(tw, "%d\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t\n", i, v, res.Lower[i], res.Upper[i], needLo, needHi)
@@ -82,13 +83,6 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 		return 1
 	}
 	return ExitOK
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // readJJ reads a JJ file (and its .frq side file, when asked) as a general

@@ -1,7 +1,9 @@
 // Package audit solves the attacker problems of a protected table: for every
 // hidden cell, the smallest and largest value an attacker can derive from
-// what is published, the table's relations and the a-priori bounds
-// (tauargus-methods.md §8; seed 000 §4, problems (6)).
+// what is published, the table's relations and the a-priori bounds: the
+// attacker problems of Fischetti & Salazar-González (2001), "Solving the
+// cell suppression problem on tabular data with linear constraints",
+// Management Science 47(7).
 //
 // # Suppression
 //
@@ -26,7 +28,10 @@
 // ([BoundsTauArgus]): [0, 1.5·max] over the non-empty cells for a
 // non-negative table ([1.5·min, 1.5·max] when negative values exist),
 // widened for primaries to [a − LPL, a + UPL]. [BoundsNonNegative] uses
-// [0, +∞), the seed paper's choice for positive tables. Bounds are always
+// [0, +∞), Fischetti & Salazar-González's choice for positive tables; on a
+// non-negative table whose levels do not exceed the values these bounds
+// contain the default ones, so they can only widen the intervals (a
+// primary protected under the default bounds stays protected). Bounds are always
 // widened to contain the cell's own value, so the true table is feasible.
 //
 // # Intervals and adjusted tables
@@ -38,16 +43,17 @@
 // (CTA, ECTA): additivity within a tolerance, bounds, frozen cells, and per
 // sensitive cell the distance of the published value from the original
 // against its protection levels; for ECTA it can also run the attacker
-// problems of the published perturbation bounds α and β (seed 004 §23).
+// problems of the published perturbation bounds α and β.
 //
 // # Singletons (multi-attacker)
 //
-// With [SingletonsCollude] the bounds are computed as seed 000 §4 defines
-// for colluding single-respondent cells (its constraints (9)): every hidden
+// With [SingletonsCollude] the bounds are computed for colluding
+// single-respondent cells (the multi-attacker variant of the attacker
+// problems): every hidden
 // primary with frequency 1 (status 7 or 8 when the problem has no
 // frequencies) is known to the attackers, so it is fixed at its value,
 // except the cell being attacked itself. Hidden cells that are not
-// primaries stay free even with frequency 1, as in (9).
+// primaries stay free even with frequency 1.
 //
 // # Method
 //
@@ -59,7 +65,7 @@
 // problem to problem, so every solve after the first is a hot start (primal
 // simplex). Several devices, as in optimisation-based bound tightening
 // (Gleixner et al. 2017), avoid LPs: outer bounds from feasibility-based
-// bound tightening over the relations; every LP solution (and the true
+// bound tightening over the relations; every verified LP solution (and the true
 // table, when it is consistent) is a feasible point of all problems of its
 // component, so a cell found at its outer bound settles that direction;
 // "filtering" LPs (minimise, then maximise, the scaled sum of the open
@@ -72,12 +78,52 @@
 // points prove the cell's verdict. Progress is reported through a callback
 // and the context stops everything.
 //
-// Costs, measured on a 2-core VM shared with other work (see the
-// benchmarks): the 6399-cell IndustryCode × Size tables with about 1000
-// hidden cells take 30–50 ms; with all 6399 cells hidden (one component)
-// about 9 s. A component of a few thousand cells costs 5–60 ms per LP: in a
-// 103 823-cell 3-D table, a random pattern that leaves a 4029-cell
-// component takes about 5 minutes for the exact bounds and 33 s for the
-// verdicts; one that leaves a 7145-cell component about 11 minutes and
-// 20–55 s.
+// # Numerics
+//
+// Real tables mix magnitudes: a grand total of 4.4e9 written with 2
+// decimals sits in the same relations as cells of a few hundred, and the
+// published values satisfy the relations only up to the rounding of their
+// binary representation (about 1e-6 there). HiGHS's tolerances are
+// absolute (1e-7), so such an LP posed directly is routinely declared
+// infeasible or solved to a wrong vertex. Each component's LP is therefore
+// posed in deviation form, y = (x − r)/S: r is the true table (clamped
+// into the a-priori bounds), S a power of two of the order of the
+// component's largest bound, so every column lies in [−1, 1]. The
+// right-hand sides are the residuals of r, computed with compensated
+// (Neumaier) sums; residuals within the audit tolerance become exactly 0,
+// so y = 0 is an exactly feasible point of every attacker problem of an
+// additive table, and an LP that nevertheless reports infeasibility has
+// failed numerically: it is retried from scratch and, if it fails again,
+// its cell is reported unverified (VerdictUnknown, Report.Unverified),
+// never protected and never disclosed. "Infeasible" is reported as the
+// data's fault (audit.infeasible) only when the published values really
+// violate the relations beyond the tolerance.
+//
+// All comparisons use one tolerance, Options.Tolerance (by default
+// pluginsdk.AuditTolerance: relative to the table's largest value), from
+// which the LP's own feasibility tolerance (a quarter of it, in scaled
+// units) and the closeness to a bound derive. No LP solution is trusted
+// blindly: each is converted back to cell values and checked, bounds and
+// every relation of its component, with compensated sums, before it
+// serves as a bound or as a witness; a solution that fails the check is
+// solved again from scratch.
+//
+// Reported bounds are canonical, so that identical runs give identical
+// reports whatever the number of workers and the order in which they
+// solved the LPs (only the effort counts LPs, Settled and
+// SimplexIterations, and the timings, vary): an optimum within the
+// tolerance of the true value, of an outer bound or of the table's decimal
+// grid (10^-d for a table written with d ≤ 6 decimals; with the
+// unimodular relations of two-dimensional tables every vertex lies on it)
+// is reported as that value; an exactly determined cell whose minimum and
+// maximum crossed by rounding is reported as one point; diagnostics are
+// sorted. In verdict mode a protected primary is reported with its
+// protection interval [a − LPL, a + UPL] (which the attacker's interval
+// contains), not with the witnesses that proved it, and witnesses found by
+// other workers' LPs settle only such cells. An optimum that lies off the
+// decimal grid (relations that are not unimodular, as in some
+// three-dimensional patterns) is reported as the LP computed it and may
+// then differ in its last bits between runs.
+//
+// Costs are measured by the benchmarks (bench_test.go).
 package audit

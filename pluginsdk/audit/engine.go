@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,7 +33,14 @@ type attack struct {
 	want []want
 	// truth holds the true cell values, a feasible point of every base
 	// problem if the data are consistent; nil if unknown.
-	truth  []float64
+	truth []float64
+	// ref is the reference point of the deviation form (numerics.go);
+	// localOf maps a live free cell to its column in its component.
+	ref     []float64
+	localOf []int32
+	// grid is 10^d for a table written with d decimals (snapGrid), 0 if
+	// none.
+	grid   float64
 	target []bool
 	// override[c], when set, gives target c's bounds in its own problems
 	// (lo/hi then hold the bounds it has in every other problem).
@@ -62,10 +70,40 @@ type diagList struct {
 func (l *diagList) add(d pluginsdk.Diagnostic) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	const maxDiags = 1000
-	if len(l.d) < maxDiags {
-		l.d = append(l.d, d)
+	l.d = append(l.d, d)
+}
+
+// maxDiags caps the diagnostics of a report.
+const maxDiags = 1000
+
+// sorted returns the diagnostics in a fixed order (by first cell, then
+// relation, code and text), whatever order the workers added them in,
+// capped at maxDiags.
+func (l *diagList) sorted() []pluginsdk.Diagnostic {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	first := func(x []int) int {
+		if len(x) == 0 {
+			return -1
+		}
+		return x[0]
 	}
+	slices.SortStableFunc(l.d, func(x, y pluginsdk.Diagnostic) int {
+		if c := cmp.Compare(first(x.Cells), first(y.Cells)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(first(x.Relations), first(y.Relations)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.Code, y.Code); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Summary, y.Summary)
+	})
+	if len(l.d) > maxDiags {
+		l.d = l.d[:maxDiags]
+	}
+	return l.d
 }
 
 // want is what settles a target's directions in verdict mode: a feasible
@@ -74,6 +112,9 @@ func (l *diagList) add(d pluginsdk.Diagnostic) {
 type want struct {
 	lo, hi, width  float64
 	seenLo, seenHi float64
+	// canonical marks a primary that the report gives its protection
+	// interval once protected (see input.report).
+	canonical bool
 }
 
 // component is a set of free cells linked by relations: one LP.
@@ -97,6 +138,14 @@ type component struct {
 	basis    *solver.Basis
 	x0       []float64
 	err      error
+	// Numerics (numerics.go): the scale S of the deviations, HiGHS's
+	// feasibility tolerance, the scaled bounds per column and right-hand
+	// sides per row; consistent when the reference point satisfies every
+	// row within the tolerance (y = 0 is then feasible).
+	scale, feasTol float64
+	ylo, yhi       []float64
+	rhs            []float64
+	consistent     bool
 
 	mu        sync.Mutex
 	lowDone   []bool
@@ -138,6 +187,8 @@ func (a *attack) run(ctx context.Context) error {
 			a.totalTargets++
 		}
 	}
+	a.reference()
+	a.grid = dataGrid(a.ref, a.lo, a.hi, a.ovLo, a.ovHi)
 	rel := a.rel
 	m := rel.Len()
 	// Transpose: relations per free cell.
@@ -178,8 +229,22 @@ func (a *attack) run(ctx context.Context) error {
 	// Differencing: a relation with one free cell determines it.
 	determined := make([]bool, n)
 	checkEmpty := func(r int) {
-		if math.Abs(rhs[r]) > a.tol {
-			a.nonAdditive(r, rhs[r])
+		if math.Abs(rhs[r]) <= a.tol {
+			return
+		}
+		// Confirm with a compensated sum before reporting.
+		var s ksum
+		s.add(rel.Rhs(r))
+		cells, coef := rel.Terms(r)
+		for k, c := range cells {
+			if a.free[c] {
+				s.add(-coef[k] * a.lower[c])
+			} else {
+				s.add(-coef[k] * a.val[c])
+			}
+		}
+		if d := s.sum(); math.Abs(d) > a.tol {
+			a.nonAdditive(r, d)
 		}
 	}
 	var queue []int
@@ -209,6 +274,9 @@ func (a *attack) run(ctx context.Context) error {
 			continue
 		}
 		v := rhs[r] / coef[k]
+		if math.Abs(v-a.ref[c]) <= boundEps(a.ref[c], a.tol) {
+			v = a.ref[c] // the true value, up to rounding noise
+		}
 		determined[c] = true
 		a.counts.Differenced++
 		a.lower[c], a.upper[c] = v, v
@@ -232,7 +300,6 @@ func (a *attack) run(ctx context.Context) error {
 			}
 		}
 	}
-	a.snapRhs(rhs, cnt, determined)
 	// Components of the remaining free cells.
 	parent := make([]int32, n)
 	for i := range parent {
@@ -334,6 +401,10 @@ func (a *attack) run(ctx context.Context) error {
 		}
 	}
 	comps = lpComps
+	a.localOf = local
+	for _, k := range comps {
+		a.scaleComponent(k, determined)
+	}
 	a.counts.Components = len(comps)
 	a.olo, a.ohi = a.lo, a.hi
 	if !a.opts.noReuse {
@@ -354,16 +425,19 @@ func (a *attack) run(ctx context.Context) error {
 			}
 		}
 	}
-	// The true values are a feasible point of every base problem when the
-	// data are consistent: a witness for verdicts and for cells whose
-	// value is their outer bound.
-	if !a.opts.noReuse && a.truthFeasible() {
+	// The reference point (the true values) is a feasible point of every
+	// base problem of a consistent component: a witness for verdicts and
+	// for cells whose value is their outer bound.
+	if !a.opts.noReuse {
 		for _, k := range comps {
+			if !k.consistent {
+				continue
+			}
 			x := make([]float64, len(k.cols))
 			for q, c := range k.cols {
-				x[q] = a.truth[c]
+				x[q] = a.ref[c]
 			}
-			a.scan(k, x)
+			a.scan(k, x, false)
 		}
 	}
 	for _, k := range comps {
@@ -396,61 +470,6 @@ func (a *attack) run(ctx context.Context) error {
 	return a.solveAll(ctx, comps, rhs, local)
 }
 
-// snapRhs removes rounding noise from the right-hand sides of the rows that
-// keep free cells. Values summed in floating point satisfy the relations only
-// to about 1e-7 on tables of millions, which is within the audit's tolerance
-// but not within the LP solver's feasibility tolerance: a row whose free
-// cells sit at their bounds (zero cells, say) then makes the attacker
-// problem infeasible. When the true values are a feasible point, each such
-// right-hand side that lies within the tolerance of the true values' sum is
-// replaced by that sum, so the LP is feasible by construction; a larger
-// difference (published values that really contradict the relations) is
-// left alone and reported as before.
-func (a *attack) snapRhs(rhs []float64, cnt []int32, determined []bool) {
-	if !a.truthFeasible() {
-		return
-	}
-	for r := range rhs {
-		if cnt[r] == 0 {
-			continue
-		}
-		cells, coef := a.rel.Terms(r)
-		s := 0.0
-		for k, c := range cells {
-			if a.free[c] && !determined[c] {
-				s += coef[k] * a.truth[c]
-			}
-		}
-		if math.Abs(s-rhs[r]) <= a.tol {
-			rhs[r] = s
-		}
-	}
-}
-
-// truthFeasible reports whether the true values satisfy every relation and
-// every bound of the base problems (within the tolerance).
-func (a *attack) truthFeasible() bool {
-	if a.truth == nil {
-		return false
-	}
-	for c := range a.n {
-		if a.free[c] && (a.truth[c] < a.lo[c]-a.tol || a.truth[c] > a.hi[c]+a.tol) {
-			return false
-		}
-	}
-	for r := range a.rel.Len() {
-		cells, coef := a.rel.Terms(r)
-		s := -a.rel.Rhs(r)
-		for k, c := range cells {
-			s += coef[k] * a.truth[c]
-		}
-		if math.Abs(s) > a.tol {
-			return false
-		}
-	}
-	return true
-}
-
 func (a *attack) overridden(c int) bool { return a.override != nil && a.override[c] }
 
 func (a *attack) nonAdditive(r int, residual float64) {
@@ -473,12 +492,7 @@ func (a *attack) buildModel(k *component, rhs []float64, local []int32) (*solver
 	md := solver.NewModel(solver.Minimize)
 	nc := len(k.cols)
 	cost := make([]float64, nc)
-	lo := make([]float64, nc)
-	hi := make([]float64, nc)
-	for j, c := range k.cols {
-		lo[j], hi[j] = a.lo[c], a.hi[c]
-	}
-	if _, err := md.AddCols(cost, lo, hi, nil); err != nil {
+	if _, err := md.AddCols(cost, k.ylo, k.yhi, nil); err != nil {
 		return nil, fmt.Errorf("audit: component of %d cells: %w", nc, err)
 	}
 	rlo := make([]float64, len(k.rows))
@@ -486,7 +500,7 @@ func (a *attack) buildModel(k *component, rhs []float64, local []int32) (*solver
 	var idx []int
 	var val []float64
 	for q, r := range k.rows {
-		rlo[q] = rhs[r]
+		rlo[q] = k.rhs[q]
 		cells, coef := a.rel.Terms(r)
 		for t, c := range cells {
 			if a.free[c] && k.contains(c, local) {
@@ -506,6 +520,14 @@ func (a *attack) buildModel(k *component, rhs []float64, local []int32) (*solver
 func (k *component) contains(c int, local []int32) bool {
 	j := local[c]
 	return int(j) < len(k.cols) && k.cols[j] == c
+}
+
+// local returns the column of cell c in k, or -1.
+func (k *component) local(c int, local []int32) int {
+	if k.contains(c, local) {
+		return int(local[c])
+	}
+	return -1
 }
 
 // scheduler hands out tasks: large components first, shared by all
@@ -678,14 +700,14 @@ func (w *worker) loop(ctx context.Context, sch *scheduler) error {
 }
 
 // Solver options: the primal simplex for the hot starts (after an
-// objective change the last basis stays primal feasible; measured 20–30 %
-// faster than letting HiGHS choose, and far faster than the dual simplex),
+// objective change the last basis stays primal feasible; faster than
+// letting HiGHS choose, and far faster than the dual simplex),
 // and for the first solve of a large component the interior-point method
-// (on a 7145-column component 2.5 s against 53 s for the dual simplex).
+// (far faster than the dual simplex there; see the benchmarks).
 const ipmColumns = 1000
 
-func (a *attack) warmOptions() solver.Options {
-	return solver.Options{Presolve: solver.PresolveOff, Simplex: solver.SimplexPrimal}
+func (a *attack) warmOptions(k *component) solver.Options {
+	return k.lpOptions(solver.Options{Presolve: solver.PresolveOff, Simplex: solver.SimplexPrimal})
 }
 
 // enter makes the worker's solver for component k.
@@ -702,7 +724,7 @@ func (w *worker) enter(ctx context.Context, k *component) error {
 		if k.err != nil {
 			return k.err
 		}
-		s, err := solver.New(k.model, a.warmOptions())
+		s, err := solver.New(k.model, a.warmOptions(k))
 		if err != nil {
 			return fmt.Errorf("audit: component of %d cells: %w", len(k.cols), err)
 		}
@@ -734,10 +756,10 @@ func (w *worker) prepare(ctx context.Context, k *component) error {
 		return err
 	}
 	k.model = md
-	opts := a.warmOptions()
+	opts := a.warmOptions(k)
 	big := !a.opts.noReuse && len(k.cols) >= ipmColumns
 	if big {
-		opts = solver.Options{Method: solver.MethodIPM}
+		opts = k.lpOptions(solver.Options{Method: solver.MethodIPM})
 	}
 	s, err := solver.New(md, opts)
 	if err != nil {
@@ -777,6 +799,14 @@ func (w *worker) prepare(ctx context.Context, k *component) error {
 			if open == 0 {
 				break
 			}
+			// Costs of order 1 (the columns are scaled alike).
+			cmax := 0.0
+			for _, v := range cost {
+				cmax = math.Max(cmax, v)
+			}
+			for j := range cost {
+				cost[j] /= cmax
+			}
 			if err := s.SetColsCost(all, cost); err != nil {
 				return fmt.Errorf("audit: component of %d cells: %w", len(k.cols), err)
 			}
@@ -785,25 +815,24 @@ func (w *worker) prepare(ctx context.Context, k *component) error {
 			}
 			// On a large component every filtering round is solved from
 			// scratch by the interior-point method: the objective changes
-			// too much for a hot start to pay (a round took 15 s of primal
-			// simplex against 2.5 s on a 7145-column component).
+			// too much for a hot start to pay.
 			w.coldPending = false
-			res, err := w.solve(ctx)
+			res, x, err := w.solve(ctx)
 			if err != nil {
 				if ctx.Err() != nil {
 					return fmt.Errorf("audit: %w", context.Cause(ctx))
 				}
 				return fmt.Errorf("audit: component of %d cells: %w", len(k.cols), err)
 			}
-			if res.Status != solver.StatusOptimal || !res.HasPrimal || len(res.ColValues) != len(k.cols) {
+			if res.Status != solver.StatusOptimal || x == nil {
 				break // unbounded sum or trouble: the single problems will tell
 			}
 			k.mu.Lock()
 			before := countDone(k)
-			a.scan(k, res.ColValues)
+			a.scan(k, x, false)
 			settled := countDone(k) - before
 			k.mu.Unlock()
-			w.x = res.ColValues
+			w.x = x
 			if settled < max(1, open/50) {
 				break
 			}
@@ -813,7 +842,7 @@ func (w *worker) prepare(ctx context.Context, k *component) error {
 		return fmt.Errorf("audit: component of %d cells: %w", len(k.cols), err)
 	}
 	if big {
-		if err := s.SetOptions(a.warmOptions()); err != nil {
+		if err := s.SetOptions(a.warmOptions(k)); err != nil {
 			return fmt.Errorf("audit: component of %d cells: %w", len(k.cols), err)
 		}
 	}
@@ -864,10 +893,11 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 		senses = []solver.Sense{solver.Maximize}
 	default:
 		senses = []solver.Sense{solver.Minimize, solver.Maximize}
-		if err := w.s.SetColBounds(j, a.ovLo[c], a.ovHi[c]); err != nil {
+		lo, hi := (a.ovLo[c]-a.ref[c])/k.scale, (a.ovHi[c]-a.ref[c])/k.scale
+		if err := w.s.SetColBounds(j, lo, hi); err != nil {
 			return fmt.Errorf("audit: cell %d: %w", c, err)
 		}
-		defer func() { _ = w.s.SetColBounds(j, a.lo[c], a.hi[c]) }()
+		defer func() { _ = w.s.SetColBounds(j, k.ylo[j], k.yhi[j]) }()
 	}
 	if w.objCol != j {
 		if w.objCol >= 0 {
@@ -885,8 +915,7 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 		if err := w.s.SetSense(sense); err != nil {
 			return fmt.Errorf("audit: cell %d: %w", c, err)
 		}
-
-		res, err := w.solve(ctx)
+		res, x, err := w.solve(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("audit: %w", context.Cause(ctx))
@@ -894,15 +923,24 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 			return fmt.Errorf("audit: cell %d: %w", c, err)
 		}
 		v := math.NaN()
-		switch res.Status {
-		case solver.StatusOptimal:
-			v = res.Objective
-		case solver.StatusUnbounded:
+		switch {
+		case res.Status == solver.StatusOptimal && x != nil:
+			v = a.value(k, j, res.Objective)
+		case res.Status == solver.StatusOptimal:
+			a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.unsolved",
+				Summary: fmt.Sprintf("the attacker problem (%v) of cell %d has no solution that passes the audit's own check of the relations and bounds", sense, c),
+				Cells:   []int{c}})
+		case res.Status == solver.StatusUnbounded:
 			v = math.Inf(1)
 			if sense == solver.Minimize {
 				v = math.Inf(-1)
 			}
-		case solver.StatusInfeasible:
+		case res.Status == solver.StatusInfeasible && k.consistent:
+			// The true values are a feasible point: the LP is wrong.
+			a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.unsolved",
+				Summary: fmt.Sprintf("the attacker problem (%v) of cell %d was found infeasible although the published values are consistent (numerical failure of the LP solver)", sense, c),
+				Cells:   []int{c}})
+		case res.Status == solver.StatusInfeasible:
 			k.mu.Lock()
 			k.failed = true
 			k.mu.Unlock()
@@ -927,10 +965,10 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 				k.upDone[j] = true
 			}
 		}
-		if !over && res.HasPrimal && len(res.ColValues) == len(k.cols) {
-			w.x = res.ColValues
+		if !over && x != nil {
+			w.x = x
 			if !a.opts.noReuse {
-				a.scan(k, res.ColValues)
+				a.scan(k, x, k.shared())
 			}
 		}
 		k.mu.Unlock()
@@ -938,35 +976,52 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 	return nil
 }
 
-// solve solves the current problem; a hot start that ends without a
-// definite status (numerical trouble, or an infeasibility that a warm
-// basis can fake) is repeated once from scratch.
-func (w *worker) solve(ctx context.Context) (*solver.Result, error) {
+// shared reports whether k's tasks are spread over the workers (a
+// component with more than smallComponent tasks).
+func (k *component) shared() bool { return len(k.tasks) > smallComponent }
+
+// solve solves the current problem and verifies its solution (point); a
+// solve that ends without a definite status (numerical trouble, or an
+// infeasibility that a warm basis can fake) or whose solution fails the
+// check is repeated once from scratch. x is the verified solution in cell
+// values, nil if there is none.
+func (w *worker) solve(ctx context.Context) (*solver.Result, []float64, error) {
 	var res *solver.Result
+	var x []float64
 	for attempt := range 2 {
 		var err error
 		if res, err = w.solveLimited(ctx); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if w.coldPending {
 			w.coldPending = false
-			if err := w.s.SetOptions(w.a.warmOptions()); err != nil {
-				return nil, err
+			if err := w.s.SetOptions(w.a.warmOptions(w.comp)); err != nil {
+				return nil, nil, err
 			}
 		}
 		w.a.lps.Add(1)
 		w.a.iterations.Add(int64(res.SimplexIterations))
+		x = nil
 		switch res.Status {
-		case solver.StatusOptimal, solver.StatusUnbounded, solver.StatusInterrupted:
-			return res, nil
+		case solver.StatusOptimal:
+			var ok bool
+			if res.HasPrimal {
+				x, ok = w.a.point(w.comp, res.ColValues)
+			}
+			if ok {
+				return res, x, nil
+			}
+			x = nil
+		case solver.StatusUnbounded, solver.StatusInterrupted:
+			return res, nil, nil
 		}
 		if attempt == 0 {
 			if err := w.s.ClearBasis(); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
-	return res, nil
+	return res, x, nil
 }
 
 // solveLimited runs one solve under Options.LPTimeLimit. The limit is kept
@@ -994,9 +1049,13 @@ func (w *worker) solveLimited(ctx context.Context) (*solver.Result, error) {
 
 // scan settles the directions of cells that sit at an outer bound in a
 // feasible point of the component's base problems, and in verdict mode
-// those whose verdict the points seen prove. Called with k.mu held (or
-// before the workers start).
-func (a *attack) scan(k *component, x []float64) {
+// those whose verdict the points seen prove. shared marks a point that
+// another task's LP produced: which of those a task sees depends on the
+// timing of the workers, so they settle only what is reported the same
+// whatever the witness (outer bounds; primaries whose verdict the report
+// states with their protection interval, want.canonical). Called with k.mu
+// held (or before the workers start).
+func (a *attack) scan(k *component, x []float64, shared bool) {
 	for q, c := range k.cols {
 		if a.overridden(c) {
 			continue
@@ -1009,7 +1068,7 @@ func (a *attack) scan(k *component, x []float64) {
 			k.upDone[q] = true
 			a.upper[c] = a.ohi[c]
 		}
-		if a.want == nil || !a.target[c] || (k.lowDone[q] && k.upDone[q]) {
+		if a.want == nil || !a.target[c] || (k.lowDone[q] && k.upDone[q]) || (shared && !a.want[c].canonical) {
 			continue
 		}
 		// Verdict mode: witnesses that prove the verdict settle a direction.
@@ -1031,11 +1090,6 @@ func (a *attack) scan(k *component, x []float64) {
 			a.lower[c], a.upper[c] = lo, hi
 		}
 	}
-}
-
-// boundEps is how close to a bound a solution value counts as at it.
-func boundEps(b, tol float64) float64 {
-	return min(tol, 1e-9*max(1, math.Abs(b)))
 }
 
 func (a *attack) progress(final bool) {

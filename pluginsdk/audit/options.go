@@ -27,7 +27,7 @@ const (
 	// SingletonsIgnore is the classical audit: one external attacker.
 	SingletonsIgnore SingletonMode = iota
 	// SingletonsCollude assumes all hidden single-respondent primaries
-	// collude (seed 000 §4, constraints (9)).
+	// collude (the multi-attacker variant of the attacker problems).
 	SingletonsCollude
 )
 

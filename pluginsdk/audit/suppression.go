@@ -261,6 +261,7 @@ func (in *input) verdicts(a *attack) error {
 		}
 		if in.status[i].IsPrimary() {
 			w.lo, w.hi, w.width = v[i]-in.lpl[i]+a.tol, v[i]+in.upl[i]-a.tol, math.Max(in.spl[i]-a.tol, 2*a.tol)
+			w.canonical = in.lpl[i]+in.upl[i] > 2*a.tol && in.lpl[i]+in.upl[i] >= in.spl[i]
 		} else {
 			w.lo, w.hi, w.width = math.Inf(1), math.Inf(-1), 2*a.tol
 		}
@@ -281,8 +282,9 @@ func (in *input) newAttack(opts *Options, start time.Time) *attack {
 }
 
 // singletons fixes the hidden single-respondent primaries for every
-// problem but their own (seed 000 §4, (9)), except those that make up a
-// hidden cell with its other contributors (ownCells).
+// problem but their own (the multi-attacker variant of the attacker
+// problems), except those that make up a hidden cell with its other
+// contributors (ownCells).
 func (in *input) singletons(a *attack) error {
 	switch in.opts.Singletons {
 	case SingletonsIgnore:
@@ -339,6 +341,22 @@ func (in *input) report(a *attack, start time.Time) *Report {
 			ct.Primaries++
 		}
 		lo, hi := r.Lower[i], r.Upper[i]
+		if lo > hi {
+			if lo-hi <= tol {
+				// An exactly determined cell whose two optima crossed by
+				// rounding: one point, the true value when it lies between.
+				m := v[i]
+				if m < hi-tol || m > lo+tol {
+					m = hi + (lo-hi)/2
+				}
+				lo, hi = m, m
+				r.Lower[i], r.Upper[i] = m, m
+			} else {
+				a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.unsolved",
+					Summary: fmt.Sprintf("the attacker problems of cell %d gave a minimum above the maximum", i), Cells: []int{i}})
+				lo, hi = math.NaN(), math.NaN()
+			}
+		}
 		if math.IsNaN(lo) || math.IsNaN(hi) {
 			r.Verdict[i] = VerdictUnknown
 			r.Lower[i], r.Upper[i] = math.NaN(), math.NaN()
@@ -365,6 +383,12 @@ func (in *input) report(a *attack, start time.Time) *Report {
 			r.Verdict[i] = VerdictPartial
 			ct.Partial++
 		}
+		if r.Verdict[i] == VerdictProtected && a.want != nil && a.want[i].canonical {
+			// Verdict mode: which witnesses proved the verdict depends on
+			// the timing of the workers; the report states what they prove
+			// (the attacker's interval contains the protection interval).
+			r.Lower[i], r.Upper[i] = v[i]-in.lpl[i], v[i]+in.upl[i]
+		}
 		if r.Verdict[i].UnderProtected() {
 			r.UnderProtected = append(r.UnderProtected, Finding{Cell: i, Value: v[i], Lower: lo, Upper: hi,
 				LowerPL: in.lpl[i], UpperPL: in.upl[i], SlidingPL: in.spl[i], Verdict: r.Verdict[i]})
@@ -374,7 +398,7 @@ func (in *input) report(a *attack, start time.Time) *Report {
 	ct.Settled = int(a.settled.Load())
 	ct.SimplexIterations = a.iterations.Load()
 	r.Counts = ct
-	r.Diagnostics = a.diag.d
+	r.Diagnostics = a.diag.sorted()
 	now := time.Now()
 	r.Timing = Timing{Setup: a.setupDone.Sub(start), Solve: now.Sub(a.setupDone), Total: now.Sub(start)}
 	if a.setupDone.IsZero() {
