@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
 // TestOwnCellsDoNotCollude: a single-respondent total whose only non-empty
@@ -39,5 +40,34 @@ func TestOwnCellsDoNotCollude(t *testing.T) {
 	// D = U − C is disclosed to C's respondent; A and T are not.
 	if len(under) != 1 || under[0] != 5 {
 		t.Errorf("under-protected %v, want [5] only", under)
+	}
+}
+
+// TestSingletonOwnProblemChecked: a colluding singleton's own attacker
+// problem widens its bounds; the solution of that problem must be checked
+// against the widened bounds, not against the base problems' (where the
+// singleton is fixed at its value). Checked against the base bounds every
+// such solution was refused and the singletons came out unverified.
+func TestSingletonOwnProblemChecked(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{9, 8}, Seed: seed, PrimaryFraction: 0.2})
+		singles := 0
+		for i := range p.Cells.Freq {
+			if p.Cells.Status[i].IsPrimary() && i%2 == 0 {
+				p.Cells.Freq[i] = 1
+				singles++
+			}
+		}
+		st := randomStatuses(p, 0.3, seed)
+		rep, err := Suppression(context.Background(), p, st, Options{Singletons: SingletonsCollude, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Unverified) > 0 || len(rep.Diagnostics) > 0 {
+			t.Fatalf("seed %d: %d unverified, diagnostics %v", seed, len(rep.Unverified), rep.Diagnostics)
+		}
+		if rep.Counts.Singletons == 0 {
+			t.Fatalf("seed %d: no colluding singletons", seed)
+		}
 	}
 }

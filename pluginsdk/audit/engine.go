@@ -629,7 +629,7 @@ func (a *attack) solveAll(ctx context.Context, comps []*component, rhs []float64
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &worker{a: a, rhs: rhs, local: local}
+			w := &worker{a: a, rhs: rhs, local: local, wide: -1}
 			defer w.close()
 			if err := w.loop(ctx, sch); err != nil {
 				cancel(err)
@@ -658,6 +658,11 @@ type worker struct {
 	x      []float64 // the last solution of a base problem
 	// coldPending: the solver still has the options of a first solve.
 	coldPending bool
+	// wide is the column whose bounds the current task widened (a
+	// colluding singleton in its own problem), -1 for none; wideLo and
+	// wideHi are those bounds, scaled.
+	wide           int
+	wideLo, wideHi float64
 }
 
 func (w *worker) close() {
@@ -897,7 +902,11 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 		if err := w.s.SetColBounds(j, lo, hi); err != nil {
 			return fmt.Errorf("audit: cell %d: %w", c, err)
 		}
-		defer func() { _ = w.s.SetColBounds(j, k.ylo[j], k.yhi[j]) }()
+		w.wide, w.wideLo, w.wideHi = j, lo, hi
+		defer func() {
+			w.wide = -1
+			_ = w.s.SetColBounds(j, k.ylo[j], k.yhi[j])
+		}()
 	}
 	if w.objCol != j {
 		if w.objCol >= 0 {
@@ -1006,7 +1015,7 @@ func (w *worker) solve(ctx context.Context) (*solver.Result, []float64, error) {
 		case solver.StatusOptimal:
 			var ok bool
 			if res.HasPrimal {
-				x, ok = w.a.point(w.comp, res.ColValues)
+				x, ok = w.a.point(w.comp, res.ColValues, w.wide, w.wideLo, w.wideHi)
 			}
 			if ok {
 				return res, x, nil

@@ -84,8 +84,10 @@ func (k *component) lpOptions(opts solver.Options) solver.Options {
 // verifies it: every bound within the audit tolerance and every relation of
 // the component satisfied within the audit tolerance, the residuals
 // computed with compensated sums. A point that fails is not trusted (no
-// witness, no bound).
-func (a *attack) point(k *component, y []float64) ([]float64, bool) {
+// witness, no bound). Column wide (-1 for none) is checked against
+// [wideLo, wideHi] instead of its base bounds: a colluding singleton in its
+// own problem.
+func (a *attack) point(k *component, y []float64, wide int, wideLo, wideHi float64) ([]float64, bool) {
 	if len(y) != len(k.cols) {
 		return nil, false
 	}
@@ -96,7 +98,11 @@ func (a *attack) point(k *component, y []float64) ([]float64, bool) {
 			return nil, false
 		}
 		x[j] = a.ref[c] + k.scale*y[j]
-		if y[j] < k.ylo[j]-a.tol/k.scale || y[j] > k.yhi[j]+a.tol/k.scale {
+		lo, hi := k.ylo[j], k.yhi[j]
+		if j == wide {
+			lo, hi = wideLo, wideHi
+		}
+		if y[j] < lo-a.tol/k.scale || y[j] > hi+a.tol/k.scale {
 			ok = false
 		}
 	}
