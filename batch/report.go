@@ -78,6 +78,11 @@ type AuditReport struct {
 	// Singletons is "collude" when the audit let the single-respondent
 	// primaries collude (the method was asked for singleton protection).
 	Singletons string `json:"singletons,omitempty"`
+	// CollusionUnderProtected counts, for a method asked for τ-Argus's
+	// single-respondent rules (MOD, OPT), the primaries the single
+	// respondents colluding could narrow below their protection levels;
+	// reported, not failed.
+	CollusionUnderProtected int `json:"collusion_under_protected,omitempty"`
 }
 
 // TableReport describes one table as the job left it.

@@ -207,7 +207,87 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	for _, t := range specs {
 		t.protected, t.method = took, name
 	}
-	return e.audit(p, m, specs, res.Status, step.Method, singletonProtection(ref.Info, params), target)
+	if err := e.audit(p, m, specs, res.Status, step.Method, singletonProtection(ref.Info, params), target); err != nil {
+		return err
+	}
+	if tauArgusSingletonRules(ref.Info, params) {
+		return e.colludingCheck(p, m, res.Status, step.Method)
+	}
+	return nil
+}
+
+// colludingCheck audits a pattern made under τ-Argus's single-respondent
+// rules (MOD, OPT) against all single-respondent primaries colluding, which
+// those rules do not promise: the findings are reported as a warning with
+// the cells named, and do not fail the table (τ-Argus's own patterns would).
+func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status []pluginsdk.Status, mr *MethodReport) error {
+	ref, ok := e.cfg.Protector.Method(AuditMethod)
+	if !ok || !slices.ContainsFunc(ref.Info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == auditSingletons }) {
+		return nil
+	}
+	single := false
+	for i, s := range status {
+		if s.IsPrimary() && (s == pluginsdk.StatusUnsafeSingleton || s == pluginsdk.StatusUnsafeSingletonManual ||
+			(len(p.Cells.Freq) == len(status) && p.Cells.Freq[i] == 1)) {
+			single = true
+			break
+		}
+	}
+	if !single {
+		return nil
+	}
+	ap := *p
+	ap.Cells.Status = status
+	params := map[string]string{auditSingletons: auditCollude}
+	if slices.ContainsFunc(ref.Info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == auditMode }) {
+		params[auditMode] = auditVerdicts
+	}
+	res, err := e.cfg.Protector.Protect(e.ctx, pluginsdk.Job{Method: AuditMethod, Problem: &ap, JobID: "audit-singletons", Params: params,
+		OnProgress: func(pr pluginsdk.Progress) { e.progress("audit (colluding singletons)", pr.Fraction) }})
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	if !res.Outcome.HasResult() || len(res.Lower) != p.NumCells() {
+		return fmt.Errorf("audit failed: %s%s", res.Outcome, diagText(res.Diagnostics))
+	}
+	tol := pluginsdk.AuditTolerance(p.Cells.Value)
+	failed := make([]bool, len(status))
+	under := 0
+	for i, s := range status {
+		if s.IsPrimary() && !primaryProtected(p, i, res.Lower[i], res.Upper[i], tol) {
+			failed[i] = true
+			under++
+		}
+	}
+	var names []string
+	for ti, t := range m.Tables {
+		for i := range t.Cells {
+			if !failed[m.Cell[ti][i]] || len(names) == maxNamedCells {
+				continue
+			}
+			n := cellCodes(t, i)
+			if len(m.Tables) > 1 {
+				n = "table " + strconv.Itoa(slices.IndexFunc(e.tables, func(s *tableSpec) bool { return s.table == t })+1) + ": " + n
+			}
+			names = append(names, n)
+		}
+	}
+	if mr != nil && mr.Audit != nil {
+		mr.Audit.CollusionUnderProtected = under
+	}
+	if under == 0 {
+		e.logf("Audit against the single-respondent cells colluding: all primary cells are protected")
+		return nil
+	}
+	more := ""
+	if under > len(names) {
+		more = fmt.Sprintf(" and %d more", under-len(names))
+	}
+	msg := fmt.Sprintf("the single-respondent rules of this method do not protect against the single respondents colluding: %d primary cells can be narrowed below their protection levels by colluding respondents: %s%s",
+		under, strings.Join(names, "; "), more)
+	e.logf("WARNING: %s", msg)
+	e.report.Warnings = append(e.report.Warnings, msg)
+	return nil
 }
 
 func diagText(ds []pluginsdk.Diagnostic) string {

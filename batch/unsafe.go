@@ -46,6 +46,42 @@ func singletonProtection(info pluginsdk.MethodInfo, params map[string]string) bo
 	return false
 }
 
+// The single-respondent options of τ-Argus's MOD and OPT (also ours in
+// their τ-Argus mode).
+const (
+	singleSingleParam   = "single_single"
+	singleMultipleParam = "single_multiple"
+	singletonsTauArgus  = "tauargus"
+)
+
+// tauArgusSingletonRules reports whether the method was asked for τ-Argus's
+// single-respondent rules of MOD and OPT (single_single, single_multiple):
+// they guard against a respondent recomputing another cell in the same
+// relation, which is less than protection against all single respondents
+// colluding. Such a pattern is not failed by the colluding audit (τ-Argus's
+// own patterns would fail), but that audit runs as a check and its findings
+// are reported (see engine.colludingCheck).
+func tauArgusSingletonRules(info pluginsdk.MethodInfo, params map[string]string) bool {
+	value := func(s pluginsdk.ParamSpec) string {
+		if v, ok := params[s.Name]; ok {
+			return strings.TrimSpace(v)
+		}
+		return s.Default
+	}
+	rules := false
+	for _, s := range info.Params {
+		switch {
+		case s.Name == singletonsParam && s.Type == pluginsdk.ParamEnum && value(s) != singletonsTauArgus:
+			return false // none, or a mode of its own (global is checked in full)
+		case (s.Name == singleSingleParam || s.Name == singleMultipleParam) && s.Type == pluginsdk.ParamBool:
+			if b, err := strconv.ParseBool(value(s)); err == nil && b {
+				rules = true
+			}
+		}
+	}
+	return rules
+}
+
 // unsafeTable records that a table's last protection failed its audit.
 type unsafeTable struct {
 	under, primaries int
