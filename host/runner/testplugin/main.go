@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command testplugin is a method plugin whose misbehaviour the host's tests
 // choose with the parameter "mode": ok, slow, panic, crash, goroutine-panic,
 // loop, stdout, sigstop-self (stops itself with SIGSTOP), hang-ignoring-signals
