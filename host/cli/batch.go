@@ -140,15 +140,24 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 		fmt.Fprintf(env.Stderr, "argus: %v\n", err)
 		return ExitError
 	}
-	cat, err := loadCatalog(ctx, env)
+	cat, err := loadCatalog(ctx, env, true)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "argus: %v\n", err)
 		return ExitError
 	}
+	// A plugin refused or broken fails only the jobs that use its methods:
+	// the others run, with the problem in the logbook and the report.
+	for _, p := range problems(cat) {
+		log.Warn().Msg(p)
+	}
+	sockets := a.tempDir
+	if sockets == "" {
+		sockets = os.TempDir()
+	}
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
-		Protector: &protector{cat: cat, run: newRunner(log)}, Log: log, TimeLimit: a.timeLimit,
+		Protector: &protector{cat: cat, run: newRunner(log, sockets)}, Log: log, TimeLimit: a.timeLimit,
 		SuppressLimit: a.suppressLimit, Version: Version, Components: components(cat),
-		MethodParams: mergeParams(cat.Params, a.params)}
+		MethodParams: mergeParams(cat.Params, a.params), Warnings: problems(cat)}
 	bar := newProgress(env.Stderr)
 	cfg.Progress = bar.update
 	code, rep := batch.Run(ctx, cfg)

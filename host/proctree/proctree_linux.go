@@ -121,7 +121,10 @@ func (t *Tree) members(procs map[int]proc) map[int]proc {
 	for pid, p := range procs {
 		switch {
 		case pid == self:
-		case t.pid > 0 && (pid == t.pid || p.pgid == t.pid):
+		case t.pid > 0 && p.pgid == t.pid:
+			// A process group id is not reused while the group has members.
+			in[pid] = p
+		case t.pid > 0 && pid == t.pid && registered(pid):
 			in[pid] = p
 		case t.seen[pid] == p.start && t.seen[pid] != 0:
 			in[pid] = p

@@ -105,8 +105,10 @@ const maxSocketBase = 40
 // socketBase returns where socket directories go: dir if given and short
 // enough, else the system's temporary directory (/tmp on Unix).
 func socketBase(dir string) string {
-	if dir != "" && len(dir) <= maxSocketBase {
-		return dir
+	if dir != "" {
+		if abs, err := filepath.Abs(dir); err == nil && len(abs) <= maxSocketBase {
+			return abs
+		}
 	}
 	if runtime.GOOS != "windows" {
 		return "/tmp"
