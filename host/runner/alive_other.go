@@ -4,9 +4,13 @@ package runner
 
 import "os"
 
-// processAlive reports whether a process with this pid may exist; on this
-// system it cannot tell, so directories are left alone.
+// processAlive reports whether a process with this pid exists (on Windows
+// FindProcess opens the process and fails if there is none).
 func processAlive(pid int) bool {
-	_, err := os.FindProcess(pid)
-	return err == nil
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	p.Release()
+	return true
 }

@@ -233,10 +233,16 @@ func logStderr(log zerolog.Logger, err error) {
 	}
 }
 
+// describeTimeout bounds Describe when ctx has no earlier deadline.
+const describeTimeout = 20 * time.Second
+
 // Describe launches the plugin and asks it to describe itself over the
-// real protocol (the catalog uses the cheaper describe command).
+// real protocol (the catalog uses the cheaper describe command), within
+// 20 s or ctx's deadline.
 func (r *Runner) Describe(ctx context.Context, e *catalog.Entry) (pluginsdk.PluginInfo, error) {
 	_, _, startTimeout := r.defaults()
+	ctx, cancel := context.WithTimeout(ctx, describeTimeout)
+	defer cancel()
 	inst, err := r.launch(e, r.Log.With().Str("plugin", e.Name()).Logger(), startTimeout)
 	if err != nil {
 		return pluginsdk.PluginInfo{}, err
