@@ -54,7 +54,9 @@ import (
 	"github.com/hashicorp/go-plugin"
 	gprunner "github.com/hashicorp/go-plugin/runner"
 	"github.com/rs/zerolog"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/connectivity"
 	"google.golang.org/grpc/status"
 
 	"github.com/sdcengine/argus/host/catalog"
@@ -303,12 +305,15 @@ func (r *Runner) launch(e *catalog.Entry, log zerolog.Logger, startTimeout time.
 		Plugins:          pluginsdk.PluginSet(),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
-		SkipHostEnv:      true,
-		StartTimeout:     startTimeout,
-		Logger:           pluginlog.New(r.Log, e.Name()),
-		Stderr:           inst.stderr,
-		SyncStdout:       debugLines("stdout"),
-		SyncStderr:       io.MultiWriter(debugLines("stderr"), inst.stderr),
+		// The connection must never go idle: its socket is removed once
+		// connected (see below), so it could not reconnect.
+		GRPCDialOptions: []grpc.DialOption{grpc.WithIdleTimeout(0)},
+		SkipHostEnv:     true,
+		StartTimeout:    startTimeout,
+		Logger:          pluginlog.New(r.Log, e.Name()),
+		Stderr:          inst.stderr,
+		SyncStdout:      debugLines("stdout"),
+		SyncStderr:      io.MultiWriter(debugLines("stderr"), inst.stderr),
 		// go-plugin makes the socket directory inside ours and passes it
 		// to the plugin (PLUGIN_UNIX_SOCKET_DIR).
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: dir},
@@ -332,8 +337,33 @@ func (r *Runner) launch(e *catalog.Entry, log zerolog.Logger, startTimeout time.
 		return nil, &Error{Plugin: inst.name, Kind: KindStart, Stderr: inst.stderr.lines(), Err: err}
 	}
 	inst.client = raw.(*pluginsdk.Client)
+	// Once connected, the socket's name is no longer needed: removing it
+	// now leaves nothing behind even if the host is killed during the job.
+	if gc, ok := proto.(*plugin.GRPCClient); ok && connected(gc.Conn, startTimeout) {
+		os.RemoveAll(inst.sockDir)
+	}
 	log.Debug().Int("pid", cmd.Process.Pid).Msg("plugin started")
 	return inst, nil
+}
+
+// connected waits at most timeout for conn to be connected.
+func connected(conn *grpc.ClientConn, timeout time.Duration) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	for {
+		s := conn.GetState()
+		switch s {
+		case connectivity.Ready:
+			return true
+		case connectivity.Idle:
+			conn.Connect()
+		case connectivity.Shutdown:
+			return false
+		}
+		if !conn.WaitForStateChange(ctx, s) {
+			return false
+		}
+	}
 }
 
 // Bounds of stopping a plugin.

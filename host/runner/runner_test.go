@@ -378,8 +378,8 @@ func killPids(t *testing.T, path string) {
 }
 
 // TestSocketDirs: the plugin's socket directory is made in the runner's
-// SocketDir and removed after the job, and directories left there by a host
-// that died are removed at the next launch.
+// SocketDir and removed as soon as the host is connected, and directories
+// left there by a host that died are removed at the next launch.
 func TestSocketDirs(t *testing.T) {
 	r, e, _ := setup(t)
 	base, err := os.MkdirTemp("", "rs")
@@ -408,6 +408,14 @@ func TestSocketDirs(t *testing.T) {
 	}
 	if filepath.Dir(inst.sockDir) == base {
 		seen = true
+	}
+	// Once connected the socket is gone, so a host killed now leaves
+	// nothing; the plugin still answers.
+	if ents, _ := os.ReadDir(base); len(ents) != 0 {
+		t.Errorf("%s in the socket base while the plugin runs", ents[0].Name())
+	}
+	if _, err := inst.client.Describe(t.Context(), "test"); err != nil {
+		t.Errorf("Describe after the socket was removed: %v", err)
 	}
 	inst.stop()
 	if !seen {
