@@ -140,6 +140,13 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 		fmt.Fprintf(env.Stderr, "argus: %v\n", err)
 		return ExitError
 	}
+	// The job's time limit covers finding the plugins too (a plugin may
+	// take its whole describe time limit).
+	if a.timeLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, a.timeLimit)
+		defer cancel()
+	}
 	cat, err := loadCatalog(ctx, env, true)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "argus: %v\n", err)

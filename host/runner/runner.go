@@ -175,17 +175,17 @@ func (r *Runner) defaults() (grace func(time.Duration) time.Duration, killAfter,
 func (r *Runner) Run(ctx context.Context, job Job) (*pluginsdk.Result, error) {
 	graceFor, killAfter, startTimeout := r.defaults()
 	log := r.Log.With().Str("plugin", job.Plugin.Name()).Str("job", job.JobID).Logger()
-	inst, err := r.launch(job.Plugin, log, startTimeout)
-	if err != nil {
-		return nil, err
-	}
-	defer inst.stop()
-
 	if job.Limits.TimeLimit > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, job.Limits.TimeLimit+graceFor(job.Limits.TimeLimit))
 		defer cancel()
 	}
+	inst, err := r.launch(ctx, job.Plugin, log, startTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer inst.stop()
+
 	// Kill the plugin if it has not ended KillAfter after the context ends.
 	finished := make(chan struct{})
 	defer close(finished)
@@ -245,7 +245,7 @@ func (r *Runner) Describe(ctx context.Context, e *catalog.Entry) (pluginsdk.Plug
 	_, _, startTimeout := r.defaults()
 	ctx, cancel := context.WithTimeout(ctx, describeTimeout)
 	defer cancel()
-	inst, err := r.launch(e, r.Log.With().Str("plugin", e.Name()).Logger(), startTimeout)
+	inst, err := r.launch(ctx, e, r.Log.With().Str("plugin", e.Name()).Logger(), startTimeout)
 	if err != nil {
 		return pluginsdk.PluginInfo{}, err
 	}
@@ -270,7 +270,10 @@ type instance struct {
 	stopOnce sync.Once
 }
 
-func (r *Runner) launch(e *catalog.Entry, log zerolog.Logger, startTimeout time.Duration) (*instance, error) {
+// launch starts the plugin and connects to it, within startTimeout and
+// while ctx lasts: a plugin that does not complete the handshake (stopped,
+// hung) is killed when ctx ends.
+func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logger, startTimeout time.Duration) (*instance, error) {
 	inst := &instance{name: e.Name(), stderr: &tail{max: 20}, tree: proctree.New()}
 	proctree.SweepStale()
 	dir, err := makeSocketDir(socketBase(r.SocketDir))
@@ -326,10 +329,19 @@ func (r *Runner) launch(e *catalog.Entry, log zerolog.Logger, startTimeout time.
 			return p, err
 		},
 	})
+	unwatch := context.AfterFunc(ctx, inst.tree.Kill)
 	proto, err := inst.gp.Client()
+	unwatch()
 	if err != nil {
 		inst.stop()
-		return nil, &Error{Plugin: inst.name, Kind: KindStart, Exit: inst.exit(), Stderr: inst.stderr.lines(), Err: err}
+		kind := KindStart
+		switch {
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			kind = KindTimeout
+		case ctx.Err() != nil:
+			kind = KindCancelled
+		}
+		return nil, &Error{Plugin: inst.name, Kind: kind, Exit: inst.exit(), Stderr: inst.stderr.lines(), Err: err}
 	}
 	raw, err := proto.Dispense(pluginsdk.PluginKey)
 	if err != nil {

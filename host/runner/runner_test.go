@@ -242,7 +242,7 @@ func orphanHost() {
 	}
 	e, _, _ := cat.Lookup("TEST")
 	r := &Runner{Log: zerolog.Nop()}
-	inst, err := r.launch(e, zerolog.Nop(), 20*time.Second)
+	inst, err := r.launch(context.Background(), e, zerolog.Nop(), 20*time.Second)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -402,7 +402,7 @@ func TestSocketDirs(t *testing.T) {
 	if err != nil || res.Outcome != pluginsdk.OutcomeOptimal {
 		t.Fatalf("Run: %v, %v", res, err)
 	}
-	inst, err := r.launch(e, zerolog.Nop(), 20*time.Second)
+	inst, err := r.launch(t.Context(), e, zerolog.Nop(), 20*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,5 +424,32 @@ func TestSocketDirs(t *testing.T) {
 	ents, _ := os.ReadDir(base)
 	for _, ent := range ents {
 		t.Errorf("%s left in the socket base after the jobs", ent.Name())
+	}
+}
+
+// TestStoppedAtStart: a plugin stopped before it completes the handshake
+// does not hold the job beyond its limit (the start timeout is 20 s) and is
+// killed.
+func TestStoppedAtStart(t *testing.T) {
+	r, e, _ := setup(t)
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	r.Env = []string{"TESTPLUGIN_STOP_AT_START=" + pidfile}
+	j := job(e, "ok", nil)
+	j.Limits.TimeLimit = time.Second
+	start := time.Now()
+	_, err := r.Run(t.Context(), j)
+	took := time.Since(start)
+	defer killPids(t, pidfile)
+	var re *Error
+	if !errors.As(err, &re) || re.Kind != KindTimeout {
+		t.Errorf("Run: %v, want a timeout", err)
+	}
+	if took > 12*time.Second {
+		t.Errorf("Run took %v for a 1 s limit", took)
+	}
+	for _, pid := range readPids(t, pidfile) {
+		if alive(pid) {
+			t.Errorf("plugin %d survived", pid)
+		}
 	}
 }

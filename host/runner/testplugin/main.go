@@ -10,7 +10,9 @@
 // "pidfile", one a line.
 //
 // Run with TESTPLUGIN_SLEEP=1 in its environment it is the lingering child:
-// it ignores SIGTERM, SIGINT and SIGHUP and sleeps forever.
+// it ignores SIGTERM, SIGINT and SIGHUP and sleeps forever. Run with
+// TESTPLUGIN_STOP_AT_START=FILE it writes its pid to FILE and stops itself
+// before the handshake.
 package main
 
 import (
@@ -30,6 +32,11 @@ func main() {
 	if os.Getenv("TESTPLUGIN_SLEEP") != "" {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 		select {}
+	}
+	if pidfile := os.Getenv("TESTPLUGIN_STOP_AT_START"); pidfile != "" {
+		// Stopped before the handshake: the host waits for an address.
+		appendPid(pidfile, os.Getpid())
+		syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 	}
 	pluginsdk.Serve(pluginsdk.Plugin{Name: "test", Version: "0.0.1", Methods: []pluginsdk.Method{method{}}})
 }
