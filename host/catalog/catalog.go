@@ -342,9 +342,8 @@ func Describe(ctx context.Context, path string, timeout time.Duration) (pluginsd
 	cmd.WaitDelay = describeWaitDelay
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Start()
+	err := tree.Start(cmd)
 	if err == nil {
-		tree.Started(cmd.Process.Pid)
 		err = cmd.Wait()
 		tree.Done()
 		tree.Kill() // whatever it left behind

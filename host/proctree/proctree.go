@@ -5,7 +5,8 @@
 // A [Tree] is made for each child before it starts. [Tree.Prepare] puts the
 // child in a process group of its own and marks it, and through inheritance
 // everything it starts, with an environment entry unique to the tree
-// ([EnvTag]). [Tree.Kill] ends them all with SIGKILL.
+// ([EnvTag]); [Tree.Start] starts it; [Tree.Kill] ends them all with
+// SIGKILL; [Tree.Done] tells that the child has been waited for.
 //
 // What holds where:
 //
@@ -71,12 +72,20 @@ func (t *Tree) Prepare(cmd *exec.Cmd) {
 	setProcAttr(cmd)
 }
 
-// Started records the root's process id; call it once cmd has started.
-func (t *Tree) Started(pid int) {
+// Start starts cmd, prepared by Prepare, as the tree's root. A sweep
+// running meanwhile waits, so that it never takes the new child for a
+// leftover.
+func (t *Tree) Start(cmd *exec.Cmd) error {
+	registry.Lock()
+	defer registry.Unlock()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
 	t.mu.Lock()
-	t.pid = pid
+	t.pid = cmd.Process.Pid
 	t.mu.Unlock()
-	register(pid, true)
+	registry.pids[cmd.Process.Pid] = true
+	return nil
 }
 
 // Done tells that the root has been waited for (its pid may be reused).
@@ -84,7 +93,7 @@ func (t *Tree) Done() {
 	t.mu.Lock()
 	pid := t.pid
 	t.mu.Unlock()
-	register(pid, false)
+	unregister(pid)
 }
 
 // Kill kills the root and every process of the tree with SIGKILL, and reaps
@@ -106,17 +115,13 @@ var registry = struct {
 	adopt bool
 }{pids: map[int]bool{}}
 
-func register(pid int, on bool) {
+func unregister(pid int) {
 	if pid <= 0 {
 		return
 	}
 	registry.Lock()
 	defer registry.Unlock()
-	if on {
-		registry.pids[pid] = true
-	} else {
-		delete(registry.pids, pid)
-	}
+	delete(registry.pids, pid)
 }
 
 func registered(pid int) bool {

@@ -36,10 +36,9 @@ wait`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := tree.Start(cmd); err != nil {
 		t.Fatal(err)
 	}
-	tree.Started(cmd.Process.Pid)
 	pids := []int{cmd.Process.Pid}
 	sc := bufio.NewScanner(out)
 	for sc.Scan() && sc.Text() != "done" {

@@ -44,11 +44,7 @@ func newProcess(cmd *exec.Cmd, tree *proctree.Tree) (*process, error) {
 
 // Start starts the process.
 func (p *process) Start(context.Context) error {
-	if err := p.cmd.Start(); err != nil {
-		return err
-	}
-	p.tree.Started(p.cmd.Process.Pid)
-	return nil
+	return p.tree.Start(p.cmd)
 }
 
 // Wait waits for the process to end.
