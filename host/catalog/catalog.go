@@ -76,9 +76,11 @@ type Config struct {
 	CacheDir string
 }
 
-// Problem is a plugin binary or method code the catalog could not accept.
+// Problem is a plugin binary, method code or plugin directory the catalog
+// could not accept.
 type Problem struct {
-	// Path is the binary, empty for a method code served twice.
+	// Path is the binary, empty for a method code served twice or a
+	// directory that cannot be read.
 	Path string
 	// Code is the method code served twice, empty otherwise.
 	Code string
@@ -178,7 +180,7 @@ func Load(ctx context.Context, cfg Config) (*Catalog, error) {
 			continue
 		}
 		if err != nil {
-			c.Problems = append(c.Problems, Problem{Path: dir, Err: fmt.Errorf("plugin directory: %w", err)})
+			c.Problems = append(c.Problems, Problem{Err: fmt.Errorf("plugin directory %s: %w", dir, err)})
 			continue
 		}
 		for _, f := range files {
