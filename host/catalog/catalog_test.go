@@ -163,12 +163,18 @@ func TestDescribeLimits(t *testing.T) {
 			os.WriteFile(path, []byte("#!/bin/sh\n"+strings.ReplaceAll(tc.script, "PIDS", pids)), 0o755)
 			done := make(chan error, 1)
 			go func() { _, err := Describe(t.Context(), path, 2*time.Second); done <- err }()
+			b, _ := os.ReadFile(pids)
 			select {
 			case <-done:
 			case <-time.After(20 * time.Second):
+				b, _ = os.ReadFile(pids)
+				for _, f := range strings.Fields(string(b)) {
+					pid, _ := strconv.Atoi(f)
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
 				t.Fatal("Describe did not return 18 s after its 2 s limit")
 			}
-			b, _ := os.ReadFile(pids)
+			b, _ = os.ReadFile(pids)
 			fields := strings.Fields(string(b))
 			if len(fields) == 0 {
 				t.Fatal("no pid written")
