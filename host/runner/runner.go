@@ -34,8 +34,9 @@
 //     watchdog ends a plugin whose host is gone.
 //
 // Socket directories are made in Runner.SocketDir (the job's temporary
-// directory) and named after the host's pid; each launch removes those of
-// hosts that have died.
+// directory), named after the host's pid and removed as soon as the host is
+// connected; each launch removes those left by hosts that died during a
+// handshake.
 package runner
 
 import (
