@@ -36,7 +36,10 @@ func main() {
 	if pidfile := os.Getenv("TESTPLUGIN_STOP_AT_START"); pidfile != "" {
 		// Stopped before the handshake: the host waits for an address.
 		appendPid(pidfile, os.Getpid())
-		syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		for {
+			syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+			time.Sleep(50 * time.Millisecond)
+		}
 	}
 	pluginsdk.Serve(pluginsdk.Plugin{Name: "test", Version: "0.0.1", Methods: []pluginsdk.Method{method{}}})
 }
@@ -127,7 +130,12 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 		select {} // ignores ctx on purpose
 	case "sigstop-self":
-		_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		// The stop may take effect after kill returns, and a SIGCONT may
+		// come: stop again and again, and never answer.
+		for {
+			_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+			time.Sleep(50 * time.Millisecond)
+		}
 	case "child-holding-stdout":
 		if err := startChild(req.Params.String("pidfile"), true, false); err != nil {
 			return nil, err
