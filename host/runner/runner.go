@@ -330,10 +330,11 @@ func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logge
 			return p, err
 		},
 	})
+	// Until connected, the end of ctx kills the plugin: a plugin stopped
+	// or hung during the handshake would hold the launch for startTimeout.
 	unwatch := context.AfterFunc(ctx, inst.tree.Kill)
-	proto, err := inst.gp.Client()
-	unwatch()
-	if err != nil {
+	defer unwatch()
+	fail := func(err error) (*instance, error) {
 		inst.stop()
 		kind := KindStart
 		switch {
@@ -344,37 +345,46 @@ func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logge
 		}
 		return nil, &Error{Plugin: inst.name, Kind: kind, Exit: inst.exit(), Stderr: inst.stderr.lines(), Err: err}
 	}
+	proto, err := inst.gp.Client()
+	if err != nil {
+		return fail(err)
+	}
 	raw, err := proto.Dispense(pluginsdk.PluginKey)
 	if err != nil {
-		inst.stop()
-		return nil, &Error{Plugin: inst.name, Kind: KindStart, Stderr: inst.stderr.lines(), Err: err}
+		return fail(err)
 	}
 	inst.client = raw.(*pluginsdk.Client)
 	// Once connected, the socket's name is no longer needed: removing it
 	// now leaves nothing behind even if the host is killed during the job.
-	if gc, ok := proto.(*plugin.GRPCClient); ok && connected(gc.Conn, startTimeout) {
-		os.RemoveAll(inst.sockDir)
+	gc, ok := proto.(*plugin.GRPCClient)
+	if !ok {
+		return fail(errors.New("not a gRPC plugin"))
 	}
+	if err := connect(ctx, gc.Conn, startTimeout); err != nil {
+		return fail(err)
+	}
+	os.RemoveAll(inst.sockDir)
 	log.Debug().Int("pid", cmd.Process.Pid).Msg("plugin started")
 	return inst, nil
 }
 
-// connected waits at most timeout for conn to be connected.
-func connected(conn *grpc.ClientConn, timeout time.Duration) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+// connect waits for conn to be connected, at most timeout and while ctx
+// lasts.
+func connect(ctx context.Context, conn *grpc.ClientConn, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	for {
 		s := conn.GetState()
 		switch s {
 		case connectivity.Ready:
-			return true
+			return nil
 		case connectivity.Idle:
 			conn.Connect()
 		case connectivity.Shutdown:
-			return false
+			return errors.New("connection shut down")
 		}
 		if !conn.WaitForStateChange(ctx, s) {
-			return false
+			return fmt.Errorf("no connection to the plugin (%v): %w", s, ctx.Err())
 		}
 	}
 }

@@ -427,29 +427,33 @@ func TestSocketDirs(t *testing.T) {
 	}
 }
 
-// TestStoppedAtStart: a plugin stopped before it completes the handshake
-// does not hold the job beyond its limit (the start timeout is 20 s) and is
-// killed.
+// TestStoppedAtStart: a plugin stopped before it completes the handshake,
+// or after it gave its address but before the connection is up, does not
+// hold the job beyond its limit (the start timeout is 20 s) and is killed.
 func TestStoppedAtStart(t *testing.T) {
-	r, e, _ := setup(t)
-	pidfile := filepath.Join(t.TempDir(), "pids")
-	r.Env = []string{"TESTPLUGIN_STOP_AT_START=" + pidfile}
-	j := job(e, "ok", nil)
-	j.Limits.TimeLimit = time.Second
-	start := time.Now()
-	_, err := r.Run(t.Context(), j)
-	took := time.Since(start)
-	defer killPids(t, pidfile)
-	var re *Error
-	if !errors.As(err, &re) || re.Kind != KindTimeout {
-		t.Errorf("Run: %v, want a timeout", err)
-	}
-	if took > 12*time.Second {
-		t.Errorf("Run took %v for a 1 s limit", took)
-	}
-	for _, pid := range readPids(t, pidfile) {
-		if alive(pid) {
-			t.Errorf("plugin %d survived", pid)
-		}
+	for _, delay := range []string{"", "5ms", "20ms"} {
+		t.Run("delay"+delay, func(t *testing.T) {
+			r, e, _ := setup(t)
+			pidfile := filepath.Join(t.TempDir(), "pids")
+			r.Env = []string{"TESTPLUGIN_STOP_AT_START=" + pidfile, "TESTPLUGIN_STOP_DELAY=" + delay}
+			j := job(e, "sigstop-self", nil)
+			j.Limits.TimeLimit = time.Second
+			start := time.Now()
+			_, err := r.Run(t.Context(), j)
+			took := time.Since(start)
+			defer killPids(t, pidfile)
+			var re *Error
+			if !errors.As(err, &re) || re.Kind != KindTimeout {
+				t.Errorf("Run: %v, want a timeout", err)
+			}
+			if took > 12*time.Second {
+				t.Errorf("Run took %v for a 1 s limit", took)
+			}
+			for _, pid := range readPids(t, pidfile) {
+				if alive(pid) {
+					t.Errorf("plugin %d survived", pid)
+				}
+			}
+		})
 	}
 }

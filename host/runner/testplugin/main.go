@@ -34,12 +34,21 @@ func main() {
 		select {}
 	}
 	if pidfile := os.Getenv("TESTPLUGIN_STOP_AT_START"); pidfile != "" {
-		// Stopped before the handshake: the host waits for an address.
+		// Stopped before the handshake (the host waits for an address) or,
+		// after TESTPLUGIN_STOP_DELAY, usually once the address is out
+		// (the host waits for the connection).
 		appendPid(pidfile, os.Getpid())
-		for {
-			syscall.Kill(os.Getpid(), syscall.SIGSTOP)
-			time.Sleep(50 * time.Millisecond)
+		stop := func() {
+			for {
+				syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+				time.Sleep(50 * time.Millisecond)
+			}
 		}
+		d, err := time.ParseDuration(os.Getenv("TESTPLUGIN_STOP_DELAY"))
+		if err != nil {
+			stop()
+		}
+		time.AfterFunc(d, stop)
 	}
 	pluginsdk.Serve(pluginsdk.Plugin{Name: "test", Version: "0.0.1", Methods: []pluginsdk.Method{method{}}})
 }
