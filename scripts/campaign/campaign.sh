@@ -127,7 +127,7 @@ fresh() {
 # phase LOG: the last batch command the logbook shows.
 phase() { grep -o '<[A-Z]*>' "$1" 2>/dev/null | tail -1; }
 
-# 1. SIGKILL at random moments. The <SUPPRESS> job spends about 1-5 s in
+# 1. SIGKILL at random moments. The <SUPPRESS> job spends about 1-4 s in
 # GH and its audit, the <WRITETABLE> job about 3-12 s writing. A host
 # killed during a plugin's handshake (about 0.1 s; the socket directory is
 # removed once connected) cannot remove its socket directory: the next
@@ -151,14 +151,15 @@ killcase() { # killcase JOB FROM TO
 	s=$(find "$d" /tmp -maxdepth 1 -name "argus-sock-$pid-*" 2>/dev/null | wc -l)
 	record "kill -9 $jobname" "after ${delay}s in ${ph:-start}; $now sock" - - "$t $s $p" $pid
 }
-for k in $(seq "$KILLS"); do killcase suppress 1.0 6.0; done
+for k in $(seq "$KILLS"); do killcase suppress 0.8 4.5; done
 for k in $(seq "$KILLS"); do killcase writetable 3.0 12.0; done
 
-# 2. A GH plugin stopped with SIGSTOP as soon as it starts: --suppress-limit
-# and --time-limit must still hold.
-stopcase() { # stopcase OPTION LIMIT
-	local opt=$1 lim=$2 d pid t0 t1 p
-	d=$(fresh "stop$lim")
+# 2. A GH plugin stopped with SIGSTOP, as soon as it starts (during its
+# handshake) or at a random moment of its run: --suppress-limit and
+# --time-limit must still hold.
+stopcase() { # stopcase OPTION LIMIT DELAY
+	local opt=$1 lim=$2 delay=$3 d pid t0 t1 p
+	d=$(fresh "stop$lim-$delay")
 	t0=$(now)
 	(cd "$d" && exec "$ARGUS" suppress.arb log.txt "$d" "$opt=${lim}s" >out.txt 2>&1) &
 	pid=$!
@@ -167,14 +168,18 @@ stopcase() { # stopcase OPTION LIMIT
 		[ -n "$p" ] && break
 		sleep 0.05
 	done
+	sleep "$delay"
 	[ -n "$p" ] && kill -STOP "$p"
 	wait $pid
 	local code=$?
 	t1=$(now)
-	record "SIGSTOP GH plugin" "$opt=${lim}s exit $code" "$lim" "$(elapsed "$t0" "$t1")" "$(left $pid "$d" "$d")" $pid
+	record "SIGSTOP GH plugin" "$opt=${lim}s, after ${delay}s, exit $code" "$lim" "$(elapsed "$t0" "$t1")" "$(left $pid "$d" "$d")" $pid
 }
-stopcase --suppress-limit 3
-stopcase --time-limit 8
+stopcase --suppress-limit 3 0
+stopcase --time-limit 8 0
+for k in 1 2 3; do
+	stopcase --suppress-limit 3 "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 2.5 * r / 32767 }')"
+done
 
 # 3. The misbehaving test plugin on a small table.
 job small small.asc '"A""B"' 'TEST(1,MODE)' '1, , "t.csv"'
