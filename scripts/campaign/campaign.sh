@@ -111,7 +111,7 @@ record() { # record CASE DETAIL LIMIT WALL "temps socks procs" PID
 	if [ "$t" != 0 ] || [ "$s" != 0 ] || [ "$p" != 0 ]; then ok=FAIL; fi
 	if [ "$lim" != - ] && awk -v w="$wall" -v l="$lim" -v s="$SLACK" 'BEGIN { exit !(w > l + s) }'; then ok=FAIL; fi
 	[ $ok = FAIL ] && FAILS=$((FAILS + 1))
-	RESULTS+=("$(printf '%-22s %-44s %6s %7s %6s %6s %6s  %s' "$c" "$d" "$lim" "$wall" "$t" "$s" "$p" "$ok")")
+	RESULTS+=("$(printf '%-33s %-40s %6s %7s %6s %6s %6s  %s' "$c" "$d" "$lim" "$wall" "$t" "$s" "$p" "$ok")")
 	cleanup "$6"
 }
 
@@ -222,7 +222,7 @@ t1=$(now)
 record "describe hangs: TEST job" "exit $code" 10 "$(elapsed "$t0" "$t1")" "$(left $pid "$d" "$d")" $pid
 
 echo
-printf '%-22s %-44s %6s %7s %6s %6s %6s  %s\n' CASE DETAIL LIMIT WALL TEMPS SOCKS PROCS RESULT
+printf '%-33s %-40s %6s %7s %6s %6s %6s  %s\n' CASE DETAIL LIMIT WALL TEMPS SOCKS PROCS RESULT
 printf '%s\n' "${RESULTS[@]}"
 echo
 echo "$((${#RESULTS[@]} - FAILS)) of ${#RESULTS[@]} cases passed (limits may be exceeded by ${SLACK}s; SEED=$SEED)"
