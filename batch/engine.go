@@ -80,6 +80,9 @@ type Config struct {
 	DefaultLogbook string
 	// Components are the version lines of the header (program, plugins).
 	Components []string
+	// Warnings are the host's warnings about the run (a plugin refused,
+	// say): each goes to the logbook and the report when the job starts.
+	Warnings []string
 	// TempDir is the temporary directory; "" means the system's.
 	TempDir string
 	// DataDir is τ-Argus's batch data directory (4th argument), or "".
@@ -316,6 +319,10 @@ func (e *engine) logf(format string, args ...any) {
 
 func (e *engine) run() int {
 	e.logf("Start of batch procedure; file: %s", e.cfg.BatchFile)
+	for _, w := range e.cfg.Warnings {
+		e.logf("WARNING: %s", w)
+		e.report.Warnings = append(e.report.Warnings, w)
+	}
 	code := e.runJob()
 	e.logf("End of TauArgus run")
 	return code

@@ -1,48 +1,145 @@
-// Package atomicfile writes files all at once or not at all: content goes to
-// a temporary file in the destination's directory, which is synced and then
-// renamed over the destination. A reader never sees a half-written file, and
-// a failed write leaves the previous file (or none) in place.
+// Package atomicfile writes files all at once or not at all: a reader never
+// sees a half-written file, a failed write leaves the previous file (or
+// none) in place, and a process killed while writing leaves nothing behind.
+//
+// On Linux the content goes to an anonymous file in the destination's
+// directory (O_TMPFILE), which has no name until it is complete and synced:
+// it is then linked in at the destination, or, when the destination exists,
+// linked under a temporary name and renamed over it. A process killed before
+// the link leaves no file at all. Elsewhere, and on file systems without
+// O_TMPFILE, the content goes to a hidden temporary file
+// ".NAME.tmp-PID-HOST-RANDOM" that is renamed over the destination; each
+// write removes the temporary files in its directory left by processes of
+// this host that have died (and those of the older pattern ".NAME.tmp-N"
+// older than an hour), so that values a killed run was writing do not stay
+// on disk.
+//
+// The file gets exactly the permissions asked for (the umask does not
+// apply), as os.Chmod gives.
 package atomicfile
 
 import (
+	"crypto/rand"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 )
 
 // Write creates or replaces the file at path with what fill writes. If fill
-// or any file operation fails, the destination is untouched and the
-// temporary file removed.
-func Write(path string, perm os.FileMode, fill func(w io.Writer) error) (err error) {
+// or any file operation fails, the destination is untouched and no
+// temporary file remains.
+func Write(path string, perm os.FileMode, fill func(w io.Writer) error) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	removeStale(dir)
+	if f := openAnonymous(dir); f != nil {
+		return writeAnonymous(f, dir, base, path, perm, fill)
+	}
+	tmp, err := createTemp(dir, base)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := fill(tmp); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
+	if err := finish(tmp, perm, fill); err != nil {
+		os.Remove(tmp.Name())
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// finish fills f, sets its permissions, syncs and closes it.
+func finish(f *os.File, perm os.FileMode, fill func(w io.Writer) error) error {
+	err := fill(f)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// tempMark separates a destination's name from the temporary suffix.
+const tempMark = ".tmp-"
+
+// createTemp creates the hidden temporary file for base in dir, named after
+// this process and host.
+func createTemp(dir, base string) (*os.File, error) {
+	return os.CreateTemp(dir, "."+base+tempMark+strconv.Itoa(os.Getpid())+"-"+hostTag()+"-*")
+}
+
+// hostTag is a short hash of the host name: a pid means something only on
+// the host that made the file (directories may be shared).
+func hostTag() string {
+	name, _ := os.Hostname()
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return fmt.Sprintf("%08x", h.Sum32())
+}
+
+// legacyAge is how old a temporary file of the older pattern, which names
+// no process, must be before it is removed.
+const legacyAge = time.Hour
+
+// removeStale removes the temporary files in dir left by writers that have
+// died. Errors are ignored: this is cleaning, not the write.
+func removeStale(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	host := hostTag()
+	for _, e := range ents {
+		name := e.Name()
+		i := strings.LastIndex(name, tempMark)
+		if !strings.HasPrefix(name, ".") || i < 0 || !e.Type().IsRegular() {
+			continue
+		}
+		suffix := name[i+len(tempMark):]
+		f := strings.Split(suffix, "-")
+		switch {
+		case len(f) == 3 && f[1] == host:
+			pid, err := strconv.Atoi(f[0])
+			if err != nil || pid == os.Getpid() || processAlive(pid) {
+				continue
+			}
+		case len(f) == 1 && isDigits(f[0]):
+			info, err := e.Info()
+			if err != nil || time.Since(info.ModTime()) < legacyAge {
+				continue
+			}
+		default:
+			continue
+		}
+		os.Remove(filepath.Join(dir, name))
+	}
+}
+
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// randomSuffix returns a short random decimal string.
+func randomSuffix() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return strconv.FormatUint(uint64(b[0])|uint64(b[1])<<8|uint64(b[2])<<16|uint64(b[3])<<24, 10)
 }

@@ -10,11 +10,24 @@
 //  3. the directory "plugins" next to the host executable.
 //
 // A binary name found in an earlier directory hides the same name later,
-// as with PATH. Each binary is asked to describe itself (it prints its
-// self-description as JSON and exits, without any handshake); two binaries
-// serving the same method code are an error. Binaries may be pinned to a
-// SHA-256 checksum in the configuration file; a pinned binary whose content
-// differs is refused.
+// as with PATH. Each binary describes itself (it prints its self-description
+// as JSON and exits, without any handshake), within a time limit and as the
+// root of a process tree that is killed afterwards.
+//
+// Binaries may be pinned to a SHA-256 checksum in the configuration file.
+// Pins are an allowlist: once any binary is pinned, a binary that is not
+// pinned is refused, and so is a pinned binary whose content differs; a
+// refused binary is never run, not even to describe itself.
+//
+// A plugin that is refused or cannot describe itself, and a method code
+// served by two plugins, do not make the catalog fail: they are listed in
+// [Catalog.Problems], and only the jobs that need the missing method fail.
+//
+// With Config.CacheDir set, descriptions are cached there, keyed by the
+// binary's path, size, modification and change times, inode and pinned
+// checksum: a binary is run to describe itself only when it is new or has
+// changed, so a job starts only the plugins it uses. Any change to a binary
+// changes its change time, which users cannot set.
 package catalog
 
 import (
@@ -36,6 +49,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/batch/pathmap"
+	"github.com/sdcengine/argus/host/proctree"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -61,6 +75,28 @@ type Config struct {
 	PathMap []pathmap.Rule
 	// DescribeTimeout bounds each binary's self-description (default 10 s).
 	DescribeTimeout time.Duration
+	// CacheDir, if set, is where descriptions are cached (see the package
+	// documentation); the directory is made as needed.
+	CacheDir string
+}
+
+// Problem is a plugin binary, method code or plugin directory the catalog
+// could not accept.
+type Problem struct {
+	// Path is the binary, empty for a method code served twice or a
+	// directory that cannot be read.
+	Path string
+	// Code is the method code served twice, empty otherwise.
+	Code string
+	Err  error
+}
+
+// String describes the problem in one line.
+func (p Problem) String() string {
+	if p.Path == "" {
+		return p.Err.Error()
+	}
+	return fmt.Sprintf("plugin %s not used: %v", p.Path, p.Err)
 }
 
 // Entry is one installed plugin binary.
@@ -84,7 +120,12 @@ type Catalog struct {
 	Params map[string]map[string]string
 	// PathMap is the configured path mapping (Config.PathMap).
 	PathMap []pathmap.Rule
-	byCode  map[string]*Entry
+	// Problems are the binaries refused or not described and the method
+	// codes served twice, in search order.
+	Problems []Problem
+	byCode   map[string]*Entry
+	// twice are the method codes served by two plugins (upper case).
+	twice map[string]bool
 }
 
 // Lookup returns the plugin and method description serving a method code
@@ -102,12 +143,14 @@ func (c *Catalog) Lookup(code string) (*Entry, pluginsdk.MethodInfo, bool) {
 	return nil, pluginsdk.MethodInfo{}, false
 }
 
-// Codes returns every method code served, sorted.
+// Codes returns every method code served, sorted (not those served twice).
 func (c *Catalog) Codes() []string {
 	var codes []string
 	for _, e := range c.Entries {
 		for _, m := range e.Info.Methods {
-			codes = append(codes, m.Code)
+			if c.byCode[strings.ToUpper(m.Code)] == e {
+				codes = append(codes, m.Code)
+			}
 		}
 	}
 	slices.Sort(codes)
@@ -131,10 +174,11 @@ func DefaultDirs(cfgDirs []string, getenv func(string) string, exe string) []str
 }
 
 // Load finds and describes every plugin in cfg.Dirs. Missing directories are
-// skipped; a binary that cannot describe itself, a checksum mismatch and a
-// method code served twice are errors.
+// skipped. A directory that cannot be read, a binary refused by the pins or
+// that cannot describe itself and a method code served twice are recorded
+// in the catalog's Problems; the error is only for a cancelled ctx.
 func Load(ctx context.Context, cfg Config) (*Catalog, error) {
-	c := &Catalog{byCode: map[string]*Entry{}, Params: cfg.Params, PathMap: cfg.PathMap}
+	c := &Catalog{byCode: map[string]*Entry{}, twice: map[string]bool{}, Params: cfg.Params, PathMap: cfg.PathMap}
 	seen := map[string]string{} // file name → directory it was taken from
 	for _, dir := range cfg.Dirs {
 		files, err := os.ReadDir(dir)
@@ -142,9 +186,13 @@ func Load(ctx context.Context, cfg Config) (*Catalog, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("plugin directory %s: %w", dir, err)
+			c.Problems = append(c.Problems, Problem{Err: fmt.Errorf("plugin directory %s: %w", dir, err)})
+			continue
 		}
 		for _, f := range files {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			name := f.Name()
 			if !strings.HasPrefix(name, FilePrefix) || f.IsDir() {
 				continue
@@ -157,37 +205,68 @@ func Load(ctx context.Context, cfg Config) (*Catalog, error) {
 			}
 			path, err := filepath.Abs(filepath.Join(dir, name))
 			if err != nil {
-				return nil, err
+				c.Problems = append(c.Problems, Problem{Path: filepath.Join(dir, name), Err: err})
+				continue
 			}
 			if !executable(path) {
 				continue
 			}
 			seen[name] = dir
-			e, err := describe(ctx, path, cfg)
+			e, err := load(ctx, path, cfg)
 			if err != nil {
-				return nil, err
+				c.Problems = append(c.Problems, Problem{Path: path, Err: err})
+				continue
 			}
-			if err := c.add(e); err != nil {
-				return nil, err
-			}
+			c.add(e)
 		}
 	}
-	return c, nil
+	return c, ctx.Err()
 }
 
-func (c *Catalog) add(e *Entry) error {
+// add adds an entry; a method code already served becomes unavailable.
+func (c *Catalog) add(e *Entry) {
 	for _, m := range e.Info.Methods {
 		for _, code := range append([]string{m.Code}, m.Aliases...) {
 			key := strings.ToUpper(code)
+			if c.twice[key] {
+				continue
+			}
 			if other, ok := c.byCode[key]; ok {
-				return fmt.Errorf("method code %s is served by two plugins: %s (%s) and %s (%s); remove one or set %s to choose",
-					code, other.Info.Name, other.Path, e.Info.Name, e.Path, EnvPath)
+				delete(c.byCode, key)
+				c.twice[key] = true
+				c.Problems = append(c.Problems, Problem{Code: key, Err: fmt.Errorf(
+					"method code %s is served by two plugins, %s (%s) and %s (%s), and is not used; remove one or set %s to choose",
+					code, other.Info.Name, other.Path, e.Info.Name, e.Path, EnvPath)})
+				continue
 			}
 			c.byCode[key] = e
 		}
 	}
 	c.Entries = append(c.Entries, e)
-	return nil
+}
+
+// Unavailable explains why a method code has no plugin although one may
+// have been installed for it: the code is served twice, or some binaries
+// were refused or could not describe themselves (their codes are unknown).
+// It returns "" when the catalog had no problem.
+func (c *Catalog) Unavailable(code string) string {
+	if c.twice[strings.ToUpper(code)] {
+		for _, p := range c.Problems {
+			if p.Code == strings.ToUpper(code) {
+				return p.Err.Error()
+			}
+		}
+	}
+	var paths []string
+	for _, p := range c.Problems {
+		if p.Path != "" {
+			paths = append(paths, filepath.Base(p.Path))
+		}
+	}
+	if len(paths) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("plugins not used (they may serve it): %s", strings.Join(paths, ", "))
 }
 
 func executable(path string) bool {
@@ -212,43 +291,99 @@ func Checksum(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func describe(ctx context.Context, path string, cfg Config) (*Entry, error) {
+// load checks a binary against the pins and describes it, from the cache
+// when it has a description of exactly this binary.
+func load(ctx context.Context, path string, cfg Config) (*Entry, error) {
 	e := &Entry{Path: path}
-	if pin, ok := cfg.Pins[filepath.Base(path)]; ok {
+	pin, pinned := cfg.Pins[filepath.Base(path)]
+	if pinned || len(cfg.Pins) > 0 {
 		sum, err := Checksum(path)
 		if err != nil {
-			return nil, fmt.Errorf("plugin %s: %w", path, err)
+			return nil, err
+		}
+		if !pinned {
+			return nil, fmt.Errorf("not pinned, and once any plugin is pinned every plugin must be: to allow it, add \"sha256 %s %s\" to the plugin configuration", sum, filepath.Base(path))
 		}
 		if !strings.EqualFold(sum, pin) {
-			return nil, fmt.Errorf("plugin %s: SHA-256 %s does not match the pinned %s; refusing to run it", path, sum, pin)
+			return nil, fmt.Errorf("SHA-256 %s does not match the pinned %s; refusing to run it", sum, pin)
 		}
 		e.SHA256 = strings.ToLower(pin)
 	}
-	timeout := cfg.DescribeTimeout
+	key := cacheKey(path, e.SHA256)
+	if cfg.CacheDir != "" && key != "" {
+		if info, ok := readCache(cfg.CacheDir, key); ok {
+			e.Info = info
+			return e, nil
+		}
+	}
+	info, err := Describe(ctx, path, cfg.DescribeTimeout)
+	if err != nil {
+		return nil, err
+	}
+	e.Info = info
+	if cfg.CacheDir != "" && key != "" {
+		writeCache(cfg.CacheDir, key, info)
+	}
+	return e, nil
+}
+
+// describeWaitDelay bounds the wait for a described binary's output once
+// it has ended or been killed (a process it left may hold the pipes).
+const describeWaitDelay = time.Second
+
+// Describe runs the binary at path with the argument "describe", with an
+// empty environment and at most timeout (default 10 s), and checks its
+// self-description. The binary and every process it started are killed
+// when it ends or the time is up.
+func Describe(ctx context.Context, path string, timeout time.Duration) (pluginsdk.PluginInfo, error) {
+	var info pluginsdk.PluginInfo
 	if timeout == 0 {
 		timeout = 10 * time.Second
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	tree := proctree.New()
 	cmd := exec.CommandContext(ctx, path, "describe")
 	cmd.Env = []string{} // a description needs nothing from the host
+	tree.Prepare(cmd)
+	cmd.Cancel = func() error { tree.Kill(); return nil }
+	cmd.WaitDelay = describeWaitDelay
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("plugin %s: describe: %w: %s", path, err, strings.TrimSpace(errOut.String()))
+	err := tree.Start(cmd)
+	if err == nil {
+		err = cmd.Wait()
+		tree.Done()
+		tree.Kill() // whatever it left behind
 	}
-	if err := json.Unmarshal(out.Bytes(), &e.Info); err != nil {
-		return nil, fmt.Errorf("plugin %s: describe printed no valid description: %w", path, err)
+	if ctx.Err() != nil {
+		return info, fmt.Errorf("describe: no description within %v", timeout)
 	}
-	if e.Info.Name == "" || len(e.Info.Methods) == 0 {
-		return nil, fmt.Errorf("plugin %s: describe: no name or no methods", path)
+	if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
+		return info, fmt.Errorf("describe: %w: %s", err, strings.TrimSpace(firstLine(errOut.String())))
 	}
-	for _, m := range e.Info.Methods {
+	if err := json.Unmarshal(out.Bytes(), &info); err != nil {
+		return info, fmt.Errorf("describe printed no valid description: %w", err)
+	}
+	if info.Name == "" || len(info.Methods) == 0 {
+		return info, errors.New("describe: no name or no methods")
+	}
+	for _, m := range info.Methods {
 		if errs := pluginsdk.LintInfo(m); len(errs) > 0 {
-			return nil, fmt.Errorf("plugin %s: %w", path, errors.Join(errs...))
+			return info, errors.Join(errs...)
 		}
 	}
-	return e, nil
+	return info, nil
+}
+
+// firstLine returns s up to its first line end, at most 200 bytes: a
+// binary's stderr is not echoed whole.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
 }
 
 // ReadConfig reads a plugin configuration file. Each line is one of

@@ -6,8 +6,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // fakePlugin writes a shell script that describes itself like a plugin
@@ -54,7 +57,10 @@ func TestLoad(t *testing.T) {
 	}
 }
 
-func TestLoadErrors(t *testing.T) {
+// TestLoadProblems: a broken or refused plugin, and a method code served
+// twice, are listed as problems and cost only their own method codes; the
+// other plugins serve theirs.
+func TestLoadProblems(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("shell-script plugins")
 	}
@@ -62,32 +68,169 @@ func TestLoadErrors(t *testing.T) {
 		name  string
 		setup func(t *testing.T, dir string) Config
 		want  string
+		codes string // codes still served
 	}{
 		{"duplicate code", func(t *testing.T, dir string) Config {
-			fakePlugin(t, dir, "one", "GH")
+			fakePlugin(t, dir, "one", "GH", "MOD")
 			fakePlugin(t, dir, "two", "GH")
 			return Config{Dirs: []string{dir}}
-		}, "method code GH is served by two plugins"},
+		}, "method code GH is served by two plugins", "MOD"},
 		{"pin mismatch", func(t *testing.T, dir string) Config {
 			fakePlugin(t, dir, "one", "GH")
 			return Config{Dirs: []string{dir}, Pins: map[string]string{FilePrefix + "one": strings.Repeat("ab", 32)}}
-		}, "does not match the pinned"},
+		}, "does not match the pinned", ""},
 		{"broken describe", func(t *testing.T, dir string) Config {
 			os.WriteFile(filepath.Join(dir, FilePrefix+"bad"), []byte("#!/bin/sh\necho nonsense\n"), 0o755)
+			fakePlugin(t, dir, "good", "OPT")
 			return Config{Dirs: []string{dir}}
-		}, "no valid description"},
+		}, "no valid description", "OPT"},
 		{"failing describe", func(t *testing.T, dir string) Config {
 			os.WriteFile(filepath.Join(dir, FilePrefix+"bad"), []byte("#!/bin/sh\necho oops >&2\nexit 3\n"), 0o755)
+			fakePlugin(t, dir, "good", "OPT")
 			return Config{Dirs: []string{dir}}
-		}, "oops"},
+		}, "oops", "OPT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.setup(t, t.TempDir())
-			_, err := Load(t.Context(), cfg)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("Load: %v, want an error containing %q", err, tc.want)
+			cat, err := Load(t.Context(), cfg)
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			var probs []string
+			for _, p := range cat.Problems {
+				probs = append(probs, p.String())
+			}
+			if !strings.Contains(strings.Join(probs, "\n"), tc.want) {
+				t.Errorf("problems %q lack %q", probs, tc.want)
+			}
+			if got := strings.Join(cat.Codes(), ","); got != tc.codes {
+				t.Errorf("codes served %q, want %q", got, tc.codes)
+			}
+			if cat.Unavailable("GH") == "" {
+				t.Error("Unavailable(GH) gives no reason")
 			}
 		})
+	}
+}
+
+// TestPinsAllowlist: once any plugin is pinned, an unpinned plugin is
+// refused without being run.
+func TestPinsAllowlist(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell-script plugins")
+	}
+	dir := t.TempDir()
+	good := fakePlugin(t, dir, "good", "GH")
+	ran := filepath.Join(t.TempDir(), "ran")
+	evil := filepath.Join(dir, FilePrefix+"evil")
+	os.WriteFile(evil, []byte("#!/bin/sh\ntouch "+ran+"\necho '{\"Name\":\"evil\",\"Version\":\"1\",\"Methods\":[{\"Code\":\"EVIL\",\"Capabilities\":{\"Output\":1},\"Structures\":[5]}]}'\n"), 0o755)
+	sum, err := Checksum(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := Load(t.Context(), Config{Dirs: []string{dir}, Pins: map[string]string{filepath.Base(good): sum}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(cat.Codes(), ","); got != "GH" {
+		t.Errorf("codes %q, want GH only", got)
+	}
+	if len(cat.Problems) != 1 || cat.Problems[0].Path != evil || !strings.Contains(cat.Problems[0].String(), "not pinned") {
+		t.Errorf("problems %v, want the unpinned plugin refused", cat.Problems)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("the unpinned plugin was run")
+	}
+}
+
+// TestDescribeLimits: a binary that hangs, or leaves a process holding its
+// output or in a session of its own, costs at most the describe time limit
+// plus a little, and leaves no process behind.
+func TestDescribeLimits(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("process sweep on Linux")
+	}
+	desc := `{"Name":"x","Version":"1","Methods":[{"Code":"X","Capabilities":{"Output":1},"Structures":[5]}]}`
+	for _, tc := range []struct{ name, script string }{
+		{"hang", "trap '' TERM INT\necho $$ >> PIDS\nwhile :; do sleep 1; done\n"},
+		{"child holding stdout", "sleep 3600 &\necho $! >> PIDS\necho '" + desc + "'\n"},
+		{"setsid child", "setsid sleep 3600 </dev/null >/dev/null 2>&1 &\nsleep 0.2\npgrep -n -f 'sleep 3600' >> PIDS\necho '" + desc + "'\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			pids := filepath.Join(dir, "pids")
+			path := filepath.Join(dir, FilePrefix+"x")
+			os.WriteFile(path, []byte("#!/bin/sh\n"+strings.ReplaceAll(tc.script, "PIDS", pids)), 0o755)
+			done := make(chan error, 1)
+			go func() { _, err := Describe(t.Context(), path, 2*time.Second); done <- err }()
+			b, _ := os.ReadFile(pids)
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				b, _ = os.ReadFile(pids)
+				for _, f := range strings.Fields(string(b)) {
+					pid, _ := strconv.Atoi(f)
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+				t.Fatal("Describe did not return 18 s after its 2 s limit")
+			}
+			b, _ = os.ReadFile(pids)
+			fields := strings.Fields(string(b))
+			if len(fields) == 0 {
+				t.Fatal("no pid written")
+			}
+			for _, f := range fields {
+				pid, _ := strconv.Atoi(f)
+				deadline := time.Now().Add(3 * time.Second)
+				for running(pid) && time.Now().Before(deadline) {
+					time.Sleep(20 * time.Millisecond)
+				}
+				if running(pid) {
+					syscall.Kill(pid, syscall.SIGKILL)
+					t.Errorf("process %d survived the description", pid)
+				}
+			}
+		})
+	}
+}
+
+// running reports whether pid runs (a zombie does not).
+func running(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
+}
+
+// TestDescribeCache: with a cache, an unchanged binary is not run again;
+// a changed one is.
+func TestDescribeCache(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell-script plugins")
+	}
+	dir, cache := t.TempDir(), t.TempDir()
+	count := filepath.Join(t.TempDir(), "count")
+	script := func(code string) string {
+		return "#!/bin/sh\necho x >> " + count + "\necho '{\"Name\":\"c\",\"Version\":\"1\",\"Methods\":[{\"Code\":\"" + code + "\",\"Capabilities\":{\"Output\":1},\"Structures\":[5]}]}'\n"
+	}
+	path := filepath.Join(dir, FilePrefix+"c")
+	os.WriteFile(path, []byte(script("AA")), 0o755)
+	runs := func() int { b, _ := os.ReadFile(count); return strings.Count(string(b), "x") }
+	for i := range 2 {
+		cat, err := Load(t.Context(), Config{Dirs: []string{dir}, CacheDir: cache})
+		if err != nil || strings.Join(cat.Codes(), ",") != "AA" {
+			t.Fatalf("load %d: %v %v", i, cat.Codes(), err)
+		}
+	}
+	if runs() != 1 {
+		t.Errorf("binary described %d times in two loads, want once", runs())
+	}
+	os.WriteFile(path, []byte(script("BB")), 0o755)
+	cat, err := Load(t.Context(), Config{Dirs: []string{dir}, CacheDir: cache})
+	if err != nil || strings.Join(cat.Codes(), ",") != "BB" || runs() != 2 {
+		t.Errorf("after a change: codes %v, %d runs, %v", cat.Codes(), runs(), err)
 	}
 }
 

@@ -35,21 +35,25 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 		fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
 		return ExitError
 	}
-	cat, err := loadCatalog(ctx, env)
+	cat, err := loadCatalog(ctx, env, true)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
 		return ExitError
 	}
 	entry, _, ok := cat.Lookup("AUDIT")
 	if !ok {
-		fmt.Fprintln(env.Stderr, "argus audit: no audit plugin installed (argus-method-audit)")
+		why := cat.Unavailable("AUDIT")
+		if why != "" {
+			why = "; " + why
+		}
+		fmt.Fprintf(env.Stderr, "argus audit: no audit plugin installed (argus-method-audit)%s\n", why)
 		return ExitError
 	}
 	params := map[string]string{"bounds": *bounds}
 	if *singletons {
 		params["singletons"] = "collude"
 	}
-	res, err := newRunner(log).Run(ctx, runner.Job{Plugin: entry, Method: "AUDIT", Params: params, Problem: p, JobID: "audit"})
+	res, err := newRunner(log, "").Run(ctx, runner.Job{Plugin: entry, Method: "AUDIT", Params: params, Problem: p, JobID: "audit"})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
 		return ExitError

@@ -157,17 +157,34 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 		fmt.Fprintf(env.Stderr, "argus: %v\n", err)
 		return ExitError
 	}
-	cat, err := loadCatalog(ctx, env)
+	// The job's time limit covers finding the plugins too (a plugin may
+	// take its whole describe time limit).
+	if a.timeLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, a.timeLimit)
+		defer cancel()
+	}
+	cat, err := loadCatalog(ctx, env, true)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "argus: %v\n", err)
 		return ExitError
 	}
+	// A plugin refused or broken fails only the jobs that use its methods:
+	// the others run, with the problem in the logbook and the report.
+	for _, p := range problems(cat) {
+		log.Warn().Msg(p)
+	}
 	// Command-line rules come first: of two equal prefixes the first wins.
 	pm := pathmap.New(append(slices.Clone(a.pathmap), cat.PathMap...))
+	// Plugin sockets go under the job's TEMPDIR (a Windows path mapped).
+	sockets, err := pm.Apply(a.tempDir)
+	if err != nil || sockets == "" {
+		sockets = os.TempDir()
+	}
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
-		Protector: &protector{cat: cat, run: newRunner(log)}, Log: log, TimeLimit: a.timeLimit,
+		Protector: &protector{cat: cat, run: newRunner(log, sockets)}, Log: log, TimeLimit: a.timeLimit,
 		SuppressLimit: a.suppressLimit, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,
-		MethodParams: mergeParams(cat.Params, a.params), PathMap: pm}
+		MethodParams: mergeParams(cat.Params, a.params), PathMap: pm, Warnings: problems(cat)}
 	reportPath := a.report
 	if reportPath == "" {
 		dir, err := pm.Apply(a.tempDir)

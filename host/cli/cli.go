@@ -23,6 +23,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -82,7 +83,13 @@ unverified, unless --publish-unsafe is given).
 Plugins are searched in the directories of the file named by
 ARGUS_PLUGIN_CONFIG, then ARGUS_PLUGIN_PATH, then "plugins" next to argus.
 The configuration file may also set method parameters for every job:
-"param GH repair=false".
+"param GH repair=false", and pin plugins to checksums:
+"sha256 <hex> argus-method-gh"; once any plugin is pinned, plugins that
+are not are refused. A plugin that is refused or broken fails only the
+jobs that use its methods. Plugin descriptions are cached in
+ARGUS_CACHE_DIR (default: the user's cache directory; "off" for none).
+Logs go to stderr at the level ARGUS_LOG_LEVEL (debug, info, warn, error;
+default info on a terminal, warn otherwise).
 `
 
 // Main runs one invocation and returns its exit status.
@@ -121,20 +128,31 @@ func Main(ctx context.Context, env Env) int {
 	return ExitError
 }
 
-// newLogger logs readable text on a terminal and JSON otherwise.
+// newLogger logs readable text on a terminal and JSON otherwise. The level
+// is ARGUS_LOG_LEVEL's (trace, debug, info, warn, error); by default info on
+// a terminal and warn otherwise, so that the R and Python clients, which
+// show argus's stderr, see only what needs attention, as with τ-Argus.
 func newLogger(w io.Writer, level string) zerolog.Logger {
-	lvl, err := zerolog.ParseLevel(strings.ToLower(level))
-	if err != nil || level == "" {
-		lvl = zerolog.InfoLevel
+	f, ok := w.(*os.File)
+	terminal := ok && isatty.IsTerminal(f.Fd())
+	lvl, err := zerolog.ParseLevel(strings.ToLower(strings.TrimSpace(level)))
+	if err != nil || strings.TrimSpace(level) == "" {
+		lvl = zerolog.WarnLevel
+		if terminal {
+			lvl = zerolog.InfoLevel
+		}
 	}
-	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+	if terminal {
 		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05"}
 	}
 	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
 }
 
-// loadCatalog finds the installed plugins.
-func loadCatalog(ctx context.Context, env Env) (*catalog.Catalog, error) {
+// loadCatalog finds the installed plugins. With cached, descriptions are
+// taken from the user's cache where the binary has not changed, so that a
+// job runs only the plugins it uses. Problems with single plugins are in the
+// catalog, not in the error.
+func loadCatalog(ctx context.Context, env Env, cached bool) (*catalog.Catalog, error) {
 	var cfg catalog.Config
 	if path := env.Getenv("ARGUS_PLUGIN_CONFIG"); path != "" {
 		f, err := os.Open(path)
@@ -153,11 +171,57 @@ func loadCatalog(ctx context.Context, env Env) (*catalog.Catalog, error) {
 		}
 	}
 	cfg.Dirs = catalog.DefaultDirs(cfg.Dirs, env.Getenv, exe)
+	if cached {
+		cfg.CacheDir = cacheDir(env.Getenv)
+	}
 	return catalog.Load(ctx, cfg)
 }
 
-func newRunner(log zerolog.Logger) *runner.Runner {
-	return &runner.Runner{Log: log, HostVersion: Version}
+// cacheDir returns argus's cache directory: ARGUS_CACHE_DIR ("off": none),
+// else "argus" in the user's cache directory (XDG_CACHE_HOME or
+// ~/.cache on Linux, ~/Library/Caches on macOS, %LocalAppData% on Windows),
+// or "" when there is none.
+func cacheDir(getenv func(string) string) string {
+	if d := getenv("ARGUS_CACHE_DIR"); d != "" {
+		if d == "off" {
+			return ""
+		}
+		return d
+	}
+	var base string
+	switch runtime.GOOS {
+	case "windows":
+		base = getenv("LocalAppData")
+	case "darwin":
+		if h := getenv("HOME"); h != "" {
+			base = filepath.Join(h, "Library", "Caches")
+		}
+	default:
+		base = getenv("XDG_CACHE_HOME")
+		if !filepath.IsAbs(base) {
+			base = ""
+			if h := getenv("HOME"); h != "" {
+				base = filepath.Join(h, ".cache")
+			}
+		}
+	}
+	if base == "" {
+		return ""
+	}
+	return filepath.Join(base, "argus", "plugins")
+}
+
+// problems returns the catalog's problems, one line each.
+func problems(cat *catalog.Catalog) []string {
+	var out []string
+	for _, p := range cat.Problems {
+		out = append(out, p.String())
+	}
+	return out
+}
+
+func newRunner(log zerolog.Logger, socketDir string) *runner.Runner {
+	return &runner.Runner{Log: log, HostVersion: Version, SocketDir: socketDir}
 }
 
 func cmdPlugins(ctx context.Context, env Env, log zerolog.Logger) int {
@@ -168,10 +232,17 @@ func cmdPlugins(ctx context.Context, env Env, log zerolog.Logger) int {
 	if err := fs.Parse(env.Args[1:]); err != nil {
 		return ExitError
 	}
-	cat, err := loadCatalog(ctx, env)
+	cat, err := loadCatalog(ctx, env, false) // describes every plugin afresh
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "argus: %v\n", err)
 		return ExitError
+	}
+	// Problems go to stderr and make the exit status 2; the plugins that
+	// work are listed all the same.
+	status := ExitOK
+	for _, p := range problems(cat) {
+		fmt.Fprintf(env.Stderr, "argus: %s\n", p)
+		status = ExitError
 	}
 	if *asJSON {
 		enc := json.NewEncoder(env.Stdout)
@@ -179,11 +250,11 @@ func cmdPlugins(ctx context.Context, env Env, log zerolog.Logger) int {
 		if err := enc.Encode(cat.Entries); err != nil {
 			return ExitError
 		}
-		return ExitOK
+		return status
 	}
 	if len(cat.Entries) == 0 {
 		fmt.Fprintln(env.Stdout, "no method plugins installed (see 'argus help' for where they are searched)")
-		return ExitOK
+		return status
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "METHOD\tPLUGIN\tVERSION\tSUMMARY\tPATH")
@@ -196,7 +267,7 @@ func cmdPlugins(ctx context.Context, env Env, log zerolog.Logger) int {
 	if *params {
 		writeParams(env.Stdout, cat)
 	}
-	return ExitOK
+	return status
 }
 
 // writeParams lists the parameters of every method: name, type, default,

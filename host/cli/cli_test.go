@@ -181,3 +181,56 @@ func TestPluginsParams(t *testing.T) {
 		}
 	}
 }
+
+// TestLogLevelDefault: off a terminal (the R and Python clients read
+// stderr) only warnings and errors are logged unless ARGUS_LOG_LEVEL asks
+// for more.
+func TestLogLevelDefault(t *testing.T) {
+	for _, tc := range []struct {
+		level      string
+		info, warn bool
+	}{
+		{"", false, true},
+		{"info", true, true},
+		{"debug", true, true},
+		{"error", false, false},
+		{"nonsense", false, true},
+	} {
+		var b bytes.Buffer
+		log := newLogger(&b, tc.level)
+		log.Info().Msg("informative")
+		log.Warn().Msg("warning")
+		if got := strings.Contains(b.String(), "informative"); got != tc.info {
+			t.Errorf("ARGUS_LOG_LEVEL=%q: info logged %v, want %v", tc.level, got, tc.info)
+		}
+		if got := strings.Contains(b.String(), "warning"); got != tc.warn {
+			t.Errorf("ARGUS_LOG_LEVEL=%q: warning logged %v, want %v", tc.level, got, tc.warn)
+		}
+	}
+}
+
+// TestBrokenPluginOtherJobs: a plugin that cannot describe itself does not
+// fail a job that does not use it; it is named in the logbook and the run
+// report, and "argus plugins" lists the others and exits 2.
+func TestBrokenPluginOtherJobs(t *testing.T) {
+	dir := buildPlugins(t)
+	broken := filepath.Join(dir, "argus-method-broken")
+	if err := os.WriteFile(broken, []byte("#!/bin/sh\necho broken >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outDir := t.TempDir()
+	code, out, errOut := run(t, dir, "demo", "-job", "../../testdata/demo/simple2d.arb", "-out", outDir)
+	if code != ExitOK {
+		t.Fatalf("argus demo with a broken plugin installed: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, f := range []string{"logbook.txt", "report.json"} {
+		b, err := os.ReadFile(filepath.Join(outDir, f))
+		if err != nil || !strings.Contains(string(b), "argus-method-broken") {
+			t.Errorf("%s does not name the broken plugin (%v):\n%s", f, err, b)
+		}
+	}
+	code, out, errOut = run(t, dir, "plugins")
+	if code != ExitError || !strings.Contains(out, "RECT") || !strings.Contains(errOut, "argus-method-broken") {
+		t.Errorf("argus plugins: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -1,23 +1,46 @@
 // Package runner launches a method plugin for one protection job, runs the
-// job and makes sure the plugin process is gone afterwards.
+// job and makes sure the plugin process, and every process it started, is
+// gone afterwards.
 //
 // One plugin process serves one job: a crash in a solver's C code cannot take
 // the host down, memory is returned when the job ends, and killing a job is
 // killing a process. Each launch uses go-plugin with gRPC only and AutoMTLS,
-// a short private socket directory, a minimal environment, the plugin's logs
-// bridged into the host's zerolog stream under the plugin's name, and a
-// process group so that the plugin and anything it starts can be killed.
+// a private socket directory, a minimal environment and the plugin's logs
+// bridged into the host's zerolog stream under the plugin's name. The plugin
+// runs as the root of a process tree (package proctree): its own process
+// group, a tag inherited by everything it starts, and on Linux the kernel's
+// SIGKILL when the host dies.
 //
 // Limits escalate: the soft time limit travels to the method, which returns
 // its best result by then; at the hard deadline (soft limit plus grace) the
 // job's context is cancelled; if the plugin has not ended KillAfter later it
-// is killed.
+// is killed. Stopping a plugin never waits on the plugin: a shutdown request
+// gets 2 s (a stopped or hung plugin never answers it), then the whole tree
+// is killed, then our ends of the plugin's output pipes are closed if a
+// process out of reach still holds theirs. So every limit holds to within a
+// few seconds whatever the plugin does.
+//
+// What holds where (see proctree for the details):
+//
+//   - Linux: a plugin that stops itself, ignores signals and cancellation,
+//     or leaves children holding its output pipes or in sessions of their
+//     own is ended with all its descendants; the plugin dies with the host
+//     (Pdeathsig), and descendants it detached are killed at the next
+//     launch if the host was killed with SIGKILL.
+//   - macOS and other Unix systems: the plugin's process group is killed;
+//     descendants that leave the group (setsid) may survive, and a plugin
+//     whose host was killed ends through the SDK's parent watchdog.
+//   - Windows: the plugin process is killed, not its descendants; the SDK's
+//     watchdog ends a plugin whose host is gone.
+//
+// Socket directories are made in Runner.SocketDir (the job's temporary
+// directory), named after the host's pid and removed as soon as the host is
+// connected; each launch removes those left by hosts that died during a
+// handshake.
 package runner
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -28,13 +51,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	gprunner "github.com/hashicorp/go-plugin/runner"
 	"github.com/rs/zerolog"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/connectivity"
 	"google.golang.org/grpc/status"
 
 	"github.com/sdcengine/argus/host/catalog"
 	"github.com/sdcengine/argus/host/pluginlog"
+	"github.com/sdcengine/argus/host/proctree"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -45,8 +73,10 @@ type Runner struct {
 	Log zerolog.Logger
 	// HostVersion is reported to plugins.
 	HostVersion string
-	// SocketDir is where private socket directories are made; default /tmp
-	// on Unix (a short path: socket paths are limited to about 100 bytes).
+	// SocketDir is where private socket directories are made, normally the
+	// job's temporary directory; when empty or longer than 40 bytes (socket
+	// paths are limited to about 100 bytes) /tmp on Unix and the system's
+	// temporary directory elsewhere.
 	SocketDir string
 	// Grace is added to a job's soft time limit to get its hard deadline;
 	// default max(30 s, 10% of the soft limit).
@@ -146,17 +176,17 @@ func (r *Runner) defaults() (grace func(time.Duration) time.Duration, killAfter,
 func (r *Runner) Run(ctx context.Context, job Job) (*pluginsdk.Result, error) {
 	graceFor, killAfter, startTimeout := r.defaults()
 	log := r.Log.With().Str("plugin", job.Plugin.Name()).Str("job", job.JobID).Logger()
-	inst, err := r.launch(job.Plugin, log, startTimeout)
-	if err != nil {
-		return nil, err
-	}
-	defer inst.stop()
-
 	if job.Limits.TimeLimit > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, job.Limits.TimeLimit+graceFor(job.Limits.TimeLimit))
 		defer cancel()
 	}
+	inst, err := r.launch(ctx, job.Plugin, log, startTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer inst.stop()
+
 	// Kill the plugin if it has not ended KillAfter after the context ends.
 	finished := make(chan struct{})
 	defer close(finished)
@@ -206,11 +236,17 @@ func logStderr(log zerolog.Logger, err error) {
 	}
 }
 
+// describeTimeout bounds Describe when ctx has no earlier deadline.
+const describeTimeout = 20 * time.Second
+
 // Describe launches the plugin and asks it to describe itself over the
-// real protocol (the catalog uses the cheaper describe command).
+// real protocol (the catalog uses the cheaper describe command), within
+// 20 s or ctx's deadline.
 func (r *Runner) Describe(ctx context.Context, e *catalog.Entry) (pluginsdk.PluginInfo, error) {
 	_, _, startTimeout := r.defaults()
-	inst, err := r.launch(e, r.Log.With().Str("plugin", e.Name()).Logger(), startTimeout)
+	ctx, cancel := context.WithTimeout(ctx, describeTimeout)
+	defer cancel()
+	inst, err := r.launch(ctx, e, r.Log.With().Str("plugin", e.Name()).Logger(), startTimeout)
 	if err != nil {
 		return pluginsdk.PluginInfo{}, err
 	}
@@ -228,41 +264,42 @@ type instance struct {
 	gp       *plugin.Client
 	cmd      *exec.Cmd
 	client   *pluginsdk.Client
+	proc     *process
+	tree     *proctree.Tree
 	sockDir  string
 	stderr   *tail
 	stopOnce sync.Once
 }
 
-func (r *Runner) launch(e *catalog.Entry, log zerolog.Logger, startTimeout time.Duration) (*instance, error) {
-	inst := &instance{name: e.Name(), stderr: &tail{max: 20}}
-	sockBase := r.SocketDir
-	if sockBase == "" {
-		sockBase = defaultSocketBase()
-	}
-	dir, err := os.MkdirTemp(sockBase, "ag")
+// launch starts the plugin and connects to it, within startTimeout and
+// while ctx lasts: a plugin that does not complete the handshake (stopped,
+// hung) is killed when ctx ends.
+func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logger, startTimeout time.Duration) (*instance, error) {
+	inst := &instance{name: e.Name(), stderr: &tail{max: 20}, tree: proctree.New()}
+	proctree.SweepStale()
+	dir, err := makeSocketDir(socketBase(r.SocketDir))
 	if err != nil {
 		return nil, &Error{Plugin: inst.name, Kind: KindStart, Err: fmt.Errorf("socket directory: %w", err)}
 	}
 	inst.sockDir = dir
-	if len(dir) > 80 {
-		os.RemoveAll(dir)
-		return nil, &Error{Plugin: inst.name, Kind: KindStart, Err: fmt.Errorf("socket directory %s is too long for a Unix socket; set a shorter one", dir)}
-	}
 	cmd := exec.Command(e.Path)
 	cmd.Env = append(pluginEnv(), r.Env...)
-	cmd.Env = append(cmd.Env, plugin.EnvUnixSocketDir+"="+dir)
 	if lvl := log.GetLevel(); lvl <= zerolog.DebugLevel {
 		cmd.Env = append(cmd.Env, pluginsdk.EnvLogLevel+"="+lvl.String())
 	}
-	setProcAttr(cmd)
+	inst.tree.Prepare(cmd)
 	inst.cmd = cmd
-	var secure *plugin.SecureConfig
+	// go-plugin checks a pinned checksum only on a command it starts
+	// itself; ours is started by newProcess.
 	if e.SHA256 != "" {
-		sum, err := hex.DecodeString(e.SHA256)
-		if err != nil {
+		sum, err := catalog.Checksum(e.Path)
+		if err != nil || !strings.EqualFold(sum, e.SHA256) {
+			os.RemoveAll(dir)
+			if err == nil {
+				err = fmt.Errorf("%s: SHA-256 %s does not match the pinned %s; refusing to run it", e.Path, sum, e.SHA256)
+			}
 			return nil, &Error{Plugin: inst.name, Kind: KindStart, Err: err}
 		}
-		secure = &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()}
 	}
 	debugLines := func(stream string) io.Writer {
 		return pluginlog.LineWriter(func(line string) { log.Debug().Str("stream", stream).Msg(line) })
@@ -270,39 +307,117 @@ func (r *Runner) launch(e *catalog.Entry, log zerolog.Logger, startTimeout time.
 	inst.gp = plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  pluginsdk.HandshakeConfig(),
 		Plugins:          pluginsdk.PluginSet(),
-		Cmd:              cmd,
-		SecureConfig:     secure,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
-		SkipHostEnv:      true,
-		StartTimeout:     startTimeout,
-		Logger:           pluginlog.New(r.Log, e.Name()),
-		Stderr:           inst.stderr,
-		SyncStdout:       debugLines("stdout"),
-		SyncStderr:       io.MultiWriter(debugLines("stderr"), inst.stderr),
+		// The connection must never go idle: its socket is removed once
+		// connected (see below), so it could not reconnect.
+		GRPCDialOptions: []grpc.DialOption{grpc.WithIdleTimeout(0)},
+		SkipHostEnv:     true,
+		StartTimeout:    startTimeout,
+		Logger:          pluginlog.New(r.Log, e.Name()),
+		Stderr:          inst.stderr,
+		SyncStdout:      debugLines("stdout"),
+		SyncStderr:      io.MultiWriter(debugLines("stderr"), inst.stderr),
+		// go-plugin makes the socket directory inside ours and passes it
+		// to the plugin (PLUGIN_UNIX_SOCKET_DIR).
+		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: dir},
+		// spec carries go-plugin's handshake environment; we start our own
+		// command with it.
+		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (gprunner.Runner, error) {
+			cmd.Env = append(cmd.Env, spec.Env...)
+			p, err := newProcess(cmd, inst.tree)
+			inst.proc = p
+			return p, err
+		},
 	})
+	// Until connected, the end of ctx kills the plugin: a plugin stopped
+	// or hung during the handshake would hold the launch for startTimeout.
+	unwatch := context.AfterFunc(ctx, inst.tree.Kill)
+	defer unwatch()
+	fail := func(err error) (*instance, error) {
+		inst.stop()
+		kind := KindStart
+		switch {
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			kind = KindTimeout
+		case ctx.Err() != nil:
+			kind = KindCancelled
+		}
+		return nil, &Error{Plugin: inst.name, Kind: kind, Exit: inst.exit(), Stderr: inst.stderr.lines(), Err: err}
+	}
 	proto, err := inst.gp.Client()
 	if err != nil {
-		inst.stop()
-		return nil, &Error{Plugin: inst.name, Kind: KindStart, Exit: inst.exit(), Stderr: inst.stderr.lines(), Err: err}
+		return fail(err)
 	}
 	raw, err := proto.Dispense(pluginsdk.PluginKey)
 	if err != nil {
-		inst.stop()
-		return nil, &Error{Plugin: inst.name, Kind: KindStart, Stderr: inst.stderr.lines(), Err: err}
+		return fail(err)
 	}
 	inst.client = raw.(*pluginsdk.Client)
+	// Once connected, the socket's name is no longer needed: removing it
+	// now leaves nothing behind even if the host is killed during the job.
+	gc, ok := proto.(*plugin.GRPCClient)
+	if !ok {
+		return fail(errors.New("not a gRPC plugin"))
+	}
+	if err := connect(ctx, gc.Conn, startTimeout); err != nil {
+		return fail(err)
+	}
+	os.RemoveAll(inst.sockDir)
 	log.Debug().Int("pid", cmd.Process.Pid).Msg("plugin started")
 	return inst, nil
 }
 
-// stop ends the plugin: go-plugin's Kill (graceful shutdown, then kill),
-// then a kill of the whole process group, then removal of the socket
-// directory. Safe to call more than once and concurrently.
+// connect waits for conn to be connected, at most timeout and while ctx
+// lasts.
+func connect(ctx context.Context, conn *grpc.ClientConn, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	for {
+		s := conn.GetState()
+		switch s {
+		case connectivity.Ready:
+			return nil
+		case connectivity.Idle:
+			conn.Connect()
+		case connectivity.Shutdown:
+			return errors.New("connection shut down")
+		}
+		if !conn.WaitForStateChange(ctx, s) {
+			return fmt.Errorf("no connection to the plugin (%v): %w", s, ctx.Err())
+		}
+	}
+}
+
+// Bounds of stopping a plugin.
+const (
+	// shutdownGrace is how long a plugin may take to shut down when asked.
+	shutdownGrace = 2 * time.Second
+	// drainWait is how long go-plugin may take to read the last output of
+	// a killed plugin before our ends of its pipes are closed.
+	drainWait = time.Second
+)
+
+// stop ends the plugin and everything it started: go-plugin's Kill (a
+// shutdown request, then a kill) is given shutdownGrace, which a stopped
+// or hung plugin never answers; then the whole process tree is killed,
+// whatever happened; then our ends of the output pipes are closed if
+// go-plugin is still reading them (a process out of reach holds them), and
+// the socket directory is removed. stop returns within a few seconds in
+// every case. Safe to call more than once and concurrently.
 func (i *instance) stop() {
 	i.stopOnce.Do(func() {
-		i.gp.Kill()
-		killGroup(i.cmd)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			i.gp.Kill()
+		}()
+		waitDone(done, shutdownGrace)
+		i.tree.Kill()
+		if !waitDone(done, drainWait) && i.proc != nil {
+			i.proc.closePipes()
+			waitDone(done, drainWait)
+		}
 		os.RemoveAll(i.sockDir)
 	})
 }

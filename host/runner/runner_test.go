@@ -242,7 +242,7 @@ func orphanHost() {
 	}
 	e, _, _ := cat.Lookup("TEST")
 	r := &Runner{Log: zerolog.Nop()}
-	inst, err := r.launch(e, zerolog.Nop(), 20*time.Second)
+	inst, err := r.launch(context.Background(), e, zerolog.Nop(), 20*time.Second)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -275,6 +275,184 @@ func TestTailCrash(t *testing.T) {
 			}
 			if got := tl.lines(); !slices.Equal(got, tc.want) {
 				t.Errorf("lines() = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestHardLimits: whatever the plugin does (stop itself, ignore signals and
+// cancellation, leave a child holding its output pipes, leave a child in a
+// session of its own), Run returns within seconds of the limit and no
+// process the plugin started survives it.
+func TestHardLimits(t *testing.T) {
+	for _, tc := range []struct {
+		mode  string
+		limit time.Duration
+		kind  Kind // 0: the job succeeds
+	}{
+		{mode: "sigstop-self", limit: time.Second, kind: KindTimeout},
+		{mode: "hang-ignoring-signals", limit: time.Second, kind: KindTimeout},
+		{mode: "child-holding-stdout"},
+		{mode: "setsid-grandchild"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			r, e, _ := setup(t)
+			pidfile := filepath.Join(t.TempDir(), "pids")
+			j := job(e, tc.mode, nil)
+			j.Params["pidfile"] = pidfile
+			j.Limits.TimeLimit = tc.limit
+			type ret struct {
+				res *pluginsdk.Result
+				err error
+			}
+			done := make(chan ret, 1)
+			go func() {
+				res, err := r.Run(t.Context(), j)
+				done <- ret{res, err}
+			}()
+			var got ret
+			select {
+			case got = <-done:
+			case <-time.After(tc.limit + 20*time.Second):
+				killPids(t, pidfile)
+				t.Fatalf("Run did not return 20 s after the %v limit", tc.limit)
+			}
+			var re *Error
+			switch {
+			case tc.kind == 0 && got.err != nil:
+				t.Errorf("Run: %v", got.err)
+			case tc.kind != 0 && (!errors.As(got.err, &re) || re.Kind != tc.kind):
+				t.Errorf("Run: %v, want an error of kind %v", got.err, tc.kind)
+			}
+			pids := readPids(t, pidfile)
+			if len(pids) == 0 {
+				t.Fatal("the plugin wrote no pid")
+			}
+			if tc.mode == "child-holding-stdout" || tc.mode == "setsid-grandchild" {
+				if len(pids) < 2 {
+					t.Fatalf("the plugin wrote %d pids, want its own and its child's", len(pids))
+				}
+			}
+			// Kill reaps before it returns; give a reparented zombie's
+			// new parent a moment anyway.
+			deadline := time.Now().Add(3 * time.Second)
+			for _, pid := range pids {
+				for alive(pid) && time.Now().Before(deadline) {
+					time.Sleep(20 * time.Millisecond)
+				}
+				if alive(pid) {
+					t.Errorf("process %d started by the plugin survived the job", pid)
+				}
+			}
+			killPids(t, pidfile)
+		})
+	}
+}
+
+// readPids reads the test plugin's pid file.
+func readPids(t *testing.T, path string) []int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("pid file: %q", f)
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// killPids kills whatever the pid file names that still runs, so that a
+// failing test leaves nothing behind.
+func killPids(t *testing.T, path string) {
+	for _, pid := range readPids(t, path) {
+		if alive(pid) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// TestSocketDirs: the plugin's socket directory is made in the runner's
+// SocketDir and removed as soon as the host is connected, and directories
+// left there by a host that died are removed at the next launch.
+func TestSocketDirs(t *testing.T) {
+	r, e, _ := setup(t)
+	base, err := os.MkdirTemp("", "rs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(base)
+	r.SocketDir = base
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(base, fmt.Sprintf("%s%d-123", socketPrefix, dead.Process.Pid))
+	if err := os.MkdirAll(filepath.Join(stale, "plugin-dir1"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// While the job runs, its socket directory is in base.
+	seen := false
+	res, err := r.Run(t.Context(), job(e, "ok", nil))
+	if err != nil || res.Outcome != pluginsdk.OutcomeOptimal {
+		t.Fatalf("Run: %v, %v", res, err)
+	}
+	inst, err := r.launch(t.Context(), e, zerolog.Nop(), 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(inst.sockDir) == base {
+		seen = true
+	}
+	// Once connected the socket is gone, so a host killed now leaves
+	// nothing; the plugin still answers.
+	if ents, _ := os.ReadDir(base); len(ents) != 0 {
+		t.Errorf("%s in the socket base while the plugin runs", ents[0].Name())
+	}
+	if _, err := inst.client.Describe(t.Context(), "test"); err != nil {
+		t.Errorf("Describe after the socket was removed: %v", err)
+	}
+	inst.stop()
+	if !seen {
+		t.Errorf("socket directory %s not in %s", inst.sockDir, base)
+	}
+	ents, _ := os.ReadDir(base)
+	for _, ent := range ents {
+		t.Errorf("%s left in the socket base after the jobs", ent.Name())
+	}
+}
+
+// TestStoppedAtStart: a plugin stopped before it completes the handshake,
+// or after it gave its address but before the connection is up, does not
+// hold the job beyond its limit (the start timeout is 20 s) and is killed.
+func TestStoppedAtStart(t *testing.T) {
+	for _, delay := range []string{"", "5ms", "20ms"} {
+		t.Run("delay"+delay, func(t *testing.T) {
+			r, e, _ := setup(t)
+			pidfile := filepath.Join(t.TempDir(), "pids")
+			r.Env = []string{"TESTPLUGIN_STOP_AT_START=" + pidfile, "TESTPLUGIN_STOP_DELAY=" + delay}
+			j := job(e, "sigstop-self", nil)
+			j.Limits.TimeLimit = time.Second
+			start := time.Now()
+			_, err := r.Run(t.Context(), j)
+			took := time.Since(start)
+			defer killPids(t, pidfile)
+			var re *Error
+			if !errors.As(err, &re) || re.Kind != KindTimeout {
+				t.Errorf("Run: %v, want a timeout", err)
+			}
+			if took > 12*time.Second {
+				t.Errorf("Run took %v for a 1 s limit", took)
+			}
+			for _, pid := range readPids(t, pidfile) {
+				if alive(pid) {
+					t.Errorf("plugin %d survived", pid)
+				}
 			}
 		})
 	}

@@ -1,0 +1,16 @@
+//go:build !unix
+
+package runner
+
+import "os"
+
+// processAlive reports whether a process with this pid exists (on Windows
+// FindProcess opens the process and fails if there is none).
+func processAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	p.Release()
+	return true
+}
