@@ -59,6 +59,13 @@ type Protector interface {
 	Protect(ctx context.Context, job pluginsdk.Job) (*pluginsdk.Result, error)
 }
 
+// Unavailabler is implemented by a Protector that can say why no plugin
+// serves a method code (a plugin refused by the checksum pins, broken, or
+// two plugins serving one code); "" when it knows no reason.
+type Unavailabler interface {
+	Unavailable(code string) string
+}
+
 // MethodRef is a method and the plugin serving it.
 type MethodRef struct {
 	Info    pluginsdk.MethodInfo

@@ -475,6 +475,27 @@ func TestMethodNotImplemented(t *testing.T) {
 	}
 }
 
+// refusing is a protector whose catalog refused a plugin (checksum pins).
+type refusing struct{ Protector }
+
+func (refusing) Unavailable(code string) string {
+	return "plugins not used (they may serve it): argus-method-hypercube"
+}
+
+// TestMethodRefused: a method whose plugin was found but refused says why,
+// not only that it is not installed.
+func TestMethodRefused(t *testing.T) {
+	needCorpus(t)
+	_, code, rep, lb := runJob(t, simpleJob(t, "<SUPPRESS> GH(1,100)\r\n"), refusing{newFake(t, pairs{})})
+	if code != ExitError {
+		t.Errorf("exit %d", code)
+	}
+	want := "plugins not used (they may serve it): argus-method-hypercube"
+	if !strings.Contains(lb, want) || len(rep.Hints) != 1 || !strings.Contains(rep.Hints[0], "argus plugins") {
+		t.Errorf("logbook lacks %q, hints %q:\n%s", want, rep.Hints, lb)
+	}
+}
+
 // TestTableNamesAsDeclared: the logbook and the outputs name a table's
 // variables as the metadata declares them, whatever the case the batch file
 // uses (τ-Argus looks them up and uses the metadata's), and "FREQ", τ-Argus

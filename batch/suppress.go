@@ -30,17 +30,31 @@ var argusPlugins = map[string]string{"GH": "argus-method-hypercube", "MOD": "arg
 // serves. rtauargus ignores exit codes, so the logbook text must say why:
 // a τ-Argus method argus does not implement yet, an argus method whose
 // plugin is not installed, or a method τ-Argus does not know either.
-func missingMethod(code string) error {
+func missingMethod(code, why string) error {
 	name, known := methodNames[code]
-	switch plugin, ours := argusPlugins[code]; {
+	plugin, ours := argusPlugins[code]
+	var err error
+	var hint string
+	switch {
 	case ours:
-		return withHint(fmt.Errorf("no installed method plugin serves method %s (%s): the plugin %s is not installed", code, name, plugin),
-			"install %s in a plugin directory (see 'argus plugins' for the directories searched)", plugin)
+		err = fmt.Errorf("no installed method plugin serves method %s (%s): the plugin %s is not installed", code, name, plugin)
+		hint = fmt.Sprintf("install %s in a plugin directory (see 'argus plugins' for the directories searched)", plugin)
 	case known:
-		return withHint(fmt.Errorf("argus does not implement method %s (%s) yet", code, name),
-			"argus implements GH, MOD and OPT; run this job with τ-Argus, or install a plugin serving %s", code)
+		err = fmt.Errorf("argus does not implement method %s (%s) yet", code, name)
+		hint = fmt.Sprintf("argus implements GH, MOD and OPT; run this job with τ-Argus, or install a plugin serving %s", code)
+	default:
+		err = fmt.Errorf("Unknown suppression method (%s) found", code)
 	}
-	return fmt.Errorf("Unknown suppression method (%s) found", code)
+	if why != "" {
+		// A plugin was found but not used (checksum pins, broken, a code
+		// served twice): that is the likelier cause.
+		err = fmt.Errorf("%w; %s", err, why)
+		hint = "see 'argus plugins' for the plugins found and why some are not used"
+	}
+	if hint == "" {
+		return err
+	}
+	return withHint(err, "%s", hint)
 }
 
 // batchArgs returns the positional arguments written after the table number.
@@ -130,7 +144,11 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	}
 	ref, ok := e.cfg.Protector.Method(c.Method)
 	if !ok {
-		return missingMethod(c.Method)
+		why := ""
+		if u, ok := e.cfg.Protector.(Unavailabler); ok {
+			why = u.Unavailable(c.Method)
+		}
+		return missingMethod(c.Method, why)
 	}
 	if len(specs) > 1 && !ref.Info.Capabilities.LinkedTables {
 		return fmt.Errorf("method %s cannot protect linked tables (table 0)", c.Method)

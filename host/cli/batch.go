@@ -113,6 +113,9 @@ func (p *protector) Method(code string) (batch.MethodRef, bool) {
 	return batch.MethodRef{Info: info, Plugin: e.Info.Name, Version: e.Info.Version}, true
 }
 
+// Unavailable says why no plugin serves code (batch.Unavailabler).
+func (p *protector) Unavailable(code string) string { return p.cat.Unavailable(code) }
+
 func (p *protector) Protect(ctx context.Context, job pluginsdk.Job) (*pluginsdk.Result, error) {
 	e, _, ok := p.cat.Lookup(job.Method)
 	if !ok {
