@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -60,13 +61,37 @@ type fakeProtector struct {
 	methods map[string]pluginsdk.MethodInfo
 }
 
+// newFake serves methods in-process. Without an audit method among them it
+// adds passAudit: a job whose pattern nobody audits is not published.
 func newFake(t *testing.T, methods ...pluginsdk.Method) *fakeProtector {
+	if !slices.ContainsFunc(methods, func(m pluginsdk.Method) bool { return m.Info().Code == AuditMethod }) {
+		methods = append(methods, passAudit{})
+	}
 	f := &fakeProtector{client: plugintest.Serve(t, pluginsdk.Plugin{Name: "fake", Version: "1", Methods: methods}),
 		methods: map[string]pluginsdk.MethodInfo{}}
 	for _, m := range methods {
 		f.methods[m.Info().Code] = m.Info()
 	}
 	return f
+}
+
+// passAudit is a test audit that finds every cell protected (an attacker
+// interval of ±10¹² around its value), for tests about other things than
+// the audit.
+type passAudit struct{}
+
+func (passAudit) Info() pluginsdk.MethodInfo {
+	return pluginsdk.MethodInfo{Code: AuditMethod, Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals},
+		Structures: []pluginsdk.Structure{pluginsdk.StructureHierarchical}}
+}
+
+func (passAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	v := req.Problem.Cells.Value
+	res := &pluginsdk.Result{Lower: make([]float64, len(v)), Upper: make([]float64, len(v))}
+	for i := range v {
+		res.Lower[i], res.Upper[i] = v[i]-1e12, v[i]+1e12
+	}
+	return res, nil
 }
 
 func (f *fakeProtector) Method(code string) (MethodRef, bool) {

@@ -330,7 +330,11 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		t.audit, t.unsafe = nil, nil
 	}
 	if _, ok := e.cfg.Protector.Method(AuditMethod); !ok {
-		e.logf("WARNING: no audit plugin installed; the suppression pattern has not been audited")
+		// A pattern nobody checked is not published as if it were safe.
+		e.logf("Error in the protection of %s: no audit plugin is installed (argus-method-audit), so the suppression pattern cannot be audited", target)
+		for _, t := range specs {
+			t.unsafe = &unsafeTable{unaudited: true}
+		}
 		mr.Audit = &AuditReport{Done: false}
 		return nil
 	}

@@ -87,6 +87,16 @@ type unsafeTable struct {
 	under, primaries int
 	// cells names the under-protected primaries by their codes.
 	cells []string
+	// unaudited: no audit plugin could check the pattern.
+	unaudited bool
+}
+
+// String says why the table is unsafe, for the logbook.
+func (u *unsafeTable) String() string {
+	if u.unaudited {
+		return "its pattern could not be audited (no audit plugin installed)"
+	}
+	return fmt.Sprintf("it failed its audit (%d of %d primary cells under-protected)", u.under, u.primaries)
 }
 
 // maxNamedCells bounds the cells named in the logbook and the report.
@@ -157,13 +167,13 @@ func (e *engine) withhold(c *arb.WriteTable, t *tableSpec, path string) bool {
 		return false
 	}
 	if e.cfg.PublishUnsafe {
-		e.logf("WARNING: table %d (%s) failed its audit (%d of %d primary cells under-protected); %s is written because of --publish-unsafe",
-			c.Table, describe(t), t.unsafe.under, t.unsafe.primaries, path)
-		e.report.Warnings = append(e.report.Warnings, fmt.Sprintf("table %d failed its audit; %s written because of --publish-unsafe", c.Table, path))
+		e.logf("WARNING: table %d (%s): %s; %s is written because of --publish-unsafe",
+			c.Table, describe(t), t.unsafe, path)
+		e.report.Warnings = append(e.report.Warnings, fmt.Sprintf("table %d: %s; %s written because of --publish-unsafe", c.Table, t.unsafe, path))
 		return false
 	}
-	e.logf("Error in table %d (%s): it failed its audit (%d of %d primary cells under-protected), so %s is not written (argus --publish-unsafe writes it anyway)",
-		c.Table, describe(t), t.unsafe.under, t.unsafe.primaries, path)
+	e.logf("Error in table %d (%s): %s, so %s is not written (argus --publish-unsafe writes it anyway)",
+		c.Table, describe(t), t.unsafe, path)
 	e.report.Withheld = append(e.report.Withheld, OutputReport{Table: c.Table, Type: c.Type, File: path})
 	return true
 }
@@ -175,8 +185,11 @@ func (e *engine) finalSafety() int {
 	var bad []string
 	for i, t := range e.tables {
 		if t.unsafe != nil && t.table != nil {
-			bad = append(bad, fmt.Sprintf("table %d (%s: %d of %d primary cells under-protected)", i+1, describe(t),
-				t.unsafe.under, t.unsafe.primaries))
+			what := fmt.Sprintf("%d of %d primary cells under-protected", t.unsafe.under, t.unsafe.primaries)
+			if t.unsafe.unaudited {
+				what = "not audited: no audit plugin installed"
+			}
+			bad = append(bad, fmt.Sprintf("table %d (%s: %s)", i+1, describe(t), what))
 		}
 	}
 	if len(bad) == 0 {

@@ -179,3 +179,36 @@ func TestSlidingRatio(t *testing.T) {
 		}
 	}
 }
+
+// withoutAudit hides the audit method: no audit plugin installed.
+type withoutAudit struct{ *fakeProtector }
+
+func (w withoutAudit) Method(code string) (MethodRef, bool) {
+	if strings.EqualFold(code, AuditMethod) {
+		return MethodRef{}, false
+	}
+	return w.fakeProtector.Method(code)
+}
+
+// TestNoAuditPlugin: a pattern nobody can audit is not published as if it
+// were safe: without an audit plugin the table's outputs are withheld and
+// the job ends with exit code 2, unless --publish-unsafe.
+func TestNoAuditPlugin(t *testing.T) {
+	data := writeFiles(t, map[string]string{
+		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n",
+		"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
+	})
+	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n" +
+		"<SUPPRESS> KEEP(1)\r\n<WRITETABLE> (1, 2, AS+, \"t.csv\")\r\n"
+	dir, code, rep, lb := runJob(t, arb, withoutAudit{newFake(t, keep{})})
+	if code != ExitError {
+		t.Fatalf("exit %d\n%s", code, lb)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "t.csv")); err == nil {
+		t.Error("t.csv written")
+	}
+	if !strings.Contains(lb, "no audit plugin is installed") || !strings.Contains(lb, "could not be audited") || len(rep.Withheld) != 1 {
+		t.Errorf("withheld %v, logbook:\n%s", rep.Withheld, lb)
+	}
+}
