@@ -108,7 +108,7 @@ func addConfigured(params map[string]string, info pluginsdk.MethodInfo, configur
 	for _, code := range codes {
 		set := configured[strings.ToUpper(code)]
 		for _, name := range slices.Sorted(maps.Keys(set)) {
-			if !slices.ContainsFunc(info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == name }) {
+			if !hasParam(info, name) {
 				names := make([]string, len(info.Params))
 				for i, s := range info.Params {
 					names[i] = s.Name
@@ -240,7 +240,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 // the cells named, and do not fail the table (τ-Argus's own patterns would).
 func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status []pluginsdk.Status, mr *MethodReport) error {
 	ref, ok := e.cfg.Protector.Method(AuditMethod)
-	if !ok || !slices.ContainsFunc(ref.Info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == auditSingletons }) {
+	if !ok || !hasParam(ref.Info, auditSingletons) {
 		return nil
 	}
 	single := false
@@ -254,19 +254,13 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 	if !single {
 		return nil
 	}
-	ap := *p
-	ap.Cells.Status = status
 	params := map[string]string{auditSingletons: auditCollude}
-	if slices.ContainsFunc(ref.Info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == auditMode }) {
+	if hasParam(ref.Info, auditMode) {
 		params[auditMode] = auditVerdicts
 	}
-	res, err := e.cfg.Protector.Protect(e.ctx, pluginsdk.Job{Method: AuditMethod, Problem: &ap, JobID: "audit-singletons", Params: params,
-		OnProgress: func(pr pluginsdk.Progress) { e.progress("audit (colluding singletons)", pr.Fraction) }})
+	res, err := e.runAudit(p, status, params, "audit-singletons", "audit (colluding singletons)")
 	if err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
-	if !res.Outcome.HasResult() || len(res.Lower) != p.NumCells() {
-		return fmt.Errorf("audit failed: %s%s", res.Outcome, diagText(res.Diagnostics))
+		return err
 	}
 	tol := pluginsdk.AuditTolerance(p.Cells.Value)
 	failed := make([]bool, len(status))
@@ -338,8 +332,6 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		mr.Audit = &AuditReport{Done: false}
 		return nil
 	}
-	ap := *p
-	ap.Cells.Status = status
 	// Configured audit parameters first: they override the mode chosen
 	// here.
 	params := map[string]string{}
@@ -348,20 +340,16 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		return err
 	}
 	_, set := params[auditMode]
-	if !set && slices.ContainsFunc(ref.Info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == auditMode }) {
+	if !set && hasParam(ref.Info, auditMode) {
 		params[auditMode] = e.auditModeFor(m)
 	}
 	_, set = params[auditSingletons]
-	if singletons && !set && slices.ContainsFunc(ref.Info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == auditSingletons }) {
+	if singletons && !set && hasParam(ref.Info, auditSingletons) {
 		params[auditSingletons] = auditCollude
 	}
-	res, err := e.cfg.Protector.Protect(e.ctx, pluginsdk.Job{Method: AuditMethod, Problem: &ap, JobID: "audit", Params: params,
-		OnProgress: func(pr pluginsdk.Progress) { e.progress("audit", pr.Fraction) }})
+	res, err := e.runAudit(p, status, params, "audit", "audit")
 	if err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
-	if !res.Outcome.HasResult() || len(res.Lower) != p.NumCells() {
-		return fmt.Errorf("audit failed: %s%s", res.Outcome, diagText(res.Diagnostics))
+		return err
 	}
 	ar := &AuditReport{Done: true, Mode: params[auditMode]}
 	if params[auditSingletons] == auditCollude {
@@ -416,6 +404,27 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	}
 	e.markUnsafe(specs, ar, perTable, target)
 	return nil
+}
+
+// runAudit runs the audit plugin on pattern status of p with params; step
+// names it in the progress display.
+func (e *engine) runAudit(p *pluginsdk.Problem, status []pluginsdk.Status, params map[string]string, jobID, step string) (*pluginsdk.Result, error) {
+	ap := *p
+	ap.Cells.Status = status
+	res, err := e.cfg.Protector.Protect(e.ctx, pluginsdk.Job{Method: AuditMethod, Problem: &ap, JobID: jobID, Params: params,
+		OnProgress: func(pr pluginsdk.Progress) { e.progress(step, pr.Fraction) }})
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	if !res.Outcome.HasResult() || len(res.Lower) != p.NumCells() {
+		return nil, fmt.Errorf("audit failed: %s%s", res.Outcome, diagText(res.Diagnostics))
+	}
+	return res, nil
+}
+
+// hasParam reports whether the method declares a parameter of that name.
+func hasParam(info pluginsdk.MethodInfo, name string) bool {
+	return slices.ContainsFunc(info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == name })
 }
 
 // primaryProtected reports whether the attacker interval [lo, hi] of
