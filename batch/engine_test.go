@@ -12,11 +12,12 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
-const corpus = "../../shared/corpus"
+var corpus = testcorpus.Dir()
 
 var (
 	simpleIn  = filepath.Join(corpus, "sdcTools/checkTauArgus/inst/doc/Simple2D_InputData.unzipped")

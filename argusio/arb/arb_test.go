@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-const corpusDir = "../../../shared/corpus"
+var corpusDir = testcorpus.Dir()
 
 // dump renders a parsed job as stable text for golden comparisons.
 func dump(j *Job, err error) string {

@@ -11,11 +11,12 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-const corpus = "../../../shared/corpus"
+var corpus = testcorpus.Dir()
 
 func TestRead(t *testing.T) {
 	tests := []struct {

@@ -15,11 +15,12 @@ import (
 
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-const corpus = "../../../shared/corpus"
+var corpus = testcorpus.Dir()
 
 func readFile(t *testing.T, path string) []byte {
 	t.Helper()

@@ -13,11 +13,12 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-const corpus = "../../../shared/corpus"
+var corpus = testcorpus.Dir()
 
 // result is one Read outcome rendered for comparison.
 func render(rec *Record, err error) string {

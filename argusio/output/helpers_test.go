@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // corpus is the shared corpus, relative to this package directory.
-const corpus = "../../../shared/corpus"
+var corpus = testcorpus.Dir()
 
 func corpusFile(t *testing.T, rel string) []byte {
 	t.Helper()

@@ -11,11 +11,12 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-const corpusDir = "../../../shared/corpus"
+var corpusDir = testcorpus.Dir()
 
 // dump renders parsed metadata as stable text for golden comparisons.
 func dump(m *Metadata) string {

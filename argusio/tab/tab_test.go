@@ -12,11 +12,12 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-const corpus = "../../../shared/corpus"
+var corpus = testcorpus.Dir()
 
 // render formats a Read outcome for comparisons.
 func render(row *Row, err error) string {

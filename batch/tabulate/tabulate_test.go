@@ -20,9 +20,10 @@ import (
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/rules"
+	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
-const corpus = "../../../shared/corpus"
+var corpus = testcorpus.Dir()
 
 var (
 	simple2D   = filepath.Join(corpus, "sdcTools/checkTauArgus/inst/doc/Simple2D_InputData.unzipped")

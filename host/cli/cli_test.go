@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
 // buildPlugins builds the SDK's example plugin, the modular plugin (the
@@ -100,7 +102,7 @@ func TestCommandLine(t *testing.T) {
 // TestAuditJJ audits the IndustryCode × Size table with only its primaries
 // suppressed: many are recomputable from the totals, so the audit fails.
 func TestAuditJJ(t *testing.T) {
-	jjFile := "../../../shared/corpus/derived/tau_testW_IndustryCode_x_Size/Var1_dom3_75.jj"
+	jjFile := testcorpus.Path("derived", "tau_testW_IndustryCode_x_Size", "Var1_dom3_75.jj")
 	if _, err := os.Stat(jjFile); err != nil {
 		t.Skip("corpus not available")
 	}

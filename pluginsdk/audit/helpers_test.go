@@ -13,6 +13,7 @@ import (
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
@@ -269,7 +270,7 @@ func solveFixed(A [][]float64, b []float64, choice []int, lo, hi []float64, vars
 	return true
 }
 
-const corpusDir = "/work/shared/corpus/derived/tau_testW_IndustryCode_x_Size"
+var corpusDir = testcorpus.Path("derived", "tau_testW_IndustryCode_x_Size")
 
 // industrySize builds the 6399-cell IndustryCode × Size table from a JJ
 // file of the corpus: values, statuses (u → unsafe by rule, z → empty or

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/jj"
+	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -126,7 +127,7 @@ func randomHierarchy(rng *rand.Rand, name string, n int) pluginsdk.Dimension {
 	return dim(name, par...)
 }
 
-const corpusDir = "/work/shared/corpus/derived/tau_testW_IndustryCode_x_Size"
+var corpusDir = testcorpus.Path("derived", "tau_testW_IndustryCode_x_Size")
 
 // industrySize builds the IndustryCode × Size table of the corpus (711 × 9
 // cells, as in the JJ files) and returns it with the JJ file's content.

@@ -17,11 +17,12 @@ import (
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabulate"
+	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
-const corpus = "../../../../shared/corpus"
+var corpus = testcorpus.Dir()
 
 var (
 	testDir   = filepath.Join(corpus, "sdcTools/checkTauArgus/inst/doc/TEST.unzipped/TEST")

@@ -12,12 +12,13 @@ import (
 
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/batch/problem"
+	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
-const corpusDir = "/work/shared/corpus/derived"
+var corpusDir = testcorpus.Path("derived")
 
 // jjProblem reads a JJ file of the corpus as a general problem
 // (problem.FromJJ) with cost = value, the seed paper's cost.

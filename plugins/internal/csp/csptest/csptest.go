@@ -19,13 +19,14 @@ import (
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabulate"
+	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
 // Corpus is the shared corpus directory.
-const Corpus = "/work/shared/corpus"
+var Corpus = testcorpus.Dir()
 
 var (
 	simple2D = filepath.Join(Corpus, "sdcTools/checkTauArgus/inst/doc/Simple2D_InputData.unzipped")
