@@ -213,14 +213,9 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	default:
 		return fmt.Errorf("method %s returns %v results, which batch jobs cannot use yet", c.Method, ref.Info.Capabilities.Output)
 	}
-	n := 0
-	for _, s := range res.Status {
-		if s.IsSecondary() {
-			n++
-		}
-	}
+	n, _ := pluginsdk.Secondaries(p, res.Status)
 	e.logf("End of %s protection. Time used %d seconds\nNumber of suppressions: %d", name, int(took.Seconds()), n)
-	step.Method.Secondaries = n
+	step.Method.Secondaries = int(n)
 	step.Method.SuppressedCost = res.Stats.SuppressedCost
 	for _, t := range specs {
 		t.protected, t.method = took, name

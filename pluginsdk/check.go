@@ -82,12 +82,5 @@ func fillStats(p *Problem, r *Result) {
 	if len(r.Status) != p.NumCells() || r.Stats.Secondaries != 0 {
 		return
 	}
-	for i, s := range r.Status {
-		if s.IsSecondary() {
-			r.Stats.Secondaries++
-			if len(p.Cells.Cost) > 0 {
-				r.Stats.SuppressedCost += p.Cells.Cost[i]
-			}
-		}
-	}
+	r.Stats.Secondaries, r.Stats.SuppressedCost = Secondaries(p, r.Status)
 }

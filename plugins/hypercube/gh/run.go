@@ -638,17 +638,9 @@ func (e *engine) statuses() []pluginsdk.Status {
 func (e *engine) result() *pluginsdk.Result {
 	status := e.statuses()
 	res := &pluginsdk.Result{Status: status}
-	c := &e.p.Cells
-	for i, s := range status {
-		if !s.IsSecondary() {
-			continue
-		}
-		res.Stats.Secondaries++
-		if len(c.Cost) > 0 {
-			res.Stats.SuppressedCost += c.Cost[i]
-		} else {
-			res.Stats.SuppressedCost++
-		}
+	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(e.p, status)
+	if len(e.p.Cells.Cost) == 0 {
+		res.Stats.SuppressedCost = float64(res.Stats.Secondaries) // unit costs
 	}
 	res.Stats.Objective = res.Stats.SuppressedCost
 	res.Stats.Iterations = int64(e.passes)

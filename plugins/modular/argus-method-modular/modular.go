@@ -211,14 +211,7 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 			return nil, err
 		}
 	}
-	for i := range n {
-		if status[i].IsSecondary() {
-			res.Stats.Secondaries++
-			if len(p.Cells.Cost) == n {
-				res.Stats.SuppressedCost += p.Cells.Cost[i]
-			}
-		}
-	}
+	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
 	res.Stats.Objective = res.Stats.SuppressedCost
 	res.Stats.Iterations = int64(hs.solved)
 	res.Stats.WallTime = time.Since(start)

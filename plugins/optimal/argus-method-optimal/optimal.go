@@ -158,14 +158,7 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 			"cuts": float64(st.Cuts), "rounds": float64(st.Rounds), "master_solves": float64(st.MasterSolves),
 			"attacker_lps": float64(st.AttackerLPs), "router_lps": float64(st.RouterLPs),
 			"heuristic_cost": st.HeuristicCost, "root_bound": st.RootBound, "virtual_cells": float64(virtual)}}
-	for i := range n {
-		if status[i].IsSecondary() {
-			res.Stats.Secondaries++
-			if len(p.Cells.Cost) == n {
-				res.Stats.SuppressedCost += p.Cells.Cost[i]
-			}
-		}
-	}
+	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Int64("secondaries", res.Stats.Secondaries).
 		Float64("gap", sol.Gap).Dur("took", time.Since(start)).Msg("OPT done")
 	return res, nil

@@ -138,15 +138,8 @@ func Audit(tb testing.TB, p *pluginsdk.Problem, status []pluginsdk.Status) *audi
 
 // Summary counts the secondaries of a pattern and their cost.
 func Summary(p *pluginsdk.Problem, status []pluginsdk.Status) (secondaries int, cost float64) {
-	for i, s := range status {
-		if s.IsSecondary() {
-			secondaries++
-			if len(p.Cells.Cost) == p.NumCells() {
-				cost += p.Cells.Cost[i]
-			}
-		}
-	}
-	return secondaries, cost
+	n, cost := pluginsdk.Secondaries(p, status)
+	return int(n), cost
 }
 
 // Linked builds the linked set of Size × Region (hierarchy region2.hrc)
