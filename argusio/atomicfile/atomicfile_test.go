@@ -147,7 +147,7 @@ func TestStaleTemps(t *testing.T) {
 		".t.csv.tmp-987654",
 	}
 	kept := []string{
-		fmt.Sprintf(".t.csv%s%d-%s-123", tempMark, os.Getppid(), host),          // a living writer
+		fmt.Sprintf(".t.csv%s%d-%s-123", tempMark, os.Getppid(), host),           // a living writer
 		fmt.Sprintf(".t.csv%s%d-%s-123", tempMark, dead.Process.Pid, "0badc0de"), // another host's
 		".t.csv.tmp-123456", // recent, earlier pattern
 		"t.csv.tmp-1",       // not hidden: not ours

@@ -1,5 +1,5 @@
 // Package cdl reads τ-Argus code list files (.cdl), the label files named by
-// <CODELIST> in a metadata file (tauargus-formats.md §8).
+// <CODELIST> in a metadata file (format: the τ-ARGUS user's manual (de Wolf et al., version 4.2)).
 //
 // A code list gives a label to codes: one "code,label" pair per line, the
 // first comma separating the two. The code is written as it appears in the

@@ -1,5 +1,5 @@
 // Package hrc reads and writes τ-Argus hierarchy files (.hrc), the files named
-// by <HIERCODELIST> in a metadata file (tauargus-formats.md §7).
+// by <HIERCODELIST> in a metadata file (format: the τ-ARGUS user's manual (de Wolf et al., version 4.2)).
 //
 // The reading contract is that of the τ-Argus engine (libtauargus
 // CVariable::SetCodeList), which is the component that builds hierarchies:

@@ -4,7 +4,7 @@
 //
 // The contract is bug-for-bug compatibility with τ-Argus's own Tokenizer
 // (argus.utils.Tokenizer, identical to tauargus.utils.Tokenizer), as
-// specified in tauargus-formats.md §1:
+// follows:
 //
 //   - Input is 8-bit text. Bytes are passed through unchanged; every
 //     "character" below is one byte (τ-Argus decodes with windows-1252, one

@@ -1,7 +1,7 @@
 // Package microdata streams the records of τ-Argus microdata files: fixed
 // format (.asc with positions and lengths) and free format (one separator
 // character), as the τ-Argus engine reads them (libtauargus ExploreFile,
-// ReadMicroRecord, DoMicroRecord, NormaliseCode; tauargus-formats.md §5.1–5.2).
+// ReadMicroRecord, DoMicroRecord, NormaliseCode).
 //
 // The caller describes the fields to extract with a [Layout] (the batch
 // engine maps the .rda metadata onto it). [Reader.Read] returns one

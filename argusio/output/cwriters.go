@@ -118,7 +118,7 @@ func checkTable(t *table.Table) error {
 }
 
 // WriteCSV writes output type 1, the CSV file in table layout (engine
-// WriteCSV / WriteCSVTable, tauargus-formats.md §11.1). The last dimension
+// WriteCSV / WriteCSVTable). The last dimension
 // forms the columns, the one before it the rows and earlier ones layers:
 //
 //   - one dimension: a line "," + the labels, then "," + the values,

@@ -1,5 +1,5 @@
 // Package rda reads τ-Argus metadata files (.rda) for microdata (fixed and
-// free format) and for tabular data, as specified in tauargus-formats.md §4.
+// free format) and for tabular data (format: the τ-ARGUS user's manual (de Wolf et al., version 4.2)).
 //
 // The contract: [Parse] accepts exactly what τ-Argus 4.2.5 accepts
 // (Metadata.readMicroMetadata / readTableMetadata followed by

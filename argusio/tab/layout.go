@@ -8,7 +8,7 @@ import (
 )
 
 // Role is what a column of a .tab file holds; it follows from the keywords
-// of the variable in the .rda (tauargus-formats.md §4.3).
+// of the variable in the .rda.
 type Role int
 
 // Column roles.

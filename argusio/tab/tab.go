@@ -1,5 +1,5 @@
 // Package tab reads τ-Argus tabular input files (.tab), one cell per line
-// (tauargus-formats.md §6.1–6.5), the way τ-Argus's TableSet.buildCell and
+// (format: the τ-ARGUS user's manual (de Wolf et al., version 4.2)), the way τ-Argus's TableSet.buildCell and
 // Metadata.setVariableLengthFromData do.
 //
 // The caller describes the columns with a [Layout]: one [Column] per .rda

@@ -1,6 +1,5 @@
 // Package apriori applies τ-Argus a-priori files (.hst) to a table, as
-// <APRIORI> does in batch mode (tauargus-formats.md §10,
-// tauargus-methods.md §4; τ-Argus 4.2.5 TableSet.processAprioryFile with the
+// <APRIORI> does in batch mode (τ-Argus 4.2.5 TableSet.processAprioryFile with the
 // engine's SetTableCellStatus, SetTableCellCost and
 // SetProtectionLevelsForResponseTable).
 //

@@ -1,5 +1,5 @@
 // Package numfmt formats numbers exactly as the two halves of τ-Argus do
-// (tauargus-formats.md §0, §11, §12).
+// (its C++ engine and its Java program).
 //
 // The C++ engine writes numbers with printf("%.*f", dec, x): the binary value
 // correctly rounded to dec decimals (ties to even on exactly representable
