@@ -21,12 +21,6 @@ const ratioParam = "ratio"
 // The protection levels of cells are floored at 10^−decimals, so on small
 // cells (frequency tables above all) the levels alone overstate the ratio.
 func slidingRatio(s *rules.Set) float64 {
-	first := func(a, b float64, okA, okB bool) (float64, bool) {
-		if okA {
-			return a, true
-		}
-		return b, okB
-	}
 	var nk, p float64
 	var hasNK, hasP bool
 	if s.NK[0] != nil || s.NK[2] != nil {
@@ -52,25 +46,15 @@ func slidingRatio(s *rules.Set) float64 {
 	if hasNK || hasP {
 		return max(nk, p)
 	}
-	var okF0, okF1, okR0, okR1 bool
-	var f0, f1, r0, r1 float64
-	if s.Freq[0] != nil {
-		f0, okF0 = s.Freq[0].Range, true
-	}
-	if s.Freq[1] != nil {
-		f1, okF1 = s.Freq[1].Range, true
-	}
-	if fr, ok := first(f0, f1, okF0, okF1); ok {
-		return 2 * fr / 100
-	}
-	if s.Req[0] != nil {
-		r0, okR0 = s.Req[0].Margin, true
-	}
-	if s.Req[1] != nil {
-		r1, okR1 = s.Req[1].Margin, true
-	}
-	if rq, ok := first(r0, r1, okR0, okR1); ok {
-		return 2 * rq / 100
+	switch {
+	case s.Freq[0] != nil:
+		return 2 * s.Freq[0].Range / 100
+	case s.Freq[1] != nil:
+		return 2 * s.Freq[1].Range / 100
+	case s.Req[0] != nil:
+		return 2 * s.Req[0].Margin / 100
+	case s.Req[1] != nil:
+		return 2 * s.Req[1].Margin / 100
 	}
 	return 2 * s.ManualMargin / 100
 }
