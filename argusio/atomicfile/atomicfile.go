@@ -28,6 +28,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sdcengine/argus/argusio/pidalive"
 )
 
 // Write creates or replaces the file at path with what fill writes. If fill
@@ -113,7 +115,7 @@ func removeStale(dir string) {
 		switch {
 		case len(f) == 3 && f[1] == host:
 			pid, err := strconv.Atoi(f[0])
-			if err != nil || pid == os.Getpid() || processAlive(pid) {
+			if err != nil || pid == os.Getpid() || pidalive.Alive(pid) {
 				continue
 			}
 		case len(f) == 1 && isDigits(f[0]):

@@ -14,6 +14,7 @@ import (
 
 	goplugin "github.com/hashicorp/go-plugin/runner"
 
+	"github.com/sdcengine/argus/argusio/pidalive"
 	"github.com/sdcengine/argus/host/proctree"
 )
 
@@ -133,7 +134,7 @@ func sweepSocketDirs(base string) {
 		}
 		pidText, _, _ := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(pidText)
-		if err != nil || pid == os.Getpid() || processAlive(pid) {
+		if err != nil || pid == os.Getpid() || pidalive.Alive(pid) {
 			continue
 		}
 		os.RemoveAll(filepath.Join(base, e.Name()))

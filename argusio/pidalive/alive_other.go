@@ -1,12 +1,12 @@
 //go:build !unix
 
-package runner
+package pidalive
 
 import "os"
 
-// processAlive reports whether a process with this pid exists (on Windows
+// Alive reports whether a process with this pid exists (on Windows
 // FindProcess opens the process and fails if there is none).
-func processAlive(pid int) bool {
+func Alive(pid int) bool {
 	p, err := os.FindProcess(pid)
 	if err != nil {
 		return false

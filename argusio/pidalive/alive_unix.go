@@ -1,15 +1,15 @@
 //go:build unix
 
-package runner
+package pidalive
 
 import (
 	"errors"
 	"syscall"
 )
 
-// processAlive reports whether a process with this pid exists (one that
+// Alive reports whether a process with this pid exists (one that
 // belongs to another user counts).
-func processAlive(pid int) bool {
+func Alive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
