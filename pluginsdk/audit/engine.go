@@ -146,6 +146,11 @@ type component struct {
 	ylo, yhi       []float64
 	rhs            []float64
 	consistent     bool
+	// The component's rows over its columns (CSR), built with the model:
+	// row q has columns rowCol[rowStart[q]:rowStart[q+1]].
+	rowStart []int
+	rowCol   []int
+	rowCoef  []float64
 
 	mu        sync.Mutex
 	lowDone   []bool
@@ -467,7 +472,7 @@ func (a *attack) run(ctx context.Context) error {
 	}
 	slices.SortStableFunc(comps, func(x, y *component) int { return len(y.tasks) - len(x.tasks) })
 	a.setupDone = time.Now()
-	return a.solveAll(ctx, comps, rhs, local)
+	return a.solveAll(ctx, comps)
 }
 
 func (a *attack) overridden(c int) bool { return a.override != nil && a.override[c] }
@@ -488,29 +493,28 @@ func (a *attack) nonAdditive(r int, residual float64) {
 
 // buildModel builds the LP of component k: one column per cell with its
 // bounds, one equality row per relation, zero objective.
-func (a *attack) buildModel(k *component, rhs []float64, local []int32) (*solver.Model, error) {
+func (a *attack) buildModel(k *component) (*solver.Model, error) {
 	md := solver.NewModel(solver.Minimize)
 	nc := len(k.cols)
 	cost := make([]float64, nc)
 	if _, err := md.AddCols(cost, k.ylo, k.yhi, nil); err != nil {
 		return nil, fmt.Errorf("audit: component of %d cells: %w", nc, err)
 	}
-	rlo := make([]float64, len(k.rows))
 	start := make([]int, 1, len(k.rows)+1)
 	var idx []int
 	var val []float64
-	for q, r := range k.rows {
-		rlo[q] = k.rhs[q]
+	for _, r := range k.rows {
 		cells, coef := a.rel.Terms(r)
 		for t, c := range cells {
-			if a.free[c] && k.contains(c, local) {
-				idx = append(idx, int(local[c]))
+			if a.free[c] && k.contains(c, a.localOf) {
+				idx = append(idx, int(a.localOf[c]))
 				val = append(val, coef[t])
 			}
 		}
 		start = append(start, len(idx))
 	}
-	if _, err := md.AddRows(rlo, rlo, start, idx, val); err != nil {
+	k.rowStart, k.rowCol, k.rowCoef = start, idx, val
+	if _, err := md.AddRows(k.rhs, k.rhs, start, idx, val); err != nil {
 		return nil, fmt.Errorf("audit: component of %d cells: %w", nc, err)
 	}
 	return md, nil
@@ -520,14 +524,6 @@ func (a *attack) buildModel(k *component, rhs []float64, local []int32) (*solver
 func (k *component) contains(c int, local []int32) bool {
 	j := local[c]
 	return int(j) < len(k.cols) && k.cols[j] == c
-}
-
-// local returns the column of cell c in k, or -1.
-func (k *component) local(c int, local []int32) int {
-	if k.contains(c, local) {
-		return int(local[c])
-	}
-	return -1
 }
 
 // scheduler hands out tasks: large components first, shared by all
@@ -608,7 +604,7 @@ func (s *scheduler) next(a *attack, cur *component, x []float64) (*component, []
 	return k, k.tasks[best : best+1]
 }
 
-func (a *attack) solveAll(ctx context.Context, comps []*component, rhs []float64, local []int32) error {
+func (a *attack) solveAll(ctx context.Context, comps []*component) error {
 	if len(comps) == 0 {
 		a.progress(true)
 		return nil
@@ -629,7 +625,7 @@ func (a *attack) solveAll(ctx context.Context, comps []*component, rhs []float64
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &worker{a: a, rhs: rhs, local: local, wide: -1}
+			w := &worker{a: a, wide: -1}
 			defer w.close()
 			if err := w.loop(ctx, sch); err != nil {
 				cancel(err)
@@ -650,8 +646,6 @@ func (a *attack) solveAll(ctx context.Context, comps []*component, rhs []float64
 // worker owns one solver instance at a time.
 type worker struct {
 	a      *attack
-	rhs    []float64
-	local  []int32
 	comp   *component
 	s      *solver.Solver
 	objCol int
@@ -756,7 +750,7 @@ func (w *worker) enter(ctx context.Context, k *component) error {
 // hot start.
 func (w *worker) prepare(ctx context.Context, k *component) error {
 	a := w.a
-	md, err := a.buildModel(k, w.rhs, w.local)
+	md, err := a.buildModel(k)
 	if err != nil {
 		return err
 	}

@@ -91,36 +91,28 @@ func (a *attack) point(k *component, y []float64, wide int, wideLo, wideHi float
 	if len(y) != len(k.cols) {
 		return nil, false
 	}
-	x := make([]float64, len(y))
-	ok := true
-	for j, c := range k.cols {
-		if math.IsNaN(y[j]) || math.IsInf(y[j], 0) {
-			return nil, false
-		}
-		x[j] = a.ref[c] + k.scale*y[j]
+	for j := range k.cols {
 		lo, hi := k.ylo[j], k.yhi[j]
 		if j == wide {
 			lo, hi = wideLo, wideHi
 		}
-		if y[j] < lo-a.tol/k.scale || y[j] > hi+a.tol/k.scale {
-			ok = false
+		if math.IsNaN(y[j]) || math.IsInf(y[j], 0) || y[j] < lo-a.tol/k.scale || y[j] > hi+a.tol/k.scale {
+			return nil, false
 		}
 	}
-	if !ok {
-		return x, false
-	}
-	for q, r := range k.rows {
+	for q := range k.rows {
 		var s ksum
 		s.add(-k.rhs[q])
-		cells, coef := a.rel.Terms(r)
-		for t, c := range cells {
-			if j := k.local(c, a.localOf); j >= 0 {
-				s.add(coef[t] * y[j])
-			}
+		for p := k.rowStart[q]; p < k.rowStart[q+1]; p++ {
+			s.add(k.rowCoef[p] * y[k.rowCol[p]])
 		}
 		if math.Abs(s.sum())*k.scale > a.tol {
-			return x, false
+			return nil, false
 		}
+	}
+	x := make([]float64, len(y))
+	for j, c := range k.cols {
+		x[j] = a.ref[c] + k.scale*y[j]
 	}
 	return x, true
 }
