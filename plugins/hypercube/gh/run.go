@@ -168,7 +168,8 @@ func (e *engine) processSub(si int) error {
 func (e *engine) ensure(si, tpos int, t int32) error {
 	k := key(si, t)
 	recs := e.cache[k]
-	margin := e.isMargin(si, tpos)
+	// Margins matter only to the singleton rule.
+	margin := e.o.Singleton && e.isMargin(si, tpos)
 	// Acceptable hypercubes never become more (requirements only grow), so
 	// a target found short of a second hypercube stays so.
 	if len(recs) > 0 && (len(recs) >= e.want(recs, t, margin) || e.short[k]) {
@@ -457,14 +458,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			return d.Severity == pluginsdk.SeverityError
 		})
 		for _, c := range rep.Unverified {
-			if auditFailed {
-				break
-			}
-			r := e.root[c]
-			if !e.unverifiedWidened[r] {
-				if e.unverifiedWidened == nil {
-					e.unverifiedWidened = map[int32]bool{}
-				}
+			if r := e.root[c]; !auditFailed && !e.unverifiedWidened[r] {
 				e.unverifiedWidened[r] = true
 				stuckCells = append(stuckCells, r)
 			}
