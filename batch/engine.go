@@ -526,16 +526,7 @@ func (e *engine) openMetadata(c *arb.OpenMetadata) error {
 	if err := e.guard.input(path, inputWhat("metadata file", &c.Header)); err != nil {
 		return err
 	}
-	f, err := infile.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	origin := rda.Microdata
-	if e.tabular {
-		origin = rda.Tabular
-	}
-	m, err := rda.Parse(f, path, origin)
+	m, err := readMetadata(path, e.tabular)
 	if err != nil {
 		return err
 	}
@@ -546,10 +537,8 @@ func (e *engine) openMetadata(c *arb.OpenMetadata) error {
 	if err := e.mapMetadataPaths(m, e.dataFile, e.warnCase); err != nil {
 		return err
 	}
-	for _, f := range metadataFiles(m, e.dataFile) {
-		if err := e.guard.input(f.path, f.what); err != nil {
-			return err
-		}
+	if err := e.guard.inputAll(metadataFiles(m, e.dataFile)); err != nil {
+		return err
 	}
 	e.meta, e.metaFile = m, path
 	return nil

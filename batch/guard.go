@@ -73,14 +73,20 @@ func (r fileRef) same(o fileRef) bool {
 	return r.key == o.key || (r.info != nil && o.info != nil && os.SameFile(r.info, o.info))
 }
 
+// find returns the first of refs that is the same file as r.
+func (r fileRef) find(refs []fileRef) (fileRef, bool) {
+	if i := slices.IndexFunc(refs, r.same); i >= 0 {
+		return refs[i], true
+	}
+	return fileRef{}, false
+}
+
 // input records a file the job reads. A logbook of the job read as input is
 // an error (it changes while the job runs).
 func (g *guard) input(path, what string) error {
 	r := newRef(path, what)
-	for _, l := range g.logbooks {
-		if r.same(l) {
-			return fmt.Errorf("%s (%s) is %s of this job", what, path, l.what)
-		}
+	if l, ok := r.find(g.logbooks); ok {
+		return fmt.Errorf("%s (%s) is %s of this job", what, path, l.what)
 	}
 	g.inputs = append(g.inputs, r)
 	return nil
@@ -94,15 +100,11 @@ func (g *guard) check(path, what string, report bool) error {
 		return fmt.Errorf("%s (%s) is a symbolic link; argus does not write through links (name the file itself)", what, path)
 	}
 	r := newRef(path, what)
-	for _, in := range g.inputs {
-		if r.same(in) {
-			return fmt.Errorf("%s (%s) is %s of this job; argus never overwrites an input", what, path, in.what)
-		}
+	if in, ok := r.find(g.inputs); ok {
+		return fmt.Errorf("%s (%s) is %s of this job; argus never overwrites an input", what, path, in.what)
 	}
-	for _, l := range g.logbooks {
-		if r.same(l) {
-			return fmt.Errorf("%s (%s) is %s of this job", what, path, l.what)
-		}
+	if l, ok := r.find(g.logbooks); ok {
+		return fmt.Errorf("%s (%s) is %s of this job", what, path, l.what)
 	}
 	for _, out := range g.outputs {
 		if r.same(out) && !(report && out.report) {
@@ -116,20 +118,14 @@ func (g *guard) check(path, what string, report bool) error {
 // <LOGBOOK> commands but must not be an input or an output.
 func (g *guard) logbook(path, what string) error {
 	r := newRef(path, what)
-	for _, l := range g.logbooks {
-		if r.same(l) {
-			return nil
-		}
+	if _, ok := r.find(g.logbooks); ok {
+		return nil
 	}
-	for _, in := range g.inputs {
-		if r.same(in) {
-			return fmt.Errorf("%s (%s) is %s of this job; argus never writes into an input", what, path, in.what)
-		}
+	if in, ok := r.find(g.inputs); ok {
+		return fmt.Errorf("%s (%s) is %s of this job; argus never writes into an input", what, path, in.what)
 	}
-	for _, out := range g.outputs {
-		if r.same(out) {
-			return fmt.Errorf("%s (%s) is also %s", what, path, out.what)
-		}
+	if out, ok := r.find(g.outputs); ok {
+		return fmt.Errorf("%s (%s) is also %s", what, path, out.what)
 	}
 	g.logbooks = append(g.logbooks, r)
 	return nil
@@ -347,23 +343,31 @@ func (e *engine) precheckMetadata(g *guard, name string, tabular bool, dataFile 
 	if !ok {
 		return nil
 	}
+	m, err := readMetadata(path, tabular)
+	if err != nil || e.mapMetadataPaths(m, dataFile, func(string, string) {}) != nil {
+		return nil
+	}
+	return g.inputAll(metadataFiles(m, dataFile))
+}
+
+// readMetadata opens and parses a metadata file, for microdata or tabular
+// data.
+func readMetadata(path string, tabular bool) (*rda.Metadata, error) {
 	f, err := infile.Open(path)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	defer f.Close()
 	origin := rda.Microdata
 	if tabular {
 		origin = rda.Tabular
 	}
-	m, err := rda.Parse(f, path, origin)
-	if err != nil {
-		return nil
-	}
-	if e.mapMetadataPaths(m, dataFile, func(string, string) {}) != nil {
-		return nil
-	}
-	for _, f := range metadataFiles(m, dataFile) {
+	return rda.Parse(f, path, origin)
+}
+
+// inputAll records the files a metadata file names as inputs.
+func (g *guard) inputAll(files []plannedFile) error {
+	for _, f := range files {
 		if err := g.input(f.path, f.what); err != nil {
 			return err
 		}

@@ -174,24 +174,30 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	}
 	// A plugin refused or broken fails only the jobs that use its methods:
 	// the others run, with the problem in the logbook and the report.
-	for _, p := range problems(cat) {
+	catProblems := problems(cat)
+	for _, p := range catProblems {
 		log.Warn().Msg(p)
 	}
 	// Command-line rules come first: of two equal prefixes the first wins.
 	pm := pathmap.New(append(slices.Clone(a.pathmap), cat.PathMap...))
-	// Plugin sockets go under the job's TEMPDIR (a Windows path mapped).
-	sockets, err := pm.Apply(a.tempDir)
-	if err != nil || sockets == "" {
+	// Plugin sockets and the run report go under the job's TEMPDIR (a
+	// Windows path mapped); an unmapped one stops the job in batch.Run.
+	tempDir, err := pm.Apply(a.tempDir)
+	if err != nil {
+		tempDir = ""
+	}
+	sockets := tempDir
+	if sockets == "" {
 		sockets = os.TempDir()
 	}
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
 		Protector: &protector{cat: cat, run: newRunner(log, sockets)}, Log: log, TimeLimit: a.timeLimit,
 		SuppressLimit: a.suppressLimit, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,
-		MethodParams: mergeParams(cat.Params, a.params), PathMap: pm, Warnings: problems(cat)}
+		MethodParams: mergeParams(cat.Params, a.params), PathMap: pm, Warnings: catProblems}
 	reportPath := a.report
 	if reportPath == "" {
-		dir, err := pm.Apply(a.tempDir)
-		if err != nil || dir == "" {
+		dir := tempDir
+		if dir == "" {
 			dir = filepath.Dir(a.file)
 		}
 		reportPath = filepath.Join(dir, strings.TrimSuffix(filepath.Base(a.file), filepath.Ext(a.file))+".report.json")
