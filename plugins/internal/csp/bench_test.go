@@ -21,7 +21,7 @@ import (
 var corpusDir = testcorpus.Path("derived")
 
 // jjProblem reads a JJ file of the corpus as a general problem
-// (problem.FromJJ) with cost = value, the seed paper's cost.
+// (problem.FromJJ) with cost = value, the cost of Castro (2012)'s Table 2.
 func jjProblem(tb testing.TB, name string) *pluginsdk.Problem {
 	tb.Helper()
 	path := filepath.Join(corpusDir, name)
@@ -115,7 +115,7 @@ func BenchmarkIndustryJJ(b *testing.B) {
 	}
 }
 
-// TestGLPKAnchors documents that the patterns benchmarks.md gives as GLPK
+// TestGLPKAnchors documents that the patterns the team's benchmark notes give as GLPK
 // optima of the Size × Region instances (A11: cost 467 819; A12: 387 086)
 // leave primaries exactly disclosed, so they are no lower bounds on
 // protected patterns (the extended formulation with big-M u_i − a_i ≈

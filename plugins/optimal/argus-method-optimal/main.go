@@ -3,7 +3,9 @@
 // protect every primary cell of the whole table (any number of dimensions,
 // hierarchies, linked tables, or general linear relations) against the
 // attacker of the audit, by Benders decomposition with HiGHS (package
-// plugins/internal/csp; tauargus-methods.md §6.3, seed 000 §4.1).
+// plugins/internal/csp; Castro 2012, "Recent advances in optimization
+// techniques for statistical tabular data protection", European Journal of
+// Operational Research, §4.1).
 //
 // τ-Argus form: OPT(t, maxMinutes). At the time limit the best protected
 // pattern found is returned with outcome TIME_LIMIT, its lower bound and

@@ -34,7 +34,7 @@ func (optimal) Info() pluginsdk.MethodInfo {
 			"upper and sliding protection levels against an attacker who knows the relations, the published cells and " +
 			"the a-priori bounds. Master problem over the suppression variables (HiGHS MIP), one attacker LP per " +
 			"primary and direction giving capacity cuts, a protected incumbent at all times. Singletons: τ-Argus's " +
-			"virtual cells (default, switches as in MOD), the seed paper's local constraints or colluding singletons.",
+			"virtual cells (default, switches as in MOD), Castro (2012)'s local constraints or colluding singletons.",
 		Params: []pluginsdk.ParamSpec{
 			{Name: pMaxTime, Type: pluginsdk.ParamDuration, Default: "10", BatchPosition: 1, Min: "0",
 				Help: "time limit (minutes, or a Go duration; 0: none); the best protected pattern is returned when it is reached"},
@@ -42,7 +42,7 @@ func (optimal) Info() pluginsdk.MethodInfo {
 				Help: "relative optimality gap at which to stop (0: prove optimality)"},
 			{Name: pSingletons, Type: pluginsdk.ParamEnum, Default: "tauargus", Allowed: []string{"tauargus", "none", "local", "global"},
 				Help: "singleton protection: τ-Argus's virtual cells per relation (tauargus), none, the relation-wise " +
-					"constraints (8) of seed 000 (local), or all single-respondent primaries colluding (10) (global)"},
+					"constraints (8) of Castro (2012) (local), or all single-respondent primaries colluding (10) (global)"},
 			{Name: pSingleSingle, Type: pluginsdk.ParamBool, Default: "true",
 				Help: "tauargus singletons: protect the sum of two single-respondent primaries of a relation"},
 			{Name: pSingleMultiple, Type: pluginsdk.ParamBool, Default: "true",

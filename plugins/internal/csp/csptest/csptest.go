@@ -1,7 +1,7 @@
 // Package csptest builds the reference tables of the suppression plugins'
 // tests and benchmarks from the τ-Argus tutorial microdata in the shared
 // corpus: Simple2D (Size × Region | Var2, P(15,1); checkTauArgus) and the
-// two IndustryCode × Size tables of the seed paper's Table 2 (Var1, Var2,
+// two IndustryCode × Size tables of Table 2 of Castro (2012, "Recent advances in optimization techniques for statistical tabular data protection", EJOR) (Var1, Var2,
 // NK(3,75)), as the batch engine would hand them to a method plugin
 // (costs = response, τ-Argus's a-priori bounds, relations filled).
 package csptest
