@@ -29,6 +29,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/atomicfile"
 	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/logbook"
@@ -192,6 +193,9 @@ type engine struct {
 	resolver arb.Resolver
 	order    arb.Order
 	report   *Report
+	// files writes the job's outputs atomically (cleaning each output
+	// directory of dead runs' temporaries once).
+	files atomicfile.Writer
 
 	// Pending data file (after <OPEN...DATA>) and its kind.
 	dataFile string
@@ -497,7 +501,7 @@ func (e *engine) versionInfo(c *arb.VersionInfo) error {
 		return err
 	}
 	defer e.guard.recordAll(files)
-	return writeFile(path, func(w io.Writer) error {
+	return e.writeFile(path, func(w io.Writer) error {
 		return logbook.WriteVersionInfo(w, logbook.TauArgusVersion, logbook.TauArgusBuild)
 	})
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/arb"
-	"github.com/sdcengine/argus/argusio/atomicfile"
 	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/infile"
@@ -27,9 +26,9 @@ import (
 	"github.com/sdcengine/argus/batch/tabulate"
 )
 
-// writeFile writes a file atomically.
-func writeFile(path string, fill func(w io.Writer) error) error {
-	return atomicfile.Write(path, 0o644, fill)
+// writeFile writes a file of the job atomically.
+func (e *engine) writeFile(path string, fill func(w io.Writer) error) error {
+	return e.files.Write(path, 0o644, fill)
 }
 
 // readMicrodata builds every specified microdata table.
@@ -233,7 +232,7 @@ func (e *engine) readTable(c *arb.ReadTable) error {
 				report := filepath.Join(e.cfg.TempDir, "AdditErr.txt")
 				if gerr := e.guard.check(report, "the additivity report", false); gerr != nil {
 					e.logf("The non-additive relations are not listed: %v", gerr)
-				} else if werr := writeFile(report, func(w io.Writer) error {
+				} else if werr := e.writeFile(report, func(w io.Writer) error {
 					return ae.WriteReport(w, t.dataFile, t.metaFile, e.cfg.Now().Format(time.DateTime), "\r\n")
 				}); werr == nil {
 					e.logf("The non-additive relations are listed in %s", report)

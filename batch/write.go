@@ -51,8 +51,8 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 	case output.TypeJJ:
 		frq := path + ".frq"
 		var frqErr error
-		err = writeFile(path, func(w io.Writer) error {
-			return writeFileErr(&frqErr, frq, func(fw io.Writer) error {
+		err = e.writeFile(path, func(w io.Writer) error {
+			return e.writeFileErr(&frqErr, frq, func(fw io.Writer) error {
 				return jj.Write(w, fw, t.table, jj.WriteOptions{RemoveTrivial: opts.RemoveTrivial})
 			})
 		})
@@ -61,14 +61,14 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 		}
 	case output.TypeIntermediate:
 		meta := output.MetadataName(path)
-		err = writeFile(path, func(w io.Writer) error { return output.Write(w, typ, t.table, opts) })
+		err = e.writeFile(path, func(w io.Writer) error { return output.Write(w, typ, t.table, opts) })
 		if err == nil {
-			err = writeFile(meta, func(w io.Writer) error {
+			err = e.writeFile(meta, func(w io.Writer) error {
 				return output.WriteIntermediateMetadata(w, t.table, opts, meta)
 			})
 		}
 	default:
-		err = writeFile(path, func(w io.Writer) error { return output.Write(w, typ, t.table, opts) })
+		err = e.writeFile(path, func(w io.Writer) error { return output.Write(w, typ, t.table, opts) })
 	}
 	if err != nil {
 		return err
@@ -79,7 +79,7 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 	if t.method == "" {
 		rep.ProcessingTime = -1
 	}
-	if err := writeFile(report, func(w io.Writer) error { return output.WriteReport(w, t.table, rep) }); err != nil {
+	if err := e.writeFile(report, func(w io.Writer) error { return output.WriteReport(w, t.table, rep) }); err != nil {
 		return err
 	}
 	e.logf("Table: %s has been written\nOutput file name: %s", describe(t), path)
@@ -89,8 +89,8 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 
 // writeFileErr writes a second file atomically inside the fill of the first,
 // recording its error.
-func writeFileErr(errp *error, path string, fill func(w io.Writer) error) error {
-	*errp = writeFile(path, fill)
+func (e *engine) writeFileErr(errp *error, path string, fill func(w io.Writer) error) error {
+	*errp = e.writeFile(path, fill)
 	return nil
 }
 

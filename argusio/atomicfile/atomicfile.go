@@ -12,7 +12,8 @@
 // write removes the temporary files in its directory left by processes of
 // this host that have died (and those of the older pattern ".NAME.tmp-N"
 // older than an hour), so that values a killed run was writing do not stay
-// on disk.
+// on disk. [Write] looks for them at every call; a [Writer], which a job
+// writing many files keeps, looks once per directory.
 //
 // The file gets exactly the permissions asked for (the umask does not
 // apply), as os.Chmod gives.
@@ -27,6 +28,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/pidalive"
@@ -34,13 +36,52 @@ import (
 
 // Write creates or replaces the file at path with what fill writes. If fill
 // or any file operation fails, the destination is untouched and no
-// temporary file remains.
+// temporary file remains. It first removes the stale temporary files of
+// path's directory.
 func Write(path string, perm os.FileMode, fill func(w io.Writer) error) error {
+	removeStale(dirOf(path))
+	return write(path, perm, fill)
+}
+
+// A Writer writes files like [Write] but removes the stale temporary files
+// of a directory only before its first write there: a job writing hundreds
+// of outputs into one directory reads that directory once. The zero value
+// is ready to use; a Writer is safe for concurrent use.
+type Writer struct {
+	mu    sync.Mutex
+	swept map[string]bool // directories already cleaned
+}
+
+// Write creates or replaces the file at path with what fill writes, as
+// the package's [Write].
+func (wr *Writer) Write(path string, perm os.FileMode, fill func(w io.Writer) error) error {
+	dir := dirOf(path)
+	wr.mu.Lock()
+	if !wr.swept[dir] {
+		if wr.swept == nil {
+			wr.swept = map[string]bool{}
+		}
+		wr.swept[dir] = true
+		removeStale(dir)
+	}
+	wr.mu.Unlock()
+	return write(path, perm, fill)
+}
+
+// dirOf returns the directory of path, "." for a bare name.
+func dirOf(path string) string {
+	if dir, _ := filepath.Split(path); dir != "" {
+		return dir
+	}
+	return "."
+}
+
+// write writes path without looking for stale temporary files.
+func write(path string, perm os.FileMode, fill func(w io.Writer) error) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	removeStale(dir)
 	if f := openAnonymous(dir); f != nil {
 		return writeAnonymous(f, dir, base, path, perm, fill)
 	}

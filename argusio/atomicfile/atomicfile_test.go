@@ -174,3 +174,47 @@ func TestStaleTemps(t *testing.T) {
 		}
 	}
 }
+
+// TestWriterSweepsOnce: a Writer removes a directory's stale temporary
+// files before its first write there and does not read the directory again.
+func TestWriterSweepsOnce(t *testing.T) {
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := func(dir string) string {
+		name := filepath.Join(dir, fmt.Sprintf(".t.csv%s%d-%s-1", tempMark, dead.Process.Pid, hostTag()))
+		if err := os.WriteFile(name, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return name
+	}
+	exists := func(name string) bool { _, err := os.Stat(name); return err == nil }
+	dirA, dirB := t.TempDir(), t.TempDir()
+	first := stale(dirA)
+	var wr Writer
+	write := func(path, content string) {
+		t.Helper()
+		if err := wr.Write(path, 0o644, func(w io.Writer) error { _, err := io.WriteString(w, content); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := os.ReadFile(path); err != nil || string(b) != content {
+			t.Fatalf("%s holds %q, %v; want %q", path, b, err, content)
+		}
+	}
+	write(filepath.Join(dirA, "a.csv"), "1")
+	if exists(first) {
+		t.Errorf("first write into %s left the stale %s", dirA, filepath.Base(first))
+	}
+	second := stale(dirA)
+	write(filepath.Join(dirA, "b.csv"), "2")
+	write(filepath.Join(dirA, "a.csv"), "3") // a replacement
+	if !exists(second) {
+		t.Errorf("a later write into %s read the directory again", dirA)
+	}
+	other := stale(dirB)
+	write(filepath.Join(dirB, "c.csv"), "4")
+	if exists(other) {
+		t.Errorf("first write into %s left the stale %s", dirB, filepath.Base(other))
+	}
+}
