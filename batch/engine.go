@@ -328,11 +328,21 @@ func (e *engine) logf(format string, args ...any) {
 	e.cfg.Log.Debug().Str("logbook", msg).Send()
 }
 
+// warn writes "WARNING: msg" to the logbook and records msg among the run
+// report's warnings.
+func (e *engine) warn(msg string) { e.warnAs(msg, msg) }
+
+// warnAs writes "WARNING: msg" to the logbook and records reported (msg
+// with its position, usually) among the run report's warnings.
+func (e *engine) warnAs(msg, reported string) {
+	e.logf("WARNING: %s", msg)
+	e.report.Warnings = append(e.report.Warnings, reported)
+}
+
 func (e *engine) run() int {
 	e.logf("Start of batch procedure; file: %s", e.cfg.BatchFile)
 	for _, w := range e.cfg.Warnings {
-		e.logf("WARNING: %s", w)
-		e.report.Warnings = append(e.report.Warnings, w)
+		e.warn(w)
 	}
 	code := e.runJob()
 	e.logf("End of TauArgus run")
@@ -383,8 +393,7 @@ func (e *engine) runJob() int {
 	f.Close()
 	if job != nil {
 		for _, w := range job.Warnings {
-			e.logf("WARNING: %s", w.Msg)
-			e.report.Warnings = append(e.report.Warnings, w.String())
+			e.warnAs(w.Msg, w.String())
 		}
 	}
 	// τ-Argus executes every line before it reads the next, so the commands
@@ -535,8 +544,7 @@ func (e *engine) openMetadata(c *arb.OpenMetadata) error {
 		return err
 	}
 	for _, w := range m.Warnings {
-		e.logf("WARNING: %s", w.Msg)
-		e.report.Warnings = append(e.report.Warnings, w.String())
+		e.warnAs(w.Msg, w.String())
 	}
 	if err := e.mapMetadataPaths(m, e.dataFile, e.warnCase); err != nil {
 		return err
@@ -556,8 +564,7 @@ func (e *engine) specifyTable(c *arb.SpecifyTable) error {
 		// τ-Argus 3.5 syntax: the frequency count was "FREQ".
 		msg := fmt.Sprintf(`response variable "%s" read as "<freq>", the frequency count (τ-Argus 3.5 syntax; τ-Argus 4 reports "Response variable (%s) not found")`,
 			c.Response, c.Response)
-		e.logf("WARNING: %s", msg)
-		e.report.Warnings = append(e.report.Warnings, fmt.Sprintf("%s: warning: %s", c.Pos, msg))
+		e.warnAs(msg, fmt.Sprintf("%s: warning: %s", c.Pos, msg))
 		c.Response, c.FreqTable = "<freq>", true
 	}
 	for _, v := range c.Explanatory {

@@ -69,8 +69,7 @@ func (e *engine) lookupInput(name string, resolve func(r arb.Resolver, name stri
 // warnCase records that a file was found ignoring case.
 func (e *engine) warnCase(name, real string) {
 	msg := fmt.Sprintf("file %s not found as written; using %s, whose name differs only in case (Windows ignores case)", name, real)
-	e.logf("WARNING: %s", msg)
-	e.report.Warnings = append(e.report.Warnings, msg)
+	e.warn(msg)
 }
 
 // foldDir returns path with its folder found ignoring case when the folder

@@ -292,8 +292,7 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 	}
 	msg := fmt.Sprintf("the single-respondent rules of this method do not protect against the single respondents colluding: %d primary cells can be narrowed below their protection levels by colluding respondents: %s%s",
 		under, strings.Join(names, "; "), more)
-	e.logf("WARNING: %s", msg)
-	e.report.Warnings = append(e.report.Warnings, msg)
+	e.warn(msg)
 	return nil
 }
 

@@ -189,8 +189,7 @@ func loadHierarchies(meta *rda.Metadata, dataFile string) (map[string]*hrc.Tree,
 func (e *engine) hierarchyWarnings(trees map[string]*hrc.Tree) {
 	for _, name := range slices.Sorted(maps.Keys(trees)) {
 		for _, w := range trees[name].Warnings {
-			e.logf("WARNING: %s", w)
-			e.report.Warnings = append(e.report.Warnings, w)
+			e.warn(w)
 		}
 	}
 }
@@ -222,8 +221,7 @@ func (e *engine) readTable(c *arb.ReadTable) error {
 				e.logf("%s", l)
 			}
 			for _, w := range res.Warnings {
-				e.logf("WARNING: %s", w)
-				e.report.Warnings = append(e.report.Warnings, w)
+				e.warn(w)
 			}
 		}
 		if err != nil {

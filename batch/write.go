@@ -42,9 +42,8 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 		return err
 	}
 	if prev := e.guard.reportOf(report); prev != "" {
-		e.logf("WARNING: the HTML report %s of %s is replaced by that of this output", report, prev)
-		e.report.Warnings = append(e.report.Warnings, fmt.Sprintf("%s:%d: warning: the HTML report %s of %s is replaced by that of this output",
-			c.Pos.File, c.Pos.Line, report, prev))
+		msg := fmt.Sprintf("the HTML report %s of %s is replaced by that of this output", report, prev)
+		e.warnAs(msg, fmt.Sprintf("%s:%d: warning: %s", c.Pos.File, c.Pos.Line, msg))
 	}
 	defer e.guard.recordAll(files) // written or not, this job's own files from now on
 	switch typ {
