@@ -66,15 +66,6 @@ var (
 	ErrProtectionLevel = errors.New("Illegal values for the protection levels")
 )
 
-// reason is an error with τ-Argus's exact message that matches a sentinel.
-type reason struct {
-	kind error
-	msg  string
-}
-
-func (e *reason) Error() string { return e.msg }
-func (e *reason) Unwrap() error { return e.kind }
-
 // Action is the change requested by a line, upper-cased.
 type Action string
 
@@ -191,7 +182,7 @@ func (r *Reader) Read() (*Line, error) {
 	}
 	ln.Action = Action(lex.UpperASCII(sc.NextField(r.sep)))
 	errAt := func(kind error, msg string) *lex.ParseError {
-		return &lex.ParseError{Pos: sc.Pos(), Text: text, Err: &reason{kind, msg}}
+		return &lex.ParseError{Pos: sc.Pos(), Text: text, Err: lex.Reason(kind, msg)}
 	}
 	var numErr error
 	number := func() float64 {
@@ -222,10 +213,10 @@ func (r *Reader) Read() (*Line, error) {
 		}
 		return ln, numErr
 	case ln.Action == AprioriBounds:
-		return nil, &lex.ParseError{Pos: sc.LinePos(), Text: text, Err: &reason{ErrAprioriBounds, ErrAprioriBounds.Error()}}
+		return nil, &lex.ParseError{Pos: sc.LinePos(), Text: text, Err: lex.Reason(ErrAprioriBounds, ErrAprioriBounds.Error())}
 	case ln.Action == ProtLevel && (ln.Value1 < 0 || ln.Value2 < 0):
-		return nil, &lex.ParseError{Pos: sc.LinePos(), Text: text, Err: &reason{ErrProtectionLevel,
-			"Illegal values for the protection levels: " + lex.JavaDouble(ln.Value1) + ".. " + lex.JavaDouble(ln.Value2)}}
+		return nil, &lex.ParseError{Pos: sc.LinePos(), Text: text, Err: lex.Reason(ErrProtectionLevel,
+			"Illegal values for the protection levels: "+lex.JavaDouble(ln.Value1)+".. "+lex.JavaDouble(ln.Value2))}
 	}
 	return ln, nil
 }
@@ -234,7 +225,7 @@ func (r *Reader) Read() (*Line, error) {
 func (r *Reader) checkFirst(text string) error {
 	pos := r.sc.LinePos()
 	if !strings.Contains(text, r.sep) {
-		return &lex.ParseError{Pos: pos, Text: text, Err: &reason{ErrSeparator, "separator (" + r.sep + ") not found in file " + r.name}}
+		return &lex.ParseError{Pos: pos, Text: text, Err: lex.Reason(ErrSeparator, "separator ("+r.sep+") not found in file "+r.name)}
 	}
 	split, ok := lex.JavaSplitter(r.sep)
 	if !ok {
@@ -248,8 +239,8 @@ func (r *Reader) checkFirst(text string) error {
 		}
 	}
 	if n != len(r.dims) {
-		return &lex.ParseError{Pos: pos, Text: text, Err: &reason{ErrFieldCount,
-			"APriory file contains " + strconv.Itoa(n) + " fields, but current table has " + strconv.Itoa(len(r.dims))}}
+		return &lex.ParseError{Pos: pos, Text: text, Err: lex.Reason(ErrFieldCount,
+			"APriory file contains "+strconv.Itoa(n)+" fields, but current table has "+strconv.Itoa(len(r.dims)))}
 	}
 	return nil
 }

@@ -18,15 +18,6 @@ var ErrSyntax = errors.New("invalid number")
 // use for them, and they would reach a method as a value it cannot protect.
 var ErrRange = errors.New("number not finite")
 
-// numError is an error with τ-Argus's text that matches a sentinel.
-type numError struct {
-	kind error
-	msg  string
-}
-
-func (e *numError) Error() string { return e.msg }
-func (e *numError) Unwrap() error { return e.kind }
-
 // ParseInt parses s like Java's Integer.parseInt: an optional sign followed
 // by decimal digits, nothing else (no blanks, no decimal point), within the
 // 32-bit range. τ-Argus uses it for most integer arguments; a failure there
@@ -94,10 +85,10 @@ func ToDouble(s string) (float64, error) {
 	t := strings.ReplaceAll(Trim(s), ",", ".")
 	v, err := ParseDouble(t)
 	if errors.Is(err, ErrRange) {
-		return 0, &numError{ErrRange, `"` + t + `" is not a finite number.`}
+		return 0, Reason(ErrRange, `"`+t+`" is not a finite number.`)
 	}
 	if err != nil {
-		return 0, &numError{ErrSyntax, `"` + t + `" is not numeric.`}
+		return 0, Reason(ErrSyntax, `"`+t+`" is not numeric.`)
 	}
 	return v, nil
 }

@@ -48,7 +48,7 @@ func CodeLengths(r io.Reader, name string, layout Layout) ([]int, error) {
 		}
 		if !strings.Contains(line, sep) {
 			return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: lineNo},
-				Err: &reason{ErrSeparatorMissing, "Separator:" + sep + " not found in table file", nil}}
+				Err: lex.Reason(ErrSeparatorMissing, "Separator:"+sep+" not found in table file")}
 		}
 		for j, v := range split(line) {
 			if j >= len(l.Columns) {

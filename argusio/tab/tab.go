@@ -107,7 +107,6 @@ var (
 	ErrBadSeparator     = errors.New("separator is not a valid regular expression")
 )
 
-// reason is an error with τ-Argus's exact message that matches a sentinel.
 // numberReason says why a number field was refused, without its text.
 func numberReason(err error) string {
 	switch {
@@ -119,20 +118,6 @@ func numberReason(err error) string {
 		return "too large for an integer"
 	}
 	return "not an integer"
-}
-
-type reason struct {
-	kind  error
-	msg   string
-	cause error // the number parser's error, if any (lex.ErrRange, ...)
-}
-
-func (e *reason) Error() string { return e.msg }
-func (e *reason) Unwrap() []error {
-	if e.cause == nil {
-		return []error{e.kind}
-	}
-	return []error{e.kind, e.cause}
 }
 
 // Row is one line of a .tab file after τ-Argus's checks.
@@ -246,7 +231,7 @@ func (r *Reader) buildRow() (*Row, error) {
 	// or a value: the values of a table are confidential.
 	var j int
 	fail := func(kind error, msg string, cause error) error {
-		return &lex.ParseError{Pos: sc.Pos(), Err: &reason{kind, fmt.Sprintf("field %d (%s): %s", j+1, l.Columns[j].Name, msg), cause}}
+		return &lex.ParseError{Pos: sc.Pos(), Err: lex.Reason(kind, fmt.Sprintf("field %d (%s): %s", j+1, l.Columns[j].Name, msg), cause)}
 	}
 	number := func(v string) (float64, error) {
 		x, err := lex.ToDouble(v)
@@ -323,7 +308,7 @@ func (r *Reader) buildRow() (*Row, error) {
 	sc.ClearLine()
 	// From here on the errors concern the whole line.
 	lineErr := func(kind error, msg string) error {
-		return &lex.ParseError{Pos: sc.LinePos(), Err: &reason{kind, msg, nil}}
+		return &lex.ParseError{Pos: sc.LinePos(), Err: lex.Reason(kind, msg)}
 	}
 	if l.FrequencyTable {
 		response = float64(freq)

@@ -118,7 +118,7 @@ func (r *reader) cells(ctx context.Context) error {
 			for _, c := range codes {
 				b.WriteString(c + ",")
 			}
-			return &LineError{File: r.src.Name, Line: row.Line, Err: &reasonError{ErrCellFilled, b.String()}}
+			return &LineError{File: r.src.Name, Line: row.Line, Err: lex.Reason(ErrCellFilled, b.String())}
 		}
 		r.filled[ci] = true
 		r.res.Cells++

@@ -49,15 +49,6 @@ func (e *LineError) Error() string {
 // Unwrap returns the reason.
 func (e *LineError) Unwrap() error { return e.Err }
 
-// reasonError is a reason with τ-Argus's full text that matches a sentinel.
-type reasonError struct {
-	kind error
-	msg  string
-}
-
-func (e *reasonError) Error() string { return e.msg }
-func (e *reasonError) Unwrap() error { return e.kind }
-
 // CodeListError is an error of the code-list pass (a .hrc code that is not
 // in the hierarchy file), reported as τ-Argus does.
 type CodeListError struct {
