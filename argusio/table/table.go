@@ -604,3 +604,27 @@ func (d *Dimension) NumTrivial() int {
 	}
 	return k
 }
+
+// MergeTop merges the decreasing list b of top contributions (with their
+// weights bw, if any) into the decreasing list a (with weights aw, or nil),
+// keeping the len(a) largest, as τ-Argus's engine merges a cell's
+// contributions into its total's (CDataCell::MergeScore).
+func MergeTop(a, aw, b, bw []float64) {
+	n := len(a)
+	ai := 0
+	for i := 0; i < len(b) && ai < n; {
+		if b[i] > a[ai] {
+			copy(a[ai+1:], a[ai:n-1])
+			a[ai] = b[i]
+			if aw != nil && len(aw) == n {
+				copy(aw[ai+1:], aw[ai:n-1])
+				aw[ai] = 0
+				if i < len(bw) {
+					aw[ai] = bw[i]
+				}
+			}
+			i++
+		}
+		ai++
+	}
+}

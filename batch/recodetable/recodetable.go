@@ -350,8 +350,8 @@ func aggregate(out *Result, src *table.Table, extra []tabulate.Extra) bool {
 		if extra != nil {
 			dw, sw = out.Extra[d].TopWeight, extra[s].TopWeight
 		}
-		mergeTop(dc.TopN, dw, sc.TopN, sw)
-		mergeTop(dc.HoldingTopN, nil, sc.HoldingTopN, nil)
+		table.MergeTop(dc.TopN, dw, sc.TopN, sw)
+		table.MergeTop(dc.HoldingTopN, nil, sc.HoldingTopN, nil)
 		if merged[d] > 1 && (sc.HoldingFreq > 0 || hasNonZero(sc.HoldingTopN)) {
 			approx = true
 		}
@@ -395,29 +395,6 @@ func addKey(a, b float64) float64 {
 	s := math.Floor((a+b)*pwr+0.5) / pwr
 	_, f := math.Modf(s)
 	return f
-}
-
-// mergeTop merges the decreasing list b (with weights bw, if any) into the
-// decreasing list a (with weights aw), keeping the len(a) largest
-// (CDataCell::MergeScore).
-func mergeTop(a, aw, b, bw []float64) {
-	n := len(a)
-	ai := 0
-	for i := 0; i < len(b) && ai < n; {
-		if b[i] > a[ai] {
-			copy(a[ai+1:], a[ai:n-1])
-			a[ai] = b[i]
-			if aw != nil && len(aw) == n {
-				copy(aw[ai+1:], aw[ai:n-1])
-				aw[ai] = 0
-				if i < len(bw) {
-					aw[ai] = bw[i]
-				}
-			}
-			i++
-		}
-		ai++
-	}
 }
 
 // Statuses sets the status and protection levels of every cell of a recoded

@@ -276,7 +276,7 @@ func (r *reader) adjust() {
 			sum.Cost += r.engineCost(c)
 			sum.Weight += c.Weight
 			if k > 0 {
-				mergeTop(top, c.TopN)
+				table.MergeTop(top, nil, c.TopN, nil)
 			}
 		}
 		old := &t.Cells[base+p*stride]
@@ -290,19 +290,4 @@ func (r *reader) adjust() {
 		r.res.Recomputed++
 		return true
 	})
-}
-
-// mergeTop merges the decreasing list b into the decreasing list a, keeping
-// the len(a) largest values (CDataCell::MergeScore).
-func mergeTop(a, b []float64) {
-	n := len(a)
-	ai := 0
-	for i := 0; i < len(b) && ai < n; {
-		if b[i] > a[ai] {
-			copy(a[ai+1:], a[ai:n-1])
-			a[ai] = b[i]
-			i++
-		}
-		ai++
-	}
 }
