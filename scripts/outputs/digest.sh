@@ -3,15 +3,16 @@
 # τ-Argus batch job of the corpus and of the repro folder through bin/argus
 # (built from the tree this script sits in) and prints one line per output
 # file: its SHA-256 and its path relative to the job's copy. Logbooks and
-# run reports carry times and durations, so their lines are filtered before
-# hashing (lines with a clock time or a duration are dropped).
+# run reports, HTML reports carry dates, times and durations, so their lines
+# with a clock time, a timestamp or a duration are dropped before hashing.
 #
 #   scripts/outputs/digest.sh > before.txt    # on the old commit
 #   scripts/outputs/digest.sh > after.txt     # on the new one
 #   diff before.txt after.txt
 #
 # SHARED names the shared folder (default: ../shared beside the repository).
-# SKIP is a regular expression of job paths not to run.
+# SKIP is a regular expression of job paths not to run. KEEP names a
+# directory to keep every job's outputs in (to diff two runs file by file).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SHARED=${SHARED:-$(cd "$ROOT/.." && pwd)/shared}
@@ -21,11 +22,13 @@ trap 'rm -rf "$WORK"' EXIT
 	go build -o "$WORK/bin/plugins/" ./plugins/... ./pluginsdk/example/...) >&2 || exit 2
 export ARGUS_CACHE_DIR=$WORK/cache
 
+TIMES='[0-9]{1,2}:[0-9]{2}|"(duration|elapsed|seconds|started|finished|time)[a-z_]*"|[0-9.]+ ?(ms|µs|s)\b|[0-9]+m[0-9.]+s'
+
 digest() { # digest DIR: hashes every file under DIR
 	(cd "$1" && find . -type f | LC_ALL=C sort | while read -r f; do
 		case $f in
-		*.log | *.json | *.txt | *logbook*)
-			h=$(grep -Ev '[0-9]{1,2}:[0-9]{2}:[0-9]{2}|"(duration|elapsed|seconds|started|finished|time)[a-z_]*"|[0-9.]+ ?(ms|µs|s)\b|[0-9]+m[0-9.]+s' "$f" | sha256sum | cut -c1-16) ;;
+		*.log | *.json | *.txt | *.html | *logbook*)
+			h=$(grep -Ev "$TIMES" "$f" | sha256sum | cut -c1-16) ;;
 		*) h=$(sha256sum <"$f" | cut -c1-16) ;;
 		esac
 		echo "$h $f"
@@ -35,6 +38,7 @@ digest() { # digest DIR: hashes every file under DIR
 "$WORK/bin/argus" demo -out "$WORK/demo" >/dev/null 2>&1
 echo "== demo exit=$?"
 digest "$WORK/demo"
+[ -n "${KEEP:-}" ] && mkdir -p "$KEEP/demo" && cp -r "$WORK/demo"/. "$KEEP/demo/"
 
 find "$SHARED/corpus" "$SHARED/repro" -name '*.arb' | LC_ALL=C sort | while read -r arb; do
 	rel=${arb#"$SHARED"/}
@@ -58,5 +62,8 @@ find "$SHARED/corpus" "$SHARED/repro" -name '*.arb' | LC_ALL=C sort | while read
 	rm -rf "$WORK/out"/*
 	while read -r f; do mkdir -p "$WORK/out/$(dirname "$f")" && cp "$dir/$f" "$WORK/out/$f"; done <"$WORK/changed"
 	digest "$WORK/out"
+	if [ -n "${KEEP:-}" ]; then
+		mkdir -p "$KEEP/$(echo "$rel" | tr / _)" && cp -r "$WORK/out"/. "$KEEP/$(echo "$rel" | tr / _)/"
+	fi
 	rm -rf "$dir"
 done
