@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -51,8 +52,10 @@ func (corners) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		}
 		r, c := p.Coords(i)[0], p.Coords(i)[1]
 		for _, k := range [][2]int32{{r, other(c)}, {other(r), c}, {other(r), other(c)}} {
-			if j, ok := at[k]; ok && status[j].CanSuppress() {
-				status[j] = status[j].Secondary()
+			if j, ok := at[k]; ok {
+				if sec, ok := status[j].ToSecondary(); ok {
+					status[j] = sec
+				}
 			}
 		}
 	}
@@ -100,11 +103,11 @@ func ExampleProblem() {
 	}
 	p.Cells.Cost = p.Cells.Value // cost = value
 	for i := range p.NumCells() {
-		p.Cells.Status = append(p.Cells.Status, pluginsdk.StatusSafe)
+		p.Cells.Status = append(p.Cells.Status, cellstatus.Safe)
 		p.Cells.LowerPL = append(p.Cells.LowerPL, 0)
 		p.Cells.UpperPL = append(p.Cells.UpperPL, 0)
 		if i == 4 { // A×X
-			p.Cells.Status[i] = pluginsdk.StatusUnsafeRule
+			p.Cells.Status[i] = cellstatus.UnsafeRule
 			p.Cells.LowerPL[i], p.Cells.UpperPL[i] = 5, 5
 		}
 	}
@@ -125,9 +128,9 @@ func ExampleProblem() {
 	}
 	fmt.Printf("%d secondaries, cost %g\n", res.Stats.Secondaries, res.Stats.SuppressedCost)
 	// Output:
-	// A×X unsafe (rule)
-	// A×Y secondary
-	// B×X secondary
-	// B×Y secondary
+	// A×X Unsafe
+	// A×Y Secondary
+	// B×X Secondary
+	// B×Y Secondary
 	// 3 secondaries, cost 120
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 )
@@ -27,13 +28,13 @@ func ExampleSuppression() {
 			Coords:  []int32{0, 0, 0, 1, 0, 2, 1, 0, 1, 1, 1, 2, 2, 0, 2, 1, 2, 2},
 		},
 	}
-	safe, primary, secondary := pluginsdk.StatusSafe, pluginsdk.StatusUnsafeRule, pluginsdk.StatusSecondary
-	p.Cells.Status = []pluginsdk.Status{safe, safe, safe, safe, primary, safe, safe, safe, safe}
+	safe, primary, secondary := cellstatus.Safe, cellstatus.UnsafeRule, cellstatus.Secondary
+	p.Cells.Status = []cellstatus.Status{safe, safe, safe, safe, primary, safe, safe, safe, safe}
 	patterns := []struct {
 		name   string
-		status []pluginsdk.Status
+		status []cellstatus.Status
 	}{
-		{"rectangle", []pluginsdk.Status{safe, safe, safe, safe, primary, secondary, safe, secondary, secondary}},
+		{"rectangle", []cellstatus.Status{safe, safe, safe, safe, primary, secondary, safe, secondary, secondary}},
 		{"primary alone", nil}, // nil: the problem's own statuses
 	}
 	for _, pat := range patterns {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
@@ -25,7 +26,7 @@ func ExampleBuild() {
 		for s := range 4 {
 			p.Cells.Coords = append(p.Cells.Coords, int32(r), int32(s))
 			p.Cells.Value = append(p.Cells.Value, 0)
-			p.Cells.Status = append(p.Cells.Status, pluginsdk.StatusSafe)
+			p.Cells.Status = append(p.Cells.Status, cellstatus.Safe)
 		}
 	}
 	rel, err := relations.Build(p, relations.Options{})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/subtable"
 )
@@ -28,7 +29,7 @@ func ExampleEnumerate() {
 		for s := range size.Codes {
 			p.Cells.Coords = append(p.Cells.Coords, int32(r), int32(s))
 			p.Cells.Value = append(p.Cells.Value, 0)
-			p.Cells.Status = append(p.Cells.Status, pluginsdk.StatusSafe)
+			p.Cells.Status = append(p.Cells.Status, cellstatus.Safe)
 		}
 	}
 	subs, err := subtable.Enumerate(context.Background(), p, 0, subtable.Options{Mode: subtable.ModeHiTaS})
