@@ -4,7 +4,9 @@
 # (built from the tree this script sits in) and prints one line per output
 # file: its SHA-256 and its path relative to the job's copy. Logbooks and
 # run reports, HTML reports carry dates, times and durations, so their lines
-# with a clock time, a timestamp or a duration are dropped before hashing.
+# with a clock time, a timestamp or a duration are dropped before hashing,
+# and the repository's and the work directory's paths are replaced by
+# ROOT and WORK.
 #
 #   scripts/outputs/digest.sh > before.txt    # on the old commit
 #   scripts/outputs/digest.sh > after.txt     # on the new one
@@ -22,13 +24,13 @@ trap 'rm -rf "$WORK"' EXIT
 	go build -o "$WORK/bin/plugins/" ./plugins/... ./pluginsdk/example/...) >&2 || exit 2
 export ARGUS_CACHE_DIR=$WORK/cache
 
-TIMES='[0-9]{1,2}:[0-9]{2}|"(duration|elapsed|seconds|started|finished|time)[a-z_]*"|[0-9.]+ ?(ms|µs|s)\b|[0-9]+m[0-9.]+s'
+TIMES='Time used|[0-9]{1,2}:[0-9]{2}|"(duration|elapsed|seconds|started|finished|time)[a-z_]*"|[0-9.]+ ?(ms|µs|s)\b|[0-9]+m[0-9.]+s'
 
 digest() { # digest DIR: hashes every file under DIR
 	(cd "$1" && find . -type f | LC_ALL=C sort | while read -r f; do
 		case $f in
 		*.log | *.json | *.txt | *.html | *logbook*)
-			h=$(grep -Ev "$TIMES" "$f" | sha256sum | cut -c1-16) ;;
+			h=$(grep -Ev "$TIMES" "$f" | sed "s#$ROOT#ROOT#g; s#$WORK#WORK#g" | sha256sum | cut -c1-16) ;;
 		*) h=$(sha256sum <"$f" | cut -c1-16) ;;
 		esac
 		echo "$h $f"
