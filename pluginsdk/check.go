@@ -3,6 +3,8 @@ package pluginsdk
 import (
 	"fmt"
 	"math"
+
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // CheckResult checks a method's result against its problem and the method's
@@ -31,7 +33,7 @@ func CheckResult(p *Problem, kind OutputKind, r *Result) error {
 		}
 		// An exactly determined cell whose two bounds crossed by rounding
 		// (within the audit tolerance) is one point, not an empty interval.
-		tol := AuditTolerance(p.Cells.Value)
+		tol := verdict.Tolerance(p.Cells.Value)
 		for i := range n {
 			if !(r.Lower[i] <= r.Upper[i]+tol) {
 				return fmt.Errorf("cell %d: interval [%g, %g] is empty", i, r.Lower[i], r.Upper[i])

@@ -100,7 +100,7 @@
 // violate the relations beyond the tolerance.
 //
 // All comparisons use one tolerance, Options.Tolerance (by default
-// pluginsdk.AuditTolerance: relative to the table's largest value), from
+// verdict.Tolerance: relative to the table's largest value), from
 // which the LP's own feasibility tolerance (a quarter of it, in scaled
 // units) and the closeness to a bound derive. No LP solution is trusted
 // blindly: each is converted back to cell values and checked, bounds and
