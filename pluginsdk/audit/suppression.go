@@ -97,7 +97,7 @@ func Intervals(ctx context.Context, p *pluginsdk.Problem, lo, hi []float64, opts
 	if bad := in.inconsistent(lo, hi); len(bad) > 0 {
 		a.counts.Inconsistent = len(bad)
 		a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityError, Code: "audit.intervals_inconsistent",
-			Summary: fmt.Sprintf("the published intervals cannot satisfy %d relations of the table", len(bad)),
+			Summary:   fmt.Sprintf("the published intervals cannot satisfy %d relations of the table", len(bad)),
 			Relations: bad[:min(len(bad), maxNamed)]})
 	}
 	if err := in.singletons(a); err != nil {
