@@ -52,6 +52,19 @@ func CheckResult(p *Problem, kind OutputKind, r *Result) error {
 			}
 		}
 	}
+	if len(r.Verdicts) != 0 {
+		if len(r.Verdicts) != n {
+			return fmt.Errorf("result has %d verdicts for %d cells", len(r.Verdicts), n)
+		}
+		for i, v := range r.Verdicts {
+			switch {
+			case !v.Kind.Valid() || !v.Reason.Valid():
+				return fmt.Errorf("cell %d: invalid verdict %d (reason %d)", i, v.Kind, v.Reason)
+			case v.Kind != verdict.NotJudged && !p.Cells.Status[i].IsPrimary():
+				return fmt.Errorf("cell %d: verdict %v for a cell that is not sensitive", i, v)
+			}
+		}
+	}
 	if len(r.Status) != 0 {
 		if len(r.Status) != n {
 			return fmt.Errorf("result has %d statuses for %d cells", len(r.Status), n)
