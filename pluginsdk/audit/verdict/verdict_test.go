@@ -118,3 +118,31 @@ func TestNames(t *testing.T) {
 		t.Errorf("String = %q", got)
 	}
 }
+
+// TestIntervalHostCases are the cases with which the host checked its own
+// reading of the audit's intervals before the audit's verdicts reached it.
+func TestIntervalHostCases(t *testing.T) {
+	const tol = 1e-6
+	nan := math.NaN()
+	levels := []Levels{{Lower: 10, Upper: 10}, {}, {Sliding: 30}}
+	for _, tc := range []struct {
+		cell   int
+		lo, hi float64
+		want   bool
+	}{
+		{0, 90, 110, true},
+		{0, 85, 150, true},
+		{0, 91, 150, false},       // lower level missed
+		{0, 50, 109, false},       // upper level missed
+		{1, 100, 100, false},      // exactly disclosed, zero levels
+		{1, 99, 101, true},        // zero levels, not exact
+		{0, nan, nan, false},      // no interval
+		{2, 90, 110, false},       // sliding level 30 > width 20
+		{2, 80, 110, true},        // width 30
+		{0, 90 - 1e-7, 110, true}, // within the tolerance
+	} {
+		if got := Interval(100, levels[tc.cell], tc.lo, tc.hi, tol).Kind == Protected; got != tc.want {
+			t.Errorf("cell %d [%g, %g]: protected = %v, want %v", tc.cell, tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}
