@@ -191,3 +191,34 @@ func TestECTAVerdicts(t *testing.T) {
 		wantVerdicts(t, tc.name, r.Verdicts, prim, tc.want)
 	}
 }
+
+// TestRoundedVerdicts audits controlled roundings (base 5) of a 2 × 2
+// table as adjusted tables: both are additive and within the bounds; the
+// primary 12 (levels 2 below, 4 above) is protected by 10, not by 15.
+func TestRoundedVerdicts(t *testing.T) {
+	p := table2D([][]float64{{12, 7}, {3, 9}})
+	prim := cell(2, 1, 1)
+	p.Cells.Status[prim] = pluginsdk.StatusUnsafeRule
+	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 2, 4
+	for _, tc := range []struct {
+		name    string
+		rounded [3][3]float64 // totals first, as table2D
+		want    verdict.Verdict
+	}{
+		{"down to 10", [3][3]float64{{35, 15, 20}, {20, 10, 10}, {15, 5, 10}}, verdict.Verdict{Kind: verdict.Protected}},
+		{"up to 15", [3][3]float64{{30, 15, 15}, {20, 15, 5}, {10, 0, 10}}, verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.TooClose}},
+	} {
+		var v []float64
+		for _, row := range tc.rounded {
+			v = append(v, row[:]...)
+		}
+		r, err := Adjusted(context.Background(), p, v, AdjustedOptions{Options: Options{Bounds: BoundsNonNegative}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantVerdicts(t, tc.name, r.Verdicts, prim, tc.want)
+		if r.Counts.NonAdditive != 0 || r.Counts.OutOfBounds != 0 || r.Safe() != !tc.want.Failed() {
+			t.Errorf("%s: %+v, safe %v", tc.name, r.Counts, r.Safe())
+		}
+	}
+}
