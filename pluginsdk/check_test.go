@@ -3,6 +3,7 @@ package pluginsdk
 import (
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
@@ -13,7 +14,7 @@ import (
 func TestCheckResultInvertedInterval(t *testing.T) {
 	p := &Problem{}
 	p.Cells.Value = []float64{2493.04, 5000}
-	p.Cells.Status = []Status{StatusUnsafeRule, StatusSafe}
+	p.Cells.Status = []cellstatus.Status{cellstatus.UnsafeRule, cellstatus.Safe}
 	for _, tc := range []struct {
 		name   string
 		lo, hi float64
@@ -37,7 +38,7 @@ func TestCheckResultInvertedInterval(t *testing.T) {
 func TestCheckResultVerdicts(t *testing.T) {
 	p := &Problem{}
 	p.Cells.Value = []float64{10, 30}
-	p.Cells.Status = []Status{StatusUnsafeRule, StatusSafe}
+	p.Cells.Status = []cellstatus.Status{cellstatus.UnsafeRule, cellstatus.Safe}
 	under := verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.Exact}
 	for _, tc := range []struct {
 		name string

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
@@ -200,9 +201,9 @@ type Progress struct {
 // method's OutputKind; each set slice has one entry per cell.
 type Result struct {
 	// Status is the new status of every cell (suppression methods; others may
-	// set it too). Only cells that CanSuppress may become secondaries; other
+	// set it too). Only cells that CanBeSecondary may become secondaries; other
 	// statuses must be returned unchanged.
-	Status []Status
+	Status []cellstatus.Status
 	// Values are adjusted or rounded values.
 	Values []float64
 	// Lower and Upper are published intervals (an audit: the realised

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
@@ -97,7 +98,7 @@ func TestIntervalsVerdicts(t *testing.T) {
 	} {
 		p, _ := seedExample()
 		for _, ij := range [][2]int{{1, 1}, {1, 3}, {2, 1}} {
-			p.Cells.Status[cell(3, ij[0], ij[1])] = pluginsdk.StatusSecondary
+			p.Cells.Status[cell(3, ij[0], ij[1])] = cellstatus.Secondary
 		}
 		lo, hi := publishedIntervals(p, tc.x11, tc.x23)
 		r, err := Intervals(context.Background(), p, lo, hi, Options{Bounds: BoundsNonNegative})
@@ -198,7 +199,7 @@ func TestECTAVerdicts(t *testing.T) {
 func TestRoundedVerdicts(t *testing.T) {
 	p := table2D([][]float64{{12, 7}, {3, 9}})
 	prim := cell(2, 1, 1)
-	p.Cells.Status[prim] = pluginsdk.StatusUnsafeRule
+	p.Cells.Status[prim] = cellstatus.UnsafeRule
 	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 2, 4
 	for _, tc := range []struct {
 		name    string

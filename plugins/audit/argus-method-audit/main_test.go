@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -59,14 +60,14 @@ func seedTable() *pluginsdk.Problem {
 		}
 	}
 	for i := range p.Cells.Status {
-		p.Cells.Status[i] = pluginsdk.StatusSafe
+		p.Cells.Status[i] = cellstatus.Safe
 		p.Cells.LowerPL[i], p.Cells.UpperPL[i] = 0, 0
 	}
 	prim := 2*4 + 3
-	p.Cells.Status[prim] = pluginsdk.StatusUnsafeRule
+	p.Cells.Status[prim] = cellstatus.UnsafeRule
 	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 10, 10
 	for _, c := range []int{1*4 + 1, 1*4 + 3, 2*4 + 1} {
-		p.Cells.Status[c] = pluginsdk.StatusSecondary
+		p.Cells.Status[c] = cellstatus.Secondary
 	}
 	return p
 }
@@ -125,8 +126,8 @@ func TestVerdictsOverTheWire(t *testing.T) {
 			p.Cells.UpperPL[prim] = tc.upl
 			if tc.alone {
 				for i, s := range p.Cells.Status {
-					if s == pluginsdk.StatusSecondary {
-						p.Cells.Status[i] = pluginsdk.StatusSafe
+					if s == cellstatus.Secondary {
+						p.Cells.Status[i] = cellstatus.Safe
 					}
 				}
 			}
