@@ -307,8 +307,8 @@ func diagText(ds []pluginsdk.Diagnostic) string {
 
 // audit runs the attacker LPs on a suppression pattern through the audit
 // plugin, stores the realised intervals in the tables and reports every
-// primary the audit's verdicts find under-protected or unverified. Without an audit plugin the pattern is
-// reported as not audited.
+// primary the audit's verdicts find under-protected or unverified. Without
+// an audit plugin the pattern is reported as not audited.
 // With singletons set (the method was asked to protect single-respondent
 // cells) the audit lets the single-respondent primaries collude. A failed
 // audit makes the tables unsafe: the logbook names the cells, their outputs

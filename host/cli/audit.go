@@ -64,12 +64,12 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 		fmt.Fprintf(env.Stderr, "argus audit: %s%v\n", res.Outcome, res.Diagnostics)
 		return ExitError
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "cell\tvalue\tlower\tupper\tneeded lower\tneeded upper\t")
 	if len(res.Verdicts) != p.NumCells() {
 		fmt.Fprintln(env.Stderr, "argus audit: the audit plugin returned no verdicts (install the audit plugin of this release)")
 		return ExitError
 	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "cell\tvalue\tlower\tupper\tneeded lower\tneeded upper\t")
 	primaries, under := 0, 0
 	for i, s := range p.Cells.Status {
 		if !s.IsPrimary() {
