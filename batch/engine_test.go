@@ -15,6 +15,7 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -93,7 +94,28 @@ func (passAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.
 	for i := range v {
 		res.Lower[i], res.Upper[i] = v[i]-1e12, v[i]+1e12
 	}
-	return res, nil
+	return judged(req.Problem, res), nil
+}
+
+// judged completes a test audit's intervals with the verdicts the audit
+// gives them (package verdict), as the audit plugin sends them.
+func judged(p *pluginsdk.Problem, res *pluginsdk.Result) *pluginsdk.Result {
+	c := &p.Cells
+	level := func(x []float64, i int) float64 {
+		if len(x) != len(c.Value) {
+			return 0
+		}
+		return x[i]
+	}
+	tol := verdict.Tolerance(c.Value)
+	res.Verdicts = make([]verdict.Verdict, len(c.Value))
+	for i, s := range c.Status {
+		if s.IsPrimary() {
+			l := verdict.Levels{Lower: level(c.LowerPL, i), Upper: level(c.UpperPL, i), Sliding: level(c.SlidingPL, i)}
+			res.Verdicts[i] = verdict.Interval(c.Value[i], l, res.Lower[i], res.Upper[i], tol)
+		}
+	}
+	return res
 }
 
 func (f *fakeProtector) Method(code string) (MethodRef, bool) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // methodNames are τ-Argus's logbook names of the methods it knows.
@@ -258,11 +258,10 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 	if err != nil {
 		return err
 	}
-	tol := pluginsdk.AuditTolerance(p.Cells.Value)
 	failed := make([]bool, len(status))
 	under := 0
 	for i, s := range status {
-		if s.IsPrimary() && !primaryProtected(p, i, res.Lower[i], res.Upper[i], tol) {
+		if s.IsPrimary() && auditFailed(res, i) {
 			failed[i] = true
 			under++
 		}
@@ -307,8 +306,8 @@ func diagText(ds []pluginsdk.Diagnostic) string {
 
 // audit runs the attacker LPs on a suppression pattern through the audit
 // plugin, stores the realised intervals in the tables and reports every
-// primary left under-protected. Without an audit plugin the pattern is
-// reported as not audited.
+// primary the audit's verdicts find under-protected or unverified. Without
+// an audit plugin the pattern is reported as not audited.
 // With singletons set (the method was asked to protect single-respondent
 // cells) the audit lets the single-respondent primaries collude. A failed
 // audit makes the tables unsafe: the logbook names the cells, their outputs
@@ -350,14 +349,13 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	if params[auditSingletons] == auditCollude {
 		ar.Singletons = auditCollude
 	}
-	tol := pluginsdk.AuditTolerance(p.Cells.Value) // the audit's own; not the response's decimals (piargus declares 15)
 	failed := make([]bool, len(status))
 	for i, s := range status {
 		if !s.IsPrimary() {
 			continue
 		}
 		ar.Primaries++
-		if !primaryProtected(p, i, res.Lower[i], res.Upper[i], tol) {
+		if auditFailed(res, i) {
 			failed[i] = true
 			ar.UnderProtected++
 			if len(ar.Cells) < 100 {
@@ -414,30 +412,23 @@ func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, para
 	if !res.Outcome.HasResult() || len(res.Lower) != p.NumCells() {
 		return nil, fmt.Errorf("audit failed: %s%s", res.Outcome, diagText(res.Diagnostics))
 	}
+	if len(res.Verdicts) != p.NumCells() {
+		return nil, fmt.Errorf("audit failed: the audit plugin returned no verdicts (it predates contract 1.%d; install the audit plugin of this release)", pluginsdk.ProtocolMinor)
+	}
 	return res, nil
+}
+
+// auditFailed reports whether the audit's verdict on primary i is a
+// failure: under-protected, unverified or, for a primary the audit did not
+// judge, missing (never published as if safe). The audit decides; batch
+// only reads its verdict.
+func auditFailed(res *pluginsdk.Result, i int) bool {
+	return res.Verdicts[i].Kind != verdict.Protected
 }
 
 // hasParam reports whether the method declares a parameter of that name.
 func hasParam(info pluginsdk.MethodInfo, name string) bool {
 	return slices.ContainsFunc(info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == name })
-}
-
-// primaryProtected reports whether the attacker interval [lo, hi] of
-// primary i reaches its protection levels (and its sliding level, when
-// given). An exactly disclosed primary is never protected, even with zero
-// levels, and neither is one without an interval (NaN).
-func primaryProtected(p *pluginsdk.Problem, i int, lo, hi, tol float64) bool {
-	if math.IsNaN(lo) || math.IsNaN(hi) || hi-lo <= tol {
-		return false
-	}
-	v := p.Cells.Value[i]
-	if lo > v-p.Cells.LowerPL[i]+tol || hi < v+p.Cells.UpperPL[i]-tol {
-		return false
-	}
-	if len(p.Cells.SlidingPL) > i && p.Cells.SlidingPL[i] > 0 && hi-lo < p.Cells.SlidingPL[i]-tol {
-		return false
-	}
-	return true
 }
 
 // The audit plugin's mode parameter and its values.

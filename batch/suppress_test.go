@@ -2,7 +2,6 @@ package batch
 
 import (
 	"context"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +35,7 @@ func (exactAudit) Info() pluginsdk.MethodInfo {
 
 func (exactAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
 	v := req.Problem.Cells.Value
-	return &pluginsdk.Result{Lower: append([]float64(nil), v...), Upper: append([]float64(nil), v...)}, nil
+	return judged(req.Problem, &pluginsdk.Result{Lower: append([]float64(nil), v...), Upper: append([]float64(nil), v...)}), nil
 }
 
 // TestAuditToleranceIgnoresDecimals: an exactly disclosed primary is
@@ -78,36 +77,6 @@ func TestAuditToleranceIgnoresDecimals(t *testing.T) {
 				t.Errorf("logbook lacks the audit warning:\n%s", lb)
 			}
 		})
-	}
-}
-
-func TestPrimaryProtected(t *testing.T) {
-	p := &pluginsdk.Problem{}
-	p.Cells.Value = []float64{100, 100, 100}
-	p.Cells.LowerPL = []float64{10, 0, 0}
-	p.Cells.UpperPL = []float64{10, 0, 0}
-	p.Cells.SlidingPL = []float64{0, 0, 30}
-	nan := math.NaN()
-	const tol = 1e-6
-	for _, tc := range []struct {
-		cell   int
-		lo, hi float64
-		want   bool
-	}{
-		{0, 90, 110, true},
-		{0, 85, 150, true},
-		{0, 91, 150, false},       // lower level missed
-		{0, 50, 109, false},       // upper level missed
-		{1, 100, 100, false},      // exactly disclosed, zero levels
-		{1, 99, 101, true},        // zero levels, not exact
-		{0, nan, nan, false},      // no interval
-		{2, 90, 110, false},       // sliding level 30 > width 20
-		{2, 80, 110, true},        // width 30
-		{0, 90 - 1e-7, 110, true}, // within the tolerance
-	} {
-		if got := primaryProtected(p, tc.cell, tc.lo, tc.hi, tol); got != tc.want {
-			t.Errorf("cell %d [%g, %g]: protected = %v, want %v", tc.cell, tc.lo, tc.hi, got, tc.want)
-		}
 	}
 }
 
@@ -203,7 +172,7 @@ func (modeAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.
 	for i := range v {
 		res.Lower[i], res.Upper[i] = v[i]-1e7, v[i]+1e7
 	}
-	return res, nil
+	return judged(req.Problem, res), nil
 }
 
 // TestAuditMode: the audit after <SUPPRESS> computes exact bounds only when

@@ -102,7 +102,7 @@ func (singAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.
 			res.Lower[i], res.Upper[i] = v[i]-1e7, v[i]+1e7
 		}
 	}
-	return res, nil
+	return judged(req.Problem, res), nil
 }
 
 // TestSingletonAudit: when the method is asked for singleton protection

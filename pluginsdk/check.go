@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // CheckResult checks a method's result against its problem and the method's
@@ -33,7 +34,7 @@ func CheckResult(p *Problem, kind OutputKind, r *Result) error {
 		}
 		// An exactly determined cell whose two bounds crossed by rounding
 		// (within the audit tolerance) is one point, not an empty interval.
-		tol := AuditTolerance(p.Cells.Value)
+		tol := verdict.Tolerance(p.Cells.Value)
 		for i := range n {
 			if !(r.Lower[i] <= r.Upper[i]+tol) {
 				return fmt.Errorf("cell %d: interval [%g, %g] is empty", i, r.Lower[i], r.Upper[i])
@@ -49,6 +50,19 @@ func CheckResult(p *Problem, kind OutputKind, r *Result) error {
 		for i, v := range col {
 			if math.IsNaN(v) {
 				return fmt.Errorf("cell %d: result value is NaN", i)
+			}
+		}
+	}
+	if len(r.Verdicts) != 0 {
+		if len(r.Verdicts) != n {
+			return fmt.Errorf("result has %d verdicts for %d cells", len(r.Verdicts), n)
+		}
+		for i, v := range r.Verdicts {
+			switch {
+			case !v.Kind.Valid() || !v.Reason.Valid():
+				return fmt.Errorf("cell %d: invalid verdict %d (reason %d)", i, v.Kind, v.Reason)
+			case v.Kind != verdict.NotJudged && !p.Cells.Status[i].IsPrimary():
+				return fmt.Errorf("cell %d: verdict %v for a cell that is not sensitive", i, v)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // TestCheckResultInvertedInterval: an exactly determined cell whose bounds
@@ -28,6 +29,31 @@ func TestCheckResultInvertedInterval(t *testing.T) {
 		err := CheckResult(p, OutputIntervals, r)
 		if (err == nil) != tc.ok {
 			t.Errorf("%s: [%v, %v]: error %v, want ok=%v", tc.name, tc.lo, tc.hi, err, tc.ok)
+		}
+	}
+}
+
+// TestCheckResultVerdicts: verdicts come one per cell, valid, and only for
+// sensitive cells.
+func TestCheckResultVerdicts(t *testing.T) {
+	p := &Problem{}
+	p.Cells.Value = []float64{10, 30}
+	p.Cells.Status = []cellstatus.Status{cellstatus.UnsafeRule, cellstatus.Safe}
+	under := verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.Exact}
+	for _, tc := range []struct {
+		name string
+		vs   []verdict.Verdict
+		ok   bool
+	}{
+		{"none", nil, true},
+		{"primary judged", []verdict.Verdict{under, {}}, true},
+		{"one for two cells", []verdict.Verdict{under}, false},
+		{"safe cell judged", []verdict.Verdict{under, {Kind: verdict.Protected}}, false},
+		{"invalid kind", []verdict.Verdict{{Kind: 7}, {}}, false},
+	} {
+		r := &Result{Outcome: OutcomeOptimal, Lower: []float64{10, 30}, Upper: []float64{10, 30}, Verdicts: tc.vs}
+		if err := CheckResult(p, OutputIntervals, r); (err == nil) != tc.ok {
+			t.Errorf("%s: error %v, want ok=%v", tc.name, err, tc.ok)
 		}
 	}
 }

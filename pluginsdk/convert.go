@@ -1,9 +1,11 @@
 package pluginsdk
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // This file converts between the SDK's Go types and the generated wire types
@@ -195,4 +197,35 @@ func toInts(xs []int64) []int {
 		out[i] = int(x)
 	}
 	return out
+}
+
+// verdictsToProto converts protection verdicts into the verdict and
+// verdict_reason arrays of a ResultBlock. The wire enums number the kinds
+// and reasons as package verdict does.
+func verdictsToProto(vs []verdict.Verdict) ([]sdcpb.ProtectionVerdict, []sdcpb.VerdictReason) {
+	if len(vs) == 0 {
+		return nil, nil
+	}
+	kinds, reasons := make([]sdcpb.ProtectionVerdict, len(vs)), make([]sdcpb.VerdictReason, len(vs))
+	for i, v := range vs {
+		kinds[i], reasons[i] = sdcpb.ProtectionVerdict(v.Kind), sdcpb.VerdictReason(v.Reason)
+	}
+	return kinds, reasons
+}
+
+// verdictsFromProto converts the verdict arrays of a ResultBlock; both
+// have one entry per cell of the block, or are both empty.
+func verdictsFromProto(kinds []sdcpb.ProtectionVerdict, reasons []sdcpb.VerdictReason) ([]verdict.Verdict, error) {
+	if len(kinds) != len(reasons) {
+		return nil, fmt.Errorf("%d verdicts with %d reasons", len(kinds), len(reasons))
+	}
+	out := make([]verdict.Verdict, len(kinds))
+	for i, k := range kinds {
+		v := verdict.Verdict{Kind: verdict.Kind(k), Reason: verdict.Reason(reasons[i])}
+		if k < 0 || reasons[i] < 0 || int64(k) > 255 || int64(reasons[i]) > 255 || !v.Kind.Valid() || !v.Reason.Valid() {
+			return nil, fmt.Errorf("verdict %d with reason %d out of range", k, reasons[i])
+		}
+		out[i] = v
+	}
+	return out, nil
 }

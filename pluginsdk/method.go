@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // Method is what a plugin author implements: one protection method.
@@ -205,8 +206,13 @@ type Result struct {
 	Status []cellstatus.Status
 	// Values are adjusted or rounded values.
 	Values []float64
-	// Lower and Upper are published intervals.
+	// Lower and Upper are published intervals (an audit: the realised
+	// intervals).
 	Lower, Upper []float64
+	// Verdicts are an audit's protection verdicts, one per cell
+	// (verdict.NotJudged for the cells it does not judge), or nil. A host
+	// reads them and does not decide protection again.
+	Verdicts []verdict.Verdict
 	// Outcome is the domain outcome; 0 means OutcomeFeasible.
 	Outcome Outcome
 	// Diagnostics explain the outcome.

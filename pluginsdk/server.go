@@ -22,7 +22,7 @@ import (
 const SDKVersion = "0.1.0"
 
 // ProtocolMinor is the contract minor version this SDK implements.
-const ProtocolMinor = 0
+const ProtocolMinor = 1
 
 // progressInterval is the longest a progress report waits before shipping.
 const progressInterval = 200 * time.Millisecond

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // This file chunks problems and results into wire messages of bounded size
@@ -436,6 +437,9 @@ func sendResult(res *Result, n, chunk int, send func(*sdcpb.ProtectResponse) err
 				per += 9
 			}
 		}
+		if len(res.Verdicts) > 0 {
+			per += 4
+		}
 		per = max(1, chunk/per)
 		for a := 0; a < n; a += per {
 			b := min(a+per, n)
@@ -443,6 +447,9 @@ func sendResult(res *Result, n, chunk int, send func(*sdcpb.ProtectResponse) err
 				Lower: slice(res.Lower, a, b), Upper: slice(res.Upper, a, b)}
 			if len(res.Status) > 0 {
 				blk.Status = statusesToProto(res.Status[a:b])
+			}
+			if len(res.Verdicts) > 0 {
+				blk.Verdict, blk.VerdictReason = verdictsToProto(res.Verdicts[a:b])
 			}
 			if err := send(&sdcpb.ProtectResponse{Kind: &sdcpb.ProtectResponse_Result{Result: blk}}); err != nil {
 				return err
@@ -478,7 +485,7 @@ func (a *resultAssembler) add(m *sdcpb.ProtectResponse) error {
 		if b.GetFirstCell() != int64(a.next) {
 			return streamErr("result block starts at %d, want %d", b.GetFirstCell(), a.next)
 		}
-		n := max(len(b.GetStatus()), len(b.GetValue()), len(b.GetLower()), len(b.GetUpper()))
+		n := max(len(b.GetStatus()), len(b.GetValue()), len(b.GetLower()), len(b.GetUpper()), len(b.GetVerdict()))
 		if n == 0 || a.next+n > a.n {
 			return streamErr("result block of %d cells at %d for %d cells", n, a.next, a.n)
 		}
@@ -504,6 +511,19 @@ func (a *resultAssembler) add(m *sdcpb.ProtectResponse) error {
 				r.Status = make([]cellstatus.Status, 0, a.n)
 			}
 			r.Status = append(r.Status, st...)
+		}
+		vs, err := verdictsFromProto(b.GetVerdict(), b.GetVerdictReason())
+		if err != nil {
+			return streamErr("result block at %d: %v", a.next, err)
+		}
+		if len(vs) > 0 || len(r.Verdicts) > 0 {
+			if len(vs) != n || len(r.Verdicts) != a.next {
+				return streamErr("result block at %d: verdicts in some blocks only", a.next)
+			}
+			if r.Verdicts == nil {
+				r.Verdicts = make([]verdict.Verdict, 0, a.n)
+			}
+			r.Verdicts = append(r.Verdicts, vs...)
 		}
 		a.next += n
 	case *sdcpb.ProtectResponse_Completed:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // testProblem builds an r×c table with totals, every column filled.
@@ -226,4 +227,86 @@ func FuzzAssembler(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestVerdictRoundTrip: an audit's verdicts and realised intervals arrive
+// as sent, over many blocks; verdicts in some blocks only, a reason array
+// of another length and out-of-range values are stream violations.
+func TestVerdictRoundTrip(t *testing.T) {
+	n := 500
+	kinds := []verdict.Verdict{{}, {Kind: verdict.Protected}, {Kind: verdict.UnderProtected, Reason: verdict.Exact},
+		{Kind: verdict.UnderProtected, Reason: verdict.Partial}, {Kind: verdict.Unverified, Reason: verdict.Unsolved},
+		{Kind: verdict.UnderProtected, Reason: verdict.TooClose}, {Kind: verdict.UnderProtected, Reason: verdict.Uncovered}}
+	res := &Result{Outcome: OutcomeOptimal, Lower: make([]float64, n), Upper: make([]float64, n), Verdicts: make([]verdict.Verdict, n)}
+	for i := range n {
+		res.Lower[i], res.Upper[i] = float64(i), float64(2*i)
+		res.Verdicts[i] = kinds[i%len(kinds)]
+	}
+	var msgs []*sdcpb.ProtectResponse
+	if err := sendResult(res, n, 100, func(m *sdcpb.ProtectResponse) error { msgs = append(msgs, m); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) < 10 {
+		t.Fatalf("%d messages: the verdicts were not split into blocks", len(msgs))
+	}
+	asm := resultAssembler{n: n}
+	for _, m := range msgs {
+		if err := asm.add(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !asm.done || !reflect.DeepEqual(&asm.res, res) {
+		t.Errorf("verdict round trip: got %+v, want %+v", asm.res.Verdicts[:8], res.Verdicts[:8])
+	}
+	for _, tc := range []struct {
+		name  string
+		spoil func(b *sdcpb.ResultBlock)
+	}{
+		{"verdicts in the first block only", func(b *sdcpb.ResultBlock) {
+			if b.FirstCell > 0 {
+				b.Verdict, b.VerdictReason = nil, nil
+			}
+		}},
+		{"reasons missing", func(b *sdcpb.ResultBlock) { b.VerdictReason = nil }},
+		{"verdict out of range", func(b *sdcpb.ResultBlock) { b.Verdict[0] = 9 }},
+		{"reason out of range", func(b *sdcpb.ResultBlock) { b.VerdictReason[0] = -1 }},
+	} {
+		asm := resultAssembler{n: n}
+		var err error
+		for _, m := range msgs {
+			m = proto.Clone(m).(*sdcpb.ProtectResponse)
+			if b := m.GetResult(); b != nil {
+				tc.spoil(b)
+			}
+			if err = asm.add(m); err != nil {
+				break
+			}
+		}
+		if !errors.Is(err, ErrStream) {
+			t.Errorf("%s: err = %v, want a stream violation", tc.name, err)
+		}
+	}
+}
+
+// TestVerdictEnums: the wire enums number the verdicts as package verdict
+// does, which the conversion relies on.
+func TestVerdictEnums(t *testing.T) {
+	kinds := map[verdict.Kind]string{verdict.NotJudged: "UNSPECIFIED", verdict.Protected: "PROTECTED",
+		verdict.UnderProtected: "UNDER_PROTECTED", verdict.Unverified: "UNVERIFIED"}
+	for k := verdict.Kind(0); k.Valid(); k++ {
+		if got, want := sdcpb.ProtectionVerdict(k).String(), "PROTECTION_VERDICT_"+kinds[k]; got != want {
+			t.Errorf("kind %v is %s on the wire, want %s", k, got, want)
+		}
+	}
+	reasons := map[verdict.Reason]string{verdict.ReasonNone: "UNSPECIFIED", verdict.Exact: "EXACT", verdict.Partial: "PARTIAL",
+		verdict.Unsolved: "UNSOLVED", verdict.TooClose: "TOO_CLOSE", verdict.Uncovered: "UNCOVERED"}
+	for r := verdict.Reason(0); r.Valid(); r++ {
+		if got, want := sdcpb.VerdictReason(r).String(), "VERDICT_REASON_"+reasons[r]; got != want {
+			t.Errorf("reason %v is %s on the wire, want %s", r, got, want)
+		}
+	}
+	if len(sdcpb.ProtectionVerdict_name) != len(kinds) || len(sdcpb.VerdictReason_name) != len(reasons) {
+		t.Errorf("the wire has %d verdicts and %d reasons, package verdict %d and %d",
+			len(sdcpb.ProtectionVerdict_name), len(sdcpb.VerdictReason_name), len(kinds), len(reasons))
+	}
 }

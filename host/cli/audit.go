@@ -13,12 +13,14 @@ import (
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/host/runner"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // cmdAudit audits the suppression pattern of a JJ file (τ-Argus's <WRITETABLE>
 // type 6, or a solver's input): the cells marked u (primary) and m
 // (secondary) are hidden, the others published. It runs the audit plugin and
-// prints every primary whose interval does not reach its protection levels.
+// prints every primary the audit finds under-protected or unverified, with
+// its interval (a primary without a result as disclosed: [value, value]).
 // Exit status 0: every primary protected; 1: some under-protected; 2: error.
 func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
@@ -62,11 +64,13 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 		fmt.Fprintf(env.Stderr, "argus audit: %s%v\n", res.Outcome, res.Diagnostics)
 		return ExitError
 	}
+	if len(res.Verdicts) != p.NumCells() {
+		fmt.Fprintln(env.Stderr, "argus audit: the audit plugin returned no verdicts (install the audit plugin of this release)")
+		return ExitError
+	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "cell\tvalue\tlower\tupper\tneeded lower\tneeded upper\t")
 	primaries, under := 0, 0
-	// The audit's own tolerance, so that this list agrees with its verdicts.
-	tol := pluginsdk.AuditTolerance(p.Cells.Value)
 	for i, s := range p.Cells.Status {
 		if !s.IsPrimary() {
 			continue
@@ -74,7 +78,8 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 		primaries++
 		v := p.Cells.Value[i]
 		needLo, needHi := v-p.Cells.LowerPL[i], v+p.Cells.UpperPL[i]
-		if res.Lower[i] > needLo+tol || res.Upper[i] < needHi-tol || res.Upper[i]-res.Lower[i] <= tol {
+		// The audit's verdict (a primary it did not judge fails).
+		if res.Verdicts[i].Kind != verdict.Protected {
 			under++
 			fmt.Fprintf(tw, "%d\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t\n", i, v, res.Lower[i], res.Upper[i], needLo, needHi)
 		}

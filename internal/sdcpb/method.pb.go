@@ -1,7 +1,8 @@
 // The contract between the host and a protection-method plugin.
 //
-// Contract version 1.0 (major 1 = go-plugin protocol version 1 and this
-// package's "v1"; minor = DescribeResponse.protocol_minor).
+// Contract version 1.1 (major 1 = go-plugin protocol version 1 and this
+// package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
+// the protection verdicts of ResultBlock.
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new
@@ -319,6 +320,129 @@ func (CellStatus) EnumDescriptor() ([]byte, []int) {
 	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{3}
 }
 
+// ProtectionVerdict is an audit's judgement of one sensitive cell.
+type ProtectionVerdict int32
+
+const (
+	// Not a sensitive cell, or not judged.
+	ProtectionVerdict_PROTECTION_VERDICT_UNSPECIFIED ProtectionVerdict = 0
+	// The cell's protection levels are met.
+	ProtectionVerdict_PROTECTION_VERDICT_PROTECTED ProtectionVerdict = 1
+	// The cell's protection levels are not met; the reason says how.
+	ProtectionVerdict_PROTECTION_VERDICT_UNDER_PROTECTED ProtectionVerdict = 2
+	// The cell's protection could not be established (an attacker problem
+	// had no result); it counts as a failure.
+	ProtectionVerdict_PROTECTION_VERDICT_UNVERIFIED ProtectionVerdict = 3
+)
+
+// Enum value maps for ProtectionVerdict.
+var (
+	ProtectionVerdict_name = map[int32]string{
+		0: "PROTECTION_VERDICT_UNSPECIFIED",
+		1: "PROTECTION_VERDICT_PROTECTED",
+		2: "PROTECTION_VERDICT_UNDER_PROTECTED",
+		3: "PROTECTION_VERDICT_UNVERIFIED",
+	}
+	ProtectionVerdict_value = map[string]int32{
+		"PROTECTION_VERDICT_UNSPECIFIED":     0,
+		"PROTECTION_VERDICT_PROTECTED":       1,
+		"PROTECTION_VERDICT_UNDER_PROTECTED": 2,
+		"PROTECTION_VERDICT_UNVERIFIED":      3,
+	}
+)
+
+func (x ProtectionVerdict) Enum() *ProtectionVerdict {
+	p := new(ProtectionVerdict)
+	*p = x
+	return p
+}
+
+func (x ProtectionVerdict) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ProtectionVerdict) Descriptor() protoreflect.EnumDescriptor {
+	return file_sdcplugin_v1_method_proto_enumTypes[4].Descriptor()
+}
+
+func (ProtectionVerdict) Type() protoreflect.EnumType {
+	return &file_sdcplugin_v1_method_proto_enumTypes[4]
+}
+
+func (x ProtectionVerdict) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ProtectionVerdict.Descriptor instead.
+func (ProtectionVerdict) EnumDescriptor() ([]byte, []int) {
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{4}
+}
+
+// VerdictReason says why a cell got its verdict.
+type VerdictReason int32
+
+const (
+	// Protected, or not judged.
+	VerdictReason_VERDICT_REASON_UNSPECIFIED VerdictReason = 0
+	// The attacker computes the cell's value exactly.
+	VerdictReason_VERDICT_REASON_EXACT VerdictReason = 1
+	// The attacker's interval misses a protection level or the sliding level.
+	VerdictReason_VERDICT_REASON_PARTIAL VerdictReason = 2
+	// An attacker problem of the cell gave no result.
+	VerdictReason_VERDICT_REASON_UNSOLVED VerdictReason = 3
+	// The adjusted value lies within the cell's protection levels.
+	VerdictReason_VERDICT_REASON_TOO_CLOSE VerdictReason = 4
+	// The published interval does not cover the cell's protection levels.
+	VerdictReason_VERDICT_REASON_UNCOVERED VerdictReason = 5
+)
+
+// Enum value maps for VerdictReason.
+var (
+	VerdictReason_name = map[int32]string{
+		0: "VERDICT_REASON_UNSPECIFIED",
+		1: "VERDICT_REASON_EXACT",
+		2: "VERDICT_REASON_PARTIAL",
+		3: "VERDICT_REASON_UNSOLVED",
+		4: "VERDICT_REASON_TOO_CLOSE",
+		5: "VERDICT_REASON_UNCOVERED",
+	}
+	VerdictReason_value = map[string]int32{
+		"VERDICT_REASON_UNSPECIFIED": 0,
+		"VERDICT_REASON_EXACT":       1,
+		"VERDICT_REASON_PARTIAL":     2,
+		"VERDICT_REASON_UNSOLVED":    3,
+		"VERDICT_REASON_TOO_CLOSE":   4,
+		"VERDICT_REASON_UNCOVERED":   5,
+	}
+)
+
+func (x VerdictReason) Enum() *VerdictReason {
+	p := new(VerdictReason)
+	*p = x
+	return p
+}
+
+func (x VerdictReason) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (VerdictReason) Descriptor() protoreflect.EnumDescriptor {
+	return file_sdcplugin_v1_method_proto_enumTypes[5].Descriptor()
+}
+
+func (VerdictReason) Type() protoreflect.EnumType {
+	return &file_sdcplugin_v1_method_proto_enumTypes[5]
+}
+
+func (x VerdictReason) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use VerdictReason.Descriptor instead.
+func (VerdictReason) EnumDescriptor() ([]byte, []int) {
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{5}
+}
+
 // Outcome is the domain result of a Protect job.
 type Outcome int32
 
@@ -376,11 +500,11 @@ func (x Outcome) String() string {
 }
 
 func (Outcome) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[4].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[6].Descriptor()
 }
 
 func (Outcome) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[4]
+	return &file_sdcplugin_v1_method_proto_enumTypes[6]
 }
 
 func (x Outcome) Number() protoreflect.EnumNumber {
@@ -389,7 +513,7 @@ func (x Outcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Outcome.Descriptor instead.
 func (Outcome) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{4}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{6}
 }
 
 // Severity of a diagnostic.
@@ -429,11 +553,11 @@ func (x Severity) String() string {
 }
 
 func (Severity) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[5].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[7].Descriptor()
 }
 
 func (Severity) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[5]
+	return &file_sdcplugin_v1_method_proto_enumTypes[7]
 }
 
 func (x Severity) Number() protoreflect.EnumNumber {
@@ -442,7 +566,7 @@ func (x Severity) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Severity.Descriptor instead.
 func (Severity) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{5}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{7}
 }
 
 // HostInfo tells the plugin which host is calling.
@@ -2173,7 +2297,12 @@ func (x *Progress) GetMessage() string {
 // ResultBlock carries per-cell results for cells first_cell .. first_cell+n-1.
 // Which arrays are filled depends on the method's OutputKind: status for
 // suppression; value for adjusted or rounded values (status may also be
-// sent); lower and upper for intervals.
+// sent); lower and upper for intervals. An audit (method AUDIT) also sends
+// verdict and verdict_reason: the protection verdict of every cell
+// (PROTECTION_VERDICT_UNSPECIFIED for the cells it does not judge), with
+// lower and upper holding the realised intervals. A host reads the verdicts
+// and does not decide protection again. Like the other arrays they are sent
+// in every block or in none.
 type ResultBlock struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	FirstCell     int64                  `protobuf:"varint,1,opt,name=first_cell,json=firstCell,proto3" json:"first_cell,omitempty"`
@@ -2181,6 +2310,8 @@ type ResultBlock struct {
 	Value         []float64              `protobuf:"fixed64,3,rep,packed,name=value,proto3" json:"value,omitempty"`
 	Lower         []float64              `protobuf:"fixed64,4,rep,packed,name=lower,proto3" json:"lower,omitempty"`
 	Upper         []float64              `protobuf:"fixed64,5,rep,packed,name=upper,proto3" json:"upper,omitempty"`
+	Verdict       []ProtectionVerdict    `protobuf:"varint,6,rep,packed,name=verdict,proto3,enum=sdcplugin.v1.ProtectionVerdict" json:"verdict,omitempty"`
+	VerdictReason []VerdictReason        `protobuf:"varint,7,rep,packed,name=verdict_reason,json=verdictReason,proto3,enum=sdcplugin.v1.VerdictReason" json:"verdict_reason,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2246,6 +2377,20 @@ func (x *ResultBlock) GetLower() []float64 {
 func (x *ResultBlock) GetUpper() []float64 {
 	if x != nil {
 		return x.Upper
+	}
+	return nil
+}
+
+func (x *ResultBlock) GetVerdict() []ProtectionVerdict {
+	if x != nil {
+		return x.Verdict
+	}
+	return nil
+}
+
+func (x *ResultBlock) GetVerdictReason() []VerdictReason {
+	if x != nil {
+		return x.VerdictReason
 	}
 	return nil
 }
@@ -2772,14 +2917,16 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"iterations\x12\x1c\n" +
 	"\tobjective\x18\x04 \x01(\x01R\tobjective\x12\x14\n" +
 	"\x05bound\x18\x05 \x01(\x01R\x05bound\x12\x18\n" +
-	"\amessage\x18\x06 \x01(\tR\amessage\"\xa0\x01\n" +
+	"\amessage\x18\x06 \x01(\tR\amessage\"\x9f\x02\n" +
 	"\vResultBlock\x12\x1d\n" +
 	"\n" +
 	"first_cell\x18\x01 \x01(\x03R\tfirstCell\x120\n" +
 	"\x06status\x18\x02 \x03(\x0e2\x18.sdcplugin.v1.CellStatusR\x06status\x12\x14\n" +
 	"\x05value\x18\x03 \x03(\x01R\x05value\x12\x14\n" +
 	"\x05lower\x18\x04 \x03(\x01R\x05lower\x12\x14\n" +
-	"\x05upper\x18\x05 \x03(\x01R\x05upper\"\xd0\x01\n" +
+	"\x05upper\x18\x05 \x03(\x01R\x05upper\x129\n" +
+	"\averdict\x18\x06 \x03(\x0e2\x1f.sdcplugin.v1.ProtectionVerdictR\averdict\x12B\n" +
+	"\x0everdict_reason\x18\a \x03(\x0e2\x1b.sdcplugin.v1.VerdictReasonR\rverdictReason\"\xd0\x01\n" +
 	"\n" +
 	"Diagnostic\x122\n" +
 	"\bseverity\x18\x01 \x01(\x0e2\x16.sdcplugin.v1.SeverityR\bseverity\x12\x12\n" +
@@ -2862,7 +3009,19 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x15CELL_STATUS_SECONDARY\x10\v\x12 \n" +
 	"\x1cCELL_STATUS_SECONDARY_MANUAL\x10\f\x12#\n" +
 	"\x1fCELL_STATUS_EMPTY_NONSTRUCTURAL\x10\r\x12\x15\n" +
-	"\x11CELL_STATUS_EMPTY\x10\x0e*\xc2\x01\n" +
+	"\x11CELL_STATUS_EMPTY\x10\x0e*\xa4\x01\n" +
+	"\x11ProtectionVerdict\x12\"\n" +
+	"\x1ePROTECTION_VERDICT_UNSPECIFIED\x10\x00\x12 \n" +
+	"\x1cPROTECTION_VERDICT_PROTECTED\x10\x01\x12&\n" +
+	"\"PROTECTION_VERDICT_UNDER_PROTECTED\x10\x02\x12!\n" +
+	"\x1dPROTECTION_VERDICT_UNVERIFIED\x10\x03*\xbe\x01\n" +
+	"\rVerdictReason\x12\x1e\n" +
+	"\x1aVERDICT_REASON_UNSPECIFIED\x10\x00\x12\x18\n" +
+	"\x14VERDICT_REASON_EXACT\x10\x01\x12\x1a\n" +
+	"\x16VERDICT_REASON_PARTIAL\x10\x02\x12\x1b\n" +
+	"\x17VERDICT_REASON_UNSOLVED\x10\x03\x12\x1c\n" +
+	"\x18VERDICT_REASON_TOO_CLOSE\x10\x04\x12\x1c\n" +
+	"\x18VERDICT_REASON_UNCOVERED\x10\x05*\xc2\x01\n" +
 	"\aOutcome\x12\x17\n" +
 	"\x13OUTCOME_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fOUTCOME_OPTIMAL\x10\x01\x12\x14\n" +
@@ -2894,88 +3053,92 @@ func file_sdcplugin_v1_method_proto_rawDescGZIP() []byte {
 	return file_sdcplugin_v1_method_proto_rawDescData
 }
 
-var file_sdcplugin_v1_method_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_sdcplugin_v1_method_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
 var file_sdcplugin_v1_method_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_sdcplugin_v1_method_proto_goTypes = []any{
 	(TableStructure)(0),            // 0: sdcplugin.v1.TableStructure
 	(ParamType)(0),                 // 1: sdcplugin.v1.ParamType
 	(OutputKind)(0),                // 2: sdcplugin.v1.OutputKind
 	(CellStatus)(0),                // 3: sdcplugin.v1.CellStatus
-	(Outcome)(0),                   // 4: sdcplugin.v1.Outcome
-	(Severity)(0),                  // 5: sdcplugin.v1.Severity
-	(*HostInfo)(nil),               // 6: sdcplugin.v1.HostInfo
-	(*DescribeRequest)(nil),        // 7: sdcplugin.v1.DescribeRequest
-	(*DescribeResponse)(nil),       // 8: sdcplugin.v1.DescribeResponse
-	(*MethodInfo)(nil),             // 9: sdcplugin.v1.MethodInfo
-	(*ParamSpec)(nil),              // 10: sdcplugin.v1.ParamSpec
-	(*Capabilities)(nil),           // 11: sdcplugin.v1.Capabilities
-	(*ValidateParamsRequest)(nil),  // 12: sdcplugin.v1.ValidateParamsRequest
-	(*ValidateParamsResponse)(nil), // 13: sdcplugin.v1.ValidateParamsResponse
-	(*ProtectRequest)(nil),         // 14: sdcplugin.v1.ProtectRequest
-	(*Header)(nil),                 // 15: sdcplugin.v1.Header
-	(*TableSpec)(nil),              // 16: sdcplugin.v1.TableSpec
-	(*Dimension)(nil),              // 17: sdcplugin.v1.Dimension
-	(*Limits)(nil),                 // 18: sdcplugin.v1.Limits
-	(*ClientCapabilities)(nil),     // 19: sdcplugin.v1.ClientCapabilities
-	(*CellBlock)(nil),              // 20: sdcplugin.v1.CellBlock
-	(*LinkBlock)(nil),              // 21: sdcplugin.v1.LinkBlock
-	(*RelationBlock)(nil),          // 22: sdcplugin.v1.RelationBlock
-	(*EndOfInput)(nil),             // 23: sdcplugin.v1.EndOfInput
-	(*ProtectResponse)(nil),        // 24: sdcplugin.v1.ProtectResponse
-	(*Progress)(nil),               // 25: sdcplugin.v1.Progress
-	(*ResultBlock)(nil),            // 26: sdcplugin.v1.ResultBlock
-	(*Diagnostic)(nil),             // 27: sdcplugin.v1.Diagnostic
-	(*Stats)(nil),                  // 28: sdcplugin.v1.Stats
-	(*Published)(nil),              // 29: sdcplugin.v1.Published
-	(*Completed)(nil),              // 30: sdcplugin.v1.Completed
-	nil,                            // 31: sdcplugin.v1.ValidateParamsRequest.ParamsEntry
-	nil,                            // 32: sdcplugin.v1.Header.ParamsEntry
-	nil,                            // 33: sdcplugin.v1.Stats.ExtraEntry
-	nil,                            // 34: sdcplugin.v1.Published.ExtraEntry
+	(ProtectionVerdict)(0),         // 4: sdcplugin.v1.ProtectionVerdict
+	(VerdictReason)(0),             // 5: sdcplugin.v1.VerdictReason
+	(Outcome)(0),                   // 6: sdcplugin.v1.Outcome
+	(Severity)(0),                  // 7: sdcplugin.v1.Severity
+	(*HostInfo)(nil),               // 8: sdcplugin.v1.HostInfo
+	(*DescribeRequest)(nil),        // 9: sdcplugin.v1.DescribeRequest
+	(*DescribeResponse)(nil),       // 10: sdcplugin.v1.DescribeResponse
+	(*MethodInfo)(nil),             // 11: sdcplugin.v1.MethodInfo
+	(*ParamSpec)(nil),              // 12: sdcplugin.v1.ParamSpec
+	(*Capabilities)(nil),           // 13: sdcplugin.v1.Capabilities
+	(*ValidateParamsRequest)(nil),  // 14: sdcplugin.v1.ValidateParamsRequest
+	(*ValidateParamsResponse)(nil), // 15: sdcplugin.v1.ValidateParamsResponse
+	(*ProtectRequest)(nil),         // 16: sdcplugin.v1.ProtectRequest
+	(*Header)(nil),                 // 17: sdcplugin.v1.Header
+	(*TableSpec)(nil),              // 18: sdcplugin.v1.TableSpec
+	(*Dimension)(nil),              // 19: sdcplugin.v1.Dimension
+	(*Limits)(nil),                 // 20: sdcplugin.v1.Limits
+	(*ClientCapabilities)(nil),     // 21: sdcplugin.v1.ClientCapabilities
+	(*CellBlock)(nil),              // 22: sdcplugin.v1.CellBlock
+	(*LinkBlock)(nil),              // 23: sdcplugin.v1.LinkBlock
+	(*RelationBlock)(nil),          // 24: sdcplugin.v1.RelationBlock
+	(*EndOfInput)(nil),             // 25: sdcplugin.v1.EndOfInput
+	(*ProtectResponse)(nil),        // 26: sdcplugin.v1.ProtectResponse
+	(*Progress)(nil),               // 27: sdcplugin.v1.Progress
+	(*ResultBlock)(nil),            // 28: sdcplugin.v1.ResultBlock
+	(*Diagnostic)(nil),             // 29: sdcplugin.v1.Diagnostic
+	(*Stats)(nil),                  // 30: sdcplugin.v1.Stats
+	(*Published)(nil),              // 31: sdcplugin.v1.Published
+	(*Completed)(nil),              // 32: sdcplugin.v1.Completed
+	nil,                            // 33: sdcplugin.v1.ValidateParamsRequest.ParamsEntry
+	nil,                            // 34: sdcplugin.v1.Header.ParamsEntry
+	nil,                            // 35: sdcplugin.v1.Stats.ExtraEntry
+	nil,                            // 36: sdcplugin.v1.Published.ExtraEntry
 }
 var file_sdcplugin_v1_method_proto_depIdxs = []int32{
-	6,  // 0: sdcplugin.v1.DescribeRequest.host:type_name -> sdcplugin.v1.HostInfo
-	9,  // 1: sdcplugin.v1.DescribeResponse.methods:type_name -> sdcplugin.v1.MethodInfo
-	10, // 2: sdcplugin.v1.MethodInfo.params:type_name -> sdcplugin.v1.ParamSpec
-	11, // 3: sdcplugin.v1.MethodInfo.capabilities:type_name -> sdcplugin.v1.Capabilities
+	8,  // 0: sdcplugin.v1.DescribeRequest.host:type_name -> sdcplugin.v1.HostInfo
+	11, // 1: sdcplugin.v1.DescribeResponse.methods:type_name -> sdcplugin.v1.MethodInfo
+	12, // 2: sdcplugin.v1.MethodInfo.params:type_name -> sdcplugin.v1.ParamSpec
+	13, // 3: sdcplugin.v1.MethodInfo.capabilities:type_name -> sdcplugin.v1.Capabilities
 	0,  // 4: sdcplugin.v1.MethodInfo.structures:type_name -> sdcplugin.v1.TableStructure
 	1,  // 5: sdcplugin.v1.ParamSpec.type:type_name -> sdcplugin.v1.ParamType
 	2,  // 6: sdcplugin.v1.Capabilities.output:type_name -> sdcplugin.v1.OutputKind
-	31, // 7: sdcplugin.v1.ValidateParamsRequest.params:type_name -> sdcplugin.v1.ValidateParamsRequest.ParamsEntry
-	27, // 8: sdcplugin.v1.ValidateParamsResponse.diagnostics:type_name -> sdcplugin.v1.Diagnostic
-	15, // 9: sdcplugin.v1.ProtectRequest.header:type_name -> sdcplugin.v1.Header
-	20, // 10: sdcplugin.v1.ProtectRequest.cells:type_name -> sdcplugin.v1.CellBlock
-	22, // 11: sdcplugin.v1.ProtectRequest.relations:type_name -> sdcplugin.v1.RelationBlock
-	23, // 12: sdcplugin.v1.ProtectRequest.end:type_name -> sdcplugin.v1.EndOfInput
-	21, // 13: sdcplugin.v1.ProtectRequest.links:type_name -> sdcplugin.v1.LinkBlock
-	32, // 14: sdcplugin.v1.Header.params:type_name -> sdcplugin.v1.Header.ParamsEntry
-	16, // 15: sdcplugin.v1.Header.tables:type_name -> sdcplugin.v1.TableSpec
-	18, // 16: sdcplugin.v1.Header.limits:type_name -> sdcplugin.v1.Limits
-	19, // 17: sdcplugin.v1.Header.client_capabilities:type_name -> sdcplugin.v1.ClientCapabilities
-	17, // 18: sdcplugin.v1.TableSpec.dimensions:type_name -> sdcplugin.v1.Dimension
+	33, // 7: sdcplugin.v1.ValidateParamsRequest.params:type_name -> sdcplugin.v1.ValidateParamsRequest.ParamsEntry
+	29, // 8: sdcplugin.v1.ValidateParamsResponse.diagnostics:type_name -> sdcplugin.v1.Diagnostic
+	17, // 9: sdcplugin.v1.ProtectRequest.header:type_name -> sdcplugin.v1.Header
+	22, // 10: sdcplugin.v1.ProtectRequest.cells:type_name -> sdcplugin.v1.CellBlock
+	24, // 11: sdcplugin.v1.ProtectRequest.relations:type_name -> sdcplugin.v1.RelationBlock
+	25, // 12: sdcplugin.v1.ProtectRequest.end:type_name -> sdcplugin.v1.EndOfInput
+	23, // 13: sdcplugin.v1.ProtectRequest.links:type_name -> sdcplugin.v1.LinkBlock
+	34, // 14: sdcplugin.v1.Header.params:type_name -> sdcplugin.v1.Header.ParamsEntry
+	18, // 15: sdcplugin.v1.Header.tables:type_name -> sdcplugin.v1.TableSpec
+	20, // 16: sdcplugin.v1.Header.limits:type_name -> sdcplugin.v1.Limits
+	21, // 17: sdcplugin.v1.Header.client_capabilities:type_name -> sdcplugin.v1.ClientCapabilities
+	19, // 18: sdcplugin.v1.TableSpec.dimensions:type_name -> sdcplugin.v1.Dimension
 	3,  // 19: sdcplugin.v1.CellBlock.status:type_name -> sdcplugin.v1.CellStatus
-	25, // 20: sdcplugin.v1.ProtectResponse.progress:type_name -> sdcplugin.v1.Progress
-	26, // 21: sdcplugin.v1.ProtectResponse.result:type_name -> sdcplugin.v1.ResultBlock
-	30, // 22: sdcplugin.v1.ProtectResponse.completed:type_name -> sdcplugin.v1.Completed
+	27, // 20: sdcplugin.v1.ProtectResponse.progress:type_name -> sdcplugin.v1.Progress
+	28, // 21: sdcplugin.v1.ProtectResponse.result:type_name -> sdcplugin.v1.ResultBlock
+	32, // 22: sdcplugin.v1.ProtectResponse.completed:type_name -> sdcplugin.v1.Completed
 	3,  // 23: sdcplugin.v1.ResultBlock.status:type_name -> sdcplugin.v1.CellStatus
-	5,  // 24: sdcplugin.v1.Diagnostic.severity:type_name -> sdcplugin.v1.Severity
-	33, // 25: sdcplugin.v1.Stats.extra:type_name -> sdcplugin.v1.Stats.ExtraEntry
-	34, // 26: sdcplugin.v1.Published.extra:type_name -> sdcplugin.v1.Published.ExtraEntry
-	4,  // 27: sdcplugin.v1.Completed.outcome:type_name -> sdcplugin.v1.Outcome
-	27, // 28: sdcplugin.v1.Completed.diagnostics:type_name -> sdcplugin.v1.Diagnostic
-	28, // 29: sdcplugin.v1.Completed.stats:type_name -> sdcplugin.v1.Stats
-	29, // 30: sdcplugin.v1.Completed.published:type_name -> sdcplugin.v1.Published
-	7,  // 31: sdcplugin.v1.MethodService.Describe:input_type -> sdcplugin.v1.DescribeRequest
-	12, // 32: sdcplugin.v1.MethodService.ValidateParams:input_type -> sdcplugin.v1.ValidateParamsRequest
-	14, // 33: sdcplugin.v1.MethodService.Protect:input_type -> sdcplugin.v1.ProtectRequest
-	8,  // 34: sdcplugin.v1.MethodService.Describe:output_type -> sdcplugin.v1.DescribeResponse
-	13, // 35: sdcplugin.v1.MethodService.ValidateParams:output_type -> sdcplugin.v1.ValidateParamsResponse
-	24, // 36: sdcplugin.v1.MethodService.Protect:output_type -> sdcplugin.v1.ProtectResponse
-	34, // [34:37] is the sub-list for method output_type
-	31, // [31:34] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	4,  // 24: sdcplugin.v1.ResultBlock.verdict:type_name -> sdcplugin.v1.ProtectionVerdict
+	5,  // 25: sdcplugin.v1.ResultBlock.verdict_reason:type_name -> sdcplugin.v1.VerdictReason
+	7,  // 26: sdcplugin.v1.Diagnostic.severity:type_name -> sdcplugin.v1.Severity
+	35, // 27: sdcplugin.v1.Stats.extra:type_name -> sdcplugin.v1.Stats.ExtraEntry
+	36, // 28: sdcplugin.v1.Published.extra:type_name -> sdcplugin.v1.Published.ExtraEntry
+	6,  // 29: sdcplugin.v1.Completed.outcome:type_name -> sdcplugin.v1.Outcome
+	29, // 30: sdcplugin.v1.Completed.diagnostics:type_name -> sdcplugin.v1.Diagnostic
+	30, // 31: sdcplugin.v1.Completed.stats:type_name -> sdcplugin.v1.Stats
+	31, // 32: sdcplugin.v1.Completed.published:type_name -> sdcplugin.v1.Published
+	9,  // 33: sdcplugin.v1.MethodService.Describe:input_type -> sdcplugin.v1.DescribeRequest
+	14, // 34: sdcplugin.v1.MethodService.ValidateParams:input_type -> sdcplugin.v1.ValidateParamsRequest
+	16, // 35: sdcplugin.v1.MethodService.Protect:input_type -> sdcplugin.v1.ProtectRequest
+	10, // 36: sdcplugin.v1.MethodService.Describe:output_type -> sdcplugin.v1.DescribeResponse
+	15, // 37: sdcplugin.v1.MethodService.ValidateParams:output_type -> sdcplugin.v1.ValidateParamsResponse
+	26, // 38: sdcplugin.v1.MethodService.Protect:output_type -> sdcplugin.v1.ProtectResponse
+	36, // [36:39] is the sub-list for method output_type
+	33, // [33:36] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_sdcplugin_v1_method_proto_init() }
@@ -3000,7 +3163,7 @@ func file_sdcplugin_v1_method_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sdcplugin_v1_method_proto_rawDesc), len(file_sdcplugin_v1_method_proto_rawDesc)),
-			NumEnums:      6,
+			NumEnums:      8,
 			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   1,

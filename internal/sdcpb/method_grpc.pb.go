@@ -1,7 +1,8 @@
 // The contract between the host and a protection-method plugin.
 //
-// Contract version 1.0 (major 1 = go-plugin protocol version 1 and this
-// package's "v1"; minor = DescribeResponse.protocol_minor).
+// Contract version 1.1 (major 1 = go-plugin protocol version 1 and this
+// package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
+// the protection verdicts of ResultBlock.
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // Center selects the values around which ECTA's published perturbation
@@ -40,11 +42,17 @@ type AdjustedOptions struct {
 	// comparisons and, with ECTA, the attacker problems.
 	Options
 	// AdditivityTolerance is the largest accepted |Σ coef·x − rhs| of a
-	// relation; 0 means 1e-5 + 1e-9 · Σ |coef·x| over the relation.
+	// relation; 0 means τ-Argus's 1e-5 plus the relative slack
+	// (1e-9·max(1, m)) of m = Σ |coef·x| + |rhs| over the relation.
 	AdditivityTolerance float64
 	// ChangeTolerance is the largest |adjusted − original| that counts as
 	// unchanged; 0 means τ-Argus's 1e-5.
 	ChangeTolerance float64
+	// NotAdditive declares a method that does not keep the table additive
+	// (the cell key method perturbs cells independently): the residuals
+	// are still measured (MaxResidual, NonAdditive) but are not a defect
+	// (Safe ignores them).
+	NotAdditive bool
 	// ECTA, if set, also runs the attacker problems of the published
 	// perturbation bounds (Report.Attack).
 	ECTA *ECTA
@@ -61,9 +69,10 @@ type SensitiveCell struct {
 	Deviation float64
 	// LowerPL and UpperPL are the protection levels.
 	LowerPL, UpperPL float64
-	// Protected reports Deviation ≤ −LowerPL or Deviation ≥ UpperPL
-	// (within the tolerance).
-	Protected bool
+	// Verdict is protected when Deviation ≤ −LowerPL or Deviation ≥
+	// UpperPL (within the tolerance; verdict.Deviation), under-protected
+	// (verdict.TooClose) otherwise.
+	Verdict verdict.Verdict
 }
 
 // Residual is a relation that the adjusted values violate.
@@ -92,6 +101,10 @@ type AdjustedCounts struct {
 
 // AdjustedReport is the result of Adjusted.
 type AdjustedReport struct {
+	// Verdicts is the protection verdict per cell (NotJudged for the cells
+	// that are not primaries): the deviation's verdict, and with ECTA the
+	// attacker's when the deviation alone protects.
+	Verdicts []verdict.Verdict
 	// Deviation is adjusted − original per cell.
 	Deviation []float64
 	// Sensitive holds the check of every primary, by cell id.
@@ -118,8 +131,25 @@ type AdjustedReport struct {
 	Counts AdjustedCounts
 	// Attack is the attacker audit of the ECTA bounds, when requested.
 	Attack *Report
+	// Diagnostics report the table's defects (codes audit.nonadditive,
+	// audit.out_of_bounds, audit.frozen_changed), one per kind, naming the
+	// cells or relations; the ECTA attack's own diagnostics follow.
+	Diagnostics []pluginsdk.Diagnostic
 	// Time is the wall-clock duration.
 	Time time.Duration
+
+	notAdditiveOK bool
+}
+
+// Safe reports whether the adjusted table may be published: every
+// primary protected, no frozen cell changed, every cell within its a-priori
+// bounds and, unless the method declared otherwise (NotAdditive), every
+// relation satisfied within the tolerance.
+func (r *AdjustedReport) Safe() bool {
+	if verdict.Summarize(r.Verdicts).Failed() > 0 || len(r.FrozenChanged) > 0 || len(r.OutOfBounds) > 0 {
+		return false
+	}
+	return r.notAdditiveOK || len(r.NonAdditive) == 0
 }
 
 // Adjusted checks an adjusted table (CTA, ECTA): adjusted[i] is the value
@@ -146,9 +176,9 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 	}
 	changeTol := opts.ChangeTolerance
 	if changeTol <= 0 {
-		changeTol = 1e-5
+		changeTol = tauArgusChangeTolerance
 	}
-	r := &AdjustedReport{Deviation: make([]float64, n)}
+	r := &AdjustedReport{Deviation: make([]float64, n), Verdicts: make([]verdict.Verdict, n), notAdditiveOK: opts.NotAdditive}
 	ct := &r.Counts
 	ct.Cells, ct.Relations = n, in.rel.Len()
 	orig := p.Cells.Value
@@ -179,11 +209,11 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 		}
 		if in.status[i].IsPrimary() {
 			sc := SensitiveCell{Cell: i, Original: orig[i], Adjusted: adjusted[i], Deviation: d,
-				LowerPL: in.lpl[i], UpperPL: in.upl[i]}
-			sc.Protected = d <= -in.lpl[i]+in.tol || d >= in.upl[i]-in.tol
+				LowerPL: in.lpl[i], UpperPL: in.upl[i], Verdict: verdict.Deviation(orig[i], adjusted[i], in.levels(i), in.tol)}
+			r.Verdicts[i] = sc.Verdict
 			r.Sensitive = append(r.Sensitive, sc)
 			ct.Sensitive++
-			if sc.Protected {
+			if !sc.Verdict.Failed() {
 				ct.Protected++
 			} else {
 				ct.UnderProtected++
@@ -207,7 +237,7 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 		}
 		tol := opts.AdditivityTolerance
 		if tol <= 0 {
-			tol = 1e-5 + 1e-9*mag
+			tol = tauArgusChangeTolerance + slack(mag)
 		}
 		r.MaxResidual = math.Max(r.MaxResidual, math.Abs(s))
 		if math.Abs(s) > tol {
@@ -223,9 +253,53 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 		if r.Attack, err = Intervals(ctx, p, lo, hi, opts.Options); err != nil {
 			return nil, err
 		}
+		for i, v := range r.Attack.Verdicts {
+			if v.Kind != verdict.NotJudged && !r.Verdicts[i].Failed() {
+				r.Verdicts[i] = v
+			}
+		}
+	}
+	r.Diagnostics = r.defects()
+	if r.Attack != nil {
+		r.Diagnostics = append(r.Diagnostics, r.Attack.Diagnostics...)
 	}
 	r.Time = time.Since(start)
 	return r, nil
+}
+
+// tauArgusChangeTolerance is τ-Argus's threshold below which an adjusted
+// value counts as unchanged (and a relation's residual as zero).
+const tauArgusChangeTolerance = 1e-5
+
+// maxNamed is the most cells or relations a defect diagnostic names.
+const maxNamed = 100
+
+// defects returns a diagnostic per kind of table defect found.
+func (r *AdjustedReport) defects() []pluginsdk.Diagnostic {
+	var ds []pluginsdk.Diagnostic
+	if k := len(r.NonAdditive); k > 0 {
+		sev := pluginsdk.SeverityError
+		if r.notAdditiveOK {
+			sev = pluginsdk.SeverityInfo
+		}
+		rels := make([]int, 0, min(k, maxNamed))
+		for _, q := range r.NonAdditive[:min(k, maxNamed)] {
+			rels = append(rels, q.Relation)
+		}
+		ds = append(ds, pluginsdk.Diagnostic{Severity: sev, Code: "audit.nonadditive", Relations: rels,
+			Summary: fmt.Sprintf("the adjusted values violate %d relations (largest residual %.3g)", k, r.MaxResidual)})
+	}
+	if k := len(r.OutOfBounds); k > 0 {
+		ds = append(ds, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityError, Code: "audit.out_of_bounds",
+			Cells:   slices.Clone(r.OutOfBounds[:min(k, maxNamed)]),
+			Summary: fmt.Sprintf("%d adjusted values lie outside their a-priori bounds", k)})
+	}
+	if k := len(r.FrozenChanged); k > 0 {
+		ds = append(ds, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityError, Code: "audit.frozen_changed",
+			Cells:   slices.Clone(r.FrozenChanged[:min(k, maxNamed)]),
+			Summary: fmt.Sprintf("%d protected or empty cells changed their values", k)})
+	}
+	return ds
 }
 
 // ECTAIntervals returns the intervals an attacker derives from an ECTA

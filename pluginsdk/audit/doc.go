@@ -34,16 +34,37 @@
 // primary protected under the default bounds stays protected). Bounds are always
 // widened to contain the cell's own value, so the true table is feasible.
 //
+// # Verdicts
+//
+// Every report carries the protection verdict of each sensitive (primary)
+// cell, Report.Verdicts and AdjustedReport.Verdicts: protected,
+// under-protected or unverified, with the reason (package verdict, which
+// holds the one decision and the audit tolerance). The audit decides once:
+// the audit plugin sends these verdicts to the host with the realised
+// intervals, and the host publishes or withholds a table by them.
+//
 // # Intervals and adjusted tables
 //
-// [Intervals] audits published intervals (interval protection): every cell
-// i is known to lie in its published interval [lo_i, hi_i] (intersected with
-// the a-priori bounds); cells with lo_i = hi_i are published exactly. By
-// default the primaries are audited. [Adjusted] checks an adjusted table
-// (CTA, ECTA): additivity within a tolerance, bounds, frozen cells, and per
-// sensitive cell the distance of the published value from the original
-// against its protection levels; for ECTA it can also run the attacker
-// problems of the published perturbation bounds α and β.
+// [Intervals] audits published intervals (interval protection): the
+// attacker's bounds are the published intervals: every cell i is known to
+// lie in [lo_i, hi_i] (intersected with the a-priori bounds); cells with
+// lo_i = hi_i are published exactly. By default the primaries are audited.
+// A primary is under-protected when its published interval does not cover
+// its protection interval (verdict.Uncovered; published as a point:
+// verdict.Exact), or when the relations let the attacker narrow it below
+// the levels (verdict.Partial, verdict.Exact). Intervals that no additive
+// table satisfies (a relation whose right-hand side lies outside the range
+// of its terms' intervals) are reported (audit.intervals_inconsistent,
+// Counts.Inconsistent).
+//
+// [Adjusted] checks an adjusted table (CTA, ECTA, rounding, the cell key
+// method): additivity within a tolerance (unless the method declares it
+// does not keep the table additive, AdjustedOptions.NotAdditive), the
+// a-priori bounds, frozen cells, and per sensitive cell the distance of the
+// published value from the original against its protection levels
+// (verdict.TooClose); AdjustedReport.Safe sums it up. For ECTA it can also
+// run the attacker problems of the published perturbation bounds α and β,
+// whose verdicts count too.
 //
 // # Singletons (multi-attacker)
 //
@@ -100,7 +121,7 @@
 // violate the relations beyond the tolerance.
 //
 // All comparisons use one tolerance, Options.Tolerance (by default
-// pluginsdk.AuditTolerance: relative to the table's largest value), from
+// verdict.Tolerance: relative to the table's largest value), from
 // which the LP's own feasibility tolerance (a quarter of it, in scaled
 // units) and the closeness to a bound derive. No LP solution is trusted
 // blindly: each is converted back to cell values and checked, bounds and

@@ -175,88 +175,119 @@ const (
 )
 
 // run solves the attacker problems; a.lower/a.upper receive the bounds of
-// the targets.
+// the targets. The setup substitutes the published cells, settles the
+// cells that differencing determines, splits the rest into components (one
+// LP each), settles what outer bounds and the true table prove, and plans
+// the LPs; solveAll solves them.
 func (a *attack) run(ctx context.Context) error {
-	n := a.n
-	a.lower = make([]float64, n)
-	a.upper = make([]float64, n)
-	for i := range n {
+	a.initResults()
+	a.reference()
+	a.grid = dataGrid(a.ref, a.lo, a.hi, a.ovLo, a.ovHi)
+	red, err := a.substitute(ctx)
+	if err != nil {
+		return err
+	}
+	determined := a.difference(red)
+	live := func(c int) bool { return a.free[c] && !determined[c] }
+	minRow := int32(2) // relations with one free cell were used by differencing
+	if a.opts.noDifferencing {
+		minRow = 1
+	}
+	comps, local := a.components(red, live, minRow)
+	comps = a.settleUnrelated(comps)
+	a.localOf = local
+	for _, k := range comps {
+		a.scaleComponent(k, determined)
+	}
+	a.counts.Components = len(comps)
+	a.settleOuter(comps, live, red, minRow)
+	a.witnessTruth(comps)
+	a.planTasks(comps)
+	a.setupDone = time.Now()
+	return a.solveAll(ctx, comps)
+}
+
+// initResults sets the results before any solving: the value for the
+// published cells, NaN (unknown) for the free ones; and counts the targets.
+func (a *attack) initResults() {
+	a.lower = make([]float64, a.n)
+	a.upper = make([]float64, a.n)
+	for i := range a.n {
 		if a.free[i] {
 			a.lower[i], a.upper[i] = math.NaN(), math.NaN()
 		} else {
 			a.lower[i], a.upper[i] = a.val[i], a.val[i]
 		}
-	}
-	for i := range n {
 		if a.target[i] {
 			a.totalTargets++
 		}
 	}
-	a.reference()
-	a.grid = dataGrid(a.ref, a.lo, a.hi, a.ovLo, a.ovHi)
-	rel := a.rel
+}
+
+// reduced holds the relations with the published cells substituted: per
+// relation the right-hand side less its published terms (rhs) and the
+// number of its free cells (cnt); per free cell c its relations and
+// coefficients, colRow and colCoef[colStart[c]:colStart[c+1]] (the
+// transpose of the relations over the free cells). Differencing updates
+// rhs and cnt as it determines cells.
+type reduced struct {
+	rhs      []float64
+	cnt      []int32
+	colStart []int
+	colRow   []int32
+	colCoef  []float64
+}
+
+// substitute moves the published cells to the right-hand sides.
+func (a *attack) substitute(ctx context.Context) (*reduced, error) {
+	n, rel := a.n, a.rel
 	m := rel.Len()
-	// Transpose: relations per free cell.
-	cstart := make([]int, n+1)
+	red := &reduced{rhs: make([]float64, m), cnt: make([]int32, m), colStart: make([]int, n+1)}
 	for _, c := range rel.Cell {
 		if a.free[c] {
-			cstart[c+1]++
+			red.colStart[c+1]++
 		}
 	}
 	for i := range n {
-		cstart[i+1] += cstart[i]
+		red.colStart[i+1] += red.colStart[i]
 	}
-	crow := make([]int32, cstart[n])
-	ccoef := make([]float64, cstart[n])
-	fillPos := append([]int(nil), cstart[:n]...)
-	rhs := make([]float64, m)
-	cnt := make([]int32, m)
+	red.colRow = make([]int32, red.colStart[n])
+	red.colCoef = make([]float64, red.colStart[n])
+	fillPos := append([]int(nil), red.colStart[:n]...)
 	for r := range m {
 		if r%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("audit: %w", err)
+				return nil, fmt.Errorf("audit: %w", err)
 			}
 		}
 		cells, coef := rel.Terms(r)
 		s := rel.Rhs(r)
 		for k, c := range cells {
 			if a.free[c] {
-				cnt[r]++
-				crow[fillPos[c]] = int32(r)
-				ccoef[fillPos[c]] = coef[k]
+				red.cnt[r]++
+				red.colRow[fillPos[c]] = int32(r)
+				red.colCoef[fillPos[c]] = coef[k]
 				fillPos[c]++
 			} else {
 				s -= coef[k] * a.val[c]
 			}
 		}
-		rhs[r] = s
+		red.rhs[r] = s
 	}
-	// Differencing: a relation with one free cell determines it.
-	determined := make([]bool, n)
-	checkEmpty := func(r int) {
-		if math.Abs(rhs[r]) <= a.tol {
-			return
-		}
-		// Confirm with a compensated sum before reporting.
-		var s ksum
-		s.add(rel.Rhs(r))
-		cells, coef := rel.Terms(r)
-		for k, c := range cells {
-			if a.free[c] {
-				s.add(-coef[k] * a.lower[c])
-			} else {
-				s.add(-coef[k] * a.val[c])
-			}
-		}
-		if d := s.sum(); math.Abs(d) > a.tol {
-			a.nonAdditive(r, d)
-		}
-	}
+	return red, nil
+}
+
+// difference settles by plain differencing: a relation with one free cell
+// left determines it, which is substituted in turn. It returns the
+// determined cells (bounds set to the value) and reports the relations
+// without free cells that the published and determined values violate.
+func (a *attack) difference(red *reduced) []bool {
+	determined := make([]bool, a.n)
 	var queue []int
-	for r := range m {
-		switch cnt[r] {
+	for r := range a.rel.Len() {
+		switch red.cnt[r] {
 		case 0:
-			checkEmpty(r)
+			a.checkClosed(red, r)
 		case 1:
 			queue = append(queue, r)
 		}
@@ -264,10 +295,10 @@ func (a *attack) run(ctx context.Context) error {
 	for len(queue) > 0 && !a.opts.noDifferencing {
 		r := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
-		if cnt[r] != 1 {
+		if red.cnt[r] != 1 {
 			continue
 		}
-		cells, coef := rel.Terms(r)
+		cells, coef := a.rel.Terms(r)
 		c, k := -1, -1
 		for q, x := range cells {
 			if a.free[x] && !determined[x] {
@@ -278,7 +309,7 @@ func (a *attack) run(ctx context.Context) error {
 		if c < 0 {
 			continue
 		}
-		v := rhs[r] / coef[k]
+		v := red.rhs[r] / coef[k]
 		if math.Abs(v-a.ref[c]) <= boundEps(a.ref[c], a.tol) {
 			v = a.ref[c] // the true value, up to rounding noise
 		}
@@ -293,19 +324,50 @@ func (a *attack) run(ctx context.Context) error {
 		if a.target[c] {
 			a.done.Add(1)
 		}
-		for q := cstart[c]; q < cstart[c+1]; q++ {
-			r2 := int(crow[q])
-			rhs[r2] -= ccoef[q] * v
-			cnt[r2]--
-			switch cnt[r2] {
+		for q := red.colStart[c]; q < red.colStart[c+1]; q++ {
+			r2 := int(red.colRow[q])
+			red.rhs[r2] -= red.colCoef[q] * v
+			red.cnt[r2]--
+			switch red.cnt[r2] {
 			case 0:
-				checkEmpty(r2)
+				a.checkClosed(red, r2)
 			case 1:
 				queue = append(queue, r2)
 			}
 		}
 	}
-	// Components of the remaining free cells.
+	return determined
+}
+
+// checkClosed checks relation r once no free cell is left in it: a
+// residual beyond the tolerance, confirmed with a compensated sum, is a
+// non-additive relation.
+func (a *attack) checkClosed(red *reduced, r int) {
+	if math.Abs(red.rhs[r]) <= a.tol {
+		return
+	}
+	var s ksum
+	s.add(a.rel.Rhs(r))
+	cells, coef := a.rel.Terms(r)
+	for k, c := range cells {
+		if a.free[c] {
+			s.add(-coef[k] * a.lower[c])
+		} else {
+			s.add(-coef[k] * a.val[c])
+		}
+	}
+	if d := s.sum(); math.Abs(d) > a.tol {
+		a.nonAdditive(r, d)
+	}
+}
+
+// components splits the live cells (free, not determined) into the sets
+// linked by relations with at least minRow live cells, keeping those with a
+// target; each gets its columns (cell order), targets and rows. local maps
+// a live cell to its column in its component.
+func (a *attack) components(red *reduced, live func(int) bool, minRow int32) (comps []*component, local []int32) {
+	n, rel := a.n, a.rel
+	m := rel.Len()
 	parent := make([]int32, n)
 	for i := range parent {
 		parent[i] = int32(i)
@@ -317,13 +379,8 @@ func (a *attack) run(ctx context.Context) error {
 		}
 		return x
 	}
-	live := func(c int) bool { return a.free[c] && !determined[c] }
-	minRow := int32(2) // relations with one free cell were used by differencing
-	if a.opts.noDifferencing {
-		minRow = 1
-	}
 	for r := range m {
-		if cnt[r] < minRow {
+		if red.cnt[r] < minRow {
 			continue
 		}
 		cells, _ := rel.Terms(r)
@@ -345,14 +402,13 @@ func (a *attack) run(ctx context.Context) error {
 	for i := range compOf {
 		compOf[i] = -1
 	}
-	var comps []*component
 	hasTarget := make(map[int32]bool)
 	for c := range n {
 		if live(c) && a.target[c] {
 			hasTarget[find(int32(c))] = true
 		}
 	}
-	local := make([]int32, n)
+	local = make([]int32, n)
 	for c := range n {
 		if !live(c) {
 			continue
@@ -373,7 +429,7 @@ func (a *attack) run(ctx context.Context) error {
 		k.cols = append(k.cols, c)
 	}
 	for r := range m {
-		if cnt[r] < minRow {
+		if red.cnt[r] < minRow {
 			continue
 		}
 		cells, _ := rel.Terms(r)
@@ -386,7 +442,12 @@ func (a *attack) run(ctx context.Context) error {
 			}
 		}
 	}
-	// Components without relations are single cells: their bounds.
+	return comps, local
+}
+
+// settleUnrelated settles the components without relations (single
+// cells): a target's interval is its bounds. It returns the others.
+func (a *attack) settleUnrelated(comps []*component) []*component {
 	lpComps := comps[:0]
 	for _, k := range comps {
 		if len(k.rows) > 0 {
@@ -398,22 +459,23 @@ func (a *attack) run(ctx context.Context) error {
 				continue
 			}
 			lo, hi := a.lo[c], a.hi[c]
-			if a.override != nil && a.override[c] {
+			if a.overridden(c) {
 				lo, hi = a.ovLo[c], a.ovHi[c]
 			}
 			a.lower[c], a.upper[c] = lo, hi
 			a.done.Add(1)
 		}
 	}
-	comps = lpComps
-	a.localOf = local
-	for _, k := range comps {
-		a.scaleComponent(k, determined)
-	}
-	a.counts.Components = len(comps)
+	return lpComps
+}
+
+// settleOuter computes the outer bounds (bound tightening; the a-priori
+// bounds when the shortcuts are off), the largest component, and settles
+// the cells whose outer bounds meet.
+func (a *attack) settleOuter(comps []*component, live func(int) bool, red *reduced, minRow int32) {
 	a.olo, a.ohi = a.lo, a.hi
 	if !a.opts.noReuse {
-		a.olo, a.ohi = a.tighten(live, cnt, minRow, rhs)
+		a.olo, a.ohi = a.tighten(live, red.cnt, minRow, red.rhs)
 	}
 	for _, k := range comps {
 		a.counts.LargestComponent = max(a.counts.LargestComponent, len(k.cols))
@@ -422,7 +484,6 @@ func (a *attack) run(ctx context.Context) error {
 		if a.opts.noReuse {
 			continue
 		}
-		// Outer bounds that meet settle a cell without an LP.
 		for q, c := range k.cols {
 			if !a.overridden(c) && a.ohi[c]-a.olo[c] <= a.tol {
 				k.lowDone[q], k.upDone[q] = true, true
@@ -430,26 +491,34 @@ func (a *attack) run(ctx context.Context) error {
 			}
 		}
 	}
-	// The reference point (the true values) is a feasible point of every
-	// base problem of a consistent component: a witness for verdicts and
-	// for cells whose value is their outer bound.
-	if !a.opts.noReuse {
-		for _, k := range comps {
-			if !k.consistent {
-				continue
-			}
-			x := make([]float64, len(k.cols))
-			for q, c := range k.cols {
-				x[q] = a.ref[c]
-			}
-			a.scan(k, x, false)
-		}
+}
+
+// witnessTruth scans the reference point (the true values), a feasible
+// point of every base problem of a consistent component: a witness for
+// verdicts and for cells whose value is their outer bound.
+func (a *attack) witnessTruth(comps []*component) {
+	if a.opts.noReuse {
+		return
 	}
 	for _, k := range comps {
+		if !k.consistent {
+			continue
+		}
+		x := make([]float64, len(k.cols))
+		for q, c := range k.cols {
+			x[q] = a.ref[c]
+		}
+		a.scan(k, x, false)
+	}
+}
+
+// planTasks lists every component's LPs and orders the components, the
+// largest task lists first: all minima, then all maxima (the scheduler
+// picks among the open ones by the last solution); targets with their own
+// bounds come last, one task each.
+func (a *attack) planTasks(comps []*component) {
+	for _, k := range comps {
 		k.remaining = make([]int8, len(k.cols))
-		// All minima, then all maxima (the scheduler picks among the open
-		// ones by the last solution); targets with their own bounds come
-		// last, one task each.
 		for _, dir := range []direction{dirMin, dirMax} {
 			for _, j := range k.targets {
 				if !a.overridden(k.cols[j]) {
@@ -464,15 +533,11 @@ func (a *attack) run(ctx context.Context) error {
 				k.remaining[j]++
 			}
 		}
-	}
-	for _, k := range comps {
 		k.ready = make(chan struct{})
 		k.claimed = make([]bool, len(k.tasks))
 		k.open = len(k.tasks)
 	}
 	slices.SortStableFunc(comps, func(x, y *component) int { return len(y.tasks) - len(x.tasks) })
-	a.setupDone = time.Now()
-	return a.solveAll(ctx, comps)
 }
 
 func (a *attack) overridden(c int) bool { return a.override != nil && a.override[c] }

@@ -17,7 +17,7 @@ import (
 // exactly feasible point whenever the published table is additive, and an
 // LP that reports infeasibility is known to be wrong (numerically) and is
 // retried. All tolerances derive from the audit tolerance (Options.Tolerance,
-// by default pluginsdk.AuditTolerance) through lpFeasibilityTol and
+// by default verdict.Tolerance) through lpFeasibilityTol and
 // boundEps.
 
 // ksum is a compensated (Neumaier) sum: accurate to about one rounding of
@@ -67,10 +67,18 @@ func lpFeasibilityTol(tol, scale float64) float64 {
 }
 
 // boundEps is how close to a bound (or to the reference value) a solution
-// value counts as at it: the audit tolerance, and not more than 1e-9 of the
-// bound's magnitude.
+// value counts as at it: the audit tolerance, and not more than the
+// relative slack of the bound.
 func boundEps(b, tol float64) float64 {
-	return min(tol, 1e-9*max(1, math.Abs(b)))
+	return min(tol, slack(b))
+}
+
+// slack is the relative comparison slack of a value x: 1e-9·max(1, |x|).
+// It is the audit's single copy of the helper that internal/numeric
+// provides as numeric.Slack; it becomes a call of that once the package
+// exists.
+func slack(x float64) float64 {
+	return 1e-9 * max(1, math.Abs(x))
 }
 
 // lpOptions returns the solver options of component k's LPs: opts with the

@@ -85,7 +85,7 @@ type Options struct {
 	Mode Mode
 	// Tolerance is the absolute tolerance of the comparisons (exactness,
 	// protection levels, additivity of the published values); 0 means
-	// pluginsdk.AuditTolerance of the cell values.
+	// verdict.Tolerance of the cell values.
 	Tolerance float64
 	// LPTimeLimit bounds each LP solve; 0 means none. A cell whose LP hits
 	// it gets NaN bounds and the verdict Unknown.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // Verdict is the outcome of the audit for one cell.
@@ -92,6 +93,9 @@ type Counts struct {
 	// NonAdditive counts relations that the published values alone
 	// violate (beyond the tolerance).
 	NonAdditive int
+	// Inconsistent counts relations that no values within the published
+	// intervals satisfy (Intervals only).
+	Inconsistent int
 }
 
 // Timing splits the wall-clock time of an audit.
@@ -111,8 +115,15 @@ type Report struct {
 	// published cells, NaN for hidden cells that were not audited or have
 	// no result, ±Inf where the attacker problem is unbounded.
 	Lower, Upper []float64
-	// Verdict is the verdict per cell.
+	// Verdict is the attacker's result per cell (published, hidden,
+	// recomputable, ...; for the primaries the same judgement as Verdicts).
 	Verdict []Verdict
+	// Verdicts is the protection verdict per cell: for every sensitive
+	// (primary) cell protected, under-protected or unverified with the
+	// reason, decided by package verdict from the attacker's interval (and,
+	// for Intervals, from the published interval); NotJudged for the other
+	// cells. This is what a host reads: it never decides again.
+	Verdicts []verdict.Verdict
 	// UnderProtected lists the primaries that fail, by cell id.
 	UnderProtected []Finding
 	// Unverified lists the audited primaries without a result (verdict

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
@@ -93,6 +95,12 @@ func Intervals(ctx context.Context, p *pluginsdk.Problem, lo, hi []float64, opts
 	for _, d := range diags {
 		a.diag.add(d)
 	}
+	if bad := in.inconsistent(lo, hi); len(bad) > 0 {
+		a.counts.Inconsistent = len(bad)
+		a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityError, Code: "audit.intervals_inconsistent",
+			Summary:   fmt.Sprintf("the published intervals cannot satisfy %d relations of the table", len(bad)),
+			Relations: bad[:min(len(bad), maxNamed)]})
+	}
 	if err := in.singletons(a); err != nil {
 		return nil, err
 	}
@@ -102,7 +110,64 @@ func Intervals(ctx context.Context, p *pluginsdk.Problem, lo, hi []float64, opts
 	if err := a.run(ctx); err != nil {
 		return nil, err
 	}
-	return in.report(a, start), nil
+	r := in.report(a, start)
+	in.judgePublished(r, lo, hi)
+	return r, nil
+}
+
+// inconsistent returns the relations that no values within the published
+// intervals [lo, hi] satisfy: those whose right-hand side lies outside the
+// range of Σ coef·x over the intervals, by more than the tolerance.
+func (in *input) inconsistent(lo, hi []float64) []int {
+	var bad []int
+	for q := range in.rel.Len() {
+		cells, coef := in.rel.Terms(q)
+		var least, most ksum
+		for k, c := range cells {
+			a, b := coef[k]*lo[c], coef[k]*hi[c]
+			if a > b {
+				a, b = b, a
+			}
+			least.add(a)
+			most.add(b)
+		}
+		if r := in.rel.Rhs(q); r < least.sum()-in.tol || r > most.sum()+in.tol {
+			bad = append(bad, q)
+		}
+	}
+	return bad
+}
+
+// judgePublished completes the verdicts of Intervals with what the
+// published intervals alone show: a primary published as a point is an
+// exact disclosure, and one whose published interval does not cover its
+// protection levels is under-protected for that reason (Uncovered) rather
+// than for what the attacker derived from it.
+func (in *input) judgePublished(r *Report, lo, hi []float64) {
+	v := in.p.Cells.Value
+	added := false
+	for i := range r.Verdicts {
+		if !in.status[i].IsPrimary() || r.Verdicts[i].Kind == verdict.Unverified {
+			continue
+		}
+		pub := verdict.Covers(v[i], in.levels(i), lo[i], hi[i], r.Tolerance)
+		if !pub.Failed() {
+			continue
+		}
+		if r.Verdict[i] == VerdictPublished {
+			// Not audited: the attacker reads the value.
+			r.Verdict[i] = VerdictExact
+			r.Counts.Primaries++
+			r.Counts.Exact++
+			r.UnderProtected = append(r.UnderProtected, Finding{Cell: i, Value: v[i], Lower: r.Lower[i], Upper: r.Upper[i],
+				LowerPL: in.lpl[i], UpperPL: in.upl[i], SlidingPL: in.spl[i], Verdict: VerdictExact})
+			added = true
+		}
+		r.Verdicts[i] = pub
+	}
+	if added {
+		slices.SortFunc(r.UnderProtected, func(a, b Finding) int { return a.Cell - b.Cell })
+	}
 }
 
 // input is a checked problem with its derived columns.
@@ -144,7 +209,7 @@ func prepare(p *pluginsdk.Problem, status []cellstatus.Status, opts Options) (*i
 	}
 	in.tol = opts.Tolerance
 	if in.tol <= 0 {
-		in.tol = pluginsdk.AuditTolerance(c.Value)
+		in.tol = verdict.Tolerance(c.Value)
 	}
 	col := func(x []float64) []float64 {
 		if len(x) == n {
@@ -242,6 +307,11 @@ func Bounds(p *pluginsdk.Problem, status []cellstatus.Status, b BoundsMode) (lo,
 	return lo, hi, nil
 }
 
+// levels returns the protection levels of cell i.
+func (in *input) levels(i int) verdict.Levels {
+	return verdict.Levels{Lower: in.lpl[i], Upper: in.upl[i], Sliding: in.spl[i]}
+}
+
 // verdicts prepares the witnesses of verdict mode, after the targets are
 // known.
 func (in *input) verdicts(a *attack) error {
@@ -322,7 +392,7 @@ func (in *input) singletons(a *attack) error {
 // report computes the verdicts.
 func (in *input) report(a *attack, start time.Time) *Report {
 	n := a.n
-	r := &Report{Lower: a.lower, Upper: a.upper, Verdict: make([]Verdict, n), Tolerance: a.tol}
+	r := &Report{Lower: a.lower, Upper: a.upper, Verdict: make([]Verdict, n), Verdicts: make([]verdict.Verdict, n), Tolerance: a.tol}
 	ct := a.counts
 	tol := a.tol
 	v := in.p.Cells.Value
@@ -363,26 +433,32 @@ func (in *input) report(a *attack, start time.Time) *Report {
 			r.Lower[i], r.Upper[i] = math.NaN(), math.NaN()
 			ct.Unknown++
 			if primary {
+				r.Verdicts[i] = verdict.Verdict{Kind: verdict.Unverified, Reason: verdict.Unsolved}
 				r.Unverified = append(r.Unverified, i)
 			}
 			continue
 		}
-		exact := hi-lo <= tol
-		switch {
-		case !primary && exact:
-			r.Verdict[i] = VerdictRecomputable
-			ct.Recomputable++
-		case !primary:
-			r.Verdict[i] = VerdictHidden
-		case exact:
+		if !primary {
+			if hi-lo <= tol {
+				r.Verdict[i] = VerdictRecomputable
+				ct.Recomputable++
+			} else {
+				r.Verdict[i] = VerdictHidden
+			}
+			continue
+		}
+		pv := verdict.Interval(v[i], in.levels(i), lo, hi, tol)
+		r.Verdicts[i] = pv
+		switch pv.Reason {
+		case verdict.Exact:
 			r.Verdict[i] = VerdictExact
 			ct.Exact++
-		case lo <= v[i]-in.lpl[i]+tol && hi >= v[i]+in.upl[i]-tol && (in.spl[i] <= 0 || hi-lo >= in.spl[i]-tol):
-			r.Verdict[i] = VerdictProtected
-			ct.Protected++
-		default:
+		case verdict.Partial:
 			r.Verdict[i] = VerdictPartial
 			ct.Partial++
+		default:
+			r.Verdict[i] = VerdictProtected
+			ct.Protected++
 		}
 		if r.Verdict[i] == VerdictProtected && a.want != nil && a.want[i].canonical {
 			// Verdict mode: which witnesses proved the verdict depends on

@@ -3,7 +3,9 @@
 // derive from the published cells, the relations and the a-priori bounds
 // (package pluginsdk/audit). The host runs it after every <SUPPRESS>; it
 // returns the intervals as an interval result (published cells get their
-// value as both bounds).
+// value as both bounds) with the audit's verdict on every primary
+// (protected, under-protected or unverified, and why), which the host uses
+// as it is.
 //
 // The audit runs in a plugin process, like every method, so that the host
 // stays free of the solver's C code.
@@ -81,10 +83,11 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		return nil, err
 	}
 	res := &pluginsdk.Result{Outcome: pluginsdk.OutcomeOptimal, Lower: rep.Lower, Upper: rep.Upper,
-		Diagnostics: rep.Diagnostics}
+		Verdicts: rep.Verdicts, Diagnostics: rep.Diagnostics}
 	unknown := 0
 	for i := range res.Lower {
-		// A cell without a result is reported as disclosed, never as safe.
+		// A cell without a result is reported as disclosed, never as safe
+		// (its verdict, if it is a primary, is unverified).
 		if math.IsNaN(res.Lower[i]) || math.IsNaN(res.Upper[i]) {
 			res.Lower[i], res.Upper[i] = p.Cells.Value[i], p.Cells.Value[i]
 			unknown++

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
@@ -100,6 +101,56 @@ func TestVerdicts(t *testing.T) {
 		if lo < tc.lo || hi > tc.hi || lo > tc.reachLo || hi < tc.reachHi || res.Stats.UnderProtectedAfter != tc.under ||
 			tc.exactMax && hi != 68 {
 			t.Errorf("UPL %v: interval [%v, %v], %d under-protected", tc.upl, lo, hi, res.Stats.UnderProtectedAfter)
+		}
+	}
+}
+
+// TestVerdictsOverTheWire: the audit's verdict on every primary reaches the
+// host with its reason, in both modes; the other cells are not judged.
+func TestVerdictsOverTheWire(t *testing.T) {
+	client := plugintest.Serve(t, plugin())
+	prim := 2*4 + 3
+	for _, tc := range []struct {
+		name     string
+		upl      float64
+		alone    bool // the primary suppressed alone: exactly disclosed
+		want     verdict.Verdict
+		failures int64
+	}{
+		{"protected", 10, false, verdict.Verdict{Kind: verdict.Protected}, 0},
+		{"partial", 40, false, verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.Partial}, 1},
+		{"exact", 10, true, verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.Exact}, 1},
+	} {
+		for _, mode := range []string{"bounds", "verdicts"} {
+			p := seedTable()
+			p.Cells.UpperPL[prim] = tc.upl
+			if tc.alone {
+				for i, s := range p.Cells.Status {
+					if s == cellstatus.Secondary {
+						p.Cells.Status[i] = cellstatus.Safe
+					}
+				}
+			}
+			res, err := client.Protect(t.Context(), pluginsdk.Job{Method: "AUDIT", Problem: p,
+				Params: map[string]string{"bounds": "nonnegative", "mode": mode}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Verdicts) != p.NumCells() {
+				t.Fatalf("%s/%s: %d verdicts for %d cells", tc.name, mode, len(res.Verdicts), p.NumCells())
+			}
+			for i, v := range res.Verdicts {
+				want := verdict.Verdict{}
+				if i == prim {
+					want = tc.want
+				}
+				if v != want {
+					t.Errorf("%s/%s: cell %d: verdict %v, want %v", tc.name, mode, i, v, want)
+				}
+			}
+			if res.Stats.UnderProtectedAfter != tc.failures {
+				t.Errorf("%s/%s: %d under-protected, want %d", tc.name, mode, res.Stats.UnderProtectedAfter, tc.failures)
+			}
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // SingletonMode selects the singleton extension of seed 000 §4.
@@ -210,7 +210,7 @@ func Solve(ctx context.Context, in *Instance, opts Options) (*Solution, error) {
 	if opts.TimeLimit > 0 {
 		e.deadline = e.start.Add(opts.TimeLimit)
 	}
-	e.m = presolve(in, 3*pluginsdk.AuditTolerance(in.Value))
+	e.m = presolve(in, 3*verdict.Tolerance(in.Value))
 	defer e.close()
 	sol, err := e.run(ctx)
 	if err != nil {

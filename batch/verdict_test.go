@@ -1,0 +1,89 @@
+package batch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+)
+
+// verdictAudit is a test audit whose verdict on every primary is given,
+// whatever its intervals say: exact intervals, or the value widened by
+// 10⁷. Without verdicts it sends the intervals alone.
+type verdictAudit struct {
+	exact    bool
+	verdicts bool
+	v        verdict.Verdict
+}
+
+func (verdictAudit) Info() pluginsdk.MethodInfo {
+	return pluginsdk.MethodInfo{Code: AuditMethod, Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals},
+		Structures: []pluginsdk.Structure{pluginsdk.StructureHierarchical}}
+}
+
+func (a verdictAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	c := &req.Problem.Cells
+	res := &pluginsdk.Result{Lower: slices.Clone(c.Value), Upper: slices.Clone(c.Value)}
+	if !a.exact {
+		for i, v := range c.Value {
+			res.Lower[i], res.Upper[i] = v-1e7, v+1e7
+		}
+	}
+	if a.verdicts {
+		res.Verdicts = make([]verdict.Verdict, len(c.Value))
+		for i, s := range c.Status {
+			if s.IsPrimary() {
+				res.Verdicts[i] = a.v
+			}
+		}
+	}
+	return res, nil
+}
+
+// TestAuditVerdictDecides: batch publishes or withholds a table by the
+// audit's verdicts, not by its own reading of the intervals: a primary the
+// audit finds under-protected (or unverified) inside an interval that
+// reaches its levels fails; one it finds protected with an exact interval
+// passes; an audit without verdicts is an error.
+func TestAuditVerdictDecides(t *testing.T) {
+	rda := "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n"
+	data := writeFiles(t, map[string]string{"r.rda": rda, "r.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n"})
+	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "r.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "r.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n" +
+		"<SUPPRESS> KEEP(1)\r\n<WRITETABLE> (1, 2, AS+, \"r.csv\")\r\n"
+	for _, tc := range []struct {
+		name    string
+		audit   verdictAudit
+		code    int
+		written bool
+		log     string
+	}{
+		{"under-protected inside a wide interval", verdictAudit{verdicts: true, v: verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.Partial}},
+			ExitError, false, "the audit finds 1 of 1 primary cells under-protected or unverified: region=A"},
+		{"unverified inside a wide interval", verdictAudit{verdicts: true, v: verdict.Verdict{Kind: verdict.Unverified, Reason: verdict.Unsolved}},
+			ExitError, false, "WARNING: audit: 1 of 1 primary cells are under-protected"},
+		{"protected with an exact interval", verdictAudit{exact: true, verdicts: true, v: verdict.Verdict{Kind: verdict.Protected}},
+			ExitOK, true, "Audit: all 1 primary cells are protected"},
+		{"not judged", verdictAudit{verdicts: true}, ExitError, false, "under-protected or unverified: region=A"},
+		{"no verdicts", verdictAudit{}, ExitError, false, "the audit plugin returned no verdicts"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, code, rep, lb := runJob(t, arb, newFake(t, keep{}, tc.audit))
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; errors %v\n%s", code, tc.code, rep.Errors, lb)
+			}
+			_, err := os.Stat(filepath.Join(dir, "r.csv"))
+			if written := err == nil; written != tc.written {
+				t.Errorf("r.csv written %v, want %v", written, tc.written)
+			}
+			if !strings.Contains(lb, tc.log) && !slices.ContainsFunc(rep.Errors, func(e string) bool { return strings.Contains(e, tc.log) }) {
+				t.Errorf("neither logbook nor errors say %q; errors %v\n%s", tc.log, rep.Errors, lb)
+			}
+		})
+	}
+}
