@@ -56,10 +56,25 @@ func FuzzParse(f *testing.F) {
 					t.Fatalf("writetable %+v", c)
 				}
 			case *Suppress:
-				if c.Table < 0 || c.Params == nil {
+				if c.Table < 0 || c.Method == "" {
 					t.Fatalf("suppress %+v", c)
 				}
-				if a, ok := c.Params.(*CKMArgs); ok {
+				// Arguments are in order on the command's line; only the
+				// last may be unreadable, and then the list has no end.
+				col := 0
+				for i, a := range c.Args {
+					if a.Comma.Line != h.Pos.Line || a.Comma.Column <= col ||
+						a.Err == nil && (a.Pos.Line != h.Pos.Line || a.Pos.Column <= a.Comma.Column) ||
+						a.Err != nil && (i != len(c.Args)-1 || c.End != "") {
+						t.Fatalf("suppress arg %d %+v in %+v", i, a, c)
+					}
+					col = max(a.Pos.Column, a.Comma.Column)
+				}
+				if c.End != "" && (c.EndPos.Line != h.Pos.Line || c.EndPos.Column <= col) {
+					t.Fatalf("suppress end %+v", c)
+				}
+				if c.Method == "CKM" {
+					a := &CKMArgs{Rest: c.Rest}
 					_, _ = a.Parse(true)
 					_, _ = a.Parse(false)
 				}
