@@ -244,3 +244,40 @@ func TestSuppressArgsConfigured(t *testing.T) {
 		t.Errorf("params %v, want %v", params, want)
 	}
 }
+
+// FuzzSuppressArgs: any <SUPPRESS> line is mapped or refused with a
+// *lex.ParseError on its line, without a panic, and only declared
+// parameters are set.
+func FuzzSuppressArgs(f *testing.F) {
+	for _, s := range []string{"GH(1,50,1,0)", "GH(0,x,,", "MOD(0,1,0,1,0,5)", "MOD(1,5,1,1,1,2e4,0.9,1.1)", "OPT(1,30,2)",
+		"RND(1,5,1,10,1,2,1)", "RND(1,5|", "CKM(1) a|b|1", "CKM(1,2)", "ECHO(1,\"a b\")", "NET(2,5,x", "XYZ(1,a|"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		line := "<SUPPRESS> " + s
+		j, err := arb.Parse(strings.NewReader(line), "f.arb")
+		if err != nil || len(j.Commands) != 1 {
+			return
+		}
+		c, ok := j.Commands[0].(*arb.Suppress)
+		if !ok {
+			return
+		}
+		for _, ref := range []*MethodRef{nil, {Info: pluginsdk.MethodInfo{Code: c.Method, Params: batchSpecs[c.Method]}},
+			{Info: pluginsdk.MethodInfo{Code: c.Method, Params: batchSpecs["MOD"]}}} {
+			params, err := suppressParams(c, ref)
+			if err != nil {
+				pe, ok := errors.AsType[*lex.ParseError](err)
+				if !ok || pe.File != "f.arb" || pe.Line != 1 || pe.Column < 1 || pe.Column > len(c.Line)+1 {
+					t.Fatalf("%q: error %v (%T)", line, err, err)
+				}
+				continue
+			}
+			for name := range params {
+				if ref == nil || !hasParam(ref.Info, name) {
+					t.Fatalf("%q: undeclared parameter %s", line, name)
+				}
+			}
+		}
+	})
+}
