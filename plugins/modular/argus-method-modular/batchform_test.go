@@ -40,4 +40,7 @@ func TestBatchForms(t *testing.T) {
 			t.Errorf("MOD%q: %v, %v; want %v, %q", tc.args, got, err, tc.want, tc.msg)
 		}
 	}
+	if errs := pluginsdk.LintInfo(modular{}.Info()); len(errs) > 0 {
+		t.Error(errs)
+	}
 }

@@ -29,4 +29,7 @@ func TestBatchForms(t *testing.T) {
 			t.Errorf("OPT%q: %v, %v; want %v, %q", tc.args, got, err, tc.want, tc.msg)
 		}
 	}
+	if errs := pluginsdk.LintInfo(optimal{}.Info()); len(errs) > 0 {
+		t.Error(errs)
+	}
 }
