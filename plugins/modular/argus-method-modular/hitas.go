@@ -110,7 +110,7 @@ func newHitas(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations
 			h.plL[r] = math.Max(h.plL[r], val(p.Cells.LowerPL, i))
 			h.plU[r] = math.Max(h.plU[r], val(p.Cells.UpperPL, i))
 			h.plS[r] = math.Max(h.plS[r], val(p.Cells.SlidingPL, i))
-		case !s.CanSuppress():
+		case !s.CanBeSecondary():
 			h.frozen[r] = true
 		}
 	}

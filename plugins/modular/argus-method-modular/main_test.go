@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -152,7 +153,7 @@ func hierTable(seed uint64, share float64, dims ...dim) *pluginsdk.Problem {
 	}
 	c := &p.Cells
 	c.Value, c.Freq = make([]float64, n), make([]int64, n)
-	c.Status = make([]pluginsdk.Status, n)
+	c.Status = make([]cellstatus.Status, n)
 	c.LowerPL, c.UpperPL = make([]float64, n), make([]float64, n)
 	type lc struct {
 		co []int32
@@ -183,7 +184,7 @@ func hierTable(seed uint64, share float64, dims ...dim) *pluginsdk.Problem {
 				c.Freq[i] += l.f
 			}
 		}
-		c.Status[i] = pluginsdk.StatusSafe
+		c.Status[i] = cellstatus.Safe
 	}
 	c.Cost = slices.Clone(c.Value)
 	for i := range n {
@@ -193,7 +194,7 @@ func hierTable(seed uint64, share float64, dims ...dim) *pluginsdk.Problem {
 			all = all && leaf(dims[d], x)
 		}
 		if all && rng.Float64() < share {
-			c.Status[i] = pluginsdk.StatusUnsafeRule
+			c.Status[i] = cellstatus.UnsafeRule
 			pl := math.Max(1, math.Round(0.2*c.Value[i]))
 			c.LowerPL[i], c.UpperPL[i] = pl, pl
 		}
@@ -261,7 +262,7 @@ func TestBacktracking(t *testing.T) {
 	vals[0] = vals[1] + vals[4]
 	copy(c.Value, vals)
 	copy(c.Cost, vals)
-	c.Status[2] = pluginsdk.StatusUnsafeRule
+	c.Status[2] = cellstatus.UnsafeRule
 	c.LowerPL[2], c.UpperPL[2] = 5, 5
 	res, _ := protect(t, p, nil)
 	if res.Stats.Extra["backtracks"] < 1 {
@@ -299,8 +300,8 @@ func TestLinked(t *testing.T) {
 func TestKeepsSecondaries(t *testing.T) {
 	p := hierTable(10, 0.2, tree2, flat(3))
 	for i, s := range p.Cells.Status {
-		if s == pluginsdk.StatusSafe && p.Coords(i)[0] == 3 && p.Coords(i)[1] == 2 {
-			p.Cells.Status[i] = pluginsdk.StatusSecondary
+		if s == cellstatus.Safe && p.Coords(i)[0] == 3 && p.Coords(i)[1] == 2 {
+			p.Cells.Status[i] = cellstatus.Secondary
 		}
 	}
 	res, _ := protect(t, p, nil)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -149,7 +150,7 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	start := time.Now()
 	p := req.Problem
 	n := p.NumCells()
-	status := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	status := append([]cellstatus.Status(nil), p.Cells.Status...)
 	if n == 0 {
 		return &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
@@ -189,8 +190,8 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	}
 	supp := h.pattern()
 	for i := range n {
-		if supp[i] && status[i].CanSuppress() {
-			status[i] = status[i].Secondary()
+		if sec, ok := status[i].ToSecondary(); supp[i] && ok {
+			status[i] = sec
 		}
 	}
 	res := &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeFeasible}
@@ -244,7 +245,7 @@ func overallLimit(ctx context.Context, job time.Duration) time.Duration {
 // finalAudit audits the pattern on the whole problem and repairs every
 // primary left under-protected with the engine's heuristic (current
 // secondaries kept, new ones added where needed, then cleaned up).
-func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, status []pluginsdk.Status,
+func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, status []cellstatus.Status,
 	cfg *config, req *pluginsdk.Request, res *pluginsdk.Result) error {
 	q := *p
 	q.Relations = rel
@@ -282,8 +283,8 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 		return fmt.Errorf("repair: %w", err)
 	}
 	for i, s := range sol.Suppressed {
-		if s && status[i].CanSuppress() {
-			status[i] = status[i].Secondary()
+		if sec, ok := status[i].ToSecondary(); s && ok {
+			status[i] = sec
 		}
 	}
 	after, err := audit.Suppression(ctx, &q, status, audit.Options{Workers: cfg.workers, Mode: audit.ModeVerdicts,
