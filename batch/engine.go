@@ -23,6 +23,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -392,6 +393,13 @@ func (e *engine) runJob() int {
 	job, parseErr := arb.Parse(f, e.cfg.BatchFile)
 	f.Close()
 	if job != nil {
+		// A <SUPPRESS> whose arguments its method refuses is a bad line
+		// like one the parser refused: the lines after it are never read.
+		if n, err := e.checkSuppressArgs(job.Commands); err != nil {
+			line := job.Commands[n].Head().Pos.Line
+			job.Commands, parseErr = job.Commands[:n], err
+			job.Warnings = slices.DeleteFunc(job.Warnings, func(w arb.Warning) bool { return w.Pos.Line > line })
+		}
 		for _, w := range job.Warnings {
 			e.warnAs(w.Msg, w.String())
 		}

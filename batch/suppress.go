@@ -17,89 +17,6 @@ import (
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
-// methodNames are τ-Argus's logbook names of the methods it knows.
-var methodNames = map[string]string{"GH": "hypercube", "MOD": "modular", "OPT": "Optimal", "NET": "Network",
-	"RND": "rounding", "CTA": "CTA", "CKM": "cell key"}
-
-// argusPlugins names argus's own plugin for each τ-Argus method it
-// implements. The other methods of methodNames are τ-Argus methods argus
-// does not implement yet (a third-party plugin may still serve them).
-var argusPlugins = map[string]string{"GH": "argus-method-hypercube", "MOD": "argus-method-modular",
-	"OPT": "argus-method-optimal"}
-
-// missingMethod is the error for a <SUPPRESS> method no installed plugin
-// serves. rtauargus ignores exit codes, so the logbook text must say why:
-// a τ-Argus method argus does not implement yet, an argus method whose
-// plugin is not installed, or a method τ-Argus does not know either.
-func missingMethod(code, why string) error {
-	name, known := methodNames[code]
-	plugin, ours := argusPlugins[code]
-	var err error
-	var hint string
-	switch {
-	case ours:
-		err = fmt.Errorf("no installed method plugin serves method %s (%s): the plugin %s is not installed", code, name, plugin)
-		hint = fmt.Sprintf("install %s in a plugin directory (see 'argus plugins' for the directories searched)", plugin)
-	case known:
-		err = fmt.Errorf("argus does not implement method %s (%s) yet", code, name)
-		hint = fmt.Sprintf("argus implements GH, MOD and OPT; run this job with τ-Argus, or install a plugin serving %s", code)
-	default:
-		err = fmt.Errorf("Unknown suppression method (%s) found", code)
-	}
-	if why != "" {
-		// A plugin was found but not used (checksum pins, broken, a code
-		// served twice): that is the likelier cause.
-		err = fmt.Errorf("%w; %s", err, why)
-		hint = "see 'argus plugins' for the plugins found and why some are not used"
-	}
-	if hint == "" {
-		return err
-	}
-	return withHint(err, "%s", hint)
-}
-
-// batchArgs returns the positional arguments written after the table number.
-func batchArgs(p arb.MethodParams) []string {
-	b := func(v bool) string {
-		if v {
-			return "1"
-		}
-		return "0"
-	}
-	itoa := strconv.Itoa
-	ftoa := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
-	var all []string
-	given := 0
-	switch x := p.(type) {
-	case *arb.GHParams:
-		all, given = []string{itoa(x.AprioriPct), itoa(x.ModelSize), b(x.Singleton)}, x.Given
-	case *arb.MODParams:
-		all, given = []string{itoa(x.MaxTime), b(x.SingletonSingleton), b(x.SingletonMultiple), b(x.MinFreq),
-			ftoa(x.MaxScaleCost), ftoa(x.LowerMargin), ftoa(x.UpperMargin)}, x.Given
-	case *arb.OPTParams:
-		all, given = []string{itoa(x.MaxTime)}, x.Given
-	case *arb.RNDParams:
-		all, given = []string{itoa(x.Base), itoa(x.Steps), itoa(x.MaxTime), itoa(x.Partitions), itoa(x.StopRule), b(x.UnitCost)}, x.Given
-	case *arb.GenericParams:
-		return x.Args
-	}
-	return all[:min(max(given, 0), len(all))]
-}
-
-// methodParams maps positional batch arguments onto the method's declared
-// parameters by their batch positions.
-func methodParams(info pluginsdk.MethodInfo, args []string) (map[string]string, error) {
-	params := map[string]string{}
-	for i, a := range args {
-		k := slices.IndexFunc(info.Params, func(s pluginsdk.ParamSpec) bool { return s.BatchPosition == i+1 })
-		if k < 0 {
-			return nil, fmt.Errorf("method %s takes no parameter at position %d (got %q)", info.Code, i+2, a)
-		}
-		params[info.Params[k].Name] = a
-	}
-	return params, nil
-}
-
 // addConfigured adds the configured parameters of the method (by its code
 // or one of its aliases) that the batch file did not give. A name the
 // method does not declare is an error: a misspelt setting must not be
@@ -149,12 +66,12 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		if u, ok := e.cfg.Protector.(Unavailabler); ok {
 			why = u.Unavailable(c.Method)
 		}
-		return missingMethod(c.Method, why)
+		return missingMethod(c, why)
 	}
 	if len(specs) > 1 && !ref.Info.Capabilities.LinkedTables {
 		return fmt.Errorf("method %s cannot protect linked tables (table 0)", c.Method)
 	}
-	params, err := methodParams(ref.Info, batchArgs(c.Params))
+	params, err := suppressParams(c, &ref)
 	if err != nil {
 		return err
 	}
@@ -174,7 +91,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	if err := addRelations(p); err != nil {
 		return fmt.Errorf("relations: %w", err)
 	}
-	name := methodNames[c.Method]
+	name := tauArgusMethods[c.Method].name
 	if name == "" {
 		name = c.Method
 	}

@@ -19,7 +19,7 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 	if !typ.Valid() {
 		return fmt.Errorf("Unknown output type (%d)", c.Type)
 	}
-	opts := outputOptions(c.Options)
+	opts := c.Options
 	if err := output.CheckAllowed(typ, t.table.Method); err != nil {
 		return err
 	}
@@ -91,13 +91,6 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 func (e *engine) writeFileErr(errp *error, path string, fill func(w io.Writer) error) error {
 	*errp = e.writeFile(path, fill)
 	return nil
-}
-
-func outputOptions(o arb.WriteOptions) output.Options {
-	return output.Options{AddStatus: o.AddStatus, SuppressEmpty: o.SuppressEmpty, FirstLine: o.VarNamesFirstLine,
-		Quotes: o.EmbedQuotes, HierLevels: o.HierLevels, StatusOnly: o.StatusOnly, AddAudit: o.AddAudit,
-		Holding: o.UseHolding, RemoveTrivial: o.RemoveTrivial, CKMOriginal: o.CKMOriginal,
-		CKMDifference: o.CKMDifference, CKMCellKey: o.CKMCellKey}
 }
 
 // ruleLines describes the safety rules for the HTML report.

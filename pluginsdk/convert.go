@@ -36,6 +36,7 @@ func infoToProto(m MethodInfo) *sdcpb.MethodInfo {
 		out.Params = append(out.Params, &sdcpb.ParamSpec{
 			Name: p.Name, Type: sdcpb.ParamType(p.Type), DefaultValue: p.Default, Required: p.Required,
 			Help: p.Help, AllowedValues: p.Allowed, BatchPosition: int32(p.BatchPosition), Min: p.Min, Max: p.Max,
+			Batch: batchFormToProto(p.Batch),
 		})
 	}
 	return out
@@ -67,10 +68,24 @@ func infoFromProto(m *sdcpb.MethodInfo) MethodInfo {
 		out.Params = append(out.Params, ParamSpec{
 			Name: p.GetName(), Type: ParamType(p.GetType()), Default: p.GetDefaultValue(), Required: p.GetRequired(),
 			Help: p.GetHelp(), Allowed: p.GetAllowedValues(), BatchPosition: int(p.GetBatchPosition()),
-			Min: p.GetMin(), Max: p.GetMax(),
+			Min: p.GetMin(), Max: p.GetMax(), Batch: batchFormFromProto(p.GetBatch()),
 		})
 	}
 	return out
+}
+
+// batchFormToProto returns nil for the zero form (nothing on the wire).
+func batchFormToProto(f BatchForm) *sdcpb.BatchForm {
+	if f == (BatchForm{}) {
+		return nil
+	}
+	return &sdcpb.BatchForm{Syntax: sdcpb.BatchSyntax(f.Syntax), Label: f.Label, Above: f.Above,
+		InvalidMessage: f.InvalidMessage, NotLinked: f.NotLinked}
+}
+
+func batchFormFromProto(f *sdcpb.BatchForm) BatchForm {
+	return BatchForm{Syntax: BatchSyntax(f.GetSyntax()), Label: f.GetLabel(), Above: f.GetAbove(),
+		InvalidMessage: f.GetInvalidMessage(), NotLinked: f.GetNotLinked()}
 }
 
 func diagsToProto(ds []Diagnostic) []*sdcpb.Diagnostic {

@@ -22,6 +22,14 @@
 // authors writing Go never need to read it. Hosts use [Client] (over a gRPC
 // connection) and [HandshakeConfig]/[PluginSet] to launch plugins.
 //
+// A method's [ParamSpec]s are the one schema of its parameters. Hosts set
+// them by name (argus's --param and configuration file) or from the
+// positional arguments of a τ-Argus batch line METHOD(t, a1, a2, ...): a
+// parameter with a [ParamSpec.BatchPosition] takes the argument there, read
+// as its [BatchForm] says, with τ-Argus's checks and messages
+// ([BatchParams]). [ValidateParams] then checks types and ranges and calls
+// the method's [ParamValidator].
+//
 // Texts (variable names, codes, parameters) reach a plugin as UTF-8. A host
 // job keeps the bytes of its τ-Argus files, which may be Latin-1; when a
 // Protect or ValidateParams call carries any text that is not valid UTF-8,

@@ -115,7 +115,50 @@ type ParamSpec struct {
 	BatchPosition int
 	// Min and Max bound numeric values (inclusive); "" = unbounded.
 	Min, Max string
+	// Batch is how τ-Argus reads the positional argument (BatchPosition >
+	// 0) and words its complaints; the zero value passes the argument as
+	// written and makes no τ-Argus check. See [BatchParams].
+	Batch BatchForm
 }
+
+// BatchForm is how τ-Argus reads one positional argument of
+// METHOD(t, p1, p2, ...). The host applies it when it maps a batch line's
+// arguments onto the parameters ([BatchParams]), before the parameter's own
+// checks, so that a τ-Argus job gets τ-Argus's messages at the argument.
+type BatchForm struct {
+	// Syntax is how the argument is read.
+	Syntax BatchSyntax
+	// Label is τ-Argus's name of the argument in its messages, e.g. "a
+	// priori percentage" in "Illegal value (x) for a priori percentage in
+	// GH".
+	Label string
+	// Above, when set, is a bound τ-Argus checks: a value not above it is
+	// refused with InvalidMessage, in which every %s is replaced by the
+	// argument as written.
+	Above          string
+	InvalidMessage string
+	// NotLinked: τ-Argus does not read the argument for linked tables
+	// (table number 0); one written there is one too many.
+	NotLinked bool
+}
+
+// BatchSyntax is how τ-Argus reads a positional argument.
+type BatchSyntax int
+
+// Batch syntaxes.
+const (
+	// BatchText passes the argument as written.
+	BatchText BatchSyntax = 0
+	// BatchInt reads a Java int ("Illegal value (x) for <Label> in
+	// <code>"); the parameter receives it in decimal.
+	BatchInt BatchSyntax = 1
+	// BatchDouble reads a number as τ-Argus does, with its messages; the
+	// parameter receives Go's shortest form of it.
+	BatchDouble BatchSyntax = 2
+	// BatchFlag reads "1" as on and anything else as off; the parameter
+	// receives 1 or 0.
+	BatchFlag BatchSyntax = 3
+)
 
 // OutputKind is what a method returns.
 type OutputKind int

@@ -254,6 +254,18 @@ func LintInfo(info MethodInfo) []error {
 		} else if s.Type < ParamBool || s.Type > ParamDuration {
 			errs = append(errs, fmt.Errorf("method %s: parameter %s has no type", info.Code, s.Name))
 		}
+		if s.Batch != (BatchForm{}) && s.BatchPosition <= 0 {
+			errs = append(errs, fmt.Errorf("method %s: parameter %s has a batch form but no batch position", info.Code, s.Name))
+		}
+		if s.Batch.Syntax < BatchText || s.Batch.Syntax > BatchFlag {
+			errs = append(errs, fmt.Errorf("method %s: parameter %s: unknown batch syntax %d", info.Code, s.Name, s.Batch.Syntax))
+		}
+		if s.Batch.Above != "" {
+			if _, err := strconv.ParseFloat(s.Batch.Above, 64); err != nil || s.Batch.InvalidMessage == "" ||
+				(s.Batch.Syntax != BatchInt && s.Batch.Syntax != BatchDouble) {
+				errs = append(errs, fmt.Errorf("method %s: parameter %s: a batch bound needs a number, a numeric syntax and a message", info.Code, s.Name))
+			}
+		}
 		if s.BatchPosition > 0 {
 			if other, ok := pos[s.BatchPosition]; ok {
 				errs = append(errs, fmt.Errorf("method %s: parameters %s and %s share batch position %d", info.Code, other, s.Name, s.BatchPosition))

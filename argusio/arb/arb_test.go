@@ -28,7 +28,15 @@ func dump(j *Job, err error) string {
 				fmt.Fprintf(&b, "    %s %+v\n", r.Name(), r)
 			}
 		case *Suppress:
-			fmt.Fprintf(&b, "    method=%s table=%d params=%T%+v\n", c.Method, c.Table, c.Params, c.Params)
+			fmt.Fprintf(&b, "    method=%s table=%d", c.Method, c.Table)
+			for _, a := range c.Args {
+				if a.Err != nil {
+					fmt.Fprintf(&b, " arg@%d:%v", a.Comma.Column, a.Err)
+				} else {
+					fmt.Fprintf(&b, " arg@%d=%q", a.Pos.Column, a.Text)
+				}
+			}
+			fmt.Fprintf(&b, " end@%d=%q rest=%q\n", c.EndPos.Column, c.End, c.Rest)
 		default:
 			s := fmt.Sprintf("%+v", c)
 			// drop the header, already printed

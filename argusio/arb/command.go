@@ -8,7 +8,10 @@
 // (number of tables, metadata, existing files, solver licences, whether a
 // table is a frequency table) are left to the batch engine; the types and
 // helpers here say which ones ([SafetyRule.CheckFrequencyTable],
-// [CKMArgs.Parse], [Resolver]).
+// [CKMArgs.Parse], [Resolver]). The arguments of <SUPPRESS> after the table
+// number are kept as written, with their positions ([Suppress.Args]): what
+// they mean, and τ-Argus's checks of them, belong to the method's parameter
+// schema, which the batch engine applies.
 //
 // τ-Argus executes each line before it reads the next one, so a malformed
 // line only stops the run when it is reached. Parse therefore returns, with

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/output"
 )
 
 // TestParseErrors checks τ-Argus's messages and the reported position for
@@ -80,21 +81,8 @@ func TestParseErrors(t *testing.T) {
 		{`<SUPPRESS> GH(1`, "No separator found in string 1", 0},
 		{`<SUPPRESS> OPT(0)`, "Linked tables is only possible for Modular or Hypercube", 0},
 		{`<SUPPRESS> RND(0,5)`, "Linked tables is only possible for Modular or Hypercube", 0},
-		{`<SUPPRESS> GH(1,x)`, "Illegal value (x) for a priori percentage in GH", 0},
-		{`<SUPPRESS> GH(1,)`, "Illegal value () for a priori percentage in GH", 0},
-		{`<SUPPRESS> MOD(1,5,1,1,1,0)`, "Illegal Max Scaling Cost: 0", 0},
-		{`<SUPPRESS> MOD(1,5,1,1,1,x)`, `"x" is not numeric.`, 0},
-		{`<SUPPRESS> RND(1)`, "a komma(,) expected", 0},
-		{`<SUPPRESS> RND(1,5 x)`, "Illegal value (5 x) for rounding base in RND", 0},
-		{`<SUPPRESS> RND(1,5;`, "No separator found in string 5;", 0},
-		{`<SUPPRESS> RND(1,5,1,0)`, "Illegal value for max time: 0", 0},
-		{`<SUPPRESS> RND(1,5,1,10,2)`, "Illegal value for partitions: 2", 0},
-		{`<SUPPRESS> RND(1,5,1,10,1,3)`, "Illegal value for max time: 3", 0},
-		{`<SUPPRESS> RND(1,5,1,10,1,2,5)`, "Illegal value UnitCost parameter: only 0 or 1 allowed", 0},
-		{`<SUPPRESS> RND(1,5,1.5)`, `"1.5" is not an integer.`, 0},
-		{`<SUPPRESS> RND(1,5|`, `a komma(,) or ")" expected`, 0},
-		{`<SUPPRESS> CKM(1,2)`, "A ) is expected here", 0},
-		{`<SUPPRESS> NEW(1|2)`, "A ) is expected here", 0},
+		// The checks of the arguments after the table number are the
+		// methods' (batch: TestSuppressArgs).
 		// WRITETABLE
 		{`<WRITETABLE> 1,1,,"f.txt"`, "( expected; not a 1", 14},
 		{`<WRITETABLE> (x,1,,"f.txt")`, "Illegal Table number", 0},
@@ -229,42 +217,43 @@ func TestParseDetails(t *testing.T) {
 			t.Errorf("%+v", r)
 		}
 	})
-	t.Run("suppress params", func(t *testing.T) {
-		j := parse(t, "<SUPPRESS> gh(1,50,1,0)\n<SUPPRESS> GH(1,50,1,1)\n<SUPPRESS> OPT(1,30)\n<SUPPRESS> RND(1,3,2,5,1,1,0)\n<SUPPRESS> MOD(0,1,0,1,0)\n")
-		gh := j.Commands[0].(*Suppress).Params.(*GHParams)
-		if *gh != (GHParams{AprioriPct: 50, ModelSize: 1, Singleton: false, Given: 3}) {
-			t.Errorf("gh %+v", gh)
+	t.Run("suppress args", func(t *testing.T) {
+		// The arguments after the table number are kept as written, for
+		// every method, with their positions; nothing is dropped.
+		j := parse(t, "<SUPPRESS> gh(1, 50 ,1,\"0\")\n<SUPPRESS> NET(2,5,x) rest\n<SUPPRESS> CKM(1) \"pt\" | 2\n<SUPPRESS> GH(1,100|x\n<SUPPRESS> XYZ(1,a,b\n")
+		type want struct {
+			method     string
+			table      int
+			args       []string
+			cols, comm []int
+			end        string
+			endCol     int
+			rest       string
 		}
-		if gh := j.Commands[1].(*Suppress).Params.(*GHParams); !gh.Singleton || gh.Given != 3 {
-			t.Errorf("gh2 %+v", gh)
-		}
-		// Arguments beyond those a method takes were ignored silently.
-		for _, line := range []string{"<SUPPRESS> GH(1,100,0,1,7,8)", "<SUPPRESS> GH(1,50,1,1,9)", "<SUPPRESS> OPT(1,30,2)",
-			"<SUPPRESS> MOD(0,1,0,1,0,5)", "<SUPPRESS> MOD(1,5,1,0,0,2,0.9,1.1,7)", "<SUPPRESS> RND(1,3,2,5,1,1,0,4)"} {
-			_, err := Parse(strings.NewReader(line+"\n"), "d.arb")
-			if err == nil || !strings.HasPrefix(err.Error(), "d.arb:1:") || !strings.Contains(err.Error(), "too many arguments") {
-				t.Errorf("%s: error %v", line, err)
+		for i, w := range []want{
+			{"GH", 1, []string{"50", "1", "0"}, []int{18, 22, 24}, []int{16, 21, 23}, ")", 27, ""},
+			{"NET", 2, []string{"5", "x"}, []int{18, 20}, []int{17, 19}, ")", 21, " rest"},
+			{"CKM", 1, nil, nil, nil, ")", 17, ` "pt" | 2`},
+			{"GH", 1, []string{"100"}, []int{17}, []int{16}, "|", 20, "x"},
+		} {
+			s := j.Commands[i].(*Suppress)
+			var args []string
+			for k, a := range s.Args {
+				args = append(args, a.Text)
+				if a.Err != nil || a.Pos.Line != i+1 || a.Pos.Column != w.cols[k] || a.Comma.Column != w.comm[k] || a.Pos.File != "d.arb" {
+					t.Errorf("line %d arg %d: %+v", i+1, k, a)
+				}
+			}
+			if s.Method != w.method || s.Table != w.table || strings.Join(args, "|") != strings.Join(w.args, "|") ||
+				s.End != w.end || s.EndPos.Column != w.endCol || s.EndPos.Line != i+1 || s.Rest != w.rest {
+				t.Errorf("line %d: %+v, want %+v", i+1, s, w)
 			}
 		}
-		if gh := j.Commands[1].(*Suppress).Params.(*GHParams); !gh.Singleton || gh.Given != 3 {
-			t.Errorf("gh2 %+v", gh)
-		}
-		if o := j.Commands[2].(*Suppress).Params.(*OPTParams); o.MaxTime != 30 || o.Given != 1 {
-			t.Errorf("opt %+v", o)
-		}
-		r := j.Commands[3].(*Suppress).Params.(*RNDParams)
-		if *r != (RNDParams{Base: 3, Steps: 2, MaxTime: 5, Partitions: 1, StopRule: 1, UnitCost: false, Given: 6}) {
-			t.Errorf("rnd %+v", r)
-		}
-		m := j.Commands[4].(*Suppress).Params.(*MODParams)
-		if m.MaxTime != 1 || m.SingletonSingleton || !m.SingletonMultiple || m.MinFreq || m.MaxScaleCost != 20000 || m.Given != 4 {
-			t.Errorf("linked mod %+v", m)
-		}
-		for _, c := range j.Commands {
-			s := c.(*Suppress)
-			if s.Params.MethodName() != s.Method {
-				t.Errorf("method %s vs %s", s.Params.MethodName(), s.Method)
-			}
+		// An argument that cannot be read ends the list with its error.
+		s := j.Commands[4].(*Suppress)
+		if len(s.Args) != 2 || s.Args[0].Text != "a" || s.Args[1].Err == nil || s.End != "" ||
+			s.Args[1].Err.Error() != `d.arb:5:20: No separator found in string b (in "<SUPPRESS> XYZ(1,a,b")` {
+			t.Errorf("unreadable argument: %+v", s)
 		}
 	})
 	t.Run("safety rule holding and status only", func(t *testing.T) {
@@ -294,7 +283,7 @@ func TestParseDetails(t *testing.T) {
 	t.Run("writetable options", func(t *testing.T) {
 		j := parse(t, "<WRITETABLE> (1,2,fl-qu-,f.csv)\n")
 		w := j.Commands[0].(*WriteTable)
-		if w.Options != (WriteOptions{}) || w.File != "f.csv" {
+		if w.Options != (output.Options{}) || w.File != "f.csv" {
 			t.Errorf("%+v", w)
 		}
 		// Quotes do not protect the comma: τ-Argus writes a file named

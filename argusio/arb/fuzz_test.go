@@ -31,6 +31,8 @@ func FuzzParse(f *testing.F) {
 		"<SAFETYRULE> FREQ(-1,0)|NK(0,0)|P(0,0)|P(15,10,1)",
 		"<SUPPRESS> GH(1,100,0,1,7,8)\n<SUPPRESS> MOD(0,1,0,1,0,5)\n<SUPPRESS> OPT(1,2,3)",
 		"<SPECIFYTABLE> \"r\xe9gion\"|\"Z\xfcrich\"",
+		"<SUPPRESS> NET(1,5,x) rest\n<SUPPRESS> CKM(1) \"pt\" | 2\n<SUPPRESS> XYZ(1,a,b",
+		"<SUPPRESS> GH(1, 100 |x\n<SUPPRESS> RND(1,5;\n<SUPPRESS> MOD(0,\"1\",,",
 	} {
 		f.Add([]byte(s))
 	}
@@ -56,10 +58,26 @@ func FuzzParse(f *testing.F) {
 					t.Fatalf("writetable %+v", c)
 				}
 			case *Suppress:
-				if c.Table < 0 || c.Params == nil {
+				if c.Table < 0 {
 					t.Fatalf("suppress %+v", c)
 				}
-				if a, ok := c.Params.(*CKMArgs); ok {
+				// Arguments are in order on the command's line; only the
+				// last may be unreadable, and then the list has no end.
+				comma, col := 0, 0 // an empty argument is where the next comma is
+				for i, a := range c.Args {
+					if a.Comma.Line != h.Pos.Line || a.Comma.Column <= comma || a.Comma.Column < col ||
+						a.Err == nil && (a.Pos.Line != h.Pos.Line || a.Pos.Column <= a.Comma.Column) ||
+						a.Err != nil && (i != len(c.Args)-1 || c.End != "") {
+						t.Fatalf("suppress arg %d %+v in %+v", i, a, c)
+					}
+					comma, col = a.Comma.Column, max(a.Pos.Column, a.Comma.Column)
+				}
+				unreadable := len(c.Args) > 0 && c.Args[len(c.Args)-1].Err != nil
+				if !unreadable && (c.EndPos.Line != h.Pos.Line || c.EndPos.Column < col) {
+					t.Fatalf("suppress end %+v", c)
+				}
+				if c.Method == "CKM" {
+					a := &CKMArgs{Rest: c.Rest}
 					_, _ = a.Parse(true)
 					_, _ = a.Parse(false)
 				}

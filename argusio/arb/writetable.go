@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/output"
 )
 
 // Output types of <WRITETABLE>.
@@ -24,7 +25,7 @@ type WriteTable struct {
 	Type  int // 1..7, see the Type constants
 	// Options are the effective options: the batch defaults (QU on, FL on
 	// for type 2) with the written items applied.
-	Options WriteOptions
+	Options output.Options
 	// OptionText is the option field as written (upper-cased).
 	OptionText string
 	// LegacyOption is set when the option field was a τ-Argus 3.5 numeric
@@ -34,65 +35,6 @@ type WriteTable struct {
 	// with [Resolver.Output]. τ-Argus also writes an HTML report named
 	// after it with the last extension replaced by ".html".
 	File string
-}
-
-// WriteOptions are the XY+/XY- options of <WRITETABLE>. Options that do
-// not apply to the output type are ignored by the writers.
-type WriteOptions struct {
-	AddStatus         bool // AS: add status (types 2, 3)
-	SuppressEmpty     bool // SE: suppress empty cells (2, 3, 5, 7)
-	VarNamesFirstLine bool // FL: variable names on the first line (3; type 2 always)
-	EmbedQuotes       bool // QU: codes in double quotes (1-5, 7)
-	HierLevels        bool // HL: hierarchical level columns (4)
-	StatusOnly        bool // SO: status only (5)
-	AddAudit          bool // AR: add audit results (5)
-	UseHolding        bool // HI: holding-level frequency / top-n (5)
-	RemoveTrivial     bool // TR: remove trivial levels (6)
-	CKMOriginal       bool // AO: CKM original values (7)
-	CKMDifference     bool // AD: CKM differences (7)
-	CKMCellKey        bool // AC: CKM cell keys (7)
-}
-
-// DefaultWriteOptions returns the options in force before the option field
-// of a <WRITETABLE> of the given type is applied.
-func DefaultWriteOptions(outputType int) WriteOptions {
-	return WriteOptions{EmbedQuotes: true, VarNamesFirstLine: outputType == TypeCSVPivot}
-}
-
-// Set applies one two-letter option code (upper case) and reports whether
-// the code is known.
-func (o *WriteOptions) Set(code string, on bool) bool {
-	var f *bool
-	switch code {
-	case "HL":
-		f = &o.HierLevels
-	case "SO":
-		f = &o.StatusOnly
-	case "AR":
-		f = &o.AddAudit
-	case "HI":
-		f = &o.UseHolding
-	case "AS":
-		f = &o.AddStatus
-	case "SE":
-		f = &o.SuppressEmpty
-	case "FL":
-		f = &o.VarNamesFirstLine
-	case "QU":
-		f = &o.EmbedQuotes
-	case "TR":
-		f = &o.RemoveTrivial
-	case "AO":
-		f = &o.CKMOriginal
-	case "AD":
-		f = &o.CKMDifference
-	case "AC":
-		f = &o.CKMCellKey
-	default:
-		return false
-	}
-	*f = on
-	return true
 }
 
 // isDigits reports whether s is a non-empty string of ASCII digits.
@@ -156,13 +98,13 @@ func (p *parser) parseWriteTable(h Header) (Command, error) {
 	}
 	optCol := t.Column()
 	cmd.OptionText = strings.ToUpper(tok)
-	cmd.Options = DefaultWriteOptions(cmd.Type)
+	cmd.Options = output.DefaultOptions(output.Type(cmd.Type))
 	if isDigits(cmd.OptionText) {
 		cmd.LegacyOption = true
 		p.warn(lex.Pos{File: p.s.Name(), Line: h.Pos.Line, Column: optCol},
 			"legacy numeric option ("+cmd.OptionText+") of <WRITETABLE> ignored; τ-Argus 4.2.5 rejects it with \"Unknown output type ("+cmd.OptionText+")\"")
-	} else if err := p.writeOptions(t, cmd); err != nil {
-		return nil, err
+	} else if err := cmd.Options.Set(cmd.OptionText); err != nil {
+		return nil, p.tailErr(t, "%s", err.(*output.OptionError).Msg)
 	}
 	if err := expect(","); err != nil {
 		return nil, err
@@ -179,28 +121,4 @@ func (p *parser) parseWriteTable(h Header) (Command, error) {
 		return nil, p.tailErr(t, "no output file name")
 	}
 	return cmd, nil
-}
-
-// writeOptions applies the option items of cmd.OptionText.
-func (p *parser) writeOptions(t *lex.Tail, cmd *WriteTable) error {
-	hs := cmd.OptionText
-	for hs != "" {
-		if len(hs) < 2 {
-			return p.tailErr(t, "Unknown output type (%s)", hs)
-		}
-		code := hs[:2]
-		hs = lex.Trim(hs[2:])
-		sign := ""
-		if hs != "" {
-			sign = hs[:1]
-			hs = lex.Trim(hs[1:])
-		}
-		if sign != "+" && sign != "-" {
-			return p.tailErr(t, "+ or - expected; not a %s", sign)
-		}
-		if !cmd.Options.Set(code, sign == "+") {
-			return p.tailErr(t, "Unknown output type (%s)", code)
-		}
-	}
-	return nil
 }

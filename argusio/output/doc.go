@@ -16,8 +16,9 @@
 //
 // Writers write to an io.Writer; the caller names the files (see
 // [MetadataName], [RecodedHRCName], [ReportName]) and makes them appear
-// atomically. [ParseOptions] reads the option letters of <WRITETABLE> with
-// τ-Argus's defaults and messages; [CheckAllowed] rejects the output types
+// atomically. [Options.Set] is the one reader of the option letters of
+// <WRITETABLE>, with τ-Argus's messages (package arb applies it to the batch
+// line; [ParseOptions] starts from τ-Argus's defaults); [CheckAllowed] rejects the output types
 // τ-Argus does not allow after a protection method. Every writer first
 // validates the table ([table.Table.Validate]) and never panics.
 package output

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/table"
 )
 
@@ -101,63 +102,82 @@ func (e *OptionError) Error() string {
 }
 
 // ParseOptions parses the option field of <WRITETABLE> for output type t,
-// starting from [DefaultOptions]: a sequence of three-character items XY+ or
-// XY- (case-insensitive; blanks between the letters and the sign and between
-// items are tolerated, as τ-Argus trims after each part). An empty string
-// keeps the defaults. Options that do not apply to t are accepted and
-// ignored by the writers. Errors use τ-Argus's wording: a fragment shorter
-// than two characters (this includes the legacy numeric options such as "3")
-// gives "Unknown output type (3)", an unknown code "Unknown output type
-// (XX)", and a missing sign "+ or - expected; not a …". The caller is
-// expected to have removed the surrounding quotes and blanks of the field.
+// starting from [DefaultOptions]: the field is trimmed and upper-cased, then
+// applied with [Options.Set]. An empty string keeps the defaults. Options
+// that do not apply to t are accepted and ignored by the writers. The
+// caller is expected to have removed the surrounding quotes of the field.
 func ParseOptions(s string, t Type) (Options, error) {
 	o := DefaultOptions(t)
-	hs := strings.ToUpper(strings.TrimSpace(s))
-	for hs != "" {
-		if len(hs) < 2 {
-			return o, &OptionError{s, "Unknown output type (" + hs + ")"}
-		}
-		code := hs[:2]
-		hs = strings.TrimSpace(hs[2:])
-		if hs == "" {
-			return o, &OptionError{s, "+ or - expected; not a "}
-		}
-		sign := hs[:1]
-		hs = strings.TrimSpace(hs[1:])
-		if sign != "+" && sign != "-" {
-			return o, &OptionError{s, "+ or - expected; not a " + sign}
-		}
-		on := sign == "+"
-		switch code {
-		case "HL":
-			o.HierLevels = on
-		case "SO":
-			o.StatusOnly = on
-		case "AR":
-			o.AddAudit = on
-		case "HI":
-			o.Holding = on
-		case "AS":
-			o.AddStatus = on
-		case "SE":
-			o.SuppressEmpty = on
-		case "FL":
-			o.FirstLine = on
-		case "QU":
-			o.Quotes = on
-		case "TR":
-			o.RemoveTrivial = on
-		case "AO":
-			o.CKMOriginal = on
-		case "AD":
-			o.CKMDifference = on
-		case "AC":
-			o.CKMCellKey = on
-		default:
-			return o, &OptionError{s, "Unknown output type (" + code + ")"}
-		}
+	if err := o.Set(strings.ToUpper(lex.Trim(s))); err != nil {
+		err.(*OptionError).Options = s
+		return o, err
 	}
 	return o, nil
+}
+
+// Set applies the option items of s to o in order: a sequence of
+// three-character items XY+ or XY- in upper case, as τ-Argus reads them
+// (blanks after a code and after a sign are skipped; s is taken as written,
+// so a blank before the first item is part of its code). It is the one
+// reader of <WRITETABLE> options. On a malformed item it returns an
+// *[OptionError] with τ-Argus's message, o holding the items before it: a
+// fragment shorter than two characters (this includes the legacy numeric
+// options such as "3") gives "Unknown output type (3)", an unknown code
+// "Unknown output type (XX)", and a missing sign "+ or - expected; not a …".
+func (o *Options) Set(s string) error {
+	hs := s
+	for hs != "" {
+		if len(hs) < 2 {
+			return &OptionError{s, "Unknown output type (" + hs + ")"}
+		}
+		code := hs[:2]
+		hs = lex.Trim(hs[2:])
+		sign := ""
+		if hs != "" {
+			sign = hs[:1]
+			hs = lex.Trim(hs[1:])
+		}
+		if sign != "+" && sign != "-" {
+			return &OptionError{s, "+ or - expected; not a " + sign}
+		}
+		f := o.flag(code)
+		if f == nil {
+			return &OptionError{s, "Unknown output type (" + code + ")"}
+		}
+		*f = sign == "+"
+	}
+	return nil
+}
+
+// flag returns the option of a two-letter code, nil for an unknown code.
+func (o *Options) flag(code string) *bool {
+	switch code {
+	case "HL":
+		return &o.HierLevels
+	case "SO":
+		return &o.StatusOnly
+	case "AR":
+		return &o.AddAudit
+	case "HI":
+		return &o.Holding
+	case "AS":
+		return &o.AddStatus
+	case "SE":
+		return &o.SuppressEmpty
+	case "FL":
+		return &o.FirstLine
+	case "QU":
+		return &o.Quotes
+	case "TR":
+		return &o.RemoveTrivial
+	case "AO":
+		return &o.CKMOriginal
+	case "AD":
+		return &o.CKMDifference
+	case "AC":
+		return &o.CKMCellKey
+	}
+	return nil
 }
 
 // String returns all option letters in the order τ-Argus records them

@@ -794,3 +794,29 @@ func FuzzWriters(f *testing.F) {
 		}
 	})
 }
+
+// TestOptionsSet: the one reader of <WRITETABLE> options takes the field as
+// written (a blank before the first item is part of its code), skips
+// blanks and control characters after a code and a sign as Java's trim
+// does, and leaves the items before a bad one applied.
+func TestOptionsSet(t *testing.T) {
+	for _, tc := range []struct {
+		in, want, err string
+	}{
+		{"AS+SE+", "HL-SO-AR-HI-AS+SE+FL-QU+TR-AO-AD-AC-", ""},
+		{"AS\x01+ \tQU-", "HL-SO-AR-HI-AS+SE-FL-QU-TR-AO-AD-AC-", ""},
+		{" AS+", "", "+ or - expected; not a S"},
+		{"AS+XX+", "HL-SO-AR-HI-AS+SE-FL-QU+TR-AO-AD-AC-", "Unknown output type (XX)"},
+		{"as+", "", "Unknown output type (as)"},
+	} {
+		o := DefaultOptions(TypeCodeValue)
+		err := o.Set(tc.in)
+		var oe *OptionError
+		if tc.err != "" && (!errors.As(err, &oe) || oe.Msg != tc.err || oe.Options != tc.in) || tc.err == "" && err != nil {
+			t.Errorf("Set(%q) error %v, want %q", tc.in, err, tc.err)
+		}
+		if tc.want != "" && o.String() != tc.want {
+			t.Errorf("Set(%q) = %s, want %s", tc.in, o, tc.want)
+		}
+	}
+}

@@ -174,6 +174,63 @@ func (ParamType) EnumDescriptor() ([]byte, []int) {
 	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{1}
 }
 
+// BatchSyntax is how τ-Argus reads a positional argument.
+type BatchSyntax int32
+
+const (
+	// The text as written.
+	BatchSyntax_BATCH_SYNTAX_TEXT BatchSyntax = 0
+	// A Java int; the parameter receives it in decimal.
+	BatchSyntax_BATCH_SYNTAX_INT BatchSyntax = 1
+	// A τ-Argus double; the parameter receives it in Go's shortest form.
+	BatchSyntax_BATCH_SYNTAX_DOUBLE BatchSyntax = 2
+	// "1" is on, anything else off; the parameter receives 1 or 0.
+	BatchSyntax_BATCH_SYNTAX_FLAG BatchSyntax = 3
+)
+
+// Enum value maps for BatchSyntax.
+var (
+	BatchSyntax_name = map[int32]string{
+		0: "BATCH_SYNTAX_TEXT",
+		1: "BATCH_SYNTAX_INT",
+		2: "BATCH_SYNTAX_DOUBLE",
+		3: "BATCH_SYNTAX_FLAG",
+	}
+	BatchSyntax_value = map[string]int32{
+		"BATCH_SYNTAX_TEXT":   0,
+		"BATCH_SYNTAX_INT":    1,
+		"BATCH_SYNTAX_DOUBLE": 2,
+		"BATCH_SYNTAX_FLAG":   3,
+	}
+)
+
+func (x BatchSyntax) Enum() *BatchSyntax {
+	p := new(BatchSyntax)
+	*p = x
+	return p
+}
+
+func (x BatchSyntax) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (BatchSyntax) Descriptor() protoreflect.EnumDescriptor {
+	return file_sdcplugin_v1_method_proto_enumTypes[2].Descriptor()
+}
+
+func (BatchSyntax) Type() protoreflect.EnumType {
+	return &file_sdcplugin_v1_method_proto_enumTypes[2]
+}
+
+func (x BatchSyntax) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use BatchSyntax.Descriptor instead.
+func (BatchSyntax) EnumDescriptor() ([]byte, []int) {
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{2}
+}
+
 // OutputKind is what a method returns.
 type OutputKind int32
 
@@ -218,11 +275,11 @@ func (x OutputKind) String() string {
 }
 
 func (OutputKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[2].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[3].Descriptor()
 }
 
 func (OutputKind) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[2]
+	return &file_sdcplugin_v1_method_proto_enumTypes[3]
 }
 
 func (x OutputKind) Number() protoreflect.EnumNumber {
@@ -231,7 +288,7 @@ func (x OutputKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use OutputKind.Descriptor instead.
 func (OutputKind) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{2}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{3}
 }
 
 // CellStatus uses τ-Argus's status codes 1–14 exactly. Append-only.
@@ -304,11 +361,11 @@ func (x CellStatus) String() string {
 }
 
 func (CellStatus) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[3].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[4].Descriptor()
 }
 
 func (CellStatus) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[3]
+	return &file_sdcplugin_v1_method_proto_enumTypes[4]
 }
 
 func (x CellStatus) Number() protoreflect.EnumNumber {
@@ -317,7 +374,7 @@ func (x CellStatus) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use CellStatus.Descriptor instead.
 func (CellStatus) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{3}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{4}
 }
 
 // ProtectionVerdict is an audit's judgement of one sensitive cell.
@@ -362,11 +419,11 @@ func (x ProtectionVerdict) String() string {
 }
 
 func (ProtectionVerdict) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[4].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[5].Descriptor()
 }
 
 func (ProtectionVerdict) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[4]
+	return &file_sdcplugin_v1_method_proto_enumTypes[5]
 }
 
 func (x ProtectionVerdict) Number() protoreflect.EnumNumber {
@@ -375,7 +432,7 @@ func (x ProtectionVerdict) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ProtectionVerdict.Descriptor instead.
 func (ProtectionVerdict) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{4}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{5}
 }
 
 // VerdictReason says why a cell got its verdict.
@@ -427,11 +484,11 @@ func (x VerdictReason) String() string {
 }
 
 func (VerdictReason) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[5].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[6].Descriptor()
 }
 
 func (VerdictReason) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[5]
+	return &file_sdcplugin_v1_method_proto_enumTypes[6]
 }
 
 func (x VerdictReason) Number() protoreflect.EnumNumber {
@@ -440,7 +497,7 @@ func (x VerdictReason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use VerdictReason.Descriptor instead.
 func (VerdictReason) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{5}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{6}
 }
 
 // Outcome is the domain result of a Protect job.
@@ -500,11 +557,11 @@ func (x Outcome) String() string {
 }
 
 func (Outcome) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[6].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[7].Descriptor()
 }
 
 func (Outcome) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[6]
+	return &file_sdcplugin_v1_method_proto_enumTypes[7]
 }
 
 func (x Outcome) Number() protoreflect.EnumNumber {
@@ -513,7 +570,7 @@ func (x Outcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Outcome.Descriptor instead.
 func (Outcome) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{6}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{7}
 }
 
 // Severity of a diagnostic.
@@ -553,11 +610,11 @@ func (x Severity) String() string {
 }
 
 func (Severity) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[7].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[8].Descriptor()
 }
 
 func (Severity) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[7]
+	return &file_sdcplugin_v1_method_proto_enumTypes[8]
 }
 
 func (x Severity) Number() protoreflect.EnumNumber {
@@ -566,7 +623,7 @@ func (x Severity) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Severity.Descriptor instead.
 func (Severity) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{7}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{8}
 }
 
 // HostInfo tells the plugin which host is calling.
@@ -860,8 +917,12 @@ type ParamSpec struct {
 	// METHOD(t, p1, p2, ...); 0 = keyword-only.
 	BatchPosition int32 `protobuf:"varint,7,opt,name=batch_position,json=batchPosition,proto3" json:"batch_position,omitempty"`
 	// Inclusive numeric range as strings; empty = unbounded.
-	Min           string `protobuf:"bytes,8,opt,name=min,proto3" json:"min,omitempty"`
-	Max           string `protobuf:"bytes,9,opt,name=max,proto3" json:"max,omitempty"`
+	Min string `protobuf:"bytes,8,opt,name=min,proto3" json:"min,omitempty"`
+	Max string `protobuf:"bytes,9,opt,name=max,proto3" json:"max,omitempty"`
+	// How τ-Argus reads the positional argument (batch_position > 0) and the
+	// words of its complaints; absent = the text as written, no τ-Argus
+	// checks.
+	Batch         *BatchForm `protobuf:"bytes,10,opt,name=batch,proto3" json:"batch,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -959,6 +1020,96 @@ func (x *ParamSpec) GetMax() string {
 	return ""
 }
 
+func (x *ParamSpec) GetBatch() *BatchForm {
+	if x != nil {
+		return x.Batch
+	}
+	return nil
+}
+
+// BatchForm is how τ-Argus reads one positional argument of a <SUPPRESS>
+// line. The host applies it when it maps the line's arguments onto the
+// parameters, so a τ-Argus job gets τ-Argus's messages, at the argument.
+type BatchForm struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Syntax BatchSyntax            `protobuf:"varint,1,opt,name=syntax,proto3,enum=sdcplugin.v1.BatchSyntax" json:"syntax,omitempty"`
+	// τ-Argus's name of the argument in its messages ("a priori percentage").
+	Label string `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
+	// τ-Argus rejects a value not above this bound (empty = none) with
+	// invalid_message, where %s is the argument as written.
+	Above          string `protobuf:"bytes,3,opt,name=above,proto3" json:"above,omitempty"`
+	InvalidMessage string `protobuf:"bytes,4,opt,name=invalid_message,json=invalidMessage,proto3" json:"invalid_message,omitempty"`
+	// τ-Argus does not read the argument for linked tables (table 0).
+	NotLinked     bool `protobuf:"varint,5,opt,name=not_linked,json=notLinked,proto3" json:"not_linked,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BatchForm) Reset() {
+	*x = BatchForm{}
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BatchForm) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BatchForm) ProtoMessage() {}
+
+func (x *BatchForm) ProtoReflect() protoreflect.Message {
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BatchForm.ProtoReflect.Descriptor instead.
+func (*BatchForm) Descriptor() ([]byte, []int) {
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *BatchForm) GetSyntax() BatchSyntax {
+	if x != nil {
+		return x.Syntax
+	}
+	return BatchSyntax_BATCH_SYNTAX_TEXT
+}
+
+func (x *BatchForm) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *BatchForm) GetAbove() string {
+	if x != nil {
+		return x.Above
+	}
+	return ""
+}
+
+func (x *BatchForm) GetInvalidMessage() string {
+	if x != nil {
+		return x.InvalidMessage
+	}
+	return ""
+}
+
+func (x *BatchForm) GetNotLinked() bool {
+	if x != nil {
+		return x.NotLinked
+	}
+	return false
+}
+
 // Capabilities are feature flags of a method.
 type Capabilities struct {
 	state                 protoimpl.MessageState `protogen:"open.v1"`
@@ -985,7 +1136,7 @@ type Capabilities struct {
 
 func (x *Capabilities) Reset() {
 	*x = Capabilities{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[5]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -997,7 +1148,7 @@ func (x *Capabilities) String() string {
 func (*Capabilities) ProtoMessage() {}
 
 func (x *Capabilities) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[5]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1010,7 +1161,7 @@ func (x *Capabilities) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Capabilities.ProtoReflect.Descriptor instead.
 func (*Capabilities) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{5}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Capabilities) GetOutput() OutputKind {
@@ -1107,7 +1258,7 @@ type ValidateParamsRequest struct {
 
 func (x *ValidateParamsRequest) Reset() {
 	*x = ValidateParamsRequest{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[6]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1119,7 +1270,7 @@ func (x *ValidateParamsRequest) String() string {
 func (*ValidateParamsRequest) ProtoMessage() {}
 
 func (x *ValidateParamsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[6]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1132,7 +1283,7 @@ func (x *ValidateParamsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateParamsRequest.ProtoReflect.Descriptor instead.
 func (*ValidateParamsRequest) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{6}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ValidateParamsRequest) GetMethod() string {
@@ -1159,7 +1310,7 @@ type ValidateParamsResponse struct {
 
 func (x *ValidateParamsResponse) Reset() {
 	*x = ValidateParamsResponse{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[7]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1171,7 +1322,7 @@ func (x *ValidateParamsResponse) String() string {
 func (*ValidateParamsResponse) ProtoMessage() {}
 
 func (x *ValidateParamsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[7]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1184,7 +1335,7 @@ func (x *ValidateParamsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateParamsResponse.ProtoReflect.Descriptor instead.
 func (*ValidateParamsResponse) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{7}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ValidateParamsResponse) GetDiagnostics() []*Diagnostic {
@@ -1210,7 +1361,7 @@ type ProtectRequest struct {
 
 func (x *ProtectRequest) Reset() {
 	*x = ProtectRequest{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[8]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1222,7 +1373,7 @@ func (x *ProtectRequest) String() string {
 func (*ProtectRequest) ProtoMessage() {}
 
 func (x *ProtectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[8]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1235,7 +1386,7 @@ func (x *ProtectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProtectRequest.ProtoReflect.Descriptor instead.
 func (*ProtectRequest) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{8}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ProtectRequest) GetKind() isProtectRequest_Kind {
@@ -1355,7 +1506,7 @@ type Header struct {
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[9]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1367,7 +1518,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[9]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1380,7 +1531,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{9}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Header) GetMethod() string {
@@ -1492,7 +1643,7 @@ type TableSpec struct {
 
 func (x *TableSpec) Reset() {
 	*x = TableSpec{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[10]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1504,7 +1655,7 @@ func (x *TableSpec) String() string {
 func (*TableSpec) ProtoMessage() {}
 
 func (x *TableSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[10]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1517,7 +1668,7 @@ func (x *TableSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableSpec.ProtoReflect.Descriptor instead.
 func (*TableSpec) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{10}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *TableSpec) GetName() string {
@@ -1553,7 +1704,7 @@ type Dimension struct {
 
 func (x *Dimension) Reset() {
 	*x = Dimension{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[11]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1565,7 +1716,7 @@ func (x *Dimension) String() string {
 func (*Dimension) ProtoMessage() {}
 
 func (x *Dimension) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[11]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1578,7 +1729,7 @@ func (x *Dimension) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dimension.ProtoReflect.Descriptor instead.
 func (*Dimension) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{11}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Dimension) GetName() string {
@@ -1634,7 +1785,7 @@ type Limits struct {
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[12]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1646,7 +1797,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[12]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1659,7 +1810,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{12}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Limits) GetTimeLimitMs() int64 {
@@ -1703,7 +1854,7 @@ type ClientCapabilities struct {
 
 func (x *ClientCapabilities) Reset() {
 	*x = ClientCapabilities{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[13]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1715,7 +1866,7 @@ func (x *ClientCapabilities) String() string {
 func (*ClientCapabilities) ProtoMessage() {}
 
 func (x *ClientCapabilities) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[13]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1728,7 +1879,7 @@ func (x *ClientCapabilities) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClientCapabilities.ProtoReflect.Descriptor instead.
 func (*ClientCapabilities) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{13}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ClientCapabilities) GetMaxMessageBytes() int64 {
@@ -1782,7 +1933,7 @@ type CellBlock struct {
 
 func (x *CellBlock) Reset() {
 	*x = CellBlock{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[14]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1794,7 +1945,7 @@ func (x *CellBlock) String() string {
 func (*CellBlock) ProtoMessage() {}
 
 func (x *CellBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[14]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1807,7 +1958,7 @@ func (x *CellBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CellBlock.ProtoReflect.Descriptor instead.
 func (*CellBlock) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{14}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *CellBlock) GetFirstCell() int64 {
@@ -1937,7 +2088,7 @@ type LinkBlock struct {
 
 func (x *LinkBlock) Reset() {
 	*x = LinkBlock{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[15]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1949,7 +2100,7 @@ func (x *LinkBlock) String() string {
 func (*LinkBlock) ProtoMessage() {}
 
 func (x *LinkBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[15]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1962,7 +2113,7 @@ func (x *LinkBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LinkBlock.ProtoReflect.Descriptor instead.
 func (*LinkBlock) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{15}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *LinkBlock) GetFirstLink() int64 {
@@ -2010,7 +2161,7 @@ type RelationBlock struct {
 
 func (x *RelationBlock) Reset() {
 	*x = RelationBlock{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[16]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2022,7 +2173,7 @@ func (x *RelationBlock) String() string {
 func (*RelationBlock) ProtoMessage() {}
 
 func (x *RelationBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[16]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2035,7 +2186,7 @@ func (x *RelationBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RelationBlock.ProtoReflect.Descriptor instead.
 func (*RelationBlock) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{16}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RelationBlock) GetFirstRelation() int64 {
@@ -2082,7 +2233,7 @@ type EndOfInput struct {
 
 func (x *EndOfInput) Reset() {
 	*x = EndOfInput{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[17]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2094,7 +2245,7 @@ func (x *EndOfInput) String() string {
 func (*EndOfInput) ProtoMessage() {}
 
 func (x *EndOfInput) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[17]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2107,7 +2258,7 @@ func (x *EndOfInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndOfInput.ProtoReflect.Descriptor instead.
 func (*EndOfInput) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{17}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{18}
 }
 
 type ProtectResponse struct {
@@ -2124,7 +2275,7 @@ type ProtectResponse struct {
 
 func (x *ProtectResponse) Reset() {
 	*x = ProtectResponse{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[18]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2136,7 +2287,7 @@ func (x *ProtectResponse) String() string {
 func (*ProtectResponse) ProtoMessage() {}
 
 func (x *ProtectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[18]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2149,7 +2300,7 @@ func (x *ProtectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProtectResponse.ProtoReflect.Descriptor instead.
 func (*ProtectResponse) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{18}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ProtectResponse) GetKind() isProtectResponse_Kind {
@@ -2224,7 +2375,7 @@ type Progress struct {
 
 func (x *Progress) Reset() {
 	*x = Progress{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[19]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2236,7 +2387,7 @@ func (x *Progress) String() string {
 func (*Progress) ProtoMessage() {}
 
 func (x *Progress) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[19]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2249,7 +2400,7 @@ func (x *Progress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Progress.ProtoReflect.Descriptor instead.
 func (*Progress) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{19}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Progress) GetPhase() string {
@@ -2318,7 +2469,7 @@ type ResultBlock struct {
 
 func (x *ResultBlock) Reset() {
 	*x = ResultBlock{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[20]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2330,7 +2481,7 @@ func (x *ResultBlock) String() string {
 func (*ResultBlock) ProtoMessage() {}
 
 func (x *ResultBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[20]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2343,7 +2494,7 @@ func (x *ResultBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResultBlock.ProtoReflect.Descriptor instead.
 func (*ResultBlock) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{20}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ResultBlock) GetFirstCell() int64 {
@@ -2412,7 +2563,7 @@ type Diagnostic struct {
 
 func (x *Diagnostic) Reset() {
 	*x = Diagnostic{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[21]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2424,7 +2575,7 @@ func (x *Diagnostic) String() string {
 func (*Diagnostic) ProtoMessage() {}
 
 func (x *Diagnostic) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[21]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2437,7 +2588,7 @@ func (x *Diagnostic) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Diagnostic.ProtoReflect.Descriptor instead.
 func (*Diagnostic) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{21}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Diagnostic) GetSeverity() Severity {
@@ -2513,7 +2664,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[22]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2525,7 +2676,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[22]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2538,7 +2689,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{22}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Stats) GetObjective() float64 {
@@ -2639,7 +2790,7 @@ type Published struct {
 
 func (x *Published) Reset() {
 	*x = Published{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[23]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2651,7 +2802,7 @@ func (x *Published) String() string {
 func (*Published) ProtoMessage() {}
 
 func (x *Published) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[23]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2664,7 +2815,7 @@ func (x *Published) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Published.ProtoReflect.Descriptor instead.
 func (*Published) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{23}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Published) GetAlpha() float64 {
@@ -2701,7 +2852,7 @@ type Completed struct {
 
 func (x *Completed) Reset() {
 	*x = Completed{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[24]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2713,7 +2864,7 @@ func (x *Completed) String() string {
 func (*Completed) ProtoMessage() {}
 
 func (x *Completed) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[24]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2726,7 +2877,7 @@ func (x *Completed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Completed.ProtoReflect.Descriptor instead.
 func (*Completed) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{24}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Completed) GetOutcome() Outcome {
@@ -2785,7 +2936,7 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\fcapabilities\x18\x06 \x01(\v2\x1a.sdcplugin.v1.CapabilitiesR\fcapabilities\x12<\n" +
 	"\n" +
 	"structures\x18\a \x03(\x0e2\x1c.sdcplugin.v1.TableStructureR\n" +
-	"structures\"\x93\x02\n" +
+	"structures\"\xc2\x02\n" +
 	"\tParamSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12+\n" +
 	"\x04type\x18\x02 \x01(\x0e2\x17.sdcplugin.v1.ParamTypeR\x04type\x12#\n" +
@@ -2795,7 +2946,16 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x0eallowed_values\x18\x06 \x03(\tR\rallowedValues\x12%\n" +
 	"\x0ebatch_position\x18\a \x01(\x05R\rbatchPosition\x12\x10\n" +
 	"\x03min\x18\b \x01(\tR\x03min\x12\x10\n" +
-	"\x03max\x18\t \x01(\tR\x03max\"\xb8\x04\n" +
+	"\x03max\x18\t \x01(\tR\x03max\x12-\n" +
+	"\x05batch\x18\n" +
+	" \x01(\v2\x17.sdcplugin.v1.BatchFormR\x05batch\"\xb2\x01\n" +
+	"\tBatchForm\x121\n" +
+	"\x06syntax\x18\x01 \x01(\x0e2\x19.sdcplugin.v1.BatchSyntaxR\x06syntax\x12\x14\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\x12\x14\n" +
+	"\x05above\x18\x03 \x01(\tR\x05above\x12'\n" +
+	"\x0finvalid_message\x18\x04 \x01(\tR\x0einvalidMessage\x12\x1d\n" +
+	"\n" +
+	"not_linked\x18\x05 \x01(\bR\tnotLinked\"\xb8\x04\n" +
 	"\fCapabilities\x120\n" +
 	"\x06output\x18\x01 \x01(\x0e2\x18.sdcplugin.v1.OutputKindR\x06output\x12'\n" +
 	"\x0fneeds_relations\x18\x02 \x01(\bR\x0eneedsRelations\x12'\n" +
@@ -2984,7 +3144,12 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x10PARAM_TYPE_FLOAT\x10\x03\x12\x15\n" +
 	"\x11PARAM_TYPE_STRING\x10\x04\x12\x13\n" +
 	"\x0fPARAM_TYPE_ENUM\x10\x05\x12\x17\n" +
-	"\x13PARAM_TYPE_DURATION\x10\x06*\xa2\x01\n" +
+	"\x13PARAM_TYPE_DURATION\x10\x06*j\n" +
+	"\vBatchSyntax\x12\x15\n" +
+	"\x11BATCH_SYNTAX_TEXT\x10\x00\x12\x14\n" +
+	"\x10BATCH_SYNTAX_INT\x10\x01\x12\x17\n" +
+	"\x13BATCH_SYNTAX_DOUBLE\x10\x02\x12\x15\n" +
+	"\x11BATCH_SYNTAX_FLAG\x10\x03*\xa2\x01\n" +
 	"\n" +
 	"OutputKind\x12\x1b\n" +
 	"\x17OUTPUT_KIND_UNSPECIFIED\x10\x00\x12\x1b\n" +
@@ -3053,92 +3218,96 @@ func file_sdcplugin_v1_method_proto_rawDescGZIP() []byte {
 	return file_sdcplugin_v1_method_proto_rawDescData
 }
 
-var file_sdcplugin_v1_method_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
-var file_sdcplugin_v1_method_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_sdcplugin_v1_method_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
+var file_sdcplugin_v1_method_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_sdcplugin_v1_method_proto_goTypes = []any{
 	(TableStructure)(0),            // 0: sdcplugin.v1.TableStructure
 	(ParamType)(0),                 // 1: sdcplugin.v1.ParamType
-	(OutputKind)(0),                // 2: sdcplugin.v1.OutputKind
-	(CellStatus)(0),                // 3: sdcplugin.v1.CellStatus
-	(ProtectionVerdict)(0),         // 4: sdcplugin.v1.ProtectionVerdict
-	(VerdictReason)(0),             // 5: sdcplugin.v1.VerdictReason
-	(Outcome)(0),                   // 6: sdcplugin.v1.Outcome
-	(Severity)(0),                  // 7: sdcplugin.v1.Severity
-	(*HostInfo)(nil),               // 8: sdcplugin.v1.HostInfo
-	(*DescribeRequest)(nil),        // 9: sdcplugin.v1.DescribeRequest
-	(*DescribeResponse)(nil),       // 10: sdcplugin.v1.DescribeResponse
-	(*MethodInfo)(nil),             // 11: sdcplugin.v1.MethodInfo
-	(*ParamSpec)(nil),              // 12: sdcplugin.v1.ParamSpec
-	(*Capabilities)(nil),           // 13: sdcplugin.v1.Capabilities
-	(*ValidateParamsRequest)(nil),  // 14: sdcplugin.v1.ValidateParamsRequest
-	(*ValidateParamsResponse)(nil), // 15: sdcplugin.v1.ValidateParamsResponse
-	(*ProtectRequest)(nil),         // 16: sdcplugin.v1.ProtectRequest
-	(*Header)(nil),                 // 17: sdcplugin.v1.Header
-	(*TableSpec)(nil),              // 18: sdcplugin.v1.TableSpec
-	(*Dimension)(nil),              // 19: sdcplugin.v1.Dimension
-	(*Limits)(nil),                 // 20: sdcplugin.v1.Limits
-	(*ClientCapabilities)(nil),     // 21: sdcplugin.v1.ClientCapabilities
-	(*CellBlock)(nil),              // 22: sdcplugin.v1.CellBlock
-	(*LinkBlock)(nil),              // 23: sdcplugin.v1.LinkBlock
-	(*RelationBlock)(nil),          // 24: sdcplugin.v1.RelationBlock
-	(*EndOfInput)(nil),             // 25: sdcplugin.v1.EndOfInput
-	(*ProtectResponse)(nil),        // 26: sdcplugin.v1.ProtectResponse
-	(*Progress)(nil),               // 27: sdcplugin.v1.Progress
-	(*ResultBlock)(nil),            // 28: sdcplugin.v1.ResultBlock
-	(*Diagnostic)(nil),             // 29: sdcplugin.v1.Diagnostic
-	(*Stats)(nil),                  // 30: sdcplugin.v1.Stats
-	(*Published)(nil),              // 31: sdcplugin.v1.Published
-	(*Completed)(nil),              // 32: sdcplugin.v1.Completed
-	nil,                            // 33: sdcplugin.v1.ValidateParamsRequest.ParamsEntry
-	nil,                            // 34: sdcplugin.v1.Header.ParamsEntry
-	nil,                            // 35: sdcplugin.v1.Stats.ExtraEntry
-	nil,                            // 36: sdcplugin.v1.Published.ExtraEntry
+	(BatchSyntax)(0),               // 2: sdcplugin.v1.BatchSyntax
+	(OutputKind)(0),                // 3: sdcplugin.v1.OutputKind
+	(CellStatus)(0),                // 4: sdcplugin.v1.CellStatus
+	(ProtectionVerdict)(0),         // 5: sdcplugin.v1.ProtectionVerdict
+	(VerdictReason)(0),             // 6: sdcplugin.v1.VerdictReason
+	(Outcome)(0),                   // 7: sdcplugin.v1.Outcome
+	(Severity)(0),                  // 8: sdcplugin.v1.Severity
+	(*HostInfo)(nil),               // 9: sdcplugin.v1.HostInfo
+	(*DescribeRequest)(nil),        // 10: sdcplugin.v1.DescribeRequest
+	(*DescribeResponse)(nil),       // 11: sdcplugin.v1.DescribeResponse
+	(*MethodInfo)(nil),             // 12: sdcplugin.v1.MethodInfo
+	(*ParamSpec)(nil),              // 13: sdcplugin.v1.ParamSpec
+	(*BatchForm)(nil),              // 14: sdcplugin.v1.BatchForm
+	(*Capabilities)(nil),           // 15: sdcplugin.v1.Capabilities
+	(*ValidateParamsRequest)(nil),  // 16: sdcplugin.v1.ValidateParamsRequest
+	(*ValidateParamsResponse)(nil), // 17: sdcplugin.v1.ValidateParamsResponse
+	(*ProtectRequest)(nil),         // 18: sdcplugin.v1.ProtectRequest
+	(*Header)(nil),                 // 19: sdcplugin.v1.Header
+	(*TableSpec)(nil),              // 20: sdcplugin.v1.TableSpec
+	(*Dimension)(nil),              // 21: sdcplugin.v1.Dimension
+	(*Limits)(nil),                 // 22: sdcplugin.v1.Limits
+	(*ClientCapabilities)(nil),     // 23: sdcplugin.v1.ClientCapabilities
+	(*CellBlock)(nil),              // 24: sdcplugin.v1.CellBlock
+	(*LinkBlock)(nil),              // 25: sdcplugin.v1.LinkBlock
+	(*RelationBlock)(nil),          // 26: sdcplugin.v1.RelationBlock
+	(*EndOfInput)(nil),             // 27: sdcplugin.v1.EndOfInput
+	(*ProtectResponse)(nil),        // 28: sdcplugin.v1.ProtectResponse
+	(*Progress)(nil),               // 29: sdcplugin.v1.Progress
+	(*ResultBlock)(nil),            // 30: sdcplugin.v1.ResultBlock
+	(*Diagnostic)(nil),             // 31: sdcplugin.v1.Diagnostic
+	(*Stats)(nil),                  // 32: sdcplugin.v1.Stats
+	(*Published)(nil),              // 33: sdcplugin.v1.Published
+	(*Completed)(nil),              // 34: sdcplugin.v1.Completed
+	nil,                            // 35: sdcplugin.v1.ValidateParamsRequest.ParamsEntry
+	nil,                            // 36: sdcplugin.v1.Header.ParamsEntry
+	nil,                            // 37: sdcplugin.v1.Stats.ExtraEntry
+	nil,                            // 38: sdcplugin.v1.Published.ExtraEntry
 }
 var file_sdcplugin_v1_method_proto_depIdxs = []int32{
-	8,  // 0: sdcplugin.v1.DescribeRequest.host:type_name -> sdcplugin.v1.HostInfo
-	11, // 1: sdcplugin.v1.DescribeResponse.methods:type_name -> sdcplugin.v1.MethodInfo
-	12, // 2: sdcplugin.v1.MethodInfo.params:type_name -> sdcplugin.v1.ParamSpec
-	13, // 3: sdcplugin.v1.MethodInfo.capabilities:type_name -> sdcplugin.v1.Capabilities
+	9,  // 0: sdcplugin.v1.DescribeRequest.host:type_name -> sdcplugin.v1.HostInfo
+	12, // 1: sdcplugin.v1.DescribeResponse.methods:type_name -> sdcplugin.v1.MethodInfo
+	13, // 2: sdcplugin.v1.MethodInfo.params:type_name -> sdcplugin.v1.ParamSpec
+	15, // 3: sdcplugin.v1.MethodInfo.capabilities:type_name -> sdcplugin.v1.Capabilities
 	0,  // 4: sdcplugin.v1.MethodInfo.structures:type_name -> sdcplugin.v1.TableStructure
 	1,  // 5: sdcplugin.v1.ParamSpec.type:type_name -> sdcplugin.v1.ParamType
-	2,  // 6: sdcplugin.v1.Capabilities.output:type_name -> sdcplugin.v1.OutputKind
-	33, // 7: sdcplugin.v1.ValidateParamsRequest.params:type_name -> sdcplugin.v1.ValidateParamsRequest.ParamsEntry
-	29, // 8: sdcplugin.v1.ValidateParamsResponse.diagnostics:type_name -> sdcplugin.v1.Diagnostic
-	17, // 9: sdcplugin.v1.ProtectRequest.header:type_name -> sdcplugin.v1.Header
-	22, // 10: sdcplugin.v1.ProtectRequest.cells:type_name -> sdcplugin.v1.CellBlock
-	24, // 11: sdcplugin.v1.ProtectRequest.relations:type_name -> sdcplugin.v1.RelationBlock
-	25, // 12: sdcplugin.v1.ProtectRequest.end:type_name -> sdcplugin.v1.EndOfInput
-	23, // 13: sdcplugin.v1.ProtectRequest.links:type_name -> sdcplugin.v1.LinkBlock
-	34, // 14: sdcplugin.v1.Header.params:type_name -> sdcplugin.v1.Header.ParamsEntry
-	18, // 15: sdcplugin.v1.Header.tables:type_name -> sdcplugin.v1.TableSpec
-	20, // 16: sdcplugin.v1.Header.limits:type_name -> sdcplugin.v1.Limits
-	21, // 17: sdcplugin.v1.Header.client_capabilities:type_name -> sdcplugin.v1.ClientCapabilities
-	19, // 18: sdcplugin.v1.TableSpec.dimensions:type_name -> sdcplugin.v1.Dimension
-	3,  // 19: sdcplugin.v1.CellBlock.status:type_name -> sdcplugin.v1.CellStatus
-	27, // 20: sdcplugin.v1.ProtectResponse.progress:type_name -> sdcplugin.v1.Progress
-	28, // 21: sdcplugin.v1.ProtectResponse.result:type_name -> sdcplugin.v1.ResultBlock
-	32, // 22: sdcplugin.v1.ProtectResponse.completed:type_name -> sdcplugin.v1.Completed
-	3,  // 23: sdcplugin.v1.ResultBlock.status:type_name -> sdcplugin.v1.CellStatus
-	4,  // 24: sdcplugin.v1.ResultBlock.verdict:type_name -> sdcplugin.v1.ProtectionVerdict
-	5,  // 25: sdcplugin.v1.ResultBlock.verdict_reason:type_name -> sdcplugin.v1.VerdictReason
-	7,  // 26: sdcplugin.v1.Diagnostic.severity:type_name -> sdcplugin.v1.Severity
-	35, // 27: sdcplugin.v1.Stats.extra:type_name -> sdcplugin.v1.Stats.ExtraEntry
-	36, // 28: sdcplugin.v1.Published.extra:type_name -> sdcplugin.v1.Published.ExtraEntry
-	6,  // 29: sdcplugin.v1.Completed.outcome:type_name -> sdcplugin.v1.Outcome
-	29, // 30: sdcplugin.v1.Completed.diagnostics:type_name -> sdcplugin.v1.Diagnostic
-	30, // 31: sdcplugin.v1.Completed.stats:type_name -> sdcplugin.v1.Stats
-	31, // 32: sdcplugin.v1.Completed.published:type_name -> sdcplugin.v1.Published
-	9,  // 33: sdcplugin.v1.MethodService.Describe:input_type -> sdcplugin.v1.DescribeRequest
-	14, // 34: sdcplugin.v1.MethodService.ValidateParams:input_type -> sdcplugin.v1.ValidateParamsRequest
-	16, // 35: sdcplugin.v1.MethodService.Protect:input_type -> sdcplugin.v1.ProtectRequest
-	10, // 36: sdcplugin.v1.MethodService.Describe:output_type -> sdcplugin.v1.DescribeResponse
-	15, // 37: sdcplugin.v1.MethodService.ValidateParams:output_type -> sdcplugin.v1.ValidateParamsResponse
-	26, // 38: sdcplugin.v1.MethodService.Protect:output_type -> sdcplugin.v1.ProtectResponse
-	36, // [36:39] is the sub-list for method output_type
-	33, // [33:36] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	14, // 6: sdcplugin.v1.ParamSpec.batch:type_name -> sdcplugin.v1.BatchForm
+	2,  // 7: sdcplugin.v1.BatchForm.syntax:type_name -> sdcplugin.v1.BatchSyntax
+	3,  // 8: sdcplugin.v1.Capabilities.output:type_name -> sdcplugin.v1.OutputKind
+	35, // 9: sdcplugin.v1.ValidateParamsRequest.params:type_name -> sdcplugin.v1.ValidateParamsRequest.ParamsEntry
+	31, // 10: sdcplugin.v1.ValidateParamsResponse.diagnostics:type_name -> sdcplugin.v1.Diagnostic
+	19, // 11: sdcplugin.v1.ProtectRequest.header:type_name -> sdcplugin.v1.Header
+	24, // 12: sdcplugin.v1.ProtectRequest.cells:type_name -> sdcplugin.v1.CellBlock
+	26, // 13: sdcplugin.v1.ProtectRequest.relations:type_name -> sdcplugin.v1.RelationBlock
+	27, // 14: sdcplugin.v1.ProtectRequest.end:type_name -> sdcplugin.v1.EndOfInput
+	25, // 15: sdcplugin.v1.ProtectRequest.links:type_name -> sdcplugin.v1.LinkBlock
+	36, // 16: sdcplugin.v1.Header.params:type_name -> sdcplugin.v1.Header.ParamsEntry
+	20, // 17: sdcplugin.v1.Header.tables:type_name -> sdcplugin.v1.TableSpec
+	22, // 18: sdcplugin.v1.Header.limits:type_name -> sdcplugin.v1.Limits
+	23, // 19: sdcplugin.v1.Header.client_capabilities:type_name -> sdcplugin.v1.ClientCapabilities
+	21, // 20: sdcplugin.v1.TableSpec.dimensions:type_name -> sdcplugin.v1.Dimension
+	4,  // 21: sdcplugin.v1.CellBlock.status:type_name -> sdcplugin.v1.CellStatus
+	29, // 22: sdcplugin.v1.ProtectResponse.progress:type_name -> sdcplugin.v1.Progress
+	30, // 23: sdcplugin.v1.ProtectResponse.result:type_name -> sdcplugin.v1.ResultBlock
+	34, // 24: sdcplugin.v1.ProtectResponse.completed:type_name -> sdcplugin.v1.Completed
+	4,  // 25: sdcplugin.v1.ResultBlock.status:type_name -> sdcplugin.v1.CellStatus
+	5,  // 26: sdcplugin.v1.ResultBlock.verdict:type_name -> sdcplugin.v1.ProtectionVerdict
+	6,  // 27: sdcplugin.v1.ResultBlock.verdict_reason:type_name -> sdcplugin.v1.VerdictReason
+	8,  // 28: sdcplugin.v1.Diagnostic.severity:type_name -> sdcplugin.v1.Severity
+	37, // 29: sdcplugin.v1.Stats.extra:type_name -> sdcplugin.v1.Stats.ExtraEntry
+	38, // 30: sdcplugin.v1.Published.extra:type_name -> sdcplugin.v1.Published.ExtraEntry
+	7,  // 31: sdcplugin.v1.Completed.outcome:type_name -> sdcplugin.v1.Outcome
+	31, // 32: sdcplugin.v1.Completed.diagnostics:type_name -> sdcplugin.v1.Diagnostic
+	32, // 33: sdcplugin.v1.Completed.stats:type_name -> sdcplugin.v1.Stats
+	33, // 34: sdcplugin.v1.Completed.published:type_name -> sdcplugin.v1.Published
+	10, // 35: sdcplugin.v1.MethodService.Describe:input_type -> sdcplugin.v1.DescribeRequest
+	16, // 36: sdcplugin.v1.MethodService.ValidateParams:input_type -> sdcplugin.v1.ValidateParamsRequest
+	18, // 37: sdcplugin.v1.MethodService.Protect:input_type -> sdcplugin.v1.ProtectRequest
+	11, // 38: sdcplugin.v1.MethodService.Describe:output_type -> sdcplugin.v1.DescribeResponse
+	17, // 39: sdcplugin.v1.MethodService.ValidateParams:output_type -> sdcplugin.v1.ValidateParamsResponse
+	28, // 40: sdcplugin.v1.MethodService.Protect:output_type -> sdcplugin.v1.ProtectResponse
+	38, // [38:41] is the sub-list for method output_type
+	35, // [35:38] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_sdcplugin_v1_method_proto_init() }
@@ -3146,14 +3315,14 @@ func file_sdcplugin_v1_method_proto_init() {
 	if File_sdcplugin_v1_method_proto != nil {
 		return
 	}
-	file_sdcplugin_v1_method_proto_msgTypes[8].OneofWrappers = []any{
+	file_sdcplugin_v1_method_proto_msgTypes[9].OneofWrappers = []any{
 		(*ProtectRequest_Header)(nil),
 		(*ProtectRequest_Cells)(nil),
 		(*ProtectRequest_Relations)(nil),
 		(*ProtectRequest_End)(nil),
 		(*ProtectRequest_Links)(nil),
 	}
-	file_sdcplugin_v1_method_proto_msgTypes[18].OneofWrappers = []any{
+	file_sdcplugin_v1_method_proto_msgTypes[19].OneofWrappers = []any{
 		(*ProtectResponse_Progress)(nil),
 		(*ProtectResponse_Result)(nil),
 		(*ProtectResponse_Completed)(nil),
@@ -3163,8 +3332,8 @@ func file_sdcplugin_v1_method_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sdcplugin_v1_method_proto_rawDesc), len(file_sdcplugin_v1_method_proto_rawDesc)),
-			NumEnums:      8,
-			NumMessages:   29,
+			NumEnums:      9,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -35,10 +35,13 @@ func (Method) Info() pluginsdk.MethodInfo {
 			"hypercubes for every primary still under-protected until the audit is clean.",
 		Params: []pluginsdk.ParamSpec{
 			{Name: ParamApriori, Type: pluginsdk.ParamFloat, Default: "100", Min: "1", BatchPosition: 1,
-				Help: "a-priori bound percentage: every cell is known to lie within ± this % of its value"},
+				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchInt, Label: "a priori percentage"},
+				Help:  "a-priori bound percentage: every cell is known to lie within ± this % of its value"},
 			{Name: ParamModelSize, Type: pluginsdk.ParamInt, Default: "0", Min: "0", Max: "2", BatchPosition: 2,
-				Help: "τ-Argus's model size (0 normal, 1 large); accepted and ignored: sub-tables are limited by memory only"},
+				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchInt, Label: "model size"},
+				Help:  "τ-Argus's model size (0 normal, 1 large); accepted and ignored: sub-tables are limited by memory only"},
 			{Name: ParamSingleton, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 3,
+				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchFlag, Label: "singleton"},
 				Help: "singleton protection: a hypercube with a single-respondent corner other than its target gets a second one " +
 					"without it (GHMiter), and the repair audits with the single-respondent primaries colluding (so does the host)"},
 			{Name: ParamRepair, Type: pluginsdk.ParamBool, Default: "true",

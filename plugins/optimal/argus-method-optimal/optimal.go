@@ -38,7 +38,8 @@ func (optimal) Info() pluginsdk.MethodInfo {
 			"virtual cells (default, switches as in MOD), Castro (2012)'s local constraints or colluding singletons.",
 		Params: []pluginsdk.ParamSpec{
 			{Name: pMaxTime, Type: pluginsdk.ParamDuration, Default: "10", BatchPosition: 1, Min: "0",
-				Help: "time limit (minutes, or a Go duration; 0: none); the best protected pattern is returned when it is reached"},
+				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchInt, Label: "max time"},
+				Help:  "time limit (minutes, or a Go duration; 0: none); the best protected pattern is returned when it is reached"},
 			{Name: pGap, Type: pluginsdk.ParamFloat, Default: "0", Min: "0", Max: "1",
 				Help: "relative optimality gap at which to stop (0: prove optimality)"},
 			{Name: pSingletons, Type: pluginsdk.ParamEnum, Default: "tauargus", Allowed: []string{"tauargus", "none", "local", "global"},
