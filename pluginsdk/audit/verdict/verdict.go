@@ -142,15 +142,7 @@ func Tolerance(values []float64) float64 {
 // cell is never protected by zero levels alone: an exactly disclosed cell
 // fails whatever its levels.
 func Interval(v float64, l Levels, lo, hi, tol float64) Verdict {
-	switch {
-	case math.IsNaN(lo) || math.IsNaN(hi):
-		return Verdict{Unverified, Unsolved}
-	case hi-lo <= tol:
-		return Verdict{UnderProtected, Exact}
-	case covers(v, l, lo, hi, tol):
-		return Verdict{Kind: Protected}
-	}
-	return Verdict{UnderProtected, Partial}
+	return judgeInterval(v, l, lo, hi, tol, Partial)
 }
 
 // Covers judges the interval [lo, hi] published for a sensitive cell
@@ -160,19 +152,21 @@ func Interval(v float64, l Levels, lo, hi, tol float64) Verdict {
 // A NaN end is Unverified. What the attacker derives from all published
 // intervals together is judged with [Interval].
 func Covers(v float64, l Levels, lo, hi, tol float64) Verdict {
+	return judgeInterval(v, l, lo, hi, tol, Uncovered)
+}
+
+// judgeInterval is [Interval] and [Covers]: short is the reason given to
+// an interval that is neither a point nor wide enough.
+func judgeInterval(v float64, l Levels, lo, hi, tol float64, short Reason) Verdict {
 	switch {
 	case math.IsNaN(lo) || math.IsNaN(hi):
 		return Verdict{Unverified, Unsolved}
 	case hi-lo <= tol:
 		return Verdict{UnderProtected, Exact}
-	case covers(v, l, lo, hi, tol):
+	case lo <= v-l.Lower+tol && hi >= v+l.Upper-tol && (l.Sliding <= 0 || hi-lo >= l.Sliding-tol):
 		return Verdict{Kind: Protected}
 	}
-	return Verdict{UnderProtected, Uncovered}
-}
-
-func covers(v float64, l Levels, lo, hi, tol float64) bool {
-	return lo <= v-l.Lower+tol && hi >= v+l.Upper-tol && (l.Sliding <= 0 || hi-lo >= l.Sliding-tol)
+	return Verdict{UnderProtected, short}
 }
 
 // Deviation judges a sensitive cell with true value v published at the
