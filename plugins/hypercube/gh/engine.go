@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 	"github.com/sdcengine/argus/pluginsdk/subtable"
@@ -314,7 +315,7 @@ func (e *engine) cellState() {
 	if minVal < 0 {
 		minTab = 1.5 * minVal
 	}
-	e.tol = 1e-9*max(1, maxAbs) + 1e-12
+	e.tol = numeric.Slack(maxAbs) + 1e-12
 	for i := range n {
 		r, st := e.root[i], c.Status[i]
 		if st.IsSuppressed() {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -349,7 +350,7 @@ func (e *engine) closed() bool {
 		return false
 	}
 	gap := e.incCost - e.lb
-	return gap <= 1e-9*math.Max(1, math.Abs(e.incCost))+1e-9 || (e.o.Gap > 0 && gap <= e.o.Gap*e.incCost)
+	return gap <= numeric.Slack(e.incCost)+1e-9 || (e.o.Gap > 0 && gap <= e.o.Gap*e.incCost)
 }
 
 // allOn is the pattern suppressing every column.
@@ -619,7 +620,7 @@ func (e *engine) verify(ctx context.Context, y []bool) ([]int, error) {
 // setIncumbent stores y if it is cheaper than the incumbent.
 func (e *engine) setIncumbent(y []bool) bool {
 	c := e.m.patternCost(y)
-	if e.inc != nil && c >= e.incCost-1e-9*math.Max(1, math.Abs(c)) {
+	if e.inc != nil && c >= e.incCost-numeric.Slack(c) {
 		return false
 	}
 	if e.inc != nil {

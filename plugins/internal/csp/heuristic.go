@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/sdcengine/argus/internal/numeric"
 )
 
 // preprocess drops requirements that the always-suppressed columns meet
@@ -292,7 +294,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		return wk.rt.route(ctx, &routeSpec{j: tk.j, dir: d, amount: amount, y: y, exclude: -1, guide: guide, fast: fast})
 	}
 	support := func(z []float64, amount float64) {
-		thr := 1e-9 * math.Max(1, amount)
+		thr := numeric.Slack(amount)
 		for g, v := range z {
 			if math.Abs(v) > thr && !y[g] {
 				y[g], yf[g] = true, 1
@@ -494,7 +496,7 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 			return sparse{}, false, err
 		}
 		var s sparse
-		thr := 1e-9 * math.Max(1, a)
+		thr := numeric.Slack(a)
 		for g, v := range z {
 			if math.Abs(v) > thr {
 				s.col = append(s.col, int32(g))

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/sdcengine/argus/internal/numeric"
 )
 
 // search runs preprocessing, the start heuristic, the cutting-plane phase
@@ -343,7 +345,7 @@ func (e *engine) integerMaster(ctx context.Context) error {
 		if !e.deadline.IsZero() {
 			limit = time.Until(e.deadline)
 		}
-		cutoff := e.incCost - m.onCost() - 1e-9*math.Max(1, math.Abs(e.incCost))
+		cutoff := e.incCost - m.onCost() - numeric.Slack(e.incCost)
 		res, err := e.ms.solveMIP(ctx, cutoff, nil, limit, e.o.Gap)
 		if err != nil {
 			return err
@@ -416,7 +418,7 @@ func (e *engine) localBranching(ctx context.Context) error {
 		if !e.deadline.IsZero() {
 			limit = min(limit, time.Until(e.deadline)/4)
 		}
-		cutoff := e.incCost - m.onCost() - 1e-9*math.Max(1, math.Abs(e.incCost))
+		cutoff := e.incCost - m.onCost() - numeric.Slack(e.incCost)
 		res, err := e.ms.solveMIP(ctx, cutoff, &trust{center: e.inc, k: k}, limit, e.o.Gap)
 		if err != nil {
 			return err
