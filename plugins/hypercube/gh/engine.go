@@ -125,8 +125,10 @@ type engine struct {
 	repairRounds       int
 	raised             int
 	widened            int
-	// relStart/relOf list the relations of every cell (built by widen).
-	relStart, relOf []int32
+	// relsOf lists the relations of every cell (column c: the relations
+	// cell c is in) and classCells the cells of every class (column r:
+	// the cells whose root is r, r first); both built by widen.
+	relsOf, classCells numeric.CSC
 	// unverifiedWidened are the unverified primaries widened once.
 	unverifiedWidened       map[int32]bool
 	underBefore, underAfter int
