@@ -2,7 +2,9 @@ package csp
 
 import "time"
 
-// SingletonMode selects the singleton extension of seed 000 §4.
+// SingletonMode selects the singleton extension of the model of Castro
+// (2012, "Recent advances in optimization techniques for statistical tabular
+// data protection", EJOR) §4.
 type SingletonMode int
 
 const (
