@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -38,19 +39,19 @@ func (pairs) Info() pluginsdk.MethodInfo {
 
 func (pairs) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
 	p := req.Problem
-	st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	st := append([]cellstatus.Status(nil), p.Cells.Status...)
 	for i, s := range p.Cells.Status {
 		if !s.IsPrimary() {
 			continue
 		}
 		best := -1
 		for j := range st {
-			if j != i && st[j].CanSuppress() && p.Coords(j)[0] == p.Coords(i)[0] && (best < 0 || p.Cells.Cost[j] < p.Cells.Cost[best]) {
+			if j != i && st[j].CanBeSecondary() && p.Coords(j)[0] == p.Coords(i)[0] && (best < 0 || p.Cells.Cost[j] < p.Cells.Cost[best]) {
 				best = j
 			}
 		}
 		if best >= 0 {
-			st[best] = st[best].Secondary()
+			st[best], _ = st[best].ToSecondary()
 		}
 	}
 	return &pluginsdk.Result{Status: st}, nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -233,14 +234,14 @@ func (e *engine) suppress(c *arb.Suppress) error {
 // rules (MOD, OPT) against all single-respondent primaries colluding, which
 // those rules do not promise: the findings are reported as a warning with
 // the cells named, and do not fail the table (τ-Argus's own patterns would).
-func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status []pluginsdk.Status, mr *MethodReport) error {
+func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status []cellstatus.Status, mr *MethodReport) error {
 	ref, ok := e.cfg.Protector.Method(AuditMethod)
 	if !ok || !hasParam(ref.Info, auditSingletons) {
 		return nil
 	}
 	single := false
 	for i, s := range status {
-		if s.IsPrimary() && (s == pluginsdk.StatusUnsafeSingleton || s == pluginsdk.StatusUnsafeSingletonManual ||
+		if s.IsPrimary() && (s == cellstatus.UnsafeSingleton || s == cellstatus.UnsafeSingletonManual ||
 			(len(p.Cells.Freq) == len(status) && p.Cells.Freq[i] == 1)) {
 			single = true
 			break
@@ -313,7 +314,7 @@ func diagText(ds []pluginsdk.Diagnostic) string {
 // cells) the audit lets the single-respondent primaries collude. A failed
 // audit makes the tables unsafe: the logbook names the cells, their outputs
 // are withheld and the job's exit code is 2 (see markUnsafe).
-func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []pluginsdk.Status, mr *MethodReport,
+func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []cellstatus.Status, mr *MethodReport,
 	singletons bool, target string) error {
 	for _, t := range specs {
 		t.audit, t.unsafe = nil, nil
@@ -403,7 +404,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 
 // runAudit runs the audit plugin on pattern status of p with params; step
 // names it in the progress display.
-func (e *engine) runAudit(p *pluginsdk.Problem, status []pluginsdk.Status, params map[string]string, jobID, step string) (*pluginsdk.Result, error) {
+func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, params map[string]string, jobID, step string) (*pluginsdk.Result, error) {
 	ap := *p
 	ap.Cells.Status = status
 	res, err := e.cfg.Protector.Protect(e.ctx, pluginsdk.Job{Method: AuditMethod, Problem: &ap, JobID: jobID, Params: params,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -22,7 +23,7 @@ func (keep) Info() pluginsdk.MethodInfo {
 }
 
 func (keep) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
-	return &pluginsdk.Result{Status: append([]pluginsdk.Status(nil), req.Problem.Cells.Status...)}, nil
+	return &pluginsdk.Result{Status: append([]cellstatus.Status(nil), req.Problem.Cells.Status...)}, nil
 }
 
 // exactAudit is a test audit that finds every cell exactly disclosed.
@@ -128,7 +129,7 @@ func (echo) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Resul
 	for _, n := range []string{"first", "second", "third"} {
 		msg += " " + n + "=" + req.Params.String(n)
 	}
-	return &pluginsdk.Result{Status: append([]pluginsdk.Status(nil), req.Problem.Cells.Status...),
+	return &pluginsdk.Result{Status: append([]cellstatus.Status(nil), req.Problem.Cells.Status...),
 		Diagnostics: []pluginsdk.Diagnostic{{Severity: pluginsdk.SeverityInfo, Code: "echo", Summary: msg}}}, nil
 }
 

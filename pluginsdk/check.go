@@ -3,6 +3,8 @@ package pluginsdk
 import (
 	"fmt"
 	"math"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
 )
 
 // CheckResult checks a method's result against its problem and the method's
@@ -63,18 +65,18 @@ func CheckResult(p *Problem, kind OutputKind, r *Result) error {
 	return nil
 }
 
-func checkTransition(from, to Status) error {
+func checkTransition(from, to cellstatus.Status) error {
 	if from == to {
 		return nil
 	}
-	if from.CanSuppress() && to == from.Secondary() {
+	if sec, ok := from.ToSecondary(); ok && to == sec {
 		return nil
 	}
-	if from.IsSecondary() && to == StatusSafe || from == StatusSecondaryManual && to == StatusSafeManual {
+	if from.IsSecondary() && to == cellstatus.Safe || from == cellstatus.SecondaryManual && to == cellstatus.SafeManual {
 		// A method may undo earlier secondaries of the same table.
 		return nil
 	}
-	return fmt.Errorf("status %d (%s) may not become %d (%s)", from, from, to, to)
+	return fmt.Errorf("status %d (%s) may not become %d (%s)", from, from.Phrase(), to, to.Phrase())
 }
 
 // fillStats completes the figures a method left zero that the SDK can derive.

@@ -1,6 +1,10 @@
 package pluginsdk
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+)
 
 // TestCheckResultInvertedInterval: an exactly determined cell whose bounds
 // crossed by rounding (seen on a real JJ: [2493.0400000000004,
@@ -9,7 +13,7 @@ import "testing"
 func TestCheckResultInvertedInterval(t *testing.T) {
 	p := &Problem{}
 	p.Cells.Value = []float64{2493.04, 5000}
-	p.Cells.Status = []Status{StatusUnsafeRule, StatusSafe}
+	p.Cells.Status = []cellstatus.Status{cellstatus.UnsafeRule, cellstatus.Safe}
 	for _, tc := range []struct {
 		name   string
 		lo, hi float64

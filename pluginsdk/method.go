@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
 )
 
 // Method is what a plugin author implements: one protection method.
@@ -198,9 +200,9 @@ type Progress struct {
 // method's OutputKind; each set slice has one entry per cell.
 type Result struct {
 	// Status is the new status of every cell (suppression methods; others may
-	// set it too). Only cells that CanSuppress may become secondaries; other
+	// set it too). Only cells that CanBeSecondary may become secondaries; other
 	// statuses must be returned unchanged.
-	Status []Status
+	Status []cellstatus.Status
 	// Values are adjusted or rounded values.
 	Values []float64
 	// Lower and Upper are published intervals.

@@ -1,10 +1,14 @@
 package pluginsdk
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+)
 
 func TestSecondaries(t *testing.T) {
 	p := &Problem{Cells: Cells{Value: []float64{1, 2, 3, 4}, Cost: []float64{10, 20, 30, 40}}}
-	status := []Status{StatusSafe, StatusSecondary, StatusUnsafeFrequency, StatusSecondaryManual}
+	status := []cellstatus.Status{cellstatus.Safe, cellstatus.Secondary, cellstatus.UnsafeFreq, cellstatus.SecondaryManual}
 	if n, cost := Secondaries(p, status); n != 2 || cost != 60 {
 		t.Errorf("with costs: %d, %g; want 2, 60", n, cost)
 	}

@@ -3,6 +3,8 @@ package pluginsdk
 import (
 	"errors"
 	"fmt"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
 )
 
 // Problem is the table (or linked set of tables) a method protects. Cells are
@@ -56,7 +58,7 @@ type Cells struct {
 	// Value is the cell value (response total; frequency for a frequency table).
 	Value []float64
 	// Status is the τ-Argus status of each cell.
-	Status []Status
+	Status []cellstatus.Status
 	// Cost is the cost of suppressing the cell, after the λ transform.
 	Cost []float64
 	// Shadow is the shadow variable's total.

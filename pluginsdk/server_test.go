@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
@@ -33,8 +34,8 @@ func serve(t *testing.T, f fake) *pluginsdk.Client {
 	return plugintest.Serve(t, pluginsdk.Plugin{Name: "fake", Version: "1", Methods: []pluginsdk.Method{f}})
 }
 
-func oneCell(s pluginsdk.Status) *pluginsdk.Problem {
-	return &pluginsdk.Problem{Cells: pluginsdk.Cells{Value: []float64{1}, Status: []pluginsdk.Status{s}}}
+func oneCell(s cellstatus.Status) *pluginsdk.Problem {
+	return &pluginsdk.Problem{Cells: pluginsdk.Cells{Value: []float64{1}, Status: []cellstatus.Status{s}}}
 }
 
 func TestProtectOutcomes(t *testing.T) {
@@ -57,29 +58,29 @@ func TestProtectOutcomes(t *testing.T) {
 		{name: "nil result", outcome: pluginsdk.OutcomeFailed, diagCode: "method.noresult",
 			protect: func(context.Context, *pluginsdk.Request) (*pluginsdk.Result, error) { return nil, nil }},
 		{name: "suppressing a protected cell is rejected", outcome: pluginsdk.OutcomeFailed, diagCode: "result.invalid",
-			problem: oneCell(pluginsdk.StatusProtected),
+			problem: oneCell(cellstatus.Protected),
 			protect: func(context.Context, *pluginsdk.Request) (*pluginsdk.Result, error) {
-				return &pluginsdk.Result{Status: []pluginsdk.Status{pluginsdk.StatusSecondary}}, nil
+				return &pluginsdk.Result{Status: []cellstatus.Status{cellstatus.Secondary}}, nil
 			}},
 		{name: "releasing a primary is rejected", outcome: pluginsdk.OutcomeFailed, diagCode: "result.invalid",
-			problem: oneCell(pluginsdk.StatusUnsafeRule),
+			problem: oneCell(cellstatus.UnsafeRule),
 			protect: func(context.Context, *pluginsdk.Request) (*pluginsdk.Result, error) {
-				return &pluginsdk.Result{Status: []pluginsdk.Status{pluginsdk.StatusSafe}}, nil
+				return &pluginsdk.Result{Status: []cellstatus.Status{cellstatus.Safe}}, nil
 			}},
 		{name: "wrong length is rejected", outcome: pluginsdk.OutcomeFailed, diagCode: "result.invalid",
 			protect: func(context.Context, *pluginsdk.Request) (*pluginsdk.Result, error) {
-				return &pluginsdk.Result{Status: make([]pluginsdk.Status, 5)}, nil
+				return &pluginsdk.Result{Status: make([]cellstatus.Status, 5)}, nil
 			}},
-		{name: "secondary counted", outcome: pluginsdk.OutcomeFeasible, problem: oneCell(pluginsdk.StatusSafe),
+		{name: "secondary counted", outcome: pluginsdk.OutcomeFeasible, problem: oneCell(cellstatus.Safe),
 			protect: func(context.Context, *pluginsdk.Request) (*pluginsdk.Result, error) {
-				return &pluginsdk.Result{Status: []pluginsdk.Status{pluginsdk.StatusSecondary}}, nil
+				return &pluginsdk.Result{Status: []cellstatus.Status{cellstatus.Secondary}}, nil
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			client := serve(t, fake{protect: tc.protect})
 			p := tc.problem
 			if p == nil {
-				p = oneCell(pluginsdk.StatusSafe)
+				p = oneCell(cellstatus.Safe)
 			}
 			res, err := client.Protect(t.Context(), pluginsdk.Job{Method: "FAKE", Problem: p})
 			if tc.wantCode != codes.OK {

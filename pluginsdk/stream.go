@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/sdcpb"
 )
 
@@ -180,7 +181,10 @@ func sendRelations(r *Relations, chunk int, send func(*sdcpb.ProtectRequest) err
 	return nil
 }
 
-func statusesToProto(s []Status) []sdcpb.CellStatus {
+// statusesToProto and statusesFromProto are the only conversions between
+// cellstatus.Status and the wire enum sdcpb.CellStatus; both carry τ-Argus's
+// numbers 0–14 unchanged (TestStatusWire checks that they agree).
+func statusesToProto(s []cellstatus.Status) []sdcpb.CellStatus {
 	out := make([]sdcpb.CellStatus, len(s))
 	for i, x := range s {
 		out[i] = sdcpb.CellStatus(x)
@@ -188,13 +192,13 @@ func statusesToProto(s []Status) []sdcpb.CellStatus {
 	return out
 }
 
-func statusesFromProto(s []sdcpb.CellStatus) ([]Status, error) {
-	out := make([]Status, len(s))
+func statusesFromProto(s []sdcpb.CellStatus) ([]cellstatus.Status, error) {
+	out := make([]cellstatus.Status, len(s))
 	for i, x := range s {
-		if x < 0 || x > sdcpb.CellStatus(maxStatus) {
+		if x < 0 || x > sdcpb.CellStatus(cellstatus.Max) {
 			return nil, fmt.Errorf("status %d out of range", x)
 		}
-		out[i] = Status(x)
+		out[i] = cellstatus.Status(x)
 	}
 	return out, nil
 }
@@ -271,7 +275,7 @@ func (a *problemAssembler) header(h *sdcpb.Header) error {
 		TopN: int(h.GetTopN()), HoldingTopN: int(h.GetHoldingTopN()), Response: h.GetResponse(),
 	}
 	a.p.Cells.Value = prealloc[float64](h.GetCellCount())
-	a.p.Cells.Status = prealloc[Status](h.GetCellCount())
+	a.p.Cells.Status = prealloc[cellstatus.Status](h.GetCellCount())
 	a.stage = stageCells
 	return nil
 }
@@ -497,7 +501,7 @@ func (a *resultAssembler) add(m *sdcpb.ProtectResponse) error {
 				return streamErr("result block at %d: statuses in some blocks only", a.next)
 			}
 			if r.Status == nil {
-				r.Status = make([]Status, 0, a.n)
+				r.Status = make([]cellstatus.Status, 0, a.n)
 			}
 			r.Status = append(r.Status, st...)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/sdcpb"
 )
 
@@ -29,7 +30,7 @@ func testProblem(r, c, topN int) *Problem {
 	cl := &p.Cells
 	for i := range n {
 		cl.Value = append(cl.Value, rng.Float64()*1000)
-		cl.Status = append(cl.Status, Status(1+rng.IntN(14)))
+		cl.Status = append(cl.Status, cellstatus.Status(1+rng.IntN(14)))
 		cl.Cost = append(cl.Cost, rng.Float64())
 		cl.Shadow = append(cl.Shadow, rng.Float64())
 		cl.Freq = append(cl.Freq, rng.Int64N(100))
@@ -164,11 +165,11 @@ func TestStreamGrammar(t *testing.T) {
 
 func TestResultRoundTrip(t *testing.T) {
 	n := 1000
-	res := &Result{Outcome: OutcomeOptimal, Status: make([]Status, n), Values: make([]float64, n),
+	res := &Result{Outcome: OutcomeOptimal, Status: make([]cellstatus.Status, n), Values: make([]float64, n),
 		Diagnostics: []Diagnostic{{Severity: SeverityWarning, Code: "x.y", Summary: "s", Cells: []int{1, 2}}},
 		Stats:       Stats{Objective: 3, Secondaries: 4, Extra: map[string]float64{"k": 1}}, Published: &Published{Alpha: 0.3, Beta: 2}}
 	for i := range n {
-		res.Status[i] = Status(1 + i%14)
+		res.Status[i] = cellstatus.Status(1 + i%14)
 		res.Values[i] = float64(i) / 3
 	}
 	asm := resultAssembler{n: n}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -27,11 +28,11 @@ func TestLatin1TextsCrossTheWire(t *testing.T) {
 		Response: "Umsatz \x80",
 		Tables: []pluginsdk.Table{{Name: "t", Dims: []pluginsdk.Dimension{{Name: "r\xe9gion", Codes: codes,
 			Parent: []int32{-1, 0, 0, 0}, Depth: []int32{0, 1, 1, 1}, Trivial: make([]bool, 4)}}}},
-		Cells: pluginsdk.Cells{Value: []float64{3, 1, 1, 1}, Status: make([]pluginsdk.Status, 4),
+		Cells: pluginsdk.Cells{Value: []float64{3, 1, 1, 1}, Status: make([]cellstatus.Status, 4),
 			Coords: []int32{0, 1, 2, 3}},
 	}
 	for i := range p.Cells.Status {
-		p.Cells.Status[i] = pluginsdk.StatusSafe
+		p.Cells.Status[i] = cellstatus.Safe
 	}
 	var phases []string
 	res, err := client.Protect(t.Context(), pluginsdk.Job{Method: "FAKE", Problem: p,
@@ -62,7 +63,7 @@ func TestUTF8TextsUnchanged(t *testing.T) {
 		return &pluginsdk.Result{Status: req.Problem.Cells.Status, Diagnostics: []pluginsdk.Diagnostic{{
 			Severity: pluginsdk.SeverityInfo, Code: "echo", Summary: "≥ " + seen}}}, nil
 	}})
-	p := oneCell(pluginsdk.StatusSafe)
+	p := oneCell(cellstatus.Safe)
 	p.Response = "Zürich"
 	res, err := client.Protect(t.Context(), pluginsdk.Job{Method: "FAKE", Problem: p})
 	if err != nil {

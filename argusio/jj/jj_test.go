@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/internal/testcorpus"
@@ -149,14 +150,14 @@ func fill(t *testing.T, tab *table.Table, c csvCells, resp string, ref *File) {
 		jc := ref.Cells[k]
 		switch jc.Status {
 		case 's':
-			cell.Status = table.Safe
+			cell.Status = cellstatus.Safe
 		case 'u':
-			cell.Status = table.UnsafeRule
+			cell.Status = cellstatus.UnsafeRule
 			cell.LowerPL, cell.UpperPL = jc.LowerPL, jc.UpperPL
 		case 'm':
-			cell.Status = table.Secondary
+			cell.Status = cellstatus.Secondary
 		case 'z':
-			cell.Status = table.Empty
+			cell.Status = cellstatus.Empty
 		}
 	}
 }
@@ -532,17 +533,17 @@ func trivialTable(t *testing.T) *table.Table {
 			cell := tab.Cell([]int{i, j})
 			cell.Value, cell.Cost, cell.Shadow = x, x, x
 			cell.Freq = int64(x)
-			cell.Status = table.Safe
+			cell.Status = cellstatus.Safe
 			if x == 0 {
-				cell.Status = table.Empty
+				cell.Status = cellstatus.Empty
 			}
 			_ = c
 		}
 	}
 	u := tab.Cell([]int{3, 1}) // A11 × x = 1
-	u.Status, u.LowerPL, u.UpperPL = table.UnsafeFreq, 2, 2
-	tab.Cell([]int{4, 2}).Status = table.Secondary
-	tab.Cell([]int{6, 1}).Status = table.Protected
+	u.Status, u.LowerPL, u.UpperPL = cellstatus.UnsafeFreq, 2, 2
+	tab.Cell([]int{4, 2}).Status = cellstatus.Secondary
+	tab.Cell([]int{6, 1}).Status = cellstatus.Protected
 	return tab
 }
 
@@ -649,7 +650,7 @@ func TestWriteCellDetails(t *testing.T) {
 	}
 
 	// Status 8 and 0 cannot be written.
-	for _, st := range []table.Status{table.UnsafeSingletonManual, table.StatusUnknown} {
+	for _, st := range []cellstatus.Status{cellstatus.UnsafeSingletonManual, cellstatus.Unknown} {
 		tab.Cells[5].Status = st
 		if err := Write(&bytes.Buffer{}, nil, tab, WriteOptions{}); !errors.Is(err, ErrStatus) {
 			t.Errorf("status %d: %v", st, err)
@@ -687,12 +688,12 @@ func TestApplySecondaries(t *testing.T) {
 	tab := trivialTable(t)
 	lay := NewLayout(tab, true)
 	// JJ cell 4 (TR+) is A × x (table cell 1·3+1 = 4); JJ cell 22 is M × x.
-	tab.Cell([]int{1, 1}).Status = table.SafeManual
+	tab.Cell([]int{1, 1}).Status = cellstatus.SafeManual
 	n, err := ApplySecondaries(tab, lay, []int{4, 2})
 	if err != nil || n != 2 {
 		t.Fatalf("ApplySecondaries = %d, %v", n, err)
 	}
-	if tab.Cell([]int{1, 1}).Status != table.SecondaryManual || tab.Cell([]int{0, 2}).Status != table.Secondary {
+	if tab.Cell([]int{1, 1}).Status != cellstatus.SecondaryManual || tab.Cell([]int{0, 2}).Status != cellstatus.Secondary {
 		t.Error("statuses not set")
 	}
 	if _, err := ApplySecondaries(tab, lay, []int{4}); !errors.Is(err, ErrNotSuppress) {
@@ -802,7 +803,7 @@ func FuzzWriteRoundTrip(f *testing.F) {
 		for i := range tab.Cells {
 			b := statuses[i%len(statuses)]
 			c := &tab.Cells[i]
-			c.Status = table.Status(b % 15)
+			c.Status = cellstatus.Status(b % 15)
 			c.Value = float64(int(b)-100) / 3
 			c.Cost = float64(b) - 7
 			c.LowerPL, c.UpperPL = float64(b%7), float64(b%5)-1

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 )
 
@@ -119,10 +120,10 @@ func ApplySecondaries(t *table.Table, l Layout, cells []int) (int, error) {
 		}
 		c := &t.Cells[ci]
 		switch c.Status {
-		case table.Safe:
-			c.Status = table.Secondary
-		case table.SafeManual:
-			c.Status = table.SecondaryManual
+		case cellstatus.Safe:
+			c.Status = cellstatus.Secondary
+		case cellstatus.SafeManual:
+			c.Status = cellstatus.SecondaryManual
 		default:
 			return n, fmt.Errorf("jj: solution cell %d has status %v: %w", j, c.Status, ErrNotSuppress)
 		}

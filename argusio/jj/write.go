@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
 	"github.com/sdcengine/argus/argusio/table"
 )
@@ -32,7 +33,7 @@ func TableBounds(t *table.Table) Bounds {
 	first := true
 	for i := range t.Cells {
 		c := &t.Cells[i]
-		if c.Status == table.Empty {
+		if c.Status == cellstatus.Empty {
 			continue
 		}
 		if first || c.Value < lo {
@@ -190,7 +191,7 @@ func writeCells(bw, fw *bufio.Writer, t *table.Table, lay Layout, b Bounds, o Wr
 			}
 		}
 		lb, ub := b.Lower, b.Upper
-		if c.Status != table.UnsafeZero {
+		if c.Status != cellstatus.UnsafeZero {
 			if tb := v - lpl; lb > tb {
 				lb = tb
 			}

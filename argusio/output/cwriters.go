@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
 	"github.com/sdcengine/argus/argusio/table"
 )
@@ -74,16 +75,16 @@ func cCell(s *sink, t *table.Table, c *table.Cell, showUnsafe, sbs bool) {
 		return c.Value
 	}
 	switch c.Status {
-	case table.Safe, table.SafeManual, table.EmptyNonStructural, table.Protected:
+	case cellstatus.Safe, cellstatus.SafeManual, cellstatus.EmptyNonStructural, cellstatus.Protected:
 		s.str(numfmt.C(published(), dec))
-	case table.UnsafeFreq, table.UnsafeRequest, table.UnsafeZero, table.UnsafeRule,
-		table.UnsafeSingleton, table.UnsafeManual, table.Secondary, table.SecondaryManual:
+	case cellstatus.UnsafeFreq, cellstatus.UnsafeRequest, cellstatus.UnsafeZero, cellstatus.UnsafeRule,
+		cellstatus.UnsafeSingleton, cellstatus.UnsafeManual, cellstatus.Secondary, cellstatus.SecondaryManual:
 		if rt == 0 && !showUnsafe {
 			s.byte('x')
 		} else {
 			s.str(numfmt.C(published(), dec))
 		}
-	case table.Empty:
+	case cellstatus.Empty:
 		s.byte('-')
 	}
 	// Status 8 and unknown statuses write nothing, as in τ-Argus.
@@ -93,7 +94,7 @@ func cCell(s *sink, t *table.Table, c *table.Cell, showUnsafe, sbs bool) {
 			s.byte(',')
 			s.str(strconv.Itoa(int(c.Status)))
 		case 1, 2:
-			if c.Status == table.Empty {
+			if c.Status == cellstatus.Empty {
 				s.str(",-")
 			} else {
 				s.byte(',')
@@ -292,7 +293,7 @@ func writeSBSTail(s *sink, c *table.Cell, r table.Rules, sbsCode int) {
 	several := sbsCode == 3 || sbsCode == 5
 	s.str(c.Status.SBSLetter(r.PRule, several))
 	switch c.Status {
-	case table.UnsafeRequest, table.UnsafeZero, table.UnsafeSingleton, table.UnsafeManual, table.UnsafeRule:
+	case cellstatus.UnsafeRequest, cellstatus.UnsafeZero, cellstatus.UnsafeSingleton, cellstatus.UnsafeManual, cellstatus.UnsafeRule:
 	default:
 		return
 	}
@@ -372,7 +373,7 @@ func WriteCodeValue(w io.Writer, t *table.Table, o Options) error {
 //
 // Levels (HL+) are 0 for totals and flat dimensions. freq is the number of
 // holdings if positive, else of contributors. STATUS is
-// [table.Status.SBSLetter]; B, C and F lines carry the share of the largest
+// [cellstatus.Status.SBSLetter]; B, C and F lines carry the share of the largest
 // (two) contribution(s) in the shadow total with one decimal, and a second
 // share when a p% rule is active; the shares are rounded as τ-Argus's
 // Windows engine prints them ([numfmt.CWindows]: ties up, 91.25 → 91.3).

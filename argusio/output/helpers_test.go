@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
@@ -206,7 +207,7 @@ func parseCodeValue(data []byte) (*table.Table, string, error) {
 		if err != nil {
 			return nil, "", fmt.Errorf("line %d: %v", k+1, err)
 		}
-		c.Status = table.Status(st)
+		c.Status = cellstatus.Status(st)
 	}
 	tab.Response = table.Variable{Name: "resp", Decimals: max(dec, 0)}
 	return tab, nl, nil
@@ -302,7 +303,7 @@ func goldenTable(t *testing.T) *table.Table {
 		c.Weight = float64(freq)
 		c.TopN = []float64{num(f[9]), num(f[10])}
 		switch {
-		case c.Status == table.UnsafeRule:
+		case c.Status == cellstatus.UnsafeRule:
 			x1, x2 := c.TopN[0], c.TopN[1]
 			pl := 15.0/100*x1 - (c.Value - x1 - x2)
 			if pl <= 0 {

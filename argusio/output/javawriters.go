@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
 	"github.com/sdcengine/argus/argusio/table"
 )
@@ -45,7 +46,7 @@ func TopNColumns(t *table.Table, o Options) int {
 //  4. the cost after the λ transform;
 //  5. unless SO+: the top-n contributions ([TopNColumns] of them; slots
 //     beyond the cell's (holding) frequency written as 0);
-//  6. the status letter ([table.Status.IntermediateLetter]);
+//  6. the status letter ([cellstatus.Status.IntermediateLetter]);
 //  7. the lower and upper protection levels;
 //  8. with AR+: realised lower and upper bound, their difference, then
 //     "0;0;0" for a zero value or a safe (1, 2, 13) cell, else the three
@@ -65,7 +66,7 @@ func WriteIntermediate(w io.Writer, t *table.Table, o Options) error {
 	idx := make([]int, len(t.Dims))
 	for ci := range t.Cells {
 		c := &t.Cells[ci]
-		if o.SuppressEmpty && c.Status == table.Empty {
+		if o.SuppressEmpty && c.Status == cellstatus.Empty {
 			continue
 		}
 		idx = t.Coords(ci, idx)
@@ -115,7 +116,7 @@ func WriteIntermediate(w io.Writer, t *table.Table, o Options) error {
 			f(c.RealizedUpper)
 			s.byte(';')
 			f(c.RealizedUpper - c.RealizedLower)
-			if c.Value == 0 || c.Status.Category() == table.CategorySafe {
+			if c.Value == 0 || c.Status.Category() == cellstatus.CategorySafe {
 				s.str(";0;0;0")
 			} else {
 				p := func(x float64) { s.str(numfmt.Java(x, 2, sep)) }
@@ -345,7 +346,7 @@ func WriteCKM(w io.Writer, t *table.Table, o Options) error {
 	idx := make([]int, len(t.Dims))
 	for ci := range t.Cells {
 		c := &t.Cells[ci]
-		if o.SuppressEmpty && c.Status == table.Empty {
+		if o.SuppressEmpty && c.Status == cellstatus.Empty {
 			continue
 		}
 		idx = t.Coords(ci, idx)

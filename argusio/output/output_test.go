@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/argusio/table"
 )
@@ -88,7 +89,7 @@ func parseIntermediate(t *testing.T, data []byte) (*table.Table, string) {
 		}
 		return x
 	}
-	letters := map[string]table.Status{"S": table.Safe, "U": table.UnsafeRule, "P": table.Protected, "M": table.Secondary, "E": table.Empty}
+	letters := map[string]cellstatus.Status{"S": cellstatus.Safe, "U": cellstatus.UnsafeRule, "P": cellstatus.Protected, "M": cellstatus.Secondary, "E": cellstatus.Empty}
 	for k, r := range rows {
 		ci := tab.Index(r.idx)
 		if ci != k {
@@ -324,7 +325,7 @@ func smallTable(t *testing.T, ndims int) *table.Table {
 	if err := tab.Alloc(); err != nil {
 		t.Fatal(err)
 	}
-	statuses := []table.Status{table.Safe, table.UnsafeFreq, table.Empty, table.Secondary, table.Protected, table.UnsafeSingletonManual}
+	statuses := []cellstatus.Status{cellstatus.Safe, cellstatus.UnsafeFreq, cellstatus.Empty, cellstatus.Secondary, cellstatus.Protected, cellstatus.UnsafeSingletonManual}
 	for i := range tab.Cells {
 		c := &tab.Cells[i]
 		c.Value = float64(i) + 0.25
@@ -420,9 +421,9 @@ func TestCellRecordVariants(t *testing.T) {
 var writeCV = WriteCodeValue
 
 func TestSBSPercentages(t *testing.T) {
-	mk := func(r table.Rules, st table.Status, top, htop []float64, shadow float64, hfreq int64) string {
+	mk := func(r table.Rules, st cellstatus.Status, top, htop []float64, shadow float64, hfreq int64) string {
 		freq := int64(3)
-		if st == table.Empty {
+		if st == cellstatus.Empty {
 			freq = 0
 		}
 		tab := &table.Table{Dims: []table.Dimension{{Name: "A", Codes: []table.Code{{Parent: -1}}}},
@@ -440,19 +441,19 @@ func TestSBSPercentages(t *testing.T) {
 	tests := []struct {
 		got, want string
 	}{
-		{mk(table.Rules{DominanceRule: true, TopN: 1}, table.UnsafeRule, []float64{6}, nil, 8, 0), "Total,10,3,B,75.0\n"},
-		{mk(table.Rules{DominanceRule: true, TopN: 3}, table.UnsafeRule, []float64{4, 2, 1}, nil, 8, 0), "Total,10,3,C,75.0\n"},
-		{mk(table.Rules{PRule: true, TopN: 2}, table.UnsafeRule, []float64{4, 2}, nil, 8, 0), "Total,10,3,F,50.0,25.0\n"},
-		{mk(table.Rules{PRule: true, TopN: 2}, table.UnsafeRule, []float64{4, 2}, nil, 0, 0), "Total,10,3,F,0.0,0.0\n"},
-		{mk(table.Rules{TopN: 2, HoldingTopN: 2, Holding: true}, table.UnsafeRule, []float64{4, 2}, []float64{5, 1}, 8, 2), "Total,10,2,C,75.0\n"},
-		{mk(table.Rules{}, table.UnsafeManual, nil, nil, 8, 0), "Total,10,3,B,0.0\n"},
-		{mk(table.Rules{TopN: 1}, table.UnsafeFreq, []float64{4}, nil, 8, 0), "Total,10,3,A\n"},
-		{mk(table.Rules{TopN: 1}, table.Empty, nil, nil, 0, 0), ""},
+		{mk(table.Rules{DominanceRule: true, TopN: 1}, cellstatus.UnsafeRule, []float64{6}, nil, 8, 0), "Total,10,3,B,75.0\n"},
+		{mk(table.Rules{DominanceRule: true, TopN: 3}, cellstatus.UnsafeRule, []float64{4, 2, 1}, nil, 8, 0), "Total,10,3,C,75.0\n"},
+		{mk(table.Rules{PRule: true, TopN: 2}, cellstatus.UnsafeRule, []float64{4, 2}, nil, 8, 0), "Total,10,3,F,50.0,25.0\n"},
+		{mk(table.Rules{PRule: true, TopN: 2}, cellstatus.UnsafeRule, []float64{4, 2}, nil, 0, 0), "Total,10,3,F,0.0,0.0\n"},
+		{mk(table.Rules{TopN: 2, HoldingTopN: 2, Holding: true}, cellstatus.UnsafeRule, []float64{4, 2}, []float64{5, 1}, 8, 2), "Total,10,2,C,75.0\n"},
+		{mk(table.Rules{}, cellstatus.UnsafeManual, nil, nil, 8, 0), "Total,10,3,B,0.0\n"},
+		{mk(table.Rules{TopN: 1}, cellstatus.UnsafeFreq, []float64{4}, nil, 8, 0), "Total,10,3,A\n"},
+		{mk(table.Rules{TopN: 1}, cellstatus.Empty, nil, nil, 0, 0), ""},
 		// τ-Argus's printf (Microsoft C runtime) rounds ties up: 73/80 is
 		// exactly 91.25, and 100·29/2000 is the double 1.4499999999999999556,
 		// 1.4500000000000000 at 17 digits (glibc: 1.4).
-		{mk(table.Rules{DominanceRule: true, TopN: 1}, table.UnsafeRule, []float64{73}, nil, 80, 0), "Total,10,3,B,91.3\n"},
-		{mk(table.Rules{PRule: true, TopN: 2}, table.UnsafeRule, []float64{2900, 29}, nil, 2000, 0), "Total,10,3,F,145.0,1.5\n"},
+		{mk(table.Rules{DominanceRule: true, TopN: 1}, cellstatus.UnsafeRule, []float64{73}, nil, 80, 0), "Total,10,3,B,91.3\n"},
+		{mk(table.Rules{PRule: true, TopN: 2}, cellstatus.UnsafeRule, []float64{2900, 29}, nil, 2000, 0), "Total,10,3,F,145.0,1.5\n"},
 	}
 	for i, tt := range tests {
 		if tt.got != tt.want {
@@ -466,9 +467,9 @@ func TestIntermediateOptions(t *testing.T) {
 	tab.Response.Decimals = 2
 	tab.Rules = table.Rules{TopN: 3, HoldingTopN: 1}
 	tab.Cells[0] = table.Cell{Value: 200, Shadow: 190, Cost: 4, Freq: 2, HoldingFreq: 1,
-		TopN: []float64{150, 40, 10}, HoldingTopN: []float64{190}, Status: table.Secondary,
+		TopN: []float64{150, 40, 10}, HoldingTopN: []float64{190}, Status: cellstatus.Secondary,
 		LowerPL: 1, UpperPL: 2, RealizedLower: 150, RealizedUpper: 260}
-	tab.Cells[1] = table.Cell{Status: table.Empty}
+	tab.Cells[1] = table.Cell{Status: cellstatus.Empty}
 	tab.Cost.Lambda = 0.5
 	tests := []struct {
 		opt  Options
@@ -489,7 +490,7 @@ func TestIntermediateOptions(t *testing.T) {
 		}
 	}
 	// A safe cell gets 0;0;0 audit percentages.
-	tab.Cells[0].Status = table.Safe
+	tab.Cells[0].Status = cellstatus.Safe
 	var b bytes.Buffer
 	if err := WriteIntermediate(&b, tab, Options{SuppressEmpty: true, StatusOnly: true, AddAudit: true, Newline: "\n"}); err != nil {
 		t.Fatal(err)
@@ -756,7 +757,7 @@ func FuzzWriters(f *testing.F) {
 		for i := range tab.Cells {
 			b := cells[i%len(cells)]
 			c := &tab.Cells[i]
-			c.Status = table.Status(b % 15)
+			c.Status = cellstatus.Status(b % 15)
 			c.Value = float64(int(b)-128) / 7
 			c.Shadow = float64(b%9) - 2
 			c.Freq = int64(b % 5)

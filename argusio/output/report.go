@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
 	"github.com/sdcengine/argus/argusio/table"
 )
@@ -70,10 +71,10 @@ func JavaDate(t time.Time) string {
 
 // statusRows are the statuses listed in the summary (as τ-Argus 4.1.5 does;
 // the legacy singleton statuses are left out).
-var statusRows = []table.Status{
-	table.Safe, table.SafeManual, table.UnsafeRule, table.UnsafeRequest, table.UnsafeFreq,
-	table.UnsafeZero, table.UnsafeManual, table.Protected, table.Secondary,
-	table.SecondaryManual, table.EmptyNonStructural, table.Empty,
+var statusRows = []cellstatus.Status{
+	cellstatus.Safe, cellstatus.SafeManual, cellstatus.UnsafeRule, cellstatus.UnsafeRequest, cellstatus.UnsafeFreq,
+	cellstatus.UnsafeZero, cellstatus.UnsafeManual, cellstatus.Protected, cellstatus.Secondary,
+	cellstatus.SecondaryManual, cellstatus.EmptyNonStructural, cellstatus.Empty,
 }
 
 // WriteReport writes the HTML report of a written output: title and date,
@@ -199,11 +200,11 @@ func writeSummary(t *table.Table, ln func(...string)) {
 		cells, freq, hold int64
 		resp, cost        float64
 	}
-	var rows [table.MaxStatus + 1]row
+	var rows [cellstatus.Max + 1]row
 	var tot row
 	for i := range t.Cells {
 		c := &t.Cells[i]
-		if c.Status > table.MaxStatus {
+		if c.Status > cellstatus.Max {
 			continue
 		}
 		r := &rows[c.Status]

@@ -37,7 +37,7 @@
 //     total -9.99999999E8").
 //
 // Two kinds of rows are not cells of the table: rows with status empty
-// ([StatusEmpty]; their Response, Freq, Shadow and Cost are reported as 0)
+// ([cellstatus.Empty]; their Response, Freq, Shadow and Cost are reported as 0)
 // and rows with frequency 0 and value 0 ([Row.Ignored]);
 // τ-Argus does not enter them. They are still returned, because τ-Argus
 // collects code lists from all lines in a first pass (see [Column.IsTotalFold]
@@ -58,29 +58,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
-)
-
-// CellStatus is a cell status, numbered as in τ-Argus (§13).
-type CellStatus int
-
-// Cell statuses.
-const (
-	StatusUnknown            CellStatus = 0
-	StatusSafe               CellStatus = 1
-	StatusSafeManual         CellStatus = 2
-	StatusUnsafeRule         CellStatus = 3
-	StatusUnsafeRequest      CellStatus = 4
-	StatusUnsafeFreq         CellStatus = 5
-	StatusUnsafeZero         CellStatus = 6
-	StatusUnsafeSingleton    CellStatus = 7
-	StatusUnsafeSingletonMan CellStatus = 8
-	StatusUnsafeManual       CellStatus = 9
-	StatusProtect            CellStatus = 10
-	StatusSecondary          CellStatus = 11
-	StatusSecondaryManual    CellStatus = 12
-	StatusEmptyNonStructural CellStatus = 13
-	StatusEmpty              CellStatus = 14
 )
 
 // unknown is τ-Argus's marker for a value that was not given (Cell.UNKNOWN).
@@ -154,11 +133,11 @@ type Row struct {
 	Lower    float64 // lower protection level (unsafe-manual cells only)
 	Upper    float64 // upper protection level (unsafe-manual cells only)
 	// ReadStatus is the status after reading and the consistency checks.
-	ReadStatus CellStatus
+	ReadStatus cellstatus.Status
 	// Status is the status the cell enters the table with: ReadStatus for
-	// status-only tables and for empty cells, StatusUnknown otherwise (to be
+	// status-only tables and for empty cells, cellstatus.Unknown otherwise (to be
 	// computed from the safety rules).
-	Status CellStatus
+	Status cellstatus.Status
 	// FreqImputed reports that the cell had a value but no frequency and got
 	// frequency 1; τ-Argus writes FreqImputedMessage to the logbook.
 	FreqImputed bool
@@ -169,7 +148,7 @@ type Row struct {
 
 // IsCell reports whether τ-Argus enters the row into the table: it is
 // neither ignored nor empty.
-func (r *Row) IsCell() bool { return !r.Ignored && r.Status != StatusEmpty }
+func (r *Row) IsCell() bool { return !r.Ignored && r.Status != cellstatus.Empty }
 
 // FreqImputedMessage returns the logbook line τ-Argus writes when it imputes
 // frequency 1 for the row.
@@ -239,7 +218,7 @@ func (r *Reader) buildRow() (*Row, error) {
 	response, shadow, cost := float64(unknown), float64(unknown), float64(unknown)
 	lower, upper := float64(unknown), float64(unknown)
 	freq := unknown
-	status := StatusSafe
+	status := cellstatus.Safe
 	hasStatus := false
 	iTop := 0
 	// Errors name the file, line, column and field, never the line's text
@@ -270,7 +249,7 @@ func (r *Reader) buildRow() (*Row, error) {
 			}
 		case Response:
 			if notGiven {
-				status = StatusEmpty
+				status = cellstatus.Empty
 			} else {
 				response, err = number(v)
 			}
@@ -284,7 +263,7 @@ func (r *Reader) buildRow() (*Row, error) {
 			}
 		case Frequency:
 			if notGiven {
-				status = StatusEmpty
+				status = cellstatus.Empty
 			} else {
 				n, e := lex.ToInteger(v)
 				if e != nil {
@@ -312,7 +291,7 @@ func (r *Reader) buildRow() (*Row, error) {
 				err = fail(ErrUnknownStatus, e.Error(), nil)
 			}
 			status = s
-			if s == StatusProtect && l.Cover && strings.EqualFold(v, "E") {
+			if s == cellstatus.Protected && l.Cover && strings.EqualFold(v, "E") {
 				freq = 1
 			}
 		}
@@ -332,10 +311,10 @@ func (r *Reader) buildRow() (*Row, error) {
 	freqUnknown := freq == unknown
 	// 1. No value and no frequency.
 	if respUnknown && freqUnknown {
-		if status == StatusSafe || status == StatusSafeManual {
-			status = StatusEmpty
+		if status == cellstatus.Safe || status == cellstatus.SafeManual {
+			status = cellstatus.Empty
 		}
-		if status != StatusEmpty {
+		if status != cellstatus.Empty {
 			return nil, lineErr(ErrEmptyCellStatus, ErrEmptyCellStatus.Error())
 		}
 	}
@@ -355,14 +334,14 @@ func (r *Reader) buildRow() (*Row, error) {
 	}
 	// 5 and 6. An empty cell is empty, whatever status was read.
 	if respUnknown && (freqUnknown || hasStatus) {
-		status = StatusEmpty
+		status = cellstatus.Empty
 	}
 	// 7. A real cell cannot be empty.
-	if !respUnknown && response != 0 && !freqUnknown && freq != 0 && status == StatusEmpty {
+	if !respUnknown && response != 0 && !freqUnknown && freq != 0 && status == cellstatus.Empty {
 		return nil, lineErr(ErrNonEmptyStatus, ErrNonEmptyStatus.Error())
 	}
 	// Protection levels.
-	if status == StatusUnsafeManual {
+	if status == cellstatus.UnsafeManual {
 		margin := math.Abs(response * float64(l.ManualMargin) / 100)
 		if lower == unknown {
 			lower = min(margin, response)
@@ -408,8 +387,8 @@ func (r *Reader) buildRow() (*Row, error) {
 	row.Ignored = freq == 0 && response == 0
 	row.ReadStatus = status
 	row.Status = status
-	if !l.StatusOnly && status != StatusEmpty {
-		row.Status = StatusUnknown
+	if !l.StatusOnly && status != cellstatus.Empty {
+		row.Status = cellstatus.Unknown
 	}
 	if respUnknown {
 		response, shadow, cost = 0, 0, 0
@@ -423,24 +402,24 @@ func (r *Reader) buildRow() (*Row, error) {
 }
 
 // status maps an upper-cased status value.
-func (r *Reader) status(v string) (CellStatus, error) {
+func (r *Reader) status(v string) (cellstatus.Status, error) {
 	l := &r.layout
 	switch v {
 	case "":
-		return StatusEmpty, nil
+		return cellstatus.Empty, nil
 	case "E":
 		if l.Cover {
-			return StatusProtect, nil
+			return cellstatus.Protected, nil
 		}
-		return StatusEmpty, nil
+		return cellstatus.Empty, nil
 	case l.Safe:
-		return StatusSafeManual, nil
+		return cellstatus.SafeManual, nil
 	case l.Unsafe:
-		return StatusUnsafeManual, nil
+		return cellstatus.UnsafeManual, nil
 	case l.Protect:
-		return StatusProtect, nil
+		return cellstatus.Protected, nil
 	case "M":
-		return StatusSecondary, nil
+		return cellstatus.Secondary, nil
 	}
-	return StatusSafe, errors.New("Unknown status(" + v + ")")
+	return cellstatus.Safe, errors.New("Unknown status(" + v + ")")
 }

@@ -30,6 +30,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
 )
 
 // MaxDims is the maximum number of explanatory dimensions of a table
@@ -315,7 +317,7 @@ type Cell struct {
 	// HoldingTopN holds the largest holding-level contributions.
 	HoldingTopN []float64
 	// Status is the cell status.
-	Status Status
+	Status cellstatus.Status
 	// LowerPL and UpperPL are the lower and upper protection levels, as
 	// distances from Value.
 	LowerPL, UpperPL float64
@@ -451,7 +453,7 @@ func (t *Table) Alloc() error {
 	size := t.Size()
 	t.Cells = make([]Cell, size)
 	for i := range t.Cells {
-		t.Cells[i].Status = Empty
+		t.Cells[i].Status = cellstatus.Empty
 	}
 	return nil
 }
@@ -514,7 +516,7 @@ func (t *Table) Validate() error {
 		return fmt.Errorf("%w: %d cells for %d code combinations", ErrBadCells, len(t.Cells), size)
 	}
 	for i := range t.Cells {
-		if t.Cells[i].Status > MaxStatus {
+		if t.Cells[i].Status > cellstatus.Max {
 			return fmt.Errorf("%w: cell %d has status %d", ErrBadCells, i, t.Cells[i].Status)
 		}
 	}

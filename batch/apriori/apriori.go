@@ -69,6 +69,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/cost"
@@ -123,7 +124,7 @@ type CellChange struct {
 	OK  bool
 	Err string
 	// The cell before and after.
-	OldStatus, NewStatus table.Status
+	OldStatus, NewStatus cellstatus.Status
 	OldCost, NewCost     float64
 	OldLower, OldUpper   float64
 	NewLower, NewUpper   float64
@@ -381,19 +382,19 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 		}
 		return x, nil
 	}
-	var newStatus table.Status
+	var newStatus cellstatus.Status
 	var err error
 	switch ln.Action {
 	case "S":
-		newStatus = table.SafeManual
+		newStatus = cellstatus.SafeManual
 	case "U":
-		newStatus = table.UnsafeManual
+		newStatus = cellstatus.UnsafeManual
 	case "P":
-		newStatus = table.Protected
+		newStatus = cellstatus.Protected
 	case "M":
-		newStatus = table.SecondaryManual
+		newStatus = cellstatus.SecondaryManual
 	case "ML":
-		newStatus = table.Secondary
+		newStatus = cellstatus.Secondary
 	case "C", "W":
 		if ln.Value1, err = number("cost"); err != nil {
 			return err
@@ -441,15 +442,15 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 			ch.OldStatus = a.t.Cells[cell].Status
 			old := ch.OldStatus
 			switch newStatus {
-			case table.SafeManual:
-				allowed = old >= table.Safe && old <= table.Protected
-			case table.UnsafeManual:
-				allowed = old >= table.Safe && old <= table.UnsafeManual
+			case cellstatus.SafeManual:
+				allowed = old >= cellstatus.Safe && old <= cellstatus.Protected
+			case cellstatus.UnsafeManual:
+				allowed = old >= cellstatus.Safe && old <= cellstatus.UnsafeManual
 			default:
-				allowed = old >= table.Safe && old <= table.SafeManual
+				allowed = old >= cellstatus.Safe && old <= cellstatus.SafeManual
 			}
-			if newStatus == table.Secondary && old == table.SafeManual {
-				newStatus = table.SecondaryManual
+			if newStatus == cellstatus.Secondary && old == cellstatus.SafeManual {
+				newStatus = cellstatus.SecondaryManual
 			}
 			if allowed {
 				a.setStatus(cell, newStatus)
@@ -578,20 +579,20 @@ func (a *applier) ruleCell(i int) rules.Cell {
 }
 
 // setStatus is the engine's SetTableCellStatus.
-func (a *applier) setStatus(i int, st table.Status) {
+func (a *applier) setStatus(i int, st cellstatus.Status) {
 	c := &a.t.Cells[i]
 	switch st {
-	case table.UnsafeManual, table.SafeManual:
+	case cellstatus.UnsafeManual, cellstatus.SafeManual:
 		rc := a.ruleCell(i)
-		rule := table.Status(a.set.Status(&rc))
-		if st == table.UnsafeManual && rule >= table.UnsafeRule && rule <= table.UnsafeSingleton {
+		rule := a.set.Status(&rc)
+		if st == cellstatus.UnsafeManual && rule >= cellstatus.UnsafeRule && rule <= cellstatus.UnsafeSingleton {
 			st = rule
 		}
-		if st == table.SafeManual && rule == table.Safe {
-			st = table.Safe
+		if st == cellstatus.SafeManual && rule == cellstatus.Safe {
+			st = cellstatus.Safe
 		}
 		c.Status = st
-		c.LowerPL, c.UpperPL = a.set.ProtectionLevels(&rc, rules.Status(st))
+		c.LowerPL, c.UpperPL = a.set.ProtectionLevels(&rc, st)
 	default:
 		c.Status = st
 	}

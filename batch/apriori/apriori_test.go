@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/apriori"
@@ -49,16 +50,16 @@ func testTable(t *testing.T) *table.Table {
 		t.Fatal(err)
 	}
 	for i := range tab.Cells {
-		tab.Cells[i] = table.Cell{Value: 100, Shadow: 100, Cost: 100, Freq: 10, TopN: []float64{10}, Status: table.Safe, LowerPL: 1, UpperPL: 1}
+		tab.Cells[i] = table.Cell{Value: 100, Shadow: 100, Cost: 100, Freq: 10, TopN: []float64{10}, Status: cellstatus.Safe, LowerPL: 1, UpperPL: 1}
 	}
 	set := func(rc, gc int, f func(c *table.Cell)) { f(tab.Cell([]int{rc, gc})) }
-	set(2, 1, func(c *table.Cell) { c.Status, c.TopN[0] = table.UnsafeRule, 90 })
+	set(2, 1, func(c *table.Cell) { c.Status, c.TopN[0] = cellstatus.UnsafeRule, 90 })
 	set(3, 1, func(c *table.Cell) { c.Freq = 2 })
-	set(4, 1, func(c *table.Cell) { c.Status = table.Protected })
-	set(6, 1, func(c *table.Cell) { c.Status = table.Secondary })
-	set(7, 1, func(c *table.Cell) { *c = table.Cell{Status: table.Empty, TopN: []float64{0}} })
-	set(5, 1, func(c *table.Cell) { c.Status = table.SafeManual })
-	set(6, 2, func(c *table.Cell) { c.Status = table.UnsafeManual })
+	set(4, 1, func(c *table.Cell) { c.Status = cellstatus.Protected })
+	set(6, 1, func(c *table.Cell) { c.Status = cellstatus.Secondary })
+	set(7, 1, func(c *table.Cell) { *c = table.Cell{Status: cellstatus.Empty, TopN: []float64{0}} })
+	set(5, 1, func(c *table.Cell) { c.Status = cellstatus.SafeManual })
+	set(6, 2, func(c *table.Cell) { c.Status = cellstatus.UnsafeManual })
 	return tab
 }
 
@@ -102,7 +103,7 @@ func cell(t *testing.T, tab *table.Table, r, g string) *table.Cell {
 func TestActions(t *testing.T) {
 	type want struct {
 		r, g   string
-		status table.Status
+		status cellstatus.Status
 		lpl    float64
 		upl    float64
 		cost   float64
@@ -116,75 +117,75 @@ func TestActions(t *testing.T) {
 	}{
 		// S: the rules find (Total, m) safe → safe (1), levels 10^0.
 		{name: "S on safe", line: "Total;m;s", counts: [5][2]int{{1, 0}, {1, 0}},
-			cells: []want{{r: "", g: "m", status: table.Safe, lpl: 1, upl: 1, cost: 100}}},
+			cells: []want{{r: "", g: "m", status: cellstatus.Safe, lpl: 1, upl: 1, cost: 100}}},
 		// S on a rule-unsafe cell: safe (manual); levels recomputed (0% → 1).
 		{name: "S on unsafe by rule", line: "N1;f;S", counts: [5][2]int{{1, 0}, {1, 0}},
-			cells: []want{{r: "N1", g: "f", status: table.SafeManual, lpl: 1, upl: 1, cost: 100}}},
+			cells: []want{{r: "N1", g: "f", status: cellstatus.SafeManual, lpl: 1, upl: 1, cost: 100}}},
 		{name: "S on protected", line: "2;f;s", counts: [5][2]int{{1, 0}, {1, 0}},
-			cells: []want{{r: " 2", g: "f", status: table.Safe, lpl: 1, upl: 1, cost: 100}}},
+			cells: []want{{r: " 2", g: "f", status: cellstatus.Safe, lpl: 1, upl: 1, cost: 100}}},
 		{name: "S on secondary refused", line: "3;f;s", counts: [5][2]int{{1, 0}, {0, 1}},
-			cells:  []want{{r: " 3", g: "f", status: table.Secondary, lpl: 1, upl: 1, cost: 100}},
+			cells:  []want{{r: " 3", g: "f", status: cellstatus.Secondary, lpl: 1, upl: 1, cost: 100}},
 			errMsg: "Illegal status transition for cell ( 3;f)\nLine 1"},
 		{name: "S on empty refused", line: "4;f;s", counts: [5][2]int{{1, 0}, {0, 1}},
-			cells:  []want{{r: " 4", g: "f", status: table.Empty}},
+			cells:  []want{{r: " 4", g: "f", status: cellstatus.Empty}},
 			errMsg: "Illegal status transition for cell ( 4;f)\nLine 1"},
 		// U: unsafe (manual), manual margin 20%.
 		{name: "U on safe", line: "S;m;u", counts: [5][2]int{{1, 0}, {1, 0}},
-			cells: []want{{r: "S", g: "m", status: table.UnsafeManual, lpl: 20, upl: 20, cost: 100}}},
+			cells: []want{{r: "S", g: "m", status: cellstatus.UnsafeManual, lpl: 20, upl: 20, cost: 100}}},
 		// U where the rules find the cell unsafe: the rule status, with its
 		// levels (frequency range 10%).
 		{name: "U on frequency-unsafe", line: "1;f;U", counts: [5][2]int{{1, 0}, {1, 0}},
-			cells: []want{{r: " 1", g: "f", status: table.UnsafeFreq, lpl: 10, upl: 10, cost: 100}}},
+			cells: []want{{r: " 1", g: "f", status: cellstatus.UnsafeFreq, lpl: 10, upl: 10, cost: 100}}},
 		{name: "U on unsafe manual", line: "3;m;U", counts: [5][2]int{{1, 0}, {1, 0}},
-			cells: []want{{r: " 3", g: "m", status: table.UnsafeManual, lpl: 20, upl: 20, cost: 100}}},
+			cells: []want{{r: " 3", g: "m", status: cellstatus.UnsafeManual, lpl: 20, upl: 20, cost: 100}}},
 		{name: "U on protected refused", line: "2;f;U", counts: [5][2]int{{1, 0}, {0, 1}},
-			cells:  []want{{r: " 2", g: "f", status: table.Protected, lpl: 1, upl: 1, cost: 100}},
+			cells:  []want{{r: " 2", g: "f", status: cellstatus.Protected, lpl: 1, upl: 1, cost: 100}},
 			errMsg: "Illegal status transition for cell ( 2;f)\nLine 1"},
 		// P, M, ML: from safe and safe (manual) only; levels untouched.
 		{name: "P on safe", line: "N;m;p", counts: [5][2]int{{1, 0}, {1, 0}},
-			cells: []want{{r: "N", g: "m", status: table.Protected, lpl: 1, upl: 1, cost: 100}}},
+			cells: []want{{r: "N", g: "m", status: cellstatus.Protected, lpl: 1, upl: 1, cost: 100}}},
 		{name: "P on safe manual", line: "S;f;P", counts: [5][2]int{{1, 0}, {1, 0}},
-			cells: []want{{r: "S", g: "f", status: table.Protected, lpl: 1, upl: 1, cost: 100}}},
+			cells: []want{{r: "S", g: "f", status: cellstatus.Protected, lpl: 1, upl: 1, cost: 100}}},
 		{name: "P on unsafe refused", line: "N1;f;p", counts: [5][2]int{{1, 0}, {0, 1}},
-			cells:  []want{{r: "N1", g: "f", status: table.UnsafeRule, lpl: 1, upl: 1, cost: 100}},
+			cells:  []want{{r: "N1", g: "f", status: cellstatus.UnsafeRule, lpl: 1, upl: 1, cost: 100}},
 			errMsg: "Illegal status transition for cell (N1;f)\nLine 1"},
 		{name: "M on safe", line: "N;m;m", counts: [5][2]int{{1, 0}, {1, 0}},
-			cells: []want{{r: "N", g: "m", status: table.SecondaryManual, lpl: 1, upl: 1, cost: 100}}},
+			cells: []want{{r: "N", g: "m", status: cellstatus.SecondaryManual, lpl: 1, upl: 1, cost: 100}}},
 		{name: "ML on safe", line: "N;m;ml", counts: [5][2]int{{1, 0}, {1, 0}},
-			cells: []want{{r: "N", g: "m", status: table.Secondary, lpl: 1, upl: 1, cost: 100}}},
+			cells: []want{{r: "N", g: "m", status: cellstatus.Secondary, lpl: 1, upl: 1, cost: 100}}},
 		{name: "ML on safe manual", line: "S;f;ML", counts: [5][2]int{{1, 0}, {1, 0}},
-			cells: []want{{r: "S", g: "f", status: table.SecondaryManual, lpl: 1, upl: 1, cost: 100}}},
+			cells: []want{{r: "S", g: "f", status: cellstatus.SecondaryManual, lpl: 1, upl: 1, cost: 100}}},
 		{name: "ML on protected refused", line: "2;f;ML", counts: [5][2]int{{1, 0}, {0, 1}},
-			cells:  []want{{r: " 2", g: "f", status: table.Protected, lpl: 1, upl: 1, cost: 100}},
+			cells:  []want{{r: " 2", g: "f", status: cellstatus.Protected, lpl: 1, upl: 1, cost: 100}},
 			errMsg: "Illegal status transition for cell ( 2;f)\nLine 1"},
 		// C and W: any cell, 0 becomes 1, negative refused; decimal comma.
 		{name: "C", line: "Total;Total;c;12,5", counts: [5][2]int{{1, 0}, {}, {1, 0}},
-			cells: []want{{r: "", g: "", status: table.Safe, lpl: 1, upl: 1, cost: 12.5}}},
+			cells: []want{{r: "", g: "", status: cellstatus.Safe, lpl: 1, upl: 1, cost: 12.5}}},
 		{name: "W zero", line: "4;f;W;0", counts: [5][2]int{{1, 0}, {}, {1, 0}},
-			cells: []want{{r: " 4", g: "f", status: table.Empty, cost: 1}}},
+			cells: []want{{r: " 4", g: "f", status: cellstatus.Empty, cost: 1}}},
 		{name: "C negative refused", line: "N;f;c;-3", counts: [5][2]int{{1, 0}, {}, {0, 1}},
-			cells:  []want{{r: "N", g: "f", status: table.Safe, lpl: 1, upl: 1, cost: 100}},
+			cells:  []want{{r: "N", g: "f", status: cellstatus.Safe, lpl: 1, upl: 1, cost: 100}},
 			errMsg: "Illegal new cost value (-3.0) for cell (N;f)\nLine 1"},
 		// PL: unsafe cells only, both ≥ 0.
 		{name: "PL on unsafe", line: "N1;f;pl;5;7,5", counts: [5][2]int{{1, 0}, {}, {}, {}, {1, 0}},
-			cells: []want{{r: "N1", g: "f", status: table.UnsafeRule, lpl: 5, upl: 7.5, cost: 100}}},
+			cells: []want{{r: "N1", g: "f", status: cellstatus.UnsafeRule, lpl: 5, upl: 7.5, cost: 100}}},
 		{name: "PL on safe refused", line: "N;f;pl;5;5", counts: [5][2]int{{1, 0}, {}, {}, {}, {0, 1}},
-			cells:  []want{{r: "N", g: "f", status: table.Safe, lpl: 1, upl: 1, cost: 100}},
+			cells:  []want{{r: "N", g: "f", status: cellstatus.Safe, lpl: 1, upl: 1, cost: 100}},
 			errMsg: "Protection levels can only be changed for unsafe cells"},
 		{name: "PL negative refused", line: "N1;f;pl;-1;2", counts: [5][2]int{{1, 0}, {}, {}, {}, {0, 1}},
-			cells:  []want{{r: "N1", g: "f", status: table.UnsafeRule, lpl: 1, upl: 1, cost: 100}},
+			cells:  []want{{r: "N1", g: "f", status: cellstatus.UnsafeRule, lpl: 1, upl: 1, cost: 100}},
 			errMsg: "Illegal values for the protection levels: -1.0.. 2.0"},
 		// Codes: compared trimmed; the empty field and the total code are
 		// the total.
 		{name: "empty field is the total", line: ";;S", counts: [5][2]int{{1, 0}, {1, 0}},
-			cells: []want{{r: "", g: "", status: table.Safe, lpl: 1, upl: 1, cost: 100}}},
+			cells: []want{{r: "", g: "", status: cellstatus.Safe, lpl: 1, upl: 1, cost: 100}}},
 		{name: "quoted codes", line: `" 1";"m";S`, counts: [5][2]int{{1, 0}, {1, 0}},
-			cells: []want{{r: " 1", g: "m", status: table.Safe, lpl: 1, upl: 1, cost: 100}}},
+			cells: []want{{r: " 1", g: "m", status: cellstatus.Safe, lpl: 1, upl: 1, cost: 100}}},
 		{name: "bad code skipped", line: "N;zz;S", counts: [5][2]int{{0, 1}},
-			cells:  []want{{r: "N", g: "f", status: table.Safe, lpl: 1, upl: 1, cost: 100}},
+			cells:  []want{{r: "N", g: "f", status: cellstatus.Safe, lpl: 1, upl: 1, cost: 100}},
 			errMsg: "Code number 2 code: zz could not be found\nApriori file f.hst\nLine number 1"},
 		{name: "unknown action skipped", line: "N;f;X", counts: [5][2]int{{0, 1}},
-			cells:  []want{{r: "N", g: "f", status: table.Safe, lpl: 1, upl: 1, cost: 100}},
+			cells:  []want{{r: "N", g: "f", status: cellstatus.Safe, lpl: 1, upl: 1, cost: 100}},
 			errMsg: "Illegal apriori command(X) in line 1"},
 	}
 	for _, tt := range tests {
@@ -292,11 +293,11 @@ func TestExpandTrivial(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range []string{"N", "N1"} {
-		if c := cell(t, tab, r, "m"); c.Status != table.UnsafeManual {
+		if c := cell(t, tab, r, "m"); c.Status != cellstatus.UnsafeManual {
 			t.Errorf("(%s, m) status %v", r, c.Status)
 		}
 	}
-	if c := cell(t, tab, " 1", "m"); c.Status != table.Safe {
+	if c := cell(t, tab, " 1", "m"); c.Status != cellstatus.Safe {
 		t.Errorf("( 1, m) changed: %v", c.Status)
 	}
 	// The PL line hits (N, Total) and (N1, Total), both safe: refused, the
@@ -311,11 +312,11 @@ func TestExpandTrivial(t *testing.T) {
 	}
 	// ML from safe manual turns the rest of the line into 12 as well.
 	tab = testTable(t)
-	cell(t, tab, "N", "f").Status = table.SafeManual
+	cell(t, tab, "N", "f").Status = cellstatus.SafeManual
 	if _, err := apply(t, tab, "N1;f;ML\n", apriori.Options{IgnoreError: true, ExpandTrivial: true}); err != nil {
 		t.Fatal(err)
 	}
-	if a, b := cell(t, tab, "N", "f").Status, cell(t, tab, "N1", "f").Status; a != table.SecondaryManual || b != table.UnsafeRule {
+	if a, b := cell(t, tab, "N", "f").Status, cell(t, tab, "N1", "f").Status; a != cellstatus.SecondaryManual || b != cellstatus.UnsafeRule {
 		t.Errorf("ML chain: %v %v", a, b)
 	}
 }
@@ -385,7 +386,7 @@ func TestRtauargusEx2(t *testing.T) {
 	}
 	// KZ,tr3,pl,65539.4,65539.4
 	c := cell(t, tab, "KZ", "tr3")
-	if c.Status != table.UnsafeManual || c.LowerPL != 65539.4 || c.UpperPL != 65539.4 {
+	if c.Status != cellstatus.UnsafeManual || c.LowerPL != 65539.4 || c.UpperPL != 65539.4 {
 		t.Errorf("(KZ, tr3) = %+v", *c)
 	}
 }

@@ -3,6 +3,7 @@ package problem
 import (
 	"fmt"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/pluginsdk"
 )
@@ -17,7 +18,7 @@ func FromJJ(file *jj.File) (*pluginsdk.Problem, error) {
 	p := &pluginsdk.Problem{}
 	c := &p.Cells
 	c.Value, c.Cost = make([]float64, n), make([]float64, n)
-	c.Status = make([]pluginsdk.Status, n)
+	c.Status = make([]cellstatus.Status, n)
 	c.LowerPL, c.UpperPL, c.SlidingPL = make([]float64, n), make([]float64, n), make([]float64, n)
 	c.LowerBound, c.UpperBound = make([]float64, n), make([]float64, n)
 	for _, jc := range file.Cells {
@@ -29,17 +30,17 @@ func FromJJ(file *jj.File) (*pluginsdk.Problem, error) {
 		c.LowerBound[i], c.UpperBound[i] = jc.LowerBound, jc.UpperBound
 		switch jc.Status {
 		case 'u':
-			c.Status[i] = pluginsdk.StatusUnsafeRule
+			c.Status[i] = cellstatus.UnsafeRule
 			c.LowerPL[i], c.UpperPL[i], c.SlidingPL[i] = jc.LowerPL, jc.UpperPL, jc.Sliding
 		case 'm':
-			c.Status[i] = pluginsdk.StatusSecondary
+			c.Status[i] = cellstatus.Secondary
 		case 'z':
-			c.Status[i] = pluginsdk.StatusEmpty
+			c.Status[i] = cellstatus.Empty
 			if jc.Value != 0 {
-				c.Status[i] = pluginsdk.StatusProtected
+				c.Status[i] = cellstatus.Protected
 			}
 		default:
-			c.Status[i] = pluginsdk.StatusSafe
+			c.Status[i] = cellstatus.Safe
 		}
 	}
 	for _, r := range file.Relations {

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
-	"github.com/sdcengine/argus/pluginsdk"
 )
 
 func TestFromJJ(t *testing.T) {
@@ -24,7 +24,7 @@ func TestFromJJ(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &p.Cells
-	want := []pluginsdk.Status{pluginsdk.StatusSafe, pluginsdk.StatusUnsafeRule, pluginsdk.StatusSecondary, pluginsdk.StatusEmpty}
+	want := []cellstatus.Status{cellstatus.Safe, cellstatus.UnsafeRule, cellstatus.Secondary, cellstatus.Empty}
 	for i, s := range want {
 		if c.Status[i] != s {
 			t.Errorf("cell %d: status %v, want %v", i, c.Status[i], s)
@@ -42,7 +42,7 @@ func TestFromJJ(t *testing.T) {
 	}
 	// A frozen non-zero cell is protected.
 	file.Cells[3].Value = 5
-	if p, _ = FromJJ(file); p.Cells.Status[3] != pluginsdk.StatusProtected {
+	if p, _ = FromJJ(file); p.Cells.Status[3] != cellstatus.Protected {
 		t.Errorf("frozen non-zero cell: %v", p.Cells.Status[3])
 	}
 	file.Cells[3].Index = 7

@@ -16,6 +16,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/argusio/table"
@@ -117,7 +118,7 @@ func dimensions(t *table.Table, ti int) pluginsdk.Table {
 func addCell(p *pluginsdk.Problem, t *table.Table, c *table.Cell, ti int, coords []int, b jj.Bounds, linked bool) {
 	pc := &p.Cells
 	pc.Value = append(pc.Value, c.Value)
-	pc.Status = append(pc.Status, pluginsdk.Status(c.Status))
+	pc.Status = append(pc.Status, c.Status)
 	pc.Cost = append(pc.Cost, t.CostValue(c))
 	pc.Shadow = append(pc.Shadow, c.Shadow)
 	pc.Freq = append(pc.Freq, c.Freq)
@@ -148,14 +149,14 @@ func addCell(p *pluginsdk.Problem, t *table.Table, c *table.Cell, ti int, coords
 // cell takes the status of its problem cell (so a cell shared by linked
 // tables is suppressed in all of them), and the tables are marked as
 // protected by suppression.
-func (m *Mapping) ApplySuppression(status []pluginsdk.Status) error {
+func (m *Mapping) ApplySuppression(status []cellstatus.Status) error {
 	for ti, t := range m.Tables {
 		for i := range t.Cells {
 			g := m.Cell[ti][i]
 			if g >= len(status) {
 				return fmt.Errorf("result has %d statuses; cell %d of table %d maps to %d", len(status), i, ti+1, g)
 			}
-			t.Cells[i].Status = table.Status(status[g])
+			t.Cells[i].Status = status[g]
 		}
 		t.Method = table.MethodSuppression
 	}
@@ -171,13 +172,13 @@ func UndoSecondaries(tables []*table.Table) {
 		for i := range t.Cells {
 			c := &t.Cells[i]
 			switch c.Status {
-			case table.Secondary:
-				c.Status = table.Safe
+			case cellstatus.Secondary:
+				c.Status = cellstatus.Safe
 				if c.Freq == 0 {
-					c.Status = table.EmptyNonStructural
+					c.Status = cellstatus.EmptyNonStructural
 				}
-			case table.SecondaryManual:
-				c.Status = table.SafeManual
+			case cellstatus.SecondaryManual:
+				c.Status = cellstatus.SafeManual
 			}
 		}
 		if t.Method == table.MethodSuppression {

@@ -3,8 +3,8 @@ package problem
 import (
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
-	"github.com/sdcengine/argus/pluginsdk"
 )
 
 // flat returns a flat dimension with a total and the given codes.
@@ -24,7 +24,7 @@ func newTable(t *testing.T, dims ...table.Dimension) *table.Table {
 	}
 	for i := range tab.Cells {
 		c := &tab.Cells[i]
-		c.Value, c.Freq, c.Status, c.Cost = float64(10+i), 3, table.Safe, float64(10+i)
+		c.Value, c.Freq, c.Status, c.Cost = float64(10+i), 3, cellstatus.Safe, float64(10+i)
 	}
 	return tab
 }
@@ -47,23 +47,23 @@ func TestLinked(t *testing.T) {
 		}
 	}
 	// A secondary on a shared cell reaches both tables.
-	st := append([]pluginsdk.Status(nil), p.Cells.Status...)
-	st[m.Cell[0][3]] = pluginsdk.StatusSecondary // (A=1, Total) of A×B
+	st := append([]cellstatus.Status(nil), p.Cells.Status...)
+	st[m.Cell[0][3]] = cellstatus.Secondary // (A=1, Total) of A×B
 	if err := m.ApplySuppression(st); err != nil {
 		t.Fatal(err)
 	}
-	if ab.Cells[3].Status != table.Secondary || ac.Cells[4].Status != table.Secondary {
+	if ab.Cells[3].Status != cellstatus.Secondary || ac.Cells[4].Status != cellstatus.Secondary {
 		t.Errorf("shared secondary: A×B %v, A×C %v", ab.Cells[3].Status, ac.Cells[4].Status)
 	}
 	UndoSecondaries([]*table.Table{ab, ac})
-	if ab.Cells[3].Status != table.Safe || ac.Method != table.MethodNone {
+	if ab.Cells[3].Status != cellstatus.Safe || ac.Method != table.MethodNone {
 		t.Errorf("undo: %v %v", ab.Cells[3].Status, ac.Method)
 	}
 }
 
 func TestSingle(t *testing.T) {
 	tab := newTable(t, flat("A", "1", "2"), flat("B", "x"))
-	tab.Cells[4].Status = table.UnsafeFreq
+	tab.Cells[4].Status = cellstatus.UnsafeFreq
 	tab.Cells[4].LowerPL, tab.Cells[4].UpperPL = 2, 3
 	tab.Cells[2].LowerPL = 5 // ignored: not sensitive
 	p, m, err := Build([]*table.Table{tab})

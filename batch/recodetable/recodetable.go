@@ -57,6 +57,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/recode"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/cost"
@@ -157,9 +158,9 @@ func Apply(src *table.Table, extra []tabulate.Extra, dim int, rc Recode) (*Resul
 	for i := range t.Cells {
 		c := &t.Cells[i]
 		if c.Freq == 0 {
-			c.Status = table.Empty
+			c.Status = cellstatus.Empty
 		} else {
-			c.Status = table.StatusUnknown
+			c.Status = cellstatus.Unknown
 		}
 	}
 	cost.Apply(&t)

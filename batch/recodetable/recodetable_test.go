@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/recode"
@@ -53,7 +54,7 @@ func flatTable(t *testing.T) *table.Table {
 				}
 			}
 		}
-		c.Status = table.Safe
+		c.Status = cellstatus.Safe
 	}
 	for ai := 1; ai <= 4; ai++ {
 		for bi := 1; bi <= 2; bi++ {
@@ -96,7 +97,7 @@ func TestGlobal(t *testing.T) {
 	// (a, x) = (1, x) + (2, x): values 11 + 21, frequencies 1 + 2, top 2 of
 	// {10, 5} ∪ {20, 10}.
 	c := nt.Cell([]int{2, 1})
-	if c.Value != 32 || c.Freq != 3 || !slices.Equal(c.TopN, []float64{20, 10}) || c.Status != table.StatusUnknown {
+	if c.Value != 32 || c.Freq != 3 || !slices.Equal(c.TopN, []float64{20, 10}) || c.Status != cellstatus.Unknown {
 		t.Errorf("(a, x) = %+v", *c)
 	}
 	if k := c.CellKey; k < 0.6-1e-12 || k > 0.6+1e-12 {
@@ -110,7 +111,7 @@ func TestGlobal(t *testing.T) {
 		t.Errorf("(a, T) = %+v", *c)
 	}
 	// The missing code stays, empty.
-	if c := nt.Cell([]int{4, 1}); c.Status != table.Empty || c.Freq != 0 {
+	if c := nt.Cell([]int{4, 1}); c.Status != cellstatus.Empty || c.Freq != 0 {
 		t.Errorf("(9, x) = %+v", *c)
 	}
 	if err := nt.Validate(); err != nil {
@@ -124,10 +125,10 @@ func TestGlobal(t *testing.T) {
 	set := rules.NewSet()
 	set.NK[0] = &rules.NK{N: 1, K: 50}
 	recodetable.Statuses(res, &set)
-	if c := nt.Cell([]int{2, 1}); c.Status != table.UnsafeRule || c.UpperPL != 20*100.0/50-32 {
+	if c := nt.Cell([]int{2, 1}); c.Status != cellstatus.UnsafeRule || c.UpperPL != 20*100.0/50-32 {
 		t.Errorf("(a, x) after rules = %+v", *c)
 	}
-	if c := nt.Cell([]int{0, 0}); c.Status != table.Safe {
+	if c := nt.Cell([]int{0, 0}); c.Status != cellstatus.Safe {
 		t.Errorf("total after rules: %v", c.Status)
 	}
 }

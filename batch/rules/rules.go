@@ -17,11 +17,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/argusio/cellstatus"
 )
-
-// Status is a τ-Argus cell status (codes 1–14).
-type Status = pluginsdk.Status
 
 // NK is one instance of the dominance rule: unsafe when the N largest
 // contributions make up more than K percent of the cell total.
@@ -237,27 +234,27 @@ func (s *Set) pRequired(c *Cell, i int) (required float64, unsafe bool) {
 
 // Status returns the primary status of a cell: empty, safe, or unsafe by
 // rule (3), request (4), frequency (5) or zero (6), in τ-Argus's order.
-func (s *Set) Status(c *Cell) Status {
+func (s *Set) Status(c *Cell) cellstatus.Status {
 	if c.Freq == 0 {
 		if s.EmptyNonStructural {
-			return pluginsdk.StatusEmptyNonStructural
+			return cellstatus.EmptyNonStructural
 		}
-		return pluginsdk.StatusEmpty
+		return cellstatus.Empty
 	}
 	if s.MissingSafe && c.Missing {
-		return pluginsdk.StatusSafe
+		return cellstatus.Safe
 	}
 	for i := range s.NK {
 		if s.NK[i] != nil {
 			if _, unsafe := s.nkRequired(c, i); unsafe {
-				return pluginsdk.StatusUnsafeRule
+				return cellstatus.UnsafeRule
 			}
 		}
 	}
 	for i := range s.P {
 		if s.P[i] != nil {
 			if _, unsafe := s.pRequired(c, i); unsafe {
-				return pluginsdk.StatusUnsafeRule
+				return cellstatus.UnsafeRule
 			}
 		}
 	}
@@ -274,31 +271,31 @@ func (s *Set) Status(c *Cell) Status {
 			freq = c.HoldingFreq
 		}
 		if q.Max > r.Perc[q.Code-1]/100*c.Shadow || freq < int64(r.MinFreq) {
-			return pluginsdk.StatusUnsafeRequest
+			return cellstatus.UnsafeRequest
 		}
 	}
 	if r := s.Freq[0]; r != nil {
 		if s.Weighted {
 			if c.WeightSum < float64(r.MinFreq) {
-				return pluginsdk.StatusUnsafeFrequency
+				return cellstatus.UnsafeFreq
 			}
 		} else if c.Freq < int64(r.MinFreq) {
-			return pluginsdk.StatusUnsafeFrequency
+			return cellstatus.UnsafeFreq
 		}
 	}
 	if r := s.Freq[1]; r != nil && c.HoldingFreq > 0 && c.HoldingFreq < int64(r.MinFreq) {
-		return pluginsdk.StatusUnsafeFrequency
+		return cellstatus.UnsafeFreq
 	}
 	if s.Zero && c.Value == 0 {
-		return pluginsdk.StatusUnsafeZero
+		return cellstatus.UnsafeZero
 	}
-	return pluginsdk.StatusSafe
+	return cellstatus.Safe
 }
 
 // ProtectionLevels returns the lower and upper protection levels of a cell
 // with the given status, as distances from its value (tauargus-methods.md
 // §3). Like τ-Argus it gives every non-empty cell at least 10^-decimals.
-func (s *Set) ProtectionLevels(c *Cell, st Status) (lower, upper float64) {
+func (s *Set) ProtectionLevels(c *Cell, st cellstatus.Status) (lower, upper float64) {
 	perc := s.percent(c, st)
 	switch {
 	case c.Value != 0:
@@ -307,7 +304,7 @@ func (s *Set) ProtectionLevels(c *Cell, st Status) (lower, upper float64) {
 		lower = upper
 	case c.Freq > 0:
 		return 0, s.ZeroRange
-	case st == pluginsdk.StatusEmptyNonStructural:
+	case st == cellstatus.EmptyNonStructural:
 		return 0, s.NSEmptyRange
 	default:
 		return 0, 0
@@ -320,9 +317,9 @@ func (s *Set) ProtectionLevels(c *Cell, st Status) (lower, upper float64) {
 
 // percent is step A of τ-Argus's protection levels: the required protection
 // as a fraction of the value.
-func (s *Set) percent(c *Cell, st Status) float64 {
+func (s *Set) percent(c *Cell, st cellstatus.Status) float64 {
 	switch st {
-	case pluginsdk.StatusUnsafeRule:
+	case cellstatus.UnsafeRule:
 		rmax := math.Inf(-1)
 		for i := range s.NK {
 			if s.NK[i] != nil {
@@ -355,7 +352,7 @@ func (s *Set) percent(c *Cell, st Status) float64 {
 			return s.ManualMargin / 100
 		}
 		return dist / c.Shadow
-	case pluginsdk.StatusUnsafeRequest:
+	case cellstatus.UnsafeRequest:
 		m := 0.0
 		for _, r := range s.Req {
 			if r != nil {
@@ -363,9 +360,9 @@ func (s *Set) percent(c *Cell, st Status) float64 {
 			}
 		}
 		return m / 100
-	case pluginsdk.StatusUnsafeFrequency:
+	case cellstatus.UnsafeFreq:
 		return s.freqRange() / 100
-	case pluginsdk.StatusUnsafeManual:
+	case cellstatus.UnsafeManual:
 		return s.ManualMargin / 100
 	}
 	return 0

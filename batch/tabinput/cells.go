@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/rda"
@@ -98,7 +99,7 @@ func (r *reader) cells(ctx context.Context) error {
 		if row.FreqImputed {
 			r.res.Log = append(r.res.Log, row.FreqImputedMessage())
 		}
-		if row.ReadStatus == tab.StatusSecondary {
+		if row.ReadStatus == cellstatus.Secondary {
 			r.res.HasSecondary = true
 		}
 		if !row.IsCell() {
@@ -163,8 +164,8 @@ func (r *reader) fill(c *table.Cell, row *tab.Row) {
 	c.Shadow = row.Shadow
 	c.Cost = row.Cost
 	c.Freq = int64(max(row.Freq, 1))
-	c.Status = table.Status(row.Status)
-	if r.opt.StatusOnly && row.Status == tab.StatusUnsafeManual {
+	c.Status = row.Status
+	if r.opt.StatusOnly && row.Status == cellstatus.UnsafeManual {
 		c.LowerPL, c.UpperPL = row.Lower, row.Upper
 	}
 	if r.maxScore {

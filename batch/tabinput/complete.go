@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/cost"
 	"github.com/sdcengine/argus/batch/rules"
@@ -66,8 +67,8 @@ func (r *reader) complete(ctx context.Context) error {
 		}
 		if calcTotalsAsSafe {
 			for i := range t.Cells {
-				if t.Cells[i].Status == table.StatusUnknown {
-					t.Cells[i].Status = table.SafeManual
+				if t.Cells[i].Status == cellstatus.Unknown {
+					t.Cells[i].Status = cellstatus.SafeManual
 				}
 			}
 		} else {
@@ -75,10 +76,10 @@ func (r *reader) complete(ctx context.Context) error {
 				return ErrCannotCompute
 			}
 			for i := range t.Cells {
-				if c := &t.Cells[i]; c.Status == table.StatusUnknown {
+				if c := &t.Cells[i]; c.Status == cellstatus.Unknown {
 					rc := r.ruleCell(i, false)
 					st := r.set.Status(&rc)
-					c.Status = table.Status(st)
+					c.Status = st
 					c.LowerPL, c.UpperPL = r.set.ProtectionLevels(&rc, st)
 				}
 			}
@@ -91,7 +92,7 @@ func (r *reader) complete(ctx context.Context) error {
 			c := &t.Cells[i]
 			rc := r.ruleCell(i, true)
 			st := r.set.Status(&rc)
-			c.Status = table.Status(st)
+			c.Status = st
 			c.LowerPL, c.UpperPL = r.set.ProtectionLevels(&rc, st)
 		}
 	default:
@@ -101,16 +102,16 @@ func (r *reader) complete(ctx context.Context) error {
 		}
 	}
 	for i := range t.Cells {
-		if c := &t.Cells[i]; c.Status == table.StatusUnknown {
+		if c := &t.Cells[i]; c.Status == cellstatus.Unknown {
 			if c.Freq == 0 {
-				c.Status = table.Empty
+				c.Status = cellstatus.Empty
 			} else {
-				c.Status = table.SafeManual
+				c.Status = cellstatus.SafeManual
 			}
 		}
 	}
 	for i, s := range saved {
-		if s.status != table.StatusUnknown && !s.status.IsEmpty() {
+		if s.status != cellstatus.Unknown && !s.status.IsEmpty() {
 			c := &t.Cells[i]
 			c.Status, c.LowerPL, c.UpperPL = s.status, s.lower, s.upper
 		}
@@ -121,7 +122,7 @@ func (r *reader) complete(ctx context.Context) error {
 
 // savedCell is what the T option restores.
 type savedCell struct {
-	status       table.Status
+	status       cellstatus.Status
 	lower, upper float64
 }
 
@@ -285,7 +286,7 @@ func (r *reader) adjust() {
 		}
 		keep := old.TopN
 		*old = table.Cell{Value: sum.Value, Shadow: sum.Shadow, Cost: sum.Cost, Freq: sum.Freq, Weight: sum.Weight,
-			Status: table.StatusUnknown, TopN: keep}
+			Status: cellstatus.Unknown, TopN: keep}
 		copy(old.TopN, top)
 		r.res.Recomputed++
 		return true

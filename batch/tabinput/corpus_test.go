@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/tabinput"
 )
@@ -49,7 +50,7 @@ func TestCorpusPP(t *testing.T) {
 	}
 	// Statuses as read: S → safe (manual), U → unsafe (manual), E → empty;
 	// with T the 7 recomputed totals keep their S.
-	want := map[table.Status]int{table.SafeManual: 110, table.UnsafeManual: 9, table.Empty: 43}
+	want := map[cellstatus.Status]int{cellstatus.SafeManual: 110, cellstatus.UnsafeManual: 9, cellstatus.Empty: 43}
 	if got := statusCounts(tab); !mapsEqual(got, want) {
 		t.Errorf("statuses %v, want %v", got, want)
 	}
@@ -57,7 +58,7 @@ func TestCorpusPP(t *testing.T) {
 	// file (T); protection levels are kept for unsafe cells only, so the
 	// 0,01 of the file is not read.
 	c := cellAt(t, tab, "", "Os")
-	if !approx(c.Value, 3703895) || c.Freq != 10227 || c.Status != table.SafeManual || c.LowerPL != 0 || c.UpperPL != 0 {
+	if !approx(c.Value, 3703895) || c.Freq != 10227 || c.Status != cellstatus.SafeManual || c.LowerPL != 0 || c.UpperPL != 0 {
 		t.Errorf("(Total, Os) = %+v", *c)
 	}
 	c = cellAt(t, tab, "", "")
@@ -66,19 +67,19 @@ func TestCorpusPP(t *testing.T) {
 	}
 	// An unsafe cell with the protection levels of the file.
 	c = cellAt(t, tab, " 9", " 4")
-	if c.Status != table.UnsafeManual || c.LowerPL != 1288.15 || c.UpperPL != 1288.15 || c.Value != 11968 || c.Freq != 29 {
+	if c.Status != cellstatus.UnsafeManual || c.LowerPL != 1288.15 || c.UpperPL != 1288.15 || c.Value != 11968 || c.Freq != 29 {
 		t.Errorf("(9, 4) = %+v", *c)
 	}
 	// Value 0 with frequency 5 and status S is a cell.
 	c = cellAt(t, tab, " 2", " 2")
-	if c.Status != table.SafeManual || c.Freq != 5 || c.Value != 0 {
+	if c.Status != cellstatus.SafeManual || c.Freq != 5 || c.Value != 0 {
 		t.Errorf("(2, 2) = %+v", *c)
 	}
 	// Missing code 99 of Size is a normal cell; (99, 1) is an E line.
-	if c := cellAt(t, tab, "99", " 2"); c.Value != 385 || c.Status != table.SafeManual {
+	if c := cellAt(t, tab, "99", " 2"); c.Value != 385 || c.Status != cellstatus.SafeManual {
 		t.Errorf("(99, 2) = %+v", *c)
 	}
-	if c := cellAt(t, tab, "99", " 1"); c.Status != table.Empty || c.Freq != 0 {
+	if c := cellAt(t, tab, "99", " 1"); c.Status != cellstatus.Empty || c.Freq != 0 {
 		t.Errorf("(99, 1) = %+v", *c)
 	}
 	// Cost: the Var2 column; status-only tables keep no top-n.
@@ -97,10 +98,10 @@ func TestCorpusPPModes(t *testing.T) {
 	opt := j.opt
 	opt.KeepStatus = false
 	res := read(t, j.src, j.spec, opt)
-	if c := cellAt(t, res.Table, "", "Os"); c.Status != table.SafeManual || c.LowerPL != 0 || c.UpperPL != 0 {
+	if c := cellAt(t, res.Table, "", "Os"); c.Status != cellstatus.SafeManual || c.LowerPL != 0 || c.UpperPL != 0 {
 		t.Errorf("1F: (Total, Os) = %+v", *c)
 	}
-	if c := cellAt(t, res.Table, " 9", " 4"); c.LowerPL != 1288.15 || c.Status != table.UnsafeManual {
+	if c := cellAt(t, res.Table, " 9", " 4"); c.LowerPL != 1288.15 || c.Status != cellstatus.UnsafeManual {
 		t.Errorf("1F: an unsafe cell that was not recomputed changed: %+v", *c)
 	}
 
@@ -168,14 +169,14 @@ func TestCheckTauArgusEx1(t *testing.T) {
 			gender = ""
 		}
 		c := cellAt(t, tab, region, gender)
-		want := table.SafeManual
+		want := cellstatus.SafeManual
 		if row[5] == "u" {
-			want = table.UnsafeManual
+			want = cellstatus.UnsafeManual
 		}
 		if c.Status != want || c.Freq != 1 || c.Value != float64(atoi(t, row[3])) {
 			t.Errorf("cell (%s, %s): status %v freq %d value %v, want %v, 1, %s", row[1], row[2], c.Status, c.Freq, c.Value, want, row[3])
 		}
-		if want == table.UnsafeManual && (c.LowerPL != 1 || c.UpperPL != 1) {
+		if want == cellstatus.UnsafeManual && (c.LowerPL != 1 || c.UpperPL != 1) {
 			t.Errorf("cell (%s, %s): levels %v %v, want 1 1", row[1], row[2], c.LowerPL, c.UpperPL)
 		}
 	}
@@ -217,12 +218,12 @@ func TestRtauargusEx1(t *testing.T) {
 			s = ""
 		}
 		c := cellAt(t, tab, a, s)
-		want := table.Safe
+		want := cellstatus.Safe
 		switch row[5] {
 		case "A":
-			want = table.UnsafeFreq
+			want = cellstatus.UnsafeFreq
 		case "B":
-			want = table.UnsafeRule
+			want = cellstatus.UnsafeRule
 		}
 		if c.Status != want {
 			t.Errorf("cell (%s, %s): status %v, want %v (SBS %s)", row[0], row[1], c.Status, want, row[5])
@@ -259,7 +260,7 @@ func TestRtauargusEx2(t *testing.T) {
 	if tab.Dims[0].Codes[2].Label != "*A" || tab.Dims[0].Codes[2].Level != 2 || tab.Dims[0].Codes[3].Label != "01" {
 		t.Errorf("ACTIVITY codes start %q", codes(&tab.Dims[0])[:5])
 	}
-	want := map[table.Status]int{table.Safe: 414, table.Empty: 74}
+	want := map[cellstatus.Status]int{cellstatus.Safe: 414, cellstatus.Empty: 74}
 	if got := statusCounts(tab); !mapsEqual(got, want) || res.Rounds != 0 {
 		t.Errorf("statuses %v (rounds %d), want %v", got, res.Rounds, want)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/rules"
@@ -66,7 +67,7 @@ func TestAdditivity(t *testing.T) {
 		a, b    string
 		value   float64
 		freq    int64
-		status  table.Status
+		status  cellstatus.Status
 		lpl     float64
 		present bool
 	}
@@ -81,51 +82,51 @@ func TestAdditivity(t *testing.T) {
 		cells      []cellWant
 	}{
 		{name: "complete, check", tab: totals, opt: statusOnly(tabinput.Check, false), additive: true,
-			cells: []cellWant{{a: "", b: "", value: 22, freq: 13, status: table.SafeManual},
-				{a: "1", b: "y", value: 4, freq: 2, status: table.UnsafeManual, lpl: 2}}},
+			cells: []cellWant{{a: "", b: "", value: 22, freq: 13, status: cellstatus.SafeManual},
+				{a: "1", b: "y", value: 4, freq: 2, status: cellstatus.UnsafeManual, lpl: 2}}},
 		// Round 1: along A (x, y columns) then along B ((1,T), (2,T), (T,T)).
 		{name: "basal only, recompute", tab: basal, opt: statusOnly(tabinput.Recompute, false), rounds: 1, recomputed: 5, additive: true,
-			cells: []cellWant{{a: "", b: "", value: 22, freq: 13, status: table.SafeManual},
-				{a: "", b: "x", value: 13, freq: 6, status: table.SafeManual},
-				{a: "2", b: "", value: 15, freq: 10, status: table.SafeManual},
-				{a: "9", b: "x", status: table.Empty}}},
+			cells: []cellWant{{a: "", b: "", value: 22, freq: 13, status: cellstatus.SafeManual},
+				{a: "", b: "x", value: 13, freq: 6, status: cellstatus.SafeManual},
+				{a: "2", b: "", value: 15, freq: 10, status: cellstatus.SafeManual},
+				{a: "9", b: "x", status: cellstatus.Empty}}},
 		{name: "basal only, accept", tab: basal, opt: statusOnly(tabinput.Accept, false), nonAdd: 4,
-			cells: []cellWant{{a: "", b: "", status: table.Empty}, {a: "1", b: "x", value: 3, freq: 1, status: table.SafeManual}}},
+			cells: []cellWant{{a: "", b: "", status: cellstatus.Empty}, {a: "1", b: "x", value: 3, freq: 1, status: cellstatus.SafeManual}}},
 		// A wrong grand total read as U with levels: recomputed; with T its
 		// status and levels come back.
 		{name: "wrong total, recompute, T",
 			tab: strings.Replace(totals, "T;T;22;13;S", "T;T;23;13;U;1;1", 1), opt: statusOnly(tabinput.Recompute, true),
 			rounds: 1, recomputed: 1, additive: true,
-			cells: []cellWant{{a: "", b: "", value: 22, freq: 13, status: table.UnsafeManual, lpl: 1}}},
+			cells: []cellWant{{a: "", b: "", value: 22, freq: 13, status: cellstatus.UnsafeManual, lpl: 1}}},
 		{name: "wrong total, recompute, F",
 			tab: strings.Replace(totals, "T;T;22;13;S", "T;T;23;13;U;1;1", 1), opt: statusOnly(tabinput.Recompute, false),
 			rounds: 1, recomputed: 1, additive: true,
-			cells: []cellWant{{a: "", b: "", value: 22, freq: 13, status: table.SafeManual}}},
+			cells: []cellWant{{a: "", b: "", value: 22, freq: 13, status: cellstatus.SafeManual}}},
 		// The response adds up but the frequency does not: nothing is
 		// checked beyond the value, so nothing is recomputed.
 		{name: "wrong frequency only", tab: strings.Replace(totals, "T;T;22;13;S", "T;T;22;99;S", 1),
 			opt: statusOnly(tabinput.Recompute, false), additive: true,
-			cells: []cellWant{{a: "", b: "", value: 22, freq: 99, status: table.SafeManual}}},
+			cells: []cellWant{{a: "", b: "", value: 22, freq: 99, status: cellstatus.SafeManual}}},
 		// ... but once a repair round runs, every parent that differs in
 		// frequency is replaced too.
 		{name: "wrong value and frequency", tab: strings.Replace(strings.Replace(totals, "T;T;22;13;S", "T;T;22;99;S", 1), "T;x;13;6;S", "T;x;12;6;S", 1),
 			opt: statusOnly(tabinput.Recompute, false), rounds: 1, recomputed: 2, additive: true,
-			cells: []cellWant{{a: "", b: "", value: 22, freq: 13, status: table.SafeManual}, {a: "", b: "x", value: 13, freq: 6}}},
+			cells: []cellWant{{a: "", b: "", value: 22, freq: 13, status: cellstatus.SafeManual}, {a: "", b: "x", value: 13, freq: 6}}},
 		// An explicit empty line (frequency 0, value 0) and an E line are
 		// not cells; (T, y) is then repaired from its children.
 		{name: "empty lines", tab: strings.Replace(totals, "T;y;9;7;S", "T;y;0;0;E", 1) + "9;x;0;0;S\n",
 			opt: statusOnly(tabinput.Recompute, false), rounds: 1, recomputed: 1, additive: true,
-			cells: []cellWant{{a: "", b: "y", value: 9, freq: 7, status: table.SafeManual}, {a: "9", b: "x", status: table.Empty}}},
+			cells: []cellWant{{a: "", b: "y", value: 9, freq: 7, status: cellstatus.SafeManual}, {a: "9", b: "x", status: cellstatus.Empty}}},
 		// Missing code 9 is a cell of its own, in the totals: (T,x), (T,y),
 		// (T,T), (1,T), (2,T), (9,T) are recomputed.
 		{name: "missing code", tab: basal + "9;y;1;1;S\n", opt: statusOnly(tabinput.Recompute, false), rounds: 1, recomputed: 6, additive: true,
-			cells: []cellWant{{a: "9", b: "y", value: 1, freq: 1, status: table.SafeManual}, {a: "", b: "y", value: 10, freq: 8}}},
+			cells: []cellWant{{a: "9", b: "y", value: 1, freq: 1, status: cellstatus.SafeManual}, {a: "", b: "y", value: 10, freq: 8}}},
 		// The empty field is the total in the cell pass. The grand total is
 		// right, but the repair works top-down: along A it is first replaced
 		// by the sum of the (still empty) (1,T), (2,T), (9,T), then along B
 		// by the sum of the new (T,x), (T,y); with T its U comes back.
 		{name: "empty field as total", tab: basal + ";;22;13;U\n", opt: statusOnly(tabinput.Recompute, true), rounds: 1, recomputed: 6, additive: true,
-			cells: []cellWant{{a: "", b: "", value: 22, freq: 13, status: table.UnsafeManual, lpl: 4.4}}},
+			cells: []cellWant{{a: "", b: "", value: 22, freq: 13, status: cellstatus.UnsafeManual, lpl: 4.4}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -274,7 +275,7 @@ func TestRules(t *testing.T) {
 		name    string
 		set     rules.Set
 		topN    int
-		want    map[string]table.Status
+		want    map[string]cellstatus.Status
 		upl     map[string]float64
 		warning bool
 	}{
@@ -282,16 +283,16 @@ func TestRules(t *testing.T) {
 		// 90/180 is safe; (d) value 0 is safe.
 		{name: "FREQ and NK", set: rules.Set{Freq: [2]*rules.Freq{freq}, NK: [4]*rules.NK{nk}, ManualMargin: 20},
 			topN: 1,
-			want: map[string]table.Status{"": table.Safe, "a": table.UnsafeRule, "b": table.UnsafeFreq, "c": table.Safe, "d": table.Safe},
+			want: map[string]cellstatus.Status{"": cellstatus.Safe, "a": cellstatus.UnsafeRule, "b": cellstatus.UnsafeFreq, "c": cellstatus.Safe, "d": cellstatus.Safe},
 			upl:  map[string]float64{"": 1, "a": 90*100.0/80 - 100, "b": 5, "c": 1, "d": 0}},
 		// ZERO: the zero cell with contributors is unsafe.
 		{name: "ZERO", set: rules.Set{Freq: [2]*rules.Freq{freq}, Zero: true, ZeroRange: 7, ManualMargin: 20},
-			want: map[string]table.Status{"": table.Safe, "a": table.Safe, "b": table.UnsafeFreq, "c": table.Safe, "d": table.UnsafeZero},
+			want: map[string]cellstatus.Status{"": cellstatus.Safe, "a": cellstatus.Safe, "b": cellstatus.UnsafeFreq, "c": cellstatus.Safe, "d": cellstatus.UnsafeZero},
 			upl:  map[string]float64{"d": 7}},
 		// Holding, request and weight rules do not apply to tables.
 		{name: "holding rules dropped", set: rules.Set{Freq: [2]*rules.Freq{freq, {MinFreq: 5, Range: 10}}, NK: [4]*rules.NK{nil, nil, nk},
 			Req: [2]*rules.Req{{Perc: [2]float64{10, 10}}}, ManualMargin: 20},
-			want:    map[string]table.Status{"": table.Safe, "a": table.Safe, "b": table.UnsafeFreq},
+			want:    map[string]cellstatus.Status{"": cellstatus.Safe, "a": cellstatus.Safe, "b": cellstatus.UnsafeFreq},
 			warning: true},
 	}
 	for _, tt := range tests {
@@ -335,12 +336,12 @@ func TestRulesWithoutFreqAndTopN(t *testing.T) {
 	if len(res.Warnings) != 2 || res.Rounds != 0 {
 		t.Errorf("warnings %q rounds %d", res.Warnings, res.Rounds)
 	}
-	want := map[table.Status]int{table.SafeManual: 4, table.Empty: 8}
+	want := map[cellstatus.Status]int{cellstatus.SafeManual: 4, cellstatus.Empty: 8}
 	if got := statusCounts(res.Table); !mapsEqual(got, want) {
 		t.Errorf("statuses %v, want %v", got, want)
 	}
 	// Statuses read are discarded in rule tables: (1, y) was U.
-	if c := cellAt(t, res.Table, "1", "y"); c.Status != table.SafeManual || c.LowerPL != 0 {
+	if c := cellAt(t, res.Table, "1", "y"); c.Status != cellstatus.SafeManual || c.LowerPL != 0 {
 		t.Errorf("(1, y) = %+v", *c)
 	}
 }
@@ -351,10 +352,10 @@ func TestMissingSafe(t *testing.T) {
 	set.Freq[0] = &rules.Freq{MinFreq: 10, Range: 10}
 	set.MissingSafe = true
 	res := read(t, memSource(t, rda2, basal+"9;x;2;2;S\n", nil), spec2, tabinput.Options{Additivity: tabinput.Recompute, Rules: &set})
-	if c := cellAt(t, res.Table, "9", "x"); c.Status != table.Safe {
+	if c := cellAt(t, res.Table, "9", "x"); c.Status != cellstatus.Safe {
 		t.Errorf("(9, x) status %v", c.Status)
 	}
-	if c := cellAt(t, res.Table, "1", "x"); c.Status != table.UnsafeFreq {
+	if c := cellAt(t, res.Table, "1", "x"); c.Status != cellstatus.UnsafeFreq {
 		t.Errorf("(1, x) status %v", c.Status)
 	}
 }
@@ -483,8 +484,8 @@ N
 	}
 	want := map[string]struct {
 		v  float64
-		st table.Status
-	}{"": {9, table.Safe}, "a": {2, table.UnsafeFreq}, "b": {7, table.Safe}, "c": {0, table.Empty}}
+		st cellstatus.Status
+	}{"": {9, cellstatus.Safe}, "a": {2, cellstatus.UnsafeFreq}, "b": {7, cellstatus.Safe}, "c": {0, cellstatus.Empty}}
 	for code, w := range want {
 		c := cellAt(t, tab, code)
 		if c.Value != w.v || c.Status != w.st || c.Cost != float64(c.Freq) {
@@ -589,10 +590,10 @@ func TestStatusOnlyWithRules(t *testing.T) {
 	set := rules.NewSet()
 	set.Freq[0] = &rules.Freq{MinFreq: 8, Range: 10}
 	res := read(t, memSource(t, rda2, basal, nil), spec2, tabinput.Options{Additivity: tabinput.Recompute, StatusOnly: true, Rules: &set})
-	if c := cellAt(t, res.Table, "1", ""); c.Status != table.UnsafeFreq || c.Freq != 3 {
+	if c := cellAt(t, res.Table, "1", ""); c.Status != cellstatus.UnsafeFreq || c.Freq != 3 {
 		t.Errorf("(1, T) = %+v", *c)
 	}
-	if c := cellAt(t, res.Table, "1", "y"); c.Status != table.UnsafeManual {
+	if c := cellAt(t, res.Table, "1", "y"); c.Status != cellstatus.UnsafeManual {
 		t.Errorf("(1, y) read status lost: %v", c.Status)
 	}
 	// NK without FREQ or top-n columns: τ-Argus cannot compute statuses.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
@@ -164,8 +165,8 @@ func codes(d *table.Dimension) []string {
 }
 
 // statusCounts counts the cells per status.
-func statusCounts(tab *table.Table) map[table.Status]int {
-	m := map[table.Status]int{}
+func statusCounts(tab *table.Table) map[cellstatus.Status]int {
+	m := map[cellstatus.Status]int{}
 	for i := range tab.Cells {
 		m[tab.Cells[i].Status]++
 	}

@@ -669,7 +669,7 @@ func ApplyRules(r *Result, s *rules.Set) {
 			WeightSum: c.Weight, Top: c.TopN, TopWeight: x.TopWeight, HoldingTop: c.HoldingTopN,
 			Request: x.Request, Missing: x.Missing}
 		st := s.Status(&rc)
-		c.Status = table.Status(st)
+		c.Status = st
 		c.LowerPL, c.UpperPL = s.ProtectionLevels(&rc, st)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -173,7 +174,7 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 		if adjusted[i] < in.lo[i]-in.tol || adjusted[i] > in.hi[i]+in.tol {
 			r.OutOfBounds = append(r.OutOfBounds, i)
 		}
-		if (in.status[i] == pluginsdk.StatusProtected || in.status[i] == pluginsdk.StatusEmpty) && ad > changeTol {
+		if (in.status[i] == cellstatus.Protected || in.status[i] == cellstatus.Empty) && ad > changeTol {
 			r.FrozenChanged = append(r.FrozenChanged, i)
 		}
 		if in.status[i].IsPrimary() {
@@ -249,7 +250,7 @@ func ECTAIntervals(p *pluginsdk.Problem, adjusted []float64, e ECTA) (lo, hi []f
 		s := p.Cells.Status[i]
 		f := e.Beta
 		switch {
-		case s == pluginsdk.StatusProtected || s == pluginsdk.StatusEmpty:
+		case s == cellstatus.Protected || s == cellstatus.Empty:
 			f = 0
 		case s.IsPrimary():
 			f = e.Alpha

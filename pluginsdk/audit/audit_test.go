@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -45,15 +46,15 @@ func golden(t *testing.T, name, got string) {
 // seedExample is the table of seed 000 Figure 11: 3 × 3 with totals, the
 // primary (2,3) = 40 with lpl = upl = 10, and the suppressions (1,1),
 // (1,3), (2,1), (2,3).
-func seedExample() (*pluginsdk.Problem, []pluginsdk.Status) {
+func seedExample() (*pluginsdk.Problem, []cellstatus.Status) {
 	p := table2D([][]float64{{20, 24, 28}, {38, 38, 40}, {40, 39, 42}})
-	st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	st := append([]cellstatus.Status(nil), p.Cells.Status...)
 	prim := cell(3, 2, 3)
-	p.Cells.Status[prim] = pluginsdk.StatusUnsafeRule
+	p.Cells.Status[prim] = cellstatus.UnsafeRule
 	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 10, 10
-	st[prim] = pluginsdk.StatusUnsafeRule
+	st[prim] = cellstatus.UnsafeRule
 	for _, ij := range [][2]int{{1, 1}, {1, 3}, {2, 1}} {
-		st[cell(3, ij[0], ij[1])] = pluginsdk.StatusSecondary
+		st[cell(3, ij[0], ij[1])] = cellstatus.Secondary
 	}
 	return p, st
 }
@@ -104,7 +105,7 @@ func TestSeedExample(t *testing.T) {
 		t.Errorf("verdict %v, findings %v", r.Verdict[prim], r.UnderProtected)
 	}
 	// Primary alone: exactly disclosed by differencing.
-	st2 := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	st2 := append([]cellstatus.Status(nil), p.Cells.Status...)
 	r, err = Suppression(context.Background(), p, st2, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +116,7 @@ func TestSeedExample(t *testing.T) {
 }
 
 // randomCase returns a small random table with a random pattern.
-func randomCase(rng *rand.Rand) (*pluginsdk.Problem, []pluginsdk.Status) {
+func randomCase(rng *rand.Rand) (*pluginsdk.Problem, []cellstatus.Status) {
 	var p *pluginsdk.Problem
 	switch rng.IntN(3) {
 	case 0:
@@ -137,7 +138,7 @@ func randomCase(rng *rand.Rand) (*pluginsdk.Problem, []pluginsdk.Status) {
 	if len(p.Cells.LowerPL) == 0 {
 		p.Cells.LowerPL, p.Cells.UpperPL = make([]float64, n), make([]float64, n)
 	}
-	st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	st := append([]cellstatus.Status(nil), p.Cells.Status...)
 	k := 0
 	for _, i := range rng.Perm(n) {
 		if k >= 7 {
@@ -146,12 +147,12 @@ func randomCase(rng *rand.Rand) (*pluginsdk.Problem, []pluginsdk.Status) {
 		switch {
 		case st[i].IsPrimary():
 			k++
-		case st[i].CanSuppress() && rng.IntN(2) == 0:
+		case st[i].CanBeSecondary() && rng.IntN(2) == 0:
 			if rng.IntN(3) == 0 {
-				st[i] = pluginsdk.StatusUnsafeManual
+				st[i] = cellstatus.UnsafeManual
 				p.Cells.LowerPL[i], p.Cells.UpperPL[i] = 1, 1
 			} else {
-				st[i] = pluginsdk.StatusSecondary
+				st[i] = cellstatus.Secondary
 			}
 			k++
 		}
@@ -159,7 +160,7 @@ func randomCase(rng *rand.Rand) (*pluginsdk.Problem, []pluginsdk.Status) {
 	// Demote primaries beyond the first eight hidden cells.
 	for i := range n {
 		if st[i].IsPrimary() && k > 7 {
-			st[i] = pluginsdk.StatusSafe
+			st[i] = cellstatus.Safe
 			k--
 		}
 	}
@@ -168,10 +169,10 @@ func randomCase(rng *rand.Rand) (*pluginsdk.Problem, []pluginsdk.Status) {
 			p.Cells.LowerPL[i], p.Cells.UpperPL[i] = 0, 0
 		}
 	}
-	p.Cells.Status = append([]pluginsdk.Status(nil), st...)
+	p.Cells.Status = append([]cellstatus.Status(nil), st...)
 	for i := range n {
 		if p.Cells.Status[i].IsSecondary() {
-			p.Cells.Status[i] = pluginsdk.StatusSafe
+			p.Cells.Status[i] = cellstatus.Safe
 		}
 	}
 	return p, st
@@ -273,18 +274,18 @@ func TestSingletonsCollude(t *testing.T) {
 	// each is protected, but the respondent of one knows its own value and
 	// recomputes the other from the row total... unless a third cell helps.
 	p := table2D([][]float64{{10, 20, 30}, {5, 6, 7}, {8, 9, 10}})
-	st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	st := append([]cellstatus.Status(nil), p.Cells.Status...)
 	a, b := cell(3, 1, 1), cell(3, 1, 2)
 	for _, c := range []int{a, b} {
-		st[c] = pluginsdk.StatusUnsafeFrequency
-		p.Cells.Status[c] = pluginsdk.StatusUnsafeFrequency
+		st[c] = cellstatus.UnsafeFreq
+		p.Cells.Status[c] = cellstatus.UnsafeFreq
 		p.Cells.Freq[c] = 1
 		p.Cells.LowerPL[c], p.Cells.UpperPL[c] = 2, 2
 	}
 	// Columns: hide (2,1) and (2,2) too so that the columns do not give
 	// the primaries away.
-	st[cell(3, 2, 1)] = pluginsdk.StatusSecondary
-	st[cell(3, 2, 2)] = pluginsdk.StatusSecondary
+	st[cell(3, 2, 1)] = cellstatus.Secondary
+	st[cell(3, 2, 2)] = cellstatus.Secondary
 	ctx := context.Background()
 	r, err := Suppression(ctx, p, st, Options{Bounds: BoundsNonNegative})
 	if err != nil {
@@ -431,10 +432,10 @@ func TestIntervals(t *testing.T) {
 func TestBounds(t *testing.T) {
 	p := table2D([][]float64{{1, 2}, {3, -4}})
 	prim := cell(2, 1, 1)
-	p.Cells.Status[prim] = pluginsdk.StatusUnsafeRule
+	p.Cells.Status[prim] = cellstatus.UnsafeRule
 	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 5, 10
 	empty := cell(2, 2, 1)
-	p.Cells.Status[empty] = pluginsdk.StatusEmpty
+	p.Cells.Status[empty] = cellstatus.Empty
 	// values: T=2, (T,1)=4, (T,2)=-2, (1,T)=3, (1,1)=1, (1,2)=2, (2,T)=-1, (2,1)=3 (empty), (2,2)=-4
 	tests := []struct {
 		name   string
@@ -478,18 +479,18 @@ func TestInputErrors(t *testing.T) {
 	base := func() *pluginsdk.Problem { p, _ := seedExample(); return p }
 	tests := []struct {
 		name string
-		edit func(p *pluginsdk.Problem) []pluginsdk.Status
+		edit func(p *pluginsdk.Problem) []cellstatus.Status
 	}{
-		{"status count", func(p *pluginsdk.Problem) []pluginsdk.Status { return []pluginsdk.Status{1} }},
-		{"NaN value", func(p *pluginsdk.Problem) []pluginsdk.Status { p.Cells.Value[3] = math.NaN(); return nil }},
-		{"column length", func(p *pluginsdk.Problem) []pluginsdk.Status { p.Cells.UpperPL = []float64{1}; return nil }},
-		{"bad relation", func(p *pluginsdk.Problem) []pluginsdk.Status {
+		{"status count", func(p *pluginsdk.Problem) []cellstatus.Status { return []cellstatus.Status{1} }},
+		{"NaN value", func(p *pluginsdk.Problem) []cellstatus.Status { p.Cells.Value[3] = math.NaN(); return nil }},
+		{"column length", func(p *pluginsdk.Problem) []cellstatus.Status { p.Cells.UpperPL = []float64{1}; return nil }},
+		{"bad relation", func(p *pluginsdk.Problem) []cellstatus.Status {
 			p.Tables = nil
 			p.Relations.Add([]int{0, 99}, []float64{1, 1}, 0)
 			return nil
 		}},
-		{"bad bounds mode", func(p *pluginsdk.Problem) []pluginsdk.Status { return nil }},
-		{"NaN bound", func(p *pluginsdk.Problem) []pluginsdk.Status {
+		{"bad bounds mode", func(p *pluginsdk.Problem) []cellstatus.Status { return nil }},
+		{"NaN bound", func(p *pluginsdk.Problem) []cellstatus.Status {
 			p.Cells.LowerBound = make([]float64, p.NumCells())
 			p.Cells.LowerBound[2] = math.NaN()
 			return nil
@@ -556,9 +557,9 @@ func TestNonAdditiveAndInfeasible(t *testing.T) {
 func TestUnbounded(t *testing.T) {
 	// With [0, ∞) bounds and a hidden grand total, the max is unbounded.
 	p := table2D([][]float64{{1, 2}, {3, 4}})
-	st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	st := append([]cellstatus.Status(nil), p.Cells.Status...)
 	for _, c := range []int{cell(2, 0, 0), cell(2, 0, 1), cell(2, 1, 0), cell(2, 1, 1)} {
-		st[c] = pluginsdk.StatusSecondary
+		st[c] = cellstatus.Secondary
 	}
 	r, err := Suppression(context.Background(), p, st, Options{Bounds: BoundsNonNegative})
 	if err != nil {
@@ -664,9 +665,9 @@ func TestIndustrySize(t *testing.T) {
 			}
 
 			// Every cell suppressed: none is disclosed.
-			all := make([]pluginsdk.Status, p.NumCells())
+			all := make([]cellstatus.Status, p.NumCells())
 			for i, s := range p.Cells.Status {
-				all[i] = pluginsdk.StatusSecondary
+				all[i] = cellstatus.Secondary
 				if s.IsPrimary() {
 					all[i] = s
 				}
@@ -722,7 +723,7 @@ func TestAdjustedFigure16(t *testing.T) {
 	}
 	// Too small a move of the primary, a broken column and a changed
 	// protected cell.
-	p.Cells.Status[cell(3, 3, 3)] = pluginsdk.StatusProtected
+	p.Cells.Status[cell(3, 3, 3)] = cellstatus.Protected
 	v := adjust(map[[2]int]float64{{2, 1}: 40, {2, 3}: 38, {3, 3}: 43})
 	r, err := Adjusted(ctx, p, v, AdjustedOptions{Options: Options{Bounds: BoundsNonNegative}})
 	if err != nil {
@@ -745,7 +746,7 @@ func TestECTA(t *testing.T) {
 	p, _ := seedExample()
 	prim := cell(3, 2, 3)
 	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 5, 5
-	p.Cells.Status[cell(3, 3, 3)] = pluginsdk.StatusEmpty
+	p.Cells.Status[cell(3, 3, 3)] = cellstatus.Empty
 	v := append([]float64(nil), p.Cells.Value...)
 	v[cell(3, 1, 2)] = -10 // a negative published value: ends swapped
 	lo, hi, err := ECTAIntervals(p, v, ECTA{Alpha: 0.5, Beta: 0.1})
@@ -886,7 +887,7 @@ func TestDegenerateInputs(t *testing.T) {
 	// Cells without relations: a hidden cell's bounds are its a-priori ones.
 	p := &pluginsdk.Problem{}
 	p.Cells.Value = []float64{5, 7}
-	p.Cells.Status = []pluginsdk.Status{pluginsdk.StatusUnsafeRule, pluginsdk.StatusSafe}
+	p.Cells.Status = []cellstatus.Status{cellstatus.UnsafeRule, cellstatus.Safe}
 	r, err = Suppression(ctx, p, nil, Options{})
 	if err != nil || r.Lower[0] != 0 || r.Upper[0] != 10.5 || r.Verdict[0] != VerdictProtected {
 		t.Errorf("no relations: %v [%g, %g] %v", err, r.Lower[0], r.Upper[0], r.Verdict[0])
@@ -895,7 +896,7 @@ func TestDegenerateInputs(t *testing.T) {
 	// x0 + x1 = 10 + x2 with x2 published.
 	p = &pluginsdk.Problem{}
 	p.Cells.Value = []float64{4, 8, 2}
-	p.Cells.Status = []pluginsdk.Status{pluginsdk.StatusUnsafeRule, pluginsdk.StatusSecondary, pluginsdk.StatusSafe}
+	p.Cells.Status = []cellstatus.Status{cellstatus.UnsafeRule, cellstatus.Secondary, cellstatus.Safe}
 	// (Built by hand: pluginsdk.Relations.Add loses the right-hand side
 	// of a first relation.)
 	p.Relations = pluginsdk.Relations{Start: []int{0, 3}, Cell: []int{0, 1, 2}, Coef: []float64{1, 1, -1}, RHS: []float64{10}}
@@ -920,7 +921,7 @@ func TestRoundingNoise(t *testing.T) {
 	// T = a + b + c with a = b = 0 hidden (a primary) and c published.
 	p := &pluginsdk.Problem{}
 	p.Cells.Value = []float64{1000, 0, 0, 1000.0000005}
-	p.Cells.Status = []pluginsdk.Status{pluginsdk.StatusSafe, pluginsdk.StatusUnsafeZero, pluginsdk.StatusSecondary, pluginsdk.StatusSafe}
+	p.Cells.Status = []cellstatus.Status{cellstatus.Safe, cellstatus.UnsafeZero, cellstatus.Secondary, cellstatus.Safe}
 	p.Cells.UpperPL = []float64{0, 10, 0, 0}
 	p.Cells.LowerPL = []float64{0, 0, 0, 0}
 	p.Cells.LowerBound = []float64{0, 0, 0, 0}

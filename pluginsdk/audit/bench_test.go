@@ -4,11 +4,12 @@ import (
 	"context"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
-func benchAudit(b *testing.B, p *pluginsdk.Problem, st []pluginsdk.Status, opts Options) {
+func benchAudit(b *testing.B, p *pluginsdk.Problem, st []cellstatus.Status, opts Options) {
 	b.Helper()
 	var r *Report
 	for b.Loop() {
@@ -26,10 +27,10 @@ func benchAudit(b *testing.B, p *pluginsdk.Problem, st []pluginsdk.Status, opts 
 }
 
 // allSuppressed hides every cell of p (primaries keep their status).
-func allSuppressed(p *pluginsdk.Problem) []pluginsdk.Status {
-	st := make([]pluginsdk.Status, p.NumCells())
+func allSuppressed(p *pluginsdk.Problem) []cellstatus.Status {
+	st := make([]cellstatus.Status, p.NumCells())
 	for i, s := range p.Cells.Status {
-		st[i] = pluginsdk.StatusSecondary
+		st[i] = cellstatus.Secondary
 		if s.IsPrimary() {
 			st[i] = s
 		}

@@ -1,6 +1,10 @@
 package audit
 
-import "github.com/sdcengine/argus/pluginsdk"
+import (
+	"github.com/sdcengine/argus/pluginsdk"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+)
 
 // ownCells marks the hidden single-respondent primaries that do not collude
 // against the cells they make up: for every relation whose total is a
@@ -12,7 +16,7 @@ import "github.com/sdcengine/argus/pluginsdk"
 // levels), and two respondents who together make up a cell know it. Such
 // cells are left out of the colluding set. It returns nil when the problem
 // has no frequencies.
-func ownCells(p *pluginsdk.Problem, status []pluginsdk.Status) []bool {
+func ownCells(p *pluginsdk.Problem, status []cellstatus.Status) []bool {
 	c := &p.Cells
 	n := p.NumCells()
 	if len(c.Freq) != n {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
@@ -21,8 +22,8 @@ func TestOwnCellsDoNotCollude(t *testing.T) {
 	c := &p.Cells
 	c.Value = []float64{5, 5, 0, 9, 4, 5}
 	c.Freq = []int64{1, 1, 0, 3, 1, 2}
-	c.Status = []pluginsdk.Status{pluginsdk.StatusUnsafeRule, pluginsdk.StatusUnsafeRule, pluginsdk.StatusEmpty,
-		pluginsdk.StatusSafe, pluginsdk.StatusUnsafeRule, pluginsdk.StatusUnsafeRule}
+	c.Status = []cellstatus.Status{cellstatus.UnsafeRule, cellstatus.UnsafeRule, cellstatus.Empty,
+		cellstatus.Safe, cellstatus.UnsafeRule, cellstatus.UnsafeRule}
 	c.LowerPL = []float64{1, 1, 0, 0, 1, 1}
 	c.UpperPL = []float64{1, 1, 0, 0, 1, 1}
 	c.LowerBound = []float64{0, 0, 0, 0, 0, 0}

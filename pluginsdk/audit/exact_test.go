@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -27,7 +28,7 @@ type genTable struct {
 	dec   int
 	units []int64 // cell values in units of 10^-dec
 	p     *pluginsdk.Problem
-	st    []pluginsdk.Status
+	st    []cellstatus.Status
 	// witness[c], for a primary c protected by construction, is a
 	// deviation (±1 per cell) that moves c and keeps every relation.
 	witness map[int]map[int]int
@@ -84,12 +85,12 @@ func newGenTable(rng *rand.Rand, sizes []int, total float64, dec int) *genTable 
 	}
 	p := &pluginsdk.Problem{}
 	p.Cells.Value = make([]float64, n)
-	p.Cells.Status = make([]pluginsdk.Status, n)
+	p.Cells.Status = make([]cellstatus.Status, n)
 	p.Cells.LowerPL = make([]float64, n)
 	p.Cells.UpperPL = make([]float64, n)
 	for i, u := range g.units {
 		p.Cells.Value[i] = float64(u) / scale // the nearest float to the decimal
-		p.Cells.Status[i] = pluginsdk.StatusSafe
+		p.Cells.Status[i] = cellstatus.Safe
 	}
 	// Relations: for every dimension and every line along it, total =
 	// Σ interior codes.
@@ -123,14 +124,14 @@ func newGenTable(rng *rand.Rand, sizes []int, total float64, dec int) *genTable 
 func (g *genTable) setPrimary(c int) {
 	q := int64(math.Pow(10, float64(g.dec)))
 	lvl := float64(g.units[c]/10) / float64(q)
-	g.p.Cells.Status[c] = pluginsdk.StatusUnsafeRule
-	g.st[c] = pluginsdk.StatusUnsafeRule
+	g.p.Cells.Status[c] = cellstatus.UnsafeRule
+	g.st[c] = cellstatus.UnsafeRule
 	g.p.Cells.LowerPL[c], g.p.Cells.UpperPL[c] = lvl, lvl
 }
 
 func (g *genTable) hide(c int) {
 	if !g.st[c].IsSuppressed() {
-		g.st[c] = pluginsdk.StatusSecondary
+		g.st[c] = cellstatus.Secondary
 	}
 }
 
@@ -533,7 +534,7 @@ func TestReportCrossedInterval(t *testing.T) {
 	p := table2D([][]float64{{2493.04, 17}, {5, 8}})
 	st := slices.Clone(p.Cells.Status)
 	c := cell(2, 1, 1)
-	st[c] = pluginsdk.StatusUnsafeRule
+	st[c] = cellstatus.UnsafeRule
 	p.Cells.LowerPL[c], p.Cells.UpperPL[c] = 100, 100
 	for _, tc := range []struct {
 		lo, hi float64

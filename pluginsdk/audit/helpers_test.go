@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/internal/solver"
@@ -49,7 +50,7 @@ func table2D(interior [][]float64) *pluginsdk.Problem {
 	for i := range r + 1 {
 		for j := range c + 1 {
 			p.Cells.Value = append(p.Cells.Value, full[i][j])
-			p.Cells.Status = append(p.Cells.Status, pluginsdk.StatusSafe)
+			p.Cells.Status = append(p.Cells.Status, cellstatus.Safe)
 			p.Cells.Coords = append(p.Cells.Coords, int32(i), int32(j))
 		}
 	}
@@ -316,12 +317,12 @@ func industrySize(t testing.TB, jjName string) *pluginsdk.Problem {
 
 // randomStatuses suppresses the primaries and a random share of the other
 // suppressible cells.
-func randomStatuses(p *pluginsdk.Problem, share float64, seed uint64) []pluginsdk.Status {
+func randomStatuses(p *pluginsdk.Problem, share float64, seed uint64) []cellstatus.Status {
 	rng := rand.New(rand.NewPCG(seed, 3))
-	st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	st := append([]cellstatus.Status(nil), p.Cells.Status...)
 	for i, s := range st {
-		if s.CanSuppress() && rng.Float64() < share {
-			st[i] = s.Secondary()
+		if sec, ok := s.ToSecondary(); ok && rng.Float64() < share {
+			st[i] = sec
 		}
 	}
 	return st

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
@@ -18,7 +19,7 @@ import (
 // A problem in dimension form without relations gets the relations of its
 // tables (package relations, trivial levels kept); otherwise p.Relations
 // are used. p is not modified.
-func Suppression(ctx context.Context, p *pluginsdk.Problem, status []pluginsdk.Status, opts Options) (*Report, error) {
+func Suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.Status, opts Options) (*Report, error) {
 	start := time.Now()
 	in, err := prepare(p, status, opts)
 	if err != nil {
@@ -108,7 +109,7 @@ func Intervals(ctx context.Context, p *pluginsdk.Problem, lo, hi []float64, opts
 type input struct {
 	p        *pluginsdk.Problem
 	rel      *pluginsdk.Relations
-	status   []pluginsdk.Status
+	status   []cellstatus.Status
 	lo, hi   []float64 // a-priori bounds per cell
 	lpl, upl []float64
 	spl      []float64
@@ -116,7 +117,7 @@ type input struct {
 	opts     Options
 }
 
-func prepare(p *pluginsdk.Problem, status []pluginsdk.Status, opts Options) (*input, error) {
+func prepare(p *pluginsdk.Problem, status []cellstatus.Status, opts Options) (*input, error) {
 	if p == nil {
 		return nil, fmt.Errorf("audit: %w: nil problem", errInput)
 	}
@@ -184,7 +185,7 @@ func (in *input) bounds() error {
 // BoundsAuto the same unless p has LowerBound/UpperBound columns, which
 // win; for BoundsNonNegative [0, +∞). Every interval is widened to contain
 // the cell's value.
-func Bounds(p *pluginsdk.Problem, status []pluginsdk.Status, b BoundsMode) (lo, hi []float64, err error) {
+func Bounds(p *pluginsdk.Problem, status []cellstatus.Status, b BoundsMode) (lo, hi []float64, err error) {
 	n := p.NumCells()
 	c := &p.Cells
 	if status == nil {
@@ -199,7 +200,7 @@ func Bounds(p *pluginsdk.Problem, status []pluginsdk.Status, b BoundsMode) (lo, 
 	lo, hi = make([]float64, n), make([]float64, n)
 	minV, maxV := math.Inf(1), math.Inf(-1)
 	for i, v := range c.Value {
-		if status[i] == pluginsdk.StatusEmpty {
+		if status[i] == cellstatus.Empty {
 			continue
 		}
 		minV, maxV = math.Min(minV, v), math.Max(maxV, v)
@@ -299,7 +300,7 @@ func (in *input) singletons(a *attack) error {
 		if !a.free[i] || !in.status[i].IsPrimary() || (own != nil && own[i]) {
 			continue
 		}
-		single := in.status[i] == pluginsdk.StatusUnsafeSingleton || in.status[i] == pluginsdk.StatusUnsafeSingletonManual
+		single := in.status[i] == cellstatus.UnsafeSingleton || in.status[i] == cellstatus.UnsafeSingletonManual
 		if len(c.Freq) == a.n {
 			single = c.Freq[i] == 1
 		}

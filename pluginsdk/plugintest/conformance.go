@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -77,11 +78,11 @@ func (c *conformance) run(t *testing.T) {
 	})
 	t.Run("OneCell", func(t *testing.T) {
 		p := &pluginsdk.Problem{Cells: pluginsdk.Cells{
-			Value: []float64{42}, Status: []pluginsdk.Status{pluginsdk.StatusSafe}, Cost: []float64{42},
+			Value: []float64{42}, Status: []cellstatus.Status{cellstatus.Safe}, Cost: []float64{42},
 			Freq: []int64{3}, LowerPL: []float64{0}, UpperPL: []float64{0}, LowerBound: []float64{0}, UpperBound: []float64{420}}}
 		res := c.protectOK(t, p)
-		if len(res.Status) == 1 && res.Status[0] != pluginsdk.StatusSafe {
-			t.Errorf("one safe cell: status became %v", res.Status[0])
+		if len(res.Status) == 1 && res.Status[0] != cellstatus.Safe {
+			t.Errorf("one safe cell: status became %v", res.Status[0].Phrase())
 		}
 	})
 	t.Run("SmallTable", func(t *testing.T) {
@@ -110,7 +111,7 @@ func (c *conformance) run(t *testing.T) {
 		if c.info.Capabilities.Output == pluginsdk.OutputSuppression {
 			for i, s := range res.Status {
 				if s != p.Cells.Status[i] {
-					t.Fatalf("all-safe table: cell %d changed from %v to %v", i, p.Cells.Status[i], s)
+					t.Fatalf("all-safe table: cell %d changed from %v to %v", i, p.Cells.Status[i].Phrase(), s.Phrase())
 				}
 			}
 		}
@@ -224,9 +225,9 @@ func (c *conformance) checkSuppressionShape(t *testing.T, p *pluginsdk.Problem, 
 		after := res.Status[i]
 		switch {
 		case before.IsPrimary() && !after.IsPrimary():
-			t.Errorf("cell %d: primary became %v", i, after)
-		case !before.CanSuppress() && !before.IsPrimary() && after != before:
-			t.Errorf("cell %d: frozen %v became %v", i, before, after)
+			t.Errorf("cell %d: primary became %v", i, after.Phrase())
+		case !before.CanBeSecondary() && !before.IsPrimary() && after != before:
+			t.Errorf("cell %d: frozen %v became %v", i, before.Phrase(), after.Phrase())
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -58,7 +59,7 @@ func Grid(spec GridSpec) *pluginsdk.Problem {
 	}
 	c := &p.Cells
 	c.Value = make([]float64, total)
-	c.Status = make([]pluginsdk.Status, total)
+	c.Status = make([]cellstatus.Status, total)
 	c.Freq = make([]int64, total)
 	c.Coords = make([]int32, 0, total*k)
 	coords := make([]int32, k)
@@ -78,7 +79,7 @@ func Grid(spec GridSpec) *pluginsdk.Problem {
 		}
 		switch r := rng.Float64(); {
 		case r < spec.EmptyFraction:
-			c.Status[i] = pluginsdk.StatusEmpty
+			c.Status[i] = cellstatus.Empty
 		default:
 			c.Value[i] = float64(1 + rng.IntN(1000))
 			c.Freq[i] = int64(1 + rng.IntN(20))
@@ -88,7 +89,7 @@ func Grid(spec GridSpec) *pluginsdk.Problem {
 	agg := make([]int32, k)
 	for i := range total {
 		decode(i, ext, coords)
-		if !interior() || c.Status[i] == pluginsdk.StatusEmpty {
+		if !interior() || c.Status[i] == cellstatus.Empty {
 			continue
 		}
 		for mask := 1; mask < 1<<k; mask++ {
@@ -114,12 +115,12 @@ func Grid(spec GridSpec) *pluginsdk.Problem {
 	c.UpperBound = make([]float64, total)
 	for i := range total {
 		decode(i, ext, coords)
-		if c.Status[i] == pluginsdk.StatusEmpty {
+		if c.Status[i] == cellstatus.Empty {
 			continue
 		}
-		c.Status[i] = pluginsdk.StatusSafe
+		c.Status[i] = cellstatus.Safe
 		if c.Value[i] == 0 && c.Freq[i] == 0 {
-			c.Status[i] = pluginsdk.StatusEmpty
+			c.Status[i] = cellstatus.Empty
 			continue
 		}
 		c.Cost[i] = math.Max(1, c.Value[i])
@@ -127,11 +128,11 @@ func Grid(spec GridSpec) *pluginsdk.Problem {
 		if interior() {
 			switch r := rng.Float64(); {
 			case r < spec.PrimaryFraction:
-				c.Status[i] = pluginsdk.StatusUnsafeRule
+				c.Status[i] = cellstatus.UnsafeRule
 				pl := math.Max(1, math.Round(c.Value[i]*pct/100))
 				c.LowerPL[i], c.UpperPL[i] = pl, pl
 			case r < spec.PrimaryFraction+spec.ProtectedFraction:
-				c.Status[i] = pluginsdk.StatusProtected
+				c.Status[i] = cellstatus.Protected
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package relations
 import (
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -30,7 +31,7 @@ func gridProblem(b testing.TB, dims ...pluginsdk.Dimension) *pluginsdk.Problem {
 	p := &pluginsdk.Problem{Tables: []pluginsdk.Table{t}}
 	n := g.Len()
 	p.Cells.Value = make([]float64, n)
-	p.Cells.Status = make([]pluginsdk.Status, n)
+	p.Cells.Status = make([]cellstatus.Status, n)
 	p.Cells.Coords = make([]int32, 0, n*len(dims))
 	var c []int32
 	for i := range n {

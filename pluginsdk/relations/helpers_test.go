@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -52,7 +53,7 @@ func fullProblem(seed uint64, dims ...pluginsdk.Dimension) *pluginsdk.Problem {
 	p := &pluginsdk.Problem{Tables: []pluginsdk.Table{t}}
 	n := g.Len()
 	p.Cells.Value = make([]float64, n)
-	p.Cells.Status = make([]pluginsdk.Status, n)
+	p.Cells.Status = make([]cellstatus.Status, n)
 	p.Cells.Coords = make([]int32, 0, n*len(dims))
 	isLeaf := make([][]bool, len(dims))
 	for d := range dims {
@@ -69,7 +70,7 @@ func fullProblem(seed uint64, dims ...pluginsdk.Dimension) *pluginsdk.Problem {
 	for i := range n {
 		c = g.Coords(i, c)
 		p.Cells.Coords = append(p.Cells.Coords, c...)
-		p.Cells.Status[i] = pluginsdk.StatusSafe
+		p.Cells.Status[i] = cellstatus.Safe
 	}
 	// Add every leaf value to all its ancestors' cells.
 	anc := make([][]int32, len(dims))
@@ -185,11 +186,11 @@ func industrySize(t testing.TB, jjName string) (*pluginsdk.Problem, *jj.File) {
 	n := g.Len()
 	c := &p.Cells
 	c.Value = make([]float64, n)
-	c.Status = make([]pluginsdk.Status, n)
+	c.Status = make([]cellstatus.Status, n)
 	var co []int32
 	for i, jc := range file.Cells {
 		c.Value[i] = jc.Value
-		c.Status[i] = pluginsdk.StatusSafe
+		c.Status[i] = cellstatus.Safe
 		co = g.Coords(i, co)
 		c.Coords = append(c.Coords, co...)
 	}

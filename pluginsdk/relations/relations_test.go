@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -39,7 +40,7 @@ func figure3() *pluginsdk.Problem {
 	for r, row := range vals {
 		for c, v := range row {
 			p.Cells.Value = append(p.Cells.Value, v)
-			p.Cells.Status = append(p.Cells.Status, pluginsdk.StatusSafe)
+			p.Cells.Status = append(p.Cells.Status, cellstatus.Safe)
 			p.Cells.Coords = append(p.Cells.Coords, int32(r), int32(c))
 		}
 	}
@@ -339,7 +340,7 @@ func linkedPair() *pluginsdk.Problem {
 				margin[xi] = p.NumCells()
 			}
 			p.Cells.Value = append(p.Cells.Value, 0)
-			p.Cells.Status = append(p.Cells.Status, pluginsdk.StatusSafe)
+			p.Cells.Status = append(p.Cells.Status, cellstatus.Safe)
 			p.Cells.Table = append(p.Cells.Table, 0)
 			p.Cells.Coords = append(p.Cells.Coords, xi, yi)
 		}
@@ -353,7 +354,7 @@ func linkedPair() *pluginsdk.Problem {
 				continue
 			}
 			p.Cells.Value = append(p.Cells.Value, 0)
-			p.Cells.Status = append(p.Cells.Status, pluginsdk.StatusSafe)
+			p.Cells.Status = append(p.Cells.Status, cellstatus.Safe)
 			p.Cells.Table = append(p.Cells.Table, 1)
 			p.Cells.Coords = append(p.Cells.Coords, xi, zi)
 		}
@@ -472,7 +473,7 @@ func TestValidate(t *testing.T) {
 			}
 			p := &pluginsdk.Problem{Relations: r}
 			p.Cells.Value = make([]float64, 3)
-			p.Cells.Status = []pluginsdk.Status{1, 1, 1}
+			p.Cells.Status = []cellstatus.Status{1, 1, 1}
 			if _, err2 := Build(p, Options{}); (err2 == nil) != tc.valid {
 				t.Errorf("Build = %v", err2)
 			}
@@ -582,7 +583,7 @@ func TestFillAndTable(t *testing.T) {
 	// A general problem keeps its relations.
 	g := &pluginsdk.Problem{}
 	g.Cells.Value = []float64{3, 1, 2}
-	g.Cells.Status = []pluginsdk.Status{1, 1, 1}
+	g.Cells.Status = []cellstatus.Status{1, 1, 1}
 	g.Relations.Add([]int{0, 1, 2}, []float64{-1, 1, 1}, 0)
 	if err := Fill(g, Options{}); err != nil || g.Relations.Len() != 1 {
 		t.Errorf("general: %v", err)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
@@ -51,7 +52,7 @@ func problem(dims ...pluginsdk.Dimension) *pluginsdk.Problem {
 	for i := range g.Len() {
 		c = g.Coords(i, c)
 		p.Cells.Value = append(p.Cells.Value, 0)
-		p.Cells.Status = append(p.Cells.Status, pluginsdk.StatusSafe)
+		p.Cells.Status = append(p.Cells.Status, cellstatus.Safe)
 		p.Cells.Coords = append(p.Cells.Coords, c...)
 	}
 	return p

@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -58,14 +59,14 @@ func seedTable() *pluginsdk.Problem {
 		}
 	}
 	for i := range p.Cells.Status {
-		p.Cells.Status[i] = pluginsdk.StatusSafe
+		p.Cells.Status[i] = cellstatus.Safe
 		p.Cells.LowerPL[i], p.Cells.UpperPL[i] = 0, 0
 	}
 	prim := 2*4 + 3
-	p.Cells.Status[prim] = pluginsdk.StatusUnsafeRule
+	p.Cells.Status[prim] = cellstatus.UnsafeRule
 	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 10, 10
 	for _, c := range []int{1*4 + 1, 1*4 + 3, 2*4 + 1} {
-		p.Cells.Status[c] = pluginsdk.StatusSecondary
+		p.Cells.Status[c] = cellstatus.Secondary
 	}
 	return p
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -307,7 +308,7 @@ func (e *engine) cellState() {
 	}
 	minVal, maxAbs := math.Inf(1), 0.0
 	for i := range n {
-		if c.Status[i] == pluginsdk.StatusEmpty {
+		if c.Status[i] == cellstatus.Empty {
 			continue
 		}
 		minVal = min(minVal, c.Value[i])
@@ -323,7 +324,7 @@ func (e *engine) cellState() {
 		if st.IsSuppressed() {
 			e.supp[r] = true
 		}
-		if st == pluginsdk.StatusProtected || st == pluginsdk.StatusEmpty {
+		if st == cellstatus.Protected || st == cellstatus.Empty {
 			e.frozen[r] = true
 		}
 		if st.IsPrimary() {
@@ -337,7 +338,7 @@ func (e *engine) cellState() {
 			if len(c.Freq) > 0 {
 				e.single[r] = e.single[r] || c.Freq[i] == 1
 			} else {
-				e.single[r] = e.single[r] || st == pluginsdk.StatusUnsafeSingleton || st == pluginsdk.StatusUnsafeSingletonManual
+				e.single[r] = e.single[r] || st == cellstatus.UnsafeSingleton || st == cellstatus.UnsafeSingletonManual
 			}
 		}
 		// Hiding a class hides all its copies, so the problem's cost of a
@@ -390,15 +391,15 @@ func DeriveRatio(p *pluginsdk.Problem) float64 {
 	if len(c.LowerPL) == 0 || len(c.UpperPL) == 0 {
 		return 0
 	}
-	group := func(s pluginsdk.Status) int {
+	group := func(s cellstatus.Status) int {
 		switch s {
-		case pluginsdk.StatusUnsafeRule, pluginsdk.StatusUnsafeSingleton, pluginsdk.StatusUnsafeSingletonManual:
+		case cellstatus.UnsafeRule, cellstatus.UnsafeSingleton, cellstatus.UnsafeSingletonManual:
 			return 0
-		case pluginsdk.StatusUnsafeFrequency:
+		case cellstatus.UnsafeFreq:
 			return 1
-		case pluginsdk.StatusUnsafeRequest:
+		case cellstatus.UnsafeRequest:
 			return 2
-		case pluginsdk.StatusUnsafeManual:
+		case cellstatus.UnsafeManual:
 			return 3
 		}
 		return 4

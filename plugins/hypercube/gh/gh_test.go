@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
@@ -74,14 +75,14 @@ func TestChosenHypercube(t *testing.T) {
 		// ln31+ln51+ln61 is the smallest sum of the four interior cubes.
 		{name: "plain", want: []pair{{"1", "2"}, {"2", "1"}, {"2", "2"}}},
 		// (A2,B2) frozen: ln41+ln51+ln71 = 11.91 < ln31+ln81+ln91 = 12.34.
-		{name: "protected corner", edit: func(b *builder) { b.with(pluginsdk.StatusProtected, "2", "2") },
+		{name: "protected corner", edit: func(b *builder) { b.with(cellstatus.Protected, "2", "2") },
 			want: []pair{{"1", "3"}, {"2", "1"}, {"2", "3"}}},
 		{name: "empty corner", edit: func(b *builder) { delete(b.leaf, b.id("2", "2")) },
 			want: []pair{{"1", "3"}, {"2", "1"}, {"2", "3"}}},
 		{name: "zero corner", edit: func(b *builder) { b.set(0, "2", "2") },
 			want: []pair{{"1", "3"}, {"2", "1"}, {"2", "3"}}},
 		{name: "zero non-structural empty corner", edit: func(b *builder) {
-			b.set(0, "2", "2").with(pluginsdk.StatusEmptyNonStructural, "2", "2")
+			b.set(0, "2", "2").with(cellstatus.EmptyNonStructural, "2", "2")
 		}, want: []pair{{"1", "3"}, {"2", "1"}, {"2", "3"}}},
 		// (A3,B3) already hidden: its cube needs only 2 new suppressions.
 		{name: "fewest new suppressions", edit: func(b *builder) { b.primary(5, "3", "3") },
@@ -95,7 +96,7 @@ func TestChosenHypercube(t *testing.T) {
 		// Row A2 and column B2 frozen except through margins: the cheapest
 		// cubes left use row A3 and column B3.
 		{name: "frozen row", edit: func(b *builder) {
-			b.with(pluginsdk.StatusProtected, "2", "1").with(pluginsdk.StatusProtected, "1", "2")
+			b.with(cellstatus.Protected, "2", "1").with(cellstatus.Protected, "1", "2")
 		}, want: []pair{{"1", "3"}, {"3", "1"}, {"3", "3"}}},
 	}
 	for _, tc := range tests {
@@ -111,7 +112,7 @@ func TestChosenHypercube(t *testing.T) {
 				t.Errorf("new suppressions %v, want %v (corners %v)", got, want, a.Corners)
 			}
 			for _, c := range a.Corners {
-				if s := p.Cells.Status[c]; s == pluginsdk.StatusProtected || s == pluginsdk.StatusEmpty {
+				if s := p.Cells.Status[c]; s == cellstatus.Protected || s == cellstatus.Empty {
 					t.Errorf("corner %d is frozen (%v)", c, s)
 				}
 			}
@@ -138,9 +139,9 @@ func TestNoHypercube(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBuilder(flat("A", 2), flat("B", 2))
 			b.set(10, "1", "1").set(20, "1", "2").set(30, "2", "1").set(40, "2", "2").primary(3, "1", "1")
-			b.with(pluginsdk.StatusProtected, "1", "2").with(pluginsdk.StatusProtected, "2", "1").with(pluginsdk.StatusProtected, "T", "T")
+			b.with(cellstatus.Protected, "1", "2").with(cellstatus.Protected, "2", "1").with(cellstatus.Protected, "T", "T")
 			if tc.rowFix {
-				b.with(pluginsdk.StatusProtected, "1", "T")
+				b.with(cellstatus.Protected, "1", "T")
 			}
 			p := b.build()
 			res, applied := run(t, p, DefaultOptions())
@@ -279,8 +280,8 @@ func repairTable() (*builder, *pluginsdk.Problem) {
 	}
 	b.primary(28, "1", "1")
 	for _, c := range []string{"T", "1", "2", "3"} {
-		b.with(pluginsdk.StatusProtected, "T", c)
-		b.with(pluginsdk.StatusProtected, c, "T")
+		b.with(cellstatus.Protected, "T", c)
+		b.with(cellstatus.Protected, c, "T")
 	}
 	return b, b.build()
 }
@@ -357,7 +358,7 @@ func TestHierarchy(t *testing.T) {
 	b := newBuilder(dim("A", "T", "A1", "A1.1", "A1.2", "A2", "A2.1", "A2.2"), flat("B", 2))
 	b.set(10, "A1.1", "1").set(40, "A1.1", "2").set(20, "A1.2", "1").set(30, "A1.2", "2")
 	b.set(50, "A2.1", "1").set(60, "A2.1", "2").set(70, "A2.2", "1").set(80, "A2.2", "2")
-	b.primary(3, "A1.1", "1").with(pluginsdk.StatusProtected, "A1.2", "1")
+	b.primary(3, "A1.1", "1").with(cellstatus.Protected, "A1.2", "1")
 	p := b.build()
 	o := DefaultOptions()
 	o.Ratio = 0.6
@@ -473,7 +474,7 @@ func linkedProblem() *pluginsdk.Problem {
 	add := func(table int32, a, x int32, v float64) {
 		c := &p.Cells
 		c.Value = append(c.Value, v)
-		c.Status = append(c.Status, pluginsdk.StatusSafe)
+		c.Status = append(c.Status, cellstatus.Safe)
 		c.Freq = append(c.Freq, 3)
 		c.Cost = append(c.Cost, v)
 		c.LowerPL = append(c.LowerPL, 0)
@@ -498,9 +499,9 @@ func linkedProblem() *pluginsdk.Problem {
 		p.Links.Table = append(p.Links.Table, 1)
 		p.Links.Coords = append(p.Links.Coords, int32(a), 0)
 	}
-	p.Cells.Status[4] = pluginsdk.StatusUnsafeRule // (A1,B1)
+	p.Cells.Status[4] = cellstatus.UnsafeRule // (A1,B1)
 	p.Cells.LowerPL[4], p.Cells.UpperPL[4] = 3, 3
-	p.Cells.Status[5] = pluginsdk.StatusProtected // (A1,B2)
+	p.Cells.Status[5] = cellstatus.Protected // (A1,B2)
 	if err := relations.Fill(p, relations.Options{}); err != nil {
 		panic(err)
 	}
@@ -536,9 +537,9 @@ func TestLinked(t *testing.T) {
 func TestDeriveRatio(t *testing.T) {
 	type cell struct {
 		v, pl float64
-		s     pluginsdk.Status
+		s     cellstatus.Status
 	}
-	u3, u5, safe := pluginsdk.StatusUnsafeRule, pluginsdk.StatusUnsafeFrequency, pluginsdk.StatusSafe
+	u3, u5, safe := cellstatus.UnsafeRule, cellstatus.UnsafeFreq, cellstatus.Safe
 	for _, tc := range []struct {
 		name     string
 		decimals int
@@ -551,7 +552,7 @@ func TestDeriveRatio(t *testing.T) {
 		{"frequency when no rule cell", 0, []cell{{100, 30, u5}}, 0.6},
 		{"floored levels left out", 0, []cell{{1, 1, u3}, {100, 15, u3}}, 0.3},
 		{"only floored", 2, []cell{{0.02, 0.01, u3}}, 1},
-		{"zero values left out", 0, []cell{{0, 10, pluginsdk.StatusUnsafeZero}, {100, 5, u3}}, 0.1},
+		{"zero values left out", 0, []cell{{0, 10, cellstatus.UnsafeZero}, {100, 5, u3}}, 0.1},
 		{"no primaries", 0, []cell{{100, 0, safe}}, 0},
 	} {
 		p := &pluginsdk.Problem{Decimals: tc.decimals}
@@ -690,7 +691,7 @@ func TestOptionsFrom(t *testing.T) {
 func TestSingletonShort(t *testing.T) {
 	b := newBuilder(flat("A", 2), flat("B", 1))
 	b.set(10, "1", "1").set(20, "2", "1").primary(2, "1", "1").primary(2, "2", "1").single("2", "1").
-		with(pluginsdk.StatusProtected, "T", "T")
+		with(cellstatus.Protected, "T", "T")
 	p := b.build()
 	o := DefaultOptions()
 	o.Repair = false

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -56,13 +57,13 @@ type builder struct {
 	ext    []int
 	leaf   map[int]float64
 	freq   map[int]int64
-	status map[int]pluginsdk.Status
+	status map[int]cellstatus.Status
 	pl     map[int]float64
 }
 
 func newBuilder(dims ...pluginsdk.Dimension) *builder {
 	b := &builder{t: pluginsdk.Table{Name: "t", Dims: dims}, leaf: map[int]float64{}, freq: map[int]int64{},
-		status: map[int]pluginsdk.Status{}, pl: map[int]float64{}}
+		status: map[int]cellstatus.Status{}, pl: map[int]float64{}}
 	for _, d := range dims {
 		b.ext = append(b.ext, len(d.Codes))
 	}
@@ -91,13 +92,13 @@ func (b *builder) set(v float64, codes ...string) *builder {
 // primary makes a cell primary with symmetric protection level pl.
 func (b *builder) primary(pl float64, codes ...string) *builder {
 	i := b.id(codes...)
-	b.status[i] = pluginsdk.StatusUnsafeRule
+	b.status[i] = cellstatus.UnsafeRule
 	b.pl[i] = pl
 	return b
 }
 
 // with gives a cell a status (protected, empty, ...).
-func (b *builder) with(s pluginsdk.Status, codes ...string) *builder {
+func (b *builder) with(s cellstatus.Status, codes ...string) *builder {
 	b.status[b.id(codes...)] = s
 	return b
 }
@@ -165,16 +166,16 @@ func (b *builder) build() *pluginsdk.Problem {
 	for _, v := range c.Value {
 		maxV = max(maxV, v)
 	}
-	c.Status = make([]pluginsdk.Status, total)
+	c.Status = make([]cellstatus.Status, total)
 	c.Cost = slices.Clone(c.Value)
 	c.LowerPL = make([]float64, total)
 	c.UpperPL = make([]float64, total)
 	c.LowerBound = make([]float64, total)
 	c.UpperBound = make([]float64, total)
 	for i := range total {
-		c.Status[i] = pluginsdk.StatusSafe
+		c.Status[i] = cellstatus.Safe
 		if c.Freq[i] == 0 {
-			c.Status[i] = pluginsdk.StatusEmpty
+			c.Status[i] = cellstatus.Empty
 		}
 		if s, ok := b.status[i]; ok {
 			c.Status[i] = s
@@ -222,7 +223,7 @@ func secondaries(res *pluginsdk.Result) []int {
 }
 
 // underProtected audits a pattern as the host does.
-func underProtected(t testing.TB, p *pluginsdk.Problem, status []pluginsdk.Status) int {
+func underProtected(t testing.TB, p *pluginsdk.Problem, status []cellstatus.Status) int {
 	t.Helper()
 	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Workers: 1})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -27,7 +28,7 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 	if !(o.AprioriPct > 0) || math.IsInf(o.AprioriPct, 0) {
 		return nil, pluginsdk.Errorf("param.invalid", "gh: a-priori percentage %v must be positive", o.AprioriPct)
 	}
-	if !slices.ContainsFunc(p.Cells.Status, pluginsdk.Status.IsSuppressed) {
+	if !slices.ContainsFunc(p.Cells.Status, cellstatus.Status.IsSuppressed) {
 		res := &pluginsdk.Result{Status: slices.Clone(p.Cells.Status), Outcome: pluginsdk.OutcomeFeasible}
 		res.Stats.WallTime = time.Since(start)
 		return res, nil
@@ -369,7 +370,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 				// A colluding singleton stays a primary: its respondent's
 				// knowledge is part of every attacker problem.
 				if st.IsPrimary() && !failing[i] && !(e.o.Singleton && e.isSingleCell(i)) {
-					status[i] = pluginsdk.StatusSecondary
+					status[i] = cellstatus.Secondary
 				}
 			}
 		}
@@ -491,7 +492,7 @@ func (e *engine) isSingleCell(i int) bool {
 	if len(c.Freq) == len(c.Status) {
 		return c.Freq[i] == 1
 	}
-	return c.Status[i] == pluginsdk.StatusUnsafeSingleton || c.Status[i] == pluginsdk.StatusUnsafeSingletonManual
+	return c.Status[i] == cellstatus.UnsafeSingleton || c.Status[i] == cellstatus.UnsafeSingletonManual
 }
 
 // widen suppresses the cheapest published, non-frozen cell nearest to
@@ -539,7 +540,7 @@ func (e *engine) widen(r int32) bool {
 					switch {
 					case e.supp[q]:
 						next = append(next, d32)
-					case !e.frozen[q] && e.p.Cells.Status[d].CanSuppress():
+					case !e.frozen[q] && e.p.Cells.Status[d].CanBeSecondary():
 						if best < 0 || e.cost[q] < e.cost[best] || (e.cost[q] == e.cost[best] && q < best) {
 							best = q
 						}
@@ -608,11 +609,11 @@ func (e *engine) repairCell(t int32) (int, error) {
 }
 
 // statuses returns the current statuses of all cells.
-func (e *engine) statuses() []pluginsdk.Status {
+func (e *engine) statuses() []cellstatus.Status {
 	out := slices.Clone(e.p.Cells.Status)
 	for i, s := range out {
-		if e.supp[e.root[i]] && s.CanSuppress() {
-			out[i] = s.Secondary()
+		if sec, ok := s.ToSecondary(); ok && e.supp[e.root[i]] {
+			out[i] = sec
 		}
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/internal/testcorpus"
@@ -68,11 +69,11 @@ func runJJ(b testing.TB, name string, o Options) *Solution {
 	if err != nil {
 		b.Fatal(err)
 	}
-	st := make([]pluginsdk.Status, p.NumCells())
+	st := make([]cellstatus.Status, p.NumCells())
 	copy(st, p.Cells.Status)
 	for i, s := range sol.Suppressed {
-		if s && st[i].CanSuppress() {
-			st[i] = pluginsdk.StatusSecondary
+		if s && st[i].CanBeSecondary() {
+			st[i] = cellstatus.Secondary
 		}
 	}
 	rep, err := audit.Suppression(context.Background(), p, st, audit.Options{})
@@ -136,11 +137,11 @@ func TestGLPKAnchors(t *testing.T) {
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			p := jjProblem(t, c.file)
-			st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+			st := append([]cellstatus.Status(nil), p.Cells.Status...)
 			cost := 0.0
 			for _, i := range c.suppress {
 				if !st[i].IsPrimary() {
-					st[i] = pluginsdk.StatusSecondary
+					st[i] = cellstatus.Secondary
 					cost += p.Cells.Value[i]
 				}
 			}
@@ -182,10 +183,10 @@ func BenchmarkGrids(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+				st := append([]cellstatus.Status(nil), p.Cells.Status...)
 				for i, s := range sol.Suppressed {
-					if s && st[i].CanSuppress() {
-						st[i] = pluginsdk.StatusSecondary
+					if s && st[i].CanBeSecondary() {
+						st[i] = cellstatus.Secondary
 					}
 				}
 				rep, err := audit.Suppression(context.Background(), p, st, audit.Options{})

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -33,13 +34,13 @@ func seedTable() *pluginsdk.Problem {
 		}
 	}
 	for i := range p.Cells.Status {
-		p.Cells.Status[i] = pluginsdk.StatusSafe
+		p.Cells.Status[i] = cellstatus.Safe
 		p.Cells.LowerPL[i], p.Cells.UpperPL[i] = 0, 0
 		p.Cells.Cost[i] = p.Cells.Value[i]
 		p.Cells.LowerBound[i], p.Cells.UpperBound[i] = 0, math.Inf(1)
 	}
 	prim := 2*4 + 3
-	p.Cells.Status[prim] = pluginsdk.StatusUnsafeRule
+	p.Cells.Status[prim] = cellstatus.UnsafeRule
 	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 10, 10
 	return p
 }
@@ -64,7 +65,7 @@ func hier1H2D(seed uint64, cols int, trivial bool) *pluginsdk.Problem {
 	n := nr * nc
 	c := &p.Cells
 	c.Value = make([]float64, n)
-	c.Status = make([]pluginsdk.Status, n)
+	c.Status = make([]cellstatus.Status, n)
 	c.Freq = make([]int64, n)
 	leaf := func(r int) bool {
 		for _, q := range rows.Parent {
@@ -92,7 +93,7 @@ func hier1H2D(seed uint64, cols int, trivial bool) *pluginsdk.Problem {
 	c.Cost = slices.Clone(c.Value)
 	c.LowerPL, c.UpperPL = make([]float64, n), make([]float64, n)
 	for i := range n {
-		c.Status[i] = pluginsdk.StatusSafe
+		c.Status[i] = cellstatus.Safe
 		c.Coords = append(c.Coords, int32(i/nc), int32(i%nc))
 	}
 	return p
@@ -104,13 +105,13 @@ func markPrimaries(p *pluginsdk.Problem, k int, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 17))
 	var cand []int
 	for i, s := range p.Cells.Status {
-		if s == pluginsdk.StatusSafe && p.Cells.Value[i] > 0 {
+		if s == cellstatus.Safe && p.Cells.Value[i] > 0 {
 			cand = append(cand, i)
 		}
 	}
 	rng.Shuffle(len(cand), func(a, b int) { cand[a], cand[b] = cand[b], cand[a] })
 	for _, i := range cand[:min(k, len(cand))] {
-		p.Cells.Status[i] = pluginsdk.StatusUnsafeRule
+		p.Cells.Status[i] = cellstatus.UnsafeRule
 		pl := math.Max(1, math.Round(0.2*p.Cells.Value[i]))
 		p.Cells.LowerPL[i], p.Cells.UpperPL[i] = pl, pl
 	}
@@ -123,7 +124,7 @@ func bruteForce(t *testing.T, p *pluginsdk.Problem, opts audit.Options, local bo
 	t.Helper()
 	var free []int
 	for i, s := range p.Cells.Status {
-		if s.CanSuppress() {
+		if s.CanBeSecondary() {
 			free = append(free, i)
 		}
 	}
@@ -151,14 +152,14 @@ func bruteForce(t *testing.T, p *pluginsdk.Problem, opts audit.Options, local bo
 	}
 	q := *p
 	q.Relations = rel
-	st := make([]pluginsdk.Status, p.NumCells())
+	st := make([]cellstatus.Status, p.NumCells())
 	opts.Targets = audit.TargetsPrimaries
 	opts.Workers = 1
 	for _, s := range subsets {
 		copy(st, p.Cells.Status)
 		for k, i := range free {
 			if s.mask&(1<<k) != 0 {
-				st[i] = pluginsdk.StatusSecondary
+				st[i] = cellstatus.Secondary
 			}
 		}
 		if !bridgeOK(&q, st) || local && !localOK(&q, st) {
@@ -177,7 +178,7 @@ func bruteForce(t *testing.T, p *pluginsdk.Problem, opts audit.Options, local bo
 
 // bridgeOK is a necessary condition: no primary is the only suppressed cell
 // of a relation.
-func bridgeOK(p *pluginsdk.Problem, st []pluginsdk.Status) bool {
+func bridgeOK(p *pluginsdk.Problem, st []cellstatus.Status) bool {
 	for r := range p.Relations.Len() {
 		cells, _ := p.Relations.Terms(r)
 		prim, supp := 0, 0
@@ -197,7 +198,7 @@ func bridgeOK(p *pluginsdk.Problem, st []pluginsdk.Status) bool {
 }
 
 // localOK checks the singleton constraints (8) on a pattern.
-func localOK(p *pluginsdk.Problem, st []pluginsdk.Status) bool {
+func localOK(p *pluginsdk.Problem, st []cellstatus.Status) bool {
 	for r := range p.Relations.Len() {
 		cells, _ := p.Relations.Terms(r)
 		singles, supp := 0, 0
@@ -238,8 +239,8 @@ func solveProblem(t *testing.T, p *pluginsdk.Problem, o Options, ao audit.Option
 	st := slices.Clone(p.Cells.Status)
 	cost := 0.0
 	for i, s := range sol.Suppressed {
-		if s && st[i].CanSuppress() {
-			st[i] = st[i].Secondary()
+		if sec, ok := st[i].ToSecondary(); ok && s {
+			st[i] = sec
 			cost += p.Cells.Cost[i]
 		}
 		if !s && st[i].IsSuppressed() {
@@ -309,8 +310,8 @@ func TestBruteForce(t *testing.T) {
 						totals++
 					}
 				}
-				if totals >= 2 && p.Cells.Status[i] == pluginsdk.StatusSafe {
-					p.Cells.Status[i] = pluginsdk.StatusProtected
+				if totals >= 2 && p.Cells.Status[i] == cellstatus.Safe {
+					p.Cells.Status[i] = cellstatus.Protected
 				}
 			}
 			return p
@@ -353,8 +354,8 @@ func TestBruteForce(t *testing.T) {
 		tc{name: "fixed-secondary", p: func() *pluginsdk.Problem {
 			p := grid(5)
 			for i, s := range p.Cells.Status {
-				if s == pluginsdk.StatusSafe && p.Coords(i)[0] != 0 && p.Coords(i)[1] != 0 {
-					p.Cells.Status[i] = pluginsdk.StatusSecondary
+				if s == cellstatus.Safe && p.Coords(i)[0] != 0 && p.Coords(i)[1] != 0 {
+					p.Cells.Status[i] = cellstatus.Secondary
 					break
 				}
 			}
@@ -400,7 +401,7 @@ func TestBruteForce(t *testing.T) {
 			p := c.p()
 			free := 0
 			for _, s := range p.Cells.Status {
-				if s.CanSuppress() {
+				if s.CanBeSecondary() {
 					free++
 				}
 			}
@@ -418,8 +419,8 @@ func TestBruteForce(t *testing.T) {
 			if c.local {
 				st := slices.Clone(p.Cells.Status)
 				for i, s := range sol.Suppressed {
-					if s && st[i].CanSuppress() {
-						st[i] = pluginsdk.StatusSecondary
+					if s && st[i].CanBeSecondary() {
+						st[i] = cellstatus.Secondary
 					}
 				}
 				q := *p
@@ -461,7 +462,7 @@ func TestPatternMergedWithPrimary(t *testing.T) {
 	p := hier1H2D(4, 2, true)
 	const nc = 3
 	b1, B := 6*nc+1, 5*nc+1
-	p.Cells.Status[b1] = pluginsdk.StatusUnsafeRule
+	p.Cells.Status[b1] = cellstatus.UnsafeRule
 	p.Cells.LowerPL[b1], p.Cells.UpperPL[b1] = 5, 5
 	rel, err := relations.Build(p, relations.Options{})
 	if err != nil {
@@ -492,7 +493,7 @@ func TestFirstPatternTimeLimit(t *testing.T) {
 		t.Errorf("time fallback %v, time limit %v; want the fallback at the time limit", sol.Stats.TimeFallback, sol.TimeLimit)
 	}
 	for i, s := range p.Cells.Status {
-		if s.CanSuppress() && !sol.Suppressed[i] {
+		if s.CanBeSecondary() && !sol.Suppressed[i] {
 			t.Errorf("cell %d published", i)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -142,10 +143,10 @@ func TestExtendedFormulation(t *testing.T) {
 				t.Fatal(err)
 			}
 			loose, pat := extended(t, FromProblem(p, rel), 0, false)
-			st := append([]pluginsdk.Status(nil), p.Cells.Status...)
+			st := append([]cellstatus.Status(nil), p.Cells.Status...)
 			for i, s := range pat {
-				if s && st[i].CanSuppress() {
-					st[i] = pluginsdk.StatusSecondary
+				if s && st[i].CanBeSecondary() {
+					st[i] = cellstatus.Secondary
 				}
 			}
 			q := *p

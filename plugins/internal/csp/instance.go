@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -130,7 +131,7 @@ func level(x []float64, i int) float64 {
 // default (audit.Bounds with BoundsAuto) for the cells of p under the given
 // statuses (nil: p's own). A NaN bound in p makes every bound NaN, which
 // Solve rejects.
-func AuditBounds(p *pluginsdk.Problem, status []pluginsdk.Status) (lo, hi []float64) {
+func AuditBounds(p *pluginsdk.Problem, status []cellstatus.Status) (lo, hi []float64) {
 	lo, hi, err := audit.Bounds(p, status, audit.BoundsAuto)
 	if err != nil {
 		n := p.NumCells()
@@ -145,13 +146,13 @@ func AuditBounds(p *pluginsdk.Problem, status []pluginsdk.Status) (lo, hi []floa
 // KindOf maps a τ-Argus status to the engine's kind: primaries (3–9) are
 // Primary, suppressible cells (1, 2, 13) Free, secondaries (11, 12) Fixed
 // (kept suppressed), protected and empty cells (10, 14) Frozen.
-func KindOf(s pluginsdk.Status) Kind {
+func KindOf(s cellstatus.Status) Kind {
 	switch {
 	case s.IsPrimary():
 		return Primary
 	case s.IsSecondary():
 		return Fixed
-	case s.CanSuppress():
+	case s.CanBeSecondary():
 		return Free
 	}
 	return Frozen
@@ -168,7 +169,7 @@ func IsSingleton(p *pluginsdk.Problem, i int) bool {
 	if len(p.Cells.Freq) == p.NumCells() {
 		return p.Cells.Freq[i] == 1
 	}
-	return s == pluginsdk.StatusUnsafeSingleton || s == pluginsdk.StatusUnsafeSingletonManual
+	return s == cellstatus.UnsafeSingleton || s == cellstatus.UnsafeSingletonManual
 }
 
 // FromProblem returns the instance of a whole problem: its cells with kinds

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -81,7 +82,7 @@ func MinimumFrequency(p *pluginsdk.Problem, given int) int {
 	}
 	m := 0
 	for i, s := range p.Cells.Status {
-		if s == pluginsdk.StatusUnsafeFrequency {
+		if s == cellstatus.UnsafeFreq {
 			m = max(m, int(p.Cells.Freq[i])+1)
 		}
 	}

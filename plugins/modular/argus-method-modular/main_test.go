@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -142,7 +143,7 @@ func TestBacktracking(t *testing.T) {
 	vals[0] = vals[1] + vals[4]
 	copy(c.Value, vals)
 	copy(c.Cost, vals)
-	c.Status[2] = pluginsdk.StatusUnsafeRule
+	c.Status[2] = cellstatus.UnsafeRule
 	c.LowerPL[2], c.UpperPL[2] = 5, 5
 	res, _ := protect(t, p, nil)
 	if res.Stats.Extra["backtracks"] < 1 {
@@ -180,8 +181,8 @@ func TestLinked(t *testing.T) {
 func TestKeepsSecondaries(t *testing.T) {
 	p := csptest.HierTable(10, 0.2, csptest.Tree2, csptest.Flat(3))
 	for i, s := range p.Cells.Status {
-		if s == pluginsdk.StatusSafe && p.Coords(i)[0] == 3 && p.Coords(i)[1] == 2 {
-			p.Cells.Status[i] = pluginsdk.StatusSecondary
+		if s == cellstatus.Safe && p.Coords(i)[0] == 3 && p.Coords(i)[1] == 2 {
+			p.Cells.Status[i] = cellstatus.Secondary
 		}
 	}
 	res, _ := protect(t, p, nil)

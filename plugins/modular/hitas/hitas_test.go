@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -100,7 +101,7 @@ func TestSingletonRows(t *testing.T) {
 				}
 				p.Cells.Freq[i] = c.freq[co[1]-1]
 				if c.freq[co[1]-1] < 9 {
-					p.Cells.Status[i] = pluginsdk.StatusUnsafeRule
+					p.Cells.Status[i] = cellstatus.UnsafeRule
 					p.Cells.LowerPL[i], p.Cells.UpperPL[i] = 1, 1
 					prim++
 				}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
@@ -19,7 +20,7 @@ import (
 func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.Result, error) {
 	start := time.Now()
 	n := p.NumCells()
-	status := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	status := append([]cellstatus.Status(nil), p.Cells.Status...)
 	if n == 0 {
 		return &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
@@ -46,8 +47,8 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 	}
 	supp := h.suppressed()
 	for i := range n {
-		if supp[i] && status[i].CanSuppress() {
-			status[i] = status[i].Secondary()
+		if sec, ok := status[i].ToSecondary(); ok && supp[i] {
+			status[i] = sec
 		}
 	}
 	res := &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeFeasible}

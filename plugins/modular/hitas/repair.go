@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -14,7 +15,7 @@ import (
 // finalAudit audits the pattern on the whole problem and repairs every
 // primary left under-protected with the engine's heuristic (current
 // secondaries kept, new ones added where needed, then cleaned up).
-func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, status []pluginsdk.Status,
+func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, status []cellstatus.Status,
 	o *Options, res *pluginsdk.Result) error {
 	q := *p
 	q.Relations = rel
@@ -52,8 +53,8 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 		return fmt.Errorf("repair: %w", err)
 	}
 	for i, s := range sol.Suppressed {
-		if s && status[i].CanSuppress() {
-			status[i] = status[i].Secondary()
+		if sec, ok := status[i].ToSecondary(); ok && s {
+			status[i] = sec
 		}
 	}
 	after, err := audit.Suppression(ctx, &q, status, audit.Options{Workers: o.Workers, Mode: audit.ModeVerdicts,

@@ -120,7 +120,7 @@ func newRun(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, 
 			g.lowerPL[r] = math.Max(g.lowerPL[r], val(p.Cells.LowerPL, i))
 			g.upperPL[r] = math.Max(g.upperPL[r], val(p.Cells.UpperPL, i))
 			g.slidingPL[r] = math.Max(g.slidingPL[r], val(p.Cells.SlidingPL, i))
-		case !s.CanSuppress():
+		case !s.CanBeSecondary():
 			g.frozen[r] = true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -34,13 +35,13 @@ func TestSeedExample(t *testing.T) {
 		}
 	}
 	for i := range c.Status {
-		c.Status[i] = pluginsdk.StatusSafe
+		c.Status[i] = cellstatus.Safe
 		c.Cost[i] = c.Value[i]
 		c.LowerPL[i], c.UpperPL[i] = 0, 0
 		c.LowerBound[i], c.UpperBound[i] = 0, 1e9
 	}
 	prim := 2*4 + 3
-	c.Status[prim] = pluginsdk.StatusUnsafeRule
+	c.Status[prim] = cellstatus.UnsafeRule
 	c.LowerPL[prim], c.UpperPL[prim] = 10, 10
 	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginsdk.Job{Method: "OPT", Problem: p})
 	if err != nil {

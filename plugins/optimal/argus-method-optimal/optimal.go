@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -71,7 +72,7 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	start := time.Now()
 	p := req.Problem
 	n := p.NumCells()
-	status := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	status := append([]cellstatus.Status(nil), p.Cells.Status...)
 	if n == 0 {
 		return &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
@@ -118,8 +119,8 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		return nil, pluginsdk.Errorf("solver.failed", "optimal suppression: %v", err)
 	}
 	for i := range n {
-		if sol.Suppressed[i] && status[i].CanSuppress() {
-			status[i] = status[i].Secondary()
+		if sec, ok := status[i].ToSecondary(); ok && sol.Suppressed[i] {
+			status[i] = sec
 		}
 	}
 	res := &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeFeasible}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -34,7 +35,7 @@ func (rectangle) Info() pluginsdk.MethodInfo {
 // Protect suppresses one rectangle per primary.
 func (rectangle) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
 	p := req.Problem
-	status := append([]pluginsdk.Status(nil), p.Cells.Status...)
+	status := append([]cellstatus.Status(nil), p.Cells.Status...)
 	var primaries []int
 	for i, s := range status {
 		if s.IsPrimary() {
@@ -66,7 +67,7 @@ func (rectangle) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsd
 				return 0
 			}
 			return costOf(p, cell)
-		case s.CanSuppress():
+		case s.CanBeSecondary():
 			return costOf(p, cell)
 		}
 		return math.Inf(1) // frozen
@@ -95,8 +96,8 @@ func (rectangle) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsd
 			continue // no rectangle: the host's audit reports the cell
 		}
 		for _, corner := range []int{at[r*cols+bl], at[bk*cols+c], at[bk*cols+bl]} {
-			if status[corner].CanSuppress() {
-				status[corner] = status[corner].Secondary()
+			if sec, ok := status[corner].ToSecondary(); ok {
+				status[corner] = sec
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
@@ -15,7 +16,7 @@ func TestConformance(t *testing.T) {
 func TestRectangle(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{2, 2}, Seed: 1})
 	// Cell (1,1) is index 1*3+1 = 4; make it primary.
-	p.Cells.Status[4] = pluginsdk.StatusUnsafeFrequency
+	p.Cells.Status[4] = cellstatus.UnsafeFreq
 	p.Cells.Cost = []float64{100, 100, 100, 100, 1, 5, 100, 7, 2}
 	client := plugintest.Serve(t, plugin())
 	res, err := client.Protect(t.Context(), pluginsdk.Job{Method: "RECT", Problem: p})
@@ -23,12 +24,12 @@ func TestRectangle(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The cheapest rectangle is (1,1),(1,2),(2,1),(2,2): costs 5+7+2.
-	want := map[int]pluginsdk.Status{4: pluginsdk.StatusUnsafeFrequency, 5: pluginsdk.StatusSecondary,
-		7: pluginsdk.StatusSecondary, 8: pluginsdk.StatusSecondary}
+	want := map[int]cellstatus.Status{4: cellstatus.UnsafeFreq, 5: cellstatus.Secondary,
+		7: cellstatus.Secondary, 8: cellstatus.Secondary}
 	for i, s := range res.Status {
 		w, ok := want[i]
 		if !ok {
-			w = pluginsdk.StatusSafe
+			w = cellstatus.Safe
 		}
 		if s != w {
 			t.Errorf("cell %d: status %v, want %v", i, s, w)

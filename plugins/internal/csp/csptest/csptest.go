@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
@@ -127,7 +128,7 @@ func IndustryBySize(tb testing.TB, resp string) *pluginsdk.Problem {
 }
 
 // Audit audits a pattern with the audit's defaults and returns the report.
-func Audit(tb testing.TB, p *pluginsdk.Problem, status []pluginsdk.Status) *audit.Report {
+func Audit(tb testing.TB, p *pluginsdk.Problem, status []cellstatus.Status) *audit.Report {
 	tb.Helper()
 	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{})
 	if err != nil {
@@ -137,7 +138,7 @@ func Audit(tb testing.TB, p *pluginsdk.Problem, status []pluginsdk.Status) *audi
 }
 
 // Summary counts the secondaries of a pattern and their cost.
-func Summary(p *pluginsdk.Problem, status []pluginsdk.Status) (secondaries int, cost float64) {
+func Summary(p *pluginsdk.Problem, status []cellstatus.Status) (secondaries int, cost float64) {
 	n, cost := pluginsdk.Secondaries(p, status)
 	return int(n), cost
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
@@ -81,7 +82,7 @@ func HierTable(seed uint64, share float64, dims ...Dim) *pluginsdk.Problem {
 	}
 	c := &p.Cells
 	c.Value, c.Freq = make([]float64, n), make([]int64, n)
-	c.Status = make([]pluginsdk.Status, n)
+	c.Status = make([]cellstatus.Status, n)
 	c.LowerPL, c.UpperPL = make([]float64, n), make([]float64, n)
 	type lc struct {
 		co []int32
@@ -112,7 +113,7 @@ func HierTable(seed uint64, share float64, dims ...Dim) *pluginsdk.Problem {
 				c.Freq[i] += l.f
 			}
 		}
-		c.Status[i] = pluginsdk.StatusSafe
+		c.Status[i] = cellstatus.Safe
 	}
 	c.Cost = slices.Clone(c.Value)
 	for i := range n {
@@ -122,7 +123,7 @@ func HierTable(seed uint64, share float64, dims ...Dim) *pluginsdk.Problem {
 			all = all && leaf(dims[d], x)
 		}
 		if all && rng.Float64() < share {
-			c.Status[i] = pluginsdk.StatusUnsafeRule
+			c.Status[i] = cellstatus.UnsafeRule
 			pl := math.Max(1, math.Round(0.2*c.Value[i]))
 			c.LowerPL[i], c.UpperPL[i] = pl, pl
 		}
