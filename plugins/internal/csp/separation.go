@@ -44,7 +44,7 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 		}
 		protected = false
 		if wantCuts && e.master != nil {
-			if c, ok := wk.att.capacityCut([][]float64{r.d}, tk.col, tk.req[d], e.master.idx); ok {
+			if c, ok := wk.att.capacityCut([][]float64{r.d}, tk.col, tk.req[d], e.master.colIndex); ok {
 				cuts = append(cuts, c)
 			}
 		}
@@ -56,7 +56,7 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 		if res[up].value+res[down].value < tk.slide-eps {
 			protected = false
 			if wantCuts && e.master != nil && res[up].d != nil && res[down].d != nil {
-				if c, ok := wk.att.capacityCut([][]float64{res[up].d, res[down].d}, tk.col, tk.slide, e.master.idx); ok {
+				if c, ok := wk.att.capacityCut([][]float64{res[up].d, res[down].d}, tk.col, tk.slide, e.master.colIndex); ok {
 					cuts = append(cuts, c)
 				}
 			}
@@ -109,7 +109,7 @@ func (e *engine) initBridgeless() {
 					skip = true
 					break
 				}
-				c.col = append(c.col, ms.idx[g])
+				c.col = append(c.col, ms.colIndex[g])
 				c.coef = append(c.coef, 1)
 			}
 			if skip || len(c.col) == 0 {
@@ -168,7 +168,7 @@ func (e *engine) initLocal() {
 		for _, j := range keys {
 			local.col = append(local.col, int32(j))
 			local.coef = append(local.coef, coef[j])
-			mc.col = append(mc.col, ms.idx[j])
+			mc.col = append(mc.col, ms.colIndex[j])
 			mc.coef = append(mc.coef, coef[j])
 			total += coef[j]
 		}
@@ -217,7 +217,7 @@ func (e *engine) bridgeless(y []float64) int {
 		}
 		var c cut
 		for _, g := range cols {
-			c.col = append(c.col, ms.idx[g])
+			c.col = append(c.col, ms.colIndex[g])
 			if g == best {
 				c.coef = append(c.coef, -1)
 			} else {
