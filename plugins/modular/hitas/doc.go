@@ -6,8 +6,13 @@
 //
 // # Parts
 //
-// A run ([Protect]) goes through these parts, one file each:
+// A run ([Protect], protect.go, with its [Options]) goes through these
+// parts, one file each:
 //
+//   - run.go: the state of a run, per class root: what the input says
+//     (primaries with their protection levels, earlier secondaries, cells
+//     that cannot be suppressed), the current pass's pattern, and the
+//     margins backtracked into primaries.
 //   - classes.go: cells that are copies of each other (single-child
 //     hierarchy levels; shared cells of linked tables seen through
 //     different trivial levels) form classes that are suppressed together;
