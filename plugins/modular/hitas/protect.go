@@ -47,7 +47,7 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 	}
 	supp := h.suppressed()
 	for i := range n {
-		if sec, ok := status[i].ToSecondary(); ok && supp[i] {
+		if sec, ok := status[i].ToSecondary(); supp[i] && ok {
 			status[i] = sec
 		}
 	}

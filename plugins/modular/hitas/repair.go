@@ -53,7 +53,7 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 		return fmt.Errorf("repair: %w", err)
 	}
 	for i, s := range sol.Suppressed {
-		if sec, ok := status[i].ToSecondary(); ok && s {
+		if sec, ok := status[i].ToSecondary(); s && ok {
 			status[i] = sec
 		}
 	}
