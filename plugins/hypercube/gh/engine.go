@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 	"github.com/sdcengine/argus/pluginsdk/subtable"
@@ -125,8 +126,10 @@ type engine struct {
 	repairRounds       int
 	raised             int
 	widened            int
-	// relStart/relOf list the relations of every cell (built by widen).
-	relStart, relOf []int32
+	// relsOf lists the relations of every cell (column c: the relations
+	// cell c is in) and classCells the cells of every class (column r:
+	// the cells whose root is r, r first); both built by widen.
+	relsOf, classCells numeric.CSC
 	// unverifiedWidened are the unverified primaries widened once.
 	unverifiedWidened       map[int32]bool
 	underBefore, underAfter int
@@ -315,7 +318,7 @@ func (e *engine) cellState() {
 	if minVal < 0 {
 		minTab = 1.5 * minVal
 	}
-	e.tol = 1e-9*max(1, maxAbs) + 1e-12
+	e.tol = numeric.Slack(maxAbs) + 1e-12
 	for i := range n {
 		r, st := e.root[i], c.Status[i]
 		if st.IsSuppressed() {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 )
@@ -247,7 +248,7 @@ func (e *engine) ensure(si, tpos int, t int32) error {
 // corner other than t; else one. A hypercube inherited from the target that
 // suppressed t protects it alone, as in GHMiter.
 func (e *engine) want(recs []cubeRec, t int32, margin bool) int {
-	if len(recs) == 0 || !e.o.Singleton || margin || recs[0].inherited || len(e.singleCorners(&recs[0], t)) == 0 {
+	if len(recs) == 0 || !e.o.Singleton || margin || recs[0].inherited || recs[0].singles == 0 {
 		return 1
 	}
 	return 2
@@ -499,42 +500,31 @@ func (e *engine) isSingleCell(i int) bool {
 // such a relation, and so on. It reports whether it found one.
 func (e *engine) widen(r int32) bool {
 	rel := &e.p.Relations
-	if e.relStart == nil {
-		// cell → relations, built on first use.
-		e.relStart = make([]int32, e.n+1)
-		for k := range rel.Len() {
+	if e.relsOf.Start == nil {
+		// cell → relations and class root → cells, built on first use.
+		e.relsOf = numeric.Transpose(rel.Len(), e.n, func(k int) ([]int, []float64) {
 			cells, _ := rel.Terms(k)
-			for _, c := range cells {
-				e.relStart[c+1]++
-			}
-		}
-		for i := range e.n {
-			e.relStart[i+1] += e.relStart[i]
-		}
-		e.relOf = make([]int32, e.relStart[e.n])
-		fill := slices.Clone(e.relStart[:e.n])
-		for k := range rel.Len() {
-			cells, _ := rel.Terms(k)
-			for _, c := range cells {
-				e.relOf[fill[c]] = int32(k)
-				fill[c]++
-			}
-		}
+			return cells, nil
+		}, nil)
+		var one [1]int
+		e.classCells = numeric.Transpose(e.n, e.n, func(i int) ([]int, []float64) {
+			one[0] = int(e.root[i])
+			return one[:], nil
+		}, nil)
 	}
 	seenCell := make(map[int32]bool)
 	seenRel := make(map[int32]bool)
-	var frontier []int32
-	for i := range e.n {
-		if e.root[i] == r {
-			frontier = append(frontier, int32(i))
-			seenCell[int32(i)] = true
-		}
+	members, _ := e.classCells.Col(int(r))
+	frontier := slices.Clone(members)
+	for _, c := range frontier {
+		seenCell[c] = true
 	}
 	for len(frontier) > 0 {
 		best := int32(-1)
 		var next []int32
 		for _, c := range frontier {
-			for _, k := range e.relOf[e.relStart[c]:e.relStart[c+1]] {
+			rels, _ := e.relsOf.Col(int(c))
+			for _, k := range rels {
 				if seenRel[k] {
 					continue
 				}

@@ -151,8 +151,8 @@ func (a *attacker) addCols(gs []int32) error {
 	var start, idx []int
 	var val []float64
 	for _, g := range gs {
-		for p := a.m.colStart[g]; p < a.m.colStart[g+1]; p++ {
-			row := a.m.colRow[p]
+		for p := a.m.cols.Start[g]; p < a.m.cols.Start[g+1]; p++ {
+			row := a.m.cols.Row[p]
 			if a.rowPos[row] >= 0 {
 				continue
 			}
@@ -177,9 +177,9 @@ func (a *attacker) addCols(gs []int32) error {
 	}
 	for _, g := range gs {
 		c := int(a.pos[g])
-		for p := a.m.colStart[g]; p < a.m.colStart[g+1]; p++ {
-			if r := a.rowPos[a.m.colRow[p]]; r < oldRows {
-				if err := a.s.ChangeCoeff(int(r), c, a.m.colCoef[p]); err != nil {
+		for p := a.m.cols.Start[g]; p < a.m.cols.Start[g+1]; p++ {
+			if r := a.rowPos[a.m.cols.Row[p]]; r < oldRows {
+				if err := a.s.ChangeCoeff(int(r), c, a.m.cols.Value[p]); err != nil {
 					return fmt.Errorf("csp: attacker coefficients: %w", err)
 				}
 			}
@@ -267,9 +267,9 @@ func (a *attacker) solve(ctx context.Context, y []float64, j int, dir int) (atta
 			d = make([]float64, m.n)
 			for g := range m.n {
 				s := 0.0
-				for p := a.m.colStart[g]; p < a.m.colStart[g+1]; p++ {
-					if r := a.rowPos[a.m.colRow[p]]; r >= 0 {
-						s += res.RowDuals[r] * a.m.colCoef[p]
+				for p := a.m.cols.Start[g]; p < a.m.cols.Start[g+1]; p++ {
+					if r := a.rowPos[a.m.cols.Row[p]]; r >= 0 {
+						s += res.RowDuals[r] * a.m.cols.Value[p]
 					}
 				}
 				d[g] = -s

@@ -6,23 +6,25 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/sdcengine/argus/internal/numeric"
 )
 
 // preprocess drops requirements that the always-suppressed columns meet
 // already. (Requirements that no pattern meets are found by the start
 // heuristic, which relaxes them to what suppressing everything achieves.)
 func (e *engine) preprocess(ctx context.Context) error {
-	m := e.m
+	m := e.model
 	type vals struct{ v [2]float64 }
 	measure := func(y []float64) ([]vals, error) {
-		out := make([]vals, len(e.tasks))
-		err := e.forEach(ctx, len(e.tasks), func(w *worker, t int) error {
-			tk := &e.tasks[t]
+		out := make([]vals, len(e.reqs.tasks))
+		err := e.pool.forEach(ctx, len(e.reqs.tasks), func(w *worker, t int) error {
+			tk := &e.reqs.tasks[t]
 			for d := range 2 {
 				if tk.req[d] == 0 && tk.slide == 0 {
 					continue
 				}
-				r, err := w.att.solve(ctx, y, tk.j, d)
+				r, err := w.att.solve(ctx, y, tk.col, d)
 				if err != nil {
 					return err
 				}
@@ -42,8 +44,8 @@ func (e *engine) preprocess(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for t := range e.tasks {
-		tk := &e.tasks[t]
+	for t := range e.reqs.tasks {
+		tk := &e.reqs.tasks[t]
 		for d := range 2 {
 			if tk.req[d] > 0 && base[t].v[d] >= tk.req[d]-m.eps {
 				tk.req[d] = 0
@@ -53,38 +55,10 @@ func (e *engine) preprocess(ctx context.Context) error {
 			tk.slide = 0
 		}
 	}
-	e.compactTasks()
-	e.compactTasks()
-	e.stats.Tasks = len(e.tasks)
+	e.reqs.compact()
+	e.reqs.compact()
+	e.stats.Tasks = len(e.reqs.tasks)
 	return nil
-}
-
-// compactTasks removes tasks without requirements, keeping the witnesses.
-func (e *engine) compactTasks() {
-	w := 0
-	for t, tk := range e.tasks {
-		if tk.req[up] == 0 && tk.req[down] == 0 && tk.slide == 0 {
-			continue
-		}
-		e.tasks[w], e.wit[w] = tk, e.wit[t]
-		w++
-	}
-	e.tasks, e.wit = e.tasks[:w], e.wit[:w]
-}
-
-// order returns the tasks in the order the heuristic protects them: larger
-// requirements first.
-func (e *engine) order() []int {
-	ord := make([]int, len(e.tasks))
-	for t := range ord {
-		ord[t] = t
-	}
-	size := func(t int) float64 {
-		tk := &e.tasks[t]
-		return math.Max(tk.req[up]+tk.req[down], tk.slide)
-	}
-	slices.SortStableFunc(ord, func(a, b int) int { return cmp.Compare(size(b), size(a)) })
-	return ord
 }
 
 // protect extends the column pattern y until every requirement holds, one
@@ -101,28 +75,28 @@ func (e *engine) order() []int {
 // five dimensions) is every suppressible cell suppressed
 // (Stats.TimeFallback).
 func (e *engine) protect(ctx context.Context, y []bool, guide []float64) error {
-	m := e.m
+	m := e.model
 	for j := range y {
 		y[j] = y[j] || m.on[j]
 	}
 	var fastAt time.Time
 	var first context.Context // the first call's context, with its hard end
-	if e.inc == nil && e.parent != nil {
-		ctx = e.parent
-		if !e.deadline.IsZero() {
-			limit := e.deadline.Sub(e.start)
-			fastAt = e.deadline.Add(-limit / 4)
+	if e.best.pattern == nil && e.clock.untimed != nil {
+		ctx = e.clock.untimed
+		if !e.clock.deadline.IsZero() {
+			limit := e.clock.deadline.Sub(e.clock.start)
+			fastAt = e.clock.deadline.Add(-limit / 4)
 			var cancel context.CancelFunc
-			ctx, cancel = context.WithDeadline(e.parent, e.deadline.Add(limit/10))
+			ctx, cancel = context.WithDeadline(e.clock.untimed, e.clock.deadline.Add(limit/10))
 			defer cancel()
 			first = ctx
 		}
-		if e.o.fastWitnesses {
-			fastAt = e.start
+		if e.opts.fastWitnesses {
+			fastAt = e.clock.start
 		}
 	}
 	outOfTime := func(err error) bool {
-		if err == nil || first == nil || first.Err() == nil || e.parent.Err() != nil {
+		if err == nil || first == nil || first.Err() == nil || e.clock.untimed.Err() != nil {
 			return false
 		}
 		e.logf("protect: no protected pattern by the time limit; every suppressible cell suppressed")
@@ -149,12 +123,12 @@ func (e *engine) protect(ctx context.Context, y []bool, guide []float64) error {
 			return nil
 		}
 		margin := 1 + 1e-7*float64(attempt*attempt)
-		isBad := make([]bool, len(e.tasks))
+		isBad := make([]bool, len(e.reqs.tasks))
 		for _, t := range bad {
 			isBad[t] = true
 		}
 		var todo []int
-		for _, t := range e.order() {
+		for _, t := range e.reqs.order() {
 			if isBad[t] {
 				todo = append(todo, t)
 			}
@@ -186,7 +160,7 @@ type taskResult struct {
 // protected under a smaller pattern stays protected under the merged one,
 // and the result does not depend on the scheduling.
 func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide []float64, margin float64, fastAt time.Time) error {
-	W := len(e.workers)
+	W := len(e.pool)
 	type local struct {
 		y  []bool
 		yf []float64
@@ -208,11 +182,11 @@ func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide [
 			if !now.Before(fastAt) || measured && now.Add(left).After(fastAt) {
 				e.logf("protect: %d of %d requirements left, fast witnesses", len(todo)-off, len(todo))
 				fast = true
-				e.useSmallLPs()
+				e.pool.useSmallLPs()
 			}
 		}
 		batch := 1
-		if e.sparse() {
+		if e.pool.sparse() {
 			batch = 2 * W
 		}
 		ids := todo[off:min(off+batch, len(todo))]
@@ -231,9 +205,9 @@ func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide [
 		}
 		var err error
 		if len(ids) == 1 {
-			err = run(0, e.workers[0], 0)
+			err = run(0, e.pool[0], 0)
 		} else {
-			err = e.forEach(ctx, len(ids), func(w *worker, k int) error { return run(k%W, w, k) })
+			err = e.pool.forEach(ctx, len(ids), func(w *worker, k int) error { return run(k%W, w, k) })
 		}
 		if err != nil {
 			return err
@@ -246,37 +220,15 @@ func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide [
 				return nil
 			}
 			if r.unprotectable {
-				e.unprotectable[e.m.reqCell[e.tasks[t].j]] = true
+				e.reqs.unprotectable[e.model.reqCell[e.reqs.tasks[t].col]] = true
 			}
 			for _, g := range r.added {
 				y[g] = true
 			}
 		}
-		e.syncRouters()
+		e.pool.syncRouters()
 	}
 	return nil
-}
-
-// sparse reports whether the routers use small LPs.
-func (e *engine) sparse() bool {
-	return e.workers[0].rt.sparse
-}
-
-// syncRouters switches every router to small LPs once one has switched, so
-// that all workers behave alike.
-func (e *engine) syncRouters() {
-	if slices.ContainsFunc(e.workers, func(w *worker) bool { return w.rt.sparse }) {
-		e.useSmallLPs()
-	}
-}
-
-// useSmallLPs switches every router to small LPs for good.
-func (e *engine) useSmallLPs() {
-	for _, w := range e.workers {
-		w.rt.sparse = true
-		w.rt.dense.close()
-		w.rt.dense = nil
-	}
 }
 
 // protectTask makes task t hold under y (modified, with yf, its
@@ -285,14 +237,14 @@ func (e *engine) useSmallLPs() {
 // suppressing everything achieves. fast asks the router for its fast
 // witnesses.
 func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, yf, guide []float64, margin float64, fast bool, res *taskResult) error {
-	m := e.m
-	tk := &e.tasks[t]
+	m := e.model
+	tk := &e.reqs.tasks[t]
 	var got [2]float64
 	route := func(d int, amount float64) ([]float64, error) {
-		return wk.rt.route(ctx, &routeSpec{j: tk.j, dir: d, amount: amount, y: y, exclude: -1, guide: guide, fast: fast})
+		return wk.rt.route(ctx, &routeSpec{j: tk.col, dir: d, amount: amount, y: y, exclude: -1, guide: guide, fast: fast})
 	}
 	support := func(z []float64, amount float64) {
-		thr := 1e-9 * math.Max(1, amount)
+		thr := numeric.Slack(amount)
 		for g, v := range z {
 			if math.Abs(v) > thr && !y[g] {
 				y[g], yf[g] = true, 1
@@ -310,7 +262,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 			// iterations each on a large table once the pattern is
 			// rich), but the stored witness, or one in a closure within
 			// the pattern.
-			if w := &e.wit[t][d]; e.fits(w, yf) && w.value >= tk.req[d]-m.eps {
+			if w := &e.reqs.witnesses[t][d]; e.model.fits(w, yf) && w.value >= tk.req[d]-m.eps {
 				got[d] = w.value
 				continue
 			}
@@ -318,7 +270,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 				continue
 			}
 			amount := tk.req[d] * margin
-			z, err := wk.rt.route(ctx, &routeSpec{j: tk.j, dir: d, amount: amount, y: y, restrict: true, exclude: -1, fast: true})
+			z, err := wk.rt.route(ctx, &routeSpec{j: tk.col, dir: d, amount: amount, y: y, restrict: true, exclude: -1, fast: true})
 			if err != nil {
 				return err
 			}
@@ -328,7 +280,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 				continue
 			}
 		} else {
-			r, err := wk.att.solve(ctx, yf, tk.j, d)
+			r, err := wk.att.solve(ctx, yf, tk.col, d)
 			if err != nil {
 				return err
 			}
@@ -349,7 +301,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		}
 		if z == nil {
 			// What can suppressing everything achieve?
-			full, err := wk.att.solve(ctx, e.toFloat(e.allOn()), tk.j, d)
+			full, err := wk.att.solve(ctx, e.toFloat(e.allOn()), tk.col, d)
 			if err != nil {
 				return err
 			}
@@ -378,7 +330,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 	if tk.slide > 0 && got[up]+got[down] < tk.slide-m.eps {
 		need := (tk.slide - got[down]) * margin
 		d := up
-		if c := m.capUp[tk.j]; need > c {
+		if c := m.capUp[tk.col]; need > c {
 			d, need = down, (tk.slide-got[up])*margin
 		}
 		z, err := route(d, need)
@@ -398,8 +350,8 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 // fixLocal satisfies the singleton constraints (8) by adding the cheapest
 // columns of each violated relation.
 func (e *engine) fixLocal(y []bool) {
-	m := e.m
-	for _, c := range e.local {
+	m := e.model
+	for _, c := range e.singletonRows {
 		have := 0.0
 		var cand []int
 		for k, g := range c.col {
@@ -422,8 +374,8 @@ func (e *engine) fixLocal(y []bool) {
 
 // localOK reports whether removing column g keeps the constraints (8).
 func (e *engine) localOK(y []bool, g int) bool {
-	m := e.m
-	for _, c := range e.local {
+	m := e.model
+	for _, c := range e.singletonRows {
 		if !slices.Contains(c.col, int32(g)) {
 			continue
 		}
@@ -440,154 +392,6 @@ func (e *engine) localOK(y []bool, g int) bool {
 	return true
 }
 
-// key of a requirement: task and direction.
-type reqKey struct {
-	t, d int
-}
-
-// sparse is a sparse deviation vector.
-type sparse struct {
-	col []int32
-	val []float64
-}
-
-// cleanup removes suppressed columns, most expensive first, as long as every
-// requirement keeps a witness inside the pattern (rerouted at the cost of the
-// cells it uses). y must be protected. It stops early, keeping y protected,
-// when the context is done or the budget's end comes (also while the first
-// witnesses are routed, which on a large table is much of the work); the
-// witnesses of the final pattern are stored, so that verifying it needs no
-// LP.
-func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
-	m := e.m
-	outer := ctx
-	if !until.IsZero() {
-		// The budget's end cancels the LPs in flight.
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		defer time.AfterFunc(time.Until(until), cancel).Stop()
-	}
-	var keys []reqKey
-	amount := func(k reqKey) float64 {
-		tk := &e.tasks[k.t]
-		a := tk.req[k.d]
-		if tk.slide > 0 && k.d == up {
-			a = math.Max(a, tk.slide-tk.req[down])
-		}
-		return a
-	}
-	for t := range e.tasks {
-		for d := range 2 {
-			if amount(reqKey{t, d}) > 0 {
-				keys = append(keys, reqKey{t, d})
-			}
-		}
-	}
-	wz := make([]sparse, len(keys)) // each key's witness
-	route := func(w *worker, k int) (sparse, bool, error) {
-		kk := keys[k]
-		a := amount(kk)
-		z, err := w.rt.route(ctx, &routeSpec{j: e.tasks[kk.t].j, dir: kk.d, amount: a, y: y, restrict: true,
-			exclude: -1, inUse: 1})
-		if err != nil || z == nil {
-			return sparse{}, false, err
-		}
-		var s sparse
-		thr := 1e-9 * math.Max(1, a)
-		for g, v := range z {
-			if math.Abs(v) > thr {
-				s.col = append(s.col, int32(g))
-				s.val = append(s.val, v)
-			}
-		}
-		return s, true, nil
-	}
-	found := make([]bool, len(keys))
-	err := e.forEach(ctx, len(keys), func(w *worker, k int) error {
-		s, ok, err := route(w, k)
-		wz[k], found[k] = s, ok
-		return err
-	})
-	if err != nil && outer.Err() == nil {
-		return nil // the budget ended: keep the pattern
-	}
-	if err != nil || slices.Contains(found, false) {
-		return err // not protected within the pattern (numerics): keep it
-	}
-	uses := make([][]int32, m.n)
-	for k, s := range wz {
-		for _, g := range s.col {
-			if !m.on[g] {
-				uses[g] = append(uses[g], int32(k))
-			}
-		}
-	}
-	var cand []int
-	for g := range m.n {
-		if y[g] && !m.on[g] {
-			cand = append(cand, g)
-		}
-	}
-	slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(m.cost[b], m.cost[a]) })
-	seen := make([]int32, len(keys))
-	stamp := int32(0)
-	for _, g := range cand {
-		if ctx.Err() != nil || !until.IsZero() && !time.Now().Before(until) {
-			break
-		}
-		if !e.localOK(y, g) {
-			continue
-		}
-		stamp++
-		var aff []int
-		for _, k := range uses[g] {
-			if seen[k] != stamp && slices.Contains(wz[k].col, int32(g)) {
-				seen[k] = stamp
-				aff = append(aff, int(k))
-			}
-		}
-		uses[g] = uses[g][:0]
-		y[g] = false
-		if len(aff) == 0 {
-			continue
-		}
-		repl := make([]sparse, len(aff))
-		good := make([]bool, len(aff))
-		err := e.forEach(ctx, len(aff), func(w *worker, i int) error {
-			s, ok, err := route(w, aff[i])
-			repl[i], good[i] = s, ok
-			return err
-		})
-		if err != nil || slices.Contains(good, false) {
-			y[g] = true
-			for _, k := range aff {
-				uses[g] = append(uses[g], int32(k))
-			}
-			if err != nil {
-				break // interrupted: y is protected as it stands
-			}
-			continue
-		}
-		for i, k := range aff {
-			wz[k] = repl[i]
-			for _, h := range repl[i].col {
-				if !m.on[h] {
-					uses[h] = append(uses[h], int32(k))
-				}
-			}
-		}
-	}
-	for k, kk := range keys {
-		w := &e.wit[kk.t][kk.d]
-		w.col, w.val, w.value, w.set = wz[k].col, wz[k].val, amount(kk), true
-		if e.tasks[kk.t].slide > 0 {
-			w.set = false // sliding requirements are checked by LP
-		}
-	}
-	return nil
-}
-
 // heuristic protects y (modified in place) and cleans it up, spending at
 // most the given share of the time left on the clean-up; it returns whether
 // the incumbent improved. The protected pattern becomes the incumbent before
@@ -597,12 +401,12 @@ func (e *engine) heuristic(ctx context.Context, y []bool, guide []float64, share
 		return false, err
 	}
 	e.fixLocal(y)
-	e.logf("protected: cost %.6g", e.m.patternCost(y))
+	e.logf("protected: cost %.6g", e.model.patternCost(y))
 	better := e.setIncumbent(y)
 	before := slices.Clone(y)
 	var until time.Time
-	if !e.deadline.IsZero() {
-		until = time.Now().Add(time.Duration(share * float64(time.Until(e.deadline))))
+	if !e.clock.deadline.IsZero() {
+		until = time.Now().Add(time.Duration(share * float64(time.Until(e.clock.deadline))))
 	}
 	if err := e.cleanup(ctx, y, until); err != nil {
 		copy(y, before)
@@ -613,7 +417,7 @@ func (e *engine) heuristic(ctx context.Context, y []bool, guide []float64, share
 		copy(y, before)
 		return better, err
 	}
-	e.logf("cleaned: cost %.6g, %d unmet", e.m.patternCost(y), len(bad))
+	e.logf("cleaned: cost %.6g, %d unmet", e.model.patternCost(y), len(bad))
 	if len(bad) > 0 {
 		copy(y, before)
 		return better, nil

@@ -13,24 +13,24 @@ import (
 // master is the master problem over the free columns: min Σ w y subject to
 // the cut pool.
 type master struct {
-	m    *model
-	o    *Options
-	cols []int   // master column → model column
-	idx  []int32 // model column → master column, −1 for columns always on
-	rows []cut
-	keys map[uint64]struct{}
-	seed maphash.Seed
-	lp   *solver.Solver
-	inLP int // rows of the pool already in the LP
+	m        *model
+	o        *Options
+	cols     []int               // master column → model column
+	colIndex []int32             // model column → master column, −1 for columns always on
+	rows     []cut               // the cut pool
+	keys     map[uint64]struct{} // hashes of the pool's cuts, to add each once
+	seed     maphash.Seed        // of those hashes
+	lp       *solver.Solver      // the LP relaxation, warm-started round after round
+	inLP     int                 // rows of the pool already in the LP
 }
 
 func newMaster(m *model, o *Options) (*master, error) {
-	ms := &master{m: m, o: o, idx: make([]int32, m.n), keys: map[uint64]struct{}{}, seed: maphash.MakeSeed()}
+	ms := &master{m: m, o: o, colIndex: make([]int32, m.n), keys: map[uint64]struct{}{}, seed: maphash.MakeSeed()}
 	var cost []float64
 	for j := range m.n {
-		ms.idx[j] = -1
+		ms.colIndex[j] = -1
 		if !m.on[j] {
-			ms.idx[j] = int32(len(ms.cols))
+			ms.colIndex[j] = int32(len(ms.cols))
 			ms.cols = append(ms.cols, j)
 			cost = append(cost, m.cost[j])
 		}
@@ -127,7 +127,7 @@ func (ms *master) solveLP(ctx context.Context) (float64, []float64, error) {
 func (ms *master) expand(x []float64) []float64 {
 	y := make([]float64, ms.m.n)
 	for j := range y {
-		if k := ms.idx[j]; k >= 0 {
+		if k := ms.colIndex[j]; k >= 0 {
 			y[j] = math.Min(1, math.Max(0, x[k]))
 		} else {
 			y[j] = 1

@@ -3,6 +3,8 @@ package csp
 import (
 	"math"
 	"slices"
+
+	"github.com/sdcengine/argus/internal/numeric"
 )
 
 // model is a presolved instance: columns are groups of cells whose deviations
@@ -36,11 +38,8 @@ type model struct {
 	reqUp, reqDn, reqSlide []float64
 	// reqCell is a primary cell of the column, for reports.
 	reqCell []int
-	// The relations column-wise: the rows and coefficients of column g
-	// are at colStart[g] ≤ p < colStart[g+1].
-	colStart []int
-	colRow   []int32
-	colCoef  []float64
+	// cols are the relations column-wise (the transpose of the rows).
+	cols numeric.CSC
 	// eps is the slack accepted on requirements.
 	eps float64
 	// tol is the audit tolerance.
@@ -250,7 +249,7 @@ func presolve(in *Instance, minRange float64) *model {
 		}
 		m.rowStart = append(m.rowStart, len(m.rowCol))
 	}
-	m.colStart, m.colRow, m.colCoef = m.csc()
+	m.cols = numeric.Transpose(m.numRows(), m.n, m.row, nil)
 	return m
 }
 
@@ -307,30 +306,5 @@ func (m *model) onCost() float64 {
 
 // col returns the rows of column g and its coefficients in them.
 func (m *model) col(g int) ([]int32, []float64) {
-	return m.colRow[m.colStart[g]:m.colStart[g+1]], m.colCoef[m.colStart[g]:m.colStart[g+1]]
-}
-
-// csc returns the relations column-wise: the rows and coefficients of
-// column g are at colStart[g] ≤ p < colStart[g+1].
-func (m *model) csc() (colStart []int, colRow []int32, colCoef []float64) {
-	n := m.n
-	cnt := make([]int, n+1)
-	for _, c := range m.rowCol {
-		cnt[c+1]++
-	}
-	for g := range n {
-		cnt[g+1] += cnt[g]
-	}
-	colStart = slices.Clone(cnt)
-	colRow = make([]int32, len(m.rowCol))
-	colCoef = make([]float64, len(m.rowCol))
-	for row := range m.numRows() {
-		cols, coef := m.row(row)
-		for k, c := range cols {
-			p := cnt[c]
-			cnt[c]++
-			colRow[p], colCoef[p] = int32(row), coef[k]
-		}
-	}
-	return colStart, colRow, colCoef
+	return m.cols.Col(g)
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 )
 
@@ -89,7 +90,7 @@ func (lp *sparseLP) start(cols []int32, phase1 bool, amount float64) error {
 		return fmt.Errorf("csp: router LP: %w", err)
 	}
 	lp.s, lp.phase1 = s, phase1
-	lp.ftol = 1e-9 * math.Max(1, amount)
+	lp.ftol = numeric.Slack(amount)
 	return lp.add(cols)
 }
 
@@ -242,7 +243,7 @@ func (r *router) bestClosure(ctx context.Context, sp *routeSpec) (best []float64
 		}
 		z := lp.deviation(res)
 		c := 0.0
-		thr := 1e-9 * math.Max(1, sp.amount)
+		thr := numeric.Slack(sp.amount)
 		for _, g := range set {
 			if math.Abs(z[g]) > thr && !sp.y[g] && !m.on[g] {
 				c += m.cost[g]
@@ -319,9 +320,9 @@ func (lp *sparseLP) generate(ctx context.Context, res *solver.Result, rounds int
 				continue
 			}
 			s := 0.0
-			for p := r.m.colStart[g]; p < r.m.colStart[g+1]; p++ {
-				if lr := lp.rowPos[r.m.colRow[p]]; lr >= 0 {
-					s += pi[lr] * r.m.colCoef[p]
+			for p := r.m.cols.Start[g]; p < r.m.cols.Start[g+1]; p++ {
+				if lr := lp.rowPos[r.m.cols.Row[p]]; lr >= 0 {
+					s += pi[lr] * r.m.cols.Value[p]
 				}
 			}
 			if s == 0 {
@@ -426,8 +427,8 @@ func (lp *sparseLP) add(gs []int32) error {
 	first := len(lp.lpCol)
 	var newRows []int32
 	for _, g := range gs {
-		for p := r.m.colStart[g]; p < r.m.colStart[g+1]; p++ {
-			if row := r.m.colRow[p]; lp.rowPos[row] < 0 {
+		for p := r.m.cols.Start[g]; p < r.m.cols.Start[g+1]; p++ {
+			if row := r.m.cols.Row[p]; lp.rowPos[row] < 0 {
 				lp.rowPos[row] = int32(len(lp.lpRow) + len(newRows))
 				newRows = append(newRows, row)
 			}
@@ -493,12 +494,12 @@ func (lp *sparseLP) add(gs []int32) error {
 	}
 	for _, g := range gs {
 		c := int(lp.pos[g])
-		for p := r.m.colStart[g]; p < r.m.colStart[g+1]; p++ {
-			lr := lp.rowPos[r.m.colRow[p]]
+		for p := r.m.cols.Start[g]; p < r.m.cols.Start[g+1]; p++ {
+			lr := lp.rowPos[r.m.cols.Row[p]]
 			if lr >= old {
 				continue
 			}
-			v := r.m.colCoef[p]
+			v := r.m.cols.Value[p]
 			if err := lp.s.ChangeCoeff(int(lr), c, v); err != nil {
 				return fmt.Errorf("csp: router coefficients: %w", err)
 			}
@@ -585,12 +586,12 @@ func (r *router) closure(sp *routeSpec, limit int, lambda float64) []int32 {
 	// put adds column g moving in direction s (±1).
 	put := func(g int, s float64) {
 		cs.inSet[g] = st
-		for p := r.m.colStart[g]; p < r.m.colStart[g+1]; p++ {
-			row := r.m.colRow[p]
+		for p := r.m.cols.Start[g]; p < r.m.cols.Start[g+1]; p++ {
+			row := r.m.cols.Row[p]
 			if cs.rowSeen[row] != st {
 				cs.rowSeen[row], cs.pos[row], cs.neg[row] = st, 0, 0
 			}
-			if r.m.colCoef[p]*s > 0 {
+			if r.m.cols.Value[p]*s > 0 {
 				cs.pos[row]++
 			} else {
 				cs.neg[row]++
@@ -643,12 +644,12 @@ func (r *router) closure(sp *routeSpec, limit int, lambda float64) []int32 {
 					continue
 				}
 				closes, opens := 0.0, 0.0
-				for p := r.m.colStart[g]; p < r.m.colStart[g+1]; p++ {
-					row := r.m.colRow[p]
+				for p := r.m.cols.Start[g]; p < r.m.cols.Start[g+1]; p++ {
+					row := r.m.cols.Row[p]
 					switch {
 					case cs.rowSeen[row] != st || cs.pos[row]+cs.neg[row] == 0:
 						opens++
-					case rowOpen(row) && (r.m.colCoef[p]*s > 0) == (cs.neg[row] > 0):
+					case rowOpen(row) && (r.m.cols.Value[p]*s > 0) == (cs.neg[row] > 0):
 						closes++
 					}
 				}

@@ -2,7 +2,9 @@
 // plugin: method MOD decomposes every hierarchical table into its
 // non-hierarchical sub-tables, protects them one by one, top down, with the
 // exact engine of plugins/internal/csp, and propagates protection through
-// the margins of later sub-tables (tauargus-methods.md §6.2; de Wolf 2002).
+// the margins of later sub-tables (de Wolf 2002; package
+// plugins/modular/hitas). This package declares the method's parameters
+// and turns them into hitas.Options.
 //
 // τ-Argus form: MOD(t, maxMinPerSubtable, singleSingle, singleMultiple,
 // minFreq[, MSC, LOWERMARG, UPPERMARG]); table 0 protects the linked set.

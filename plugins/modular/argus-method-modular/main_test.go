@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +13,6 @@ import (
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
-	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
 func TestConformance(t *testing.T) {
@@ -84,127 +82,6 @@ func BenchmarkIndustryBySize(b *testing.B) {
 	}
 }
 
-// dim is a dimension given by its codes' parents (code 0 is the total).
-type dim []int32
-
-// flat has n codes below the total; tree2 has two groups of two codes (T >
-// {A > {a1, a2}, B > {b1, b2}}); chain has a single-child level (T > {A >
-// {a1, a2}, B > {b1}}, b1 trivial).
-var (
-	tree2 = dim{-1, 0, 1, 1, 0, 4, 4}
-	chain = dim{-1, 0, 1, 1, 0, 4}
-)
-
-func flat(n int) dim {
-	d := dim{-1}
-	for range n {
-		d = append(d, 0)
-	}
-	return d
-}
-
-// hierTable builds a table over the dimensions with random positive values
-// on the leaf combinations, every total summed, costs = values, frequencies,
-// and primaries at the given share of the leaf cells (protection levels 20 %
-// of the value, at least 1), relations filled.
-func hierTable(seed uint64, share float64, dims ...dim) *pluginsdk.Problem {
-	rng := rand.New(rand.NewPCG(seed, 3))
-	tab := pluginsdk.Table{Name: "h"}
-	for d, par := range dims {
-		dm := pluginsdk.Dimension{Name: fmt.Sprintf("V%d", d), Parent: []int32(par)}
-		for c, q := range par {
-			dm.Codes = append(dm.Codes, fmt.Sprintf("c%d", c))
-			depth := int32(0)
-			for x := q; x >= 0; x = par[x] {
-				depth++
-			}
-			siblings := 0
-			for _, r := range par {
-				if q >= 0 && r == q {
-					siblings++
-				}
-			}
-			dm.Depth = append(dm.Depth, depth)
-			dm.Trivial = append(dm.Trivial, siblings == 1)
-		}
-		tab.Dims = append(tab.Dims, dm)
-	}
-	p := &pluginsdk.Problem{Tables: []pluginsdk.Table{tab}}
-	n := 1
-	for _, par := range dims {
-		n *= len(par)
-	}
-	leaf := func(par dim, c int32) bool { return !slices.Contains(par, c) }
-	anc := func(par dim, a, c int32) bool { // a is c or an ancestor of c
-		for ; c >= 0; c = par[c] {
-			if c == a {
-				return true
-			}
-		}
-		return false
-	}
-	coords := func(i int) []int32 {
-		out := make([]int32, len(dims))
-		for d := len(dims) - 1; d >= 0; d-- {
-			out[d] = int32(i % len(dims[d]))
-			i /= len(dims[d])
-		}
-		return out
-	}
-	c := &p.Cells
-	c.Value, c.Freq = make([]float64, n), make([]int64, n)
-	c.Status = make([]cellstatus.Status, n)
-	c.LowerPL, c.UpperPL = make([]float64, n), make([]float64, n)
-	type lc struct {
-		co []int32
-		v  float64
-		f  int64
-	}
-	var leaves []lc
-	for i := range n {
-		co := coords(i)
-		c.Coords = append(c.Coords, co...)
-		all := true
-		for d, x := range co {
-			all = all && leaf(dims[d], x)
-		}
-		if all {
-			leaves = append(leaves, lc{co, float64(1 + rng.IntN(100)), int64(1 + rng.IntN(6))})
-		}
-	}
-	for i := range n {
-		co := coords(i)
-		for _, l := range leaves {
-			in := true
-			for d := range dims {
-				in = in && anc(dims[d], co[d], l.co[d])
-			}
-			if in {
-				c.Value[i] += l.v
-				c.Freq[i] += l.f
-			}
-		}
-		c.Status[i] = cellstatus.Safe
-	}
-	c.Cost = slices.Clone(c.Value)
-	for i := range n {
-		co := coords(i)
-		all := true
-		for d, x := range co {
-			all = all && leaf(dims[d], x)
-		}
-		if all && rng.Float64() < share {
-			c.Status[i] = cellstatus.UnsafeRule
-			pl := math.Max(1, math.Round(0.2*c.Value[i]))
-			c.LowerPL[i], c.UpperPL[i] = pl, pl
-		}
-	}
-	if err := relations.Fill(p, relations.Options{}); err != nil {
-		panic(err)
-	}
-	return p
-}
-
 // TestTables runs MOD on hierarchical and flat tables of one to five
 // dimensions and checks that the audit finds every primary protected.
 func TestTables(t *testing.T) {
@@ -213,18 +90,22 @@ func TestTables(t *testing.T) {
 		p      func() *pluginsdk.Problem
 		params map[string]string
 	}{
-		{"1-D", func() *pluginsdk.Problem { return hierTable(1, 0.3, tree2) }, nil},
-		{"1H2D", func() *pluginsdk.Problem { return hierTable(2, 0.2, tree2, flat(4)) }, nil},
-		{"2H2D-trivial", func() *pluginsdk.Problem { return hierTable(3, 0.2, chain, tree2) }, nil},
-		{"3-D", func() *pluginsdk.Problem { return hierTable(4, 0.15, tree2, flat(3), tree2) }, nil},
-		{"5-D", func() *pluginsdk.Problem { return hierTable(5, 0.2, flat(2), flat(2), tree2, flat(2), flat(2)) },
+		{"1-D", func() *pluginsdk.Problem { return csptest.HierTable(1, 0.3, csptest.Tree2) }, nil},
+		{"1H2D", func() *pluginsdk.Problem { return csptest.HierTable(2, 0.2, csptest.Tree2, csptest.Flat(4)) }, nil},
+		{"2H2D-trivial", func() *pluginsdk.Problem { return csptest.HierTable(3, 0.2, csptest.Chain, csptest.Tree2) }, nil},
+		{"3-D", func() *pluginsdk.Problem {
+			return csptest.HierTable(4, 0.15, csptest.Tree2, csptest.Flat(3), csptest.Tree2)
+		}, nil},
+		{"5-D", func() *pluginsdk.Problem {
+			return csptest.HierTable(5, 0.2, csptest.Flat(2), csptest.Flat(2), csptest.Tree2, csptest.Flat(2), csptest.Flat(2))
+		},
 			map[string]string{pMaxTime: "2s"}},
-		{"distance", func() *pluginsdk.Problem { return hierTable(6, 0.2, tree2, flat(5)) },
+		{"distance", func() *pluginsdk.Problem { return csptest.HierTable(6, 0.2, csptest.Tree2, csptest.Flat(5)) },
 			map[string]string{pDistance: "true", pDistanceWeights: "1,2,3,4,5;1,1,2,2,3"}},
-		{"no-singletons", func() *pluginsdk.Problem { return hierTable(7, 0.3, tree2, flat(4)) },
+		{"no-singletons", func() *pluginsdk.Problem { return csptest.HierTable(7, 0.3, csptest.Tree2, csptest.Flat(4)) },
 			map[string]string{pSingleSingle: "0", pSingleMultiple: "0", pMinFreq: "0"}},
 		{"negative", func() *pluginsdk.Problem {
-			p := hierTable(8, 0.2, tree2, flat(3))
+			p := csptest.HierTable(8, 0.2, csptest.Tree2, csptest.Flat(3))
 			// Subtract 60 from every cell of one leaf row and its
 			// ancestors: values go negative, relations still hold.
 			for i := range p.NumCells() {
@@ -256,7 +137,7 @@ func TestTables(t *testing.T) {
 // cannot hide 5 upwards); A was published by the first sub-table, so HiTaS
 // backtracks and protects A there with B.
 func TestBacktracking(t *testing.T) {
-	p := hierTable(9, 0, dim{-1, 0, 1, 1, 0})
+	p := csptest.HierTable(9, 0, csptest.Dim{-1, 0, 1, 1, 0})
 	c := &p.Cells
 	vals := []float64{0, 12, 10, 2, 30} // T, A, a1, a2, B
 	vals[0] = vals[1] + vals[4]
@@ -298,7 +179,7 @@ func TestLinked(t *testing.T) {
 // TestKeepsSecondaries: secondaries on input stay suppressed and count as
 // suppressed in every sub-table.
 func TestKeepsSecondaries(t *testing.T) {
-	p := hierTable(10, 0.2, tree2, flat(3))
+	p := csptest.HierTable(10, 0.2, csptest.Tree2, csptest.Flat(3))
 	for i, s := range p.Cells.Status {
 		if s == cellstatus.Safe && p.Coords(i)[0] == 3 && p.Coords(i)[1] == 2 {
 			p.Cells.Status[i] = cellstatus.Secondary
@@ -322,7 +203,7 @@ func TestFinalAuditRepairs(t *testing.T) {
 		share float64
 	}{{7, 0.15}, {51, 0.3}, {60, 0.15}} {
 		t.Run(fmt.Sprint(tc.seed), func(t *testing.T) {
-			p := hierTable(tc.seed, tc.share, tree2, tree2)
+			p := csptest.HierTable(tc.seed, tc.share, csptest.Tree2, csptest.Tree2)
 			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginsdk.Job{Method: "MOD", Problem: p,
 				Params: map[string]string{pAudit: "false"}})
 			if err != nil {

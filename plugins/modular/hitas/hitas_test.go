@@ -1,4 +1,4 @@
-package main
+package hitas
 
 import (
 	"context"
@@ -7,15 +7,16 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp"
+	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
-func newTestHitas(t *testing.T, p *pluginsdk.Problem, cfg *config) *hitas {
+func newTestRun(t *testing.T, p *pluginsdk.Problem, o *Options) *run {
 	t.Helper()
-	if cfg.msc == 0 {
-		cfg.msc, cfg.lowerMargin, cfg.upperMargin = 20000, 0.99, 1.01
+	if o.MaxScaledCost == 0 {
+		o.MaxScaledCost, o.LowerMargin, o.UpperMargin = 20000, 0.99, 1.01
 	}
-	h, err := newHitas(context.Background(), p, p.Relations, cfg, &pluginsdk.Request{})
+	h, err := newRun(context.Background(), p, p.Relations, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,8 +27,8 @@ func newTestHitas(t *testing.T, p *pluginsdk.Problem, cfg *config) *hitas {
 // has the sub-tables of the level tuples (0,1), (1,0), (1,1), then (2,0)
 // and (2,1) for A and B: increasing Σ levels, lexicographic within.
 func TestSubtables(t *testing.T) {
-	p := hierTable(1, 0, tree2, flat(3))
-	h := newTestHitas(t, p, &config{})
+	p := csptest.HierTable(1, 0, csptest.Tree2, csptest.Flat(3))
+	h := newTestRun(t, p, &Options{})
 	var got [][]int
 	for _, s := range h.subs {
 		got = append(got, append([]int(nil), s.st.Levels...))
@@ -46,8 +47,8 @@ func TestSubtables(t *testing.T) {
 // TestWeights: the sub-table's total weighs MSC, weights are rounded up, and
 // every margin costs more than all the interior cells of its lines.
 func TestWeights(t *testing.T) {
-	p := hierTable(2, 0, tree2, flat(3))
-	h := newTestHitas(t, p, &config{msc: 1000})
+	p := csptest.HierTable(2, 0, csptest.Tree2, csptest.Flat(3))
+	h := newTestRun(t, p, &Options{MaxScaledCost: 1000})
 	for k := range h.subs {
 		sr := &h.subs[k]
 		in, local := h.instance(sr)
@@ -79,19 +80,19 @@ func TestSingletonRows(t *testing.T) {
 	cases := []struct {
 		name  string
 		freq  [3]int64 // of the three interior cells of row a1
-		sw    switches
+		sw    Singletons
 		min   int
 		cells int // cells summed by the virtual cell, 0 = none
 	}{
-		{"single-single", [3]int64{1, 1, 9}, switches{single: true}, 0, 2},
-		{"single-single off", [3]int64{1, 1, 9}, switches{multiple: true}, 0, 0},
-		{"single-multiple", [3]int64{1, 7, 9}, switches{multiple: true}, 0, 2},
-		{"min-frequency", [3]int64{1, 1, 1}, switches{minFreq: true}, 5, 3},
-		{"min-frequency over", [3]int64{2, 2, 2}, switches{minFreq: true}, 5, 0},
+		{"single-single", [3]int64{1, 1, 9}, Singletons{SingleSingle: true}, 0, 2},
+		{"single-single off", [3]int64{1, 1, 9}, Singletons{SingleMultiple: true}, 0, 0},
+		{"single-multiple", [3]int64{1, 7, 9}, Singletons{SingleMultiple: true}, 0, 2},
+		{"min-frequency", [3]int64{1, 1, 1}, Singletons{MinFreq: true}, 5, 3},
+		{"min-frequency over", [3]int64{2, 2, 2}, Singletons{MinFreq: true}, 5, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p := hierTable(3, 0, tree2, flat(3))
+			p := csptest.HierTable(3, 0, csptest.Tree2, csptest.Flat(3))
 			prim := 0
 			for i := range p.NumCells() {
 				co := p.Coords(i)
@@ -105,7 +106,7 @@ func TestSingletonRows(t *testing.T) {
 					prim++
 				}
 			}
-			h := newTestHitas(t, p, &config{sw: c.sw, minCount: c.min})
+			h := newTestRun(t, p, &Options{Singletons: c.sw, MinFrequency: c.min})
 			for k := range h.subs {
 				sr := &h.subs[k]
 				if sr.st.Levels[0] != 2 || sr.st.Levels[1] != 1 || sr.st.Codes[0][0] != 1 {

@@ -1,0 +1,140 @@
+package csp
+
+import "time"
+
+// SingletonMode selects the singleton extension of the model of Castro
+// (2012, "Recent advances in optimization techniques for statistical tabular
+// data protection", EJOR) §4.
+type SingletonMode int
+
+const (
+	// SingletonNone is the classical model (7).
+	SingletonNone SingletonMode = iota
+	// SingletonLocal adds the relation-wise constraints (8) to the master.
+	SingletonLocal
+	// SingletonGlobal lets the single-respondent primaries collude in the
+	// attacker problems (10).
+	SingletonGlobal
+)
+
+// Options control Solve.
+type Options struct {
+	// TimeLimit bounds the run; 0 means none. At the limit the best
+	// protected pattern is returned.
+	TimeLimit time.Duration
+	// Gap is the relative gap (incumbent − bound) / incumbent at which the
+	// search stops; 0 asks for proven optimality.
+	Gap float64
+	// Workers is the number of parallel subproblem solvers; 0 means
+	// GOMAXPROCS. Without a time limit coming into play, a run is
+	// reproducible for a given number of workers; another number can give
+	// another pattern (cut rounds and protection batches are sized per
+	// worker, and each worker warm-starts its own LPs).
+	Workers int
+	// Seed seeds the solver's random choices.
+	Seed int64
+	// Singletons selects the singleton extension.
+	Singletons SingletonMode
+	// HeuristicOnly stops after the start heuristic and its clean-up.
+	HeuristicOnly bool
+	// LocalBranching enables the trust-region search around the
+	// incumbent before each global master solve.
+	LocalBranching bool
+	// MaxCutsPerRound bounds the cuts added per cutting-plane round; 0
+	// means 100 per worker.
+	MaxCutsPerRound int
+	// Progress, if set, receives progress reports from the solving
+	// goroutine.
+	Progress func(Progress)
+	// Logf, if set, receives a trace of the phases (debugging).
+	Logf func(format string, args ...any)
+
+	// Test knobs: route with small LPs from the start (as on large
+	// tables), and complete the first pattern with fast witnesses from the
+	// start (as when time runs short).
+	smallLPs, fastWitnesses bool
+	// routeDelay slows every routing problem down (as on tables whose
+	// witnesses take seconds).
+	routeDelay time.Duration
+}
+
+// Progress is a progress report.
+type Progress struct {
+	// Phase is "presolve", "heuristic", "cuts", "local", "master" or
+	// "done".
+	Phase string
+	// Objective is the cost of the incumbent (+Inf before the first).
+	Objective float64
+	// Bound is the best lower bound.
+	Bound float64
+	// Iterations counts cutting-plane rounds and master solves.
+	Iterations int64
+	// Elapsed is the time since the start.
+	Elapsed time.Duration
+}
+
+// Solution is the result of Solve.
+type Solution struct {
+	// Suppressed is the pattern per cell: primaries, fixed cells and the
+	// chosen secondaries.
+	Suppressed []bool
+	// Cost is the total cost of the suppressed free cells.
+	Cost float64
+	// Bound is a lower bound on the cost of any protected pattern.
+	Bound float64
+	// Gap is (Cost − Bound) / Cost (0 when Cost is 0).
+	Gap float64
+	// Optimal reports that the pattern is proven optimal (within
+	// Options.Gap).
+	Optimal bool
+	// TimeLimit reports that the time limit stopped the search.
+	TimeLimit bool
+	// Unprotectable lists the primaries that no pattern protects fully:
+	// determined by the relations, or whose protection levels exceed what
+	// suppressing every suppressible cell achieves. The pattern gives them
+	// the most protection that is possible.
+	Unprotectable []int
+	// Stats are the run's figures.
+	Stats Stats
+}
+
+// Stats are the figures of a run.
+type Stats struct {
+	// Cells, Columns and Rows are the sizes before and after presolve.
+	Cells, Columns, Rows int
+	// Tasks is the number of primaries (columns) with requirements left
+	// after preprocessing.
+	Tasks int
+	// Rounds is the number of cutting-plane rounds of the LP relaxation.
+	Rounds int
+	// MasterSolves is the number of integer master solves.
+	MasterSolves int
+	// Cuts is the number of cuts in the pool.
+	Cuts int
+	// AttackerLPs and RouterLPs count the subproblem LPs.
+	AttackerLPs, RouterLPs int64
+	// SimplexIterations is the total over the subproblem LPs.
+	SimplexIterations int64
+	// Nodes is the number of branch-and-bound nodes of the master solves.
+	Nodes int64
+	// HeuristicCost is the cost of the start heuristic's pattern.
+	HeuristicCost float64
+	// RootBound is the bound of the LP relaxation.
+	RootBound float64
+	// Improvements counts incumbent improvements after the start.
+	Improvements int
+	// Fallbacks counts heuristic runs that gave up on numerical trouble
+	// and suppressed every suppressible cell.
+	Fallbacks int
+	// TimeFallback reports that no protected pattern was found by the
+	// time limit (and its tenth): every suppressible cell is suppressed.
+	TimeFallback bool
+	// MasterFailures counts searches ended by a failure of the master
+	// problem (the incumbent is kept, without proof).
+	MasterFailures int
+	// BadWitnesses counts witnesses from the routing LPs that did not keep
+	// the relations within tolerance (numerical trouble) and were dropped.
+	BadWitnesses int64
+	// Time is the wall-clock time.
+	Time time.Duration
+}

@@ -1,0 +1,42 @@
+// Package hitas is the modular cell suppression method (τ-Argus's MOD,
+// HiTaS: de Wolf, P.-P. (2002), "HiTaS: a heuristic approach to cell
+// suppression in hierarchical tables", in Domingo-Ferrer (ed.), Inference
+// Control in Statistical Databases, LNCS 2316, Springer), followed by an
+// audit-driven repair that τ-Argus does not have.
+//
+// # Parts
+//
+// A run ([Protect], protect.go, with its [Options]) goes through these
+// parts, one file each:
+//
+//   - run.go: the state of a run, per class root: what the input says
+//     (primaries with their protection levels, earlier secondaries, cells
+//     that cannot be suppressed), the current pass's pattern, and the
+//     margins backtracked into primaries.
+//   - classes.go: cells that are copies of each other (single-child
+//     hierarchy levels; shared cells of linked tables seen through
+//     different trivial levels) form classes that are suppressed together;
+//     the state of a run is kept per class root.
+//   - walk.go: the sub-table walk. Every hierarchical table is split into
+//     its non-hierarchical sub-tables (package pluginsdk/subtable in HiTaS
+//     mode), ordered by increasing sum of hierarchy levels; a pass protects
+//     them top down, and when a sub-table has to suppress a margin an
+//     earlier sub-table published, the pass is abandoned and the run
+//     backtracks: that margin becomes a primary of the next pass.
+//   - solve.go: one sub-table's solve with the exact engine of
+//     plugins/internal/csp, cached per input, and the protection levels of
+//     its new secondaries (HiTaS CalcPbounds).
+//   - instance.go: a sub-table's engine instance: its cells as the run sees
+//     them, the relations along every dimension, and the costs (rescaled to
+//     the maximum scaled cost, margins made dearer; or τ-Argus's distance
+//     costs).
+//   - singletons.go: τ-Argus's singleton options (virtual cells summing the
+//     primaries of a row that single respondents could recalculate).
+//   - repair.go: the final audit of the whole problem (pluginsdk/audit) and
+//     the repair of every primary the sub-tables left under-protected, so
+//     the returned pattern protects every primary against the audit's
+//     attacker.
+//
+// Beyond τ-Argus: any number of dimensions, linked tables, and problems
+// given by relations only (protected as one sub-table).
+package hitas

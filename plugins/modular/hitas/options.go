@@ -1,0 +1,68 @@
+package hitas
+
+import (
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// Options are the settings of a run. The zero value is not useful: set at
+// least MaxScaledCost, LowerMargin and UpperMargin (τ-Argus's defaults are
+// 20000, 0.99 and 1.01).
+type Options struct {
+	// PerSubtable is the time limit of one sub-table's solve (0: none); the
+	// best protected pattern of the sub-table is kept.
+	PerSubtable time.Duration
+	// Singletons are τ-Argus's singleton options.
+	Singletons Singletons
+	// MaxScaledCost (MSC) is the weight of a sub-table's total after
+	// rescaling; weights are rounded up to integers.
+	MaxScaledCost float64
+	// LowerMargin and UpperMargin (LOWERMARG, UPPERMARG) give a new
+	// secondary's protection levels: (1 − LowerMargin)·|value| downwards
+	// and (UpperMargin − 1)·|value| upwards, at most the sub-table's
+	// largest primary levels.
+	LowerMargin, UpperMargin float64
+	// Distance selects τ-Argus's distance cost function: cells near a
+	// primary of their sub-table are cheaper.
+	Distance bool
+	// DistanceWeights are the distance costs D1..D5 per dimension (1
+	// everywhere for dimensions without).
+	DistanceWeights [][5]float64
+	// MinFrequency is the minimum frequency of the frequency rule used by
+	// the min-frequency singleton option; 0: derived from the problem
+	// (csp.MinimumFrequency).
+	MinFrequency int
+	// FinalAudit audits the whole problem at the end and repairs the
+	// primaries left under-protected across sub-tables.
+	FinalAudit bool
+	// Workers and Seed are passed to the engine and the audit.
+	Workers int
+	Seed    int64
+	// Deadline is the soft deadline of the whole run (zero: none): no
+	// sub-table is started after it, and the result says
+	// OutcomeTimeLimit.
+	Deadline time.Time
+	// Progress, if set, receives progress reports.
+	Progress func(pluginsdk.Progress)
+	// Log receives debug messages (the zero Logger discards them).
+	Log zerolog.Logger
+}
+
+// Singletons are τ-Argus's three singleton options of MOD: per row of a
+// sub-table, protect two single-respondent primaries (SingleSingle), a
+// single-respondent and another primary (SingleMultiple), or small
+// primaries whose frequencies add up to less than the minimum frequency
+// (MinFreq) against their own respondents.
+type Singletons struct {
+	SingleSingle, SingleMultiple, MinFreq bool
+}
+
+// progress reports p when a receiver is set.
+func (o *Options) progress(p pluginsdk.Progress) {
+	if o.Progress != nil {
+		o.Progress(p)
+	}
+}

@@ -1,0 +1,86 @@
+package hitas
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/relations"
+)
+
+// Protect runs HiTaS on p and, with Options.FinalAudit, the final audit and
+// repair; it returns the new statuses with the outcome, diagnostics and
+// figures (Stats.Extra: subtables, solved, reused, passes, backtracks,
+// virtual_cells, subtable_time_limits, hitas_seconds; repaired and
+// repair_cost after a repair). p is not modified. The error is non-nil when
+// ctx is done or the problem's tables are malformed; the deadline gives
+// OutcomeTimeLimit with the pattern built so far.
+func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.Result, error) {
+	start := time.Now()
+	n := p.NumCells()
+	status := append([]cellstatus.Status(nil), p.Cells.Status...)
+	if n == 0 {
+		return &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeOptimal}, nil
+	}
+	rel := p.Relations
+	if rel.Len() == 0 && len(p.Tables) > 0 {
+		r, err := relations.Build(p, relations.Options{})
+		if err != nil {
+			return nil, pluginsdk.Errorf("table.relations", "relations of the table: %v", err)
+		}
+		rel = r
+	}
+	h, err := newRun(ctx, p, rel, &o)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	if err := h.walk(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	supp := h.suppressed()
+	for i := range n {
+		if sec, ok := status[i].ToSecondary(); supp[i] && ok {
+			status[i] = sec
+		}
+	}
+	res := &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeFeasible}
+	hs := h.stats
+	res.Stats.Extra = map[string]float64{"subtables": float64(hs.subtables), "solved": float64(hs.solved),
+		"reused": float64(hs.reused), "passes": float64(hs.passes), "backtracks": float64(hs.backtracks),
+		"virtual_cells": float64(hs.virtual), "subtable_time_limits": float64(hs.timeLimits),
+		"hitas_seconds": time.Since(start).Seconds()}
+	if h.timedOut {
+		res.Outcome = pluginsdk.OutcomeTimeLimit
+	}
+	if hs.timeFallbacks > 0 {
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
+			Code: "solver.time_fallback", Summary: fmt.Sprintf("%d sub-tables had no protected pattern within the time limit "+
+				"per sub-table, so every suppressible cell of them is suppressed; a longer limit, or GH, will do better", hs.timeFallbacks)})
+	}
+	if hs.infeasible > 0 {
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
+			Code: "protection.subtable", Summary: fmt.Sprintf("%d sub-tables have primaries no pattern of the sub-table protects", hs.infeasible)})
+	}
+	if o.FinalAudit {
+		if err := finalAudit(ctx, p, rel, status, &o, res); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, err
+		}
+	}
+	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
+	res.Stats.Objective = res.Stats.SuppressedCost
+	res.Stats.Iterations = int64(hs.solved)
+	res.Stats.WallTime = time.Since(start)
+	o.progress(pluginsdk.Progress{Phase: "done", Fraction: 1})
+	return res, nil
+}

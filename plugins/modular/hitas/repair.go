@@ -1,0 +1,104 @@
+package hitas
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/plugins/internal/csp"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
+)
+
+// finalAudit audits the pattern on the whole problem and repairs every
+// primary left under-protected with the engine's heuristic (current
+// secondaries kept, new ones added where needed, then cleaned up).
+func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, status []cellstatus.Status,
+	o *Options, res *pluginsdk.Result) error {
+	q := *p
+	q.Relations = rel
+	// The audit's solvers live long; internal/solver turns a context
+	// deadline into HiGHS's time limit, which HiGHS measures on the
+	// instance's cumulative clock. Cancel instead of passing the deadline.
+	ctx, cancel := detach(ctx)
+	defer cancel()
+	o.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1})
+	rep, err := audit.Suppression(ctx, &q, status, audit.Options{Workers: o.Workers, Mode: audit.ModeVerdicts,
+		Targets: audit.TargetsPrimaries})
+	if err != nil {
+		return fmt.Errorf("final audit: %w", err)
+	}
+	res.Stats.UnderProtectedBefore = int64(len(rep.UnderProtected) + len(rep.Unverified))
+	if len(rep.UnderProtected) == 0 {
+		unverified(rep, res)
+		return nil
+	}
+	o.Log.Debug().Int("under_protected", len(rep.UnderProtected)).Msg("MOD repair")
+	o.progress(pluginsdk.Progress{Phase: "repair", Fraction: -1})
+	in := csp.FromProblem(p, rel)
+	in.Kind = append([]csp.Kind(nil), in.Kind...)
+	for i, s := range status {
+		if s.IsSecondary() {
+			in.Kind[i] = csp.Fixed
+		}
+	}
+	eo := csp.Options{HeuristicOnly: true, Workers: o.Workers, Seed: o.Seed}
+	if !o.Deadline.IsZero() {
+		eo.TimeLimit = max(time.Until(o.Deadline), time.Second)
+	}
+	sol, err := csp.Solve(ctx, in, eo)
+	if err != nil {
+		return fmt.Errorf("repair: %w", err)
+	}
+	for i, s := range sol.Suppressed {
+		if sec, ok := status[i].ToSecondary(); s && ok {
+			status[i] = sec
+		}
+	}
+	after, err := audit.Suppression(ctx, &q, status, audit.Options{Workers: o.Workers, Mode: audit.ModeVerdicts,
+		Targets: audit.TargetsPrimaries})
+	if err != nil {
+		return fmt.Errorf("audit after repair: %w", err)
+	}
+	res.Stats.UnderProtectedAfter = int64(len(after.UnderProtected))
+	unverified(after, res)
+	if len(after.UnderProtected) > 0 {
+		res.Outcome = pluginsdk.OutcomePartial
+		cells := make([]int, len(after.UnderProtected))
+		for k, f := range after.UnderProtected {
+			cells[k] = f.Cell
+		}
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
+			Code: "protection.infeasible", Cells: cells,
+			Summary: fmt.Sprintf("%d primaries cannot be fully protected by any pattern", len(cells))})
+	}
+	res.Stats.Extra["repaired"] = float64(len(rep.UnderProtected) - len(after.UnderProtected))
+	res.Stats.Extra["repair_cost"] = math.Round(sol.Cost*100) / 100
+	return nil
+}
+
+// unverified counts the primaries the audit could not verify (an attacker
+// LP gave no result) as under-protected: their protection is not proven.
+func unverified(rep *audit.Report, res *pluginsdk.Result) {
+	if len(rep.Unverified) == 0 {
+		return
+	}
+	res.Stats.UnderProtectedAfter += int64(len(rep.Unverified))
+	res.Outcome = pluginsdk.OutcomePartial
+	res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
+		Code: "audit.unverified", Cells: rep.Unverified,
+		Summary: fmt.Sprintf("the final audit could not verify %d primaries (an attacker LP gave no result); they count as under-protected", len(rep.Unverified))})
+}
+
+// detach returns a context without ctx's deadline that is cancelled when ctx
+// is done.
+func detach(ctx context.Context) (context.Context, context.CancelFunc) {
+	d, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, cancel)
+	return d, func() {
+		stop()
+		cancel()
+	}
+}

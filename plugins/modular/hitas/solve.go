@@ -1,0 +1,112 @@
+package hitas
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sdcengine/argus/plugins/internal/csp"
+)
+
+// cached is the result of a sub-table solve for one input: the newly
+// suppressed classes (roots) with the protection levels they get as
+// secondaries.
+type cached struct {
+	cells    []int
+	lpl, upl []float64
+}
+
+// solveWhole protects a problem without tables (relations only) as one
+// sub-table.
+func (h *run) solveWhole(ctx context.Context) error {
+	in := csp.FromProblem(h.p, h.rel)
+	sol, err := csp.Solve(ctx, in, h.engineOptions())
+	if err != nil {
+		return fmt.Errorf("modular: %w", err)
+	}
+	h.stats.record(sol)
+	h.whole = sol.Suppressed
+	return nil
+}
+
+// engineOptions are the exact engine's options for one sub-table: the time
+// limit per sub-table, at most the time left to the deadline.
+func (h *run) engineOptions() csp.Options {
+	o := csp.Options{TimeLimit: h.o.PerSubtable, Workers: h.o.Workers, Seed: h.o.Seed}
+	if !h.o.Deadline.IsZero() {
+		left := max(time.Until(h.o.Deadline), time.Millisecond)
+		if o.TimeLimit == 0 || left < o.TimeLimit {
+			o.TimeLimit = left
+		}
+	}
+	return o
+}
+
+// key identifies the input of sub-table k: the state of every cell.
+func (h *run) key(k int, sr *subRef) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(k))
+	for _, c := range sr.st.Cells {
+		if c < 0 {
+			b.WriteString("|-")
+			continue
+		}
+		kind, l, u, s := h.cellState(c)
+		b.WriteByte('|')
+		b.WriteByte(byte('0' + kind))
+		if kind == csp.Primary {
+			fmt.Fprintf(&b, "%g,%g,%g", l, u, s)
+		}
+	}
+	return b.String()
+}
+
+// solveSub protects sub-table k and returns its new suppressions with
+// their protection levels; a sub-table seen before with the same input
+// gives the same answer from the cache.
+func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
+	sr := &h.subs[k]
+	key := h.key(k, sr)
+	if c, ok := h.cache[key]; ok {
+		h.stats.reused++
+		return c, nil
+	}
+	in, local := h.instance(sr)
+	sol, err := csp.Solve(ctx, in, h.engineOptions())
+	if err != nil {
+		return cached{}, fmt.Errorf("modular: sub-table %v of table %d: %w", sr.st.Codes, sr.table, err)
+	}
+	h.stats.record(sol)
+	if len(sol.Unprotectable) > 0 {
+		h.stats.infeasible++
+	}
+	// Protection levels of new secondaries (HiTaS CalcPbounds): a share of
+	// the value, at most the sub-table's largest primary levels.
+	maxL, maxU := 0.0, 0.0
+	for i, kd := range in.Kind {
+		if kd == csp.Primary && i < len(local) {
+			maxL, maxU = math.Max(maxL, in.LowerPL[i]), math.Max(maxU, in.UpperPL[i])
+		}
+	}
+	lo, hi := h.bounds.lower, h.bounds.upper
+	var out cached
+	for i, c := range local {
+		if in.Kind[i] != csp.Free || !sol.Suppressed[i] {
+			continue
+		}
+		r := int(h.cls.root[c])
+		v := math.Abs(h.p.Cells.Value[c])
+		l := math.Max(math.Min((1-h.o.LowerMargin)*v, maxL), 1e-4)
+		u := math.Max(math.Min((h.o.UpperMargin-1)*v, maxU), 1e-4)
+		l = math.Max(0, math.Min(l, h.p.Cells.Value[c]-lo[c]))
+		u = math.Max(0, math.Min(u, hi[c]-h.p.Cells.Value[c]))
+		out.cells = append(out.cells, r)
+		out.lpl = append(out.lpl, l)
+		out.upl = append(out.upl, u)
+	}
+	h.cache[key] = out
+	return out, nil
+}
