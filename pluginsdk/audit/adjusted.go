@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
@@ -237,7 +238,7 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 		}
 		tol := opts.AdditivityTolerance
 		if tol <= 0 {
-			tol = tauArgusChangeTolerance + slack(mag)
+			tol = tauArgusChangeTolerance + numeric.Slack(mag)
 		}
 		r.MaxResidual = math.Max(r.MaxResidual, math.Abs(s))
 		if math.Abs(s) > tol {

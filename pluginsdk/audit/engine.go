@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/pluginsdk"
 )
@@ -240,20 +241,11 @@ type reduced struct {
 
 // substitute moves the published cells to the right-hand sides.
 func (a *attack) substitute(ctx context.Context) (*reduced, error) {
-	n, rel := a.n, a.rel
+	rel := a.rel
 	m := rel.Len()
-	red := &reduced{rhs: make([]float64, m), cnt: make([]int32, m), colStart: make([]int, n+1)}
-	for _, c := range rel.Cell {
-		if a.free[c] {
-			red.colStart[c+1]++
-		}
-	}
-	for i := range n {
-		red.colStart[i+1] += red.colStart[i]
-	}
-	red.colRow = make([]int32, red.colStart[n])
-	red.colCoef = make([]float64, red.colStart[n])
-	fillPos := append([]int(nil), red.colStart[:n]...)
+	cols := numeric.Transpose(m, a.n, rel.Terms, func(_, c int) bool { return a.free[c] })
+	red := &reduced{rhs: make([]float64, m), cnt: make([]int32, m),
+		colStart: cols.Start, colRow: cols.Row, colCoef: cols.Value}
 	for r := range m {
 		if r%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -265,9 +257,6 @@ func (a *attack) substitute(ctx context.Context) (*reduced, error) {
 		for k, c := range cells {
 			if a.free[c] {
 				red.cnt[r]++
-				red.colRow[fillPos[c]] = int32(r)
-				red.colCoef[fillPos[c]] = coef[k]
-				fillPos[c]++
 			} else {
 				s -= coef[k] * a.val[c]
 			}

@@ -1,6 +1,10 @@
 package audit
 
-import "math"
+import (
+	"math"
+
+	"github.com/sdcengine/argus/internal/numeric"
+)
 
 // tighten computes outer bounds of the free cells that are still unknown
 // (live) by feasibility-based bound tightening over the relations with
@@ -17,38 +21,21 @@ func (a *attack) tighten(live func(int) bool, cnt []int32, minRow int32, rhs []f
 	ohi = append([]float64(nil), a.hi...)
 	rel := a.rel
 	m := rel.Len()
-	// Relations per live cell.
-	cstart := make([]int, a.n+1)
 	var rows []int
 	for r := range m {
-		if cnt[r] < minRow {
-			continue
-		}
-		rows = append(rows, r)
-		cells, _ := rel.Terms(r)
-		for _, c := range cells {
-			if live(c) {
-				cstart[c+1]++
-			}
+		if cnt[r] >= minRow {
+			rows = append(rows, r)
 		}
 	}
 	if len(rows) == 0 {
 		return olo, ohi
 	}
-	for i := range a.n {
-		cstart[i+1] += cstart[i]
-	}
-	crow := make([]int32, cstart[a.n])
-	pos := append([]int(nil), cstart[:a.n]...)
-	for _, r := range rows {
+	// Relations per live cell (rows in increasing order, as rows lists them).
+	perCell := numeric.Transpose(m, a.n, func(r int) ([]int, []float64) {
 		cells, _ := rel.Terms(r)
-		for _, c := range cells {
-			if live(c) {
-				crow[pos[c]] = int32(r)
-				pos[c]++
-			}
-		}
-	}
+		return cells, nil
+	}, func(r, c int) bool { return cnt[r] >= minRow && live(c) })
+	cstart, crow := perCell.Start, perCell.Row
 	inQueue := make([]bool, m)
 	queue := append([]int(nil), rows...)
 	for _, r := range rows {

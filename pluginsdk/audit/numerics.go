@@ -3,6 +3,7 @@ package audit
 import (
 	"math"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 )
 
@@ -70,15 +71,7 @@ func lpFeasibilityTol(tol, scale float64) float64 {
 // value counts as at it: the audit tolerance, and not more than the
 // relative slack of the bound.
 func boundEps(b, tol float64) float64 {
-	return min(tol, slack(b))
-}
-
-// slack is the relative comparison slack of a value x: 1e-9·max(1, |x|).
-// It is the audit's single copy of the helper that internal/numeric
-// provides as numeric.Slack; it becomes a call of that once the package
-// exists.
-func slack(x float64) float64 {
-	return 1e-9 * max(1, math.Abs(x))
+	return min(tol, numeric.Slack(b))
 }
 
 // lpOptions returns the solver options of component k's LPs: opts with the

@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/sdcengine/argus/internal/numeric"
+
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // model is a presolved instance: columns are groups of cells whose deviations
@@ -117,7 +119,7 @@ func presolve(in *Instance, minRange float64) *model {
 	for _, v := range in.Value {
 		m.scale = math.Max(m.scale, math.Abs(v))
 	}
-	m.tol = 1e-9*m.scale + 1e-7
+	m.tol = verdict.Tolerance(in.Value) // the audit's: 1e-9·scale + 1e-7
 	m.eps = m.tol / 4
 	u := newUnionFind(n)
 	for i, k := range in.Kind {
