@@ -44,13 +44,8 @@ type cubeRec struct {
 	// flip holds the dimensions in which neither the target's nor the
 	// other code is the sub-table's margin.
 	flip int
-	// count, marg and cost are the additional suppressions, the margins
-	// among them and their cost when the hypercube was found.
-	count, marg int
-	cost        float64
-	// singles is the number of single-respondent corners other than the
-	// target (with singleton protection on) when the hypercube was found.
-	singles int
+	// score is what the hypercube added when it was found.
+	score
 	// inherited marks the hypercube of the target that suppressed this
 	// cell, seen from the cell.
 	inherited bool

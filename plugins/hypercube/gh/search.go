@@ -29,14 +29,12 @@ type searcher struct {
 	nodes  int
 	err    error
 
-	found               bool
-	bestSingles         int
-	bestCount, bestMarg int
-	bestCost            float64
-	bestU, bestW        float64
-	bestChoice          []int32
-	candKey             []candKey
-	dimOf               []int
+	found        bool
+	best         score
+	bestU, bestW float64
+	bestChoice   []int32
+	candKey      []candKey
+	dimOf        []int
 }
 
 type candKey struct {
@@ -141,7 +139,7 @@ func (e *engine) search(si, tpos int, t int32, nd need, minAdd int, skip [][]int
 		return nil, nil
 	}
 	rec := &cubeRec{choice: slices.Clone(s.bestChoice[:k]), corners: make([]int32, 1<<k), u: s.bestU, w: s.bestW,
-		count: s.bestCount, marg: s.bestMarg, cost: s.bestCost, singles: s.bestSingles}
+		score: s.best}
 	for m := range k {
 		if rec.choice[m] != 0 && s.tloc[m] != 0 {
 			rec.flip |= 1 << m
@@ -172,28 +170,36 @@ func (s *searcher) less(singles, count, marg int, cost float64) bool {
 	if !s.found {
 		return true
 	}
-	return s.e.o.Choose.less(singles, count, marg, cost, s.bestSingles, s.bestCount, s.bestMarg, s.bestCost)
+	return s.e.o.Choose.less(score{singles, count, marg, cost}, s.best)
 }
 
 // less orders hypercubes by the choice rule: (count, singles, margins,
 // cost) for ChooseCount, (cost, count, singles, margins) for ChooseCost;
 // singles (single-respondent corners other than the target) only break
 // ties, as a hypercube with such a corner costs a second one.
-func (c Choice) less(singles, count, marg int, cost float64, bSingles, bCount, bMarg int, bCost float64) bool {
-	cheaper, dearer := cost < bCost-1e-12*max(1, bCost), cost > bCost+1e-12*max(1, bCost)
+func (c Choice) less(a, b score) bool {
+	cheaper, dearer := a.cost < b.cost-1e-12*max(1, b.cost), a.cost > b.cost+1e-12*max(1, b.cost)
 	if c == ChooseCost && (cheaper || dearer) {
 		return cheaper
 	}
-	if count != bCount {
-		return count < bCount
+	if a.count != b.count {
+		return a.count < b.count
 	}
-	if singles != bSingles {
-		return singles < bSingles
+	if a.singles != b.singles {
+		return a.singles < b.singles
 	}
-	if marg != bMarg {
-		return marg < bMarg
+	if a.marg != b.marg {
+		return a.marg < b.marg
 	}
 	return cheaper
+}
+
+// score is what a (partial) hypercube adds: its single-respondent corners
+// other than the target (counted with singleton protection on), the
+// additional suppressions, the margins among them and their cost.
+type score struct {
+	singles, count, marg int
+	cost                 float64
 }
 
 // dfs fixes the other code of dimension m. singles are the single-respondent
@@ -215,7 +221,7 @@ func (s *searcher) dfs(m, singles, count, marg int, cost, u, w float64) {
 		if count < s.minAdd || s.skipped() || !s.less(singles, count, marg, cost) {
 			return
 		}
-		s.found, s.bestSingles, s.bestCount, s.bestMarg, s.bestCost, s.bestU, s.bestW = true, singles, count, marg, cost, u, w
+		s.found, s.best, s.bestU, s.bestW = true, score{singles, count, marg, cost}, u, w
 		copy(s.bestChoice, s.choice[:s.k])
 		return
 	}
@@ -286,5 +292,5 @@ func (s *searcher) skipped() bool {
 
 // better reports whether hypercube a is better than b by the choice rule.
 func (e *engine) better(a, b *cubeRec) bool {
-	return e.o.Choose.less(a.singles, a.count, a.marg, a.cost, b.singles, b.count, b.marg, b.cost)
+	return e.o.Choose.less(a.score, b.score)
 }
