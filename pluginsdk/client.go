@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/wire"
 )
 
 // Client calls a method plugin over a gRPC connection. Hosts obtain the
@@ -20,7 +21,7 @@ type Client struct {
 
 // NewClient returns a Client over cc.
 func NewClient(cc grpc.ClientConnInterface) *Client {
-	return &Client{rpc: sdcpb.NewMethodServiceClient(cc), chunk: DefaultChunkBytes}
+	return &Client{rpc: sdcpb.NewMethodServiceClient(cc), chunk: wire.DefaultChunkBytes}
 }
 
 // WithChunkBytes returns a copy of c that sends blocks of about n bytes; tests
@@ -42,7 +43,7 @@ type PluginInfo struct {
 
 // Describe asks the plugin who it is.
 func (c *Client) Describe(ctx context.Context, hostVersion string) (PluginInfo, error) {
-	r, err := c.rpc.Describe(ctx, &sdcpb.DescribeRequest{Host: &sdcpb.HostInfo{HostVersion: hostVersion, ProtocolMinor: ProtocolMinor}})
+	r, err := c.rpc.Describe(ctx, &sdcpb.DescribeRequest{Host: &sdcpb.HostInfo{HostVersion: hostVersion, ProtocolMinor: wire.ProtocolMinor}})
 	if err != nil {
 		return PluginInfo{}, fmt.Errorf("describe: %w", err)
 	}
@@ -117,7 +118,7 @@ func (c *Client) Protect(ctx context.Context, job Job) (*Result, error) {
 	for !asm.done {
 		msg, err := stream.Recv()
 		if err == io.EOF {
-			return nil, fmt.Errorf("protect: %w: stream ended without completion", ErrStream)
+			return nil, fmt.Errorf("protect: %w: stream ended without completion", wire.ErrStream)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("protect: %w", err)
@@ -130,7 +131,7 @@ func (c *Client) Protect(ctx context.Context, job Job) (*Result, error) {
 		return nil, fmt.Errorf("protect: send: %w", err)
 	}
 	if _, err := stream.Recv(); err != io.EOF {
-		return nil, fmt.Errorf("protect: %w: message after completion (%v)", ErrStream, err)
+		return nil, fmt.Errorf("protect: %w: message after completion (%v)", wire.ErrStream, err)
 	}
 	asm.res.Diagnostics = wt.diags(asm.res.Diagnostics)
 	return &asm.res, nil

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/wire"
 )
 
 // This file converts between the SDK's Go types and the generated wire types
@@ -76,7 +77,7 @@ func diagsToProto(ds []Diagnostic) []*sdcpb.Diagnostic {
 	for _, d := range ds {
 		out = append(out, &sdcpb.Diagnostic{
 			Severity: sdcpb.Severity(d.Severity), Code: d.Code, Summary: d.Summary, Detail: d.Detail,
-			Cells: toInt64s(d.Cells), Relations: toInt64s(d.Relations), Param: d.Param,
+			Cells: wire.Int64s(d.Cells), Relations: wire.Int64s(d.Relations), Param: d.Param,
 		})
 	}
 	return out
@@ -87,7 +88,7 @@ func diagsFromProto(ds []*sdcpb.Diagnostic) []Diagnostic {
 	for _, d := range ds {
 		out = append(out, Diagnostic{
 			Severity: Severity(d.GetSeverity()), Code: d.GetCode(), Summary: d.GetSummary(), Detail: d.GetDetail(),
-			Cells: toInts(d.GetCells()), Relations: toInts(d.GetRelations()), Param: d.GetParam(),
+			Cells: wire.Ints(d.GetCells()), Relations: wire.Ints(d.GetRelations()), Param: d.GetParam(),
 		})
 	}
 	return out
@@ -171,28 +172,6 @@ func tablesFromProto(ts []*sdcpb.TableSpec) []Table {
 			})
 		}
 		out = append(out, tab)
-	}
-	return out
-}
-
-func toInt64s(xs []int) []int64 {
-	if len(xs) == 0 {
-		return nil
-	}
-	out := make([]int64, len(xs))
-	for i, x := range xs {
-		out[i] = int64(x)
-	}
-	return out
-}
-
-func toInts(xs []int64) []int {
-	if len(xs) == 0 {
-		return nil
-	}
-	out := make([]int, len(xs))
-	for i, x := range xs {
-		out[i] = int(x)
 	}
 	return out
 }

@@ -7,30 +7,13 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/wire"
 )
 
-// PluginKey is the name under which the method service is dispensed.
-const PluginKey = "method"
-
-// ProtocolVersion is the contract's major version (go-plugin's protocol
-// version). It changes only with an incompatible contract (sdcplugin.v2).
-const ProtocolVersion = 1
-
-// HandshakeConfig returns the handshake shared by host and plugins. The
-// cookie only stops a plugin binary run by hand from waiting forever; it is
-// not a security measure (AutoMTLS is).
-func HandshakeConfig() plugin.HandshakeConfig {
-	return plugin.HandshakeConfig{
-		ProtocolVersion:  ProtocolVersion,
-		MagicCookieKey:   "ARGUS_METHOD_PLUGIN",
-		MagicCookieValue: "a1f6c1e0-sdc-method-v1",
-	}
-}
-
 // PluginSet returns the go-plugin plugin set a host uses to launch method
-// plugins; dispensing PluginKey yields a *Client.
+// plugins; dispensing wire.PluginKey yields a *Client.
 func PluginSet() plugin.PluginSet {
-	return plugin.PluginSet{PluginKey: &grpcPlugin{}}
+	return plugin.PluginSet{wire.PluginKey: &grpcPlugin{}}
 }
 
 // grpcPlugin adapts the method service to go-plugin.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/wire"
 )
 
 // testProblem builds an r×c table with totals, every column filled.
@@ -109,7 +110,7 @@ func TestProblemRoundTrip(t *testing.T) {
 // message exceeds the chunk target by more than one cell or relation.
 func TestLargeProblemChunks(t *testing.T) {
 	p := testProblem(300, 250, 3)
-	_, msgs := roundTrip(t, p, DefaultChunkBytes)
+	_, msgs := roundTrip(t, p, wire.DefaultChunkBytes)
 	total, largest := 0, 0
 	for _, m := range msgs {
 		s := proto.Size(m)
@@ -119,8 +120,8 @@ func TestLargeProblemChunks(t *testing.T) {
 	if total < 5<<20 {
 		t.Fatalf("table encodes to %d bytes; the test needs more than 5 MiB", total)
 	}
-	if largest > DefaultChunkBytes+4096 {
-		t.Errorf("largest message %d bytes; want at most about %d", largest, DefaultChunkBytes)
+	if largest > wire.DefaultChunkBytes+4096 {
+		t.Errorf("largest message %d bytes; want at most about %d", largest, wire.DefaultChunkBytes)
 	}
 	if largest > 4<<20 {
 		t.Errorf("largest message %d bytes exceeds gRPC's 4 MiB default", largest)
@@ -156,7 +157,7 @@ func TestStreamGrammar(t *testing.T) {
 					break
 				}
 			}
-			if !errors.Is(err, ErrStream) {
+			if !errors.Is(err, wire.ErrStream) {
 				t.Errorf("err = %v, want a stream violation", err)
 			}
 		})
@@ -183,7 +184,7 @@ func TestResultRoundTrip(t *testing.T) {
 	// A completion that leaves cells without results is a violation.
 	short := resultAssembler{n: n + 1}
 	err = sendResult(res, n, 100, func(m *sdcpb.ProtectResponse) error { return short.add(m) })
-	if !errors.Is(err, ErrStream) {
+	if !errors.Is(err, wire.ErrStream) {
 		t.Errorf("short result: err = %v, want a stream violation", err)
 	}
 }

@@ -63,6 +63,7 @@ import (
 	"github.com/sdcengine/argus/host/catalog"
 	"github.com/sdcengine/argus/host/pluginlog"
 	"github.com/sdcengine/argus/host/proctree"
+	"github.com/sdcengine/argus/internal/wire"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -285,7 +286,7 @@ func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logge
 	cmd := exec.Command(e.Path)
 	cmd.Env = append(pluginEnv(), r.Env...)
 	if lvl := log.GetLevel(); lvl <= zerolog.DebugLevel {
-		cmd.Env = append(cmd.Env, pluginsdk.EnvLogLevel+"="+lvl.String())
+		cmd.Env = append(cmd.Env, wire.EnvLogLevel+"="+lvl.String())
 	}
 	inst.tree.Prepare(cmd)
 	inst.cmd = cmd
@@ -305,7 +306,7 @@ func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logge
 		return pluginlog.LineWriter(func(line string) { log.Debug().Str("stream", stream).Msg(line) })
 	}
 	inst.gp = plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  pluginsdk.HandshakeConfig(),
+		HandshakeConfig:  wire.Handshake(),
 		Plugins:          pluginsdk.PluginSet(),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
@@ -349,7 +350,7 @@ func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logge
 	if err != nil {
 		return fail(err)
 	}
-	raw, err := proto.Dispense(pluginsdk.PluginKey)
+	raw, err := proto.Dispense(wire.PluginKey)
 	if err != nil {
 		return fail(err)
 	}
@@ -458,7 +459,7 @@ func (i *instance) classify(ctx context.Context, err error) error {
 			}
 			n = m
 		}
-	case errors.Is(err, pluginsdk.ErrStream) || code == codes.InvalidArgument:
+	case errors.Is(err, wire.ErrStream) || code == codes.InvalidArgument:
 		e.Kind = KindProtocol
 	default:
 		e.Kind = KindCrash
