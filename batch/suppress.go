@@ -14,6 +14,7 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
+	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -190,7 +191,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		defer cancel()
 	}
 	start := time.Now()
-	res, err := e.cfg.Protector.Protect(ctx, pluginsdk.Job{Method: c.Method, Params: params, Problem: p,
+	res, err := e.cfg.Protector.Protect(ctx, pluginclient.Job{Method: c.Method, Params: params, Problem: p,
 		JobID: fmt.Sprintf("suppress-%d", c.Head().Pos.Line), Limits: pluginsdk.Limits{TimeLimit: e.cfg.SuppressLimit, Threads: 1},
 		OnProgress: func(pr pluginsdk.Progress) { e.progress(c.Method+" "+pr.Phase, pr.Fraction) }})
 	if err != nil {
@@ -406,7 +407,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, params map[string]string, jobID, step string) (*pluginsdk.Result, error) {
 	ap := *p
 	ap.Cells.Status = status
-	res, err := e.cfg.Protector.Protect(e.ctx, pluginsdk.Job{Method: AuditMethod, Problem: &ap, JobID: jobID, Params: params,
+	res, err := e.cfg.Protector.Protect(e.ctx, pluginclient.Job{Method: AuditMethod, Problem: &ap, JobID: jobID, Params: params,
 		OnProgress: func(pr pluginsdk.Progress) { e.progress(step, pr.Fraction) }})
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)

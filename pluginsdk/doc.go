@@ -19,14 +19,17 @@
 // keeping stdout clean (the handshake channel).
 //
 // The wire contract itself is pluginsdk/proto/sdcplugin/v1/method.proto; plugin
-// authors writing Go never need to read it. Hosts use [Client] (over a gRPC
-// connection) and [HandshakeConfig]/[PluginSet] to launch plugins.
+// authors writing Go never need to read it. This package holds what an
+// author needs and, unexported, the plugin's side of the wire (decoding a
+// Problem, encoding a Result). The host's side lives in packages internal
+// to this module: internal/pluginclient (the client, the [PluginInfo] a
+// Describe returns, the job a host sends, the go-plugin plugin set, the
+// Latin-1 handling of a call) and internal/wire (what both sides share: the
+// handshake, the chunk limits, the cell-status conversion). Only those
+// three import the generated code (internal/sdcpb).
 //
-// Texts (variable names, codes, parameters) reach a plugin as UTF-8. A host
-// job keeps the bytes of its τ-Argus files, which may be Latin-1; when a
-// Protect or ValidateParams call carries any text that is not valid UTF-8,
-// the [Client] sends every text of that call decoded as Windows-1252 and
-// encodes the plugin's diagnostics and progress messages back (see text.go).
+// Texts (variable names, codes, parameters) reach a plugin as UTF-8, even
+// from a host job whose τ-Argus files are Latin-1: the host converts them.
 //
 // Package pluginsdk/plugintest runs a Method in-process through the real wire
 // path and holds the conformance suite every plugin must pass.

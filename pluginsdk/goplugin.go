@@ -2,21 +2,16 @@ package pluginsdk
 
 import (
 	"context"
+	"errors"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
 	"github.com/sdcengine/argus/internal/sdcpb"
-	"github.com/sdcengine/argus/internal/wire"
 )
 
-// PluginSet returns the go-plugin plugin set a host uses to launch method
-// plugins; dispensing wire.PluginKey yields a *Client.
-func PluginSet() plugin.PluginSet {
-	return plugin.PluginSet{wire.PluginKey: &grpcPlugin{}}
-}
-
-// grpcPlugin adapts the method service to go-plugin.
+// grpcPlugin is the plugin's half of go-plugin's adapter: it serves the
+// method service; the host's half is in internal/pluginclient.
 type grpcPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	srv *server
@@ -28,7 +23,7 @@ func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 	return nil
 }
 
-// GRPCClient returns a *Client on the host side.
-func (p *grpcPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, cc *grpc.ClientConn) (any, error) {
-	return NewClient(cc), nil
+// GRPCClient is the host's side; a plugin never dials its host.
+func (p *grpcPlugin) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (any, error) {
+	return nil, errors.New("pluginsdk: a plugin is not a client of the method service")
 }

@@ -38,6 +38,17 @@ type Plugin struct {
 	Methods []Method
 }
 
+// PluginInfo is what a plugin says about itself: what the host's Describe
+// call returns and what "plugin describe" prints as JSON (the host's catalog
+// reads and caches that).
+type PluginInfo struct {
+	Name          string
+	Version       string
+	SDKVersion    string
+	ProtocolMinor int
+	Methods       []MethodInfo
+}
+
 // MethodInfo describes a method to the host.
 type MethodInfo struct {
 	// Code is the τ-Argus method code used in <SUPPRESS>, e.g. "GH".

@@ -90,12 +90,13 @@ func ServeListener(ctx context.Context, p Plugin, lis net.Listener, log zerolog.
 	return nil
 }
 
+// describeJSON prints the plugin's self-description, the PluginInfo its
+// Describe call gives, as JSON.
 func describeJSON(srv *server, w io.Writer) int {
-	resp, _ := srv.Describe(context.Background(), nil)
-	info := PluginInfo{Name: resp.GetPluginName(), Version: resp.GetPluginVersion(),
-		SDKVersion: resp.GetSdkVersion(), ProtocolMinor: int(resp.GetProtocolMinor())}
-	for _, m := range resp.GetMethods() {
-		info.Methods = append(info.Methods, infoFromProto(m))
+	info := PluginInfo{Name: srv.plugin.Name, Version: srv.plugin.Version, SDKVersion: SDKVersion,
+		ProtocolMinor: wire.ProtocolMinor}
+	for _, m := range srv.plugin.Methods {
+		info.Methods = append(info.Methods, m.Info())
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -63,6 +63,7 @@ import (
 	"github.com/sdcengine/argus/host/catalog"
 	"github.com/sdcengine/argus/host/pluginlog"
 	"github.com/sdcengine/argus/host/proctree"
+	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/internal/wire"
 	"github.com/sdcengine/argus/pluginsdk"
 )
@@ -213,7 +214,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (*pluginsdk.Result, error) {
 	if slices.ContainsFunc(diags, func(d pluginsdk.Diagnostic) bool { return d.Severity == pluginsdk.SeverityError }) {
 		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInvalidParams, Diagnostics: diags}, nil
 	}
-	res, err := inst.client.Protect(ctx, pluginsdk.Job{Method: job.Method, Params: job.Params, JobID: job.JobID,
+	res, err := inst.client.Protect(ctx, pluginclient.Job{Method: job.Method, Params: job.Params, JobID: job.JobID,
 		Limits: job.Limits, Problem: job.Problem, OnProgress: job.OnProgress})
 	if err != nil {
 		err = inst.classify(ctx, err)
@@ -264,7 +265,7 @@ type instance struct {
 	name     string
 	gp       *plugin.Client
 	cmd      *exec.Cmd
-	client   *pluginsdk.Client
+	client   *pluginclient.Client
 	proc     *process
 	tree     *proctree.Tree
 	sockDir  string
@@ -307,7 +308,7 @@ func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logge
 	}
 	inst.gp = plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake(),
-		Plugins:          pluginsdk.PluginSet(),
+		Plugins:          pluginclient.PluginSet(),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		// The connection must never go idle: its socket is removed once
@@ -354,7 +355,7 @@ func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logge
 	if err != nil {
 		return fail(err)
 	}
-	inst.client = raw.(*pluginsdk.Client)
+	inst.client = raw.(*pluginclient.Client)
 	// Once connected, the socket's name is no longer needed: removing it
 	// now leaves nothing behind even if the host is killed during the job.
 	gc, ok := proto.(*plugin.GRPCClient)

@@ -21,6 +21,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/host/catalog"
+	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
@@ -249,7 +250,7 @@ func orphanHost() {
 	}
 	fmt.Println(inst.cmd.Process.Pid)
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{2, 2}, Seed: 1})
-	inst.client.Protect(context.Background(), pluginsdk.Job{Method: "TEST", Params: map[string]string{"mode": "slow"}, Problem: p})
+	inst.client.Protect(context.Background(), pluginclient.Job{Method: "TEST", Params: map[string]string{"mode": "slow"}, Problem: p})
 	os.Exit(0)
 }
 

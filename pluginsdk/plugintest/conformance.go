@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -65,7 +66,7 @@ func Run(t *testing.T, p pluginsdk.Plugin, opts *Options) {
 }
 
 type conformance struct {
-	client *pluginsdk.Client
+	client *pluginclient.Client
 	info   pluginsdk.MethodInfo
 	params map[string]string
 	opts   *Options
@@ -157,8 +158,8 @@ func (c *conformance) hard() *pluginsdk.Problem {
 	return Grid(GridSpec{Sizes: []int{60, 60}, Seed: 5, PrimaryFraction: 0.2})
 }
 
-func (c *conformance) job(p *pluginsdk.Problem) pluginsdk.Job {
-	return pluginsdk.Job{Method: c.info.Code, Params: c.params, JobID: "conformance",
+func (c *conformance) job(p *pluginsdk.Problem) pluginclient.Job {
+	return pluginclient.Job{Method: c.info.Code, Params: c.params, JobID: "conformance",
 		Limits: pluginsdk.Limits{Seed: 7, Threads: 1}, Problem: p}
 }
 
@@ -188,7 +189,7 @@ func (c *conformance) validateParams(t *testing.T) {
 		}
 	}
 	// An unknown parameter in a Protect job is an outcome, not a gRPC error.
-	res, err := c.client.Protect(ctx, pluginsdk.Job{Method: c.info.Code, Params: bad, Problem: &pluginsdk.Problem{}})
+	res, err := c.client.Protect(ctx, pluginclient.Job{Method: c.info.Code, Params: bad, Problem: &pluginsdk.Problem{}})
 	if err != nil {
 		t.Fatalf("Protect with a bad parameter: %v", err)
 	}
