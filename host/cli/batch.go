@@ -122,8 +122,7 @@ func (p *protector) Protect(ctx context.Context, job pluginclient.Job) (*plugins
 	if !ok {
 		return nil, fmt.Errorf("no plugin serves method %s", job.Method)
 	}
-	return p.run.Run(ctx, runner.Job{Plugin: e, Method: job.Method, Params: job.Params, Problem: job.Problem,
-		Limits: job.Limits, JobID: job.JobID, OnProgress: job.OnProgress})
+	return p.run.Run(ctx, e, job)
 }
 
 // mergeParams overlays the command line's method parameters on the

@@ -92,24 +92,6 @@ type Runner struct {
 	Env []string
 }
 
-// Job is one protection job.
-type Job struct {
-	// Plugin is the catalog entry of the plugin to launch.
-	Plugin *catalog.Entry
-	// Method is the method code.
-	Method string
-	// Params are the method's parameters.
-	Params map[string]string
-	// Problem is the table to protect.
-	Problem *pluginsdk.Problem
-	// Limits are passed to the method; Limits.TimeLimit is the soft limit.
-	Limits pluginsdk.Limits
-	// JobID identifies the job in logs.
-	JobID string
-	// OnProgress receives progress reports, if set.
-	OnProgress func(pluginsdk.Progress)
-}
-
 // Kind classifies why a job failed outside the method's domain outcomes.
 type Kind int
 
@@ -172,18 +154,19 @@ func (r *Runner) defaults() (grace func(time.Duration) time.Duration, killAfter,
 	return
 }
 
-// Run launches the job's plugin, checks the parameters, runs the job and
-// stops the plugin. Domain outcomes (infeasible, invalid parameters, time
-// limit) are in the Result; the error, an *Error, is for everything else.
-func (r *Runner) Run(ctx context.Context, job Job) (*pluginsdk.Result, error) {
+// Run launches the plugin of catalog entry e, checks the job's parameters,
+// runs the job and stops the plugin. The job's Limits.TimeLimit is the soft
+// limit. Domain outcomes (infeasible, invalid parameters, time limit) are
+// in the Result; the error, an *Error, is for everything else.
+func (r *Runner) Run(ctx context.Context, e *catalog.Entry, job pluginclient.Job) (*pluginsdk.Result, error) {
 	graceFor, killAfter, startTimeout := r.defaults()
-	log := r.Log.With().Str("plugin", job.Plugin.Name()).Str("job", job.JobID).Logger()
+	log := r.Log.With().Str("plugin", e.Name()).Str("job", job.JobID).Logger()
 	if job.Limits.TimeLimit > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, job.Limits.TimeLimit+graceFor(job.Limits.TimeLimit))
 		defer cancel()
 	}
-	inst, err := r.launch(ctx, job.Plugin, log, startTimeout)
+	inst, err := r.launch(ctx, e, log, startTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -214,8 +197,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (*pluginsdk.Result, error) {
 	if slices.ContainsFunc(diags, func(d pluginsdk.Diagnostic) bool { return d.Severity == pluginsdk.SeverityError }) {
 		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInvalidParams, Diagnostics: diags}, nil
 	}
-	res, err := inst.client.Protect(ctx, pluginclient.Job{Method: job.Method, Params: job.Params, JobID: job.JobID,
-		Limits: job.Limits, Problem: job.Problem, OnProgress: job.OnProgress})
+	res, err := inst.client.Protect(ctx, job)
 	if err != nil {
 		err = inst.classify(ctx, err)
 		logStderr(log, err)
