@@ -155,6 +155,9 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	if len(specs) > 1 && !ref.Info.Capabilities.LinkedTables {
 		return fmt.Errorf("method %s cannot protect linked tables (table 0)", c.Method)
 	}
+	if err := checkDimensions(ref.Info, specs, max(c.Table, 1)); err != nil {
+		return err
+	}
 	params, err := methodParams(ref.Info, batchArgs(c.Params))
 	if err != nil {
 		return err
@@ -191,7 +194,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		defer cancel()
 	}
 	start := time.Now()
-	res, err := e.cfg.Protector.Protect(ctx, pluginclient.Job{Method: c.Method, Params: params, Problem: p,
+	res, err := e.protect(ctx, pluginclient.Job{Method: c.Method, Params: params, Problem: p,
 		JobID: fmt.Sprintf("suppress-%d", c.Head().Pos.Line), Limits: pluginsdk.Limits{TimeLimit: e.cfg.SuppressLimit, Threads: 1},
 		OnProgress: func(pr pluginsdk.Progress) { e.progress(c.Method+" "+pr.Phase, pr.Fraction) }})
 	if err != nil {
@@ -407,7 +410,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, params map[string]string, jobID, step string) (*pluginsdk.Result, error) {
 	ap := *p
 	ap.Cells.Status = status
-	res, err := e.cfg.Protector.Protect(e.ctx, pluginclient.Job{Method: AuditMethod, Problem: &ap, JobID: jobID, Params: params,
+	res, err := e.protect(e.ctx, pluginclient.Job{Method: AuditMethod, Problem: &ap, JobID: jobID, Params: params,
 		OnProgress: func(pr pluginsdk.Progress) { e.progress(step, pr.Fraction) }})
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)

@@ -16,18 +16,10 @@ func infoToProto(m MethodInfo) *sdcpb.MethodInfo {
 	out := &sdcpb.MethodInfo{
 		Code: m.Code, Aliases: m.Aliases, Summary: m.Summary, Description: m.Description,
 		Capabilities: &sdcpb.Capabilities{
-			Output:                   sdcpb.OutputKind(m.Capabilities.Output),
-			NeedsRelations:           m.Capabilities.NeedsRelations,
-			NeedsHierarchy:           m.Capabilities.NeedsHierarchy,
-			NeedsFrequency:           m.Capabilities.NeedsFrequency,
-			NeedsTopContributions:    m.Capabilities.NeedsTopContributions,
-			ReportsProgress:          m.Capabilities.ReportsProgress,
-			HonoursCancellation:      m.Capabilities.HonoursCancellation,
-			Deterministic:            m.Capabilities.Deterministic,
-			PartialResultOnTimeLimit: m.Capabilities.PartialResultOnTimeLimit,
-			LinkedTables:             m.Capabilities.LinkedTables,
-			MaxDimensions:            int32(m.Capabilities.MaxDimensions),
-			GuaranteesProtection:     m.Capabilities.GuaranteesProtection,
+			Output:         sdcpb.OutputKind(m.Capabilities.Output),
+			NeedsFrequency: m.Capabilities.NeedsFrequency,
+			LinkedTables:   m.Capabilities.LinkedTables,
+			MaxDimensions:  int32(m.Capabilities.MaxDimensions),
 		},
 	}
 	for _, s := range m.Structures {

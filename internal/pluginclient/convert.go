@@ -18,18 +18,10 @@ func infoFromProto(m *sdcpb.MethodInfo) pluginsdk.MethodInfo {
 	out := pluginsdk.MethodInfo{
 		Code: m.GetCode(), Aliases: m.GetAliases(), Summary: m.GetSummary(), Description: m.GetDescription(),
 		Capabilities: pluginsdk.Capabilities{
-			Output:                   pluginsdk.OutputKind(c.GetOutput()),
-			NeedsRelations:           c.GetNeedsRelations(),
-			NeedsHierarchy:           c.GetNeedsHierarchy(),
-			NeedsFrequency:           c.GetNeedsFrequency(),
-			NeedsTopContributions:    c.GetNeedsTopContributions(),
-			ReportsProgress:          c.GetReportsProgress(),
-			HonoursCancellation:      c.GetHonoursCancellation(),
-			Deterministic:            c.GetDeterministic(),
-			PartialResultOnTimeLimit: c.GetPartialResultOnTimeLimit(),
-			LinkedTables:             c.GetLinkedTables(),
-			MaxDimensions:            int(c.GetMaxDimensions()),
-			GuaranteesProtection:     c.GetGuaranteesProtection(),
+			Output:         pluginsdk.OutputKind(c.GetOutput()),
+			NeedsFrequency: c.GetNeedsFrequency(),
+			LinkedTables:   c.GetLinkedTables(),
+			MaxDimensions:  int(c.GetMaxDimensions()),
 		},
 	}
 	for _, s := range m.GetStructures() {

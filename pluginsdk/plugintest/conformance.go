@@ -117,31 +117,27 @@ func (c *conformance) run(t *testing.T) {
 			}
 		}
 	})
-	if c.info.Capabilities.HonoursCancellation {
-		t.Run("Cancellation", func(t *testing.T) {
-			ctx, cancel := context.WithCancel(t.Context())
-			time.AfterFunc(200*time.Millisecond, cancel)
-			c.endsPromptly(t, ctx, codes.Canceled)
-		})
-		t.Run("Deadline", func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
-			defer cancel()
-			c.endsPromptly(t, ctx, codes.DeadlineExceeded)
-		})
-	}
-	if c.info.Capabilities.ReportsProgress {
-		t.Run("Progress", c.progress)
-	}
-	if c.info.Capabilities.Deterministic {
-		t.Run("Deterministic", func(t *testing.T) {
-			p := c.small()
-			a, b := c.protectOK(t, p), c.protectOK(t, p)
-			if !slices.Equal(a.Status, b.Status) || !slices.Equal(a.Values, b.Values) ||
-				!slices.Equal(a.Lower, b.Lower) || !slices.Equal(a.Upper, b.Upper) {
-				t.Error("two runs with the same seed gave different results")
-			}
-		})
-	}
+	// Every method honours cancellation and deadlines and is deterministic
+	// for a given seed; progress reports are optional, and checked when sent.
+	t.Run("Cancellation", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(200*time.Millisecond, cancel)
+		c.endsPromptly(t, ctx, codes.Canceled)
+	})
+	t.Run("Deadline", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+		defer cancel()
+		c.endsPromptly(t, ctx, codes.DeadlineExceeded)
+	})
+	t.Run("Progress", c.progress)
+	t.Run("Deterministic", func(t *testing.T) {
+		p := c.small()
+		a, b := c.protectOK(t, p), c.protectOK(t, p)
+		if !slices.Equal(a.Status, b.Status) || !slices.Equal(a.Values, b.Values) ||
+			!slices.Equal(a.Lower, b.Lower) || !slices.Equal(a.Upper, b.Upper) {
+			t.Error("two runs with the same seed gave different results")
+		}
+	})
 }
 
 func (c *conformance) small() *pluginsdk.Problem {
@@ -263,9 +259,6 @@ func (c *conformance) progress(t *testing.T) {
 	job.OnProgress = func(p pluginsdk.Progress) { reports = append(reports, p) }
 	if _, err := c.client.Protect(t.Context(), job); err != nil {
 		t.Fatalf("Protect: %v", err)
-	}
-	if len(reports) == 0 {
-		t.Fatal("method says it reports progress but sent none")
 	}
 	last := -1.0
 	for _, r := range reports {
