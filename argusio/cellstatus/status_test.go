@@ -105,3 +105,37 @@ func TestSBSLetter(t *testing.T) {
 		}
 	}
 }
+
+// TestPhrase pins the SDK's lower-case texts, which its messages print.
+func TestPhrase(t *testing.T) {
+	want := []string{
+		"unknown", "safe", "safe (manual)", "unsafe (rule)", "unsafe (request)",
+		"unsafe (frequency)", "unsafe (zero)", "unsafe (singleton)",
+		"unsafe (singleton, manual)", "unsafe (manual)", "protected", "secondary",
+		"secondary (manual)", "empty (non-structural)", "empty", "status(15)",
+	}
+	for s := Unknown; s <= Max+1; s++ {
+		if got := s.Phrase(); got != want[s] {
+			t.Errorf("%d.Phrase() = %q, want %q", s, got, want[s])
+		}
+	}
+	if got := Status(255).Phrase(); got != "status(255)" {
+		t.Errorf("255.Phrase() = %q", got)
+	}
+}
+
+// TestConstants pins the numbers: τ-Argus's outputs and the wire contract
+// carry them, so they never change.
+func TestConstants(t *testing.T) {
+	all := []Status{Unknown, Safe, SafeManual, UnsafeRule, UnsafeRequest, UnsafeFreq,
+		UnsafeZero, UnsafeSingleton, UnsafeSingletonManual, UnsafeManual, Protected,
+		Secondary, SecondaryManual, EmptyNonStructural, Empty}
+	for n, s := range all {
+		if int(s) != n {
+			t.Errorf("%v = %d, want %d", s, s, n)
+		}
+	}
+	if Max != all[len(all)-1] {
+		t.Errorf("Max = %d", Max)
+	}
+}

@@ -622,7 +622,7 @@ func (e *engine) repairCell(t int32) (int, error) {
 func (e *engine) statuses() []cellstatus.Status {
 	out := slices.Clone(e.p.Cells.Status)
 	for i, s := range out {
-		if sec, ok := s.ToSecondary(); ok && e.supp[e.root[i]] {
+		if sec, ok := s.ToSecondary(); e.supp[e.root[i]] && ok {
 			out[i] = sec
 		}
 	}

@@ -239,7 +239,7 @@ func solveProblem(t *testing.T, p *pluginsdk.Problem, o Options, ao audit.Option
 	st := slices.Clone(p.Cells.Status)
 	cost := 0.0
 	for i, s := range sol.Suppressed {
-		if sec, ok := st[i].ToSecondary(); ok && s {
+		if sec, ok := st[i].ToSecondary(); s && ok {
 			st[i] = sec
 			cost += p.Cells.Cost[i]
 		}

@@ -177,7 +177,7 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	}
 	supp := h.pattern()
 	for i := range n {
-		if sec, ok := status[i].ToSecondary(); ok && supp[i] {
+		if sec, ok := status[i].ToSecondary(); supp[i] && ok {
 			status[i] = sec
 		}
 	}
@@ -270,7 +270,7 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 		return fmt.Errorf("repair: %w", err)
 	}
 	for i, s := range sol.Suppressed {
-		if sec, ok := status[i].ToSecondary(); ok && s {
+		if sec, ok := status[i].ToSecondary(); s && ok {
 			status[i] = sec
 		}
 	}

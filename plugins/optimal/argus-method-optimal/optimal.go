@@ -115,7 +115,7 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		return nil, pluginsdk.Errorf("solver.failed", "optimal suppression: %v", err)
 	}
 	for i := range n {
-		if sec, ok := status[i].ToSecondary(); ok && sol.Suppressed[i] {
+		if sec, ok := status[i].ToSecondary(); sol.Suppressed[i] && ok {
 			status[i] = sec
 		}
 	}
