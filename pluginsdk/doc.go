@@ -22,11 +22,15 @@
 // authors writing Go never need to read it. This package holds what an
 // author needs and, unexported, the plugin's side of the wire (decoding a
 // Problem, encoding a Result). The host's side lives in packages internal
-// to this module: internal/pluginclient (the client, the [PluginInfo] a
-// Describe returns, the job a host sends, the go-plugin plugin set, the
-// Latin-1 handling of a call) and internal/wire (what both sides share: the
-// handshake, the chunk limits, the cell-status conversion). Only those
-// three import the generated code (internal/sdcpb).
+// to this module: internal/pluginclient (the client, the job a host sends,
+// the go-plugin plugin set, the Latin-1 handling of a call) and
+// internal/wire (what both sides share: the handshake, the chunk limits,
+// the cell-status conversion). Only those three import the generated code
+// (internal/sdcpb). [PluginInfo], a plugin's self-description, stays here:
+// it is what "plugin describe" prints, made of the author's [MethodInfo].
+// So does [CheckResult], the rules a [Result] must meet: the SDK applies it
+// before a result leaves the plugin, plugintest and method tests call it,
+// and the host applies it again to every result it receives.
 //
 // Texts (variable names, codes, parameters) reach a plugin as UTF-8, even
 // from a host job whose τ-Argus files are Latin-1: the host converts them.
