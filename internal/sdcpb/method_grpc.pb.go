@@ -1,7 +1,10 @@
 // The contract between the host and a protection-method plugin.
 //
-// Contract version 1.0 (major 1 = go-plugin protocol version 1 and this
-// package's "v1"; minor = DescribeResponse.protocol_minor).
+// Contract version 1.1 (major 1 = go-plugin protocol version 1 and this
+// package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1: the
+// host acts on Capabilities.needs_frequency and max_dimensions; the flags no
+// host read are reserved. A host sends the frequencies to a plugin of minor
+// 0 whatever it declares.
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new

@@ -10,8 +10,11 @@ const PluginKey = "method"
 const ProtocolVersion = 1
 
 // ProtocolMinor is the contract minor version both sides implement
-// (HostInfo.protocol_minor, DescribeResponse.protocol_minor).
-const ProtocolMinor = 0
+// (HostInfo.protocol_minor, DescribeResponse.protocol_minor). Minor 1: the
+// host acts on needs_frequency and max_dimensions, and the capability flags
+// no host read are reserved; a plugin of minor 0 is sent the frequencies
+// whatever it declares, as it always was.
+const ProtocolMinor = 1
 
 // EnvLogLevel names the environment variable through which the host sets a
 // plugin's log level (trace, debug, info, warn, error).
