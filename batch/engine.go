@@ -40,6 +40,7 @@ import (
 	"github.com/sdcengine/argus/batch/recodetable"
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabulate"
+	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -58,7 +59,7 @@ type Protector interface {
 	// Method describes the method serving code, if any.
 	Method(code string) (MethodRef, bool)
 	// Protect runs one job.
-	Protect(ctx context.Context, job pluginsdk.Job) (*pluginsdk.Result, error)
+	Protect(ctx context.Context, job pluginclient.Job) (*pluginsdk.Result, error)
 }
 
 // Unavailabler is implemented by a Protector that can say why no plugin

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
@@ -60,7 +61,7 @@ func (pairs) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Resu
 
 // fakeProtector serves methods in-process through the real wire path.
 type fakeProtector struct {
-	client  *pluginsdk.Client
+	client  *pluginclient.Client
 	methods map[string]pluginsdk.MethodInfo
 }
 
@@ -123,7 +124,7 @@ func (f *fakeProtector) Method(code string) (MethodRef, bool) {
 	return MethodRef{Info: info, Plugin: "fake", Version: "1"}, ok
 }
 
-func (f *fakeProtector) Protect(ctx context.Context, job pluginsdk.Job) (*pluginsdk.Result, error) {
+func (f *fakeProtector) Protect(ctx context.Context, job pluginclient.Job) (*pluginsdk.Result, error) {
 	return f.client.Protect(ctx, job)
 }
 

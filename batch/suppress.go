@@ -13,6 +13,8 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
+	"github.com/sdcengine/argus/internal/pluginclient"
+	"github.com/sdcengine/argus/internal/wire"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
@@ -71,6 +73,9 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	if len(specs) > 1 && !ref.Info.Capabilities.LinkedTables {
 		return fmt.Errorf("method %s cannot protect linked tables (table 0)", c.Method)
 	}
+	if err := checkDimensions(ref.Info, specs, max(c.Table, 1)); err != nil {
+		return err
+	}
 	params, err := suppressParams(c, &ref)
 	if err != nil {
 		return err
@@ -107,7 +112,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		defer cancel()
 	}
 	start := time.Now()
-	res, err := e.cfg.Protector.Protect(ctx, pluginsdk.Job{Method: c.Method, Params: params, Problem: p,
+	res, err := e.protect(ctx, pluginclient.Job{Method: c.Method, Params: params, Problem: p,
 		JobID: fmt.Sprintf("suppress-%d", c.Head().Pos.Line), Limits: pluginsdk.Limits{TimeLimit: e.cfg.SuppressLimit, Threads: 1},
 		OnProgress: func(pr pluginsdk.Progress) { e.progress(c.Method+" "+pr.Phase, pr.Fraction) }})
 	if err != nil {
@@ -321,7 +326,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, params map[string]string, jobID, step string) (*pluginsdk.Result, error) {
 	ap := *p
 	ap.Cells.Status = status
-	res, err := e.cfg.Protector.Protect(e.ctx, pluginsdk.Job{Method: AuditMethod, Problem: &ap, JobID: jobID, Params: params,
+	res, err := e.protect(e.ctx, pluginclient.Job{Method: AuditMethod, Problem: &ap, JobID: jobID, Params: params,
 		OnProgress: func(pr pluginsdk.Progress) { e.progress(step, pr.Fraction) }})
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
@@ -330,7 +335,7 @@ func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, para
 		return nil, fmt.Errorf("audit failed: %s%s", res.Outcome, diagText(res.Diagnostics))
 	}
 	if len(res.Verdicts) != p.NumCells() {
-		return nil, fmt.Errorf("audit failed: the audit plugin returned no verdicts (it predates contract 1.%d; install the audit plugin of this release)", pluginsdk.ProtocolMinor)
+		return nil, fmt.Errorf("audit failed: the audit plugin returned no verdicts (it predates contract 1.%d; install the audit plugin of this release)", wire.ProtocolMinor)
 	}
 	return res, nil
 }

@@ -1,32 +1,26 @@
 package pluginsdk
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/wire"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
-// This file converts between the SDK's Go types and the generated wire types
-// for everything except the chunked cell data (stream.go).
+// This file converts what a plugin sends (its self-description, diagnostics,
+// figures, progress) to the generated wire types and what it receives
+// (limits, tables) from them; the host's directions are in
+// internal/pluginclient, the chunked cell data in stream.go.
 
 func infoToProto(m MethodInfo) *sdcpb.MethodInfo {
 	out := &sdcpb.MethodInfo{
 		Code: m.Code, Aliases: m.Aliases, Summary: m.Summary, Description: m.Description,
 		Capabilities: &sdcpb.Capabilities{
-			Output:                   sdcpb.OutputKind(m.Capabilities.Output),
-			NeedsRelations:           m.Capabilities.NeedsRelations,
-			NeedsHierarchy:           m.Capabilities.NeedsHierarchy,
-			NeedsFrequency:           m.Capabilities.NeedsFrequency,
-			NeedsTopContributions:    m.Capabilities.NeedsTopContributions,
-			ReportsProgress:          m.Capabilities.ReportsProgress,
-			HonoursCancellation:      m.Capabilities.HonoursCancellation,
-			Deterministic:            m.Capabilities.Deterministic,
-			PartialResultOnTimeLimit: m.Capabilities.PartialResultOnTimeLimit,
-			LinkedTables:             m.Capabilities.LinkedTables,
-			MaxDimensions:            int32(m.Capabilities.MaxDimensions),
-			GuaranteesProtection:     m.Capabilities.GuaranteesProtection,
+			Output:         sdcpb.OutputKind(m.Capabilities.Output),
+			NeedsFrequency: m.Capabilities.NeedsFrequency,
+			LinkedTables:   m.Capabilities.LinkedTables,
+			MaxDimensions:  int32(m.Capabilities.MaxDimensions),
 		},
 	}
 	for _, s := range m.Structures {
@@ -42,38 +36,6 @@ func infoToProto(m MethodInfo) *sdcpb.MethodInfo {
 	return out
 }
 
-func infoFromProto(m *sdcpb.MethodInfo) MethodInfo {
-	c := m.GetCapabilities()
-	out := MethodInfo{
-		Code: m.GetCode(), Aliases: m.GetAliases(), Summary: m.GetSummary(), Description: m.GetDescription(),
-		Capabilities: Capabilities{
-			Output:                   OutputKind(c.GetOutput()),
-			NeedsRelations:           c.GetNeedsRelations(),
-			NeedsHierarchy:           c.GetNeedsHierarchy(),
-			NeedsFrequency:           c.GetNeedsFrequency(),
-			NeedsTopContributions:    c.GetNeedsTopContributions(),
-			ReportsProgress:          c.GetReportsProgress(),
-			HonoursCancellation:      c.GetHonoursCancellation(),
-			Deterministic:            c.GetDeterministic(),
-			PartialResultOnTimeLimit: c.GetPartialResultOnTimeLimit(),
-			LinkedTables:             c.GetLinkedTables(),
-			MaxDimensions:            int(c.GetMaxDimensions()),
-			GuaranteesProtection:     c.GetGuaranteesProtection(),
-		},
-	}
-	for _, s := range m.GetStructures() {
-		out.Structures = append(out.Structures, Structure(s))
-	}
-	for _, p := range m.GetParams() {
-		out.Params = append(out.Params, ParamSpec{
-			Name: p.GetName(), Type: ParamType(p.GetType()), Default: p.GetDefaultValue(), Required: p.GetRequired(),
-			Help: p.GetHelp(), Allowed: p.GetAllowedValues(), BatchPosition: int(p.GetBatchPosition()),
-			Min: p.GetMin(), Max: p.GetMax(), Batch: batchFormFromProto(p.GetBatch()),
-		})
-	}
-	return out
-}
-
 // batchFormToProto returns nil for the zero form (nothing on the wire).
 func batchFormToProto(f BatchForm) *sdcpb.BatchForm {
 	if f == (BatchForm{}) {
@@ -83,28 +45,12 @@ func batchFormToProto(f BatchForm) *sdcpb.BatchForm {
 		InvalidMessage: f.InvalidMessage, NotLinked: f.NotLinked}
 }
 
-func batchFormFromProto(f *sdcpb.BatchForm) BatchForm {
-	return BatchForm{Syntax: BatchSyntax(f.GetSyntax()), Label: f.GetLabel(), Above: f.GetAbove(),
-		InvalidMessage: f.GetInvalidMessage(), NotLinked: f.GetNotLinked()}
-}
-
 func diagsToProto(ds []Diagnostic) []*sdcpb.Diagnostic {
 	out := make([]*sdcpb.Diagnostic, 0, len(ds))
 	for _, d := range ds {
 		out = append(out, &sdcpb.Diagnostic{
 			Severity: sdcpb.Severity(d.Severity), Code: d.Code, Summary: d.Summary, Detail: d.Detail,
-			Cells: toInt64s(d.Cells), Relations: toInt64s(d.Relations), Param: d.Param,
-		})
-	}
-	return out
-}
-
-func diagsFromProto(ds []*sdcpb.Diagnostic) []Diagnostic {
-	var out []Diagnostic
-	for _, d := range ds {
-		out = append(out, Diagnostic{
-			Severity: Severity(d.GetSeverity()), Code: d.GetCode(), Summary: d.GetSummary(), Detail: d.GetDetail(),
-			Cells: toInts(d.GetCells()), Relations: toInts(d.GetRelations()), Param: d.GetParam(),
+			Cells: wire.Int64s(d.Cells), Relations: wire.Int64s(d.Relations), Param: d.Param,
 		})
 	}
 	return out
@@ -120,16 +66,6 @@ func statsToProto(s Stats) *sdcpb.Stats {
 	}
 }
 
-func statsFromProto(s *sdcpb.Stats) Stats {
-	return Stats{
-		Objective: s.GetObjective(), Bound: s.GetBound(), Gap: s.GetGap(), Iterations: s.GetIterations(),
-		Nodes: s.GetNodes(), SolverTime: time.Duration(s.GetSolverTimeMs()) * time.Millisecond,
-		WallTime: time.Duration(s.GetWallTimeMs()) * time.Millisecond, Secondaries: s.GetSecondaries(),
-		SuppressedCost: s.GetSuppressedCost(), UnderProtectedBefore: s.GetUnderProtectedBefore(),
-		UnderProtectedAfter: s.GetUnderProtectedAfter(), Extra: s.GetExtra(),
-	}
-}
-
 func publishedToProto(p *Published) *sdcpb.Published {
 	if p == nil {
 		return nil
@@ -137,45 +73,14 @@ func publishedToProto(p *Published) *sdcpb.Published {
 	return &sdcpb.Published{Alpha: p.Alpha, Beta: p.Beta, Extra: p.Extra}
 }
 
-func publishedFromProto(p *sdcpb.Published) *Published {
-	if p == nil {
-		return nil
-	}
-	return &Published{Alpha: p.GetAlpha(), Beta: p.GetBeta(), Extra: p.GetExtra()}
-}
-
 func progressToProto(p Progress) *sdcpb.Progress {
 	return &sdcpb.Progress{Phase: p.Phase, Fraction: p.Fraction, Iterations: p.Iterations,
 		Objective: p.Objective, Bound: p.Bound, Message: p.Message}
 }
 
-func progressFromProto(p *sdcpb.Progress) Progress {
-	return Progress{Phase: p.GetPhase(), Fraction: p.GetFraction(), Iterations: p.GetIterations(),
-		Objective: p.GetObjective(), Bound: p.GetBound(), Message: p.GetMessage()}
-}
-
-func limitsToProto(l Limits) *sdcpb.Limits {
-	return &sdcpb.Limits{TimeLimitMs: l.TimeLimit.Milliseconds(), Threads: int32(l.Threads), Seed: l.Seed,
-		MemoryHintBytes: l.MemoryHint}
-}
-
 func limitsFromProto(l *sdcpb.Limits) Limits {
 	return Limits{TimeLimit: time.Duration(l.GetTimeLimitMs()) * time.Millisecond, Threads: int(l.GetThreads()),
 		Seed: l.GetSeed(), MemoryHint: l.GetMemoryHintBytes()}
-}
-
-func tablesToProto(ts []Table) []*sdcpb.TableSpec {
-	out := make([]*sdcpb.TableSpec, 0, len(ts))
-	for _, t := range ts {
-		spec := &sdcpb.TableSpec{Name: t.Name}
-		for _, d := range t.Dims {
-			spec.Dimensions = append(spec.Dimensions, &sdcpb.Dimension{
-				Name: d.Name, Codes: d.Codes, Parent: d.Parent, Depth: d.Depth, Trivial: d.Trivial,
-			})
-		}
-		out = append(out, spec)
-	}
-	return out
 }
 
 func tablesFromProto(ts []*sdcpb.TableSpec) []Table {
@@ -192,28 +97,6 @@ func tablesFromProto(ts []*sdcpb.TableSpec) []Table {
 	return out
 }
 
-func toInt64s(xs []int) []int64 {
-	if len(xs) == 0 {
-		return nil
-	}
-	out := make([]int64, len(xs))
-	for i, x := range xs {
-		out[i] = int64(x)
-	}
-	return out
-}
-
-func toInts(xs []int64) []int {
-	if len(xs) == 0 {
-		return nil
-	}
-	out := make([]int, len(xs))
-	for i, x := range xs {
-		out[i] = int(x)
-	}
-	return out
-}
-
 // verdictsToProto converts protection verdicts into the verdict and
 // verdict_reason arrays of a ResultBlock. The wire enums number the kinds
 // and reasons as package verdict does.
@@ -226,21 +109,4 @@ func verdictsToProto(vs []verdict.Verdict) ([]sdcpb.ProtectionVerdict, []sdcpb.V
 		kinds[i], reasons[i] = sdcpb.ProtectionVerdict(v.Kind), sdcpb.VerdictReason(v.Reason)
 	}
 	return kinds, reasons
-}
-
-// verdictsFromProto converts the verdict arrays of a ResultBlock; both
-// have one entry per cell of the block, or are both empty.
-func verdictsFromProto(kinds []sdcpb.ProtectionVerdict, reasons []sdcpb.VerdictReason) ([]verdict.Verdict, error) {
-	if len(kinds) != len(reasons) {
-		return nil, fmt.Errorf("%d verdicts with %d reasons", len(kinds), len(reasons))
-	}
-	out := make([]verdict.Verdict, len(kinds))
-	for i, k := range kinds {
-		v := verdict.Verdict{Kind: verdict.Kind(k), Reason: verdict.Reason(reasons[i])}
-		if k < 0 || reasons[i] < 0 || int64(k) > 255 || int64(reasons[i]) > 255 || !v.Kind.Valid() || !v.Reason.Valid() {
-			return nil, fmt.Errorf("verdict %d with reason %d out of range", k, reasons[i])
-		}
-		out[i] = v
-	}
-	return out, nil
 }

@@ -19,8 +19,18 @@
 // keeping stdout clean (the handshake channel).
 //
 // The wire contract itself is pluginsdk/proto/sdcplugin/v1/method.proto; plugin
-// authors writing Go never need to read it. Hosts use [Client] (over a gRPC
-// connection) and [HandshakeConfig]/[PluginSet] to launch plugins.
+// authors writing Go never need to read it. This package holds what an
+// author needs and, unexported, the plugin's side of the wire (decoding a
+// Problem, encoding a Result). The host's side lives in packages internal
+// to this module: internal/pluginclient (the client, the job a host sends,
+// the go-plugin plugin set, the Latin-1 handling of a call) and
+// internal/wire (what both sides share: the handshake, the chunk limits,
+// the cell-status conversion). Only those three import the generated code
+// (internal/sdcpb). [PluginInfo], a plugin's self-description, stays here:
+// it is what "plugin describe" prints, made of the author's [MethodInfo].
+// So does [CheckResult], the rules a [Result] must meet: the SDK applies it
+// before a result leaves the plugin, plugintest and method tests call it,
+// and the host applies it again to every result it receives.
 //
 // A method's [ParamSpec]s are the one schema of its parameters. Hosts set
 // them by name (argus's --param and configuration file) or from the
@@ -30,11 +40,8 @@
 // ([BatchParams]). [ValidateParams] then checks types and ranges and calls
 // the method's [ParamValidator].
 //
-// Texts (variable names, codes, parameters) reach a plugin as UTF-8. A host
-// job keeps the bytes of its τ-Argus files, which may be Latin-1; when a
-// Protect or ValidateParams call carries any text that is not valid UTF-8,
-// the [Client] sends every text of that call decoded as Windows-1252 and
-// encodes the plugin's diagnostics and progress messages back (see text.go).
+// Texts (variable names, codes, parameters) reach a plugin as UTF-8, even
+// from a host job whose τ-Argus files are Latin-1: the host converts them.
 //
 // Package pluginsdk/plugintest runs a Method in-process through the real wire
 // path and holds the conformance suite every plugin must pass.

@@ -22,7 +22,6 @@ func (corners) Info() pluginsdk.MethodInfo {
 		Summary: "one rectangle of suppressions per primary (example)",
 		Capabilities: pluginsdk.Capabilities{
 			Output:        pluginsdk.OutputSuppression,
-			Deterministic: true,
 			MaxDimensions: 2,
 		},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional},

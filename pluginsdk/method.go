@@ -39,6 +39,17 @@ type Plugin struct {
 	Methods []Method
 }
 
+// PluginInfo is what a plugin says about itself: what the host's Describe
+// call returns and what "plugin describe" prints as JSON (the host's catalog
+// reads and caches that).
+type PluginInfo struct {
+	Name          string
+	Version       string
+	SDKVersion    string
+	ProtocolMinor int
+	Methods       []MethodInfo
+}
+
 // MethodInfo describes a method to the host.
 type MethodInfo struct {
 	// Code is the τ-Argus method code used in <SUPPRESS>, e.g. "GH".
@@ -171,24 +182,25 @@ const (
 	OutputRounded     OutputKind = 4 // rounded values
 )
 
-// Capabilities are a method's feature flags.
+// Capabilities are what a method declares that the host acts on. Beyond
+// them the contract requires of every method that Protect returns promptly
+// once its context is done and that the same problem, parameters and seed
+// give the same result (the conformance suite of plugintest checks both);
+// progress reports are optional. The host audits every result, whatever a
+// method promises.
 type Capabilities struct {
-	Output                OutputKind
-	NeedsRelations        bool
-	NeedsHierarchy        bool
-	NeedsFrequency        bool
-	NeedsTopContributions bool
-	ReportsProgress       bool
-	HonoursCancellation   bool
-	// Deterministic: same input, parameters and seed give the same result.
-	Deterministic bool
-	// PartialResultOnTimeLimit: on a time limit the best valid result is returned.
-	PartialResultOnTimeLimit bool
-	LinkedTables             bool
-	MaxDimensions            int // 0 = no limit
-	// GuaranteesProtection: every primary is protected against the attacker
-	// LPs by construction. False means the audit may find under-protection.
-	GuaranteesProtection bool
+	// Output is what the method returns; the host refuses a kind it cannot
+	// use.
+	Output OutputKind
+	// NeedsFrequency: the method reads Cells.Freq and Cells.HoldingFreq;
+	// without it the host sends neither.
+	NeedsFrequency bool
+	// LinkedTables: the method protects a linked set of tables (τ-Argus's
+	// table 0); without it the host refuses such a job.
+	LinkedTables bool
+	// MaxDimensions is the largest number of dimensions of a table the
+	// method protects; the host refuses a larger table. 0 = no limit.
+	MaxDimensions int
 }
 
 // Limits bound a job.

@@ -17,11 +17,8 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/wire"
 )
-
-// EnvLogLevel names the environment variable through which the host sets a
-// plugin's log level (trace, debug, info, warn, error).
-const EnvLogLevel = "ARGUS_PLUGIN_LOG_LEVEL"
 
 // hclogTimeFormat is the timestamp layout go-plugin's log parser expects.
 const hclogTimeFormat = "2006-01-02T15:04:05.000000Z07:00"
@@ -40,7 +37,7 @@ func Serve(p Plugin) {
 func serveMain(p Plugin, args []string) int {
 	// Keep the real stderr for logs: go-plugin swaps the os.Stderr variable.
 	stderr := os.Stderr
-	log := newPluginLogger(stderr, os.Getenv(EnvLogLevel)).With().Str("plugin", p.Name).Logger()
+	log := newPluginLogger(stderr, os.Getenv(wire.EnvLogLevel)).With().Str("plugin", p.Name).Logger()
 	srv, err := newServer(p, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
@@ -51,11 +48,11 @@ func serveMain(p Plugin, args []string) int {
 		case "describe", "-describe", "--describe":
 			return describeJSON(srv, os.Stdout)
 		case "version", "-version", "--version":
-			fmt.Fprintf(os.Stdout, "%s %s (sdk %s, protocol %d.%d)\n", p.Name, p.Version, SDKVersion, ProtocolVersion, ProtocolMinor)
+			fmt.Fprintf(os.Stdout, "%s %s (sdk %s, protocol %d.%d)\n", p.Name, p.Version, SDKVersion, wire.ProtocolVersion, wire.ProtocolMinor)
 			return 0
 		}
 	}
-	if os.Getenv(HandshakeConfig().MagicCookieKey) != HandshakeConfig().MagicCookieValue {
+	if os.Getenv(wire.Handshake().MagicCookieKey) != wire.Handshake().MagicCookieValue {
 		fmt.Fprintf(stderr, "%s is a protection-method plugin: it is started by the argus host, not by hand.\n"+
 			"Run '%s describe' to see what it provides.\n", p.Name, os.Args[0])
 		return 1
@@ -63,8 +60,8 @@ func serveMain(p Plugin, args []string) int {
 	isolateStdout(log)
 	startWatchdog(log)
 	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: HandshakeConfig(),
-		Plugins:         plugin.PluginSet{PluginKey: &grpcPlugin{srv: srv}},
+		HandshakeConfig: wire.Handshake(),
+		Plugins:         plugin.PluginSet{wire.PluginKey: &grpcPlugin{srv: srv}},
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 			return grpc.NewServer(append(opts, serverOptions(log)...)...)
 		},
@@ -93,12 +90,13 @@ func ServeListener(ctx context.Context, p Plugin, lis net.Listener, log zerolog.
 	return nil
 }
 
+// describeJSON prints the plugin's self-description, the PluginInfo its
+// Describe call gives, as JSON.
 func describeJSON(srv *server, w io.Writer) int {
-	resp, _ := srv.Describe(context.Background(), nil)
-	info := PluginInfo{Name: resp.GetPluginName(), Version: resp.GetPluginVersion(),
-		SDKVersion: resp.GetSdkVersion(), ProtocolMinor: int(resp.GetProtocolMinor())}
-	for _, m := range resp.GetMethods() {
-		info.Methods = append(info.Methods, infoFromProto(m))
+	info := PluginInfo{Name: srv.plugin.Name, Version: srv.plugin.Version, SDKVersion: SDKVersion,
+		ProtocolMinor: wire.ProtocolMinor}
+	for _, m := range srv.plugin.Methods {
+		info.Methods = append(info.Methods, m.Info())
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -16,13 +16,11 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/wire"
 )
 
 // SDKVersion is the version of this SDK, reported by Describe.
 const SDKVersion = "0.1.0"
-
-// ProtocolMinor is the contract minor version this SDK implements.
-const ProtocolMinor = 1
 
 // progressInterval is the longest a progress report waits before shipping.
 const progressInterval = 200 * time.Millisecond
@@ -37,7 +35,7 @@ type server struct {
 }
 
 func newServer(p Plugin, log zerolog.Logger) (*server, error) {
-	s := &server{plugin: p, methods: map[string]Method{}, log: log, chunk: DefaultChunkBytes}
+	s := &server{plugin: p, methods: map[string]Method{}, log: log, chunk: wire.DefaultChunkBytes}
 	if p.Name == "" {
 		return nil, errors.New("plugin has no name")
 	}
@@ -65,7 +63,7 @@ func (s *server) method(code string) (Method, bool) {
 // Describe reports the plugin and its methods.
 func (s *server) Describe(context.Context, *sdcpb.DescribeRequest) (*sdcpb.DescribeResponse, error) {
 	resp := &sdcpb.DescribeResponse{PluginName: s.plugin.Name, PluginVersion: s.plugin.Version,
-		SdkVersion: SDKVersion, ProtocolMinor: ProtocolMinor}
+		SdkVersion: SDKVersion, ProtocolMinor: wire.ProtocolMinor}
 	for _, m := range s.plugin.Methods {
 		resp.Methods = append(resp.Methods, infoToProto(m.Info()))
 	}

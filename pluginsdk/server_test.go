@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
@@ -30,7 +31,7 @@ func (f fake) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	return f.protect(ctx, req)
 }
 
-func serve(t *testing.T, f fake) *pluginsdk.Client {
+func serve(t *testing.T, f fake) *pluginclient.Client {
 	return plugintest.Serve(t, pluginsdk.Plugin{Name: "fake", Version: "1", Methods: []pluginsdk.Method{f}})
 }
 
@@ -82,7 +83,7 @@ func TestProtectOutcomes(t *testing.T) {
 			if p == nil {
 				p = oneCell(cellstatus.Safe)
 			}
-			res, err := client.Protect(t.Context(), pluginsdk.Job{Method: "FAKE", Problem: p})
+			res, err := client.Protect(t.Context(), pluginclient.Job{Method: "FAKE", Problem: p})
 			if tc.wantCode != codes.OK {
 				if status.Code(err) != tc.wantCode {
 					t.Fatalf("err = %v, want code %v", err, tc.wantCode)

@@ -1,208 +1,15 @@
 package pluginsdk
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/sdcpb"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/internal/wire"
 )
 
-// This file chunks problems and results into wire messages of bounded size
-// and reassembles them, enforcing the stream grammar of method.proto.
-
-// DefaultChunkBytes is the payload size senders aim at per message.
-const DefaultChunkBytes = 1 << 20
-
-// maxPrealloc caps what a receiver preallocates from counts in a header, so
-// that a hostile header cannot make it allocate gigabytes up front.
-const maxPrealloc = 1 << 20
-
-// ErrStream marks violations of the stream grammar.
-var ErrStream = errors.New("protocol stream violation")
-
-func streamErr(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrStream, fmt.Sprintf(format, args...))
-}
-
-// jobHeader is everything of a Protect header except the counts, which are
-// taken from the problem.
-type jobHeader struct {
-	method string
-	params map[string]string
-	jobID  string
-	limits Limits
-	caps   *sdcpb.ClientCapabilities
-}
-
-// cellBytes is an upper bound of the encoded size of one cell of p.
-func cellBytes(p *Problem, dims int) int {
-	c := &p.Cells
-	n := 9 + 2 // value, status
-	for _, col := range []int{len(c.Cost), len(c.Shadow), len(c.LowerPL), len(c.UpperPL), len(c.SlidingPL), len(c.LowerBound), len(c.UpperBound)} {
-		if col > 0 {
-			n += 8
-		}
-	}
-	if len(c.Freq) > 0 {
-		n += 10
-	}
-	if len(c.HoldingFreq) > 0 {
-		n += 10
-	}
-	if len(c.Top) > 0 {
-		n += 8 * p.TopN
-	}
-	if len(c.HoldingTop) > 0 {
-		n += 8 * p.HoldingTopN
-	}
-	if len(c.Table) > 0 {
-		n += 5
-	}
-	if len(c.Coords) > 0 {
-		n += 5 * dims
-	}
-	return n
-}
-
-func maxDims(ts []Table) int {
-	m := 0
-	for _, t := range ts {
-		m = max(m, len(t.Dims))
-	}
-	return m
-}
-
-func slice[T any](xs []T, a, b int) []T {
-	if len(xs) == 0 {
-		return nil
-	}
-	return xs[a:b]
-}
-
-// sendProblem streams h and p as Header, CellBlocks, LinkBlocks,
-// RelationBlocks and EndOfInput, each payload at most about chunk bytes.
-func sendProblem(h jobHeader, p *Problem, chunk int, send func(*sdcpb.ProtectRequest) error) error {
-	if chunk <= 0 {
-		chunk = DefaultChunkBytes
-	}
-	dims := maxDims(p.Tables)
-	hdr := &sdcpb.Header{
-		Method: h.method, Params: h.params, JobId: h.jobID,
-		CellCount: int64(p.NumCells()), RelationCount: int64(p.NumRelations()), TermCount: int64(len(p.Relations.Cell)),
-		Tables: tablesToProto(p.Tables), Limits: limitsToProto(h.limits), ClientCapabilities: h.caps,
-		Decimals: int32(p.Decimals), TopN: int32(p.TopN), HoldingTopN: int32(p.HoldingTopN),
-		LinkCount: int64(len(p.Links.Cell)), Response: p.Response,
-	}
-	if err := send(&sdcpb.ProtectRequest{Kind: &sdcpb.ProtectRequest_Header{Header: hdr}}); err != nil {
-		return err
-	}
-	c := &p.Cells
-	per := max(1, chunk/cellBytes(p, dims))
-	coordAt := 0
-	for a := 0; a < p.NumCells(); a += per {
-		b := min(a+per, p.NumCells())
-		blk := &sdcpb.CellBlock{
-			FirstCell: int64(a), Value: c.Value[a:b], Status: statusesToProto(c.Status[a:b]),
-			Cost: slice(c.Cost, a, b), Shadow: slice(c.Shadow, a, b), Frequency: slice(c.Freq, a, b),
-			HoldingFrequency: slice(c.HoldingFreq, a, b), LowerProtection: slice(c.LowerPL, a, b),
-			UpperProtection: slice(c.UpperPL, a, b), SlidingProtection: slice(c.SlidingPL, a, b),
-			LowerBound: slice(c.LowerBound, a, b), UpperBound: slice(c.UpperBound, a, b),
-			Top: slice(c.Top, a*p.TopN, b*p.TopN), HoldingTop: slice(c.HoldingTop, a*p.HoldingTopN, b*p.HoldingTopN),
-			Table: slice(c.Table, a, b),
-		}
-		if len(c.Coords) > 0 {
-			end := coordAt
-			for i := a; i < b; i++ {
-				end += len(p.Tables[p.TableOf(i)].Dims)
-			}
-			blk.Coordinates = c.Coords[coordAt:end]
-			coordAt = end
-		}
-		if err := send(&sdcpb.ProtectRequest{Kind: &sdcpb.ProtectRequest_Cells{Cells: blk}}); err != nil {
-			return err
-		}
-	}
-	if err := sendLinks(p, chunk, dims, send); err != nil {
-		return err
-	}
-	if err := sendRelations(&p.Relations, chunk, send); err != nil {
-		return err
-	}
-	return send(&sdcpb.ProtectRequest{Kind: &sdcpb.ProtectRequest_End{End: &sdcpb.EndOfInput{}}})
-}
-
-func sendLinks(p *Problem, chunk, dims int, send func(*sdcpb.ProtectRequest) error) error {
-	l := &p.Links
-	per := max(1, chunk/(15+5*dims))
-	coordAt := 0
-	for a := 0; a < len(l.Cell); a += per {
-		b := min(a+per, len(l.Cell))
-		end := coordAt
-		for i := a; i < b; i++ {
-			end += len(p.Tables[l.Table[i]].Dims)
-		}
-		blk := &sdcpb.LinkBlock{FirstLink: int64(a), Cell: toInt64s(l.Cell[a:b]), Table: l.Table[a:b], Coordinates: l.Coords[coordAt:end]}
-		coordAt = end
-		if err := send(&sdcpb.ProtectRequest{Kind: &sdcpb.ProtectRequest_Links{Links: blk}}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// sendRelations sends whole relations per block; a single relation larger
-// than chunk goes alone in its block.
-func sendRelations(r *Relations, chunk int, send func(*sdcpb.ProtectRequest) error) error {
-	const perTerm, perRel = 18, 14
-	for a := 0; a < r.Len(); {
-		size, b := 0, a
-		for b < r.Len() {
-			s := perRel + perTerm*(r.Start[b+1]-r.Start[b])
-			if b > a && size+s > chunk {
-				break
-			}
-			size += s
-			b++
-		}
-		blk := &sdcpb.RelationBlock{FirstRelation: int64(a)}
-		blk.TermCounts = make([]int32, 0, b-a)
-		for i := a; i < b; i++ {
-			blk.TermCounts = append(blk.TermCounts, int32(r.Start[i+1]-r.Start[i]))
-		}
-		blk.Cells = toInt64s(r.Cell[r.Start[a]:r.Start[b]])
-		blk.Coefficients = r.Coef[r.Start[a]:r.Start[b]]
-		blk.Rhs = slice(r.RHS, a, b)
-		if err := send(&sdcpb.ProtectRequest{Kind: &sdcpb.ProtectRequest_Relations{Relations: blk}}); err != nil {
-			return err
-		}
-		a = b
-	}
-	return nil
-}
-
-// statusesToProto and statusesFromProto are the only conversions between
-// cellstatus.Status and the wire enum sdcpb.CellStatus; both carry τ-Argus's
-// numbers 0–14 unchanged (TestStatusWire checks that they agree).
-func statusesToProto(s []cellstatus.Status) []sdcpb.CellStatus {
-	out := make([]sdcpb.CellStatus, len(s))
-	for i, x := range s {
-		out[i] = sdcpb.CellStatus(x)
-	}
-	return out
-}
-
-func statusesFromProto(s []sdcpb.CellStatus) ([]cellstatus.Status, error) {
-	out := make([]cellstatus.Status, len(s))
-	for i, x := range s {
-		if x < 0 || x > sdcpb.CellStatus(cellstatus.Max) {
-			return nil, fmt.Errorf("status %d out of range", x)
-		}
-		out[i] = cellstatus.Status(x)
-	}
-	return out, nil
-}
+// This file is the plugin's side of the Protect stream: it reassembles a
+// problem from wire messages, enforcing the stream grammar of method.proto,
+// and chunks the result into messages of bounded size. The host's side is
+// in internal/pluginclient.
 
 // problemAssembler rebuilds a Problem from a Protect request stream.
 type problemAssembler struct {
@@ -224,50 +31,48 @@ const (
 	stageDone
 )
 
-func prealloc[T any](n int64) []T { return make([]T, 0, min(n, maxPrealloc)) }
-
 // add consumes one message. It returns done=true after EndOfInput.
 func (a *problemAssembler) add(m *sdcpb.ProtectRequest) (done bool, err error) {
 	if a.stage == stageDone {
-		return true, streamErr("message after end of input")
+		return true, wire.StreamErr("message after end of input")
 	}
 	switch k := m.GetKind().(type) {
 	case *sdcpb.ProtectRequest_Header:
 		if a.stage != stageHeader {
-			return false, streamErr("second header")
+			return false, wire.StreamErr("second header")
 		}
 		return false, a.header(k.Header)
 	case *sdcpb.ProtectRequest_Cells:
 		if a.stage != stageCells {
-			return false, streamErr("cell block out of order")
+			return false, wire.StreamErr("cell block out of order")
 		}
 		return false, a.cellBlock(k.Cells)
 	case *sdcpb.ProtectRequest_Links:
 		if a.stage == stageHeader || a.stage > stageLinks {
-			return false, streamErr("link block out of order")
+			return false, wire.StreamErr("link block out of order")
 		}
 		a.stage = stageLinks
 		return false, a.linkBlock(k.Links)
 	case *sdcpb.ProtectRequest_Relations:
 		if a.stage == stageHeader {
-			return false, streamErr("relation block before header")
+			return false, wire.StreamErr("relation block before header")
 		}
 		a.stage = stageRelations
 		return false, a.relationBlock(k.Relations)
 	case *sdcpb.ProtectRequest_End:
 		if a.stage == stageHeader {
-			return false, streamErr("end of input before header")
+			return false, wire.StreamErr("end of input before header")
 		}
 		a.stage = stageDone
 		return true, a.finish()
 	}
-	return false, streamErr("empty request message")
+	return false, wire.StreamErr("empty request message")
 }
 
 func (a *problemAssembler) header(h *sdcpb.Header) error {
 	if h.GetCellCount() < 0 || h.GetRelationCount() < 0 || h.GetTermCount() < 0 || h.GetLinkCount() < 0 ||
 		h.GetTopN() < 0 || h.GetHoldingTopN() < 0 || h.GetTopN() > 1000 || h.GetHoldingTopN() > 1000 {
-		return streamErr("negative or absurd counts in header")
+		return wire.StreamErr("negative or absurd counts in header")
 	}
 	a.hdr = h
 	a.first = true
@@ -275,23 +80,23 @@ func (a *problemAssembler) header(h *sdcpb.Header) error {
 		Tables: tablesFromProto(h.GetTables()), Decimals: int(h.GetDecimals()),
 		TopN: int(h.GetTopN()), HoldingTopN: int(h.GetHoldingTopN()), Response: h.GetResponse(),
 	}
-	a.p.Cells.Value = prealloc[float64](h.GetCellCount())
-	a.p.Cells.Status = prealloc[cellstatus.Status](h.GetCellCount())
+	a.p.Cells.Value = wire.Prealloc[float64](h.GetCellCount())
+	a.p.Cells.Status = wire.Prealloc[cellstatus.Status](h.GetCellCount())
 	a.stage = stageCells
 	return nil
 }
 
 func (a *problemAssembler) cellBlock(b *sdcpb.CellBlock) error {
 	if b.GetFirstCell() != a.cells {
-		return streamErr("cell block starts at %d, want %d", b.GetFirstCell(), a.cells)
+		return wire.StreamErr("cell block starts at %d, want %d", b.GetFirstCell(), a.cells)
 	}
 	n := len(b.GetValue())
 	if n == 0 || a.cells+int64(n) > a.hdr.GetCellCount() {
-		return streamErr("cell block of %d cells at %d exceeds the header's %d cells", n, a.cells, a.hdr.GetCellCount())
+		return wire.StreamErr("cell block of %d cells at %d exceeds the header's %d cells", n, a.cells, a.hdr.GetCellCount())
 	}
-	st, err := statusesFromProto(b.GetStatus())
+	st, err := wire.StatusesFromProto(b.GetStatus())
 	if err != nil || len(st) != n {
-		return streamErr("cell block at %d: %d statuses for %d values", a.cells, len(b.GetStatus()), n)
+		return wire.StreamErr("cell block at %d: %d statuses for %d values", a.cells, len(b.GetStatus()), n)
 	}
 	c := &a.p.Cells
 	cnt := a.hdr.GetCellCount()
@@ -319,10 +124,10 @@ func (a *problemAssembler) cellBlock(b *sdcpb.CellBlock) error {
 		if a.first {
 			a.present[i] = has
 		} else if has != a.present[i] {
-			return streamErr("cell block at %d: column %d present in some blocks only", a.cells, i)
+			return wire.StreamErr("cell block at %d: column %d present in some blocks only", a.cells, i)
 		}
 		if has && col.want >= 0 && col.got != col.want {
-			return streamErr("cell block at %d: column %d has %d entries, want %d", a.cells, i, col.got, col.want)
+			return wire.StreamErr("cell block at %d: column %d has %d entries, want %d", a.cells, i, col.got, col.want)
 		}
 	}
 	for _, col := range cols {
@@ -339,24 +144,24 @@ func (a *problemAssembler) cellBlock(b *sdcpb.CellBlock) error {
 
 func appendCol[T any](dst, src []T, total int64) []T {
 	if dst == nil {
-		dst = prealloc[T](total)
+		dst = wire.Prealloc[T](total)
 	}
 	return append(dst, src...)
 }
 
 func (a *problemAssembler) linkBlock(b *sdcpb.LinkBlock) error {
 	if a.cells != a.hdr.GetCellCount() {
-		return streamErr("link block before all cells")
+		return wire.StreamErr("link block before all cells")
 	}
 	if b.GetFirstLink() != a.links {
-		return streamErr("link block starts at %d, want %d", b.GetFirstLink(), a.links)
+		return wire.StreamErr("link block starts at %d, want %d", b.GetFirstLink(), a.links)
 	}
 	n := len(b.GetCell())
 	if n == 0 || len(b.GetTable()) != n || a.links+int64(n) > a.hdr.GetLinkCount() {
-		return streamErr("malformed link block at %d", a.links)
+		return wire.StreamErr("malformed link block at %d", a.links)
 	}
 	l := &a.p.Links
-	l.Cell = append(l.Cell, toInts(b.GetCell())...)
+	l.Cell = append(l.Cell, wire.Ints(b.GetCell())...)
 	l.Table = append(l.Table, b.GetTable()...)
 	l.Coords = append(l.Coords, b.GetCoordinates()...)
 	a.links += int64(n)
@@ -365,38 +170,38 @@ func (a *problemAssembler) linkBlock(b *sdcpb.LinkBlock) error {
 
 func (a *problemAssembler) relationBlock(b *sdcpb.RelationBlock) error {
 	if a.cells != a.hdr.GetCellCount() || a.links != a.hdr.GetLinkCount() {
-		return streamErr("relation block before all cells and links")
+		return wire.StreamErr("relation block before all cells and links")
 	}
 	if b.GetFirstRelation() != a.relations {
-		return streamErr("relation block starts at %d, want %d", b.GetFirstRelation(), a.relations)
+		return wire.StreamErr("relation block starts at %d, want %d", b.GetFirstRelation(), a.relations)
 	}
 	n := len(b.GetTermCounts())
 	if n == 0 || a.relations+int64(n) > a.hdr.GetRelationCount() {
-		return streamErr("relation block of %d relations at %d exceeds the header's %d", n, a.relations, a.hdr.GetRelationCount())
+		return wire.StreamErr("relation block of %d relations at %d exceeds the header's %d", n, a.relations, a.hdr.GetRelationCount())
 	}
 	terms := 0
 	for _, k := range b.GetTermCounts() {
 		if k < 0 {
-			return streamErr("negative term count in relation block at %d", a.relations)
+			return wire.StreamErr("negative term count in relation block at %d", a.relations)
 		}
 		terms += int(k)
 	}
 	if len(b.GetCells()) != terms || len(b.GetCoefficients()) != terms {
-		return streamErr("relation block at %d: %d cells and %d coefficients for %d terms", a.relations, len(b.GetCells()), len(b.GetCoefficients()), terms)
+		return wire.StreamErr("relation block at %d: %d cells and %d coefficients for %d terms", a.relations, len(b.GetCells()), len(b.GetCoefficients()), terms)
 	}
 	r := &a.p.Relations
 	if len(r.Start) == 0 {
-		r.Start = prealloc[int](a.hdr.GetRelationCount() + 1)
+		r.Start = wire.Prealloc[int](a.hdr.GetRelationCount() + 1)
 		r.Start = append(r.Start, 0)
-		r.Cell = prealloc[int](a.hdr.GetTermCount())
-		r.Coef = prealloc[float64](a.hdr.GetTermCount())
+		r.Cell = wire.Prealloc[int](a.hdr.GetTermCount())
+		r.Coef = wire.Prealloc[float64](a.hdr.GetTermCount())
 	}
 	hasRHS := len(b.GetRhs()) > 0
 	if hasRHS && len(b.GetRhs()) != n {
-		return streamErr("relation block at %d: %d right-hand sides for %d relations", a.relations, len(b.GetRhs()), n)
+		return wire.StreamErr("relation block at %d: %d right-hand sides for %d relations", a.relations, len(b.GetRhs()), n)
 	}
 	if hasRHS && len(r.RHS) == 0 {
-		r.RHS = make([]float64, a.relations, min(a.hdr.GetRelationCount(), maxPrealloc))
+		r.RHS = make([]float64, a.relations, min(a.hdr.GetRelationCount(), wire.MaxPrealloc))
 	}
 	if hasRHS {
 		r.RHS = append(r.RHS, b.GetRhs()...)
@@ -406,7 +211,7 @@ func (a *problemAssembler) relationBlock(b *sdcpb.RelationBlock) error {
 	for _, k := range b.GetTermCounts() {
 		r.Start = append(r.Start, r.Start[len(r.Start)-1]+int(k))
 	}
-	r.Cell = append(r.Cell, toInts(b.GetCells())...)
+	r.Cell = append(r.Cell, wire.Ints(b.GetCells())...)
 	r.Coef = append(r.Coef, b.GetCoefficients()...)
 	a.relations += int64(n)
 	return nil
@@ -416,11 +221,11 @@ func (a *problemAssembler) finish() error {
 	h := a.hdr
 	if a.cells != h.GetCellCount() || a.links != h.GetLinkCount() || a.relations != h.GetRelationCount() ||
 		int64(len(a.p.Relations.Cell)) != h.GetTermCount() {
-		return streamErr("end of input after %d cells, %d links, %d relations, %d terms; header announced %d, %d, %d, %d",
+		return wire.StreamErr("end of input after %d cells, %d links, %d relations, %d terms; header announced %d, %d, %d, %d",
 			a.cells, a.links, a.relations, len(a.p.Relations.Cell), h.GetCellCount(), h.GetLinkCount(), h.GetRelationCount(), h.GetTermCount())
 	}
 	if err := a.p.Validate(); err != nil {
-		return streamErr("invalid problem: %v", err)
+		return wire.StreamErr("invalid problem: %v", err)
 	}
 	return nil
 }
@@ -428,7 +233,7 @@ func (a *problemAssembler) finish() error {
 // sendResult streams res for n cells as ResultBlocks followed by Completed.
 func sendResult(res *Result, n, chunk int, send func(*sdcpb.ProtectResponse) error) error {
 	if chunk <= 0 {
-		chunk = DefaultChunkBytes
+		chunk = wire.DefaultChunkBytes
 	}
 	if res.Outcome.HasResult() {
 		per := 2
@@ -443,10 +248,10 @@ func sendResult(res *Result, n, chunk int, send func(*sdcpb.ProtectResponse) err
 		per = max(1, chunk/per)
 		for a := 0; a < n; a += per {
 			b := min(a+per, n)
-			blk := &sdcpb.ResultBlock{FirstCell: int64(a), Value: slice(res.Values, a, b),
-				Lower: slice(res.Lower, a, b), Upper: slice(res.Upper, a, b)}
+			blk := &sdcpb.ResultBlock{FirstCell: int64(a), Value: wire.Slice(res.Values, a, b),
+				Lower: wire.Slice(res.Lower, a, b), Upper: wire.Slice(res.Upper, a, b)}
 			if len(res.Status) > 0 {
-				blk.Status = statusesToProto(res.Status[a:b])
+				blk.Status = wire.StatusesToProto(res.Status[a:b])
 			}
 			if len(res.Verdicts) > 0 {
 				blk.Verdict, blk.VerdictReason = verdictsToProto(res.Verdicts[a:b])
@@ -460,104 +265,4 @@ func sendResult(res *Result, n, chunk int, send func(*sdcpb.ProtectResponse) err
 		Outcome: sdcpb.Outcome(res.Outcome), Diagnostics: diagsToProto(res.Diagnostics),
 		Stats: statsToProto(res.Stats), Published: publishedToProto(res.Published),
 	}}})
-}
-
-// resultAssembler rebuilds a Result from a Protect response stream.
-type resultAssembler struct {
-	n      int
-	next   int
-	res    Result
-	done   bool
-	onProg func(Progress)
-}
-
-func (a *resultAssembler) add(m *sdcpb.ProtectResponse) error {
-	if a.done {
-		return streamErr("message after completion")
-	}
-	switch k := m.GetKind().(type) {
-	case *sdcpb.ProtectResponse_Progress:
-		if a.onProg != nil {
-			a.onProg(progressFromProto(k.Progress))
-		}
-	case *sdcpb.ProtectResponse_Result:
-		b := k.Result
-		if b.GetFirstCell() != int64(a.next) {
-			return streamErr("result block starts at %d, want %d", b.GetFirstCell(), a.next)
-		}
-		n := max(len(b.GetStatus()), len(b.GetValue()), len(b.GetLower()), len(b.GetUpper()), len(b.GetVerdict()))
-		if n == 0 || a.next+n > a.n {
-			return streamErr("result block of %d cells at %d for %d cells", n, a.next, a.n)
-		}
-		st, err := statusesFromProto(b.GetStatus())
-		if err != nil {
-			return streamErr("result block at %d: %v", a.next, err)
-		}
-		r := &a.res
-		for _, col := range []struct {
-			dst   *[]float64
-			src   []float64
-			label string
-		}{{&r.Values, b.GetValue(), "values"}, {&r.Lower, b.GetLower(), "lower"}, {&r.Upper, b.GetUpper(), "upper"}} {
-			if err := appendResultCol(col.dst, col.src, a.next, n, a.n); err != nil {
-				return streamErr("result block at %d: %s: %v", a.next, col.label, err)
-			}
-		}
-		if len(st) > 0 || len(r.Status) > 0 {
-			if len(st) != n || len(r.Status) != a.next {
-				return streamErr("result block at %d: statuses in some blocks only", a.next)
-			}
-			if r.Status == nil {
-				r.Status = make([]cellstatus.Status, 0, a.n)
-			}
-			r.Status = append(r.Status, st...)
-		}
-		vs, err := verdictsFromProto(b.GetVerdict(), b.GetVerdictReason())
-		if err != nil {
-			return streamErr("result block at %d: %v", a.next, err)
-		}
-		if len(vs) > 0 || len(r.Verdicts) > 0 {
-			if len(vs) != n || len(r.Verdicts) != a.next {
-				return streamErr("result block at %d: verdicts in some blocks only", a.next)
-			}
-			if r.Verdicts == nil {
-				r.Verdicts = make([]verdict.Verdict, 0, a.n)
-			}
-			r.Verdicts = append(r.Verdicts, vs...)
-		}
-		a.next += n
-	case *sdcpb.ProtectResponse_Completed:
-		c := k.Completed
-		a.done = true
-		a.res.Outcome = Outcome(c.GetOutcome())
-		a.res.Diagnostics = diagsFromProto(c.GetDiagnostics())
-		a.res.Stats = statsFromProto(c.GetStats())
-		a.res.Published = publishedFromProto(c.GetPublished())
-		if a.res.Outcome.HasResult() && a.next != a.n {
-			return streamErr("completed with results for %d of %d cells", a.next, a.n)
-		}
-		if !a.res.Outcome.HasResult() && a.next != 0 {
-			return streamErr("outcome %s with result blocks", a.res.Outcome)
-		}
-	default:
-		return streamErr("empty response message")
-	}
-	return nil
-}
-
-func appendResultCol(dst *[]float64, src []float64, at, n, total int) error {
-	if len(src) == 0 {
-		if len(*dst) != 0 {
-			return errors.New("present in some blocks only")
-		}
-		return nil
-	}
-	if len(src) != n || len(*dst) != at {
-		return errors.New("present in some blocks only or wrong length")
-	}
-	if *dst == nil {
-		*dst = make([]float64, 0, total)
-	}
-	*dst = append(*dst, src...)
-	return nil
 }

@@ -1,4 +1,4 @@
-package pluginsdk
+package pluginsdk_test
 
 import (
 	"errors"
@@ -9,16 +9,19 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // testProblem builds an r×c table with totals, every column filled.
-func testProblem(r, c, topN int) *Problem {
+func testProblem(r, c, topN int) *pluginsdk.Problem {
 	rng := rand.New(rand.NewPCG(1, 2))
-	p := &Problem{TopN: topN, HoldingTopN: 1, Decimals: 2, Response: "x"}
-	dim := func(name string, n int) Dimension {
-		d := Dimension{Name: name, Codes: []string{"T"}, Parent: []int32{-1}, Depth: []int32{0}}
+	p := &pluginsdk.Problem{TopN: topN, HoldingTopN: 1, Decimals: 2, Response: "x"}
+	dim := func(name string, n int) pluginsdk.Dimension {
+		d := pluginsdk.Dimension{Name: name, Codes: []string{"T"}, Parent: []int32{-1}, Depth: []int32{0}}
 		for i := 1; i <= n; i++ {
 			d.Codes = append(d.Codes, string(rune('a'+i%26)))
 			d.Parent = append(d.Parent, 0)
@@ -26,7 +29,7 @@ func testProblem(r, c, topN int) *Problem {
 		}
 		return d
 	}
-	p.Tables = []Table{{Name: "t", Dims: []Dimension{dim("r", r), dim("c", c)}}}
+	p.Tables = []pluginsdk.Table{{Name: "t", Dims: []pluginsdk.Dimension{dim("r", r), dim("c", c)}}}
 	n := (r + 1) * (c + 1)
 	cl := &p.Cells
 	for i := range n {
@@ -59,19 +62,19 @@ func testProblem(r, c, topN int) *Problem {
 	return p
 }
 
-func roundTrip(t *testing.T, p *Problem, chunk int) (*Problem, []*sdcpb.ProtectRequest) {
+func roundTrip(t *testing.T, p *pluginsdk.Problem, chunk int) (*pluginsdk.Problem, []*sdcpb.ProtectRequest) {
 	t.Helper()
 	var msgs []*sdcpb.ProtectRequest
-	err := sendProblem(jobHeader{method: "X", params: map[string]string{"a": "1"}}, p, chunk, func(m *sdcpb.ProtectRequest) error {
+	err := pluginclient.EncodeProblem(pluginclient.Job{Method: "X", Params: map[string]string{"a": "1"}, Problem: p}, chunk, func(m *sdcpb.ProtectRequest) error {
 		msgs = append(msgs, m)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var asm problemAssembler
+	var asm pluginsdk.ProblemDecoder
 	for i, m := range msgs {
-		done, err := asm.add(m)
+		done, err := asm.Add(m)
 		if err != nil {
 			t.Fatalf("message %d: %v", i, err)
 		}
@@ -79,7 +82,7 @@ func roundTrip(t *testing.T, p *Problem, chunk int) (*Problem, []*sdcpb.ProtectR
 			t.Fatalf("message %d: done = %v", i, done)
 		}
 	}
-	return asm.p, msgs
+	return asm.Problem(), msgs
 }
 
 func TestProblemRoundTrip(t *testing.T) {
@@ -95,7 +98,6 @@ func TestProblemRoundTrip(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := testProblem(tc.r, tc.c, tc.topN)
 			got, msgs := roundTrip(t, p, tc.chunk)
-			got.coordStart, p.coordStart = nil, nil
 			if !reflect.DeepEqual(got, p) {
 				t.Errorf("round trip changed the problem:\n got %+v\nwant %+v", got.Cells, p.Cells)
 			}
@@ -110,7 +112,7 @@ func TestProblemRoundTrip(t *testing.T) {
 // message exceeds the chunk target by more than one cell or relation.
 func TestLargeProblemChunks(t *testing.T) {
 	p := testProblem(300, 250, 3)
-	_, msgs := roundTrip(t, p, DefaultChunkBytes)
+	_, msgs := roundTrip(t, p, wire.DefaultChunkBytes)
 	total, largest := 0, 0
 	for _, m := range msgs {
 		s := proto.Size(m)
@@ -120,8 +122,8 @@ func TestLargeProblemChunks(t *testing.T) {
 	if total < 5<<20 {
 		t.Fatalf("table encodes to %d bytes; the test needs more than 5 MiB", total)
 	}
-	if largest > DefaultChunkBytes+4096 {
-		t.Errorf("largest message %d bytes; want at most about %d", largest, DefaultChunkBytes)
+	if largest > wire.DefaultChunkBytes+4096 {
+		t.Errorf("largest message %d bytes; want at most about %d", largest, wire.DefaultChunkBytes)
 	}
 	if largest > 4<<20 {
 		t.Errorf("largest message %d bytes exceeds gRPC's 4 MiB default", largest)
@@ -131,7 +133,7 @@ func TestLargeProblemChunks(t *testing.T) {
 func TestStreamGrammar(t *testing.T) {
 	p := testProblem(2, 2, 1)
 	var msgs []*sdcpb.ProtectRequest
-	_ = sendProblem(jobHeader{method: "X"}, p, 40, func(m *sdcpb.ProtectRequest) error { msgs = append(msgs, m); return nil })
+	_ = pluginclient.EncodeProblem(pluginclient.Job{Method: "X", Problem: p}, 40, func(m *sdcpb.ProtectRequest) error { msgs = append(msgs, m); return nil })
 	end := len(msgs) - 1
 	hdr := msgs[0]
 	cells := msgs[1]
@@ -150,14 +152,14 @@ func TestStreamGrammar(t *testing.T) {
 		{"empty message", []*sdcpb.ProtectRequest{hdr, {}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var asm problemAssembler
+			var asm pluginsdk.ProblemDecoder
 			var err error
 			for _, m := range tc.seq {
-				if _, err = asm.add(m); err != nil {
+				if _, err = asm.Add(m); err != nil {
 					break
 				}
 			}
-			if !errors.Is(err, ErrStream) {
+			if !errors.Is(err, wire.ErrStream) {
 				t.Errorf("err = %v, want a stream violation", err)
 			}
 		})
@@ -166,25 +168,25 @@ func TestStreamGrammar(t *testing.T) {
 
 func TestResultRoundTrip(t *testing.T) {
 	n := 1000
-	res := &Result{Outcome: OutcomeOptimal, Status: make([]cellstatus.Status, n), Values: make([]float64, n),
-		Diagnostics: []Diagnostic{{Severity: SeverityWarning, Code: "x.y", Summary: "s", Cells: []int{1, 2}}},
-		Stats:       Stats{Objective: 3, Secondaries: 4, Extra: map[string]float64{"k": 1}}, Published: &Published{Alpha: 0.3, Beta: 2}}
+	res := &pluginsdk.Result{Outcome: pluginsdk.OutcomeOptimal, Status: make([]cellstatus.Status, n), Values: make([]float64, n),
+		Diagnostics: []pluginsdk.Diagnostic{{Severity: pluginsdk.SeverityWarning, Code: "x.y", Summary: "s", Cells: []int{1, 2}}},
+		Stats:       pluginsdk.Stats{Objective: 3, Secondaries: 4, Extra: map[string]float64{"k": 1}}, Published: &pluginsdk.Published{Alpha: 0.3, Beta: 2}}
 	for i := range n {
 		res.Status[i] = cellstatus.Status(1 + i%14)
 		res.Values[i] = float64(i) / 3
 	}
-	asm := resultAssembler{n: n}
-	err := sendResult(res, n, 100, func(m *sdcpb.ProtectResponse) error { return asm.add(m) })
+	asm := pluginclient.NewResultDecoder(n, nil)
+	err := pluginsdk.SendResult(res, n, 100, func(m *sdcpb.ProtectResponse) error { return asm.Add(m) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !asm.done || !reflect.DeepEqual(&asm.res, res) {
-		t.Errorf("result round trip: got %+v, want %+v", asm.res, *res)
+	if !asm.Done() || !reflect.DeepEqual(asm.Result(), res) {
+		t.Errorf("result round trip: got %+v, want %+v", *asm.Result(), *res)
 	}
 	// A completion that leaves cells without results is a violation.
-	short := resultAssembler{n: n + 1}
-	err = sendResult(res, n, 100, func(m *sdcpb.ProtectResponse) error { return short.add(m) })
-	if !errors.Is(err, ErrStream) {
+	short := pluginclient.NewResultDecoder(n+1, nil)
+	err = pluginsdk.SendResult(res, n, 100, func(m *sdcpb.ProtectResponse) error { return short.Add(m) })
+	if !errors.Is(err, wire.ErrStream) {
 		t.Errorf("short result: err = %v, want a stream violation", err)
 	}
 }
@@ -194,7 +196,7 @@ func TestResultRoundTrip(t *testing.T) {
 func FuzzAssembler(f *testing.F) {
 	p := testProblem(2, 3, 1)
 	var seed []byte
-	_ = sendProblem(jobHeader{method: "X"}, p, 60, func(m *sdcpb.ProtectRequest) error {
+	_ = pluginclient.EncodeProblem(pluginclient.Job{Method: "X", Problem: p}, 60, func(m *sdcpb.ProtectRequest) error {
 		b, _ := proto.Marshal(m)
 		seed = append(seed, byte(len(b)>>8), byte(len(b)))
 		seed = append(seed, b...)
@@ -203,7 +205,7 @@ func FuzzAssembler(f *testing.F) {
 	f.Add(seed)
 	f.Add([]byte{0, 2, 0x0a, 0x00})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var asm problemAssembler
+		var asm pluginsdk.ProblemDecoder
 		for len(data) >= 2 {
 			n := int(data[0])<<8 | int(data[1])
 			data = data[2:]
@@ -215,12 +217,12 @@ func FuzzAssembler(f *testing.F) {
 				return
 			}
 			data = data[n:]
-			done, err := asm.add(&m)
+			done, err := asm.Add(&m)
 			if err != nil {
 				return
 			}
 			if done {
-				if err := asm.p.Validate(); err != nil {
+				if err := asm.Problem().Validate(); err != nil {
 					t.Fatalf("accepted an invalid problem: %v", err)
 				}
 				return
@@ -237,26 +239,26 @@ func TestVerdictRoundTrip(t *testing.T) {
 	kinds := []verdict.Verdict{{}, {Kind: verdict.Protected}, {Kind: verdict.UnderProtected, Reason: verdict.Exact},
 		{Kind: verdict.UnderProtected, Reason: verdict.Partial}, {Kind: verdict.Unverified, Reason: verdict.Unsolved},
 		{Kind: verdict.UnderProtected, Reason: verdict.TooClose}, {Kind: verdict.UnderProtected, Reason: verdict.Uncovered}}
-	res := &Result{Outcome: OutcomeOptimal, Lower: make([]float64, n), Upper: make([]float64, n), Verdicts: make([]verdict.Verdict, n)}
+	res := &pluginsdk.Result{Outcome: pluginsdk.OutcomeOptimal, Lower: make([]float64, n), Upper: make([]float64, n), Verdicts: make([]verdict.Verdict, n)}
 	for i := range n {
 		res.Lower[i], res.Upper[i] = float64(i), float64(2*i)
 		res.Verdicts[i] = kinds[i%len(kinds)]
 	}
 	var msgs []*sdcpb.ProtectResponse
-	if err := sendResult(res, n, 100, func(m *sdcpb.ProtectResponse) error { msgs = append(msgs, m); return nil }); err != nil {
+	if err := pluginsdk.SendResult(res, n, 100, func(m *sdcpb.ProtectResponse) error { msgs = append(msgs, m); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(msgs) < 10 {
 		t.Fatalf("%d messages: the verdicts were not split into blocks", len(msgs))
 	}
-	asm := resultAssembler{n: n}
+	asm := pluginclient.NewResultDecoder(n, nil)
 	for _, m := range msgs {
-		if err := asm.add(m); err != nil {
+		if err := asm.Add(m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if !asm.done || !reflect.DeepEqual(&asm.res, res) {
-		t.Errorf("verdict round trip: got %+v, want %+v", asm.res.Verdicts[:8], res.Verdicts[:8])
+	if !asm.Done() || !reflect.DeepEqual(asm.Result(), res) {
+		t.Errorf("verdict round trip: got %+v, want %+v", asm.Result().Verdicts[:8], res.Verdicts[:8])
 	}
 	for _, tc := range []struct {
 		name  string
@@ -271,18 +273,18 @@ func TestVerdictRoundTrip(t *testing.T) {
 		{"verdict out of range", func(b *sdcpb.ResultBlock) { b.Verdict[0] = 9 }},
 		{"reason out of range", func(b *sdcpb.ResultBlock) { b.VerdictReason[0] = -1 }},
 	} {
-		asm := resultAssembler{n: n}
+		asm := pluginclient.NewResultDecoder(n, nil)
 		var err error
 		for _, m := range msgs {
 			m = proto.Clone(m).(*sdcpb.ProtectResponse)
 			if b := m.GetResult(); b != nil {
 				tc.spoil(b)
 			}
-			if err = asm.add(m); err != nil {
+			if err = asm.Add(m); err != nil {
 				break
 			}
 		}
-		if !errors.Is(err, ErrStream) {
+		if !errors.Is(err, wire.ErrStream) {
 			t.Errorf("%s: err = %v, want a stream violation", tc.name, err)
 		}
 	}

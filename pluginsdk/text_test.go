@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -35,7 +36,7 @@ func TestLatin1TextsCrossTheWire(t *testing.T) {
 		p.Cells.Status[i] = cellstatus.Safe
 	}
 	var phases []string
-	res, err := client.Protect(t.Context(), pluginsdk.Job{Method: "FAKE", Problem: p,
+	res, err := client.Protect(t.Context(), pluginclient.Job{Method: "FAKE", Problem: p,
 		OnProgress: func(pr pluginsdk.Progress) { phases = append(phases, pr.Phase) }})
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +66,7 @@ func TestUTF8TextsUnchanged(t *testing.T) {
 	}})
 	p := oneCell(cellstatus.Safe)
 	p.Response = "Zürich"
-	res, err := client.Protect(t.Context(), pluginsdk.Job{Method: "FAKE", Problem: p})
+	res, err := client.Protect(t.Context(), pluginclient.Job{Method: "FAKE", Problem: p})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -373,7 +373,20 @@ func Describe(ctx context.Context, path string, timeout time.Duration) (pluginsd
 			return info, errors.Join(errs...)
 		}
 	}
+	compatible(&info)
 	return info, nil
+}
+
+// compatible reads a description in the host's contract: a plugin of
+// contract 1.0 (minor 0), whose NeedsFrequency no host read, was sent the
+// frequencies whatever it declared, and still is.
+func compatible(info *pluginsdk.PluginInfo) {
+	if info.ProtocolMinor >= 1 {
+		return
+	}
+	for i := range info.Methods {
+		info.Methods[i].Capabilities.NeedsFrequency = true
+	}
 }
 
 // firstLine returns s up to its first line end, at most 200 bytes: a

@@ -11,7 +11,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/batch/problem"
-	"github.com/sdcengine/argus/host/runner"
+	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
@@ -55,7 +55,7 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 	if *singletons {
 		params["singletons"] = "collude"
 	}
-	res, err := newRunner(log, "").Run(ctx, runner.Job{Plugin: entry, Method: "AUDIT", Params: params, Problem: p, JobID: "audit"})
+	res, err := newRunner(log, "").Run(ctx, entry, pluginclient.Job{Method: "AUDIT", Params: params, Problem: p, JobID: "audit"})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
 		return ExitError

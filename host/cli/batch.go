@@ -21,6 +21,7 @@ import (
 	"github.com/sdcengine/argus/batch/pathmap"
 	"github.com/sdcengine/argus/host/catalog"
 	"github.com/sdcengine/argus/host/runner"
+	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -116,13 +117,12 @@ func (p *protector) Method(code string) (batch.MethodRef, bool) {
 // Unavailable says why no plugin serves code (batch.Unavailabler).
 func (p *protector) Unavailable(code string) string { return p.cat.Unavailable(code) }
 
-func (p *protector) Protect(ctx context.Context, job pluginsdk.Job) (*pluginsdk.Result, error) {
+func (p *protector) Protect(ctx context.Context, job pluginclient.Job) (*pluginsdk.Result, error) {
 	e, _, ok := p.cat.Lookup(job.Method)
 	if !ok {
 		return nil, fmt.Errorf("no plugin serves method %s", job.Method)
 	}
-	return p.run.Run(ctx, runner.Job{Plugin: e, Method: job.Method, Params: job.Params, Problem: job.Problem,
-		Limits: job.Limits, JobID: job.JobID, OnProgress: job.OnProgress})
+	return p.run.Run(ctx, e, job)
 }
 
 // mergeParams overlays the command line's method parameters on the

@@ -63,6 +63,8 @@ import (
 	"github.com/sdcengine/argus/host/catalog"
 	"github.com/sdcengine/argus/host/pluginlog"
 	"github.com/sdcengine/argus/host/proctree"
+	"github.com/sdcengine/argus/internal/pluginclient"
+	"github.com/sdcengine/argus/internal/wire"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -88,24 +90,6 @@ type Runner struct {
 	StartTimeout time.Duration
 	// Env lists extra environment entries (KEY=VALUE) for plugins.
 	Env []string
-}
-
-// Job is one protection job.
-type Job struct {
-	// Plugin is the catalog entry of the plugin to launch.
-	Plugin *catalog.Entry
-	// Method is the method code.
-	Method string
-	// Params are the method's parameters.
-	Params map[string]string
-	// Problem is the table to protect.
-	Problem *pluginsdk.Problem
-	// Limits are passed to the method; Limits.TimeLimit is the soft limit.
-	Limits pluginsdk.Limits
-	// JobID identifies the job in logs.
-	JobID string
-	// OnProgress receives progress reports, if set.
-	OnProgress func(pluginsdk.Progress)
 }
 
 // Kind classifies why a job failed outside the method's domain outcomes.
@@ -170,18 +154,19 @@ func (r *Runner) defaults() (grace func(time.Duration) time.Duration, killAfter,
 	return
 }
 
-// Run launches the job's plugin, checks the parameters, runs the job and
-// stops the plugin. Domain outcomes (infeasible, invalid parameters, time
-// limit) are in the Result; the error, an *Error, is for everything else.
-func (r *Runner) Run(ctx context.Context, job Job) (*pluginsdk.Result, error) {
+// Run launches the plugin of catalog entry e, checks the job's parameters,
+// runs the job and stops the plugin. The job's Limits.TimeLimit is the soft
+// limit. Domain outcomes (infeasible, invalid parameters, time limit) are
+// in the Result; the error, an *Error, is for everything else.
+func (r *Runner) Run(ctx context.Context, e *catalog.Entry, job pluginclient.Job) (*pluginsdk.Result, error) {
 	graceFor, killAfter, startTimeout := r.defaults()
-	log := r.Log.With().Str("plugin", job.Plugin.Name()).Str("job", job.JobID).Logger()
+	log := r.Log.With().Str("plugin", e.Name()).Str("job", job.JobID).Logger()
 	if job.Limits.TimeLimit > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, job.Limits.TimeLimit+graceFor(job.Limits.TimeLimit))
 		defer cancel()
 	}
-	inst, err := r.launch(ctx, job.Plugin, log, startTimeout)
+	inst, err := r.launch(ctx, e, log, startTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -212,8 +197,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (*pluginsdk.Result, error) {
 	if slices.ContainsFunc(diags, func(d pluginsdk.Diagnostic) bool { return d.Severity == pluginsdk.SeverityError }) {
 		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInvalidParams, Diagnostics: diags}, nil
 	}
-	res, err := inst.client.Protect(ctx, pluginsdk.Job{Method: job.Method, Params: job.Params, JobID: job.JobID,
-		Limits: job.Limits, Problem: job.Problem, OnProgress: job.OnProgress})
+	res, err := inst.client.Protect(ctx, job)
 	if err != nil {
 		err = inst.classify(ctx, err)
 		logStderr(log, err)
@@ -263,7 +247,7 @@ type instance struct {
 	name     string
 	gp       *plugin.Client
 	cmd      *exec.Cmd
-	client   *pluginsdk.Client
+	client   *pluginclient.Client
 	proc     *process
 	tree     *proctree.Tree
 	sockDir  string
@@ -285,7 +269,7 @@ func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logge
 	cmd := exec.Command(e.Path)
 	cmd.Env = append(pluginEnv(), r.Env...)
 	if lvl := log.GetLevel(); lvl <= zerolog.DebugLevel {
-		cmd.Env = append(cmd.Env, pluginsdk.EnvLogLevel+"="+lvl.String())
+		cmd.Env = append(cmd.Env, wire.EnvLogLevel+"="+lvl.String())
 	}
 	inst.tree.Prepare(cmd)
 	inst.cmd = cmd
@@ -305,8 +289,8 @@ func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logge
 		return pluginlog.LineWriter(func(line string) { log.Debug().Str("stream", stream).Msg(line) })
 	}
 	inst.gp = plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  pluginsdk.HandshakeConfig(),
-		Plugins:          pluginsdk.PluginSet(),
+		HandshakeConfig:  wire.Handshake(),
+		Plugins:          pluginclient.PluginSet(),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		// The connection must never go idle: its socket is removed once
@@ -349,11 +333,11 @@ func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logge
 	if err != nil {
 		return fail(err)
 	}
-	raw, err := proto.Dispense(pluginsdk.PluginKey)
+	raw, err := proto.Dispense(wire.PluginKey)
 	if err != nil {
 		return fail(err)
 	}
-	inst.client = raw.(*pluginsdk.Client)
+	inst.client = raw.(*pluginclient.Client)
 	// Once connected, the socket's name is no longer needed: removing it
 	// now leaves nothing behind even if the host is killed during the job.
 	gc, ok := proto.(*plugin.GRPCClient)
@@ -458,7 +442,7 @@ func (i *instance) classify(ctx context.Context, err error) error {
 			}
 			n = m
 		}
-	case errors.Is(err, pluginsdk.ErrStream) || code == codes.InvalidArgument:
+	case errors.Is(err, wire.ErrStream) || code == codes.InvalidArgument:
 		e.Kind = KindProtocol
 	default:
 		e.Kind = KindCrash

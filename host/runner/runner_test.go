@@ -21,6 +21,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/host/catalog"
+	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
@@ -80,11 +81,11 @@ func setup(t *testing.T) (*Runner, *catalog.Entry, *syncBuffer) {
 	return r, e, &logs
 }
 
-func job(e *catalog.Entry, mode string, p *pluginsdk.Problem) Job {
+func job(mode string, p *pluginsdk.Problem) pluginclient.Job {
 	if p == nil {
 		p = plugintest.Grid(plugintest.GridSpec{Sizes: []int{3, 3}, Seed: 1, PrimaryFraction: 0.3})
 	}
-	return Job{Plugin: e, Method: "TEST", Params: map[string]string{"mode": mode}, Problem: p, JobID: "t1"}
+	return pluginclient.Job{Method: "TEST", Params: map[string]string{"mode": mode}, Problem: p, JobID: "t1"}
 }
 
 // TestLargeTableRoundTrip launches the plugin with AutoMTLS and sends a table
@@ -92,7 +93,7 @@ func job(e *catalog.Entry, mode string, p *pluginsdk.Problem) Job {
 func TestLargeTableRoundTrip(t *testing.T) {
 	r, e, logs := setup(t)
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{300, 300}, Seed: 2, PrimaryFraction: 0.1})
-	res, err := r.Run(t.Context(), job(e, "ok", p))
+	res, err := r.Run(t.Context(), e, job("ok", p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,10 +143,10 @@ func TestFailures(t *testing.T) {
 				ctx, cancel = context.WithCancel(ctx)
 				time.AfterFunc(tc.cancelAt, cancel)
 			}
-			j := job(e, tc.mode, nil)
+			j := job(tc.mode, nil)
 			j.Limits.TimeLimit = tc.limit
 			start := time.Now()
-			_, err := r.Run(ctx, j)
+			_, err := r.Run(ctx, e, j)
 			took := time.Since(start)
 			var re *Error
 			if !errors.As(err, &re) {
@@ -176,7 +177,7 @@ func TestFailures(t *testing.T) {
 // directly, neither breaks the protocol nor reaches the host's stdout.
 func TestStrayStdout(t *testing.T) {
 	r, e, _ := setup(t)
-	res, err := r.Run(t.Context(), job(e, "stdout", nil))
+	res, err := r.Run(t.Context(), e, job("stdout", nil))
 	if err != nil || res.Outcome != pluginsdk.OutcomeOptimal {
 		t.Fatalf("Run: %v, %v", res, err)
 	}
@@ -249,7 +250,7 @@ func orphanHost() {
 	}
 	fmt.Println(inst.cmd.Process.Pid)
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{2, 2}, Seed: 1})
-	inst.client.Protect(context.Background(), pluginsdk.Job{Method: "TEST", Params: map[string]string{"mode": "slow"}, Problem: p})
+	inst.client.Protect(context.Background(), pluginclient.Job{Method: "TEST", Params: map[string]string{"mode": "slow"}, Problem: p})
 	os.Exit(0)
 }
 
@@ -298,7 +299,7 @@ func TestHardLimits(t *testing.T) {
 		t.Run(tc.mode, func(t *testing.T) {
 			r, e, _ := setup(t)
 			pidfile := filepath.Join(t.TempDir(), "pids")
-			j := job(e, tc.mode, nil)
+			j := job(tc.mode, nil)
 			j.Params["pidfile"] = pidfile
 			j.Limits.TimeLimit = tc.limit
 			type ret struct {
@@ -307,7 +308,7 @@ func TestHardLimits(t *testing.T) {
 			}
 			done := make(chan ret, 1)
 			go func() {
-				res, err := r.Run(t.Context(), j)
+				res, err := r.Run(t.Context(), e, j)
 				done <- ret{res, err}
 			}()
 			var got ret
@@ -398,7 +399,7 @@ func TestSocketDirs(t *testing.T) {
 	}
 	// While the job runs, its socket directory is in base.
 	seen := false
-	res, err := r.Run(t.Context(), job(e, "ok", nil))
+	res, err := r.Run(t.Context(), e, job("ok", nil))
 	if err != nil || res.Outcome != pluginsdk.OutcomeOptimal {
 		t.Fatalf("Run: %v, %v", res, err)
 	}
@@ -436,10 +437,10 @@ func TestStoppedAtStart(t *testing.T) {
 			r, e, _ := setup(t)
 			pidfile := filepath.Join(t.TempDir(), "pids")
 			r.Env = []string{"TESTPLUGIN_STOP_AT_START=" + pidfile, "TESTPLUGIN_STOP_DELAY=" + delay}
-			j := job(e, "sigstop-self", nil)
+			j := job("sigstop-self", nil)
 			j.Limits.TimeLimit = time.Second
 			start := time.Now()
-			_, err := r.Run(t.Context(), j)
+			_, err := r.Run(t.Context(), e, j)
 			took := time.Since(start)
 			defer killPids(t, pidfile)
 			var re *Error

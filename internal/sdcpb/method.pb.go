@@ -2,7 +2,10 @@
 //
 // Contract version 1.1 (major 1 = go-plugin protocol version 1 and this
 // package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
-// the protection verdicts of ResultBlock.
+// the protection verdicts of ResultBlock and the batch forms of ParamSpec;
+// the host acts on Capabilities.needs_frequency and max_dimensions, and the
+// flags no host read are reserved. A host sends the frequencies to a plugin
+// of minor 0 whatever it declares.
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new
@@ -1110,28 +1113,22 @@ func (x *BatchForm) GetNotLinked() bool {
 	return false
 }
 
-// Capabilities are feature flags of a method.
+// Capabilities are what a method declares that the host acts on.
 type Capabilities struct {
-	state                 protoimpl.MessageState `protogen:"open.v1"`
-	Output                OutputKind             `protobuf:"varint,1,opt,name=output,proto3,enum=sdcplugin.v1.OutputKind" json:"output,omitempty"`
-	NeedsRelations        bool                   `protobuf:"varint,2,opt,name=needs_relations,json=needsRelations,proto3" json:"needs_relations,omitempty"`
-	NeedsHierarchy        bool                   `protobuf:"varint,3,opt,name=needs_hierarchy,json=needsHierarchy,proto3" json:"needs_hierarchy,omitempty"`
-	NeedsFrequency        bool                   `protobuf:"varint,4,opt,name=needs_frequency,json=needsFrequency,proto3" json:"needs_frequency,omitempty"`
-	NeedsTopContributions bool                   `protobuf:"varint,5,opt,name=needs_top_contributions,json=needsTopContributions,proto3" json:"needs_top_contributions,omitempty"`
-	ReportsProgress       bool                   `protobuf:"varint,6,opt,name=reports_progress,json=reportsProgress,proto3" json:"reports_progress,omitempty"`
-	HonoursCancellation   bool                   `protobuf:"varint,7,opt,name=honours_cancellation,json=honoursCancellation,proto3" json:"honours_cancellation,omitempty"`
-	// Same input, parameters and seed give the same result.
-	Deterministic bool `protobuf:"varint,8,opt,name=deterministic,proto3" json:"deterministic,omitempty"`
-	// On a time limit the method returns its best valid result.
-	PartialResultOnTimeLimit bool `protobuf:"varint,9,opt,name=partial_result_on_time_limit,json=partialResultOnTimeLimit,proto3" json:"partial_result_on_time_limit,omitempty"`
-	LinkedTables             bool `protobuf:"varint,10,opt,name=linked_tables,json=linkedTables,proto3" json:"linked_tables,omitempty"`
-	// 0 = no limit.
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What the method returns; the host refuses a kind it cannot use.
+	Output OutputKind `protobuf:"varint,1,opt,name=output,proto3,enum=sdcplugin.v1.OutputKind" json:"output,omitempty"`
+	// The method reads the frequencies (frequency, holding_frequency of
+	// CellBlock); without it the host does not send them.
+	NeedsFrequency bool `protobuf:"varint,4,opt,name=needs_frequency,json=needsFrequency,proto3" json:"needs_frequency,omitempty"`
+	// The method protects a linked set of tables (τ-Argus table 0); without
+	// it the host refuses such a job.
+	LinkedTables bool `protobuf:"varint,10,opt,name=linked_tables,json=linkedTables,proto3" json:"linked_tables,omitempty"`
+	// The largest number of dimensions of a table the method protects; the
+	// host refuses a larger table. 0 = no limit.
 	MaxDimensions int32 `protobuf:"varint,11,opt,name=max_dimensions,json=maxDimensions,proto3" json:"max_dimensions,omitempty"`
-	// The method itself guarantees every primary is protected against the
-	// attacker LPs; false means the host's audit may find under-protection.
-	GuaranteesProtection bool `protobuf:"varint,12,opt,name=guarantees_protection,json=guaranteesProtection,proto3" json:"guarantees_protection,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Capabilities) Reset() {
@@ -1171,58 +1168,9 @@ func (x *Capabilities) GetOutput() OutputKind {
 	return OutputKind_OUTPUT_KIND_UNSPECIFIED
 }
 
-func (x *Capabilities) GetNeedsRelations() bool {
-	if x != nil {
-		return x.NeedsRelations
-	}
-	return false
-}
-
-func (x *Capabilities) GetNeedsHierarchy() bool {
-	if x != nil {
-		return x.NeedsHierarchy
-	}
-	return false
-}
-
 func (x *Capabilities) GetNeedsFrequency() bool {
 	if x != nil {
 		return x.NeedsFrequency
-	}
-	return false
-}
-
-func (x *Capabilities) GetNeedsTopContributions() bool {
-	if x != nil {
-		return x.NeedsTopContributions
-	}
-	return false
-}
-
-func (x *Capabilities) GetReportsProgress() bool {
-	if x != nil {
-		return x.ReportsProgress
-	}
-	return false
-}
-
-func (x *Capabilities) GetHonoursCancellation() bool {
-	if x != nil {
-		return x.HonoursCancellation
-	}
-	return false
-}
-
-func (x *Capabilities) GetDeterministic() bool {
-	if x != nil {
-		return x.Deterministic
-	}
-	return false
-}
-
-func (x *Capabilities) GetPartialResultOnTimeLimit() bool {
-	if x != nil {
-		return x.PartialResultOnTimeLimit
 	}
 	return false
 }
@@ -1239,13 +1187,6 @@ func (x *Capabilities) GetMaxDimensions() int32 {
 		return x.MaxDimensions
 	}
 	return 0
-}
-
-func (x *Capabilities) GetGuaranteesProtection() bool {
-	if x != nil {
-		return x.GuaranteesProtection
-	}
-	return false
 }
 
 type ValidateParamsRequest struct {
@@ -2955,21 +2896,14 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x05above\x18\x03 \x01(\tR\x05above\x12'\n" +
 	"\x0finvalid_message\x18\x04 \x01(\tR\x0einvalidMessage\x12\x1d\n" +
 	"\n" +
-	"not_linked\x18\x05 \x01(\bR\tnotLinked\"\xb8\x04\n" +
+	"not_linked\x18\x05 \x01(\bR\tnotLinked\"\x8c\x03\n" +
 	"\fCapabilities\x120\n" +
 	"\x06output\x18\x01 \x01(\x0e2\x18.sdcplugin.v1.OutputKindR\x06output\x12'\n" +
-	"\x0fneeds_relations\x18\x02 \x01(\bR\x0eneedsRelations\x12'\n" +
-	"\x0fneeds_hierarchy\x18\x03 \x01(\bR\x0eneedsHierarchy\x12'\n" +
-	"\x0fneeds_frequency\x18\x04 \x01(\bR\x0eneedsFrequency\x126\n" +
-	"\x17needs_top_contributions\x18\x05 \x01(\bR\x15needsTopContributions\x12)\n" +
-	"\x10reports_progress\x18\x06 \x01(\bR\x0freportsProgress\x121\n" +
-	"\x14honours_cancellation\x18\a \x01(\bR\x13honoursCancellation\x12$\n" +
-	"\rdeterministic\x18\b \x01(\bR\rdeterministic\x12>\n" +
-	"\x1cpartial_result_on_time_limit\x18\t \x01(\bR\x18partialResultOnTimeLimit\x12#\n" +
+	"\x0fneeds_frequency\x18\x04 \x01(\bR\x0eneedsFrequency\x12#\n" +
 	"\rlinked_tables\x18\n" +
 	" \x01(\bR\flinkedTables\x12%\n" +
-	"\x0emax_dimensions\x18\v \x01(\x05R\rmaxDimensions\x123\n" +
-	"\x15guarantees_protection\x18\f \x01(\bR\x14guaranteesProtection\"\xb3\x01\n" +
+	"\x0emax_dimensions\x18\v \x01(\x05R\rmaxDimensionsJ\x04\b\x02\x10\x03J\x04\b\x03\x10\x04J\x04\b\x05\x10\x06J\x04\b\x06\x10\aJ\x04\b\a\x10\bJ\x04\b\b\x10\tJ\x04\b\t\x10\n" +
+	"J\x04\b\f\x10\rR\x0fneeds_relationsR\x0fneeds_hierarchyR\x17needs_top_contributionsR\x10reports_progressR\x14honours_cancellationR\rdeterministicR\x1cpartial_result_on_time_limitR\x15guarantees_protection\"\xb3\x01\n" +
 	"\x15ValidateParamsRequest\x12\x16\n" +
 	"\x06method\x18\x01 \x01(\tR\x06method\x12G\n" +
 	"\x06params\x18\x02 \x03(\v2/.sdcplugin.v1.ValidateParamsRequest.ParamsEntryR\x06params\x1a9\n" +

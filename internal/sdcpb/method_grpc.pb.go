@@ -2,7 +2,10 @@
 //
 // Contract version 1.1 (major 1 = go-plugin protocol version 1 and this
 // package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
-// the protection verdicts of ResultBlock.
+// the protection verdicts of ResultBlock and the batch forms of ParamSpec;
+// the host acts on Capabilities.needs_frequency and max_dimensions, and the
+// flags no host read are reserved. A host sends the frequencies to a plugin
+// of minor 0 whatever it declares.
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new

@@ -63,7 +63,7 @@ func (method) Info() pluginsdk.MethodInfo {
 				"sigstop-self", "hang-ignoring-signals", "child-holding-stdout", "setsid-grandchild"},
 			Help: "behaviour", BatchPosition: 1},
 			{Name: "pidfile", Type: pluginsdk.ParamString, Help: "file receiving the pids of started processes"}},
-		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputSuppression, HonoursCancellation: true},
+		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputSuppression},
 		Structures:   []pluginsdk.Structure{pluginsdk.StructureGeneral},
 	}
 }

@@ -48,8 +48,7 @@ func (method) Info() pluginsdk.MethodInfo {
 					"protected cells (far faster on large tables)"},
 		},
 		Capabilities: pluginsdk.Capabilities{
-			Output: pluginsdk.OutputIntervals, NeedsRelations: true, ReportsProgress: true,
-			HonoursCancellation: true, Deterministic: true, LinkedTables: true,
+			Output: pluginsdk.OutputIntervals, NeedsFrequency: true, LinkedTables: true,
 		},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
 			pluginsdk.StructureHierarchical, pluginsdk.StructureLinked, pluginsdk.StructureGeneral},

@@ -30,7 +30,7 @@ func TestConformance(t *testing.T) {
 func TestSeedExample(t *testing.T) {
 	p := seedTable()
 	client := plugintest.Serve(t, plugin())
-	res, err := client.Protect(t.Context(), pluginsdk.Job{Method: "AUDIT", Problem: p,
+	res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p,
 		Params: map[string]string{"bounds": "nonnegative"}})
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestVerdicts(t *testing.T) {
 	} {
 		p := seedTable()
 		p.Cells.UpperPL[cell] = tc.upl
-		res, err := client.Protect(t.Context(), pluginsdk.Job{Method: "AUDIT", Problem: p,
+		res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p,
 			Params: map[string]string{"bounds": "nonnegative", "mode": "verdicts"}})
 		if err != nil {
 			t.Fatal(err)
@@ -131,7 +131,7 @@ func TestVerdictsOverTheWire(t *testing.T) {
 					}
 				}
 			}
-			res, err := client.Protect(t.Context(), pluginsdk.Job{Method: "AUDIT", Problem: p,
+			res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p,
 				Params: map[string]string{"bounds": "nonnegative", "mode": mode}})
 			if err != nil {
 				t.Fatal(err)

@@ -23,7 +23,7 @@ func TestConformance(t *testing.T) {
 func protect(t testing.TB, p *pluginsdk.Problem, params map[string]string) (*pluginsdk.Result, time.Duration) {
 	t.Helper()
 	start := time.Now()
-	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginsdk.Job{Method: "MOD", Problem: p, Params: params})
+	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "MOD", Problem: p, Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestFinalAuditRepairs(t *testing.T) {
 	}{{7, 0.15}, {51, 0.3}, {60, 0.15}} {
 		t.Run(fmt.Sprint(tc.seed), func(t *testing.T) {
 			p := csptest.HierTable(tc.seed, tc.share, csptest.Tree2, csptest.Tree2)
-			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginsdk.Job{Method: "MOD", Problem: p,
+			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "MOD", Problem: p,
 				Params: map[string]string{pAudit: "false"}})
 			if err != nil {
 				t.Fatal(err)

@@ -43,7 +43,7 @@ func TestSeedExample(t *testing.T) {
 	prim := 2*4 + 3
 	c.Status[prim] = cellstatus.UnsafeRule
 	c.LowerPL[prim], c.UpperPL[prim] = 10, 10
-	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginsdk.Job{Method: "OPT", Problem: p})
+	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestSimple2D(t *testing.T) {
 		t.Run(single, func(t *testing.T) {
 			p := csptest.Simple2D(t)
 			start := time.Now()
-			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginsdk.Job{Method: "OPT", Problem: p,
+			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p,
 				Params: map[string]string{pSingletons: single}})
 			if err != nil {
 				t.Fatal(err)
@@ -88,7 +88,7 @@ func TestSimple2D(t *testing.T) {
 // protected pattern, with outcome TIME_LIMIT.
 func TestTimeLimit(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{40, 40}, Seed: 5, PrimaryFraction: 0.2})
-	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginsdk.Job{Method: "OPT", Problem: p,
+	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p,
 		Params: map[string]string{pSingletons: "none"}, Limits: pluginsdk.Limits{TimeLimit: 300 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func BenchmarkIndustryBySize(b *testing.B) {
 			client := plugintest.Serve(b, plugin())
 			for b.Loop() {
 				start := time.Now()
-				res, err := client.Protect(b.Context(), pluginsdk.Job{Method: "OPT", Problem: p,
+				res, err := client.Protect(b.Context(), plugintest.Job{Method: "OPT", Problem: p,
 					Params: map[string]string{pMaxTime: limit, pSingletons: single}})
 				if err != nil {
 					b.Fatal(err)
@@ -183,7 +183,7 @@ func TestProblems(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.p(t)
-			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginsdk.Job{Method: "OPT", Problem: p, Params: c.params})
+			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p, Params: c.params})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -21,12 +21,8 @@ func (rectangle) Info() pluginsdk.MethodInfo {
 			Help: "count already suppressed corners as free when choosing a rectangle",
 		}},
 		Capabilities: pluginsdk.Capabilities{
-			Output:              pluginsdk.OutputSuppression,
-			NeedsRelations:      false,
-			ReportsProgress:     true,
-			HonoursCancellation: true,
-			Deterministic:       true,
-			MaxDimensions:       2,
+			Output:        pluginsdk.OutputSuppression,
+			MaxDimensions: 2,
 		},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional},
 	}

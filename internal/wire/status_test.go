@@ -1,4 +1,4 @@
-package pluginsdk
+package wire
 
 import (
 	"testing"
@@ -39,16 +39,16 @@ func TestStatusWire(t *testing.T) {
 		if int(p.st) != n || int(p.wire) != n {
 			t.Errorf("status %d: cellstatus %d, wire %d", n, p.st, p.wire)
 		}
-		if got := statusesToProto([]cellstatus.Status{p.st}); got[0] != p.wire {
+		if got := StatusesToProto([]cellstatus.Status{p.st}); got[0] != p.wire {
 			t.Errorf("to wire: %d (%v) became %v, want %v", p.st, p.st, got[0], p.wire)
 		}
-		got, err := statusesFromProto([]sdcpb.CellStatus{p.wire})
+		got, err := StatusesFromProto([]sdcpb.CellStatus{p.wire})
 		if err != nil || got[0] != p.st {
 			t.Errorf("from wire: %v became %v, %v; want %d", p.wire, got, err, p.st)
 		}
 	}
 	for _, bad := range []sdcpb.CellStatus{-1, sdcpb.CellStatus(cellstatus.Max) + 1, 255} {
-		if _, err := statusesFromProto([]sdcpb.CellStatus{bad}); err == nil {
+		if _, err := StatusesFromProto([]sdcpb.CellStatus{bad}); err == nil {
 			t.Errorf("from wire: %d accepted", bad)
 		}
 	}

@@ -1,10 +1,11 @@
-package pluginsdk
+package pluginclient
 
 import (
 	"maps"
 	"unicode/utf8"
 
 	"github.com/sdcengine/argus/argusio/charset"
+	"github.com/sdcengine/argus/pluginsdk"
 )
 
 // Text on the wire.
@@ -67,13 +68,13 @@ func (w wireText) params(m map[string]string) map[string]string {
 
 // tables returns ts with every name and code converted for the wire (ts
 // itself when no conversion is needed).
-func (w wireText) tables(ts []Table) []Table {
+func (w wireText) tables(ts []pluginsdk.Table) []pluginsdk.Table {
 	if !w.cp1252 {
 		return ts
 	}
-	out := make([]Table, len(ts))
+	out := make([]pluginsdk.Table, len(ts))
 	for i, t := range ts {
-		out[i] = Table{Name: w.out(t.Name), Dims: make([]Dimension, len(t.Dims))}
+		out[i] = pluginsdk.Table{Name: w.out(t.Name), Dims: make([]pluginsdk.Dimension, len(t.Dims))}
 		for j, d := range t.Dims {
 			d.Name = w.out(d.Name)
 			codes := make([]string, len(d.Codes))
@@ -88,7 +89,7 @@ func (w wireText) tables(ts []Table) []Table {
 }
 
 // diags converts diagnostics from the wire back to the job's encoding.
-func (w wireText) diags(ds []Diagnostic) []Diagnostic {
+func (w wireText) diags(ds []pluginsdk.Diagnostic) []pluginsdk.Diagnostic {
 	if !w.cp1252 {
 		return ds
 	}
@@ -96,6 +97,18 @@ func (w wireText) diags(ds []Diagnostic) []Diagnostic {
 		ds[i].Code, ds[i].Summary, ds[i].Detail, ds[i].Param = w.in(ds[i].Code), w.in(ds[i].Summary), w.in(ds[i].Detail), w.in(ds[i].Param)
 	}
 	return ds
+}
+
+// job returns job with every text converted for the wire: a copy when a
+// conversion is needed (the caller's job and problem are not modified).
+func (w wireText) job(job Job) Job {
+	if !w.cp1252 {
+		return job
+	}
+	wp := *job.Problem
+	wp.Tables, wp.Response = w.tables(wp.Tables), w.out(wp.Response)
+	job.Method, job.Params, job.JobID, job.Problem = w.out(job.Method), w.params(job.Params), w.out(job.JobID), &wp
+	return job
 }
 
 // jobTexts lists every text of a Protect call.

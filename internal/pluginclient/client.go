@@ -1,4 +1,4 @@
-package pluginsdk
+package pluginclient
 
 import (
 	"context"
@@ -9,18 +9,20 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/pluginsdk"
 )
 
-// Client calls a method plugin over a gRPC connection. Hosts obtain the
-// connection from go-plugin (see [PluginSet]); tests from plugintest.
+// Client calls a method plugin over a gRPC connection. The runner obtains
+// the connection from go-plugin (see [PluginSet]); tests from plugintest.
 type Client struct {
 	rpc   sdcpb.MethodServiceClient
 	chunk int
 }
 
-// NewClient returns a Client over cc.
-func NewClient(cc grpc.ClientConnInterface) *Client {
-	return &Client{rpc: sdcpb.NewMethodServiceClient(cc), chunk: DefaultChunkBytes}
+// New returns a Client over cc.
+func New(cc grpc.ClientConnInterface) *Client {
+	return &Client{rpc: sdcpb.NewMethodServiceClient(cc), chunk: wire.DefaultChunkBytes}
 }
 
 // WithChunkBytes returns a copy of c that sends blocks of about n bytes; tests
@@ -31,22 +33,13 @@ func (c *Client) WithChunkBytes(n int) *Client {
 	return &cp
 }
 
-// PluginInfo is what a plugin says about itself.
-type PluginInfo struct {
-	Name          string
-	Version       string
-	SDKVersion    string
-	ProtocolMinor int
-	Methods       []MethodInfo
-}
-
 // Describe asks the plugin who it is.
-func (c *Client) Describe(ctx context.Context, hostVersion string) (PluginInfo, error) {
-	r, err := c.rpc.Describe(ctx, &sdcpb.DescribeRequest{Host: &sdcpb.HostInfo{HostVersion: hostVersion, ProtocolMinor: ProtocolMinor}})
+func (c *Client) Describe(ctx context.Context, hostVersion string) (pluginsdk.PluginInfo, error) {
+	r, err := c.rpc.Describe(ctx, &sdcpb.DescribeRequest{Host: &sdcpb.HostInfo{HostVersion: hostVersion, ProtocolMinor: wire.ProtocolMinor}})
 	if err != nil {
-		return PluginInfo{}, fmt.Errorf("describe: %w", err)
+		return pluginsdk.PluginInfo{}, fmt.Errorf("describe: %w", err)
 	}
-	info := PluginInfo{Name: r.GetPluginName(), Version: r.GetPluginVersion(), SDKVersion: r.GetSdkVersion(),
+	info := pluginsdk.PluginInfo{Name: r.GetPluginName(), Version: r.GetPluginVersion(), SDKVersion: r.GetSdkVersion(),
 		ProtocolMinor: int(r.GetProtocolMinor())}
 	for _, m := range r.GetMethods() {
 		info.Methods = append(info.Methods, infoFromProto(m))
@@ -55,7 +48,7 @@ func (c *Client) Describe(ctx context.Context, hostVersion string) (PluginInfo, 
 }
 
 // ValidateParams asks the plugin to check parameters for method.
-func (c *Client) ValidateParams(ctx context.Context, method string, params map[string]string) ([]Diagnostic, error) {
+func (c *Client) ValidateParams(ctx context.Context, method string, params map[string]string) ([]pluginsdk.Diagnostic, error) {
 	wt := wireTextFor([]string{method}, mapsTexts(params))
 	r, err := c.rpc.ValidateParams(ctx, &sdcpb.ValidateParamsRequest{Method: wt.out(method), Params: wt.params(params)})
 	if err != nil {
@@ -64,21 +57,29 @@ func (c *Client) ValidateParams(ctx context.Context, method string, params map[s
 	return wt.diags(diagsFromProto(r.GetDiagnostics())), nil
 }
 
-// Job is one protection job sent to a plugin.
+// Job is one protection job: what the host asks of a method, whichever
+// plugin serves it. Batch builds it, the runner launches the plugin for it
+// and the Client sends it; its header on the wire is built in one place
+// (header in stream.go).
 type Job struct {
-	Method  string
-	Params  map[string]string
-	JobID   string
-	Limits  Limits
-	Problem *Problem
+	// Method is the method code (one of the method's Code and Aliases).
+	Method string
+	// Params are the method's parameters by name.
+	Params map[string]string
+	// JobID identifies the job in logs.
+	JobID string
+	// Limits are passed to the method; Limits.TimeLimit is the soft limit.
+	Limits pluginsdk.Limits
+	// Problem is the table to protect; the Client does not modify it.
+	Problem *pluginsdk.Problem
 	// OnProgress, if set, receives the plugin's progress reports.
-	OnProgress func(Progress)
+	OnProgress func(pluginsdk.Progress)
 }
 
 // Protect runs a job. The error is non-nil only for transport faults,
 // protocol violations, cancellation and plugin crashes or panics (inspect it
 // with google.golang.org/grpc/status); domain failures are in Result.Outcome.
-func (c *Client) Protect(ctx context.Context, job Job) (*Result, error) {
+func (c *Client) Protect(ctx context.Context, job Job) (*pluginsdk.Result, error) {
 	if err := job.Problem.Validate(); err != nil {
 		return nil, fmt.Errorf("protect: invalid problem: %w", err)
 	}
@@ -90,13 +91,9 @@ func (c *Client) Protect(ctx context.Context, job Job) (*Result, error) {
 	}
 	// Texts cross the wire as UTF-8 (see text.go).
 	wt := wireTextFor(jobTexts(job)...)
-	wp := *job.Problem
-	wp.Tables, wp.Response = wt.tables(wp.Tables), wt.out(wp.Response)
 	sendErr := make(chan error, 1)
 	go func() {
-		h := jobHeader{method: wt.out(job.Method), params: wt.params(job.Params), jobID: wt.out(job.JobID), limits: job.Limits,
-			caps: &sdcpb.ClientCapabilities{MaxMessageBytes: 0, AcceptsPartialResults: true, WantsProgress: job.OnProgress != nil}}
-		err := sendProblem(h, &wp, c.chunk, stream.Send)
+		err := EncodeProblem(wt.job(job), c.chunk, stream.Send)
 		if err == nil {
 			err = stream.CloseSend()
 		}
@@ -107,22 +104,23 @@ func (c *Client) Protect(ctx context.Context, job Job) (*Result, error) {
 		}
 		sendErr <- err
 	}()
-	asm := resultAssembler{n: job.Problem.NumCells()}
+	var onProg func(pluginsdk.Progress)
 	if job.OnProgress != nil {
-		asm.onProg = func(p Progress) {
+		onProg = func(p pluginsdk.Progress) {
 			p.Phase, p.Message = wt.in(p.Phase), wt.in(p.Message)
 			job.OnProgress(p)
 		}
 	}
-	for !asm.done {
+	dec := NewResultDecoder(job.Problem.NumCells(), onProg)
+	for !dec.Done() {
 		msg, err := stream.Recv()
 		if err == io.EOF {
-			return nil, fmt.Errorf("protect: %w: stream ended without completion", ErrStream)
+			return nil, fmt.Errorf("protect: %w: stream ended without completion", wire.ErrStream)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("protect: %w", err)
 		}
-		if err := asm.add(msg); err != nil {
+		if err := dec.Add(msg); err != nil {
 			return nil, fmt.Errorf("protect: %w", err)
 		}
 	}
@@ -130,8 +128,9 @@ func (c *Client) Protect(ctx context.Context, job Job) (*Result, error) {
 		return nil, fmt.Errorf("protect: send: %w", err)
 	}
 	if _, err := stream.Recv(); err != io.EOF {
-		return nil, fmt.Errorf("protect: %w: message after completion (%v)", ErrStream, err)
+		return nil, fmt.Errorf("protect: %w: message after completion (%v)", wire.ErrStream, err)
 	}
-	asm.res.Diagnostics = wt.diags(asm.res.Diagnostics)
-	return &asm.res, nil
+	res := dec.Result()
+	res.Diagnostics = wt.diags(res.Diagnostics)
+	return res, nil
 }

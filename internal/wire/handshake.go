@@ -1,0 +1,32 @@
+package wire
+
+import "github.com/hashicorp/go-plugin"
+
+// PluginKey is the name under which the method service is dispensed.
+const PluginKey = "method"
+
+// ProtocolVersion is the contract's major version (go-plugin's protocol
+// version). It changes only with an incompatible contract (sdcplugin.v2).
+const ProtocolVersion = 1
+
+// ProtocolMinor is the contract minor version both sides implement
+// (HostInfo.protocol_minor, DescribeResponse.protocol_minor). Minor 1: the
+// host acts on needs_frequency and max_dimensions, and the capability flags
+// no host read are reserved; a plugin of minor 0 is sent the frequencies
+// whatever it declares, as it always was.
+const ProtocolMinor = 1
+
+// EnvLogLevel names the environment variable through which the host sets a
+// plugin's log level (trace, debug, info, warn, error).
+const EnvLogLevel = "ARGUS_PLUGIN_LOG_LEVEL"
+
+// Handshake returns the handshake shared by host and plugins. The cookie
+// only stops a plugin binary run by hand from waiting forever; it is not a
+// security measure (AutoMTLS is).
+func Handshake() plugin.HandshakeConfig {
+	return plugin.HandshakeConfig{
+		ProtocolVersion:  ProtocolVersion,
+		MagicCookieKey:   "ARGUS_METHOD_PLUGIN",
+		MagicCookieValue: "a1f6c1e0-sdc-method-v1",
+	}
+}
