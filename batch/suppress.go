@@ -363,8 +363,8 @@ const (
 // auditModeFor chooses what the audit after a <SUPPRESS> computes: the
 // exact attacker intervals when a <WRITETABLE> of the job writes them (type
 // 5 with AR+) for one of the tables, else the verdicts only, which decide
-// protected or not just as exactly and cost far less on large tables (on a
-// 29 791-cell table with 12 789 hidden cells: 18 s against 9 minutes).
+// protected or not just as exactly and cost far less on large tables
+// (see the audit benchmarks).
 func (e *engine) auditModeFor(m *problem.Mapping) string {
 	for _, c := range e.commands {
 		w, ok := c.(*arb.WriteTable)

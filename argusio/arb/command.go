@@ -1,5 +1,5 @@
 // Package arb reads τ-Argus batch files (.arb), as specified in
-// tauargus-formats.md §3.
+// docs/formats.md §3.
 //
 // The contract: [Parse] takes a batch file apart line by line with the
 // τ-Argus tokenizer (package lex) and returns one typed [Command] per

@@ -6,7 +6,7 @@ import (
 	"github.com/sdcengine/argus/argusio/lex"
 )
 
-// States of the ordering state machine (tauargus-formats.md §3.2).
+// States of the ordering state machine (docs/formats.md §3.2).
 const (
 	StateStart     = 0 // nothing opened (also after <CLEAR>)
 	StateData      = 1 // a data file was opened

@@ -7,7 +7,7 @@ import (
 )
 
 // Resolver applies τ-Argus's rules for the file names of batch commands
-// (tauargus-formats.md §3.3). A name is "plain" when it contains none of
+// (docs/formats.md §3.3). A name is "plain" when it contains none of
 // ':', '\' and '/'; only plain names are combined with a directory.
 type Resolver struct {
 	// ArbDir is the absolute directory of the batch file.

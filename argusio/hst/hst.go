@@ -1,5 +1,5 @@
 // Package hst reads τ-Argus a-priori files (.hst), applied with <APRIORI>
-// before secondary suppression (tauargus-formats.md §10), the way τ-Argus's
+// before secondary suppression (docs/formats.md §10), the way τ-Argus's
 // APriori.processAprioryFile reads them.
 //
 // Lines are read with the τ-Argus tokenizer (package lex): blank lines and

@@ -1,7 +1,7 @@
 // Package jj reads and writes the JJ format, the exchange format between
 // τ-Argus and its optimisation back-ends (JJ.IN → JJ.OUT of Optimal, CTA.IN,
 // the rounder, the audit, additerr.jj) and <WRITETABLE> output type 6
-// (tauargus-formats.md §12). Whitespace-separated text:
+// (docs/formats.md §12). Whitespace-separated text:
 //
 //	0
 //	<number of cells N>

@@ -1,5 +1,5 @@
 // Package logbook writes the τ-Argus logbook and the <VERSIONINFO> file
-// (tauargus-formats.md §2.3 and §3.4).
+// (docs/formats.md §2.3 and §3.4).
 //
 // The contract: every message becomes "<timestamp> : <text>" with the
 // timestamp formatted as dd-MMM-yyyy HH:mm:ss with English month

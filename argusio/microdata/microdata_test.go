@@ -375,7 +375,7 @@ func TestTauTestW(t *testing.T) {
 	if r.RecordLength() != 99 {
 		t.Errorf("record length %d, want 99", r.RecordLength())
 	}
-	// Figures from benchmarks.md §1.4 and §2.
+	// Figures from docs/methods.md §11.1.
 	if n != 42723 || var1 != 86700593 || math.Abs(var2-16847646.84) > 1e-4 || missingSize != 5 || request != 3 {
 		t.Errorf("records %d, Var1 %v, Var2 %.2f, missing Size %d, request %d", n, var1, var2, missingSize, request)
 	}

@@ -1,5 +1,5 @@
 // Package output writes the files of τ-Argus's <WRITETABLE> command
-// (tauargus-formats.md §3.4, §11): output types 1 (CSV table layout), 2
+// (docs/formats.md §3.4, §11): output types 1 (CSV table layout), 2
 // (pivot CSV), 3 (code-value), 4 (SBS), 5 (intermediate .tab with its .rda
 // and, for recoded hierarchies, .hrc companions) and 7 (cell-key method file
 // with its .rda), plus the HTML report written next to every output. Type 6,

@@ -9,7 +9,7 @@ import (
 	"github.com/sdcengine/argus/argusio/table"
 )
 
-// Type is an output type of <WRITETABLE> (tauargus-formats.md §3.4).
+// Type is an output type of <WRITETABLE> (docs/formats.md §3.4).
 type Type int
 
 // The output types.

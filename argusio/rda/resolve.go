@@ -7,7 +7,7 @@ import (
 )
 
 // ResolveHierFile applies τ-Argus's rule for the file named by
-// <HIERCODELIST> (Metadata.getFilePath, tauargus-formats.md §3.3): if name
+// <HIERCODELIST> (Metadata.getFilePath, docs/formats.md §3.3): if name
 // itself names an existing file (relative names against the working
 // directory), it is used as given; otherwise the base name of name (after
 // the last '/' or '\') is looked up in the directory of the data file

@@ -1,5 +1,5 @@
 // Package recode reads τ-Argus recode files and applies recodes to code
-// lists, as <RECODE> does (tauargus-formats.md §9):
+// lists, as <RECODE> does (docs/formats.md §9):
 //
 //   - global recode files (.grc) for non-hierarchical variables: [ReadGlobal]
 //     and [Global.Apply] (J Variable.readRecodeFile, C DoRecode,

@@ -4,7 +4,7 @@
 // rounded / adjusted / perturbed values, and the writers of argusio/output
 // and argusio/jj read it. It is a plain data model: no I/O, no rules.
 //
-// The contract, following tauargus-formats.md §5.3–5.6 and §13:
+// The contract, following docs/formats.md §5.3–5.6 and §13:
 //
 //   - A table has up to 10 explanatory dimensions (τ-Argus's MAXDIM). Each
 //     [Dimension] lists its codes in τ-Argus output order: index 0 is the

@@ -1,5 +1,5 @@
 // Package cost implements τ-Argus's cost (information-loss) functions
-// (tauargus-methods.md §5): what it costs to suppress a cell, as the
+// (docs/methods.md §5): what it costs to suppress a cell, as the
 // protection methods see it.
 //
 // The contract:
@@ -21,7 +21,7 @@
 //     0 replaced by 1, and 1 for every cell under unity cost ([Scale],
 //     [ScaleTable]). MaxScaledCost defaults to 20000.
 //   - The distance cost of the modular method (HiTaS, cost -3 with <DISTANCE>):
-//     [DistanceCosts], after tauargus-methods.md §6.2 item 8.
+//     [DistanceCosts], after docs/methods.md §6.2 item 8.
 //
 // Everything here is pure: no I/O, no global state, and no panics on any
 // input (NaN and infinities propagate as IEEE arithmetic does; integer
@@ -180,7 +180,7 @@ func DistanceFromMeta(d []int) Distance {
 }
 
 // DistanceCosts returns the distance costs HiTaS uses for the cells of one
-// (sub)table when the cost function is distance (tauargus-methods.md §6.2,
+// (sub)table when the cost function is distance (docs/methods.md §6.2,
 // item 8): every cell starts at the largest 5th distance value over the
 // dimensions; for every primary cell that is not a margin and every
 // dimension d, each cell on the same line along d that is neither primary

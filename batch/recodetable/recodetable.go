@@ -1,6 +1,6 @@
 // Package recodetable applies a <RECODE> to one dimension of a built table
 // and aggregates the table's cells onto the recoded code list
-// (tauargus-formats.md §9; τ-Argus DoRecode / DoActiveRecode followed by the
+// (docs/formats.md §9; τ-Argus DoRecode / DoActiveRecode followed by the
 // engine's ComputeRecodeTables and ComputeRecodeTableCells).
 //
 // τ-Argus does not tabulate the microdata again for a recode: it keeps the

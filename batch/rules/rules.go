@@ -1,5 +1,5 @@
 // Package rules decides which cells of a table are sensitive and how much
-// protection they need, exactly as τ-Argus does (tauargus-methods.md §2–3):
+// protection they need, exactly as τ-Argus does (docs/methods.md §2–3):
 // the dominance rule NK(n,k), the p% and (p,q) rules with n intruders, the
 // request rule, the minimum-frequency rule, the zero rule, "missing = safe",
 // weights and holdings, with τ-Argus's order of evaluation, status codes and
@@ -8,8 +8,9 @@
 // Going beyond τ-Argus, [Set.LowerFactor] gives asymmetric protection
 // levels: τ-Argus always protects symmetrically (lower level = upper level),
 // which lets an attacker guess a suppressed value as the midpoint of the
-// interval that protection produces (seed paper 001). With LowerFactor f the
-// lower level is f times the upper one.
+// interval that protection produces (Baena, Castro and González 2018,
+// "Symmetric vs asymmetric protection levels in SDC methods for tabular data").
+// With LowerFactor f the lower level is f times the upper one.
 package rules
 
 import (
@@ -293,7 +294,7 @@ func (s *Set) Status(c *Cell) cellstatus.Status {
 }
 
 // ProtectionLevels returns the lower and upper protection levels of a cell
-// with the given status, as distances from its value (tauargus-methods.md
+// with the given status, as distances from its value (docs/methods.md
 // §3). Like τ-Argus it gives every non-empty cell at least 10^-decimals.
 func (s *Set) ProtectionLevels(c *Cell, st cellstatus.Status) (lower, upper float64) {
 	perc := s.percent(c, st)

@@ -1,7 +1,7 @@
 // Package tabinput builds a τ-Argus table from tabular input: a .tab file
 // described by its tabular metadata (.rda), as <OPENTABLEDATA>,
 // <OPENMETADATA>, <SPECIFYTABLE>, <SAFETYRULE> and <READTABLE> do
-// (tauargus-formats.md §6, τ-Argus TableSet.read and the engine's
+// (docs/formats.md §6, τ-Argus TableSet.read and the engine's
 // SetInCodeList, SetTotalsInCodeList, SetInTable and CompletedTable).
 //
 // The contract, step by step, as τ-Argus 4.2.5 does it:
@@ -36,7 +36,7 @@
 //     unsafe-manual cells, the protection levels read. A code not in the code
 //     list is "Code does not exist"; a second line for the same cell is "Cell
 //     has been filled already". .hrc codes are tried as written, then padded.
-//  4. Totals and additivity (CompletedTable, tauargus-formats.md §6.6).
+//  4. Totals and additivity (CompletedTable, docs/formats.md §6.6).
 //     Additivity is checked as the engine does (IsTable): along every
 //     dimension, for every combination of the other dimensions' codes, every
 //     parent's value must equal the sum of its children's values, within

@@ -3,7 +3,7 @@
 // records up), and fills every cell of every requested table, totals and
 // subtotals of every hierarchy included, with response, shadow, cost,
 // frequency, weight sum, the top contributions of records and of holdings,
-// and request-rule information (tauargus-formats.md §5, tauargus-methods.md
+// and request-rule information (docs/formats.md §5, docs/methods.md
 // §1). Several tables are built in the same two passes. Memory grows with
 // the number of cells, not with the number of records.
 //

@@ -163,7 +163,8 @@ func TestEnterpriseHoldings(t *testing.T) {
 
 // TestIndustryCodeBySize builds IndustryCode × Size for Var1 and Var2 with
 // NK(3,75) and compares cells, primaries and protection levels with the JJ
-// files of the survey paper's tables.
+// files of Castro (2012, "Recent advances in optimization techniques for
+// statistical tabular data protection")'s tables.
 func TestIndustryCodeBySize(t *testing.T) {
 	needCorpus(t)
 	meta := readMeta(t, tauRDA)

@@ -18,8 +18,8 @@
 // [Solver.Solve]. A Solver can then be modified (bounds, costs, rows, columns,
 // coefficients) and solved again; for LPs HiGHS keeps the optimal basis
 // between solves, so a re-solve after a small change is a hot start: on a
-// 100 000-nonzero table LP, about 100 iterations and 0.1 s instead of 18 000
-// iterations and 10 s for a cold solve. Close the Solver when done;
+// 100 000-nonzero table LP, about 100 iterations instead of 18 000 for a
+// cold solve. Close the Solver when done;
 // a cleanup also releases it when it becomes unreachable, but HiGHS instances
 // can be large, so do not rely on it.
 //
@@ -65,13 +65,10 @@
 // takes effect when that phase ends. A context deadline is more precise:
 // when it is earlier than [Options.TimeLimit] it also becomes the HiGHS time
 // limit of the run, which presolve does check, and reaching it is reported as
-// [StatusInterrupted] with context.DeadlineExceeded. Measured on a 2-core VM
-// (100 000-nonzero LPs, 300-variable MIP): stop within 10–25 ms of the
-// deadline in every phase; after a plain cancel, within 10 ms during simplex
-// or interior-point iterations, about 0.2 s in a MIP root node, but up to
-// 2 s when the cancel arrives during the presolve of the 100 000-nonzero
-// table LP. [Options.TimeLimit] itself gives [StatusTimeLimit] without an
-// error.
+// [StatusInterrupted] with context.DeadlineExceeded: a deadline stops a
+// solve in every phase, a plain cancel at the end of the phase it arrives
+// in (the presolve of a large LP being the slowest to end).
+// [Options.TimeLimit] itself gives [StatusTimeLimit] without an error.
 //
 // Hot starts need the simplex method ([MethodAuto] or [MethodSimplex]); see
 // [Simplex] for the choice between primal and dual re-solves.

@@ -21,14 +21,16 @@ const (
 	// CenterPublished centres the attacker's intervals on the published
 	// (adjusted) values: what an attacker who knows α and β can compute.
 	CenterPublished Center = iota
-	// CenterOriginal centres them on the original values, as seed 004 §23
-	// writes the attacker problems.
+	// CenterOriginal centres them on the original values, as Hernández García
+	// and Salazar González (2012, "Exploratory report on the future of
+	// SDC-software tools in general and the ECTA method in more details" (Data
+	// without Boundaries D11.1 Part A)) §23 writes the attacker problems.
 	CenterOriginal
 )
 
 // ECTA describes the perturbation bounds published with an ECTA table
-// (seed 004 §17–23): sensitive cells deviate by at most Alpha, the others by
-// at most Beta, relative to the centre value.
+// (Hernández García and Salazar González 2012, §17–23): sensitive cells deviate
+// by at most Alpha, the others by at most Beta, relative to the centre value.
 type ECTA struct {
 	// Alpha and Beta are the relative perturbation bounds of the primaries
 	// and of the other cells.

@@ -43,9 +43,10 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-// seedExample is the table of seed 000 Figure 11: 3 × 3 with totals, the
-// primary (2,3) = 40 with lpl = upl = 10, and the suppressions (1,1),
-// (1,3), (2,1), (2,3).
+// seedExample is the table of Castro (2012, "Recent advances in optimization
+// techniques for statistical tabular data protection"), Figure 11: 3 × 3 with
+// totals, the primary (2,3) = 40 with lpl = upl = 10, and the suppressions
+// (1,1), (1,3), (2,1), (2,3).
 func seedExample() (*pluginsdk.Problem, []cellstatus.Status) {
 	p := table2D([][]float64{{20, 24, 28}, {38, 38, 40}, {40, 39, 42}})
 	st := append([]cellstatus.Status(nil), p.Cells.Status...)

@@ -18,7 +18,7 @@
 //	−x[parent] + Σ x[child] = 0
 //
 // per (dimension, combination of the other dimensions' codes, parent code),
-// in τ-Argus's JJ order (tauargus-formats.md §12): dimensions in table
+// in τ-Argus's JJ order (docs/formats.md §12): dimensions in table
 // order; per dimension the combinations of the other dimensions in cell order
 // (the last dimension fastest); per combination the parents in code order.
 // A flat dimension (no code deeper than 1) has the single parent "total".

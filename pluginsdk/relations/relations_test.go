@@ -17,9 +17,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// figure3 is the hierarchical table of seed 000 Figure 3: region (R3 = total
-// → R1, R2; R2 → R21, R22; R21 → R211, R212) × profession (C3 = total → C1,
-// C2), codes in τ-Argus order.
+// figure3 is the hierarchical table of Castro (2012, "Recent advances in
+// optimization techniques for statistical tabular data protection"), Figure 3:
+// region (R3 = total → R1, R2; R2 → R21, R22; R21 → R211, R212) × profession
+// (C3 = total → C1, C2), codes in τ-Argus order.
 func figure3() *pluginsdk.Problem {
 	region := pluginsdk.Dimension{Name: "region",
 		Codes:  []string{"R3", "R1", "R2", "R21", "R211", "R212", "R22"},

@@ -53,10 +53,12 @@ type Arc struct {
 // equations have exactly the solutions of the table's relations (the
 // relations of non-leaf rows other than the root are implied by them).
 //
-// Construction (seed 000 §2.2 after Castro 2007a, made explicit here): every
-// sub-table (a parent row code P with its child rows, all columns) has one
-// node per column code including the column total; every leaf row and the
-// root row have a row node. A cell (r, j) of an interior column j is the arc
+// Construction (Castro 2012, "Recent advances in optimization techniques for
+// statistical tabular data protection", §2.2 after Castro 2007a, made explicit
+// here): every sub-table (a parent row code P with its child rows, all columns)
+// has one node per column code including the column total; every leaf row and
+// the root row have a row node. A cell (r, j) of an interior column j is the
+// arc
 //
 //	row node of r → column node (F(r), j)          r a leaf
 //	column node (G(r), j) → column node (F(r), j)  r an inner row

@@ -6,7 +6,7 @@
 //
 // A sub-table chooses, for every dimension, one parent code with its direct
 // children (the parent being the sub-table's margin) — or, in HiTaS mode, the
-// dimension's total alone. tauargus-methods.md §6.2: per dimension i with
+// dimension's total alone. docs/methods.md §6.2: per dimension i with
 // hierarchy depth D_i, a level tuple (l_1,…,l_M), 0 ≤ l_i ≤ D_i, selects for
 // l_i = 0 the total alone and for l_i ≥ 1 every parent at depth l_i−1 that
 // has children, each with its children; the sub-tables of a tuple are the
@@ -32,10 +32,11 @@
 // # Networks
 //
 // [NewNetwork] builds the network of a two-dimensional table with at most one
-// hierarchical dimension (1H2D; seed 000 §2.2, Figures 5–7, after Castro
-// 2007): every cell is an arc, and flow conservation at every node is one of
-// the table's relations (the set of node equations has the same solutions as
-// the table's relations).
+// hierarchical dimension (1H2D; Castro (2012, "Recent advances in optimization
+// techniques for statistical tabular data protection") §2.2, Figures 5–7, after
+// Castro 2007): every cell is an arc, and flow conservation at every node is
+// one of the table's relations (the set of node equations has the same
+// solutions as the table's relations).
 package subtable
 
 import (

@@ -58,8 +58,9 @@ func problem(dims ...pluginsdk.Dimension) *pluginsdk.Problem {
 	return p
 }
 
-// figure3 is the hierarchical table of seed 000 Figure 3 in τ-Argus code
-// order (totals first); values as in the figure.
+// figure3 is the hierarchical table of Castro (2012, "Recent advances in
+// optimization techniques for statistical tabular data protection"), Figure 3
+// in τ-Argus code order (totals first); values as in the figure.
 func figure3() *pluginsdk.Problem {
 	region := dim("region", []string{"R3", "R1", "R2", "R21", "R211", "R212", "R22"}, -1, 0, 0, 2, 3, 3, 2)
 	prof := dim("profession", []string{"C3", "C1", "C2"}, -1, 0, 0)

@@ -24,9 +24,10 @@ func TestConformance(t *testing.T) {
 	})
 }
 
-// TestSeedExample is the survey paper's example: in a 3×3 table with totals,
-// primary (2,3) = 40 with (1,1), (1,3), (2,1) also suppressed can be
-// anywhere in [20, 68] (seed 000 §4).
+// TestSeedExample is Castro (2012, "Recent advances in optimization techniques
+// for statistical tabular data protection")'s example: in a 3×3 table with
+// totals, primary (2,3) = 40 with (1,1), (1,3), (2,1) also suppressed can be
+// anywhere in [20, 68] (Castro 2012, §4).
 func TestSeedExample(t *testing.T) {
 	p := seedTable()
 	client := plugintest.Serve(t, plugin())
@@ -41,7 +42,7 @@ func TestSeedExample(t *testing.T) {
 	}
 }
 
-// seedTable builds the seed paper's 3×3 table with totals (Figure 11): the
+// seedTable builds Castro (2012)'s 3×3 table with totals (Figure 11): the
 // primary (2,3) = 40 hidden with (1,1), (1,3) and (2,1).
 func seedTable() *pluginsdk.Problem {
 	interior := [][]float64{{20, 24, 28}, {38, 38, 40}, {40, 39, 42}}

@@ -30,8 +30,9 @@ func benchProtect(b *testing.B, p *pluginsdk.Problem) {
 	}
 }
 
-// BenchmarkIndustryCodeBySize: the 6399-cell tables of the seed paper's
-// Table 2 (IndustryCode × Size, NK(3,75), cost = value).
+// BenchmarkIndustryCodeBySize: the 6399-cell tables of Castro (2012, "Recent
+// advances in optimization techniques for statistical tabular data
+// protection")'s Table 2 (IndustryCode × Size, NK(3,75), cost = value).
 func BenchmarkIndustryCodeBySize(b *testing.B) {
 	b.Run("Var1", func(b *testing.B) { benchProtect(b, industry(b, 0)) })
 	b.Run("Var2", func(b *testing.B) { benchProtect(b, industry(b, 1)) })

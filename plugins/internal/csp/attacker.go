@@ -34,7 +34,7 @@ type attacker struct {
 	s      *solver.Solver
 	obj    int     // current objective column, −1 for none
 	sign   float64 // its objective coefficient
-	global bool    // singletons collude (seed 000 (10))
+	global bool    // singletons collude (Castro 2012, (10))
 	// The LP: pos maps model columns to LP columns (−1 when absent),
 	// lpCol LP columns to model columns; rowPos and lpRow likewise.
 	pos, rowPos  []int32
@@ -298,10 +298,11 @@ type cut struct {
 }
 
 // capacityCut turns the reduced costs d of the attacker LP of column j into
-// a cut Σ c_g y_g ≥ req over the free columns (seed 000 (14)–(15)): c_g =
-// d_g⁺·capUp_g + d_g⁻·capDn_g; terms of columns that are always suppressed
-// move to the right-hand side; coefficients are capped at it and the cut is
-// divided by it. It returns false when no cut can be violated.
+// a cut Σ c_g y_g ≥ req over the free columns (Castro 2012, "Recent advances in
+// optimization techniques for statistical tabular data protection", (14)–(15)):
+// c_g = d_g⁺·capUp_g + d_g⁻·capDn_g; terms of columns that are always
+// suppressed move to the right-hand side; coefficients are capped at it and the
+// cut is divided by it. It returns false when no cut can be violated.
 //
 // Several reduced-cost vectors (the two directions of a sliding requirement)
 // add up.

@@ -17,8 +17,9 @@ import (
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
-// seedTable is the survey paper's 3×3 table with totals (seed 000, Figure
-// 11): primary (2,3) = 40 with protection levels 10.
+// seedTable is Castro (2012, "Recent advances in optimization techniques for
+// statistical tabular data protection")'s 3×3 table with totals (Castro 2012,
+// Figure 11): primary (2,3) = 40 with protection levels 10.
 func seedTable() *pluginsdk.Problem {
 	interior := [][]float64{{20, 24, 28}, {38, 38, 40}, {40, 39, 42}}
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{3, 3}, Seed: 1})

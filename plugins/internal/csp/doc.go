@@ -3,7 +3,7 @@
 // secondary suppressions such that every primary cell meets its lower, upper
 // and sliding protection levels against the attacker of the audit
 // (pluginsdk/audit), who knows the relations, the published cells and the
-// a-priori bounds (seed 000 §4, model (7)).
+// a-priori bounds (Castro 2012, §4, model (7)).
 //
 // # Model
 //
@@ -25,7 +25,7 @@
 // requirements that no pattern meets are reported and relaxed to what the
 // suppression of every suppressible cell achieves.
 //
-// Benders decomposition (seed 000 §4.1, (11)–(15); Fischetti and
+// Benders decomposition (Castro 2012, §4.1, (11)–(15); Fischetti and
 // Salazar-González 2001): a master problem over the suppression variables,
 // and one attacker LP per primary and direction whose reduced costs give a
 // capacity cut Σ_i (d_i⁺ (u_i − a_i) + d_i⁻ (a_i − l_i)) y_i ≥ PL when the
@@ -73,10 +73,11 @@
 //
 // # Singletons
 //
-// Two extensions of seed 000 §4: [SingletonLocal] adds to the master, for
-// every relation with single-respondent primaries G_j, Σ_{i ∈ H_j} y_i ≥
-// |G_j| + 1 (constraints (8)); [SingletonGlobal] lets all single-respondent
-// primaries collude: in the attacker problem of p they are published,
-// except p itself (constraints (10)). τ-Argus's own singleton handling adds
-// virtual cells to the instance; see [VirtualCell].
+// Two extensions of Castro (2012, "Recent advances in optimization techniques
+// for statistical tabular data protection") §4: [SingletonLocal] adds to the
+// master, for every relation with single-respondent primaries G_j, Σ_{i ∈ H_j}
+// y_i ≥ |G_j| + 1 (constraints (8)); [SingletonGlobal] lets all
+// single-respondent primaries collude: in the attacker problem of p they are
+// published, except p itself (constraints (10)). τ-Argus's own singleton
+// handling adds virtual cells to the instance; see [VirtualCell].
 package csp

@@ -13,11 +13,12 @@ import (
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
-// extended solves model (7) of seed 000 directly: binaries y for the free
-// cells, and for every primary and direction a copy x of the deviations with
-// A x = 0, (l_i − a_i) y_i ≤ x_i ≤ (u_i − a_i) y_i and x_p ≥ UPL_p (or
-// x_p ≤ −LPL_p). It returns the optimal cost of the free cells and the
-// pattern (y > 0.5). tol is the integrality tolerance (0: HiGHS's 1e-6).
+// extended solves model (7) of Castro (2012, "Recent advances in optimization
+// techniques for statistical tabular data protection") directly: binaries y for
+// the free cells, and for every primary and direction a copy x of the
+// deviations with A x = 0, (l_i − a_i) y_i ≤ x_i ≤ (u_i − a_i) y_i and x_p ≥
+// UPL_p (or x_p ≤ −LPL_p). It returns the optimal cost of the free cells and
+// the pattern (y > 0.5). tol is the integrality tolerance (0: HiGHS's 1e-6).
 //
 // With big-M coefficients u_i − a_i of the order of the table total, a
 // "published" cell with y = 1e-6 still moves by far more than the

@@ -18,7 +18,7 @@ import (
 // The routing LP over the whole table (dense.go) is solved exactly while it
 // is fast. In tables of three or more dimensions it is so degenerate that a
 // single solve takes seconds to minutes once the table has some ten
-// thousand cells (24–35 s per LP on a 30×30×30 grid): large tables start
+// thousand cells (BenchmarkGrids): large tables start
 // with small LPs (sparse.go). Smaller ones start with the whole LP and
 // switch to small LPs for good when a solve hits its iteration limit even
 // cold, or when the first cold solves are slow in simplex work (counted,
@@ -69,8 +69,7 @@ func newRouter(m *model, o *Options) (*router, error) {
 	}
 	r.lp = newSparseLP(r)
 	// On a large table the whole routing LP is too big to start with
-	// (measured: 0.2 s per solve on a 20×20×20 grid, 24–35 s on a
-	// 30×30×30 one).
+	// (BenchmarkGrids).
 	r.sparse = o.smallLPs || float64(n)*float64(m.numRows()) > denseWork
 	return r, nil
 }

@@ -13,7 +13,7 @@ import (
 // lpl and upl, bounds [lo, hi]) and the relation virtual − Σ cells = 0.
 // Protecting the virtual cell forbids patterns in which the sum of those
 // cells can be derived, which is what lets their respondents recompute each
-// other (tauargus-methods.md §6.2 step 7, §7). It returns the new cell's
+// other (docs/methods.md §6.2 step 7, §7). It returns the new cell's
 // index; the bounds are widened to contain its value. The instance's slices
 // grow in place: call CopyOnWrite first when they alias someone else's.
 func (in *Instance) AddVirtual(cells []int, lpl, upl, lo, hi float64) int {

@@ -63,8 +63,10 @@ func TestSimple2D(t *testing.T) {
 	}
 }
 
-// BenchmarkIndustryBySize reproduces the seed paper's Table 2 runs with MOD
-// (τ-Argus's defaults): IndustryCode × Size, NK(3,75), cost = value.
+// BenchmarkIndustryBySize reproduces Castro (2012, "Recent advances in
+// optimization techniques for statistical tabular data protection")'s Table 2
+// runs with MOD (τ-Argus's defaults): IndustryCode × Size, NK(3,75), cost =
+// value.
 func BenchmarkIndustryBySize(b *testing.B) {
 	for _, resp := range []string{"Var1", "Var2"} {
 		b.Run(resp, func(b *testing.B) {

@@ -17,8 +17,9 @@ func TestConformance(t *testing.T) {
 	plugintest.Run(t, plugin(), nil)
 }
 
-// TestSeedExample: the survey paper's 3×3 table (seed 000, Figure 11) with
-// primary (2,3) = 40 and protection levels 10; the cheapest protected
+// TestSeedExample: Castro (2012, "Recent advances in optimization techniques
+// for statistical tabular data protection")'s 3×3 table (Castro 2012, Figure
+// 11) with primary (2,3) = 40 and protection levels 10; the cheapest protected
 // pattern suppresses (1,1), (1,3) and (2,1), cost 86.
 func TestSeedExample(t *testing.T) {
 	interior := [][]float64{{20, 24, 28}, {38, 38, 40}, {40, 39, 42}}
@@ -101,7 +102,7 @@ func TestTimeLimit(t *testing.T) {
 	}
 }
 
-// BenchmarkIndustryBySize reproduces the seed paper's Table 2 runs with OPT:
+// BenchmarkIndustryBySize reproduces Castro (2012)'s Table 2 runs with OPT:
 // IndustryCode × Size, NK(3,75), cost = value, τ-Argus's 10-minute default
 // (ARGUS_OPT_LIMIT overrides it, e.g. 2m) and singleton cells as τ-Argus
 // adds them (ARGUS_OPT_SINGLETONS overrides).

@@ -18,7 +18,7 @@ type switches struct {
 }
 
 // addSingletonCells adds τ-Argus's singleton cells to the instance of the
-// whole table (SaveTable.addSingletonToJJ; tauargus-methods.md §7): for every
+// whole table (SaveTable.addSingletonToJJ; docs/methods.md §7): for every
 // relation whose primaries are two single-respondent cells (single–single),
 // one single-respondent and one other primary (single–multiple), or have
 // frequencies adding up to less than the minimum frequency (min-frequency),
