@@ -54,10 +54,7 @@ func (a *attack) tighten(live func(int) bool, cnt []int32, minRow int32, rhs []f
 			if !live(c) {
 				continue
 			}
-			lo, hi := coef[k]*olo[c], coef[k]*ohi[c]
-			if coef[k] < 0 {
-				lo, hi = hi, lo
-			}
+			lo, hi := termRange(coef[k], olo[c], ohi[c])
 			if math.IsInf(lo, -1) {
 				minInf++
 			} else {
@@ -74,10 +71,7 @@ func (a *attack) tighten(live func(int) bool, cnt []int32, minRow int32, rhs []f
 			if !live(c) {
 				continue
 			}
-			lo, hi := coef[k]*olo[c], coef[k]*ohi[c]
-			if coef[k] < 0 {
-				lo, hi = hi, lo
-			}
+			lo, hi := termRange(coef[k], olo[c], ohi[c])
 			// Bounds of a_j x_j = b − rest.
 			restMin, restMax := math.Inf(-1), math.Inf(1)
 			switch {
@@ -123,4 +117,12 @@ func (a *attack) tighten(live func(int) bool, cnt []int32, minRow int32, rhs []f
 // improvement is the smallest change of a bound worth propagating.
 func improvement(b, tol float64) float64 {
 	return math.Max(tol, 1e-7*math.Abs(b))
+}
+
+// termRange returns the range of a·x for x in [lo, hi].
+func termRange(a, lo, hi float64) (float64, float64) {
+	if a < 0 {
+		return a * hi, a * lo
+	}
+	return a * lo, a * hi
 }

@@ -38,16 +38,7 @@ func Suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 			a.val[i] = p.Cells.Value[i]
 		}
 	}
-	if err := in.singletons(a); err != nil {
-		return nil, err
-	}
-	if err := in.verdicts(a); err != nil {
-		return nil, err
-	}
-	if err := a.run(ctx); err != nil {
-		return nil, err
-	}
-	return in.report(a, start), nil
+	return in.attackAndReport(ctx, a, start)
 }
 
 // Intervals audits published intervals: cell i is published as [lo[i],
@@ -101,16 +92,10 @@ func Intervals(ctx context.Context, p *pluginsdk.Problem, lo, hi []float64, opts
 			Summary:   fmt.Sprintf("the published intervals cannot satisfy %d relations of the table", len(bad)),
 			Relations: bad[:min(len(bad), maxNamed)]})
 	}
-	if err := in.singletons(a); err != nil {
+	r, err := in.attackAndReport(ctx, a, start)
+	if err != nil {
 		return nil, err
 	}
-	if err := in.verdicts(a); err != nil {
-		return nil, err
-	}
-	if err := a.run(ctx); err != nil {
-		return nil, err
-	}
-	r := in.report(a, start)
 	in.judgePublished(r, lo, hi)
 	return r, nil
 }
@@ -482,4 +467,19 @@ func (in *input) report(a *attack, start time.Time) *Report {
 		r.Timing.Setup, r.Timing.Solve = r.Timing.Total, 0
 	}
 	return r
+}
+
+// attackAndReport runs the attack a, whose free cells and targets are set,
+// after adding the singleton rows and the verdict inputs, and reports it.
+func (in *input) attackAndReport(ctx context.Context, a *attack, start time.Time) (*Report, error) {
+	if err := in.singletons(a); err != nil {
+		return nil, err
+	}
+	if err := in.verdicts(a); err != nil {
+		return nil, err
+	}
+	if err := a.run(ctx); err != nil {
+		return nil, err
+	}
+	return in.report(a, start), nil
 }
