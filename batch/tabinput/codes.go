@@ -3,6 +3,7 @@ package tabinput
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -186,9 +187,9 @@ func (r *reader) setup() error {
 // lengths derives the code lengths (Metadata.setVariableLengthFromData) and
 // the missing codes of the code lists.
 func (r *reader) lengths() error {
-	f, err := r.src.Open()
+	f, err := r.open()
 	if err != nil {
-		return fmt.Errorf("tabular data %s: %w", r.src.Name, err)
+		return err
 	}
 	lengths, err := tab.CodeLengths(f, r.src.Name, r.layout)
 	f.Close()
@@ -223,13 +224,22 @@ func (r *reader) lengths() error {
 	return nil
 }
 
+// open opens the tabular data for one pass.
+func (r *reader) open() (io.ReadCloser, error) {
+	f, err := r.src.Open()
+	if err != nil {
+		return nil, fmt.Errorf("tabular data %s: %w", r.src.Name, err)
+	}
+	return f, nil
+}
+
 // codeLists is pass 1: collect the codes of every explanatory variable
 // (TableSet.read phase 2, SetInCodeList) and build the code lists
 // (SetTotalsInCodeList).
 func (r *reader) codeLists(ctx context.Context) error {
-	f, err := r.src.Open()
+	f, err := r.open()
 	if err != nil {
-		return fmt.Errorf("tabular data %s: %w", r.src.Name, err)
+		return err
 	}
 	defer f.Close()
 	sep := r.layout.Separator
