@@ -119,23 +119,35 @@ func scaledCost(t *table.Table, c *table.Cell, maxCost float64) int64 {
 	if t.Cost.Kind == table.CostUnity {
 		return 1
 	}
-	if !(maxCost > 0) {
+	return ScaleCost(t.CostValue(c), maxCost, t.MaxScaledCost())
+}
+
+// ScaleCost returns the integer cost of a cell with transformed cost x when
+// the largest transformed cost of the table is max (CJJFormat::WriteCells):
+// (long)(x · maxScaled / max + 0.5), 0 replaced by 1. A non-positive max, or
+// a NaN result, gives 1 (τ-Argus would divide by zero); results beyond the
+// int64 range are clamped. A non-positive maxScaled means
+// table.DefaultMaxScaledCost.
+func ScaleCost(x, max, maxScaled float64) int64 {
+	if !(maxScaled > 0) {
+		maxScaled = table.DefaultMaxScaledCost
+	}
+	if !(max > 0) {
 		return 1
 	}
-	x := math.Trunc(t.CostValue(c)*t.MaxScaledCost()/maxCost + .5)
+	v := math.Trunc(x*maxScaled/max + .5)
 	switch {
-	case math.IsNaN(x):
+	case math.IsNaN(v):
 		return 1
-	case x >= math.MaxInt64:
+	case v >= math.MaxInt64:
 		return math.MaxInt64
-	case x <= math.MinInt64:
+	case v <= math.MinInt64:
 		return math.MinInt64
 	}
-	s := int64(x)
-	if s == 0 {
-		s = 1
+	if s := int64(v); s != 0 {
+		return s
 	}
-	return s
+	return 1
 }
 
 func cellName(t *table.Table, ci int) string {

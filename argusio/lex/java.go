@@ -1,9 +1,9 @@
 package lex
 
 import (
-	"math"
-	"strconv"
 	"strings"
+
+	"github.com/sdcengine/argus/argusio/output/numfmt"
 )
 
 // JavaSplitter returns a function that splits a line like Java's
@@ -46,42 +46,8 @@ func JavaSplitter(sep string) (split func(string) []string, ok bool) {
 }
 
 // JavaDouble formats x like Java's Double.toString, as τ-Argus's messages
-// show numbers: plain notation with at least one decimal between 10^-3 and
-// 10^7, else computerised scientific notation ("1.0E7").
-func JavaDouble(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "Infinity"
-	case math.IsInf(x, -1):
-		return "-Infinity"
-	case x == 0:
-		if math.Signbit(x) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	if a := math.Abs(x); a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(x, 'f', -1, 64)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(x, 'E', -1, 64)
-	mant, exp, _ := strings.Cut(s, "E")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	exp = strings.TrimPrefix(exp, "+")
-	neg := strings.HasPrefix(exp, "-")
-	exp = strings.TrimLeft(strings.TrimPrefix(exp, "-"), "0")
-	if neg {
-		exp = "-" + exp
-	}
-	return mant + "E" + exp
-}
+// show numbers; it is [numfmt.JavaDouble].
+func JavaDouble(x float64) string { return numfmt.JavaDouble(x) }
 
 // UpperASCII upper-cases the ASCII letters of s and leaves other bytes alone,
 // as τ-Argus's comparisons of status letters and actions do.

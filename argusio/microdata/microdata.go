@@ -217,17 +217,13 @@ func NewReader(r io.Reader, name string, layout Layout) (*Reader, error) {
 	return rd, nil
 }
 
-// padLeft left-pads s with blanks to n bytes; empty stays empty.
+// padLeft left-pads s with blanks to n bytes ([lex.PadLeft]); empty stays
+// empty.
 func padLeft(s string, n int) string {
-	if s == "" || len(s) >= n {
+	if s == "" {
 		return s
 	}
-	b := make([]byte, n)
-	for i := range n - len(s) {
-		b[i] = ' '
-	}
-	copy(b[n-len(s):], s)
-	return string(b)
+	return lex.PadLeft(s, n)
 }
 
 // RecordLength returns the record length of a fixed-format file, known after

@@ -304,23 +304,24 @@ func writeSBSTail(s *sink, c *table.Cell, r table.Rules, sbsCode int) {
 		return 0
 	}
 	var x1, x2 float64
+	// two takes the two largest contributions of v: x1 and x2 with
+	// the p%-rule, their sum as x1 otherwise.
+	two := func(v []float64) {
+		if r.PRule {
+			x1, x2 = top(v, 0), top(v, 1)
+		} else {
+			x1 = top(v, 0) + top(v, 1)
+		}
+	}
 	switch sbsCode {
 	case 2:
 		x1 = top(c.TopN, 0)
 	case 3:
-		if r.PRule {
-			x1, x2 = top(c.TopN, 0), top(c.TopN, 1)
-		} else {
-			x1 = top(c.TopN, 0) + top(c.TopN, 1)
-		}
+		two(c.TopN)
 	case 4:
 		x1 = top(c.HoldingTopN, 0)
 	case 5:
-		if r.PRule {
-			x1, x2 = top(c.HoldingTopN, 0), top(c.HoldingTopN, 1)
-		} else {
-			x1 = top(c.HoldingTopN, 0) + top(c.HoldingTopN, 1)
-		}
+		two(c.HoldingTopN)
 	}
 	pct := func(x float64) float64 {
 		if c.Shadow == 0 {

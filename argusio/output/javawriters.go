@@ -63,17 +63,7 @@ func WriteIntermediate(w io.Writer, t *table.Table, o Options) error {
 	sep := o.sep()
 	f := func(x float64) { s.str(numfmt.Java(x, dec, sep)) }
 	ntop := TopNColumns(t, o)
-	idx := make([]int, len(t.Dims))
-	for ci := range t.Cells {
-		c := &t.Cells[ci]
-		if o.SuppressEmpty && c.Status == cellstatus.Empty {
-			continue
-		}
-		idx = t.Coords(ci, idx)
-		for d := range t.Dims {
-			s.str(javaCode(&t.Dims[d], idx[d], o.Quotes))
-			s.byte(';')
-		}
+	javaRecords(s, t, o, func(c *table.Cell) {
 		if t.Method == table.MethodRounding {
 			f(c.Rounded)
 		} else {
@@ -128,9 +118,28 @@ func WriteIntermediate(w io.Writer, t *table.Table, o Options) error {
 				p(100 * (c.RealizedUpper - c.RealizedLower) / c.Value)
 			}
 		}
+	})
+	return s.flush("intermediate file")
+}
+
+// javaRecords writes one line per cell of t in cell order, leaving out the
+// empty cells with Options.SuppressEmpty: the codes of the cell, each
+// followed by ';', then what row writes, then the newline.
+func javaRecords(s *sink, t *table.Table, o Options, row func(c *table.Cell)) {
+	idx := make([]int, len(t.Dims))
+	for ci := range t.Cells {
+		c := &t.Cells[ci]
+		if o.SuppressEmpty && c.Status == cellstatus.Empty {
+			continue
+		}
+		idx = t.Coords(ci, idx)
+		for d := range t.Dims {
+			s.str(javaCode(&t.Dims[d], idx[d], o.Quotes))
+			s.byte(';')
+		}
+		row(c)
 		s.line()
 	}
-	return s.flush("intermediate file")
 }
 
 // ReplaceExtension replaces the extension of a file name (from its last '.'
@@ -343,17 +352,7 @@ func WriteCKM(w io.Writer, t *table.Table, o Options) error {
 	s := newSink(w, o.newline())
 	dec := t.Response.Decimals
 	sep := o.sep()
-	idx := make([]int, len(t.Dims))
-	for ci := range t.Cells {
-		c := &t.Cells[ci]
-		if o.SuppressEmpty && c.Status == cellstatus.Empty {
-			continue
-		}
-		idx = t.Coords(ci, idx)
-		for d := range t.Dims {
-			s.str(javaCode(&t.Dims[d], idx[d], o.Quotes))
-			s.byte(';')
-		}
+	javaRecords(s, t, o, func(c *table.Cell) {
 		s.str(numfmt.Java(c.Perturbed, dec, sep))
 		if o.CKMOriginal {
 			s.byte(';')
@@ -367,8 +366,7 @@ func WriteCKM(w io.Writer, t *table.Table, o Options) error {
 			s.byte(';')
 			s.str(numfmt.Java(c.CellKey, t.CellKey.Decimals, sep))
 		}
-		s.line()
-	}
+	})
 	return s.flush("CKM file")
 }
 

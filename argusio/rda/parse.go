@@ -477,29 +477,26 @@ func (p *parser) scaling() error {
 		}
 		return x
 	}
+	// last reads the last parameter before the epsilons into x, then the
+	// epsilons 2..topK; the final one is followed by ')'.
+	last := func(x *float64) {
+		if topK < 2 {
+			*x = num(")")
+			return
+		}
+		*x = num(",")
+		for i := 2; i < topK; i++ {
+			c.Epsilon[i-1] = num(",")
+		}
+		c.Epsilon[topK-1] = num(")")
+	}
 	if kind == "F" {
 		c.Sigma0 = num(",")
 		c.Sigma1 = num(",")
 		c.XStar = num(",")
-		if topK >= 2 {
-			c.Q = num(",")
-			for i := 2; i < topK; i++ {
-				c.Epsilon[i-1] = num(",")
-			}
-			c.Epsilon[topK-1] = num(")")
-		} else {
-			c.Q = num(")")
-		}
+		last(&c.Q)
 	} else {
-		if topK >= 2 {
-			c.Sigma1 = num(",")
-			for i := 2; i < topK; i++ {
-				c.Epsilon[i-1] = num(",")
-			}
-			c.Epsilon[topK-1] = num(")")
-		} else {
-			c.Sigma1 = num(")")
-		}
+		last(&c.Sigma1)
 	}
 	return firstErr
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sdcengine/argus/argusio/lex"
 )
 
 // Source is the code list of a non-hierarchical variable as τ-Argus holds it
@@ -159,13 +161,13 @@ func (g *Global) Apply(src Source) (*Result, error) {
 	width = max(width, len(m1), len(m2))
 	st.width = width
 	for i := 1; i < len(st.rec); i++ {
-		st.rec[i] = padLeft(st.rec[i], width)
+		st.rec[i] = lex.PadLeft(st.rec[i], width)
 	}
 
 	hasMissing := !(nMissFile == 0 && st.nMissSrc == 0)
 	if hasMissing {
 		for _, m := range []string{m1, m2} {
-			if n, _ := binSearch(st.rec, padLeft(m, width), 0); n >= 0 {
+			if n, _ := binSearch(st.rec, lex.PadLeft(m, width), 0); n >= 0 {
 				st.rec = slices.Delete(st.rec, n, n+1)
 			}
 		}
@@ -191,10 +193,10 @@ func (g *Global) Apply(src Source) (*Result, error) {
 		default:
 			st.nMissRec = 2
 		}
-		rm1 = padLeft(rm1, width)
+		rm1 = lex.PadLeft(rm1, width)
 		st.addRecode(rm1)
 		if st.nMissRec == 2 {
-			rm2 = padLeft(rm2, width)
+			rm2 = lex.PadLeft(rm2, width)
 			st.addRecode(rm2)
 		} else {
 			rm2 = rm1
@@ -222,7 +224,7 @@ func (g *Global) Apply(src Source) (*Result, error) {
 	}
 	for i := 0; i < len(st.src)-st.nMissSrc; i++ {
 		if st.dest[i] == -1 {
-			st.dest[i], _ = binSearch(st.rec, padLeft(st.src[i], width), st.nMissRec)
+			st.dest[i], _ = binSearch(st.rec, lex.PadLeft(st.src[i], width), st.nMissRec)
 		}
 	}
 
@@ -280,8 +282,8 @@ func (st *recodeState) assign(rules []Rule) error {
 // setCode ports SetCode2Recode; it reports true for the fatal case of a
 // missing source code assigned to a non-missing new code.
 func (st *recodeState) setCode(destCode string, it Item) bool {
-	src1 := padLeft(it.From, st.length)
-	src2 := padLeft(it.To, st.length)
+	src1 := lex.PadLeft(it.From, st.length)
+	src2 := lex.PadLeft(it.To, st.length)
 	nCodes := len(st.src) - st.nMissSrc
 	locate := func(code string) (int, bool, bool) {
 		c, missing := binSearch(st.src, code, st.nMissSrc)
@@ -325,7 +327,7 @@ func (st *recodeState) setCode(destCode string, it Item) bool {
 		st.noSense++
 		return false
 	}
-	destIndex, destMissing := binSearch(st.rec, padLeft(destCode, st.width), st.nMissRec)
+	destIndex, destMissing := binSearch(st.rec, lex.PadLeft(destCode, st.width), st.nMissRec)
 	if !destMissing && (src1Missing || src2Missing) {
 		return true
 	}

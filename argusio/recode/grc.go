@@ -178,7 +178,7 @@ func parseRule(rule *Rule, length int) *Error {
 			if len(w.from) > length || len(w.to) > length {
 				return &Error{Kind: ErrLength, Index: rule.Index, Pos: errPos}
 			}
-			if w.kind == Range && padLeft(w.from, length) > padLeft(w.to, length) {
+			if w.kind == Range && lex.PadLeft(w.from, length) > lex.PadLeft(w.to, length) {
 				return &Error{Kind: ErrRange, Index: rule.Index, Pos: errPos}
 			}
 		}
@@ -287,17 +287,4 @@ func readWord(str string, endCode byte, withTo bool) (word, int, int, bool) {
 			return w, i, 0, true
 		}
 	}
-}
-
-// padLeft left-pads s with blanks to n bytes (τ-Argus AddSpacesBefore).
-func padLeft(s string, n int) string {
-	if len(s) >= n {
-		return s
-	}
-	b := make([]byte, n)
-	for i := range n - len(s) {
-		b[i] = ' '
-	}
-	copy(b[n-len(s):], s)
-	return string(b)
 }

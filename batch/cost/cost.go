@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/argusio/table"
 )
 
@@ -114,29 +115,12 @@ func Max(t *table.Table) float64 {
 
 // Scale returns the integer cost of a cell with transformed cost x when the
 // largest transformed cost of the table is max: (long)(x · maxScaled / max
-// + 0.5), 0 replaced by 1. A non-positive max or maxScaled, or a NaN result,
-// gives 1 (τ-Argus would divide by zero); results beyond the int64 range are
-// clamped. maxScaled ≤ 0 means DefaultMaxScaledCost.
+// + 0.5), 0 replaced by 1, computed by [jj.ScaleCost] as the JJ writer does.
+// A non-positive max, or a NaN result, gives 1 (τ-Argus would divide by
+// zero); results beyond the int64 range are clamped. maxScaled ≤ 0 means
+// DefaultMaxScaledCost.
 func Scale(x, max, maxScaled float64) int64 {
-	if !(maxScaled > 0) {
-		maxScaled = DefaultMaxScaledCost
-	}
-	if !(max > 0) {
-		return 1
-	}
-	v := math.Trunc(x*maxScaled/max + .5)
-	switch {
-	case math.IsNaN(v):
-		return 1
-	case v >= math.MaxInt64:
-		return math.MaxInt64
-	case v <= math.MinInt64:
-		return math.MinInt64
-	}
-	if s := int64(v); s != 0 {
-		return s
-	}
-	return 1
+	return jj.ScaleCost(x, max, maxScaled)
 }
 
 // ScaleTable returns the integer cost of every cell of t, in cell order, as

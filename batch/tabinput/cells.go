@@ -65,9 +65,9 @@ func (r *reader) makeTable() error {
 // cells is pass 2: read every line and fill the cells (TableSet.read phase
 // 3, buildCell, SetInTable, FillInTable).
 func (r *reader) cells(ctx context.Context) error {
-	f, err := r.src.Open()
+	f, err := r.open()
 	if err != nil {
-		return fmt.Errorf("tabular data %s: %w", r.src.Name, err)
+		return err
 	}
 	defer f.Close()
 	rd, err := tab.NewReader(f, r.src.Name, r.layout)

@@ -3,6 +3,8 @@ package tabinput
 import (
 	"context"
 	"fmt"
+	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -185,9 +187,9 @@ func (r *reader) setup() error {
 // lengths derives the code lengths (Metadata.setVariableLengthFromData) and
 // the missing codes of the code lists.
 func (r *reader) lengths() error {
-	f, err := r.src.Open()
+	f, err := r.open()
 	if err != nil {
-		return fmt.Errorf("tabular data %s: %w", r.src.Name, err)
+		return err
 	}
 	lengths, err := tab.CodeLengths(f, r.src.Name, r.layout)
 	f.Close()
@@ -222,13 +224,22 @@ func (r *reader) lengths() error {
 	return nil
 }
 
+// open opens the tabular data for one pass.
+func (r *reader) open() (io.ReadCloser, error) {
+	f, err := r.src.Open()
+	if err != nil {
+		return nil, fmt.Errorf("tabular data %s: %w", r.src.Name, err)
+	}
+	return f, nil
+}
+
 // codeLists is pass 1: collect the codes of every explanatory variable
 // (TableSet.read phase 2, SetInCodeList) and build the code lists
 // (SetTotalsInCodeList).
 func (r *reader) codeLists(ctx context.Context) error {
-	f, err := r.src.Open()
+	f, err := r.open()
 	if err != nil {
-		return fmt.Errorf("tabular data %s: %w", r.src.Name, err)
+		return err
 	}
 	defer f.Close()
 	sep := r.layout.Separator
@@ -385,14 +396,7 @@ func (r *reader) codeList(d *dimension) error {
 // prefix sorts before its extensions); a code's level is the number of the
 // boundary its length equals.
 func levelCodes(dim *table.Dimension, codes []string, widths []int, length int) error {
-	var bounds []int
-	sum := 0
-	for _, w := range widths {
-		if w > 0 {
-			sum += w
-			bounds = append(bounds, sum)
-		}
-	}
+	bounds := table.LevelBounds(widths)
 	if len(bounds) == 0 {
 		return fmt.Errorf("<HIERLEVELS> %v has no digit group", widths)
 	}
@@ -414,29 +418,14 @@ func levelCodes(dim *table.Dimension, codes []string, widths []int, length int) 
 			all[c[:b]] = struct{}{}
 		}
 	}
-	list := make([]string, 0, len(all))
-	for c := range all {
-		list = append(list, c)
-	}
-	slices.Sort(list)
-	pos := map[string]int{}
-	for _, c := range list {
-		lvl := levelOf(c)
-		if lvl == 0 {
-			return fmt.Errorf("code %q: its length %d is not at a digit-group boundary of <HIERLEVELS> %v", c, len(c), widths)
-		}
-		parent := 0
-		if lvl > 1 {
-			p, ok := pos[c[:bounds[lvl-2]]]
-			if !ok {
-				return fmt.Errorf("code %q has no parent code %q", c, c[:bounds[lvl-2]])
+	return dim.AppendLevelCodes(slices.Collect(maps.Keys(all)), bounds,
+		func(c string) (int, error) {
+			if lvl := levelOf(c); lvl != 0 {
+				return lvl, nil
 			}
-			parent = p
-		}
-		pos[c] = len(dim.Codes)
-		dim.Codes = append(dim.Codes, table.Code{Label: c, Parent: parent, Level: lvl})
-	}
-	return nil
+			return 0, fmt.Errorf("code %q: its length %d is not at a digit-group boundary of <HIERLEVELS> %v", c, len(c), widths)
+		},
+		func(c, parent string) error { return fmt.Errorf("code %q has no parent code %q", c, parent) })
 }
 
 // lookup returns the index of code c in d's code list, -1 if absent

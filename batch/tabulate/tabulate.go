@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -461,15 +462,8 @@ func (b *builder) codeList(v *variable) error {
 // its prefixes at the level boundaries, sorted (a prefix before its
 // extensions), each with its parent.
 func levelCodes(d *table.Dimension, codes []string, m *rda.Variable) error {
-	var bounds []int // prefix lengths of the levels
-	sum := 0
-	for _, w := range m.HierLevels {
-		if w > 0 {
-			sum += w
-			bounds = append(bounds, sum)
-		}
-	}
-	all := map[string]int{} // code → level
+	bounds := table.LevelBounds(m.HierLevels) // prefix lengths of the levels
+	all := map[string]int{}                   // code → level
 	for _, c := range codes {
 		if len(c) != m.Length {
 			all[c] = len(bounds)
@@ -481,26 +475,9 @@ func levelCodes(d *table.Dimension, codes []string, m *rda.Variable) error {
 			}
 		}
 	}
-	list := make([]string, 0, len(all))
-	for c := range all {
-		list = append(list, c)
-	}
-	slices.Sort(list)
-	pos := map[string]int{}
-	for _, c := range list {
-		lvl := all[c]
-		parent := 0
-		if lvl > 1 {
-			p, ok := pos[c[:bounds[lvl-2]]]
-			if !ok {
-				return fmt.Errorf("code %q has no parent %q", c, c[:bounds[lvl-2]])
-			}
-			parent = p
-		}
-		pos[c] = len(d.Codes)
-		d.Codes = append(d.Codes, table.Code{Label: c, Parent: parent, Level: lvl})
-	}
-	return nil
+	return d.AppendLevelCodes(slices.Collect(maps.Keys(all)), bounds,
+		func(c string) (int, error) { return all[c], nil },
+		func(c, parent string) error { return fmt.Errorf("code %q has no parent %q", c, parent) })
 }
 
 // add is pass 2: add the record to every cell it belongs to.

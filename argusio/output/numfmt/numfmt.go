@@ -48,13 +48,8 @@ func C(x float64, dec int) string {
 	if dec < 0 {
 		dec = 6
 	}
-	switch {
-	case math.IsNaN(x):
-		return "nan"
-	case math.IsInf(x, 1):
-		return "inf"
-	case math.IsInf(x, -1):
-		return "-inf"
+	if s, ok := nonFinite(x, "nan", "inf"); ok {
+		return s
 	}
 	return strconv.FormatFloat(x, 'f', dec, 64)
 }
@@ -74,13 +69,8 @@ func Java(x float64, dec int, sep byte) string {
 	if dec < 0 {
 		dec = 0
 	}
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "Infinity"
-	case math.IsInf(x, -1):
-		return "-Infinity"
+	if s, ok := nonFinite(x, javaNaN, javaInf); ok {
+		return s
 	}
 	neg := math.Signbit(x)
 	ax := math.Abs(x)
@@ -226,4 +216,58 @@ func CWindows(x float64, dec int) string {
 		}
 	}
 	return b.String()
+}
+
+// JavaDouble formats x like Java's Double.toString, as τ-Argus's messages
+// show numbers: plain notation with at least one decimal between 10^-3 and
+// 10^7, else computerised scientific notation ("1.0E7").
+func JavaDouble(x float64) string {
+	if s, ok := nonFinite(x, javaNaN, javaInf); ok {
+		return s
+	}
+	if x == 0 {
+		if math.Signbit(x) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	if a := math.Abs(x); a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(x, 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(x, 'E', -1, 64)
+	mant, exp, _ := strings.Cut(s, "E")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	exp = strings.TrimPrefix(exp, "+")
+	neg := strings.HasPrefix(exp, "-")
+	exp = strings.TrimLeft(strings.TrimPrefix(exp, "-"), "0")
+	if neg {
+		exp = "-" + exp
+	}
+	return mant + "E" + exp
+}
+
+// Java's names of NaN and infinity (Double.toString).
+const (
+	javaNaN = "NaN"
+	javaInf = "Infinity"
+)
+
+// nonFinite returns nan for a NaN x, inf for +Inf and "-" followed by inf
+// for -Inf, with ok true; ok is false for a finite x.
+func nonFinite(x float64, nan, inf string) (s string, ok bool) {
+	switch {
+	case math.IsNaN(x):
+		return nan, true
+	case math.IsInf(x, 1):
+		return inf, true
+	case math.IsInf(x, -1):
+		return "-" + inf, true
+	}
+	return "", false
 }
