@@ -74,16 +74,19 @@ func (t *Tree) Prepare(cmd *exec.Cmd) {
 
 // Start starts cmd, prepared by Prepare, as the tree's root. A sweep
 // running meanwhile waits, so that it never takes the new child for a
-// leftover.
+// leftover; a Kill meanwhile waits too, and then kills the new root.
+//
+// Lock order: the tree's lock before the registry's, everywhere (Kill
+// holds the tree's lock while its sweep reads the registry).
 func (t *Tree) Start(cmd *exec.Cmd) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	registry.Lock()
 	defer registry.Unlock()
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	t.mu.Lock()
 	t.pid = cmd.Process.Pid
-	t.mu.Unlock()
 	registry.pids[cmd.Process.Pid] = true
 	return nil
 }
