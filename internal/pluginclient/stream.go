@@ -3,11 +3,9 @@ package pluginclient
 import (
 	"errors"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/sdcpb"
 	"github.com/sdcengine/argus/internal/wire"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // This file is the host's side of the Protect stream: it chunks a problem
@@ -218,27 +216,15 @@ func (a *ResultDecoder) Add(m *sdcpb.ProtectResponse) error {
 				return wire.StreamErr("result block at %d: %s: %v", a.next, col.label, err)
 			}
 		}
-		if len(st) > 0 || len(r.Status) > 0 {
-			if len(st) != n || len(r.Status) != a.next {
-				return wire.StreamErr("result block at %d: statuses in some blocks only", a.next)
-			}
-			if r.Status == nil {
-				r.Status = make([]cellstatus.Status, 0, a.n)
-			}
-			r.Status = append(r.Status, st...)
+		if err := appendResultCol(&r.Status, st, a.next, n, a.n); err != nil {
+			return wire.StreamErr("result block at %d: statuses in some blocks only", a.next)
 		}
 		vs, err := verdictsFromProto(b.GetVerdict(), b.GetVerdictReason())
 		if err != nil {
 			return wire.StreamErr("result block at %d: %v", a.next, err)
 		}
-		if len(vs) > 0 || len(r.Verdicts) > 0 {
-			if len(vs) != n || len(r.Verdicts) != a.next {
-				return wire.StreamErr("result block at %d: verdicts in some blocks only", a.next)
-			}
-			if r.Verdicts == nil {
-				r.Verdicts = make([]verdict.Verdict, 0, a.n)
-			}
-			r.Verdicts = append(r.Verdicts, vs...)
+		if err := appendResultCol(&r.Verdicts, vs, a.next, n, a.n); err != nil {
+			return wire.StreamErr("result block at %d: verdicts in some blocks only", a.next)
 		}
 		a.next += n
 	case *sdcpb.ProtectResponse_Completed:
@@ -260,7 +246,10 @@ func (a *ResultDecoder) Add(m *sdcpb.ProtectResponse) error {
 	return nil
 }
 
-func appendResultCol(dst *[]float64, src []float64, at, n, total int) error {
+// appendResultCol appends the column src of a result block of n cells
+// starting at cell at to dst (room for total cells): a column is in every
+// block, each of n values, or in none.
+func appendResultCol[T any](dst *[]T, src []T, at, n, total int) error {
 	if len(src) == 0 {
 		if len(*dst) != 0 {
 			return errors.New("present in some blocks only")
@@ -271,7 +260,7 @@ func appendResultCol(dst *[]float64, src []float64, at, n, total int) error {
 		return errors.New("present in some blocks only or wrong length")
 	}
 	if *dst == nil {
-		*dst = make([]float64, 0, total)
+		*dst = make([]T, 0, total)
 	}
 	*dst = append(*dst, src...)
 	return nil

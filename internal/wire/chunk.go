@@ -33,25 +33,19 @@ func Slice[T any](xs []T, a, b int) []T {
 }
 
 // Int64s converts cell or relation indices for the wire; nil for none.
-func Int64s(xs []int) []int64 {
-	if len(xs) == 0 {
-		return nil
-	}
-	out := make([]int64, len(xs))
-	for i, x := range xs {
-		out[i] = int64(x)
-	}
-	return out
-}
+func Int64s(xs []int) []int64 { return convertInts[int64](xs) }
 
 // Ints converts cell or relation indices from the wire; nil for none.
-func Ints(xs []int64) []int {
+func Ints(xs []int64) []int { return convertInts[int](xs) }
+
+// convertInts converts every element of xs to To; nil for none.
+func convertInts[To, From int | int64](xs []From) []To {
 	if len(xs) == 0 {
 		return nil
 	}
-	out := make([]int, len(xs))
+	out := make([]To, len(xs))
 	for i, x := range xs {
-		out[i] = int(x)
+		out[i] = To(x)
 	}
 	return out
 }

@@ -172,6 +172,20 @@ func IsSingleton(p *pluginsdk.Problem, i int) bool {
 	return s == cellstatus.UnsafeSingleton || s == cellstatus.UnsafeSingletonManual
 }
 
+// ProblemRelations returns the relations of a whole problem: its own, or,
+// when it has none but has tables, those built from its tables (an error
+// coded table.relations when they cannot be built).
+func ProblemRelations(p *pluginsdk.Problem) (pluginsdk.Relations, error) {
+	if p.Relations.Len() != 0 || len(p.Tables) == 0 {
+		return p.Relations, nil
+	}
+	r, err := relations.Build(p, relations.Options{})
+	if err != nil {
+		return pluginsdk.Relations{}, pluginsdk.Errorf("table.relations", "relations of the table: %v", err)
+	}
+	return r, nil
+}
+
 // FromProblem returns the instance of a whole problem: its cells with kinds
 // from their statuses, costs (1 without a cost column), the audit's default
 // bounds, protection levels, singletons and the given relations.

@@ -180,14 +180,11 @@ func (e *engine) integerMaster(ctx context.Context) error {
 		if res.y == nil {
 			return errTime
 		}
-		yf := e.toFloat(res.y)
-		nb := e.bridgeless(yf)
-		cuts, all, err := e.separate(ctx, yf, 0)
+		yf, cuts, nb, all, err := e.examine(ctx, res.y)
 		if err != nil {
 			return err
 		}
 		if all {
-			e.setIncumbent(res.y)
 			if res.optimal {
 				e.best.bound = math.Max(e.best.bound, math.Min(e.best.cost, res.obj+m.onCost()))
 				return nil
@@ -213,6 +210,23 @@ func (e *engine) integerMaster(ctx context.Context) error {
 		}
 		e.progress("master")
 	}
+}
+
+// examine checks a solution y of the integer master: it adds the
+// bridgeless cuts y violates (nb of them) and separates the capacity cuts
+// it violates; when it violates none (all), y is protected and offered as
+// the incumbent. yf is y as floats.
+func (e *engine) examine(ctx context.Context, y []bool) (yf []float64, cuts []cut, nb int, all bool, err error) {
+	yf = e.toFloat(y)
+	nb = e.bridgeless(yf)
+	cuts, all, err = e.separate(ctx, yf, 0)
+	if err != nil {
+		return nil, nil, 0, false, err
+	}
+	if all {
+		e.setIncumbent(y)
+	}
+	return yf, cuts, nb, all, nil
 }
 
 // localBranching searches for better patterns near the incumbent: the
@@ -245,14 +259,11 @@ func (e *engine) localBranching(ctx context.Context) error {
 		if !res.feasible || res.y == nil {
 			return nil
 		}
-		yf := e.toFloat(res.y)
-		nb := e.bridgeless(yf)
-		cuts, all, err := e.separate(ctx, yf, 0)
+		_, cuts, nb, all, err := e.examine(ctx, res.y)
 		if err != nil {
 			return err
 		}
 		if all {
-			e.setIncumbent(res.y)
 			e.logf("local branching: incumbent %.6g", e.best.cost)
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/sdcengine/argus/plugins/internal/csp"
+	"github.com/sdcengine/argus/pluginsdk/subtable"
 )
 
 // instance builds the engine instance of a sub-table: its present cells
@@ -12,7 +13,6 @@ import (
 // problem cells (virtual cells come after).
 func (h *run) instance(sr *subRef) (*csp.Instance, []int) {
 	st := &sr.st
-	shape := st.Shape()
 	p := h.p
 	pos := make([]int, len(st.Cells)) // position → instance cell, −1 when absent
 	var local []int
@@ -34,10 +34,33 @@ func (h *run) instance(sr *subRef) (*csp.Instance, []int) {
 		in.SlidingPL = append(in.SlidingPL, s)
 	}
 	in.Cost = h.weights(sr, pos, local)
-	// Relations: along each dimension with children, for every combination
-	// of the other dimensions' local codes, parent = Σ children.
-	var lc []int
-	for d, size := range shape {
+	// Relations: parent = Σ children, for every row of the sub-table.
+	eachRow(st, func(total int, children []int) {
+		var cells []int
+		var coef []float64
+		if i := pos[total]; i >= 0 {
+			cells, coef = append(cells, i), append(coef, -1)
+		}
+		for _, k := range children {
+			if i := pos[k]; i >= 0 {
+				cells, coef = append(cells, i), append(coef, 1)
+			}
+		}
+		if len(cells) >= 2 {
+			in.Relations.Add(cells, coef, 0)
+		}
+	})
+	h.singletons(sr, in, pos, local)
+	return in, local
+}
+
+// eachRow calls fn for every row of a sub-table: along each dimension with
+// children, for every combination of the other dimensions' local codes (in
+// the order of the sub-table's cells), the position of the row's total and
+// those of its children in order. children is reused between calls.
+func eachRow(st *subtable.SubTable, fn func(total int, children []int)) {
+	var lc, children []int
+	for d, size := range st.Shape() {
 		if size < 2 {
 			continue
 		}
@@ -46,24 +69,14 @@ func (h *run) instance(sr *subRef) (*csp.Instance, []int) {
 			if lc[d] != 0 {
 				continue
 			}
-			var cells []int
-			var coef []float64
-			if i := pos[k]; i >= 0 {
-				cells, coef = append(cells, i), append(coef, -1)
-			}
+			children = children[:0]
 			for x := 1; x < size; x++ {
 				lc[d] = x
-				if i := pos[st.Index(lc)]; i >= 0 {
-					cells, coef = append(cells, i), append(coef, 1)
-				}
+				children = append(children, st.Index(lc))
 			}
-			if len(cells) >= 2 {
-				in.Relations.Add(cells, coef, 0)
-			}
+			fn(k, children)
 		}
 	}
-	h.singletons(sr, in, pos, local)
-	return in, local
 }
 
 // weights returns the sub-table's costs: the cells' costs (or distance

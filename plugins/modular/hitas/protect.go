@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
 // Protect runs HiTaS on p and, with Options.FinalAudit, the final audit and
@@ -24,13 +24,9 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 	if n == 0 {
 		return &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
-	rel := p.Relations
-	if rel.Len() == 0 && len(p.Tables) > 0 {
-		r, err := relations.Build(p, relations.Options{})
-		if err != nil {
-			return nil, pluginsdk.Errorf("table.relations", "relations of the table: %v", err)
-		}
-		rel = r
+	rel, err := csp.ProblemRelations(p)
+	if err != nil {
+		return nil, err
 	}
 	h, err := newRun(ctx, p, rel, &o)
 	if err != nil {

@@ -20,7 +20,6 @@ func (h *run) singletons(sr *subRef, in *csp.Instance, pos, local []int) {
 		return
 	}
 	st := &sr.st
-	shape := st.Shape()
 	m := int64(h.minCount - 1)
 	small := func(f int64) bool { return f == 1 || (f > 0 && f < m) }
 	step := math.Pow(10, -float64(h.p.Decimals))
@@ -40,60 +39,49 @@ func (h *run) singletons(sr *subRef, in *csp.Instance, pos, local []int) {
 		in.AddVirtual(cells, 0, upl, k*math.Min(h.bounds.minLower, 0), k*h.bounds.maxUpper)
 		h.stats.virtual++
 	}
-	var lc []int
-	for d, size := range shape {
-		if size < 2 {
-			continue
+	eachRow(st, func(_ int, children []int) {
+		var prims []int // instance cells
+		var freq []int64
+		for _, k := range children {
+			i := pos[k]
+			if i < 0 || !h.given.primary[h.cls.root[local[i]]] {
+				continue
+			}
+			prims = append(prims, i)
+			freq = append(freq, p.Cells.Freq[local[i]])
 		}
-		for k := range st.Cells {
-			lc = st.Local(k, lc)
-			if lc[d] != 0 {
-				continue
-			}
-			var prims []int // instance cells
-			var freq []int64
-			for x := 1; x < size; x++ {
-				lc[d] = x
-				i := pos[st.Index(lc)]
-				if i < 0 || !h.given.primary[h.cls.root[local[i]]] {
-					continue
-				}
-				prims = append(prims, i)
-				freq = append(freq, p.Cells.Freq[local[i]])
-			}
-			handled := false
-			if len(prims) == 2 {
-				ones := 0
-				for _, f := range freq {
-					if f == 1 {
-						ones++
-					}
-				}
-				if ones == 2 && sw.SingleSingle || ones == 1 && sw.SingleMultiple {
-					add(prims)
-					handled = true
+		handled := false
+		if len(prims) == 2 {
+			ones := 0
+			for _, f := range freq {
+				if f == 1 {
+					ones++
 				}
 			}
-			if !sw.MinFreq || m <= 0 {
-				continue
-			}
-			var smalls []int
-			sum, ones := int64(0), 0
-			for q, f := range freq {
-				sum += f
-				if small(f) {
-					smalls = append(smalls, prims[q])
-					if f == 1 {
-						ones++
-					}
-				}
-			}
-			if sum > m || len(smalls) < 2 {
-				continue
-			}
-			if len(smalls) >= 3 || ones >= 1 && !(handled && len(prims) == 2) {
-				add(smalls)
+			if ones == 2 && sw.SingleSingle || ones == 1 && sw.SingleMultiple {
+				add(prims)
+				handled = true
 			}
 		}
-	}
+		if !sw.MinFreq || m <= 0 {
+			return
+		}
+		var smalls []int
+		sum, ones := int64(0), 0
+		for q, f := range freq {
+			sum += f
+			if small(f) {
+				smalls = append(smalls, prims[q])
+				if f == 1 {
+					ones++
+				}
+			}
+		}
+		if sum > m || len(smalls) < 2 {
+			return
+		}
+		if len(smalls) >= 3 || ones >= 1 && !(handled && len(prims) == 2) {
+			add(smalls)
+		}
+	})
 }

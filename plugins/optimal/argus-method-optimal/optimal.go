@@ -9,7 +9,6 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
 // optimal is the OPT method.
@@ -73,13 +72,9 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	if n == 0 {
 		return &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
-	rel := p.Relations
-	if rel.Len() == 0 && len(p.Tables) > 0 {
-		r, err := relations.Build(p, relations.Options{})
-		if err != nil {
-			return nil, pluginsdk.Errorf("table.relations", "relations of the table: %v", err)
-		}
-		rel = r
+	rel, err := csp.ProblemRelations(p)
+	if err != nil {
+		return nil, err
 	}
 	in := csp.FromProblem(p, rel)
 	opts := csp.Options{Gap: req.Params.Float(pGap), Workers: req.Limits.Threads, Seed: req.Limits.Seed}
