@@ -1,0 +1,48 @@
+package plugintest
+
+import (
+	"errors"
+	"maps"
+	"testing"
+
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// BatchCase is one τ-Argus batch line's arguments after the table number,
+// METHOD(t, Args...), and what the method's ParamSpecs must make of them:
+// the named parameters Want, or the error message Msg (τ-Argus's words).
+// Linked tells that t is 0 (linked tables).
+type BatchCase struct {
+	Args   []string
+	Linked bool
+	Want   map[string]string
+	Msg    string
+}
+
+// CheckBatchForms checks that info's parameters read every case's batch
+// arguments as the case says ([pluginsdk.BatchParams]), that every refusal
+// is a *[pluginsdk.BatchArgError], and that info passes
+// [pluginsdk.LintInfo].
+func CheckBatchForms(t testing.TB, info pluginsdk.MethodInfo, cases []BatchCase) {
+	t.Helper()
+	for _, tc := range cases {
+		args := make([]pluginsdk.BatchArg, len(tc.Args))
+		for i, a := range tc.Args {
+			args[i].Text = a
+		}
+		got, err := pluginsdk.BatchParams(info, args, tc.Linked)
+		switch {
+		case tc.Msg == "" && (err != nil || !maps.Equal(got, tc.Want)):
+			t.Errorf("%s%q (linked %v): got %v, %v; want %v", info.Code, tc.Args, tc.Linked, got, err, tc.Want)
+		case tc.Msg != "" && (err == nil || err.Error() != tc.Msg):
+			t.Errorf("%s%q (linked %v): got %v, %v; want the error %q", info.Code, tc.Args, tc.Linked, got, err, tc.Msg)
+		case tc.Msg != "":
+			if be := (*pluginsdk.BatchArgError)(nil); !errors.As(err, &be) {
+				t.Errorf("%s%q: error %T, want a *pluginsdk.BatchArgError", info.Code, tc.Args, err)
+			}
+		}
+	}
+	if errs := pluginsdk.LintInfo(info); len(errs) > 0 {
+		t.Error(errs)
+	}
+}
