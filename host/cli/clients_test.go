@@ -25,6 +25,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/batch"
+	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
 // pkgDir is this package's directory (the working directory of the test
@@ -40,7 +41,7 @@ var pkgDir = func() string {
 var (
 	repoDir   = filepath.Join(pkgDir, "..", "..")
 	clientDir = filepath.Join(repoDir, "testdata", "clients")
-	corpusDir = filepath.Join(repoDir, "..", "shared", "corpus")
+	corpusDir = testcorpus.Dir() // read before any test changes the working directory
 )
 
 var methodPlugins struct {
