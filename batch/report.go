@@ -60,7 +60,11 @@ type MethodReport struct {
 	Objective      float64           `json:"objective,omitempty"`
 	Gap            float64           `json:"gap,omitempty"`
 	Seconds        float64           `json:"seconds"`
-	Audit          *AuditReport      `json:"audit,omitempty"`
+	// Figures are the method's own figures (its Stats.Extra: sub-tables
+	// solved, time limits hit, backtracks, ...), for understanding where a
+	// run spent its time.
+	Figures map[string]float64 `json:"figures,omitempty"`
+	Audit   *AuditReport       `json:"audit,omitempty"`
 }
 
 // AuditReport is the audit of a suppression pattern.

@@ -127,7 +127,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	}
 	step := e.report.lastStep()
 	step.Method = &MethodReport{Code: c.Method, Plugin: ref.Plugin, Version: ref.Version, Params: params, Outcome: res.Outcome.String(),
-		Objective: res.Stats.Objective, Gap: res.Stats.Gap, Seconds: took.Seconds()}
+		Objective: res.Stats.Objective, Gap: res.Stats.Gap, Seconds: took.Seconds(), Figures: res.Stats.Extra}
 	switch ref.Info.Capabilities.Output {
 	case pluginsdk.OutputSuppression:
 		if err := m.ApplySuppression(res.Status); err != nil {

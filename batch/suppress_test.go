@@ -99,7 +99,8 @@ func (echo) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Resul
 		msg += " " + n + "=" + req.Params.String(n)
 	}
 	return &pluginsdk.Result{Status: append([]cellstatus.Status(nil), req.Problem.Cells.Status...),
-		Diagnostics: []pluginsdk.Diagnostic{{Severity: pluginsdk.SeverityInfo, Code: "echo", Summary: msg}}}, nil
+		Diagnostics: []pluginsdk.Diagnostic{{Severity: pluginsdk.SeverityInfo, Code: "echo", Summary: msg}},
+		Stats:       pluginsdk.Stats{Extra: map[string]float64{"cells": float64(req.Problem.NumCells())}}}, nil
 }
 
 // TestConfiguredParams: named parameters from the configuration or the
@@ -143,6 +144,9 @@ func TestConfiguredParams(t *testing.T) {
 			}
 			for _, s := range rep.Steps {
 				if m := s.Method; m != nil {
+					if m.Figures["cells"] <= 0 {
+						t.Errorf("report figures %v: the method's own figures are missing", m.Figures)
+					}
 					for _, kv := range strings.Fields(strings.TrimPrefix(tc.want, "received ")) {
 						k, v, _ := strings.Cut(kv, "=")
 						if got, ok := m.Params[k]; ok && got != v || !ok && !strings.HasPrefix(v, "d") {
