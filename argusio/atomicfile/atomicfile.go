@@ -125,13 +125,14 @@ func createTemp(dir, base string) (*os.File, error) {
 }
 
 // hostTag is a short hash of the host name: a pid means something only on
-// the host that made the file (directories may be shared).
-func hostTag() string {
+// the host that made the file (directories may be shared). It is computed
+// once: every write names its temporary file with it.
+var hostTag = sync.OnceValue(func() string {
 	name, _ := os.Hostname()
 	h := fnv.New32a()
 	h.Write([]byte(name))
 	return fmt.Sprintf("%08x", h.Sum32())
-}
+})
 
 // legacyAge is how old a temporary file of the older pattern, which names
 // no process, must be before it is removed.
