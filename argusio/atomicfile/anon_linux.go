@@ -53,7 +53,7 @@ func writeAnonymous(f *os.File, dir, base, path string, perm os.FileMode, fill f
 	// An existing one is replaced by a rename from a temporary name, which
 	// exists only between these two calls.
 	for range 10 {
-		tmp := filepath.Join(dir, "."+base+tempMark+strconv.Itoa(os.Getpid())+"-"+hostTag()+"-"+randomSuffix())
+		tmp := filepath.Join(dir, tempPrefix(base)+randomSuffix())
 		err = unix.Linkat(unix.AT_FDCWD, fdPath, unix.AT_FDCWD, tmp, unix.AT_SYMLINK_FOLLOW)
 		if errors.Is(err, unix.EEXIST) {
 			continue

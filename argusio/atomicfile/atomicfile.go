@@ -78,10 +78,8 @@ func dirOf(path string) string {
 
 // write writes path without looking for stale temporary files.
 func write(path string, perm os.FileMode, fill func(w io.Writer) error) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
+	dir := dirOf(path)
+	_, base := filepath.Split(path)
 	if f := openAnonymous(dir); f != nil {
 		return writeAnonymous(f, dir, base, path, perm, fill)
 	}
@@ -121,7 +119,13 @@ const tempMark = ".tmp-"
 // createTemp creates the hidden temporary file for base in dir, named after
 // this process and host.
 func createTemp(dir, base string) (*os.File, error) {
-	return os.CreateTemp(dir, "."+base+tempMark+strconv.Itoa(os.Getpid())+"-"+hostTag()+"-*")
+	return os.CreateTemp(dir, tempPrefix(base)+"*")
+}
+
+// tempPrefix is the start of a temporary file name for base, naming this
+// process and host; a random part completes it.
+func tempPrefix(base string) string {
+	return "." + base + tempMark + strconv.Itoa(os.Getpid()) + "-" + hostTag() + "-"
 }
 
 // hostTag is a short hash of the host name: a pid means something only on
