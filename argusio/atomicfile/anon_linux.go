@@ -30,20 +30,13 @@ func openAnonymous(dir string) *os.File {
 // writeAnonymous fills the nameless file f and gives it the name path.
 func writeAnonymous(f *os.File, dir, base, path string, perm os.FileMode, fill func(w io.Writer) error) error {
 	fdPath := "/proc/self/fd/" + strconv.Itoa(int(f.Fd()))
-	err := fill(f)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if err != nil {
+	if err := fillSync(f, perm, fill); err != nil {
 		f.Close() // a nameless file disappears with its last descriptor
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	defer f.Close()
 	// A new destination gets its name in one step.
-	err = unix.Linkat(unix.AT_FDCWD, fdPath, unix.AT_FDCWD, path, unix.AT_SYMLINK_FOLLOW)
+	err := unix.Linkat(unix.AT_FDCWD, fdPath, unix.AT_FDCWD, path, unix.AT_SYMLINK_FOLLOW)
 	if err == nil {
 		return nil
 	}

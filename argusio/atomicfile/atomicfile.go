@@ -100,15 +100,21 @@ func write(path string, perm os.FileMode, fill func(w io.Writer) error) error {
 
 // finish fills f, sets its permissions, syncs and closes it.
 func finish(f *os.File, perm os.FileMode, fill func(w io.Writer) error) error {
+	err := fillSync(f, perm, fill)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// fillSync fills f, sets its permissions and syncs it.
+func fillSync(f *os.File, perm os.FileMode, fill func(w io.Writer) error) error {
 	err := fill(f)
 	if err == nil {
 		err = f.Chmod(perm)
 	}
 	if err == nil {
 		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
 	}
 	return err
 }
