@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -17,7 +18,7 @@ import (
 // when the file system or kernel cannot, or /proc is not mounted (the link
 // goes through /proc/self/fd).
 func openAnonymous(dir string) *os.File {
-	if _, err := os.Stat("/proc/self/fd"); err != nil {
+	if !procFD() {
 		return nil
 	}
 	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_WRONLY|unix.O_CLOEXEC, 0o600)
@@ -26,6 +27,13 @@ func openAnonymous(dir string) *os.File {
 	}
 	return os.NewFile(uintptr(fd), filepath.Join(dir, "(anonymous)"))
 }
+
+// procFD reports whether /proc/self/fd is there; it is looked at once, not
+// at every write.
+var procFD = sync.OnceValue(func() bool {
+	_, err := os.Stat("/proc/self/fd")
+	return err == nil
+})
 
 // writeAnonymous fills the nameless file f and gives it the name path.
 func writeAnonymous(f *os.File, dir, base, path string, perm os.FileMode, fill func(w io.Writer) error) error {
