@@ -52,6 +52,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/output/numfmt"
 )
 
 // Errors wrapped in the *lex.ParseError values of [Reader.Read]; the full
@@ -216,7 +217,7 @@ func (r *Reader) Read() (*Line, error) {
 		return nil, &lex.ParseError{Pos: sc.LinePos(), Text: text, Err: lex.Reason(ErrAprioriBounds, ErrAprioriBounds.Error())}
 	case ln.Action == ProtLevel && (ln.Value1 < 0 || ln.Value2 < 0):
 		return nil, &lex.ParseError{Pos: sc.LinePos(), Text: text, Err: lex.Reason(ErrProtectionLevel,
-			"Illegal values for the protection levels: "+lex.JavaDouble(ln.Value1)+".. "+lex.JavaDouble(ln.Value2))}
+			"Illegal values for the protection levels: "+numfmt.JavaDouble(ln.Value1)+".. "+numfmt.JavaDouble(ln.Value2))}
 	}
 	return ln, nil
 }

@@ -2,8 +2,6 @@ package lex
 
 import (
 	"strings"
-
-	"github.com/sdcengine/argus/argusio/output/numfmt"
 )
 
 // JavaSplitter returns a function that splits a line like Java's
@@ -44,10 +42,6 @@ func JavaSplitter(sep string) (split func(string) []string, ok bool) {
 	}
 	return func(s string) []string { return trim(strings.Split(s, sep)) }, true
 }
-
-// JavaDouble formats x like Java's Double.toString, as τ-Argus's messages
-// show numbers; it is [numfmt.JavaDouble].
-func JavaDouble(x float64) string { return numfmt.JavaDouble(x) }
 
 // UpperASCII upper-cases the ASCII letters of s and leaves other bytes alone,
 // as τ-Argus's comparisons of status letters and actions do.

@@ -60,6 +60,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/output/numfmt"
 )
 
 // unknown is τ-Argus's marker for a value that was not given (Cell.UNKNOWN).
@@ -356,7 +357,7 @@ func (r *Reader) buildRow() (*Row, error) {
 			sum += x
 		}
 		if sum > response+epsilon {
-			return nil, lineErr(ErrTopNSum, "Sum of topN "+lex.JavaDouble(sum)+" should not exceed the cell total "+lex.JavaDouble(response))
+			return nil, lineErr(ErrTopNSum, "Sum of topN "+numfmt.JavaDouble(sum)+" should not exceed the cell total "+numfmt.JavaDouble(response))
 		}
 		if sum > response {
 			row.TopN[0] -= epsilon
@@ -364,8 +365,8 @@ func (r *Reader) buildRow() (*Row, error) {
 		for j := 1; j < iTop; j++ {
 			if row.TopN[j] > row.TopN[j-1] {
 				return nil, lineErr(ErrTopNOrder, "Error in the order of the TopN.\n"+
-					strconv.Itoa(j-1)+" = "+lex.JavaDouble(row.TopN[j-1])+"\n"+
-					strconv.Itoa(j)+" = "+lex.JavaDouble(row.TopN[j])+"\n.This is not allowed.")
+					strconv.Itoa(j-1)+" = "+numfmt.JavaDouble(row.TopN[j-1])+"\n"+
+					strconv.Itoa(j)+" = "+numfmt.JavaDouble(row.TopN[j])+"\n.This is not allowed.")
 			}
 		}
 	}

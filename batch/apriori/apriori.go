@@ -71,6 +71,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/output/numfmt"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/cost"
 	"github.com/sdcengine/argus/batch/rules"
@@ -477,7 +478,7 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 				ch.OK = true
 			} else {
 				a.res.Counts[CountCost][Refused]++
-				ch.Err = "Illegal new cost value (" + lex.JavaDouble(x) + ") for cell (" + ch.Codes + ")\nLine " + strconv.Itoa(ln.Line)
+				ch.Err = "Illegal new cost value (" + numfmt.JavaDouble(x) + ") for cell (" + ch.Codes + ")\nLine " + strconv.Itoa(ln.Line)
 				if !opt.IgnoreError {
 					ln.Cells = append(ln.Cells, a.after(ch, cell))
 					return fatal(ch.Err+lineInfo, strings.ReplaceAll(ch.Err, "\n", " "))
@@ -490,7 +491,7 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 		case "PL":
 			x1, x2 := ln.Value1, ln.Value2
 			if x1 < 0 || x2 < 0 {
-				ch.Err = "Illegal values for the protection levels: " + lex.JavaDouble(x1) + ".. " + lex.JavaDouble(x2)
+				ch.Err = "Illegal values for the protection levels: " + numfmt.JavaDouble(x1) + ".. " + numfmt.JavaDouble(x2)
 				plOK = false
 			}
 			if plOK && !a.t.Cells[cell].Status.IsPrimary() {
