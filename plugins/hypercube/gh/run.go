@@ -224,8 +224,11 @@ func (e *engine) ensure(si, tpos int, t int32) error {
 		skip = append(skip, rec.choice)
 		last = max(last, rec.step)
 		if len(recs) == 1 {
-			want = e.want(recs, margin)
-			forbid = e.singleCorners(&recs[0], t)
+			// The second hypercube, if wanted, avoids the first's
+			// single-respondent corners.
+			if want = e.want(recs, margin); want > 1 {
+				forbid = e.singleCorners(&recs[0], t)
+			}
 		}
 	}
 	e.cache[k] = recs
@@ -256,9 +259,6 @@ func (e *engine) want(recs []cubeRec, margin bool) int {
 
 // singleCorners returns the single-respondent corners of rec other than t.
 func (e *engine) singleCorners(rec *cubeRec, t int32) []int32 {
-	if !e.o.Singleton {
-		return nil
-	}
 	var out []int32
 	for _, r := range rec.corners {
 		if r != t && e.single[r] && !slices.Contains(out, r) {
