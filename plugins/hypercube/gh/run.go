@@ -174,7 +174,7 @@ func (e *engine) ensure(si, tpos int, t int32) error {
 	margin := e.o.Singleton && e.isMargin(si, tpos)
 	// Acceptable hypercubes never become more (requirements only grow), so
 	// a target found short of a second hypercube stays so.
-	if len(recs) > 0 && (len(recs) >= e.want(recs, t, margin) || e.short[k]) {
+	if len(recs) > 0 && (len(recs) >= e.want(recs, margin) || e.short[k]) {
 		ok := true
 		for _, r := range recs {
 			nd := e.needOf(t, int(r.step))
@@ -224,8 +224,11 @@ func (e *engine) ensure(si, tpos int, t int32) error {
 		skip = append(skip, rec.choice)
 		last = max(last, rec.step)
 		if len(recs) == 1 {
-			want = e.want(recs, t, margin)
-			forbid = e.singleCorners(&recs[0], t)
+			// The second hypercube, if wanted, avoids the first's
+			// single-respondent corners.
+			if want = e.want(recs, margin); want > 1 {
+				forbid = e.singleCorners(&recs[0], t)
+			}
 		}
 	}
 	e.cache[k] = recs
@@ -242,12 +245,12 @@ func (e *engine) ensure(si, tpos int, t int32) error {
 	return nil
 }
 
-// want is the number of hypercubes target t needs in a sub-table where its
-// first hypercube is recs[0]: two when singleton protection is on, t is not
-// a margin of the sub-table and that hypercube has a single-respondent
-// corner other than t; else one. A hypercube inherited from the target that
-// suppressed t protects it alone, as in GHMiter.
-func (e *engine) want(recs []cubeRec, t int32, margin bool) int {
+// want is the number of hypercubes a target needs in a sub-table where its
+// first hypercube is recs[0]: two when singleton protection is on, the
+// target is not a margin of the sub-table (margin) and that hypercube has a
+// single-respondent corner other than the target; else one. A hypercube inherited from the
+// target that suppressed it protects it alone, as in GHMiter.
+func (e *engine) want(recs []cubeRec, margin bool) int {
 	if len(recs) == 0 || !e.o.Singleton || margin || recs[0].inherited || recs[0].singles == 0 {
 		return 1
 	}
@@ -256,9 +259,6 @@ func (e *engine) want(recs []cubeRec, t int32, margin bool) int {
 
 // singleCorners returns the single-respondent corners of rec other than t.
 func (e *engine) singleCorners(rec *cubeRec, t int32) []int32 {
-	if !e.o.Singleton {
-		return nil
-	}
 	var out []int32
 	for _, r := range rec.corners {
 		if r != t && e.single[r] && !slices.Contains(out, r) {

@@ -30,17 +30,26 @@ func (c *clock) timeUp() bool {
 // Solver would fail every solve once its total run time exceeds the time
 // left.)
 func (c *clock) searchContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	ictx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	stop := context.AfterFunc(ctx, cancel)
+	ictx, cancel := detach(ctx)
 	var timer *time.Timer
 	if !c.deadline.IsZero() {
 		timer = time.AfterFunc(time.Until(c.deadline), cancel)
 	}
 	return ictx, func() {
-		stop()
 		if timer != nil {
 			timer.Stop()
 		}
+		cancel()
+	}
+}
+
+// detach returns a context without ctx's deadline that is cancelled when ctx
+// is done (the untimed context, and the base of the search context).
+func detach(ctx context.Context) (context.Context, context.CancelFunc) {
+	d, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, cancel)
+	return d, func() {
+		stop()
 		cancel()
 	}
 }

@@ -130,8 +130,7 @@ func (e *engine) run(ctx context.Context) (*Solution, error) {
 	}
 	sctx, cancel := e.clock.searchContext(ctx)
 	defer cancel()
-	pctx, pcancel := context.WithCancel(context.WithoutCancel(ctx))
-	defer context.AfterFunc(ctx, pcancel)()
+	pctx, pcancel := detach(ctx)
 	defer pcancel()
 	e.clock.untimed = pctx
 	err = e.search(sctx)
