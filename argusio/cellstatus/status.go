@@ -154,6 +154,10 @@ func (s Status) IsSafe() bool {
 	return c == CategorySafe || c == CategoryProtected
 }
 
+// IsSingleton reports whether s marks a single-respondent cell (7, 8), as
+// methods must take a cell whose frequency they are not given.
+func (s Status) IsSingleton() bool { return s == UnsafeSingleton || s == UnsafeSingletonManual }
+
 // IsEmpty reports whether s is one of the two empty statuses (13, 14).
 func (s Status) IsEmpty() bool { return s == Empty || s == EmptyNonStructural }
 

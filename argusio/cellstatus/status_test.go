@@ -139,3 +139,11 @@ func TestConstants(t *testing.T) {
 		t.Errorf("Max = %d", Max)
 	}
 }
+
+func TestIsSingleton(t *testing.T) {
+	for s := Unknown; s <= Max+1; s++ {
+		if got, want := s.IsSingleton(), s == 7 || s == 8; got != want {
+			t.Errorf("Status(%d).IsSingleton() = %v", s, got)
+		}
+	}
+}

@@ -355,7 +355,7 @@ func (in *input) singletons(a *attack) error {
 		if !a.free[i] || !in.status[i].IsPrimary() || (own != nil && own[i]) {
 			continue
 		}
-		single := in.status[i] == cellstatus.UnsafeSingleton || in.status[i] == cellstatus.UnsafeSingletonManual
+		single := in.status[i].IsSingleton()
 		if len(c.Freq) == a.n {
 			single = c.Freq[i] == 1
 		}

@@ -333,7 +333,7 @@ func (e *engine) cellState() {
 			if len(c.Freq) > 0 {
 				e.single[r] = e.single[r] || c.Freq[i] == 1
 			} else {
-				e.single[r] = e.single[r] || st == cellstatus.UnsafeSingleton || st == cellstatus.UnsafeSingletonManual
+				e.single[r] = e.single[r] || st.IsSingleton()
 			}
 		}
 		// Hiding a class hides all its copies, so the problem's cost of a

@@ -492,7 +492,7 @@ func (e *engine) isSingleCell(i int) bool {
 	if len(c.Freq) == len(c.Status) {
 		return c.Freq[i] == 1
 	}
-	return c.Status[i] == cellstatus.UnsafeSingleton || c.Status[i] == cellstatus.UnsafeSingletonManual
+	return c.Status[i].IsSingleton()
 }
 
 // widen suppresses the cheapest published, non-frozen cell nearest to

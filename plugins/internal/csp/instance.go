@@ -169,7 +169,7 @@ func IsSingleton(p *pluginsdk.Problem, i int) bool {
 	if len(p.Cells.Freq) == p.NumCells() {
 		return p.Cells.Freq[i] == 1
 	}
-	return s == cellstatus.UnsafeSingleton || s == cellstatus.UnsafeSingletonManual
+	return s.IsSingleton()
 }
 
 // ProblemRelations returns the relations of a whole problem: its own, or,
