@@ -464,7 +464,7 @@ func (a *attack) settleUnrelated(comps []*component) []*component {
 func (a *attack) settleOuter(comps []*component, live func(int) bool, red *reduced, minRow int32) {
 	a.olo, a.ohi = a.lo, a.hi
 	if !a.opts.noReuse {
-		a.olo, a.ohi = a.tighten(live, red.cnt, minRow, red.rhs)
+		a.olo, a.ohi = a.tighten(live, red, minRow)
 	}
 	for _, k := range comps {
 		a.counts.LargestComponent = max(a.counts.LargestComponent, len(k.cols))
