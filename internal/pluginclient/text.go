@@ -1,7 +1,6 @@
 package pluginclient
 
 import (
-	"maps"
 	"unicode/utf8"
 
 	"github.com/sdcengine/argus/argusio/charset"
@@ -128,8 +127,8 @@ func jobTexts(job Job) [][]string {
 
 func mapsTexts(m map[string]string) []string {
 	out := make([]string, 0, 2*len(m))
-	for k := range maps.Keys(m) {
-		out = append(out, k, m[k])
+	for k, v := range m {
+		out = append(out, k, v)
 	}
 	return out
 }

@@ -464,7 +464,7 @@ func (a *attack) settleUnrelated(comps []*component) []*component {
 func (a *attack) settleOuter(comps []*component, live func(int) bool, red *reduced, minRow int32) {
 	a.olo, a.ohi = a.lo, a.hi
 	if !a.opts.noReuse {
-		a.olo, a.ohi = a.tighten(live, red.cnt, minRow, red.rhs)
+		a.olo, a.ohi = a.tighten(live, red, minRow)
 	}
 	for _, k := range comps {
 		a.counts.LargestComponent = max(a.counts.LargestComponent, len(k.cols))
@@ -1044,7 +1044,6 @@ func (k *component) shared() bool { return len(k.tasks) > smallComponent }
 // values, nil if there is none.
 func (w *worker) solve(ctx context.Context) (*solver.Result, []float64, error) {
 	var res *solver.Result
-	var x []float64
 	for attempt := range 2 {
 		var err error
 		if res, err = w.solveLimited(ctx); err != nil {
@@ -1058,17 +1057,14 @@ func (w *worker) solve(ctx context.Context) (*solver.Result, []float64, error) {
 		}
 		w.a.lps.Add(1)
 		w.a.iterations.Add(int64(res.SimplexIterations))
-		x = nil
 		switch res.Status {
 		case solver.StatusOptimal:
-			var ok bool
-			if res.HasPrimal {
-				x, ok = w.a.point(w.comp, res.ColValues, w.wide, w.wideLo, w.wideHi)
+			if !res.HasPrimal {
+				break
 			}
-			if ok {
+			if x, ok := w.a.point(w.comp, res.ColValues, w.wide, w.wideLo, w.wideHi); ok {
 				return res, x, nil
 			}
-			x = nil
 		case solver.StatusUnbounded, solver.StatusInterrupted:
 			return res, nil, nil
 		}
@@ -1078,7 +1074,7 @@ func (w *worker) solve(ctx context.Context) (*solver.Result, []float64, error) {
 			}
 		}
 	}
-	return res, x, nil
+	return res, nil, nil
 }
 
 // solveLimited runs one solve under Options.LPTimeLimit. The limit is kept

@@ -1,10 +1,6 @@
 package audit
 
-import (
-	"math"
-
-	"github.com/sdcengine/argus/internal/numeric"
-)
+import "math"
 
 // tighten computes outer bounds of the free cells that are still unknown
 // (live) by feasibility-based bound tightening over the relations with
@@ -12,11 +8,13 @@ import (
 // within (b − Σ_{k≠j} a_k [lo_k, hi_k]) / a_j. Each pass only tightens
 // valid bounds, so stopping early (the work is capped at a few passes over
 // the relations) still leaves valid bounds. The result starts from lo/hi;
-// cells that are not live keep them.
+// cells that are not live keep them. The relations of a cell are read from
+// red's transpose (colStart, colRow), built once by substitute.
 //
 // An LP solution that puts a cell at its outer bound proves that bound is
 // the attacker's optimum, which settles that direction without an LP.
-func (a *attack) tighten(live func(int) bool, cnt []int32, minRow int32, rhs []float64) (olo, ohi []float64) {
+func (a *attack) tighten(live func(int) bool, red *reduced, minRow int32) (olo, ohi []float64) {
+	cnt, rhs := red.cnt, red.rhs
 	olo = append([]float64(nil), a.lo...)
 	ohi = append([]float64(nil), a.hi...)
 	rel := a.rel
@@ -30,12 +28,6 @@ func (a *attack) tighten(live func(int) bool, cnt []int32, minRow int32, rhs []f
 	if len(rows) == 0 {
 		return olo, ohi
 	}
-	// Relations per live cell (rows in increasing order, as rows lists them).
-	perCell := numeric.Transpose(m, a.n, func(r int) ([]int, []float64) {
-		cells, _ := rel.Terms(r)
-		return cells, nil
-	}, func(r, c int) bool { return cnt[r] >= minRow && live(c) })
-	cstart, crow := perCell.Start, perCell.Row
 	inQueue := make([]bool, m)
 	queue := append([]int(nil), rows...)
 	for _, r := range rows {
@@ -101,9 +93,9 @@ func (a *attack) tighten(live func(int) bool, cnt []int32, minRow int32, rhs []f
 				changed = true
 			}
 			if changed {
-				for q := cstart[c]; q < cstart[c+1]; q++ {
-					r2 := int(crow[q])
-					if r2 != r && !inQueue[r2] {
+				for q := red.colStart[c]; q < red.colStart[c+1]; q++ {
+					r2 := int(red.colRow[q])
+					if r2 != r && cnt[r2] >= minRow && !inQueue[r2] {
 						inQueue[r2] = true
 						queue = append(queue, r2)
 					}
