@@ -362,16 +362,25 @@ func Describe(ctx context.Context, path string, timeout time.Duration) (pluginsd
 	if err := json.Unmarshal(out.Bytes(), &info); err != nil {
 		return info, fmt.Errorf("describe printed no valid description: %w", err)
 	}
-	if info.Name == "" || len(info.Methods) == 0 {
-		return info, errors.New("describe: no name or no methods")
-	}
-	for _, m := range info.Methods {
-		if errs := pluginsdk.LintInfo(m); len(errs) > 0 {
-			return info, errors.Join(errs...)
-		}
+	if err := checkInfo(info); err != nil {
+		return info, err
 	}
 	compatible(&info)
 	return info, nil
+}
+
+// checkInfo checks a self-description: a name, at least one method, and
+// every method's description valid (pluginsdk.LintInfo).
+func checkInfo(info pluginsdk.PluginInfo) error {
+	if info.Name == "" || len(info.Methods) == 0 {
+		return errors.New("describe: no name or no methods")
+	}
+	for _, m := range info.Methods {
+		if errs := pluginsdk.LintInfo(m); len(errs) > 0 {
+			return errors.Join(errs...)
+		}
+	}
+	return nil
 }
 
 // compatible reads a description in the host's contract: a plugin of
