@@ -137,11 +137,12 @@ func (e *engine) markUnsafe(specs []*tableSpec, ar *AuditReport, perTable []*Aud
 			perTable[i].CellCodes = u.cells
 		}
 		t.unsafe = u
+		prefix := ""
+		if len(specs) > 1 {
+			prefix = "table " + strconv.Itoa(slices.Index(e.tables, t)+1) + ": "
+		}
 		for _, n := range u.cells {
-			if len(specs) > 1 {
-				n = "table " + strconv.Itoa(slices.Index(e.tables, t)+1) + ": " + n
-			}
-			names = append(names, n)
+			names = append(names, prefix+n)
 		}
 	}
 	ar.CellCodes = names
