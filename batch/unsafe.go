@@ -168,9 +168,8 @@ func (e *engine) withhold(c *arb.WriteTable, t *tableSpec, path string) bool {
 		return false
 	}
 	if e.cfg.PublishUnsafe {
-		e.logf("WARNING: table %d (%s): %s; %s is written because of --publish-unsafe",
-			c.Table, describe(t), t.unsafe, path)
-		e.report.Warnings = append(e.report.Warnings, fmt.Sprintf("table %d: %s; %s written because of --publish-unsafe", c.Table, t.unsafe, path))
+		e.warnAs(fmt.Sprintf("table %d (%s): %s; %s is written because of --publish-unsafe", c.Table, describe(t), t.unsafe, path),
+			fmt.Sprintf("table %d: %s; %s written because of --publish-unsafe", c.Table, t.unsafe, path))
 		return false
 	}
 	e.logf("Error in table %d (%s): %s, so %s is not written (argus --publish-unsafe writes it anyway)",
