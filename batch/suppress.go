@@ -208,12 +208,8 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 		e.logf("Audit against the single-respondent cells colluding: all primary cells are protected")
 		return nil
 	}
-	more := ""
-	if under > len(names) {
-		more = fmt.Sprintf(" and %d more", under-len(names))
-	}
-	msg := fmt.Sprintf("the single-respondent rules of this method do not protect against the single respondents colluding: %d primary cells can be narrowed below their protection levels by colluding respondents: %s%s",
-		under, strings.Join(names, "; "), more)
+	msg := fmt.Sprintf("the single-respondent rules of this method do not protect against the single respondents colluding: %d primary cells can be narrowed below their protection levels by colluding respondents: %s",
+		under, namedCells(names, under))
 	e.warn(msg)
 	return nil
 }

@@ -116,6 +116,16 @@ func cellCodes(t *table.Table, i int) string {
 	return strings.Join(parts, ", ")
 }
 
+// namedCells joins the names of cells for a message, followed by " and N
+// more" when total counts more cells than it names.
+func namedCells(names []string, total int) string {
+	s := strings.Join(names, "; ")
+	if total > len(names) {
+		s += fmt.Sprintf(" and %d more", total-len(names))
+	}
+	return s
+}
+
 // markUnsafe records the audit's verdict on the tables of one <SUPPRESS>:
 // when any primary of the set failed, every table of the set is unsafe
 // (a linked set is protected together or not at all) and the logbook
@@ -146,16 +156,11 @@ func (e *engine) markUnsafe(specs []*tableSpec, ar *AuditReport, perTable []*Aud
 		}
 	}
 	ar.CellCodes = names
-	shown := names[:min(len(names), maxNamedCells)]
-	more := ""
-	if ar.UnderProtected > len(shown) {
-		more = fmt.Sprintf(" and %d more", ar.UnderProtected-len(shown))
-	}
 	if len(specs) == 1 {
 		target = fmt.Sprintf("table %d (%s)", slices.Index(e.tables, specs[0])+1, describe(specs[0]))
 	}
-	msg := fmt.Sprintf("Error in the protection of %s: the audit finds %d of %d primary cells under-protected or unverified: %s%s",
-		target, ar.UnderProtected, ar.Primaries, strings.Join(shown, "; "), more)
+	msg := fmt.Sprintf("Error in the protection of %s: the audit finds %d of %d primary cells under-protected or unverified: %s",
+		target, ar.UnderProtected, ar.Primaries, namedCells(names[:min(len(names), maxNamedCells)], ar.UnderProtected))
 	e.logf("%s", msg)
 	e.report.Warnings = append(e.report.Warnings, msg)
 }
