@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 
@@ -23,25 +24,11 @@ const ratioParam = "ratio"
 func slidingRatio(s *rules.Set) float64 {
 	var nk, p float64
 	var hasNK, hasP bool
-	if s.NK[0] != nil || s.NK[2] != nil {
-		var k float64
-		if s.NK[0] != nil {
-			k = s.NK[0].K
-		} else {
-			k = s.NK[2].K
-		}
-		if k > 0 {
-			nk, hasNK = 2*(100/k-1), true
-		}
+	if r := cmp.Or(s.NK[0], s.NK[2]); r != nil && r.K > 0 {
+		nk, hasNK = 2*(100/r.K-1), true
 	}
-	if s.P[0] != nil || s.P[2] != nil {
-		var pp float64
-		if s.P[0] != nil {
-			pp = s.P[0].P
-		} else {
-			pp = s.P[2].P
-		}
-		p, hasP = 2*pp/100, true
+	if r := cmp.Or(s.P[0], s.P[2]); r != nil {
+		p, hasP = 2*r.P/100, true
 	}
 	if hasNK || hasP {
 		return max(nk, p)

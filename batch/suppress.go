@@ -190,15 +190,15 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 	}
 	var names []string
 	for ti, t := range m.Tables {
+		prefix := ""
+		if len(m.Tables) > 1 {
+			prefix = "table " + strconv.Itoa(slices.IndexFunc(e.tables, func(s *tableSpec) bool { return s.table == t })+1) + ": "
+		}
 		for i := range t.Cells {
 			if !failed[m.Cell[ti][i]] || len(names) == maxNamedCells {
 				continue
 			}
-			n := cellCodes(t, i)
-			if len(m.Tables) > 1 {
-				n = "table " + strconv.Itoa(slices.IndexFunc(e.tables, func(s *tableSpec) bool { return s.table == t })+1) + ": " + n
-			}
-			names = append(names, n)
+			names = append(names, prefix+cellCodes(t, i))
 		}
 	}
 	if mr != nil && mr.Audit != nil {
@@ -208,12 +208,8 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 		e.logf("Audit against the single-respondent cells colluding: all primary cells are protected")
 		return nil
 	}
-	more := ""
-	if under > len(names) {
-		more = fmt.Sprintf(" and %d more", under-len(names))
-	}
-	msg := fmt.Sprintf("the single-respondent rules of this method do not protect against the single respondents colluding: %d primary cells can be narrowed below their protection levels by colluding respondents: %s%s",
-		under, strings.Join(names, "; "), more)
+	msg := fmt.Sprintf("the single-respondent rules of this method do not protect against the single respondents colluding: %d primary cells can be narrowed below their protection levels by colluding respondents: %s",
+		under, namedCells(names, under))
 	e.warn(msg)
 	return nil
 }

@@ -116,6 +116,16 @@ func cellCodes(t *table.Table, i int) string {
 	return strings.Join(parts, ", ")
 }
 
+// namedCells joins the names of cells for a message, followed by " and N
+// more" when total counts more cells than it names.
+func namedCells(names []string, total int) string {
+	s := strings.Join(names, "; ")
+	if total > len(names) {
+		s += fmt.Sprintf(" and %d more", total-len(names))
+	}
+	return s
+}
+
 // markUnsafe records the audit's verdict on the tables of one <SUPPRESS>:
 // when any primary of the set failed, every table of the set is unsafe
 // (a linked set is protected together or not at all) and the logbook
@@ -137,24 +147,20 @@ func (e *engine) markUnsafe(specs []*tableSpec, ar *AuditReport, perTable []*Aud
 			perTable[i].CellCodes = u.cells
 		}
 		t.unsafe = u
+		prefix := ""
+		if len(specs) > 1 {
+			prefix = "table " + strconv.Itoa(slices.Index(e.tables, t)+1) + ": "
+		}
 		for _, n := range u.cells {
-			if len(specs) > 1 {
-				n = "table " + strconv.Itoa(slices.Index(e.tables, t)+1) + ": " + n
-			}
-			names = append(names, n)
+			names = append(names, prefix+n)
 		}
 	}
 	ar.CellCodes = names
-	shown := names[:min(len(names), maxNamedCells)]
-	more := ""
-	if ar.UnderProtected > len(shown) {
-		more = fmt.Sprintf(" and %d more", ar.UnderProtected-len(shown))
-	}
 	if len(specs) == 1 {
 		target = fmt.Sprintf("table %d (%s)", slices.Index(e.tables, specs[0])+1, describe(specs[0]))
 	}
-	msg := fmt.Sprintf("Error in the protection of %s: the audit finds %d of %d primary cells under-protected or unverified: %s%s",
-		target, ar.UnderProtected, ar.Primaries, strings.Join(shown, "; "), more)
+	msg := fmt.Sprintf("Error in the protection of %s: the audit finds %d of %d primary cells under-protected or unverified: %s",
+		target, ar.UnderProtected, ar.Primaries, namedCells(names[:min(len(names), maxNamedCells)], ar.UnderProtected))
 	e.logf("%s", msg)
 	e.report.Warnings = append(e.report.Warnings, msg)
 }
@@ -167,9 +173,8 @@ func (e *engine) withhold(c *arb.WriteTable, t *tableSpec, path string) bool {
 		return false
 	}
 	if e.cfg.PublishUnsafe {
-		e.logf("WARNING: table %d (%s): %s; %s is written because of --publish-unsafe",
-			c.Table, describe(t), t.unsafe, path)
-		e.report.Warnings = append(e.report.Warnings, fmt.Sprintf("table %d: %s; %s written because of --publish-unsafe", c.Table, t.unsafe, path))
+		e.warnAs(fmt.Sprintf("table %d (%s): %s; %s is written because of --publish-unsafe", c.Table, describe(t), t.unsafe, path),
+			fmt.Sprintf("table %d: %s; %s written because of --publish-unsafe", c.Table, t.unsafe, path))
 		return false
 	}
 	e.logf("Error in table %d (%s): %s, so %s is not written (argus --publish-unsafe writes it anyway)",

@@ -31,13 +31,8 @@ func cacheFile(dir, key string) string { return filepath.Join(dir, "describe-"+k
 func readCache(dir, key string) (pluginsdk.PluginInfo, bool) {
 	var info pluginsdk.PluginInfo
 	b, err := os.ReadFile(cacheFile(dir, key))
-	if err != nil || json.Unmarshal(b, &info) != nil || info.Name == "" || len(info.Methods) == 0 {
+	if err != nil || json.Unmarshal(b, &info) != nil || checkInfo(info) != nil {
 		return info, false
-	}
-	for _, m := range info.Methods {
-		if len(pluginsdk.LintInfo(m)) > 0 {
-			return info, false
-		}
 	}
 	return info, true
 }

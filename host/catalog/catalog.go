@@ -124,8 +124,9 @@ type Catalog struct {
 	// codes served twice, in search order.
 	Problems []Problem
 	byCode   map[string]*Entry
-	// twice are the method codes served by two plugins (upper case).
-	twice map[string]bool
+	// twice are the method codes served by two plugins (upper case), with
+	// their problem's error.
+	twice map[string]error
 }
 
 // Lookup returns the plugin and method description serving a method code
@@ -178,7 +179,7 @@ func DefaultDirs(cfgDirs []string, getenv func(string) string, exe string) []str
 // that cannot describe itself and a method code served twice are recorded
 // in the catalog's Problems; the error is only for a cancelled ctx.
 func Load(ctx context.Context, cfg Config) (*Catalog, error) {
-	c := &Catalog{byCode: map[string]*Entry{}, twice: map[string]bool{}, Params: cfg.Params, PathMap: cfg.PathMap}
+	c := &Catalog{byCode: map[string]*Entry{}, twice: map[string]error{}, Params: cfg.Params, PathMap: cfg.PathMap}
 	seen := map[string]string{} // file name → directory it was taken from
 	for _, dir := range cfg.Dirs {
 		files, err := os.ReadDir(dir)
@@ -228,15 +229,15 @@ func (c *Catalog) add(e *Entry) {
 	for _, m := range e.Info.Methods {
 		for _, code := range append([]string{m.Code}, m.Aliases...) {
 			key := strings.ToUpper(code)
-			if c.twice[key] {
+			if c.twice[key] != nil {
 				continue
 			}
 			if other, ok := c.byCode[key]; ok {
+				err := fmt.Errorf("method code %s is served by two plugins, %s (%s) and %s (%s), and is not used; remove one or set %s to choose",
+					code, other.Info.Name, other.Path, e.Info.Name, e.Path, EnvPath)
 				delete(c.byCode, key)
-				c.twice[key] = true
-				c.Problems = append(c.Problems, Problem{Code: key, Err: fmt.Errorf(
-					"method code %s is served by two plugins, %s (%s) and %s (%s), and is not used; remove one or set %s to choose",
-					code, other.Info.Name, other.Path, e.Info.Name, e.Path, EnvPath)})
+				c.twice[key] = err
+				c.Problems = append(c.Problems, Problem{Code: key, Err: err})
 				continue
 			}
 			c.byCode[key] = e
@@ -250,12 +251,8 @@ func (c *Catalog) add(e *Entry) {
 // were refused or could not describe themselves (their codes are unknown).
 // It returns "" when the catalog had no problem.
 func (c *Catalog) Unavailable(code string) string {
-	if c.twice[strings.ToUpper(code)] {
-		for _, p := range c.Problems {
-			if p.Code == strings.ToUpper(code) {
-				return p.Err.Error()
-			}
-		}
+	if err := c.twice[strings.ToUpper(code)]; err != nil {
+		return err.Error()
 	}
 	var paths []string
 	for _, p := range c.Problems {
@@ -365,16 +362,25 @@ func Describe(ctx context.Context, path string, timeout time.Duration) (pluginsd
 	if err := json.Unmarshal(out.Bytes(), &info); err != nil {
 		return info, fmt.Errorf("describe printed no valid description: %w", err)
 	}
-	if info.Name == "" || len(info.Methods) == 0 {
-		return info, errors.New("describe: no name or no methods")
-	}
-	for _, m := range info.Methods {
-		if errs := pluginsdk.LintInfo(m); len(errs) > 0 {
-			return info, errors.Join(errs...)
-		}
+	if err := checkInfo(info); err != nil {
+		return info, err
 	}
 	compatible(&info)
 	return info, nil
+}
+
+// checkInfo checks a self-description: a name, at least one method, and
+// every method's description valid (pluginsdk.LintInfo).
+func checkInfo(info pluginsdk.PluginInfo) error {
+	if info.Name == "" || len(info.Methods) == 0 {
+		return errors.New("describe: no name or no methods")
+	}
+	for _, m := range info.Methods {
+		if errs := pluginsdk.LintInfo(m); len(errs) > 0 {
+			return errors.Join(errs...)
+		}
+	}
+	return nil
 }
 
 // compatible reads a description in the host's contract: a plugin of

@@ -135,8 +135,9 @@ func Main(ctx context.Context, env Env) int {
 func newLogger(w io.Writer, level string) zerolog.Logger {
 	f, ok := w.(*os.File)
 	terminal := ok && isatty.IsTerminal(f.Fd())
-	lvl, err := zerolog.ParseLevel(strings.ToLower(strings.TrimSpace(level)))
-	if err != nil || strings.TrimSpace(level) == "" {
+	level = strings.TrimSpace(level)
+	lvl, err := zerolog.ParseLevel(strings.ToLower(level))
+	if err != nil || level == "" {
 		lvl = zerolog.WarnLevel
 		if terminal {
 			lvl = zerolog.InfoLevel
