@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
@@ -943,6 +945,40 @@ func TestRoundingNoise(t *testing.T) {
 		// a + b = 0 with both non-negative: the attacker knows a = 0.
 		if r.Verdict[1] != VerdictExact || math.Abs(r.Lower[1]) > 1e-9 || math.Abs(r.Upper[1]) > 1e-9 {
 			t.Errorf("%+v: cell a: verdict %v, [%g, %g]; want exact [0, 0]", opts, r.Verdict[1], r.Lower[1], r.Upper[1])
+		}
+	}
+}
+
+// TestTimeLimit: when Options.TimeLimit runs out the audit returns a
+// report, not an error; every primary it did not prove is unverified, and
+// every verdict it does give is the unlimited audit's (the limit only ever
+// turns a verdict into unverified).
+func TestTimeLimit(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{50, 50}, Seed: 1, PrimaryFraction: 0.1})
+	st := randomStatuses(p, 0.6, 1)
+	ctx := context.Background()
+	for _, mode := range []Mode{ModeBounds, ModeVerdicts} {
+		ref, err := Suppression(ctx, p, st, Options{Workers: 2, Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Suppression(ctx, p, st, Options{Workers: 2, Mode: mode, TimeLimit: time.Nanosecond})
+		if err != nil {
+			t.Fatalf("mode %d: %v", mode, err)
+		}
+		if !r.TimedOut || len(r.Unverified) == 0 || !slices.ContainsFunc(r.Diagnostics, func(d pluginsdk.Diagnostic) bool { return d.Code == "audit.time_limit" }) {
+			t.Errorf("mode %d: timed out %v, %d unverified, diagnostics %v", mode, r.TimedOut, len(r.Unverified), r.Diagnostics)
+		}
+		for i, v := range r.Verdicts {
+			if v.Kind != verdict.Unverified && v != ref.Verdicts[i] {
+				t.Errorf("mode %d cell %d: %v with the time limit, %v without", mode, i, v, ref.Verdicts[i])
+			}
+			if v.Kind == verdict.Unverified && (!math.IsNaN(r.Lower[i]) || !math.IsNaN(r.Upper[i])) {
+				t.Errorf("mode %d: unverified cell %d has bounds [%g, %g]", mode, i, r.Lower[i], r.Upper[i])
+			}
+		}
+		if ref.TimedOut || len(ref.Unverified) > 0 {
+			t.Errorf("mode %d: without a limit: timed out %v, %d unverified", mode, ref.TimedOut, len(ref.Unverified))
 		}
 	}
 }

@@ -2,9 +2,12 @@ package audit
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/argusio/jj"
+	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
@@ -79,6 +82,62 @@ func BenchmarkGrid100k(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{46, 46, 46}, Seed: 1, PrimaryFraction: tc.pf})
 			benchAudit(b, p, nil, Options{Mode: tc.mode})
+		})
+	}
+}
+
+// BenchmarkGrid30 audits a synthetic 30 × 30 × 30 table with one level of
+// totals (31 × 31 × 31 = 29 791 cells; plugintest.Grid, a-priori bounds
+// [0, 10·value]) with 5 % random primaries and 40 % of the other cells
+// hidden as secondaries (about 12 800 hidden cells in one large
+// component, the size of a time-limited exact pattern of that table):
+// exact bounds (the attacker intervals AR+ writes) and verdicts only.
+func BenchmarkGrid30(b *testing.B) {
+	for _, mode := range []struct {
+		name string
+		mode Mode
+	}{{"bounds", ModeBounds}, {"verdicts", ModeVerdicts}} {
+		b.Run(mode.name, func(b *testing.B) {
+			p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{30, 30, 30}, Seed: 5, PrimaryFraction: 0.05})
+			benchAudit(b, p, randomStatuses(p, 0.40, 1), Options{Mode: mode.mode})
+		})
+	}
+}
+
+// BenchmarkJJFile audits the JJ file named by AUDIT_JJ (skipped without
+// it), for instance a batch job's <WRITETABLE> type 6 after <SUPPRESS>: its
+// own pattern and every cell hidden, verdicts only (the host's final
+// audit) and exact bounds.
+func BenchmarkJJFile(b *testing.B) {
+	path := os.Getenv("AUDIT_JJ")
+	if path == "" {
+		b.Skip("AUDIT_JJ names no JJ file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	file, err := jj.Read(f, path)
+	f.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := problem.FromJJ(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		all  bool
+		mode Mode
+	}{{"pattern-verdicts", false, ModeVerdicts}, {"pattern-bounds", false, ModeBounds},
+		{"all-verdicts", true, ModeVerdicts}, {"all-bounds", true, ModeBounds}} {
+		b.Run(tc.name, func(b *testing.B) {
+			var st []cellstatus.Status
+			if tc.all {
+				st = allSuppressed(p)
+			}
+			benchAudit(b, p, st, Options{Mode: tc.mode})
 		})
 	}
 }

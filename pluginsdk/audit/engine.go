@@ -61,6 +61,8 @@ type attack struct {
 	lastProgress   time.Time
 	setupDone      time.Time
 	nonAdditiveSet map[int]bool
+	// timedOut: Options.TimeLimit stopped the LPs.
+	timedOut bool
 }
 
 type diagList struct {
@@ -672,6 +674,10 @@ func (a *attack) solveAll(ctx context.Context, comps []*component) error {
 	defer cancel(nil)
 	stop := context.AfterFunc(outer, func() { cancel(context.Cause(outer)) })
 	defer stop()
+	if limit := a.opts.TimeLimit; limit > 0 {
+		t := time.AfterFunc(time.Until(a.start.Add(limit)), func() { cancel(errTimeLimit) })
+		defer t.Stop()
+	}
 	sch := &scheduler{comps: comps}
 	nw := min(a.opts.workers(), max(1, a.totalTargets))
 	var wg sync.WaitGroup
@@ -691,11 +697,18 @@ func (a *attack) solveAll(ctx context.Context, comps []*component) error {
 		return fmt.Errorf("audit: %w", context.Cause(outer))
 	}
 	if err := context.Cause(ctx); err != nil {
-		return err
+		if !errors.Is(err, errTimeLimit) {
+			return err
+		}
+		// What the LPs proved by then stands; the rest stays unknown.
+		a.timedOut = true
 	}
 	a.progress(true)
 	return nil
 }
+
+// errTimeLimit is the cause with which Options.TimeLimit stops the workers.
+var errTimeLimit = errors.New("audit time limit")
 
 // worker owns one solver instance at a time.
 type worker struct {

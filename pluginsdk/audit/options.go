@@ -90,6 +90,13 @@ type Options struct {
 	// LPTimeLimit bounds each LP solve; 0 means none. A cell whose LP hits
 	// it gets NaN bounds and the verdict Unknown.
 	LPTimeLimit time.Duration
+	// TimeLimit bounds the audit, from its start; 0 means none. When it
+	// runs out the audit stops solving and reports what it has proven: an
+	// audited cell whose bounds are not both proven gets NaN bounds and the
+	// verdict Unknown (a primary: unverified, never protected), and
+	// Report.TimedOut is set. Unlike a cancelled context, which makes the
+	// audit return an error, the time limit gives a report.
+	TimeLimit time.Duration
 	// OnProgress, if set, receives progress reports (at most about ten a
 	// second, and a last one at the end) from the auditing goroutines, one
 	// call at a time.

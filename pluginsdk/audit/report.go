@@ -131,6 +131,9 @@ type Report struct {
 	// infeasible). Their protection is not proven: a method must count them
 	// as under-protected.
 	Unverified []int
+	// TimedOut reports that Options.TimeLimit stopped the audit before
+	// every LP was solved; the cells it left open are Unknown (Unverified).
+	TimedOut bool
 	// Counts summarise the audit.
 	Counts Counts
 	// Timing splits the wall-clock time.

@@ -456,6 +456,12 @@ func (in *input) report(a *attack, start time.Time) *Report {
 				LowerPL: in.lpl[i], UpperPL: in.upl[i], SlidingPL: in.spl[i], Verdict: r.Verdict[i]})
 		}
 	}
+	if a.timedOut {
+		r.TimedOut = true
+		a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.time_limit",
+			Summary: fmt.Sprintf("the audit stopped at its time limit of %v: %d of %d audited cells are not proven (%d primaries unverified)",
+				a.opts.TimeLimit, ct.Unknown, ct.Audited, len(r.Unverified))})
+	}
 	ct.LPs = int(a.lps.Load())
 	ct.Settled = int(a.settled.Load())
 	ct.SimplexIterations = a.iterations.Load()
