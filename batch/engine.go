@@ -107,6 +107,13 @@ type Config struct {
 	TimeLimit time.Duration
 	// SuppressLimit bounds each <SUPPRESS>; 0 = the method's own limit only.
 	SuppressLimit time.Duration
+	// AuditLimit bounds each audit of a suppression pattern (the final
+	// audit after <SUPPRESS>, the colluding-singletons check); 0 means
+	// DefaultAuditLimit, and the job's TimeLimit bounds it too. An audit
+	// that runs out of time reports the primaries it has not proven as
+	// unverified: the table is unsafe (logbook, report, exit code 2),
+	// never protected.
+	AuditLimit time.Duration
 	// Progress, if set, receives progress of long steps.
 	Progress func(step string, fraction float64)
 	// Version is the program version written to reports.

@@ -76,6 +76,18 @@ type AuditReport struct {
 	Primaries      int    `json:"primaries"`
 	UnderProtected int    `json:"under_protected"`
 	Cells          []int  `json:"under_protected_cells,omitempty"`
+	// Unverified counts the primaries among UnderProtected whose
+	// protection the audit could not prove (an LP without result, or the
+	// audit's time limit).
+	Unverified int `json:"unverified,omitempty"`
+	// TimedOut reports that the audit stopped at its time limit (Limit, in
+	// seconds) before it proved every primary.
+	TimedOut bool    `json:"timed_out,omitempty"`
+	Limit    float64 `json:"limit_seconds,omitempty"`
+	// Seconds is the audit's wall-clock time; Figures are the audit
+	// plugin's own (LPs, components, largest component, ...).
+	Seconds float64            `json:"seconds,omitempty"`
+	Figures map[string]float64 `json:"figures,omitempty"`
 	// CellCodes name the under-protected cells by their codes
 	// ("Region=3, Size=Total"), at most 100.
 	CellCodes []string `json:"under_protected_codes,omitempty"`

@@ -176,7 +176,7 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 	if hasParam(ref.Info, auditMode) {
 		params[auditMode] = auditVerdicts
 	}
-	res, err := e.runAudit(p, status, params, "audit-singletons", "audit (colluding singletons)")
+	res, err := e.runAudit(p, status, params, "audit-singletons", "audit (colluding singletons)", e.auditLimit())
 	if err != nil {
 		return err
 	}
@@ -259,11 +259,16 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	if singletons && !set && hasParam(ref.Info, auditSingletons) {
 		params[auditSingletons] = auditCollude
 	}
-	res, err := e.runAudit(p, status, params, "audit", "audit")
+	start := time.Now()
+	limit := e.auditLimit()
+	res, err := e.runAudit(p, status, params, "audit", "audit", limit)
 	if err != nil {
 		return err
 	}
-	ar := &AuditReport{Done: true, Mode: params[auditMode]}
+	ar := &AuditReport{Done: true, Mode: params[auditMode], Seconds: time.Since(start).Seconds(), Figures: res.Stats.Extra}
+	if res.Outcome == pluginsdk.OutcomeTimeLimit {
+		ar.TimedOut, ar.Limit = true, limit.Seconds()
+	}
 	if params[auditSingletons] == auditCollude {
 		ar.Singletons = auditCollude
 	}
@@ -276,6 +281,9 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		if auditFailed(res, i) {
 			failed[i] = true
 			ar.UnderProtected++
+			if res.Verdicts[i].Kind == verdict.Unverified {
+				ar.Unverified++
+			}
 			if len(ar.Cells) < 100 {
 				ar.Cells = append(ar.Cells, i)
 			}
@@ -283,7 +291,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	}
 	perTable := make([]*AuditReport, len(specs))
 	for ti, t := range m.Tables {
-		ta := &AuditReport{Done: true, Mode: ar.Mode, Singletons: ar.Singletons}
+		ta := &AuditReport{Done: true, Mode: ar.Mode, Singletons: ar.Singletons, TimedOut: ar.TimedOut, Limit: ar.Limit}
 		for i := range t.Cells {
 			g := m.Cell[ti][i]
 			t.Cells[i].RealizedLower, t.Cells[i].RealizedUpper = res.Lower[g], res.Upper[g]
@@ -291,6 +299,9 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 				ta.Primaries++
 				if failed[g] {
 					ta.UnderProtected++
+					if res.Verdicts[g].Kind == verdict.Unverified {
+						ta.Unverified++
+					}
 					if len(ta.Cells) < 100 {
 						ta.Cells = append(ta.Cells, i)
 					}
@@ -308,9 +319,17 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	if ar.Singletons == auditCollude {
 		e.logf("Audit against the single-respondent cells colluding (the method was asked for singleton protection)")
 	}
-	if ar.UnderProtected > 0 {
+	if ar.TimedOut {
+		e.logf("WARNING: the audit stopped at its time limit of %s: %d of %d primary cells are unverified (their protection is not proven; argus --audit-limit sets the limit)",
+			limit.Round(time.Millisecond), ar.Unverified, ar.Primaries)
+	}
+	switch {
+	case ar.Unverified > 0:
+		e.logf("WARNING: audit: %d of %d primary cells are under-protected or unverified (%d unverified: their protection is not proven)",
+			ar.UnderProtected, ar.Primaries, ar.Unverified)
+	case ar.UnderProtected > 0:
 		e.logf("WARNING: audit: %d of %d primary cells are under-protected", ar.UnderProtected, ar.Primaries)
-	} else {
+	default:
 		e.logf("Audit: all %d primary cells are protected", ar.Primaries)
 	}
 	e.markUnsafe(specs, ar, perTable, target)
@@ -319,10 +338,11 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 
 // runAudit runs the audit plugin on pattern status of p with params; step
 // names it in the progress display.
-func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, params map[string]string, jobID, step string) (*pluginsdk.Result, error) {
+func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, params map[string]string, jobID, step string, limit time.Duration) (*pluginsdk.Result, error) {
 	ap := *p
 	ap.Cells.Status = status
 	res, err := e.protect(e.ctx, pluginclient.Job{Method: AuditMethod, Problem: &ap, JobID: jobID, Params: params,
+		Limits:     pluginsdk.Limits{TimeLimit: limit},
 		OnProgress: func(pr pluginsdk.Progress) { e.progress(step, pr.Fraction) }})
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
@@ -334,6 +354,26 @@ func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, para
 		return nil, fmt.Errorf("audit failed: the audit plugin returned no verdicts (it predates contract 1.%d; install the audit plugin of this release)", wire.ProtocolMinor)
 	}
 	return res, nil
+}
+
+// DefaultAuditLimit bounds an audit when Config.AuditLimit is 0.
+const DefaultAuditLimit = 10 * time.Minute
+
+// auditLimit is the time limit of the next audit: Config.AuditLimit (or
+// DefaultAuditLimit), shortened so that it ends before the job's own
+// deadline with a tenth of the time left (at most 30 s) to spare for the
+// logbook and the outputs.
+func (e *engine) auditLimit() time.Duration {
+	limit := e.cfg.AuditLimit
+	if limit <= 0 {
+		limit = DefaultAuditLimit
+	}
+	if d, ok := e.ctx.Deadline(); ok {
+		left := time.Until(d)
+		left -= min(left/10, 30*time.Second)
+		limit = max(min(limit, left), time.Millisecond)
+	}
+	return limit
 }
 
 // auditFailed reports whether the audit's verdict on primary i is a

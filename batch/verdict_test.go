@@ -6,7 +6,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
@@ -83,6 +87,78 @@ func TestAuditVerdictDecides(t *testing.T) {
 			}
 			if !strings.Contains(lb, tc.log) && !slices.ContainsFunc(rep.Errors, func(e string) bool { return strings.Contains(e, tc.log) }) {
 				t.Errorf("neither logbook nor errors say %q; errors %v\n%s", tc.log, rep.Errors, lb)
+			}
+		})
+	}
+}
+
+// limitAudit is a test audit that records the time limit it was given and
+// ends as an audit stopped by it: every primary unverified, outcome "time
+// limit".
+type limitAudit struct{ got *atomic.Int64 }
+
+func (limitAudit) Info() pluginsdk.MethodInfo { return verdictAudit{}.Info() }
+
+func (a limitAudit) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	a.got.Store(int64(req.Limits.TimeLimit))
+	res, err := verdictAudit{verdicts: true, v: verdict.Verdict{Kind: verdict.Unverified, Reason: verdict.Unsolved}}.Protect(ctx, req)
+	res.Outcome = pluginsdk.OutcomeTimeLimit
+	return res, err
+}
+
+// TestAuditTimeLimit: the final audit runs under a time limit (Config.AuditLimit,
+// DefaultAuditLimit, shortened to end before the job's deadline); an audit
+// that stops at it makes the table unsafe, and the logbook and the report
+// say that the primaries are unverified because of the time limit.
+func TestAuditTimeLimit(t *testing.T) {
+	rda := "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n"
+	data := writeFiles(t, map[string]string{"r.rda": rda, "r.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n"})
+	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "r.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "r.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n" +
+		"<SUPPRESS> KEEP(1)\r\n<WRITETABLE> (1, 2, AS+, \"r.csv\")\r\n"
+	for _, tc := range []struct {
+		name             string
+		audit, job       time.Duration
+		wantMin, wantMax time.Duration
+		wantLog          string
+	}{
+		{"configured", 3 * time.Second, 0, 3 * time.Second, 3 * time.Second, "the audit stopped at its time limit of 3s: 1 of 1 primary cells are unverified"},
+		{"default", 0, 0, DefaultAuditLimit, DefaultAuditLimit, "the audit stopped at its time limit of 10m0s"},
+		{"job deadline", 0, 100 * time.Second, time.Second, 90 * time.Second, "the audit stopped at its time limit of"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "job.arb")
+			if err := os.WriteFile(path, []byte(arb), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			lbPath := filepath.Join(dir, "log.txt")
+			var got atomic.Int64
+			code, rep := Run(t.Context(), Config{BatchFile: path, Logbook: lbPath, TempDir: dir,
+				Protector: newFake(t, keep{}, limitAudit{&got}), Log: zerolog.Nop(), Version: "test",
+				AuditLimit: tc.audit, TimeLimit: tc.job})
+			b, _ := os.ReadFile(lbPath)
+			lb := string(b)
+			if l := time.Duration(got.Load()); l < tc.wantMin || l > tc.wantMax {
+				t.Errorf("audit time limit %v, want within [%v, %v]", l, tc.wantMin, tc.wantMax)
+			}
+			if code != ExitError {
+				t.Errorf("exit %d, want %d\n%s", code, ExitError, lb)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "r.csv")); err == nil {
+				t.Error("r.csv written")
+			}
+			if !strings.Contains(lb, tc.wantLog) || !strings.Contains(lb, "(1 unverified: their protection is not proven)") {
+				t.Errorf("logbook does not say %q\n%s", tc.wantLog, lb)
+			}
+			var ar *AuditReport
+			for _, s := range rep.Steps {
+				if s.Method != nil && s.Method.Audit != nil {
+					ar = s.Method.Audit
+				}
+			}
+			if ar == nil || !ar.TimedOut || ar.Unverified != 1 || ar.UnderProtected != 1 {
+				t.Errorf("audit report %+v", ar)
 			}
 		})
 	}

@@ -57,7 +57,9 @@ func (method) Info() pluginsdk.MethodInfo {
 
 func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
 	p := req.Problem
-	opts := audit.Options{Workers: req.Limits.Threads}
+	// The time limit gives a report: what is not proven by then is
+	// unverified (outcome "time limit"), never protected.
+	opts := audit.Options{Workers: req.Limits.Threads, TimeLimit: req.Limits.TimeLimit}
 	switch req.Params.String("bounds") {
 	case "tauargus":
 		opts.Bounds = audit.BoundsTauArgus
@@ -83,6 +85,9 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	res := &pluginsdk.Result{Outcome: pluginsdk.OutcomeOptimal, Lower: rep.Lower, Upper: rep.Upper,
 		Verdicts: rep.Verdicts, Diagnostics: rep.Diagnostics}
+	if rep.TimedOut {
+		res.Outcome = pluginsdk.OutcomeTimeLimit
+	}
 	unknown := 0
 	for i := range res.Lower {
 		// A cell without a result is reported as disclosed, never as safe
@@ -100,6 +105,8 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	res.Stats.UnderProtectedAfter = int64(len(rep.UnderProtected))
 	res.Stats.Iterations = c.SimplexIterations
 	res.Stats.Extra = map[string]float64{"primaries": float64(c.Primaries), "exact": float64(c.Exact),
-		"partial": float64(c.Partial), "lps": float64(c.LPs), "components": float64(c.Components)}
+		"partial": float64(c.Partial), "lps": float64(c.LPs), "components": float64(c.Components),
+		"largest_component": float64(c.LargestComponent), "unverified": float64(len(rep.Unverified)),
+		"seconds": rep.Timing.Total.Seconds()}
 	return res, nil
 }

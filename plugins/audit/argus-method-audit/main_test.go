@@ -2,6 +2,7 @@ package main
 
 import (
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -153,5 +154,35 @@ func TestVerdictsOverTheWire(t *testing.T) {
 				t.Errorf("%s/%s: %d under-protected, want %d", tc.name, mode, res.Stats.UnderProtectedAfter, tc.failures)
 			}
 		}
+	}
+}
+
+// TestTimeLimit: an audit stopped by its time limit ends with the outcome
+// "time limit" and a result whose primaries it did not prove are
+// unverified, never protected.
+func TestTimeLimit(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{50, 50}, Seed: 1, PrimaryFraction: 0.1})
+	if err := relations.Fill(p, relations.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	// Hide most cells: one large component that needs LPs.
+	for i, s := range p.Cells.Status {
+		if sec, ok := s.ToSecondary(); ok && i%5 != 0 {
+			p.Cells.Status[i] = sec
+		}
+	}
+	client := plugintest.Serve(t, plugin())
+	res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p, Limits: pluginsdk.Limits{TimeLimit: time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unverified := 0
+	for i, v := range res.Verdicts {
+		if p.Cells.Status[i].IsPrimary() && v.Kind == verdict.Unverified {
+			unverified++
+		}
+	}
+	if res.Outcome != pluginsdk.OutcomeTimeLimit || unverified == 0 {
+		t.Errorf("outcome %v, %d unverified primaries", res.Outcome, unverified)
 	}
 }
