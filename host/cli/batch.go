@@ -31,6 +31,7 @@ type batchArgs struct {
 	verbose                         bool
 	report                          string
 	timeLimit, suppressLimit        time.Duration
+	auditLimit                      time.Duration
 	// publishUnsafe writes the outputs of tables that failed their audit.
 	publishUnsafe bool
 	// params are --param=METHOD.name=value settings.
@@ -41,6 +42,7 @@ type batchArgs struct {
 
 // parseBatchArgs reads "BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]"
 // and the options --report=FILE, --time-limit=D, --suppress-limit=D,
+// --audit-limit=D,
 // --param=METHOD.name=value and --pathmap=PREFIX=DIR (both repeatable) and
 // --publish-unsafe[=BOOL], which may stand anywhere.
 func parseBatchArgs(args []string) (batchArgs, error) {
@@ -65,6 +67,8 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 				a.timeLimit, err = time.ParseDuration(val)
 			case "suppress-limit":
 				a.suppressLimit, err = time.ParseDuration(val)
+			case "audit-limit":
+				a.auditLimit, err = time.ParseDuration(val)
 			case "pathmap":
 				var r pathmap.Rule
 				if r, err = pathmap.ParseRule(val); err == nil {
@@ -192,7 +196,7 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	}
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
 		Protector: &protector{cat: cat, run: newRunner(log, sockets)}, Log: log, TimeLimit: a.timeLimit,
-		SuppressLimit: a.suppressLimit, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,
+		SuppressLimit: a.suppressLimit, AuditLimit: a.auditLimit, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,
 		MethodParams: mergeParams(cat.Params, a.params), PathMap: pm, Warnings: catProblems}
 	reportPath := a.report
 	if reportPath == "" {

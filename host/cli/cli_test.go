@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
@@ -234,5 +235,18 @@ func TestBrokenPluginOtherJobs(t *testing.T) {
 	code, out, errOut = run(t, dir, "plugins")
 	if code != ExitError || !strings.Contains(out, "RECT") || !strings.Contains(errOut, "argus-method-broken") {
 		t.Errorf("argus plugins: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func TestBatchLimits(t *testing.T) {
+	a, err := parseBatchArgs([]string{"job.arb", "--time-limit=1h", "--suppress-limit=5m", "--audit-limit=90s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.timeLimit != time.Hour || a.suppressLimit != 5*time.Minute || a.auditLimit != 90*time.Second {
+		t.Errorf("parseBatchArgs: %+v", a)
+	}
+	if _, err := parseBatchArgs([]string{"job.arb", "--audit-limit=soon"}); err == nil {
+		t.Error("--audit-limit=soon accepted")
 	}
 }
