@@ -255,6 +255,12 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	if !set && hasParam(ref.Info, auditMode) {
 		params[auditMode] = e.auditModeFor(m)
 	}
+	// Verdicts are decided on the primaries alone: the other hidden cells
+	// need no LP, nor does a part of the table without a primary.
+	_, set = params[auditTargets]
+	if !set && params[auditMode] == auditVerdicts && hasParam(ref.Info, auditTargets) {
+		params[auditTargets] = auditPrimaries
+	}
 	_, set = params[auditSingletons]
 	if singletons && !set && hasParam(ref.Info, auditSingletons) {
 		params[auditSingletons] = auditCollude
@@ -389,11 +395,13 @@ func hasParam(info pluginsdk.MethodInfo, name string) bool {
 	return slices.ContainsFunc(info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == name })
 }
 
-// The audit plugin's mode parameter and its values.
+// The audit plugin's mode and targets parameters and their values.
 const (
-	auditMode     = "mode"
-	auditBounds   = "bounds"
-	auditVerdicts = "verdicts"
+	auditMode      = "mode"
+	auditBounds    = "bounds"
+	auditVerdicts  = "verdicts"
+	auditTargets   = "targets"
+	auditPrimaries = "primaries"
 )
 
 // auditModeFor chooses what the audit after a <SUPPRESS> computes: the

@@ -159,14 +159,17 @@ func TestConfiguredParams(t *testing.T) {
 	}
 }
 
-// modeAudit is a test audit that declares the mode parameter and reports
-// every cell with its true value widened by 10⁷.
+// modeAudit is a test audit that declares the mode and targets parameters
+// and reports every cell with its true value widened by 10⁷, and in its
+// figures whether it was asked to audit the primaries only.
 type modeAudit struct{}
 
 func (modeAudit) Info() pluginsdk.MethodInfo {
 	return pluginsdk.MethodInfo{Code: AuditMethod, Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals},
 		Params: []pluginsdk.ParamSpec{{Name: "mode", Type: pluginsdk.ParamEnum, Default: "bounds",
-			Allowed: []string{"bounds", "verdicts"}, Help: "what to compute"}},
+			Allowed: []string{"bounds", "verdicts"}, Help: "what to compute"},
+			{Name: "targets", Type: pluginsdk.ParamEnum, Default: "all",
+				Allowed: []string{"all", "primaries"}, Help: "which cells to audit"}},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureHierarchical}}
 }
 
@@ -176,6 +179,11 @@ func (modeAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.
 	for i := range v {
 		res.Lower[i], res.Upper[i] = v[i]-1e7, v[i]+1e7
 	}
+	primaries := 0.0
+	if req.Params.String("targets") == "primaries" {
+		primaries = 1
+	}
+	res.Stats.Extra = map[string]float64{"primaries_only": primaries}
 	return judged(req.Problem, res), nil
 }
 
@@ -212,7 +220,11 @@ func TestAuditMode(t *testing.T) {
 				}
 			}
 			if a == nil || a.Mode != tc.want || a.UnderProtected != 0 {
-				t.Errorf("audit %+v, want mode %s", a, tc.want)
+				t.Fatalf("audit %+v, want mode %s", a, tc.want)
+			}
+			// Verdicts are decided on the primaries alone.
+			if only := a.Figures["primaries_only"] == 1; only != (tc.want == "verdicts") {
+				t.Errorf("audit of the primaries only: %v, in mode %s", only, tc.want)
 			}
 			// The table's final state: the secondaries of PAIRS, their
 			// cost, the method and the table's own audit.

@@ -106,8 +106,8 @@ func BenchmarkGrid30(b *testing.B) {
 
 // BenchmarkJJFile audits the JJ file named by AUDIT_JJ (skipped without
 // it), for instance a batch job's <WRITETABLE> type 6 after <SUPPRESS>: its
-// own pattern and every cell hidden, verdicts only (the host's final
-// audit) and exact bounds.
+// own pattern and every cell hidden; verdicts of every hidden cell, of the
+// primaries only (the host's final audit) and exact bounds.
 func BenchmarkJJFile(b *testing.B) {
 	path := os.Getenv("AUDIT_JJ")
 	if path == "" {
@@ -127,17 +127,20 @@ func BenchmarkJJFile(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name string
-		all  bool
-		mode Mode
-	}{{"pattern-verdicts", false, ModeVerdicts}, {"pattern-bounds", false, ModeBounds},
-		{"all-verdicts", true, ModeVerdicts}, {"all-bounds", true, ModeBounds}} {
+		name    string
+		all     bool
+		mode    Mode
+		targets Targets
+	}{{"pattern-verdicts", false, ModeVerdicts, TargetsDefault}, {"pattern-verdicts-primaries", false, ModeVerdicts, TargetsPrimaries},
+		{"pattern-bounds", false, ModeBounds, TargetsDefault},
+		{"all-verdicts", true, ModeVerdicts, TargetsDefault}, {"all-verdicts-primaries", true, ModeVerdicts, TargetsPrimaries},
+		{"all-bounds", true, ModeBounds, TargetsDefault}} {
 		b.Run(tc.name, func(b *testing.B) {
 			var st []cellstatus.Status
 			if tc.all {
 				st = allSuppressed(p)
 			}
-			benchAudit(b, p, st, Options{Mode: tc.mode})
+			benchAudit(b, p, st, Options{Mode: tc.mode, Targets: tc.targets})
 		})
 	}
 }

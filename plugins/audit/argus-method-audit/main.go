@@ -46,6 +46,10 @@ func (method) Info() pluginsdk.MethodInfo {
 				BatchPosition: 3, Help: "bounds: the exact attacker interval of every hidden cell (τ-Argus's audit); " +
 					"verdicts: protected or not, as exactly, with intervals that may be narrower than the attacker's for " +
 					"protected cells (far faster on large tables)"},
+			{Name: "targets", Type: pluginsdk.ParamEnum, Default: "all", Allowed: []string{"all", "primaries"},
+				BatchPosition: 4, Help: "all: every hidden cell is audited; primaries: only the primaries (their verdicts " +
+					"are the same; the other hidden cells are sent as disclosed, a part of the table without a primary " +
+					"is not solved at all; the host asks for it with mode verdicts)"},
 		},
 		Capabilities: pluginsdk.Capabilities{
 			Output: pluginsdk.OutputIntervals, NeedsFrequency: true, LinkedTables: true,
@@ -72,6 +76,9 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if req.Params.String("mode") == "verdicts" {
 		opts.Mode = audit.ModeVerdicts
 	}
+	if req.Params.String("targets") == "primaries" {
+		opts.Targets = audit.TargetsPrimaries
+	}
 	opts.OnProgress = func(pr audit.Progress) {
 		f := -1.0
 		if pr.Total > 0 {
@@ -94,7 +101,9 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		// (its verdict, if it is a primary, is unverified).
 		if math.IsNaN(res.Lower[i]) || math.IsNaN(res.Upper[i]) {
 			res.Lower[i], res.Upper[i] = p.Cells.Value[i], p.Cells.Value[i]
-			unknown++
+			if rep.Verdict[i] != audit.VerdictNotAudited {
+				unknown++
+			}
 		}
 	}
 	if unknown > 0 {

@@ -186,3 +186,38 @@ func TestTimeLimit(t *testing.T) {
 		t.Errorf("outcome %v, %d unverified primaries", res.Outcome, unverified)
 	}
 }
+
+// TestTargetsPrimaries: auditing the primaries only gives every primary the
+// verdict of the full audit, and the hidden cells it leaves out are not
+// reported as cells it failed to audit.
+func TestTargetsPrimaries(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{12, 9}, Seed: 3, PrimaryFraction: 0.15})
+	if err := relations.Fill(p, relations.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range p.Cells.Status {
+		if sec, ok := s.ToSecondary(); ok && i%3 == 0 {
+			p.Cells.Status[i] = sec
+		}
+	}
+	client := plugintest.Serve(t, plugin())
+	var res [2]*pluginsdk.Result
+	for k, targets := range []string{"all", "primaries"} {
+		r, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p,
+			Params: map[string]string{"mode": "verdicts", "targets": targets}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range r.Diagnostics {
+			if d.Code == "audit.unknown" {
+				t.Errorf("targets %s: %s", targets, d.Summary)
+			}
+		}
+		res[k] = r
+	}
+	for i, s := range p.Cells.Status {
+		if s.IsPrimary() && res[0].Verdicts[i] != res[1].Verdicts[i] {
+			t.Errorf("cell %d: %v auditing all, %v auditing the primaries", i, res[0].Verdicts[i], res[1].Verdicts[i])
+		}
+	}
+}
