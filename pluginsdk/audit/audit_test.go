@@ -982,3 +982,42 @@ func TestTimeLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestAllSuppressedWitnesses: where every cell is hidden, the table scaled
+// down and up to its bounds is a feasible point of every attacker problem
+// that moves every cell at once, so the verdicts need no LP; they are
+// those of the exact bounds, and the bounds stay exact.
+func TestAllSuppressedWitnesses(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(3) {
+		p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{7, 6, 4}, Seed: seed, PrimaryFraction: 0.15, ProtectionPct: 30})
+		st := allSuppressed(p)
+		ref, err := Suppression(ctx, p, st, Options{Workers: 2, noReuse: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, targets := range []Targets{TargetsDefault, TargetsPrimaries} {
+			rv, err := Suppression(ctx, p, st, Options{Workers: 2, Mode: ModeVerdicts, Targets: targets})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rv.Counts.LPs != 0 {
+				t.Errorf("seed %d, targets %d: %d LPs for the verdicts", seed, targets, rv.Counts.LPs)
+			}
+			for i, v := range rv.Verdicts {
+				if v != ref.Verdicts[i] {
+					t.Errorf("seed %d, targets %d, cell %d: %v, exact bounds say %v", seed, targets, i, v, ref.Verdicts[i])
+				}
+			}
+		}
+		rb, err := Suppression(ctx, p, st, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range rb.Lower {
+			if !near(rb.Lower[i], ref.Lower[i]) || !near(rb.Upper[i], ref.Upper[i]) {
+				t.Errorf("seed %d cell %d: bounds [%g, %g], without shortcuts [%g, %g]", seed, i, rb.Lower[i], rb.Upper[i], ref.Lower[i], ref.Upper[i])
+			}
+		}
+	}
+}

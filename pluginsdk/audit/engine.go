@@ -149,7 +149,7 @@ type component struct {
 	ylo, yhi       []float64
 	rhs            []float64
 	consistent     bool
-	// The component's rows over its columns (CSR), built with the model:
+	// The component's rows over its columns (CSR), built at setup (buildRows):
 	// row q has columns rowCol[rowStart[q]:rowStart[q+1]].
 	rowStart []int
 	rowCol   []int
@@ -201,10 +201,12 @@ func (a *attack) run(ctx context.Context) error {
 	a.localOf = local
 	for _, k := range comps {
 		a.scaleComponent(k, determined)
+		a.buildRows(k)
 	}
 	a.counts.Components = len(comps)
 	a.settleOuter(comps, live, red, minRow)
 	a.witnessTruth(comps)
+	a.witnessScaled(comps)
 	a.planTasks(comps)
 	a.setupDone = time.Now()
 	return a.solveAll(ctx, comps)
@@ -503,6 +505,52 @@ func (a *attack) witnessTruth(comps []*component) {
 	}
 }
 
+// witnessScaled tries the true table of a component scaled by a factor t,
+// x = t·r, at the smallest and the largest t its bounds allow: where no
+// published cell enters the component's relations (a part of the table
+// that is hidden entirely, as in an all-suppressed pattern) these are
+// feasible points of every base problem, each of which moves every cell at
+// once (every cell down, every cell up). Like any LP solution they serve
+// only after the check of bounds and relations (point), then as witnesses
+// (scan); where a published cell enters a relation the check refuses them.
+func (a *attack) witnessScaled(comps []*component) {
+	if a.opts.noReuse {
+		return
+	}
+	// The relations' residuals grow with t; a factor beyond this one is
+	// not needed to prove anything the tolerance can judge.
+	const maxFactor = 16.0
+	for _, k := range comps {
+		if !k.consistent {
+			continue
+		}
+		tmin, tmax := -maxFactor, maxFactor
+		for j, c := range k.cols {
+			r := a.ref[c]
+			if r == 0 {
+				continue
+			}
+			l, h := k.ylo[j]*k.scale+r, k.yhi[j]*k.scale+r // the bounds the LP sees
+			if r < 0 {
+				l, h = h, l
+			}
+			tmin, tmax = math.Max(tmin, l/r), math.Min(tmax, h/r)
+		}
+		for _, t := range []float64{tmin, tmax} {
+			if !(math.Abs(t-1) > 1e-9) || tmin > tmax {
+				continue
+			}
+			y := make([]float64, len(k.cols))
+			for j, c := range k.cols {
+				y[j] = min(max((t-1)*a.ref[c]/k.scale, k.ylo[j]), k.yhi[j])
+			}
+			if x, ok := a.point(k, y, -1, 0, 0); ok {
+				a.scan(k, x, false)
+			}
+		}
+	}
+}
+
 // planTasks lists every component's LPs and orders the components, the
 // largest task lists first: all minima, then all maxima (the scheduler
 // picks among the open ones by the last solution); targets with their own
@@ -547,15 +595,9 @@ func (a *attack) nonAdditive(r int, residual float64) {
 		Relations: []int{r}})
 }
 
-// buildModel builds the LP of component k: one column per cell with its
-// bounds, one equality row per relation, zero objective.
-func (a *attack) buildModel(k *component) (*solver.Model, error) {
-	md := solver.NewModel(solver.Minimize)
-	nc := len(k.cols)
-	cost := make([]float64, nc)
-	if _, err := md.AddCols(cost, k.ylo, k.yhi, nil); err != nil {
-		return nil, fmt.Errorf("audit: component of %d cells: %w", nc, err)
-	}
+// buildRows builds component k's rows over its columns (CSR): the LP's
+// constraint matrix and what every candidate point is checked against.
+func (a *attack) buildRows(k *component) {
 	start := make([]int, 1, len(k.rows)+1)
 	var idx []int
 	var val []float64
@@ -570,7 +612,18 @@ func (a *attack) buildModel(k *component) (*solver.Model, error) {
 		start = append(start, len(idx))
 	}
 	k.rowStart, k.rowCol, k.rowCoef = start, idx, val
-	if _, err := md.AddRows(k.rhs, k.rhs, start, idx, val); err != nil {
+}
+
+// buildModel builds the LP of component k: one column per cell with its
+// bounds, one equality row per relation (buildRows), zero objective.
+func (a *attack) buildModel(k *component) (*solver.Model, error) {
+	md := solver.NewModel(solver.Minimize)
+	nc := len(k.cols)
+	cost := make([]float64, nc)
+	if _, err := md.AddCols(cost, k.ylo, k.yhi, nil); err != nil {
+		return nil, fmt.Errorf("audit: component of %d cells: %w", nc, err)
+	}
+	if _, err := md.AddRows(k.rhs, k.rhs, k.rowStart, k.rowCol, k.rowCoef); err != nil {
 		return nil, fmt.Errorf("audit: component of %d cells: %w", nc, err)
 	}
 	return md, nil
