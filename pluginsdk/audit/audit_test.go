@@ -1021,3 +1021,53 @@ func TestAllSuppressedWitnesses(t *testing.T) {
 		}
 	}
 }
+
+// TestShortcutsAgainstReference compares the audit with all its shortcuts
+// (differencing, bound tightening, witnesses, filtering) against the plain
+// path (one LP per direction) on small random three-dimensional tables
+// whose patterns hide some slices entirely (where the scaled table is a
+// witness) and a random share of the rest: the same exact bounds, and in
+// verdict mode the same verdicts.
+func TestShortcutsAgainstReference(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(8) {
+		rng := rand.New(rand.NewPCG(seed, 14))
+		sizes := []int{3 + rng.IntN(4), 3 + rng.IntN(4), 2 + rng.IntN(3)}
+		p := plugintest.Grid(plugintest.GridSpec{Sizes: sizes, Seed: seed, PrimaryFraction: 0.15, ProtectionPct: 10 + 20*rng.Float64()})
+		st := randomStatuses(p, 0.3, seed)
+		slice := int32(1 + rng.IntN(sizes[0])) // every cell of one slice hidden
+		for i, s := range st {
+			if p.Cells.Coords[3*i] == slice || (seed%2 == 0 && p.Cells.Coords[3*i] == 0) {
+				if sec, ok := s.ToSecondary(); ok {
+					st[i] = sec
+				}
+			}
+		}
+		ref, err := Suppression(ctx, p, st, Options{Workers: 2, noReuse: true, noDifferencing: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, err := Suppression(ctx, p, st, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range ref.Lower {
+			if fast.Verdict[i] != ref.Verdict[i] || !near(fast.Lower[i], ref.Lower[i]) || !near(fast.Upper[i], ref.Upper[i]) {
+				t.Errorf("seed %d cell %d: %v [%g, %g], reference %v [%g, %g]", seed, i,
+					fast.Verdict[i], fast.Lower[i], fast.Upper[i], ref.Verdict[i], ref.Lower[i], ref.Upper[i])
+			}
+		}
+		for _, targets := range []Targets{TargetsDefault, TargetsPrimaries} {
+			rv, err := Suppression(ctx, p, st, Options{Workers: 2, Mode: ModeVerdicts, Targets: targets})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range rv.Verdicts {
+				if v != ref.Verdicts[i] {
+					t.Errorf("seed %d, targets %d, cell %d: verdict %v, reference %v", seed, targets, i, v, ref.Verdicts[i])
+				}
+			}
+		}
+		t.Logf("seed %d %v: %d hidden, %d LPs (reference %d), %d under-protected", seed, sizes, ref.Counts.Hidden, fast.Counts.LPs, ref.Counts.LPs, len(ref.UnderProtected))
+	}
+}
