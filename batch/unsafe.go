@@ -85,6 +85,10 @@ func tauArgusSingletonRules(info pluginsdk.MethodInfo, params map[string]string)
 // unsafeTable records that a table's last protection failed its audit.
 type unsafeTable struct {
 	under, primaries int
+	// unverified counts those of under whose protection the audit could
+	// not prove; timedOut: its time limit ran out.
+	unverified int
+	timedOut   bool
 	// cells names the under-protected primaries by their codes.
 	cells []string
 	// unaudited: no audit plugin could check the pattern.
@@ -96,7 +100,20 @@ func (u *unsafeTable) String() string {
 	if u.unaudited {
 		return "its pattern could not be audited (no audit plugin installed)"
 	}
-	return fmt.Sprintf("it failed its audit (%d of %d primary cells under-protected)", u.under, u.primaries)
+	return fmt.Sprintf("it failed its audit (%s)", u.failures())
+}
+
+// failures counts the primaries that failed the audit, and says how many
+// of them are unverified and why.
+func (u *unsafeTable) failures() string {
+	if u.unverified == 0 {
+		return fmt.Sprintf("%d of %d primary cells under-protected", u.under, u.primaries)
+	}
+	why := ""
+	if u.timedOut {
+		why = ", the audit's time limit ran out"
+	}
+	return fmt.Sprintf("%d of %d primary cells under-protected or unverified: %d unverified%s", u.under, u.primaries, u.unverified, why)
 }
 
 // maxNamedCells bounds the cells named in the logbook and the report.
@@ -139,7 +156,7 @@ func (e *engine) markUnsafe(specs []*tableSpec, ar *AuditReport, perTable []*Aud
 	}
 	var names []string
 	for i, t := range specs {
-		u := &unsafeTable{under: ar.UnderProtected, primaries: ar.Primaries}
+		u := &unsafeTable{under: ar.UnderProtected, primaries: ar.Primaries, unverified: ar.Unverified, timedOut: ar.TimedOut}
 		if i < len(perTable) && perTable[i] != nil {
 			for _, c := range perTable[i].Cells {
 				u.cells = append(u.cells, cellCodes(t.table, c))
@@ -188,9 +205,11 @@ func (e *engine) withhold(c *arb.WriteTable, t *tableSpec, path string) bool {
 // it), with the tables named in the logbook and the report.
 func (e *engine) finalSafety() int {
 	var bad []string
+	timedOut := false
 	for i, t := range e.tables {
 		if t.unsafe != nil && t.table != nil {
-			what := fmt.Sprintf("%d of %d primary cells under-protected", t.unsafe.under, t.unsafe.primaries)
+			what := t.unsafe.failures()
+			timedOut = timedOut || t.unsafe.timedOut
 			if t.unsafe.unaudited {
 				what = "not audited: no audit plugin installed"
 			}
@@ -210,5 +229,9 @@ func (e *engine) finalSafety() int {
 	e.report.Hints = append(e.report.Hints, "the audit after <SUPPRESS> found primary cells an attacker can narrow down "+
 		"below their protection levels; the logbook names them. Try another method (OPT protects exactly), or run "+
 		"argus with --publish-unsafe to write the outputs anyway")
+	if timedOut {
+		e.report.Hints = append(e.report.Hints, "the audit stopped at its time limit before it proved every primary cell "+
+			"protected; argus --audit-limit=D gives it more time")
+	}
 	return ExitError
 }

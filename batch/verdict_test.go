@@ -148,7 +148,8 @@ func TestAuditTimeLimit(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, "r.csv")); err == nil {
 				t.Error("r.csv written")
 			}
-			if !strings.Contains(lb, tc.wantLog) || !strings.Contains(lb, "(1 unverified: their protection is not proven)") {
+			if !strings.Contains(lb, tc.wantLog) || !strings.Contains(lb, "(1 unverified: their protection is not proven)") ||
+				!strings.Contains(lb, "1 of 1 primary cells under-protected or unverified: 1 unverified, the audit's time limit ran out") {
 				t.Errorf("logbook does not say %q\n%s", tc.wantLog, lb)
 			}
 			var ar *AuditReport
@@ -159,6 +160,9 @@ func TestAuditTimeLimit(t *testing.T) {
 			}
 			if ar == nil || !ar.TimedOut || ar.Unverified != 1 || ar.UnderProtected != 1 {
 				t.Errorf("audit report %+v", ar)
+			}
+			if !slices.ContainsFunc(rep.Hints, func(h string) bool { return strings.Contains(h, "--audit-limit") }) {
+				t.Errorf("no hint names --audit-limit: %v", rep.Hints)
 			}
 		})
 	}
