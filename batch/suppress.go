@@ -176,6 +176,9 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 	if hasParam(ref.Info, auditMode) {
 		params[auditMode] = auditVerdicts
 	}
+	if hasParam(ref.Info, auditTargets) {
+		params[auditTargets] = auditPrimaries // only the primaries' verdicts are read
+	}
 	res, err := e.runAudit(p, status, params, "audit-singletons", "audit (colluding singletons)", e.auditLimit())
 	if err != nil {
 		return err
