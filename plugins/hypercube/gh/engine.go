@@ -339,14 +339,15 @@ func (e *engine) cellState() {
 		// Hiding a class hides all its copies, so the problem's cost of a
 		// class is that of all of them. GHMiter's internal cost is that of
 		// the one cell it sees in a sub-table: copies (single-child levels)
-		// lie in other sub-tables, so the class costs ln(1+|a|) once.
+		// lie in other sub-tables, so the class costs ln(1+|a|) once,
+		// weighted by the totals among them.
 		switch {
 		case e.o.Cost == CostProblem && len(c.Cost) > 0:
 			e.cost[r] += c.Cost[i]
 		case e.o.Cost == CostProblem:
 			e.cost[r]++
 		default:
-			e.cost[r] = max(e.cost[r], math.Log1p(math.Abs(c.Value[i])))
+			e.cost[r] = max(e.cost[r], math.Log1p(math.Abs(c.Value[i]))*float64(1+e.totalDims(i)))
 		}
 	}
 	pct := e.o.AprioriPct / 100
@@ -368,6 +369,23 @@ func (e *engine) cellState() {
 			e.frozen[i] = true
 		}
 	}
+}
+
+// totalDims is the number of dimensions in which cell i has its table's
+// total code: 0 for an inner cell, 1 for a cell of a marginal total (a
+// total row or column of a 2-D table), the table's dimension count for its
+// grand total. CostLog multiplies a cell's cost by 1 + totalDims, so that a
+// hypercube hides a total only when every one without it costs more: a
+// statistician publishes no table without its totals if it can be helped.
+func (e *engine) totalDims(i int) int {
+	dims := e.p.Tables[e.p.TableOf(i)].Dims
+	n := 0
+	for d, x := range e.p.Coords(i) {
+		if dims[d].Parent[x] < 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // DeriveRatio returns τ-Argus's sliding protection ratio as far as the

@@ -665,12 +665,12 @@ func TestRandomTables(t *testing.T) {
 // TestOptionsFrom maps the plugin's parameters onto Options.
 func TestOptionsFrom(t *testing.T) {
 	params, diags := pluginsdk.ValidateParams(Method{}, map[string]string{ParamApriori: "50", ParamSingleton: "0",
-		ParamRepair: "false", ParamCriterion: "levels", ParamRatio: "0.3", ParamCost: "problem", ParamChoose: "cost", ParamRounds: "4"})
+		ParamRepair: "false", ParamCriterion: "levels", ParamRatio: "0.3", ParamCost: "problem", ParamChoose: "count", ParamRounds: "4"})
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
 	o := OptionsFrom(params, pluginsdk.Limits{Threads: 2, TimeLimit: time.Minute})
-	want := Options{AprioriPct: 50, Ratio: 0.3, Criterion: CriterionLevels, Cost: CostProblem, Choose: ChooseCost,
+	want := Options{AprioriPct: 50, Ratio: 0.3, Criterion: CriterionLevels, Cost: CostProblem, Choose: ChooseCount,
 		MaxRepairRounds: 4, AuditWorkers: 2, TimeLimit: time.Minute}
 	o.Progress = nil
 	if o.AprioriPct != want.AprioriPct || o.Singleton || o.Repair || o.Ratio != want.Ratio || o.Criterion != want.Criterion ||
@@ -680,7 +680,7 @@ func TestOptionsFrom(t *testing.T) {
 	params, _ = pluginsdk.ValidateParams(Method{}, nil)
 	d := OptionsFrom(params, pluginsdk.Limits{})
 	if d.AprioriPct != 100 || !d.Singleton || !d.Repair || d.Ratio >= 0 || d.Criterion != CriterionRatio ||
-		d.Cost != CostLog || d.Choose != ChooseCount {
+		d.Cost != CostLog || d.Choose != ChooseCost {
 		t.Errorf("defaults %+v", d)
 	}
 }

@@ -25,7 +25,10 @@ type CostMode int
 const (
 	// CostLog is GHMiter's internal cost ln(1 + |value|), once per class
 	// of copies (cells equal because of single-child levels): GHMiter sees
-	// one of them in a sub-table.
+	// one of them in a sub-table. Like GHMiter, which adds a large
+	// constant for margins, it weighs totals: a cell that is the total of k
+	// dimensions (k = 1 for a marginal total, all dimensions for the grand
+	// total) costs (1+k)·ln(1 + |value|).
 	CostLog CostMode = iota
 	// CostProblem uses the problem's cost column (1 per cell without one),
 	// summed over a class of copies.
@@ -85,9 +88,10 @@ type Options struct {
 }
 
 // DefaultOptions returns τ-Argus's defaults (a-priori 100 %, singleton
-// protection on, the derived sliding ratio) with the repair on.
+// protection on, the derived sliding ratio) with the repair on and the
+// hypercubes ranked by cost (ChooseCost with CostLog).
 func DefaultOptions() Options {
-	return Options{AprioriPct: 100, Singleton: true, Repair: true, Ratio: -1}
+	return Options{AprioriPct: 100, Singleton: true, Repair: true, Ratio: -1, Choose: ChooseCost}
 }
 
 // Applied describes one hypercube the method applied.
