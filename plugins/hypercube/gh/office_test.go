@@ -216,6 +216,9 @@ func BenchmarkOffice(b *testing.B) {
 				b.ReportMetric(float64(t.col), "total-col")
 				b.ReportMetric(float64(res.Stats.UnderProtectedBefore), "under-before")
 				b.ReportMetric(float64(res.Stats.UnderProtectedAfter), "under-after")
+				if tc.repair {
+					b.ReportMetric(float64(hostAudit(b, p, res.Status, o.Singleton)), "audit-under")
+				}
 			})
 		}
 	}
