@@ -51,10 +51,13 @@
 // the additional suppressions, then the fewest of them, or (ChooseCount,
 // GHMiter's rule) the fewest additional suppressions, then the fewest new
 // margin cells of the sub-table, then the lowest cost. The cost of a new
-// suppression is (1+k)·ln(1+|a|) for a cell that is the table's total in k
-// dimensions (CostLog: GHMiter's internal cost ln(1+|a|), with totals
-// weighed as GHMiter weighs margins; a class of copies counts once, as
-// GHMiter sees one of its cells in a sub-table), or the problem's cost
+// suppression is (1+w)·ln(1+|a|) (CostLog: GHMiter's internal cost
+// ln(1+|a|), with totals weighed as GHMiter weighs margins; a class of
+// copies counts once, as GHMiter sees one of its cells in a sub-table),
+// where w sums over the dimensions the height of the cell's code relative
+// to the total's (1 for the total, 0 for a leaf): 0 for an inner cell, 1
+// for a marginal total by leaves, 2 for the grand total of a 2-D table; or
+// the problem's cost
 // (CostProblem; summed over the copies, which are all hidden). Ranking by
 // cost hides less value than GHMiter's count-first rule, which takes two
 // new totals over three small inner cells, and leaves totals (the grand

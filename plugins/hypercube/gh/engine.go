@@ -314,6 +314,10 @@ func (e *engine) cellState() {
 		minTab = 1.5 * minVal
 	}
 	e.tol = numeric.Slack(maxAbs) + 1e-12
+	var heights [][][]float64
+	if e.o.Cost == CostLog {
+		heights = codeHeights(p)
+	}
 	for i := range n {
 		r, st := e.root[i], c.Status[i]
 		if st.IsSuppressed() {
@@ -347,7 +351,7 @@ func (e *engine) cellState() {
 		case e.o.Cost == CostProblem:
 			e.cost[r]++
 		default:
-			e.cost[r] = max(e.cost[r], math.Log1p(math.Abs(c.Value[i]))*float64(1+e.totalDims(i)))
+			e.cost[r] = max(e.cost[r], math.Log1p(math.Abs(c.Value[i]))*(1+totalWeight(p, heights, i)))
 		}
 	}
 	pct := e.o.AprioriPct / 100
@@ -371,21 +375,61 @@ func (e *engine) cellState() {
 	}
 }
 
-// totalDims is the number of dimensions in which cell i has its table's
-// total code: 0 for an inner cell, 1 for a cell of a marginal total (a
-// total row or column of a 2-D table), the table's dimension count for its
-// grand total. CostLog multiplies a cell's cost by 1 + totalDims, so that a
-// hypercube hides a total only when every one without it costs more: a
-// statistician publishes no table without its totals if it can be helped.
-func (e *engine) totalDims(i int) int {
-	dims := e.p.Tables[e.p.TableOf(i)].Dims
-	n := 0
-	for d, x := range e.p.Coords(i) {
-		if dims[d].Parent[x] < 0 {
-			n++
+// codeHeights returns, per table and dimension, every code's height (the
+// longest path down to a leaf, 0 for a leaf) relative to that of the
+// dimension's total: 1 for the total, 0 for the leaves, in between for the
+// sub-totals.
+func codeHeights(p *pluginsdk.Problem) [][][]float64 {
+	out := make([][][]float64, len(p.Tables))
+	for t := range p.Tables {
+		dims := p.Tables[t].Dims
+		out[t] = make([][]float64, len(dims))
+		for d := range dims {
+			par, depth := dims[d].Parent, dims[d].Depth
+			h := make([]float64, len(par))
+			// Deepest codes first: a parent is raised after all its
+			// descendants.
+			order := make([]int, len(par))
+			for c := range order {
+				order[c] = c
+			}
+			slices.SortStableFunc(order, func(a, b int) int { return int(depth[b]) - int(depth[a]) })
+			for _, c := range order {
+				if a := par[c]; a >= 0 {
+					h[a] = max(h[a], h[c]+1)
+				}
+			}
+			top := 0.0
+			for c := range par {
+				if par[c] < 0 {
+					top = max(top, h[c])
+				}
+			}
+			if top > 0 {
+				for c := range h {
+					h[c] /= top
+				}
+			}
+			out[t][d] = h
 		}
 	}
-	return n
+	return out
+}
+
+// totalWeight is how much of a total cell i is: the sum over its
+// dimensions of its code's relative height (heights, from codeHeights) — 0
+// for an inner cell of the leaves, 1 for a marginal total by leaves, the
+// number of dimensions for the grand total, fractions for sub-totals.
+// CostLog multiplies a cell's ln(1+|a|) by 1 + totalWeight, so that a
+// hypercube hides a total only when every one without it costs more: a
+// statistician publishes no table without its totals if it can be helped.
+func totalWeight(p *pluginsdk.Problem, heights [][][]float64, i int) float64 {
+	h := heights[p.TableOf(i)]
+	w := 0.0
+	for d, x := range p.Coords(i) {
+		w += h[d][x]
+	}
+	return w
 }
 
 // DeriveRatio returns τ-Argus's sliding protection ratio as far as the

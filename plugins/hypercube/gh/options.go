@@ -26,9 +26,11 @@ const (
 	// CostLog is GHMiter's internal cost ln(1 + |value|), once per class
 	// of copies (cells equal because of single-child levels): GHMiter sees
 	// one of them in a sub-table. Like GHMiter, which adds a large
-	// constant for margins, it weighs totals: a cell that is the total of k
-	// dimensions (k = 1 for a marginal total, all dimensions for the grand
-	// total) costs (1+k)·ln(1 + |value|).
+	// constant for margins, it weighs totals: a cell costs
+	// (1+w)·ln(1 + |value|), w being the sum over the dimensions of its
+	// code's height relative to the total's (0 for an inner cell of the
+	// leaves, 1 for a marginal total by leaves, the number of dimensions
+	// for the grand total).
 	CostLog CostMode = iota
 	// CostProblem uses the problem's cost column (1 per cell without one),
 	// summed over a class of copies.
