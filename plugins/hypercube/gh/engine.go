@@ -315,8 +315,9 @@ func (e *engine) cellState() {
 	}
 	e.tol = numeric.Slack(maxAbs) + 1e-12
 	var heights [][][]float64
+	var weight []float64
 	if e.o.Cost == CostLog {
-		heights = codeHeights(p)
+		heights, weight = codeHeights(p), make([]float64, n)
 	}
 	for i := range n {
 		r, st := e.root[i], c.Status[i]
@@ -344,20 +345,25 @@ func (e *engine) cellState() {
 		// class is that of all of them. GHMiter's internal cost is that of
 		// the one cell it sees in a sub-table: copies (single-child levels)
 		// lie in other sub-tables, so the class costs ln(1+|a|) once,
-		// weighted by the totals among them.
+		// weighted as a total below.
 		switch {
 		case e.o.Cost == CostProblem && len(c.Cost) > 0:
 			e.cost[r] += c.Cost[i]
 		case e.o.Cost == CostProblem:
 			e.cost[r]++
 		default:
-			e.cost[r] = max(e.cost[r], math.Log1p(math.Abs(c.Value[i]))*(1+totalWeight(p, heights, i)))
+			e.cost[r] = max(e.cost[r], math.Log1p(math.Abs(c.Value[i])))
+			// Hiding a class hides its most total copy too.
+			weight[r] = max(weight[r], totalWeight(p, heights, i))
 		}
 	}
 	pct := e.o.AprioriPct / 100
 	for i := range n {
 		if e.root[i] != int32(i) {
 			continue
+		}
+		if weight != nil {
+			e.cost[i] *= 1 + weight[i]
 		}
 		a := c.Value[i]
 		x := pct * math.Abs(a)

@@ -258,17 +258,20 @@ func TestTotalsLast(t *testing.T) {
 // TestTotalWeight: a cell's weight as a total sums its codes' heights
 // relative to the total's, per dimension.
 func TestTotalWeight(t *testing.T) {
-	p := newBuilder(dim("A", "T", "X", "X.1", "X.1.a", "X.1.b", "X.2", "Y"), flat("B", 2)).
-		set(1, "X.1.a", "1").set(1, "X.1.b", "2").set(1, "X.2", "1").set(1, "Y", "2").build()
+	p := newBuilder(dim("A", "T", "X", "X.1", "X.1.a", "X.1.b", "X.2", "Y", "Y.1", "Y.1.a"), flat("B", 2)).
+		set(1, "X.1.a", "1").set(1, "X.1.b", "2").set(1, "X.2", "1").set(1, "Y.1.a", "2").build()
 	h := codeHeights(p)
 	for _, tc := range []struct {
 		a, b string
 		want float64
 	}{
 		{"T", "T", 2}, {"T", "1", 1}, {"X.1.a", "T", 1}, {"X", "T", 2.0/3 + 1}, {"X.1", "2", 1.0 / 3},
-		{"X.2", "1", 0}, {"Y", "2", 0}, {"X.1.b", "1", 0},
+		{"X.2", "1", 0}, {"X.1.b", "1", 0},
+		// Y and Y.1 have a single child each: their cells are copies of
+		// those of the leaf Y.1.a, whose weight their class takes.
+		{"Y", "2", 2.0 / 3}, {"Y.1", "T", 1.0/3 + 1}, {"Y.1.a", "1", 0},
 	} {
-		b := &builder{t: p.Tables[0], ext: []int{7, 3}}
+		b := &builder{t: p.Tables[0], ext: []int{9, 3}}
 		if got := totalWeight(p, h, b.id(tc.a, tc.b)); math.Abs(got-tc.want) > numeric.Slack(tc.want) {
 			t.Errorf("(%s,%s): weight %v, want %v", tc.a, tc.b, got, tc.want)
 		}
