@@ -53,12 +53,13 @@
 // margin cells of the sub-table, then the lowest cost. The cost of a new
 // suppression is (1+w)·ln(1+|a|) (CostLog: GHMiter's internal cost
 // ln(1+|a|), with totals weighed as GHMiter weighs margins; a class of
-// copies counts once, as GHMiter sees one of its cells in a sub-table),
-// where w sums over the dimensions the height of the cell's code relative
-// to the total's (1 for the total, 0 for a leaf): 0 for an inner cell, 1
-// for a marginal total by leaves, 2 for the grand total of a 2-D table; or
-// the problem's cost
-// (CostProblem; summed over the copies, which are all hidden). Ranking by
+// copies counts once, as GHMiter sees one of its cells in a sub-table, and
+// weighs as its most total copy), where w sums over the dimensions the
+// weight of the cell's code: 2 for the total, else its height relative to
+// the total's (0 for a leaf, a fraction for a sub-total). An inner cell of
+// the leaves has w = 0, a marginal total by leaves w = 2, the grand total
+// of a 2-D table w = 4. Or the problem's cost (CostProblem; summed over
+// the copies, which are all hidden). Ranking by
 // cost hides less value than GHMiter's count-first rule, which takes two
 // new totals over three small inner cells, and leaves totals (the grand
 // total above all) to the cases where every hypercube without them costs

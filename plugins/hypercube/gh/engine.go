@@ -381,10 +381,15 @@ func (e *engine) cellState() {
 	}
 }
 
-// codeHeights returns, per table and dimension, every code's height (the
-// longest path down to a leaf, 0 for a leaf) relative to that of the
-// dimension's total: 1 for the total, 0 for the leaves, in between for the
-// sub-totals.
+// totalCodeWeight is the weight of a dimension's total code in a cell's
+// weight as a total: twice the highest sub-total's, so that a marginal
+// total costs more than any sub-total line.
+const totalCodeWeight = 2
+
+// codeHeights returns, per table and dimension, every code's weight as a
+// total: totalCodeWeight for the total, else its height (the longest path
+// down to a leaf, 0 for a leaf) relative to that of the total, so 0 for
+// the leaves and a fraction below 1 for the sub-totals.
 func codeHeights(p *pluginsdk.Problem) [][][]float64 {
 	out := make([][][]float64, len(p.Tables))
 	for t := range p.Tables {
@@ -411,8 +416,11 @@ func codeHeights(p *pluginsdk.Problem) [][][]float64 {
 					top = max(top, h[c])
 				}
 			}
-			if top > 0 {
-				for c := range h {
+			for c := range h {
+				switch {
+				case par[c] < 0:
+					h[c] = totalCodeWeight
+				case top > 0:
 					h[c] /= top
 				}
 			}
@@ -423,9 +431,9 @@ func codeHeights(p *pluginsdk.Problem) [][][]float64 {
 }
 
 // totalWeight is how much of a total cell i is: the sum over its
-// dimensions of its code's relative height (heights, from codeHeights) — 0
-// for an inner cell of the leaves, 1 for a marginal total by leaves, the
-// number of dimensions for the grand total, fractions for sub-totals.
+// dimensions of its code's weight (heights, from codeHeights) — 0 for an
+// inner cell of the leaves, 2 for a marginal total by leaves, 2 per
+// dimension for the grand total, fractions for sub-totals.
 // CostLog multiplies a cell's ln(1+|a|) by 1 + totalWeight, so that a
 // hypercube hides a total only when every one without it costs more: a
 // statistician publishes no table without its totals if it can be helped.

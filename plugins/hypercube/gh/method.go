@@ -51,7 +51,7 @@ func (Method) Info() pluginsdk.MethodInfo {
 			{Name: ParamRatio, Type: pluginsdk.ParamFloat, Min: "0",
 				Help: "sliding protection ratio; default: τ-Argus's, derived from the primaries' protection levels"},
 			{Name: ParamCost, Type: pluginsdk.ParamEnum, Default: "log", Allowed: []string{"log", "problem"},
-				Help: "cost of a new suppression: ln(1+|value|) as GHMiter, weighted up to ×(1+dimensions) for totals (user costs ignored), or the problem's costs"},
+				Help: "cost of a new suppression: ln(1+|value|) as GHMiter, weighted up to ×(1+2·dimensions) for totals (user costs ignored), or the problem's costs"},
 			{Name: ParamChoose, Type: pluginsdk.ParamEnum, Default: "cost", Allowed: []string{"count", "cost"},
 				Help: "hypercube ranking: lowest cost first (cost: less suppressed value, totals last), or fewest new suppressions first as GHMiter (count)"},
 			{Name: ParamRounds, Type: pluginsdk.ParamInt, Default: "0", Min: "0",

@@ -255,8 +255,8 @@ func TestTotalsLast(t *testing.T) {
 	}
 }
 
-// TestTotalWeight: a cell's weight as a total sums its codes' heights
-// relative to the total's, per dimension.
+// TestTotalWeight: a cell's weight as a total sums its codes' weights: 2
+// for a total, the height relative to the total's for the others.
 func TestTotalWeight(t *testing.T) {
 	p := newBuilder(dim("A", "T", "X", "X.1", "X.1.a", "X.1.b", "X.2", "Y", "Y.1", "Y.1.a"), flat("B", 2)).
 		set(1, "X.1.a", "1").set(1, "X.1.b", "2").set(1, "X.2", "1").set(1, "Y.1.a", "2").build()
@@ -265,11 +265,11 @@ func TestTotalWeight(t *testing.T) {
 		a, b string
 		want float64
 	}{
-		{"T", "T", 2}, {"T", "1", 1}, {"X.1.a", "T", 1}, {"X", "T", 2.0/3 + 1}, {"X.1", "2", 1.0 / 3},
+		{"T", "T", 4}, {"T", "1", 2}, {"X.1.a", "T", 2}, {"X", "T", 2.0/3 + 2}, {"X.1", "2", 1.0 / 3},
 		{"X.2", "1", 0}, {"X.1.b", "1", 0},
 		// Y and Y.1 have a single child each: their cells are copies of
 		// those of the leaf Y.1.a, whose weight their class takes.
-		{"Y", "2", 2.0 / 3}, {"Y.1", "T", 1.0/3 + 1}, {"Y.1.a", "1", 0},
+		{"Y", "2", 2.0 / 3}, {"Y.1", "T", 1.0/3 + 2}, {"Y.1.a", "1", 0},
 	} {
 		b := &builder{t: p.Tables[0], ext: []int{9, 3}}
 		if got := totalWeight(p, h, b.id(tc.a, tc.b)); math.Abs(got-tc.want) > numeric.Slack(tc.want) {

@@ -28,9 +28,10 @@ const (
 	// one of them in a sub-table. Like GHMiter, which adds a large
 	// constant for margins, it weighs totals: a cell costs
 	// (1+w)·ln(1 + |value|), w being the sum over the dimensions of its
-	// code's height relative to the total's (0 for an inner cell of the
-	// leaves, 1 for a marginal total by leaves, the number of dimensions
-	// for the grand total).
+	// code's weight: 2 for the total, else its height relative to the
+	// total's (w = 0 for an inner cell of the leaves, 2 for a marginal
+	// total by leaves, twice the number of dimensions for the grand
+	// total).
 	CostLog CostMode = iota
 	// CostProblem uses the problem's cost column (1 per cell without one),
 	// summed over a class of copies.
