@@ -4,12 +4,16 @@ import (
 	"context"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
 )
 
 // benchProtect runs Protect on p under every configuration, reporting the
-// secondaries, their cost and the primaries under-protected before and
-// after the repair.
+// secondaries, their cost, the primaries under-protected before and after
+// the repair (the method's own audit) and those the host's audit finds in
+// the result (audit-under: attacker LPs on the whole table, with the
+// single-respondent primaries colluding when singleton protection is on).
 func benchProtect(b *testing.B, p *pluginsdk.Problem) {
 	for _, c := range configs {
 		b.Run(c.name, func(b *testing.B) {
@@ -26,8 +30,24 @@ func benchProtect(b *testing.B, p *pluginsdk.Problem) {
 			b.ReportMetric(res.Stats.SuppressedCost, "cost")
 			b.ReportMetric(float64(res.Stats.UnderProtectedBefore), "under-before")
 			b.ReportMetric(float64(res.Stats.UnderProtectedAfter), "under-after")
+			b.ReportMetric(float64(hostAudit(b, p, res.Status, o.Singleton)), "audit-under")
 		})
 	}
+}
+
+// hostAudit counts the primaries of status that the host's audit finds
+// under-protected (or cannot verify), with the single-respondent primaries
+// colluding when singletons is set.
+func hostAudit(tb testing.TB, p *pluginsdk.Problem, status []cellstatus.Status, singletons bool) int {
+	tb.Helper()
+	if singletons {
+		return singletonAudit(tb, p, status)
+	}
+	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Workers: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return len(rep.UnderProtected) + len(rep.Unverified)
 }
 
 // BenchmarkIndustryCodeBySize: the 6399-cell tables of Castro (2012, "Recent

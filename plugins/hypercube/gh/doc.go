@@ -47,13 +47,23 @@
 //     movement that the hypercubes using it demand of it;
 //
 // and, under both, the movement the repair demands (below). Among acceptable
-// hypercubes the method takes (ChooseCount, GHMiter's rule) the fewest
-// additional suppressions, then the fewest new margin cells of the
-// sub-table, then the lowest cost, or (ChooseCost) the lowest cost first;
-// the cost of a new suppression is ln(1+|a|), GHMiter's internal cost
-// (CostLog; a class of copies counts once, as GHMiter sees one of its cells
-// in a sub-table), or the problem's cost (CostProblem; summed over the
-// copies, which are all hidden). The search is a
+// hypercubes the method takes by default (ChooseCost) the lowest cost of
+// the additional suppressions, then the fewest of them, or (ChooseCount,
+// GHMiter's rule) the fewest additional suppressions, then the fewest new
+// margin cells of the sub-table, then the lowest cost. The cost of a new
+// suppression is (1+w)·ln(1+|a|) (CostLog: GHMiter's internal cost
+// ln(1+|a|), with totals weighed as GHMiter weighs margins; a class of
+// copies counts once, as GHMiter sees one of its cells in a sub-table, and
+// weighs as its most total copy), where w sums over the dimensions the
+// weight of the cell's code: 2 for the total, else its height relative to
+// the total's (0 for a leaf, a fraction for a sub-total). An inner cell of
+// the leaves has w = 0, a marginal total by leaves w = 2, the grand total
+// of a 2-D table w = 4. Or the problem's cost (CostProblem; summed over
+// the copies, which are all hidden). Ranking by
+// cost hides less value than GHMiter's count-first rule, which takes two
+// new totals over three small inner cells, and leaves totals (the grand
+// total above all) to the cases where every hypercube without them costs
+// more. The search is a
 // depth-first branch and bound over the dimensions, pruned by frozen
 // corners, by the criterion (u and w only shrink as corners are added) and
 // by the best hypercube so far, so sub-tables are limited by memory only,

@@ -314,6 +314,11 @@ func (e *engine) cellState() {
 		minTab = 1.5 * minVal
 	}
 	e.tol = numeric.Slack(maxAbs) + 1e-12
+	var heights [][][]float64
+	var weight []float64
+	if e.o.Cost == CostLog {
+		heights, weight = codeHeights(p), make([]float64, n)
+	}
 	for i := range n {
 		r, st := e.root[i], c.Status[i]
 		if st.IsSuppressed() {
@@ -339,7 +344,8 @@ func (e *engine) cellState() {
 		// Hiding a class hides all its copies, so the problem's cost of a
 		// class is that of all of them. GHMiter's internal cost is that of
 		// the one cell it sees in a sub-table: copies (single-child levels)
-		// lie in other sub-tables, so the class costs ln(1+|a|) once.
+		// lie in other sub-tables, so the class costs ln(1+|a|) once,
+		// weighted as a total below.
 		switch {
 		case e.o.Cost == CostProblem && len(c.Cost) > 0:
 			e.cost[r] += c.Cost[i]
@@ -347,12 +353,17 @@ func (e *engine) cellState() {
 			e.cost[r]++
 		default:
 			e.cost[r] = max(e.cost[r], math.Log1p(math.Abs(c.Value[i])))
+			// Hiding a class hides its most total copy too.
+			weight[r] = max(weight[r], totalWeight(p, heights, i))
 		}
 	}
 	pct := e.o.AprioriPct / 100
 	for i := range n {
 		if e.root[i] != int32(i) {
 			continue
+		}
+		if weight != nil {
+			e.cost[i] *= 1 + weight[i]
 		}
 		a := c.Value[i]
 		x := pct * math.Abs(a)
@@ -368,6 +379,71 @@ func (e *engine) cellState() {
 			e.frozen[i] = true
 		}
 	}
+}
+
+// totalCodeWeight is the weight of a dimension's total code in a cell's
+// weight as a total: twice the highest sub-total's, so that a marginal
+// total costs more than any sub-total line.
+const totalCodeWeight = 2
+
+// codeHeights returns, per table and dimension, every code's weight as a
+// total: totalCodeWeight for the total, else its height (the longest path
+// down to a leaf, 0 for a leaf) relative to that of the total, so 0 for
+// the leaves and a fraction below 1 for the sub-totals.
+func codeHeights(p *pluginsdk.Problem) [][][]float64 {
+	out := make([][][]float64, len(p.Tables))
+	for t := range p.Tables {
+		dims := p.Tables[t].Dims
+		out[t] = make([][]float64, len(dims))
+		for d := range dims {
+			par, depth := dims[d].Parent, dims[d].Depth
+			h := make([]float64, len(par))
+			// Deepest codes first: a parent is raised after all its
+			// descendants.
+			order := make([]int, len(par))
+			for c := range order {
+				order[c] = c
+			}
+			slices.SortStableFunc(order, func(a, b int) int { return int(depth[b]) - int(depth[a]) })
+			for _, c := range order {
+				if a := par[c]; a >= 0 {
+					h[a] = max(h[a], h[c]+1)
+				}
+			}
+			top := 0.0
+			for c := range par {
+				if par[c] < 0 {
+					top = max(top, h[c])
+				}
+			}
+			for c := range h {
+				switch {
+				case par[c] < 0:
+					h[c] = totalCodeWeight
+				case top > 0:
+					h[c] /= top
+				}
+			}
+			out[t][d] = h
+		}
+	}
+	return out
+}
+
+// totalWeight is how much of a total cell i is: the sum over its
+// dimensions of its code's weight (heights, from codeHeights) — 0 for an
+// inner cell of the leaves, 2 for a marginal total by leaves, 2 per
+// dimension for the grand total, fractions for sub-totals.
+// CostLog multiplies a cell's ln(1+|a|) by 1 + totalWeight, so that a
+// hypercube hides a total only when every one without it costs more: a
+// statistician publishes no table without its totals if it can be helped.
+func totalWeight(p *pluginsdk.Problem, heights [][][]float64, i int) float64 {
+	h := heights[p.TableOf(i)]
+	w := 0.0
+	for d, x := range p.Coords(i) {
+		w += h[d][x]
+	}
+	return w
 }
 
 // DeriveRatio returns τ-Argus's sliding protection ratio as far as the

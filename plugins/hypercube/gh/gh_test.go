@@ -409,40 +409,47 @@ func TestCopies(t *testing.T) {
 
 // TestCopyCost: A3 has the single child A3.1, so every (A3, b) has the copy
 // (A3.1, b). GHMiter sees one cell of such a class in a sub-table, so under
-// CostLog the class costs ln(1+|a|) once and the cube of (A1,B1) through
-// row A3 (ln31+ln41+ln46 = 10.98) beats the one through row A2
-// (ln31+ln51+ln61 = 11.47); counting the copies (18.5) would turn that
-// round. The problem's cost counts every hidden cell, so under CostProblem
-// the class costs all its copies: row A3 costs 30+2·40+2·45 = 200, row A2
-// 30+50+60 = 140.
+// CostLog the class costs ln(1+|a|) once, weighted as the sub-total A3
+// (relative height 1/2: ×1.5). With row A3 = (10, 12, 90) the cube of
+// (A1,B1) through row A3 (ln31 + 1.5·(ln11+ln13) = 10.87) beats the one
+// through row A2 (ln31+ln51+ln61 = 11.47); counting the copies (18.3)
+// would turn that round. The problem's cost counts every hidden cell, so
+// under CostProblem the class costs all its copies: with row A3 = (40, 45,
+// 90) it costs 30+2·40+2·45 = 200, row A2 30+50+60 = 140.
 //
 //	      B1  B2  B3
 //	A1    20  30  40
 //	A2    50  60  70
-//	A3    40  45  90   (= A3.1)
+//	A3    40  45  90   (= A3.1; 10 12 90 under CostLog)
 func TestCopyCost(t *testing.T) {
-	b := newBuilder(dim("A", "T", "A1", "A2", "A3", "A3.1"), flat("B", 3))
-	for i, row := range [][]float64{{20, 30, 40}, {50, 60, 70}, {40, 45, 90}} {
-		a := []string{"A1", "A2", "A3.1"}[i]
-		for j, v := range row {
-			b.set(v, a, string(rune('1'+j)))
+	table := func(a3 ...float64) *pluginsdk.Problem {
+		b := newBuilder(dim("A", "T", "A1", "A2", "A3", "A3.1"), flat("B", 3))
+		for i, row := range [][]float64{{20, 30, 40}, {50, 60, 70}, a3} {
+			a := []string{"A1", "A2", "A3.1"}[i]
+			for j, v := range row {
+				b.set(v, a, string(rune('1'+j)))
+			}
 		}
+		b.primary(2, "A1", "1")
+		return b.build()
 	}
-	b.primary(2, "A1", "1")
-	p := b.build()
+	b := newBuilder(dim("A", "T", "A1", "A2", "A3", "A3.1"), flat("B", 3))
+	logTable, problemTable := table(10, 12, 90), table(40, 45, 90)
 	type pair = [2]string
 	for _, tc := range []struct {
 		name   string
+		p      *pluginsdk.Problem
 		cost   CostMode
 		choose Choice
 		want   []pair
 	}{
-		{"log", CostLog, ChooseCount, []pair{{"A1", "2"}, {"A3", "1"}, {"A3", "2"}}},
-		{"log cost first", CostLog, ChooseCost, []pair{{"A1", "2"}, {"A3", "1"}, {"A3", "2"}}},
-		{"problem", CostProblem, ChooseCount, []pair{{"A1", "2"}, {"A2", "1"}, {"A2", "2"}}},
-		{"problem cost first", CostProblem, ChooseCost, []pair{{"A1", "2"}, {"A2", "1"}, {"A2", "2"}}},
+		{"log", logTable, CostLog, ChooseCount, []pair{{"A1", "2"}, {"A3", "1"}, {"A3", "2"}}},
+		{"log cost first", logTable, CostLog, ChooseCost, []pair{{"A1", "2"}, {"A3", "1"}, {"A3", "2"}}},
+		{"problem", problemTable, CostProblem, ChooseCount, []pair{{"A1", "2"}, {"A2", "1"}, {"A2", "2"}}},
+		{"problem cost first", problemTable, CostProblem, ChooseCost, []pair{{"A1", "2"}, {"A2", "1"}, {"A2", "2"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			p := tc.p
 			o := DefaultOptions()
 			o.Ratio, o.Cost, o.Choose = 0.5, tc.cost, tc.choose
 			res, applied := run(t, p, o)
@@ -665,12 +672,12 @@ func TestRandomTables(t *testing.T) {
 // TestOptionsFrom maps the plugin's parameters onto Options.
 func TestOptionsFrom(t *testing.T) {
 	params, diags := pluginsdk.ValidateParams(Method{}, map[string]string{ParamApriori: "50", ParamSingleton: "0",
-		ParamRepair: "false", ParamCriterion: "levels", ParamRatio: "0.3", ParamCost: "problem", ParamChoose: "cost", ParamRounds: "4"})
+		ParamRepair: "false", ParamCriterion: "levels", ParamRatio: "0.3", ParamCost: "problem", ParamChoose: "count", ParamRounds: "4"})
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
 	o := OptionsFrom(params, pluginsdk.Limits{Threads: 2, TimeLimit: time.Minute})
-	want := Options{AprioriPct: 50, Ratio: 0.3, Criterion: CriterionLevels, Cost: CostProblem, Choose: ChooseCost,
+	want := Options{AprioriPct: 50, Ratio: 0.3, Criterion: CriterionLevels, Cost: CostProblem, Choose: ChooseCount,
 		MaxRepairRounds: 4, AuditWorkers: 2, TimeLimit: time.Minute}
 	o.Progress = nil
 	if o.AprioriPct != want.AprioriPct || o.Singleton || o.Repair || o.Ratio != want.Ratio || o.Criterion != want.Criterion ||
@@ -680,7 +687,7 @@ func TestOptionsFrom(t *testing.T) {
 	params, _ = pluginsdk.ValidateParams(Method{}, nil)
 	d := OptionsFrom(params, pluginsdk.Limits{})
 	if d.AprioriPct != 100 || !d.Singleton || !d.Repair || d.Ratio >= 0 || d.Criterion != CriterionRatio ||
-		d.Cost != CostLog || d.Choose != ChooseCount {
+		d.Cost != CostLog || d.Choose != ChooseCost {
 		t.Errorf("defaults %+v", d)
 	}
 }

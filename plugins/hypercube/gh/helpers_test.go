@@ -56,13 +56,14 @@ type builder struct {
 	t      pluginsdk.Table
 	ext    []int
 	leaf   map[int]float64
+	lfreq  map[int]int64 // contributors of a leaf (3 when not given)
 	freq   map[int]int64
 	status map[int]cellstatus.Status
 	pl     map[int]float64
 }
 
 func newBuilder(dims ...pluginsdk.Dimension) *builder {
-	b := &builder{t: pluginsdk.Table{Name: "t", Dims: dims}, leaf: map[int]float64{}, freq: map[int]int64{},
+	b := &builder{t: pluginsdk.Table{Name: "t", Dims: dims}, leaf: map[int]float64{}, lfreq: map[int]int64{}, freq: map[int]int64{},
 		status: map[int]cellstatus.Status{}, pl: map[int]float64{}}
 	for _, d := range dims {
 		b.ext = append(b.ext, len(d.Codes))
@@ -143,6 +144,10 @@ func (b *builder) build() *pluginsdk.Problem {
 		}
 	}) {
 		v := b.leaf[i]
+		f, ok := b.lfreq[i]
+		if !ok {
+			f = 3
+		}
 		b.decode(i, co)
 		var rec func(d int)
 		rec = func(d int) {
@@ -152,7 +157,7 @@ func (b *builder) build() *pluginsdk.Problem {
 					j = j*b.ext[dd] + int(x)
 				}
 				c.Value[j] += v
-				c.Freq[j] += 3
+				c.Freq[j] += f
 				return
 			}
 			for x := co[d]; x >= 0; x = b.t.Dims[d].Parent[x] {

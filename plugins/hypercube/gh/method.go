@@ -51,9 +51,9 @@ func (Method) Info() pluginsdk.MethodInfo {
 			{Name: ParamRatio, Type: pluginsdk.ParamFloat, Min: "0",
 				Help: "sliding protection ratio; default: τ-Argus's, derived from the primaries' protection levels"},
 			{Name: ParamCost, Type: pluginsdk.ParamEnum, Default: "log", Allowed: []string{"log", "problem"},
-				Help: "cost of a new suppression: ln(1+|value|) as GHMiter (user costs ignored), or the problem's costs"},
-			{Name: ParamChoose, Type: pluginsdk.ParamEnum, Default: "count", Allowed: []string{"count", "cost"},
-				Help: "hypercube ranking: fewest new suppressions first as GHMiter (count), or lowest cost first (cost)"},
+				Help: "cost of a new suppression: ln(1+|value|) as GHMiter, weighted up to ×(1+2·dimensions) for totals (user costs ignored), or the problem's costs"},
+			{Name: ParamChoose, Type: pluginsdk.ParamEnum, Default: "cost", Allowed: []string{"count", "cost"},
+				Help: "hypercube ranking: lowest cost first (cost: less suppressed value, totals last), or fewest new suppressions first as GHMiter (count)"},
 			{Name: ParamRounds, Type: pluginsdk.ParamInt, Default: "0", Min: "0",
 				Help: "largest number of audit–repair rounds; 0 = until the audit is clean or nothing can be added"},
 		},
@@ -88,8 +88,8 @@ func OptionsFrom(params pluginsdk.Params, limits pluginsdk.Limits) Options {
 	if params.String(ParamCost) == "problem" {
 		o.Cost = CostProblem
 	}
-	if params.String(ParamChoose) == "cost" {
-		o.Choose = ChooseCost
+	if params.String(ParamChoose) == "count" {
+		o.Choose = ChooseCount
 	}
 	o.MaxRepairRounds = params.Int(ParamRounds)
 	o.AuditWorkers = limits.Threads

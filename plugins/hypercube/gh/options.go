@@ -25,7 +25,13 @@ type CostMode int
 const (
 	// CostLog is GHMiter's internal cost ln(1 + |value|), once per class
 	// of copies (cells equal because of single-child levels): GHMiter sees
-	// one of them in a sub-table.
+	// one of them in a sub-table. Like GHMiter, which adds a large
+	// constant for margins, it weighs totals: a cell costs
+	// (1+w)·ln(1 + |value|), w being the sum over the dimensions of its
+	// code's weight: 2 for the total, else its height relative to the
+	// total's (w = 0 for an inner cell of the leaves, 2 for a marginal
+	// total by leaves, twice the number of dimensions for the grand
+	// total).
 	CostLog CostMode = iota
 	// CostProblem uses the problem's cost column (1 per cell without one),
 	// summed over a class of copies.
@@ -85,9 +91,10 @@ type Options struct {
 }
 
 // DefaultOptions returns τ-Argus's defaults (a-priori 100 %, singleton
-// protection on, the derived sliding ratio) with the repair on.
+// protection on, the derived sliding ratio) with the repair on and the
+// hypercubes ranked by cost (ChooseCost with CostLog).
 func DefaultOptions() Options {
-	return Options{AprioriPct: 100, Singleton: true, Repair: true, Ratio: -1}
+	return Options{AprioriPct: 100, Singleton: true, Repair: true, Ratio: -1, Choose: ChooseCost}
 }
 
 // Applied describes one hypercube the method applied.

@@ -68,7 +68,7 @@ func TestSingletonGHMiterRule(t *testing.T) {
 
 // singletonAudit counts the primaries under-protected when the
 // single-respondent primaries collude.
-func singletonAudit(t *testing.T, p *pluginsdk.Problem, status []cellstatus.Status) int {
+func singletonAudit(t testing.TB, p *pluginsdk.Problem, status []cellstatus.Status) int {
 	t.Helper()
 	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Workers: 1, Singletons: audit.SingletonsCollude})
 	if err != nil {
