@@ -325,6 +325,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		}
 		support(z, tk.req[d])
 		e.setWitness(t, d, z, tk.req[d]*margin, false)
+		e.reqs.keepLean(t, d)
 		got[d] = tk.req[d] * margin
 	}
 	if tk.slide > 0 && got[up]+got[down] < tk.slide-m.eps {
