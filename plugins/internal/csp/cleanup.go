@@ -67,20 +67,16 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 	route := func(w *worker, k int) (sparse, bool, error) {
 		kk := keys[k]
 		a := amount(kk)
+		z := e.hypercube(e.reqs.tasks[kk.t].col, kk.d, a, y, true)
+		if z != nil {
+			return toSparse(z, a), true, nil
+		}
 		z, err := w.rt.route(ctx, &routeSpec{j: e.reqs.tasks[kk.t].col, dir: kk.d, amount: a, y: y, restrict: true,
 			exclude: -1, inUse: 1})
 		if err != nil || z == nil {
 			return sparse{}, false, err
 		}
-		var s sparse
-		thr := numeric.Slack(a)
-		for g, v := range z {
-			if math.Abs(v) > thr {
-				s.col = append(s.col, int32(g))
-				s.val = append(s.val, v)
-			}
-		}
-		return s, true, nil
+		return toSparse(z, a), true, nil
 	}
 	found := make([]bool, len(keys))
 	yf := e.toFloat(y)
@@ -257,4 +253,17 @@ func (ps *pinScratch) pinned(m *model, y []bool, keys []int, col func(int) int) 
 		}
 	}
 	return false
+}
+
+// toSparse keeps the entries of z beyond the slack of amount.
+func toSparse(z []float64, amount float64) sparse {
+	var s sparse
+	thr := numeric.Slack(amount)
+	for g, v := range z {
+		if math.Abs(v) > thr {
+			s.col = append(s.col, int32(g))
+			s.val = append(s.val, v)
+		}
+	}
+	return s
 }
