@@ -67,9 +67,10 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 	route := func(w *worker, k int) (sparse, bool, error) {
 		kk := keys[k]
 		a := amount(kk)
-		z := e.hypercube(e.reqs.tasks[kk.t].col, kk.d, a, y, true)
-		if z != nil {
-			return toSparse(z, a), true, nil
+		if w.rt.sparse {
+			if z := e.hypercube(e.reqs.tasks[kk.t].col, kk.d, a, y, true); z != nil {
+				return toSparse(z, a), true, nil
+			}
 		}
 		z, err := w.rt.route(ctx, &routeSpec{j: e.reqs.tasks[kk.t].col, dir: kk.d, amount: a, y: y, restrict: true,
 			exclude: -1, inUse: 1})

@@ -260,9 +260,10 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		if tk.req[d] == 0 && tk.slide == 0 {
 			continue
 		}
-		if m.hyper != nil && tk.req[d] > 0 {
+		if m.hyper != nil && sparse && tk.req[d] > 0 {
 			// A hypercube within the pattern, else the cheapest one:
-			// no LP (tables of four or more dimensions).
+			// no LP (tables of four or more dimensions whose routing LP
+			// over the whole table is too slow).
 			if w := &e.reqs.witnesses[t][d]; m.fits(w, yf) && w.value >= tk.req[d]-m.eps {
 				got[d] = w.value
 				continue

@@ -35,7 +35,8 @@ type Grid struct {
 }
 
 // hyperMinDims is the number of dimensions from which the engine tries
-// hypercube witnesses before the routing LPs.
+// hypercube witnesses before the routing LPs (once the router has found the
+// LP over the whole table too slow).
 const hyperMinDims = 4
 
 // hyperCands is the number of cheapest alternative codes per dimension
@@ -144,6 +145,17 @@ func (e *engine) hypercube(j, dir int, amount float64, y []bool, restrict bool) 
 // j moves too (j is center, or a column without coordinates whose relations the
 // corners determine).
 func (e *engine) cubeAround(j, center, dir int, amount float64, y []bool, restrict bool) []float64 {
+	if z := e.cubePass(j, center, dir, amount, y, restrict, false); z != nil {
+		return z
+	}
+	return e.cubePass(j, center, dir, amount, y, restrict, true)
+}
+
+// cubePass is one pass of cubeAround: a single hypercube whose corners can
+// all move by the amount, or (sum) a sum of hypercubes, each moving the
+// column by what the capacities of its corners left by the previous ones
+// allow (a large primary among small cells).
+func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict, sum bool) []float64 {
 	m := e.model
 	h := m.hyper
 	D := len(h.g.Sizes)
@@ -172,7 +184,11 @@ func (e *engine) cubeAround(j, center, dir int, amount float64, y []bool, restri
 			return -1, 0
 		}
 		g := int(m.cellCol[c])
-		if g < 0 || sign > 0 && m.capUp[g] < amount || sign < 0 && m.capDn[g] < amount {
+		need := amount
+		if sum {
+			need = math.SmallestNonzeroFloat64
+		}
+		if g < 0 || sign > 0 && m.capUp[g] < need || sign < 0 && m.capDn[g] < need {
 			return -1, 0
 		}
 		if y[g] || m.on[g] {
@@ -280,7 +296,13 @@ func (e *engine) cubeAround(j, center, dir int, amount float64, y []bool, restri
 	if e.opts.Logf != nil && len(cubes) == 0 {
 		e.logf("hypercube around column %d dir %d amount %g: no combination of alternatives has every corner", center, dir, amount)
 	}
-	for _, c := range cubes[:min(len(cubes), 3)] {
+	tries := 3
+	var total []float64
+	left := amount
+	if sum {
+		tries, total = 40, make([]float64, m.n)
+	}
+	for _, c := range cubes[:min(len(cubes), tries)] {
 		corners := make([]int, 0, 1<<D)
 		for mask := range 1 << D {
 			k, sg := base, s0
@@ -296,10 +318,39 @@ func (e *engine) cubeAround(j, center, dir int, amount float64, y []bool, restri
 		if j != center {
 			corners = append(corners, j)
 		}
-		if z := e.balance(center, dir, amount, corners); z != nil {
+		if sum {
+			u := e.balance(center, dir, 1, corners, false)
+			if u == nil {
+				continue
+			}
+			t := left
+			for g, v := range u {
+				switch {
+				case v > 0:
+					t = math.Min(t, (m.capUp[g]-total[g])/v)
+				case v < 0:
+					t = math.Min(t, (m.capDn[g]+total[g])/-v)
+				}
+			}
+			if t *= 1 - 1e-9; t <= 0 {
+				continue
+			}
+			for g, v := range u {
+				total[g] += t * v
+			}
+			if left -= t; left <= amount*1e-9 {
+				break
+			}
+			continue
+		}
+		if z := e.balance(center, dir, amount, corners, true); z != nil {
 			e.hypercubes.Add(1)
 			return z
 		}
+	}
+	if sum && left <= amount*1e-9 && e.balanced(total, amount) {
+		e.hypercubes.Add(1)
+		return total
 	}
 	return nil
 }
@@ -309,7 +360,7 @@ func (e *engine) cubeAround(j, center, dir int, amount float64, y []bool, restri
 // from the relations through one unknown column at a time. It returns nil
 // when they do not determine every column, a relation does not balance or
 // a column would move beyond its capacity.
-func (e *engine) balance(j, dir int, amount float64, cols []int) []float64 {
+func (e *engine) balance(j, dir int, amount float64, cols []int, capped bool) []float64 {
 	m := e.model
 	z := make([]float64, m.n)
 	known := map[int]bool{}
@@ -353,13 +404,40 @@ func (e *engine) balance(j, dir int, amount float64, cols []int) []float64 {
 	if len(known) != len(in) {
 		return nil
 	}
-	// Every relation through the columns balances, every column moves
-	// within its capacity.
+	if !capped {
+		tol := 1e-9
+		for g := range in {
+			rows, _ := m.col(g)
+			for _, r := range rows {
+				rc, coef := m.row(int(r))
+				s := 0.0
+				for k, h := range rc {
+					s += coef[k] * z[h]
+				}
+				if math.Abs(s) > tol*math.Max(1, amount) {
+					return nil
+				}
+			}
+		}
+		return z
+	}
+	if !e.balanced(z, amount) {
+		return nil
+	}
+	return z
+}
+
+// balanced reports whether every relation through the columns z moves
+// balances and every column moves within its capacity.
+func (e *engine) balanced(z []float64, amount float64) bool {
+	m := e.model
 	tol := m.eps + 1e-6*math.Max(1, amount)
-	for g := range in {
-		v := z[g]
+	for g, v := range z {
+		if v == 0 {
+			continue
+		}
 		if v > m.capUp[g] || -v > m.capDn[g] {
-			return nil
+			return false
 		}
 		rows, _ := m.col(g)
 		for _, r := range rows {
@@ -369,9 +447,9 @@ func (e *engine) balance(j, dir int, amount float64, cols []int) []float64 {
 				s += coef[k] * z[h]
 			}
 			if math.Abs(s) > tol {
-				return nil
+				return false
 			}
 		}
 	}
-	return z
+	return true
 }
