@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/sdcengine/argus/internal/numeric"
@@ -28,6 +29,14 @@ type sparse struct {
 // witnesses are routed, which on a large table is much of the work); the
 // witnesses of the final pattern are stored, so that verifying it needs no
 // LP.
+//
+// Whether a column can go does not depend on which witnesses the keys hold,
+// only how many must be rerouted; so the lean witnesses of the previous
+// clean-up and of the routing (small supports of cheap cells) are reused
+// where they fit the pattern, a column whose removal pins an affected
+// primary (pinned) is kept without an LP, and the reroutes of a column stop
+// at the first that fails. The restricted routing LPs hold the pattern's
+// columns alone and start from scratch, so a run stays reproducible.
 func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 	m := e.model
 	outer := ctx
@@ -58,23 +67,29 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 	route := func(w *worker, k int) (sparse, bool, error) {
 		kk := keys[k]
 		a := amount(kk)
+		if w.rt.sparse {
+			if z := e.hypercube(e.reqs.tasks[kk.t].col, kk.d, a, y, true); z != nil {
+				return toSparse(z, a), true, nil
+			}
+		}
 		z, err := w.rt.route(ctx, &routeSpec{j: e.reqs.tasks[kk.t].col, dir: kk.d, amount: a, y: y, restrict: true,
 			exclude: -1, inUse: 1})
 		if err != nil || z == nil {
 			return sparse{}, false, err
 		}
-		var s sparse
-		thr := numeric.Slack(a)
-		for g, v := range z {
-			if math.Abs(v) > thr {
-				s.col = append(s.col, int32(g))
-				s.val = append(s.val, v)
-			}
-		}
-		return s, true, nil
+		return toSparse(z, a), true, nil
 	}
 	found := make([]bool, len(keys))
+	yf := e.toFloat(y)
 	err := e.pool.forEach(ctx, len(keys), func(w *worker, k int) error {
+		// A stored witness that fits the pattern will do: whether a
+		// column can go does not depend on which witnesses the keys have,
+		// only how many keys must be rerouted.
+		kk := keys[k]
+		if sw := &e.reqs.lean[kk.t][kk.d]; m.fits(sw, yf) && sw.value >= amount(kk)-m.eps {
+			wz[k], found[k] = sparse{col: sw.col, val: sw.val}, true
+			return nil
+		}
 		s, ok, err := route(w, k)
 		wz[k], found[k] = s, ok
 		return err
@@ -100,6 +115,7 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 		}
 	}
 	slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(m.cost[b], m.cost[a]) })
+	var pins pinScratch
 	seen := make([]int32, len(keys))
 	stamp := int32(0)
 	for _, g := range cand {
@@ -117,16 +133,30 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 				aff = append(aff, int(k))
 			}
 		}
-		uses[g] = uses[g][:0]
 		y[g] = false
 		if len(aff) == 0 {
+			uses[g] = uses[g][:0]
 			continue
 		}
+		if pins.pinned(m, y, aff, func(k int) int { return e.reqs.tasks[keys[k].t].col }) {
+			// Without g a relation fixes a primary that must move: no
+			// witness exists, no LP needed.
+			y[g] = true
+			continue
+		}
+		uses[g] = uses[g][:0]
 		repl := make([]sparse, len(aff))
 		good := make([]bool, len(aff))
+		var failed atomic.Bool
 		err := e.pool.forEach(ctx, len(aff), func(w *worker, i int) error {
+			if failed.Load() {
+				return nil // one reroute failed already: g stays
+			}
 			s, ok, err := route(w, aff[i])
 			repl[i], good[i] = s, ok
+			if !ok {
+				failed.Store(true)
+			}
 			return err
 		})
 		if err != nil || slices.Contains(good, false) {
@@ -149,6 +179,7 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 		}
 	}
 	for k, kk := range keys {
+		e.reqs.lean[kk.t][kk.d] = witness{col: slices.Clone(wz[k].col), val: slices.Clone(wz[k].val), value: amount(kk), set: true}
 		w := &e.reqs.witnesses[kk.t][kk.d]
 		w.col, w.val, w.value, w.set = wz[k].col, wz[k].val, amount(kk), true
 		if e.reqs.tasks[kk.t].slide > 0 {
@@ -156,4 +187,84 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 		}
 	}
 	return nil
+}
+
+// pinScratch holds the work arrays of pinned.
+type pinScratch struct {
+	free  []bool
+	cnt   []int32
+	queue []int32
+}
+
+// pinned reports whether the pattern y lets no deviation move the column of
+// one of the given keys (col maps a key to its column): a suppressed column
+// that is the only movable suppressed column of a relation is fixed by it,
+// and fixing it may leave another alone in one of its relations. Such a
+// key has no witness within y, so the routing LP would fail; pinned is
+// exact only in that direction (a key whose column is free may still lack
+// a witness, for lack of capacity).
+func (ps *pinScratch) pinned(m *model, y []bool, keys []int, col func(int) int) bool {
+	nr := m.numRows()
+	if ps.free == nil {
+		ps.free, ps.cnt = make([]bool, m.n), make([]int32, nr)
+	}
+	for g := range m.n {
+		ps.free[g] = (y[g] || m.on[g]) && (m.capUp[g] > 0 || m.capDn[g] > 0)
+	}
+	q := ps.queue[:0]
+	for r := range nr {
+		c := int32(0)
+		cols, _ := m.row(r)
+		for _, g := range cols {
+			if ps.free[g] {
+				c++
+			}
+		}
+		ps.cnt[r] = c
+		if c == 1 {
+			q = append(q, int32(r))
+		}
+	}
+	for len(q) > 0 {
+		r := q[len(q)-1]
+		q = q[:len(q)-1]
+		if ps.cnt[r] != 1 {
+			continue
+		}
+		cols, _ := m.row(int(r))
+		for _, g := range cols {
+			if !ps.free[g] {
+				continue
+			}
+			ps.free[g] = false
+			rows, _ := m.col(g)
+			for _, r2 := range rows {
+				ps.cnt[r2]--
+				if ps.cnt[r2] == 1 {
+					q = append(q, r2)
+				}
+			}
+			break
+		}
+	}
+	ps.queue = q
+	for _, k := range keys {
+		if !ps.free[col(k)] {
+			return true
+		}
+	}
+	return false
+}
+
+// toSparse keeps the entries of z beyond the slack of amount.
+func toSparse(z []float64, amount float64) sparse {
+	var s sparse
+	thr := numeric.Slack(amount)
+	for g, v := range z {
+		if math.Abs(v) > thr {
+			s.col = append(s.col, int32(g))
+			s.val = append(s.val, v)
+		}
+	}
+	return s
 }

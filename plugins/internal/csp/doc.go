@@ -71,6 +71,13 @@
 // the run still ends with a protected, sparse pattern rather than with every
 // suppressible cell suppressed.
 //
+// On tables of four or more dimensions (Instance.Grid) whose routing LP over
+// the whole table is too slow, the heuristic and the clean-up try hypercube
+// witnesses before any LP: the corners of a
+// hypercube through the primary, with the cheapest alternative codes per
+// dimension (or the total), their deviations derived from the relations and
+// checked (hypercube.go).
+//
 // # Singletons
 //
 // Two extensions of Castro (2012, "Recent advances in optimization techniques

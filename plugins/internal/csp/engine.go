@@ -55,6 +55,7 @@ type engine struct {
 
 	stats        Stats
 	badWitnesses atomic.Int64 // Stats.BadWitnesses, counted by the workers
+	hypercubes   atomic.Int64 // Stats.Hypercubes, counted by the workers
 }
 
 // errTime signals the time limit inside the engine.
@@ -121,6 +122,7 @@ func (e *engine) run(ctx context.Context) (*Solution, error) {
 	for _, c := range m.exact {
 		e.reqs.unprotectable[c] = true
 	}
+	e.logf("presolve: %d cells, %d columns, %d relations, hypercubes %v", m.in.NumCells(), m.n, m.numRows(), m.hyper != nil)
 	e.progress("presolve")
 	e.reqs.build(m)
 	pool, err := newWorkerPool(m, e.opts, len(e.reqs.tasks))
@@ -170,6 +172,7 @@ func (e *engine) solution(timeLimit bool) *Solution {
 	}
 	slices.Sort(s.Unprotectable)
 	e.stats.BadWitnesses = e.badWitnesses.Load()
+	e.stats.Hypercubes = e.hypercubes.Load()
 	for _, w := range e.pool {
 		e.stats.AttackerLPs += w.att.solves
 		e.stats.RouterLPs += w.rt.solves

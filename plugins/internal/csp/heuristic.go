@@ -112,7 +112,7 @@ func (e *engine) protect(ctx context.Context, y []bool, guide []float64) error {
 		if err != nil {
 			return err
 		}
-		e.logf("protect: attempt %d, %d requirements unmet", attempt, len(bad))
+		e.logf("protect: attempt %d, %d requirements unmet (%d hypercubes so far)", attempt, len(bad), e.hypercubes.Load())
 		if len(bad) == 0 {
 			break
 		}
@@ -189,6 +189,9 @@ func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide [
 		if e.pool.sparse() {
 			batch = 2 * W
 		}
+		if off/50 != (off+batch)/50 {
+			e.logf("protect: %d of %d requirements done", off, len(todo))
+		}
 		ids := todo[off:min(off+batch, len(todo))]
 		off += len(ids)
 		res := make([]taskResult, len(ids))
@@ -256,6 +259,27 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 	for d := range 2 {
 		if tk.req[d] == 0 && tk.slide == 0 {
 			continue
+		}
+		if m.hyper != nil && sparse && tk.req[d] > 0 {
+			// A hypercube within the pattern, else the cheapest one:
+			// no LP (tables of four or more dimensions whose routing LP
+			// over the whole table is too slow).
+			if w := &e.reqs.witnesses[t][d]; m.fits(w, yf) && w.value >= tk.req[d]-m.eps {
+				got[d] = w.value
+				continue
+			}
+			amount := tk.req[d] * margin
+			z := e.hypercube(tk.col, d, amount, y, true)
+			if z == nil {
+				z = e.hypercube(tk.col, d, amount, y, false)
+			}
+			if z != nil {
+				support(z, amount)
+				e.setWitness(t, d, z, amount, false)
+				e.reqs.keepLean(t, d)
+				got[d] = amount
+				continue
+			}
 		}
 		if sparse {
 			// Small LPs: no attacker LP over the pattern (hundreds of
@@ -325,6 +349,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		}
 		support(z, tk.req[d])
 		e.setWitness(t, d, z, tk.req[d]*margin, false)
+		e.reqs.keepLean(t, d)
 		got[d] = tk.req[d] * margin
 	}
 	if tk.slide > 0 && got[up]+got[down] < tk.slide-m.eps {

@@ -65,6 +65,10 @@ type Instance struct {
 	// The engine works with deviations from the true values, so only the
 	// coefficients matter.
 	Relations pluginsdk.Relations
+	// Grid, if set, gives the cells their coordinates in one table; the
+	// engine then tries hypercube witnesses on tables of four or more
+	// dimensions.
+	Grid *Grid
 }
 
 // NumCells returns the number of cells.
@@ -192,7 +196,7 @@ func ProblemRelations(p *pluginsdk.Problem) (pluginsdk.Relations, error) {
 func FromProblem(p *pluginsdk.Problem, rel pluginsdk.Relations) *Instance {
 	n := p.NumCells()
 	c := &p.Cells
-	in := &Instance{Value: c.Value, Kind: make([]Kind, n), Relations: rel, Singleton: make([]bool, n)}
+	in := &Instance{Value: c.Value, Kind: make([]Kind, n), Relations: rel, Singleton: make([]bool, n), Grid: gridOf(p)}
 	in.Lower, in.Upper = AuditBounds(p, nil)
 	if len(c.Cost) == n {
 		in.Cost = c.Cost

@@ -135,6 +135,9 @@ type Stats struct {
 	// BadWitnesses counts witnesses from the routing LPs that did not keep
 	// the relations within tolerance (numerical trouble) and were dropped.
 	BadWitnesses int64
+	// Hypercubes counts the witnesses found as hypercubes (tables of four
+	// or more dimensions).
+	Hypercubes int64
 	// Time is the wall-clock time.
 	Time time.Duration
 }

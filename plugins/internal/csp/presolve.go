@@ -51,6 +51,9 @@ type model struct {
 	// exact lists the primaries that no pattern can protect because the
 	// relations determine them.
 	exact []int
+	// hyper indexes the instance's grid for hypercube witnesses (nil
+	// without one, or under four dimensions).
+	hyper *hypergrid
 }
 
 // unionFind keeps groups of cells with proportional deviations.
@@ -252,6 +255,7 @@ func presolve(in *Instance, minRange float64) *model {
 		m.rowStart = append(m.rowStart, len(m.rowCol))
 	}
 	m.cols = numeric.Transpose(m.numRows(), m.n, m.row, nil)
+	m.hyper = newHypergrid(in.Grid, n)
 	return m
 }
 

@@ -17,6 +17,10 @@ type requirements struct {
 	tasks []task
 	// witnesses are the tasks' witnesses, per task and direction.
 	witnesses [][2]witness
+	// lean are the witnesses of the last clean-up, per task and
+	// direction: least-cost within its pattern, so with small supports,
+	// and reused by the next clean-up where they fit.
+	lean [][2]witness
 	// unprotectable are the primary cells whose requirements no pattern
 	// meets (relaxed to what suppressing everything achieves).
 	unprotectable map[int]bool
@@ -64,6 +68,7 @@ func (r *requirements) build(m *model) {
 		}
 	}
 	r.witnesses = make([][2]witness, len(r.tasks))
+	r.lean = make([][2]witness, len(r.tasks))
 }
 
 // compact removes tasks without requirements, keeping the witnesses.
@@ -73,10 +78,10 @@ func (r *requirements) compact() {
 		if tk.req[up] == 0 && tk.req[down] == 0 && tk.slide == 0 {
 			continue
 		}
-		r.tasks[w], r.witnesses[w] = tk, r.witnesses[t]
+		r.tasks[w], r.witnesses[w], r.lean[w] = tk, r.witnesses[t], r.lean[t]
 		w++
 	}
-	r.tasks, r.witnesses = r.tasks[:w], r.witnesses[:w]
+	r.tasks, r.witnesses, r.lean = r.tasks[:w], r.witnesses[:w], r.lean[:w]
 }
 
 // order returns the tasks in the order the heuristic protects them: larger
@@ -111,6 +116,14 @@ func (m *model) fits(w *witness, y []float64) bool {
 		}
 	}
 	return true
+}
+
+// keepLean copies the witness of task t in direction d, a routed one
+// (least cost, small support), to the lean witnesses when it is set.
+func (r *requirements) keepLean(t, d int) {
+	if w := r.witnesses[t][d]; w.set {
+		r.lean[t][d] = witness{col: slices.Clone(w.col), val: slices.Clone(w.val), value: w.value, set: true}
+	}
 }
 
 // setWitness stores z (dense over columns) as the witness of task t in

@@ -132,6 +132,9 @@ func (r *router) route(ctx context.Context, sp *routeSpec) ([]float64, error) {
 			return nil, ctx.Err()
 		}
 	}
+	if sp.restrict && !sp.fast && !r.sparse {
+		return r.routePattern(ctx, sp)
+	}
 	if !r.sparse {
 		z, done, err := r.routeDense(ctx, sp)
 		if err != nil || done {

@@ -178,6 +178,28 @@ func (r *router) routeSparse(ctx context.Context, sp *routeSpec) ([]float64, err
 	return z, err
 }
 
+// routePattern solves a routing problem restricted to the pattern by the LP
+// over the pattern's columns alone.
+func (r *router) routePattern(ctx context.Context, sp *routeSpec) ([]float64, error) {
+	m := r.m
+	lp := r.lp
+	defer lp.reset()
+	var pattern []int32
+	for g := range m.n {
+		if g == sp.j || (sp.y[g] || m.on[g]) && r.movable(g) {
+			pattern = append(pattern, int32(g))
+		}
+	}
+	if err := lp.start(pattern, false, sp.amount); err != nil {
+		return nil, err
+	}
+	res, err := lp.solve(ctx)
+	if err != nil || res.Status != solver.StatusOptimal {
+		return nil, err
+	}
+	return lp.deviation(res), nil
+}
+
 // generateRoute solves the routing problem by column generation from the
 // columns start (sorted): phase 1 until the LP has a solution, or none
 // exists (nil z, ok), then a few rounds of phase 2. ok is false on

@@ -150,7 +150,8 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		Extra: map[string]float64{"columns": float64(st.Columns), "rows": float64(st.Rows), "tasks": float64(st.Tasks),
 			"cuts": float64(st.Cuts), "rounds": float64(st.Rounds), "master_solves": float64(st.MasterSolves),
 			"attacker_lps": float64(st.AttackerLPs), "router_lps": float64(st.RouterLPs),
-			"heuristic_cost": st.HeuristicCost, "root_bound": st.RootBound, "virtual_cells": float64(virtual)}}
+			"heuristic_cost": st.HeuristicCost, "root_bound": st.RootBound, "virtual_cells": float64(virtual),
+			"hypercubes": float64(st.Hypercubes)}}
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Int64("secondaries", res.Stats.Secondaries).
 		Float64("gap", sol.Gap).Dur("took", time.Since(start)).Msg("OPT done")

@@ -1,0 +1,455 @@
+package csp
+
+import (
+	"math"
+	"slices"
+
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// Hypercube witnesses.
+//
+// In a table of four or more dimensions the routing LPs are so degenerate
+// that a single one can take minutes (rtauargus's 5-D datatest2, with many
+// empty cells and protection levels of 10⁻⁵ against capacities of 10⁷),
+// while a deviation is easy to write down: the 2^D corners of a hypercube
+// through the primary, with an alternative code per dimension (a total
+// included), every corner a cell that may move. The deviations of the
+// corners follow from the relations (each relation through a corner holds
+// two of them); a hypercube is a witness only when every relation then
+// balances and every corner moves within its capacity, which is checked, so
+// hierarchies and merged cells cost nothing but a failed check. Among the
+// hypercubes of the few cheapest alternative codes per dimension, the one
+// whose new corners cost least is taken (Repsilber's hypercube method; the
+// corners are a protecting structure of the primary).
+
+// Grid gives the cells of a single table their coordinates, for hypercube
+// witnesses.
+type Grid struct {
+	// Sizes is the number of codes per dimension.
+	Sizes []int
+	// Coords holds, cell-major, one code index per dimension, for the
+	// first len(Coords)/len(Sizes) cells (cells added later, such as
+	// τ-Argus's virtual cells, have none).
+	Coords []int32
+}
+
+// hyperMinDims is the number of dimensions from which the engine tries
+// hypercube witnesses before the routing LPs (once the router has found the
+// LP over the whole table too slow).
+const hyperMinDims = 4
+
+// hyperCands is the number of cheapest alternative codes per dimension
+// tried, besides the total.
+const hyperCands = 4
+
+// gridOf returns the grid of a problem of one table with coordinates, nil
+// otherwise.
+func gridOf(p *pluginsdk.Problem) *Grid {
+	if len(p.Tables) != 1 || slices.ContainsFunc(p.Cells.Table, func(t int32) bool { return t != 0 }) {
+		return nil
+	}
+	dims := p.Tables[0].Dims
+	if len(dims) == 0 || len(p.Cells.Coords) != len(dims)*p.NumCells() {
+		return nil
+	}
+	g := &Grid{Sizes: make([]int, len(dims)), Coords: p.Cells.Coords}
+	for k, d := range dims {
+		g.Sizes[k] = len(d.Codes)
+	}
+	return g
+}
+
+// hypergrid is the model's index of a grid: the cell at each coordinate.
+type hypergrid struct {
+	g      *Grid
+	stride []int64
+	at     map[int64]int32
+}
+
+// newHypergrid indexes the grid of an instance with n cells; nil when there
+// is none or it has fewer than hyperMinDims dimensions.
+func newHypergrid(g *Grid, n int) *hypergrid {
+	if g == nil || len(g.Sizes) < hyperMinDims {
+		return nil
+	}
+	D := len(g.Sizes)
+	h := &hypergrid{g: g, stride: make([]int64, D), at: map[int64]int32{}}
+	s := int64(1)
+	for k := D - 1; k >= 0; k-- {
+		h.stride[k] = s
+		s *= int64(g.Sizes[k])
+	}
+	cells := min(n, len(g.Coords)/D)
+	for i := range cells {
+		h.at[h.key(g.Coords[i*D:(i+1)*D])] = int32(i)
+	}
+	return h
+}
+
+func (h *hypergrid) key(c []int32) int64 {
+	k := int64(0)
+	for d, v := range c {
+		k += int64(v) * h.stride[d]
+	}
+	return k
+}
+
+// hypercube returns a hypercube witness for column j moving by amount in
+// direction dir (a deviation per column, nil when none is found): corners
+// in the pattern y (or always on) cost nothing, others their column's cost;
+// restrict forbids corners outside the pattern.
+//
+// A column without coordinates (τ-Argus's virtual cells, sums of cells of a
+// relation) moves with a hypercube around another column of one of its
+// relations that has them.
+func (e *engine) hypercube(j, dir int, amount float64, y []bool, restrict bool) []float64 {
+	m := e.model
+	h := m.hyper
+	if h == nil {
+		return nil
+	}
+	D := len(h.g.Sizes)
+	hasCoords := func(g int) bool { i := m.reqCell[g]; return i >= 0 && (i+1)*D <= len(h.g.Coords) }
+	if hasCoords(j) {
+		return e.cubeAround(j, j, dir, amount, y, restrict)
+	}
+	sign := 1.0
+	if dir == down {
+		sign = -1
+	}
+	rows, coefs := m.col(j)
+	for k, r := range rows {
+		rc, coef := m.row(int(r))
+		for q, g := range rc {
+			if g == j || !hasCoords(g) {
+				continue
+			}
+			// Alone among the row's other columns, g moves by v.
+			v := -coefs[k] * sign * amount / coef[q]
+			gd := up
+			if v < 0 {
+				gd = down
+			}
+			z := e.cubeAround(j, g, gd, math.Abs(v), y, restrict)
+			if z != nil && sign*z[j] >= amount*(1-1e-9) {
+				return z
+			}
+		}
+	}
+	return nil
+}
+
+// cubeAround returns the cheapest hypercube witness around column center
+// (which has coordinates) moving by amount in direction dir, in which column
+// j moves too (j is center, or a column without coordinates whose relations the
+// corners determine).
+func (e *engine) cubeAround(j, center, dir int, amount float64, y []bool, restrict bool) []float64 {
+	if z := e.cubePass(j, center, dir, amount, y, restrict, false); z != nil {
+		return z
+	}
+	return e.cubePass(j, center, dir, amount, y, restrict, true)
+}
+
+// cubePass is one pass of cubeAround: a single hypercube whose corners can
+// all move by the amount, or (sum) a sum of hypercubes, each moving the
+// column by what the capacities of its corners left by the previous ones
+// allow (a large primary among small cells).
+func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict, sum bool) []float64 {
+	m := e.model
+	h := m.hyper
+	D := len(h.g.Sizes)
+	i := m.reqCell[center]
+	home := h.g.Coords[i*D : (i+1)*D]
+	base := h.key(home)
+	s0 := 1.0
+	if dir == down {
+		s0 = -1
+	}
+	// flip is the sign change of a corner per dimension whose code is
+	// the alternative: a total and one of its codes move together, two
+	// codes of one total in opposite directions (τ-Argus's order puts
+	// the total first; in hierarchies the relations decide, in balance).
+	flip := func(d int, v int32) float64 {
+		if (home[d] == 0) != (v == 0) {
+			return 1
+		}
+		return -1
+	}
+	// colAt returns the column of the cell at key k, −1 when there is no
+	// cell there or it cannot move, and its cost to add.
+	colAt := func(k int64, sign float64) (int, float64) {
+		c, ok := h.at[k]
+		if !ok {
+			return -1, 0
+		}
+		g := int(m.cellCol[c])
+		need := amount
+		if sum {
+			need = math.SmallestNonzeroFloat64
+		}
+		if g < 0 || sign > 0 && m.capUp[g] < need || sign < 0 && m.capDn[g] < need {
+			return -1, 0
+		}
+		if y[g] || m.on[g] {
+			return g, 0
+		}
+		if restrict {
+			return -1, 0
+		}
+		return g, m.cost[g]
+	}
+	// The cheapest alternative codes per dimension, by the cost of the
+	// edge cell.
+	type alt struct {
+		delta int64
+		flip  float64
+		cost  float64
+	}
+	alts := make([][]alt, D)
+	for d := range D {
+		for v := range h.g.Sizes[d] {
+			if int32(v) == home[d] {
+				continue
+			}
+			delta := int64(int32(v)-home[d]) * h.stride[d]
+			f := flip(d, int32(v))
+			g, c := colAt(base+delta, s0*f)
+			if g < 0 {
+				continue
+			}
+			alts[d] = append(alts[d], alt{delta, f, c})
+		}
+		if len(alts[d]) == 0 {
+			e.logf("hypercube around column %d dir %d amount %g: no alternative code in dimension %d", center, dir, amount, d)
+			return nil
+		}
+		slices.SortStableFunc(alts[d], func(a, b alt) int {
+			switch {
+			case a.cost < b.cost:
+				return -1
+			case a.cost > b.cost:
+				return 1
+			}
+			return 0
+		})
+		// The total (code 0) stays a candidate: its corners are the
+		// margins of the primary's, large and never empty.
+		if k := slices.IndexFunc(alts[d], func(a alt) bool { return a.delta == -int64(home[d])*h.stride[d] }); k > hyperCands {
+			alts[d][hyperCands] = alts[d][k]
+		}
+		alts[d] = alts[d][:min(len(alts[d]), hyperCands+1)]
+	}
+	// Every combination: the cost of its new corners.
+	type cube struct {
+		pick []int
+		cost float64
+	}
+	var cubes []cube
+	pick := make([]int, D)
+	seen := map[int]bool{}
+	for {
+		cost := 0.0
+		clear(seen)
+		ok := true
+		for mask := 1; mask < 1<<D && ok; mask++ {
+			k, sg := base, s0
+			for d := range D {
+				if mask&(1<<d) != 0 {
+					k += alts[d][pick[d]].delta
+					sg *= alts[d][pick[d]].flip
+				}
+			}
+			g, c := colAt(k, sg)
+			switch {
+			case g < 0:
+				ok = false
+			case !seen[g]:
+				seen[g] = true
+				cost += c
+			}
+		}
+		if ok {
+			cubes = append(cubes, cube{slices.Clone(pick), cost})
+		}
+		d := 0
+		for ; d < D; d++ {
+			pick[d]++
+			if pick[d] < len(alts[d]) {
+				break
+			}
+			pick[d] = 0
+		}
+		if d == D {
+			break
+		}
+	}
+	slices.SortStableFunc(cubes, func(a, b cube) int {
+		switch {
+		case a.cost < b.cost:
+			return -1
+		case a.cost > b.cost:
+			return 1
+		}
+		return 0
+	})
+	if e.opts.Logf != nil && len(cubes) == 0 {
+		e.logf("hypercube around column %d dir %d amount %g: no combination of alternatives has every corner", center, dir, amount)
+	}
+	tries := 3
+	var total []float64
+	left := amount
+	if sum {
+		tries, total = 40, make([]float64, m.n)
+	}
+	for _, c := range cubes[:min(len(cubes), tries)] {
+		corners := make([]int, 0, 1<<D)
+		for mask := range 1 << D {
+			k, sg := base, s0
+			for d := range D {
+				if mask&(1<<d) != 0 {
+					k += alts[d][c.pick[d]].delta
+					sg *= alts[d][c.pick[d]].flip
+				}
+			}
+			g, _ := colAt(k, sg)
+			corners = append(corners, g)
+		}
+		if j != center {
+			corners = append(corners, j)
+		}
+		if sum {
+			u := e.balance(center, dir, 1, corners, false)
+			if u == nil {
+				continue
+			}
+			t := left
+			for g, v := range u {
+				switch {
+				case v > 0:
+					t = math.Min(t, (m.capUp[g]-total[g])/v)
+				case v < 0:
+					t = math.Min(t, (m.capDn[g]+total[g])/-v)
+				}
+			}
+			if t *= 1 - 1e-9; t <= 0 {
+				continue
+			}
+			for g, v := range u {
+				total[g] += t * v
+			}
+			if left -= t; left <= amount*1e-9 {
+				break
+			}
+			continue
+		}
+		if z := e.balance(center, dir, amount, corners, true); z != nil {
+			e.hypercubes.Add(1)
+			return z
+		}
+	}
+	if sum && left <= amount*1e-9 && e.balanced(total, amount) {
+		e.hypercubes.Add(1)
+		return total
+	}
+	return nil
+}
+
+// balance finds the deviation over the given columns that moves j (one of
+// them) by amount in direction dir and keeps every relation: the deviations follow
+// from the relations through one unknown column at a time. It returns nil
+// when they do not determine every column, a relation does not balance or
+// a column would move beyond its capacity.
+func (e *engine) balance(j, dir int, amount float64, cols []int, capped bool) []float64 {
+	m := e.model
+	z := make([]float64, m.n)
+	known := map[int]bool{}
+	in := map[int]bool{}
+	for _, g := range cols {
+		in[g] = true
+	}
+	z[j] = amount
+	if dir == down {
+		z[j] = -amount
+	}
+	known[j] = true
+	queue := []int{j}
+	for len(queue) > 0 {
+		g := queue[0]
+		queue = queue[1:]
+		rows, _ := m.col(g)
+		for _, r := range rows {
+			rc, coef := m.row(int(r))
+			unknown, uc := -1, 0.0
+			sum := 0.0
+			for k, h := range rc {
+				switch {
+				case known[h]:
+					sum += coef[k] * z[h]
+				case in[h]:
+					if unknown >= 0 {
+						unknown = -2
+					} else if unknown == -1 {
+						unknown, uc = h, coef[k]
+					}
+				}
+			}
+			if unknown >= 0 {
+				z[unknown] = -sum / uc
+				known[unknown] = true
+				queue = append(queue, unknown)
+			}
+		}
+	}
+	if len(known) != len(in) {
+		return nil
+	}
+	if !capped {
+		tol := 1e-9
+		for g := range in {
+			rows, _ := m.col(g)
+			for _, r := range rows {
+				rc, coef := m.row(int(r))
+				s := 0.0
+				for k, h := range rc {
+					s += coef[k] * z[h]
+				}
+				if math.Abs(s) > tol*math.Max(1, amount) {
+					return nil
+				}
+			}
+		}
+		return z
+	}
+	if !e.balanced(z, amount) {
+		return nil
+	}
+	return z
+}
+
+// balanced reports whether every relation through the columns z moves
+// balances and every column moves within its capacity.
+func (e *engine) balanced(z []float64, amount float64) bool {
+	m := e.model
+	tol := m.eps + 1e-6*math.Max(1, amount)
+	for g, v := range z {
+		if v == 0 {
+			continue
+		}
+		if v > m.capUp[g] || -v > m.capDn[g] {
+			return false
+		}
+		rows, _ := m.col(g)
+		for _, r := range rows {
+			rc, coef := m.row(int(r))
+			s := 0.0
+			for k, h := range rc {
+				s += coef[k] * z[h]
+			}
+			if math.Abs(s) > tol {
+				return false
+			}
+		}
+	}
+	return true
+}

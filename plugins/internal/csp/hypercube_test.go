@@ -1,0 +1,148 @@
+package csp
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/plugintest"
+)
+
+// TestHypercubeWitnesses checks the hypercube witnesses of a 4-D grid: each
+// is a deviation (relations kept, the primary moved by the amount, every
+// column within its capacity), restricted ones stay in the pattern, and a
+// 3-D grid gets none (the routing LPs serve it).
+func TestHypercubeWitnesses(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{3, 3, 2, 3}, Seed: 3, PrimaryFraction: 0.15})
+	in := FromProblem(p, p.Relations)
+	if in.Grid == nil {
+		t.Fatal("no grid from a problem with coordinates")
+	}
+	e := &engine{opts: &Options{}, reqs: requirements{unprotectable: map[int]bool{}}}
+	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	m := e.model
+	if m.hyper == nil {
+		t.Fatal("no hypercube index for a 4-D grid")
+	}
+	e.reqs.build(m)
+	y := make([]bool, m.n)
+	found := 0
+	for _, tk := range e.reqs.tasks {
+		for d := range 2 {
+			if tk.req[d] == 0 {
+				continue
+			}
+			for _, restrict := range []bool{false, true} {
+				z := e.hypercube(tk.col, d, tk.req[d], y, restrict)
+				if z == nil {
+					continue
+				}
+				found++
+				if !e.isDeviation(z, tk.col, d, tk.req[d]) {
+					t.Errorf("column %d dir %d: hypercube is no deviation", tk.col, d)
+				}
+				w := witness{set: true}
+				for g, v := range z {
+					if v != 0 {
+						w.col, w.val = append(w.col, int32(g)), append(w.val, v)
+						if restrict && !y[g] && !m.on[g] {
+							t.Errorf("column %d dir %d: restricted hypercube leaves the pattern at %d", tk.col, d, g)
+						}
+					}
+				}
+				if !m.fits(&w, e.toFloat(e.allOn())) {
+					t.Errorf("column %d dir %d: hypercube beyond the capacities", tk.col, d)
+				}
+			}
+		}
+		// Grow the pattern so that restricted searches have something.
+		if z := e.hypercube(tk.col, up, tk.req[up], y, false); z != nil {
+			for g, v := range z {
+				y[g] = y[g] || v != 0
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no hypercube witness in a full 4-D grid")
+	}
+	flat := plugintest.Grid(plugintest.GridSpec{Sizes: []int{4, 4, 4}, Seed: 3, PrimaryFraction: 0.15})
+	if presolve(FromProblem(flat, flat.Relations), 1e-9).hyper != nil {
+		t.Error("hypercube index for a 3-D grid")
+	}
+}
+
+// TestHypercubeSolve protects a 4-D grid with hypercube witnesses (the
+// router on small LPs, as when the LP over the table is too slow) and
+// audits the pattern.
+func TestHypercubeSolve(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{3, 3, 2, 3}, Seed: 5, PrimaryFraction: 0.15})
+	sol, err := Solve(context.Background(), FromProblem(p, p.Relations), Options{HeuristicOnly: true, smallLPs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Stats.Hypercubes == 0 {
+		t.Error("no hypercube witness used")
+	}
+	st := append([]cellstatus.Status(nil), p.Cells.Status...)
+	for i, s := range sol.Suppressed {
+		if s && st[i].CanBeSecondary() {
+			st[i] = cellstatus.Secondary
+		}
+	}
+	rep, err := audit.Suppression(context.Background(), p, st, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.UnderProtected) > 0 {
+		t.Errorf("audit: %d primaries under-protected", len(rep.UnderProtected))
+	}
+}
+
+// TestPinned checks the clean-up's LP-free test: a primary alone in the
+// pattern is pinned by its relations, and with every cell suppressed no
+// column of a full grid is.
+func TestPinned(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{4, 3}, Seed: 2, PrimaryFraction: 0.2})
+	in := FromProblem(p, p.Relations)
+	m := presolve(in, 3*verdict.Tolerance(in.Value))
+	var r requirements
+	r.unprotectable = map[int]bool{}
+	r.build(m)
+	if len(r.tasks) == 0 {
+		t.Fatal("no primaries")
+	}
+	var ps pinScratch
+	col := func(k int) int { return r.tasks[k].col }
+	keys := make([]int, len(r.tasks))
+	for k := range keys {
+		keys[k] = k
+	}
+	none := make([]bool, m.n)
+	all := make([]bool, m.n)
+	for g := range all {
+		all[g] = true
+	}
+	if m.numRows() > 0 {
+		// Only the primaries suppressed: a row with one of them alone
+		// pins it.
+		alone := false
+		for row := range m.numRows() {
+			cols, _ := m.row(row)
+			n := 0
+			for _, g := range cols {
+				if m.on[g] {
+					n++
+				}
+			}
+			alone = alone || n == 1
+		}
+		if alone && !ps.pinned(m, none, keys, col) {
+			t.Error("primaries alone in a relation not pinned")
+		}
+	}
+	if ps.pinned(m, all, keys, col) {
+		t.Error("a primary pinned with every cell suppressed")
+	}
+}
