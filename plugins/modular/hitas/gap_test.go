@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/plugins/internal/csp"
+	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 )
 
 // TestGapKeepsGuidedHeuristic: a sub-table of rtauargus's datatest1 job
@@ -32,5 +33,17 @@ func TestGapKeepsGuidedHeuristic(t *testing.T) {
 	}
 	if sol.Cost > 39065 {
 		t.Errorf("cost %v, want the optimum 39065 (start heuristic %v, bound %v)", sol.Cost, sol.Stats.HeuristicCost, sol.Bound)
+	}
+}
+
+// TestSubtableGap: the gap of the options is the engine's gap for every
+// sub-table (0: prove each optimal).
+func TestSubtableGap(t *testing.T) {
+	p := csptest.HierTable(1, 0, csptest.Tree2, csptest.Flat(3))
+	for _, gap := range []float64{0, 0.02} {
+		h := newTestRun(t, p, &Options{Gap: gap})
+		if got := h.engineOptions().Gap; got != gap {
+			t.Errorf("engine gap %v, want %v", got, gap)
+		}
 	}
 }
