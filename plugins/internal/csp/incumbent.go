@@ -26,7 +26,13 @@ func (e *engine) closed() bool {
 		return false
 	}
 	gap := e.best.cost - e.best.bound
-	return gap <= numeric.Slack(e.best.cost)+1e-9 || (e.opts.Gap > 0 && gap <= e.opts.Gap*e.best.cost)
+	return e.proven() || (e.opts.Gap > 0 && gap <= e.opts.Gap*e.best.cost)
+}
+
+// proven reports whether the incumbent is proven optimal: the bound within
+// the relative slack of its cost (plus 1e-9).
+func (e *engine) proven() bool {
+	return e.best.pattern != nil && e.best.cost-e.best.bound <= numeric.Slack(e.best.cost)+1e-9
 }
 
 // setIncumbent stores the protected pattern y if it is cheaper than the

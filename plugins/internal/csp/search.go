@@ -92,7 +92,10 @@ func (e *engine) cuttingPlanes(ctx context.Context) error {
 		e.stats.RootBound = e.best.bound
 		e.iterations++
 		e.progress("cuts")
-		if e.closed() {
+		if e.proven() {
+			// Within the gap asked for (Options.Gap) the rounds go on:
+			// the LP optimum guides the heuristic below to cheaper
+			// patterns, and only the integer master is skipped.
 			return nil
 		}
 		nb := e.bridgeless(ystar)

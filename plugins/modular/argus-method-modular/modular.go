@@ -17,6 +17,7 @@ type modular struct{}
 // Parameter names.
 const (
 	pMaxTime         = "max_time_per_subtable"
+	pGap             = "subtable_gap"
 	pSingleSingle    = "single_single"
 	pSingleMultiple  = "single_multiple"
 	pMinFreq         = "min_freq"
@@ -43,6 +44,9 @@ func (modular) Info() pluginsdk.MethodInfo {
 			{Name: pMaxTime, Type: pluginsdk.ParamDuration, Default: "1", BatchPosition: 1, Min: "0",
 				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchInt, Label: "max time"},
 				Help:  "time limit per sub-table (minutes, or a Go duration; 0: none); the best protected pattern of the sub-table is kept"},
+			{Name: pGap, Type: pluginsdk.ParamFloat, Default: "0.02", Min: "0", Max: "1",
+				Help: "relative gap (cost − bound) / cost at which a sub-table's solve stops (0: prove every sub-table's pattern optimal); " +
+					"the pattern protects the sub-table whatever the gap, which only bounds how much dearer than the sub-table's optimum it may be"},
 			{Name: pSingleSingle, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 2,
 				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchFlag, Label: "singleton-singleton"},
 				Help:  "protect rows whose only primaries are two single-respondent cells"},
@@ -120,7 +124,7 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	start := time.Now()
 	dw, _ := parseDistance(req.Params.String(pDistanceWeights))
 	o := hitas.Options{
-		PerSubtable: req.Params.Duration(pMaxTime),
+		PerSubtable: req.Params.Duration(pMaxTime), Gap: req.Params.Float(pGap),
 		Singletons: hitas.Singletons{SingleSingle: req.Params.Bool(pSingleSingle),
 			SingleMultiple: req.Params.Bool(pSingleMultiple), MinFreq: req.Params.Bool(pMinFreq)},
 		MaxScaledCost: req.Params.Float(pMaxScaledCost), LowerMargin: req.Params.Float(pLowerMargin),

@@ -25,7 +25,10 @@
 //     backtracks: that margin becomes a primary of the next pass.
 //   - solve.go: one sub-table's solve with the exact engine of
 //     plugins/internal/csp, cached per input, and the protection levels of
-//     its new secondaries (HiTaS CalcPbounds).
+//     its new secondaries (HiTaS CalcPbounds). A solve may stop within a
+//     relative gap of the sub-table's optimum ([Options].Gap): on
+//     sub-tables of a few hundred cells the engine finds the optimum in
+//     seconds but may take minutes to prove it.
 //   - instance.go: a sub-table's engine instance: its cells as the run sees
 //     them, the relations along every dimension, and the costs (rescaled to
 //     the maximum scaled cost, margins made dearer; or τ-Argus's distance

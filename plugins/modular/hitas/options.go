@@ -15,6 +15,11 @@ type Options struct {
 	// PerSubtable is the time limit of one sub-table's solve (0: none); the
 	// best protected pattern of the sub-table is kept.
 	PerSubtable time.Duration
+	// Gap is the relative gap (cost − bound) / cost at which a sub-table's
+	// solve stops (csp.Options.Gap); 0 asks for proven optimality. Every
+	// pattern protects the sub-table whatever the gap: the gap only bounds
+	// how much dearer than the sub-table's optimum it may be.
+	Gap float64
 	// Singletons are τ-Argus's singleton options.
 	Singletons Singletons
 	// MaxScaledCost (MSC) is the weight of a sub-table's total after

@@ -13,10 +13,12 @@ import (
 // Protect runs HiTaS on p and, with Options.FinalAudit, the final audit and
 // repair; it returns the new statuses with the outcome, diagnostics and
 // figures (Stats.Extra: subtables, solved, reused, passes, backtracks,
-// virtual_cells, subtable_time_limits, hitas_seconds; repaired and
-// repair_cost after a repair). p is not modified. The error is non-nil when
-// ctx is done or the problem's tables are malformed; the deadline gives
-// OutcomeTimeLimit with the pattern built so far.
+// virtual_cells, subtable_time_limits, hitas_seconds for the sub-table walk
+// and subtable_seconds for the engine's solves within it; audit_seconds
+// with the final audit, repaired and repair_cost after a repair). p is not
+// modified. The error is non-nil when ctx is done or the problem's tables
+// are malformed; the deadline gives OutcomeTimeLimit with the pattern built
+// so far.
 func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.Result, error) {
 	start := time.Now()
 	n := p.NumCells()
@@ -52,7 +54,7 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 	res.Stats.Extra = map[string]float64{"subtables": float64(hs.subtables), "solved": float64(hs.solved),
 		"reused": float64(hs.reused), "passes": float64(hs.passes), "backtracks": float64(hs.backtracks),
 		"virtual_cells": float64(hs.virtual), "subtable_time_limits": float64(hs.timeLimits),
-		"hitas_seconds": time.Since(start).Seconds()}
+		"hitas_seconds": time.Since(start).Seconds(), "subtable_seconds": hs.solveTime.Seconds()}
 	if h.timedOut {
 		res.Outcome = pluginsdk.OutcomeTimeLimit
 	}
@@ -66,12 +68,14 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 			Code: "protection.subtable", Summary: fmt.Sprintf("%d sub-tables have primaries no pattern of the sub-table protects", hs.infeasible)})
 	}
 	if o.FinalAudit {
+		auditStart := time.Now()
 		if err := finalAudit(ctx, p, rel, status, &o, res); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			return nil, err
 		}
+		res.Stats.Extra["audit_seconds"] = time.Since(auditStart).Seconds()
 	}
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
 	res.Stats.Objective = res.Stats.SuppressedCost

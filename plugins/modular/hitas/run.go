@@ -3,6 +3,7 @@ package hitas
 import (
 	"context"
 	"math"
+	"time"
 
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -78,11 +79,14 @@ type stats struct {
 	// timeFallbacks counts sub-tables without a protected pattern by the
 	// time limit: everything suppressible in them is suppressed.
 	timeFallbacks int
+	// solveTime is the time spent in the engine's solves.
+	solveTime time.Duration
 }
 
 // record counts a sub-table solve.
 func (s *stats) record(sol *csp.Solution) {
 	s.solved++
+	s.solveTime += sol.Stats.Time
 	if sol.TimeLimit {
 		s.timeLimits++
 	}

@@ -35,7 +35,10 @@ func (h *run) solveWhole(ctx context.Context) error {
 // engineOptions are the exact engine's options for one sub-table: the time
 // limit per sub-table, at most the time left to the deadline.
 func (h *run) engineOptions() csp.Options {
-	o := csp.Options{TimeLimit: h.o.PerSubtable, Workers: h.o.Workers, Seed: h.o.Seed}
+	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, Workers: h.o.Workers, Seed: h.o.Seed}
+	if h.o.Log.Debug().Enabled() {
+		o.Logf = func(format string, args ...any) { h.o.Log.Debug().Msgf("csp: "+format, args...) }
+	}
 	if !h.o.Deadline.IsZero() {
 		left := max(time.Until(h.o.Deadline), time.Millisecond)
 		if o.TimeLimit == 0 || left < o.TimeLimit {
@@ -83,6 +86,12 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 	if len(sol.Unprotectable) > 0 {
 		h.stats.infeasible++
 	}
+	st := &sol.Stats
+	h.o.Log.Debug().Int("subtable", k).Ints("levels", sr.st.Levels).Int("cells", st.Cells).Int("columns", st.Columns).
+		Int("rows", st.Rows).Int("tasks", st.Tasks).Int("rounds", st.Rounds).Int("master_solves", st.MasterSolves).
+		Int64("attacker_lps", st.AttackerLPs).Int64("router_lps", st.RouterLPs).Int64("nodes", st.Nodes).
+		Float64("cost", sol.Cost).Float64("heuristic_cost", st.HeuristicCost).Float64("root_bound", st.RootBound).
+		Bool("optimal", sol.Optimal).Dur("time", st.Time).Msg("MOD sub-table solved")
 	// Protection levels of new secondaries (HiTaS CalcPbounds): a share of
 	// the value, at most the sub-table's largest primary levels.
 	maxL, maxU := 0.0, 0.0
