@@ -51,10 +51,14 @@ func ParseValues(s string) (Values, error) {
 type RuleKind int
 
 const (
+	// RuleDefault is the rule of a spec that names none: the published
+	// number of sensitive cells for a preset that has one (RuleCount), else
+	// RuleFraction with 10 %.
+	RuleDefault RuleKind = iota
 	// RuleFraction marks round(Fraction × cells) of the non-empty bottom
 	// cells sensitive, drawn at random (Castro's generators; the fraction
 	// is of all cells, as the papers count it).
-	RuleFraction RuleKind = iota
+	RuleFraction
 	// RuleCount marks Count non-empty bottom cells sensitive at random.
 	RuleCount
 	// RuleDominance is the (N,K) dominance rule on every non-empty cell:
@@ -238,10 +242,10 @@ func ParseCost(s string) (CostKind, error) {
 	return 0, fmt.Errorf("%w: cost %q: want value, unit or freq", ErrSyntax, s)
 }
 
-// Spec is a generator request. The zero value with a Shape is a valid spec
-// (uniform values, 10 % of the cells sensitive, symmetric levels of 20 %,
-// cost = value, seed 0); [DefaultSpec] gives the same with the defaults
-// spelled out.
+// Spec is a generator request. A Spec with only a Shape is valid: uniform
+// values, the default primary rule (see [RuleDefault]), symmetric levels of
+// 20 %, cost = value, τ-Argus's bounds, seed 0. [Instance.Spec] holds the
+// spec with these defaults filled in.
 type Spec struct {
 	// Shape is the table shape ([ParseShape]).
 	Shape string
@@ -258,9 +262,7 @@ type Spec struct {
 	MaxFreq int
 	// Units is the number of units (ValuesMicro); 0 means 3 per bottom cell.
 	Units int
-	// Primary is the primary rule; the zero value is RuleFraction with
-	// Fraction 0, which presets with a published sensitive-cell count
-	// replace by that count and other shapes by 10 %.
+	// Primary is the primary rule; the zero value is RuleDefault.
 	Primary Rule
 	// Protection sets the protection levels; the zero value means 20 %
 	// symmetric.
@@ -301,7 +303,7 @@ func (s Spec) normalize() (Spec, []Hierarchy, error) {
 	if s.Values < ValuesUniform || s.Values > ValuesMicro {
 		return s, nil, fmt.Errorf("%w: value model %d", ErrSyntax, s.Values)
 	}
-	if s.Primary == (Rule{}) {
+	if s.Primary.Kind == RuleDefault {
 		key := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s.Shape)), "×", "x")
 		if k, ok := presetPrimaries[key]; ok {
 			s.Primary = Rule{Kind: RuleCount, Count: k}

@@ -340,11 +340,11 @@ func TestSpecErrors(t *testing.T) {
 
 func TestParsers(t *testing.T) {
 	for s, want := range map[string]Rule{
-		"frac:0.05":  {Kind: RuleFraction, Fraction: 0.05},
-		"count:108":  {Kind: RuleCount, Count: 108},
-		"nk:3,75":    {Kind: RuleDominance, N: 3, K: 75},
-		" P:15 ":     {Kind: RulePercent, P: 15},
-		"freq:3":     {Kind: RuleFrequency, N: 3},
+		"frac:0.05": {Kind: RuleFraction, Fraction: 0.05},
+		"count:108": {Kind: RuleCount, Count: 108},
+		"nk:3,75":   {Kind: RuleDominance, N: 3, K: 75},
+		" P:15 ":    {Kind: RulePercent, P: 15},
+		"freq:3":    {Kind: RuleFrequency, N: 3},
 	} {
 		got, err := ParseRule(s)
 		if err != nil || got != want {
