@@ -394,3 +394,39 @@ func TestParsers(t *testing.T) {
 		t.Error("ParseCost(inverse) succeeded")
 	}
 }
+
+func TestScaleShape(t *testing.T) {
+	for _, tc := range []struct {
+		dims, cells int
+		shape       string
+		n           int
+	}{
+		{3, 1e4, "t3.6xt3.6xt3.6", 10648},
+		{3, 1e5, "t3.14xt3.14xt3.14", 97336},
+		{3, 1e6, "t3.32xt3.32xt3.32", 1000000},
+		{4, 1e4, "t3.2xt3.2xt3.2xt3.2", 10000},
+		{4, 1e5, "t3.5xt3.4xt3.5xt3.4", 92416},
+		{4, 1e6, "t3.9xt3.9xt3.9xt3.10", 1012894},
+	} {
+		s, err := ScaleShape(tc.dims, tc.cells)
+		if err != nil || s != tc.shape {
+			t.Errorf("ScaleShape(%d, %d) = %q, %v; want %q", tc.dims, tc.cells, s, err, tc.shape)
+			continue
+		}
+		dims, _ := ParseShape(s)
+		n := 1
+		for _, h := range dims {
+			n *= h.Len()
+		}
+		if n != tc.n {
+			t.Errorf("%s: %d cells, want %d", s, n, tc.n)
+		}
+	}
+	spec, err := ScaleSpec(4, 1e4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := generate(t, spec).Problem; primaries(p) != 500 {
+		t.Errorf("4-D 10⁴: %d primaries, want 5 %% of 10 000", primaries(p))
+	}
+}
