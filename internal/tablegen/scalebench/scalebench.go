@@ -18,8 +18,9 @@
 // primaries fails the benchmark.
 //
 // Environment: ARGUS_SCALE_MAX (cells, default 200000) skips the larger
-// sizes; ARGUS_SCALE_LIMIT (a Go duration, default 10m) is the method's soft
-// time limit.
+// sizes; ARGUS_SCALE_SIZES (e.g. "2e3,5e3") replaces [Sizes], to fit a
+// growth exponent from smaller tables on a slow machine; ARGUS_SCALE_LIMIT
+// (a Go duration, default 10m) is the method's soft time limit.
 package scalebench
 
 import (
@@ -72,9 +73,20 @@ func envDuration(name string, def time.Duration) time.Duration {
 // Run runs m on every scale table as sub-benchmarks "3D/1e4" … "4D/1e6".
 func Run(b *testing.B, m Method) {
 	maxCells := envInt("ARGUS_SCALE_MAX", 200_000)
+	sizes := Sizes
+	if s := os.Getenv("ARGUS_SCALE_SIZES"); s != "" {
+		sizes = nil
+		for _, f := range strings.Split(s, ",") {
+			x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || x < 2 || x > 2e7 {
+				b.Fatalf("ARGUS_SCALE_SIZES: %q is not a cell count", f)
+			}
+			sizes = append(sizes, int(x))
+		}
+	}
 	for _, dims := range []int{3, 4} {
-		for _, size := range Sizes {
-			name := fmt.Sprintf("%dD/1e%d", dims, len(strconv.Itoa(size))-1)
+		for _, size := range sizes {
+			name := fmt.Sprintf("%dD/%s", dims, sizeName(size))
 			b.Run(name, func(b *testing.B) {
 				if size > maxCells {
 					b.Skipf("%d cells > ARGUS_SCALE_MAX=%d", size, maxCells)
@@ -83,6 +95,16 @@ func Run(b *testing.B, m Method) {
 			})
 		}
 	}
+}
+
+// sizeName writes a size as "1e4", "2.5e3".
+func sizeName(n int) string {
+	e := len(strconv.Itoa(n)) - 1
+	m := float64(n)
+	for range e {
+		m /= 10
+	}
+	return strconv.FormatFloat(m, 'g', 3, 64) + "e" + strconv.Itoa(e)
 }
 
 func runOne(b *testing.B, m Method, dims, size int) {
