@@ -5,10 +5,14 @@
 // pluginsdk/audit. Each size reports, besides the time per run:
 //
 //	cells, primaries, secondaries, cost   the table and the pattern
+//	cpu-s                                 CPU seconds (user + system) of the
+//	                                      process per run: on a loaded
+//	                                      machine a steadier figure than the
+//	                                      wall time (unix only)
 //	peak-RSS-MB                           the process's peak resident memory
 //	                                      during the runs (Linux; the
 //	                                      generated table included)
-//	audit-s, audit-under, audit-unverified
+//	audit-s, audit-cpu-s, audit-under, audit-unverified
 //	                                      the audit of the last run's pattern
 //
 // The audit computes exact attacker bounds for the primaries up to
@@ -126,13 +130,13 @@ func runOne(b *testing.B, m Method, dims, size int) {
 		Limits: pluginsdk.Limits{TimeLimit: envDuration("ARGUS_SCALE_LIMIT", 10*time.Minute), Threads: threads, Seed: 1}}
 	resetPeakRSS()
 	var res *pluginsdk.Result
-	var took time.Duration
+	var took, cpu time.Duration
 	for b.Loop() {
-		start := time.Now()
+		start, cpu0 := time.Now(), cpuTime()
 		if res, err = client.Protect(b.Context(), job); err != nil {
 			b.Fatal(err)
 		}
-		took = time.Since(start)
+		took, cpu = time.Since(start), cpuTime()-cpu0
 	}
 	peak := peakRSS()
 	b.StopTimer()
@@ -158,9 +162,9 @@ func runOne(b *testing.B, m Method, dims, size int) {
 		ctx, cancel = context.WithTimeout(ctx, envDuration("ARGUS_SCALE_AUDIT", 10*time.Minute))
 		defer cancel()
 	}
-	astart := time.Now()
+	astart, acpu0 := time.Now(), cpuTime()
 	rep, err := audit.Suppression(ctx, p, res.Status, opts)
-	atook := time.Since(astart)
+	atook, acpu := time.Since(astart), cpuTime()-acpu0
 	verdict := ""
 	switch {
 	case err != nil:
@@ -177,14 +181,16 @@ func runOne(b *testing.B, m Method, dims, size int) {
 	if peak > 0 {
 		b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
 	}
+	b.ReportMetric(cpu.Seconds(), "cpu-s")
 	b.ReportMetric(atook.Seconds(), "audit-s")
+	b.ReportMetric(acpu.Seconds(), "audit-cpu-s")
 	if rep != nil {
 		b.ReportMetric(float64(len(rep.UnderProtected)), "audit-under")
 		b.ReportMetric(float64(len(rep.Unverified)), "audit-unverified")
 	}
-	b.Logf("%s on %s (%d cells, %d relations, %d primaries): %v, outcome %v, %d secondaries, cost %.6g; audit (%s, %v): %s; stats %+v",
-		m.Code, spec.Shape, p.NumCells(), p.NumRelations(), prim, took.Round(time.Millisecond), res.Outcome, sec, cost,
-		mode, atook.Round(time.Millisecond), verdict, res.Stats)
+	b.Logf("%s on %s (%d cells, %d relations, %d primaries): %v (CPU %v), outcome %v, %d secondaries, cost %.6g; audit (%s, %v, CPU %v): %s; stats %+v",
+		m.Code, spec.Shape, p.NumCells(), p.NumRelations(), prim, took.Round(time.Millisecond), cpu.Round(time.Millisecond), res.Outcome, sec, cost,
+		mode, atook.Round(time.Millisecond), acpu.Round(time.Millisecond), verdict, res.Stats)
 	if err != nil || len(rep.UnderProtected) > 0 || len(rep.Unverified) > 0 {
 		b.Errorf("%s: the pattern is not audited clean: %s", m.Code, verdict)
 	}
