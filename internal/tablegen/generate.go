@@ -242,7 +242,7 @@ func mergeTop(buf, a, b []float64) []float64 {
 	return out
 }
 
-// label returns the code labels of h: the children of a code carry its
+// labels returns the code labels of h: the children of a code carry its
 // label followed by their 1-based rank among the siblings, zero-padded to
 // the width of the largest sibling count at their level ("1", "1.2" would
 // need a separator; "0102" does not).

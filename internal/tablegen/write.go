@@ -115,9 +115,9 @@ type Job struct {
 }
 
 // WriteJob writes the instance as a τ-Argus table-input job: the
-// intermediate .tab and .rda of <WRITETABLE> type 5 (statuses S, U, E and the
-// protection levels are read back as they are), the hierarchy files and a
-// batch file that reads the table with a MAN(0) rule (so the statuses of the
+// intermediate .tab and .rda of <WRITETABLE> type 5 (statuses S and U and the
+// protection levels are read back as they are; empty cells are left out,
+// which the reader takes as empty), the hierarchy files and a batch file that reads the table with a MAN(0) rule (so the statuses of the
 // file stay), protects it with Suppress and writes the code-value file.
 // Every file is written atomically; on an error none of them is left
 // behind. The job carries τ-Argus's a-priori bounds, so the spec's bound
