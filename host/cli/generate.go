@@ -45,7 +45,7 @@ func cmdGenerate(_ context.Context, env Env, _ zerolog.Logger) int {
 	fs.IntVar(&s.Units, "units", 0, "number of units (micro; 0 = 3 per bottom cell)")
 	primary := fs.String("primary", "", "primary rule: frac:F, count:K, nk:N,K, p:P or freq:N (default: the preset's count, else frac:0.1)")
 	protection := fs.String("protection", "frac:0.2", "protection levels: frac:F, frac:L,U or rule")
-	cost := fs.String("cost", "value", "cost: value, unit or freq")
+	cost := fs.String("cost", "value", "cost: value, unit, freq or inverse (1/value)")
 	fs.Float64Var(&s.BoundFactor, "bounds", 1.5, "a-priori upper bound as a multiple of the largest value (a job needs 1.5)")
 	jjFile := fs.String("jj", "", "write the table in JJ format to this file (and its .frq)")
 	job := fs.String("job", "", "write a τ-Argus job DIR/NAME (.tab, .rda, .arb, .hrc)")

@@ -29,7 +29,7 @@
 // Protection levels ([Protection]): a fraction of the value, symmetric or
 // not, or the rule's formula; rounded up to whole units. A-priori bounds:
 // [0, BoundFactor × the largest value], widened to the levels. Costs: the
-// value, 1 or the frequency ([CostKind]).
+// value, 1, the frequency or 1/value ([CostKind]).
 //
 // Outputs: [Instance.Problem], the problem a method plugin receives (with
 // relations); [Instance.WriteJJ], the JJ format of package argusio/jj; and

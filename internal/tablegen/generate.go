@@ -410,6 +410,10 @@ func (g *gen) levels(p *pluginsdk.Problem) {
 			c.Cost[i] = 1
 		case CostFreq:
 			c.Cost[i] = float64(c.Freq[i])
+		case CostInverse:
+			if x != 0 {
+				c.Cost[i] = 1 / x
+			}
 		}
 		c.UpperBound[i] = hi
 		if !c.Status[i].IsPrimary() {

@@ -220,9 +220,10 @@ const (
 	CostValue CostKind = iota // w = a (the CSP convention; τ-Argus's default)
 	CostUnit                  // w = 1 (τ-Argus's cost −2; a CTA convention)
 	CostFreq                  // w = frequency (τ-Argus's cost −1)
+	CostInverse               // w = 1/a (a CTA convention; the problem and JJ only)
 )
 
-var costNames = []string{"value", "unit", "freq"}
+var costNames = []string{"value", "unit", "freq", "inverse"}
 
 // String returns the name ParseCost accepts.
 func (c CostKind) String() string {
@@ -232,14 +233,14 @@ func (c CostKind) String() string {
 	return "CostKind(" + strconv.Itoa(int(c)) + ")"
 }
 
-// ParseCost parses a cost convention: value, unit or freq.
+// ParseCost parses a cost convention: value, unit, freq or inverse.
 func ParseCost(s string) (CostKind, error) {
 	for i, n := range costNames {
 		if strings.EqualFold(strings.TrimSpace(s), n) {
 			return CostKind(i), nil
 		}
 	}
-	return 0, fmt.Errorf("%w: cost %q: want value, unit or freq", ErrSyntax, s)
+	return 0, fmt.Errorf("%w: cost %q: want value, unit, freq or inverse", ErrSyntax, s)
 }
 
 // Spec is a generator request. A Spec with only a Shape is valid: uniform
@@ -324,7 +325,7 @@ func (s Spec) normalize() (Spec, []Hierarchy, error) {
 	if !p.FromRule && (!(p.Lower >= 0 && p.Upper >= 0) || p.Lower+p.Upper == 0 || math.IsInf(p.Lower+p.Upper, 0)) {
 		return s, nil, fmt.Errorf("%w: protection fractions %g, %g", ErrSyntax, p.Lower, p.Upper)
 	}
-	if s.Cost < CostValue || s.Cost > CostFreq {
+	if s.Cost < CostValue || s.Cost > CostInverse {
 		return s, nil, fmt.Errorf("%w: cost %d", ErrSyntax, s.Cost)
 	}
 	if s.BoundFactor == 0 {

@@ -121,6 +121,7 @@ func TestAdditive(t *testing.T) {
 		{Shape: "h12x5", Seed: 8, Values: ValuesRoehrig, Primary: Rule{Kind: RuleFrequency, N: 3}, Protection: Protection{Lower: 0.05, Upper: 0.2}},
 		{Shape: "t3.3x6", Seed: 9, Values: ValuesMicro, Primary: Rule{Kind: RuleDominance, N: 3, K: 75}, Protection: Protection{FromRule: true}, Cost: CostUnit},
 		{Shape: "t3.3x6", Seed: 9, Values: ValuesMicro, Units: 500, Primary: Rule{Kind: RulePercent, P: 15}, Protection: Protection{FromRule: true}, Cost: CostFreq, BoundFactor: 10},
+		{Shape: "castro6", Seed: 10, Cost: CostInverse},
 	} {
 		in := generate(t, s)
 		p := in.Problem
@@ -326,6 +327,13 @@ func TestSpecErrors(t *testing.T) {
 	if err := in.WriteJob(Job{Dir: t.TempDir(), Name: "x"}); err == nil || !strings.Contains(err.Error(), "bound factor") {
 		t.Errorf("WriteJob with bound factor 2 = %v", err)
 	}
+	in = generate(t, Spec{Shape: "3x3", Cost: CostInverse})
+	if err := in.WriteJob(Job{Dir: t.TempDir(), Name: "x"}); err == nil || !strings.Contains(err.Error(), "1/value") {
+		t.Errorf("WriteJob with cost 1/value = %v", err)
+	}
+	if c := in.Problem.Cells.Cost; c[0] != 1/in.Problem.Cells.Value[0] {
+		t.Errorf("cost of the total %g, want 1/%g", c[0], in.Problem.Cells.Value[0])
+	}
 	in = generate(t, Spec{Shape: "3x3"})
 	for _, j := range []Job{{Name: ""}, {Name: "a/b"}, {Name: "x", Suppress: "GH"}, {Name: "x", Suppress: "GH(1)\n<X>"}} {
 		j.Dir = t.TempDir()
@@ -385,13 +393,13 @@ func TestParsers(t *testing.T) {
 	if _, err := ParseValues("normal"); err == nil {
 		t.Error("ParseValues(normal) succeeded")
 	}
-	for _, s := range []string{"value", "unit", "FREQ"} {
+	for _, s := range []string{"value", "unit", "FREQ", "inverse"} {
 		if c, err := ParseCost(s); err != nil || !strings.EqualFold(c.String(), s) {
 			t.Errorf("ParseCost(%q) = %v, %v", s, c, err)
 		}
 	}
-	if _, err := ParseCost("inverse"); !errors.Is(err, ErrSyntax) {
-		t.Error("ParseCost(inverse) succeeded")
+	if _, err := ParseCost("sqrt"); !errors.Is(err, ErrSyntax) {
+		t.Error("ParseCost(sqrt) succeeded")
 	}
 }
 
