@@ -217,10 +217,10 @@ func ParseProtection(s string) (Protection, error) {
 type CostKind int
 
 const (
-	CostValue CostKind = iota // w = a (the CSP convention; τ-Argus's default)
-	CostUnit                  // w = 1 (τ-Argus's cost −2; a CTA convention)
-	CostFreq                  // w = frequency (τ-Argus's cost −1)
-	CostInverse               // w = 1/a (a CTA convention; the problem and JJ only)
+	CostValue   CostKind = iota // w = a (the CSP convention; τ-Argus's default)
+	CostUnit                    // w = 1 (τ-Argus's cost −2; a CTA convention)
+	CostFreq                    // w = frequency (τ-Argus's cost −1)
+	CostInverse                 // w = 1/a (a CTA convention; the problem and JJ only)
 )
 
 var costNames = []string{"value", "unit", "freq", "inverse"}
