@@ -11,6 +11,7 @@
 //	argus plugins [-json] [-params]  list the installed method plugins
 //	argus demo [-out DIR]     run the demonstration job
 //	argus audit FILE.jj       audit the suppression pattern of a JJ file
+//	argus generate -shape S … write a generated test table (JJ, τ-Argus job)
 //	argus version             print the version
 //	argus help                print this help
 package cli
@@ -77,6 +78,10 @@ Usage:
   argus demo [-out DIR]     run the demonstration job
   argus audit [-bounds B] [-singletons] FILE.jj
                             audit the suppression pattern of a JJ file
+  argus generate -shape SHAPE [-seed N] [-primary RULE] [-protection PL]
+        [-values MODEL] [-cost C] (-jj FILE | -job DIR/NAME) [-method M]
+                            write a generated test table as a JJ file or
+                            a τ-Argus job (argus generate -h for more)
   argus version             print the version
   argus help                print this help
 
@@ -116,6 +121,8 @@ func Main(ctx context.Context, env Env) int {
 		return cmdDemo(ctx, env, log)
 	case "audit":
 		return cmdAudit(ctx, env, log)
+	case "generate":
+		return cmdGenerate(ctx, env, log)
 	case "version", "-version", "--version":
 		fmt.Fprintf(env.Stdout, "argus %s\n", Version)
 		return ExitOK
