@@ -165,7 +165,7 @@ func (e *engine) integerMaster(ctx context.Context) error {
 			limit = time.Until(e.clock.deadline)
 		}
 		cutoff := e.best.cost - m.onCost() - numeric.Slack(e.best.cost)
-		res, err := e.master.solveMIP(ctx, cutoff, nil, limit, e.opts.Gap)
+		res, err := e.master.solveMIP(ctx, cutoff, nil, limit, e.mipGap())
 		if err != nil {
 			return err
 		}
@@ -188,6 +188,10 @@ func (e *engine) integerMaster(ctx context.Context) error {
 			return err
 		}
 		if all {
+			// A protected solution of a MIP proven optimal closes the
+			// gap; one that stopped within a relative gap (or at a time
+			// limit) proves only its dual bound, taken above, and the
+			// loop goes on unless that closes the gap.
 			if res.optimal {
 				e.best.bound = math.Max(e.best.bound, math.Min(e.best.cost, res.obj+m.onCost()))
 				return nil
@@ -252,7 +256,7 @@ func (e *engine) localBranching(ctx context.Context) error {
 			limit = min(limit, time.Until(e.clock.deadline)/4)
 		}
 		cutoff := e.best.cost - m.onCost() - numeric.Slack(e.best.cost)
-		res, err := e.master.solveMIP(ctx, cutoff, &trust{center: e.best.pattern, k: k}, limit, e.opts.Gap)
+		res, err := e.master.solveMIP(ctx, cutoff, &trust{center: e.best.pattern, k: k}, limit, e.mipGap())
 		if err != nil {
 			return err
 		}
@@ -280,4 +284,12 @@ func (e *engine) localBranching(ctx context.Context) error {
 		e.progress("local")
 	}
 	return nil
+}
+
+// mipGap is the relative gap at which the master's MIP solves stop.
+func (e *engine) mipGap() float64 {
+	if e.opts.masterGap > 0 {
+		return e.opts.masterGap
+	}
+	return e.opts.Gap
 }
