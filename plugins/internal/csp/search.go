@@ -38,7 +38,7 @@ func (e *engine) search(ctx context.Context) error {
 		e.best.bound = e.best.cost
 		return nil
 	}
-	if _, err := e.heuristic(ctx, y, nil, 0.4); err != nil {
+	if _, err := e.heuristic(ctx, y, nil, 0.4, false); err != nil {
 		return err
 	}
 	e.stats.HeuristicCost = e.best.cost
@@ -136,7 +136,7 @@ func (e *engine) cuttingPlanes(ctx context.Context) error {
 		for j, v := range ystar {
 			y[j] = v > 0.5
 		}
-		if _, err := e.heuristic(ctx, y, ystar, 0.2); err != nil {
+		if _, err := e.heuristic(ctx, y, ystar, 0.2, true); err != nil {
 			return err
 		}
 	}
@@ -212,7 +212,7 @@ func (e *engine) integerMaster(ctx context.Context) error {
 			return nil
 		}
 		y := slices.Clone(res.y)
-		if _, err := e.heuristic(ctx, y, nil, 0.2); err != nil {
+		if _, err := e.heuristic(ctx, y, nil, 0.2, true); err != nil {
 			return err
 		}
 		e.progress("master")
@@ -278,7 +278,7 @@ func (e *engine) localBranching(ctx context.Context) error {
 			return nil
 		}
 		y := slices.Clone(res.y)
-		if _, err := e.heuristic(ctx, y, nil, 0.1); err != nil {
+		if _, err := e.heuristic(ctx, y, nil, 0.1, true); err != nil {
 			return err
 		}
 		e.progress("local")
