@@ -40,9 +40,9 @@ type sparse struct {
 // Reroutes start with the keys that failed to reroute before: a column that
 // must stay usually fails on one of them.
 //
-// With keep, the columns it marks stay without a try: the master's solution
-// when a master solution is being repaired, so that only the repair's
-// additions are tried (a few instead of the whole pattern). The clean-up is
+// With keep, the columns it marks stay without a try: a solution of the
+// integer master being repaired, so that only the repair's additions are
+// tried (a few instead of the whole pattern). The clean-up is
 // a heuristic improvement of the incumbent; which columns it tries changes
 // the incumbents found on the way, never the lower bound or the proof.
 func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []bool) error {

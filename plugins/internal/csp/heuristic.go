@@ -422,8 +422,9 @@ func (e *engine) localOK(y []bool, g int) bool {
 // the incumbent improved. The protected pattern becomes the incumbent before
 // the clean-up, so the time limit never loses it. With repairOnly the
 // clean-up tries to remove only the columns the protection added to y (a
-// solution of the master, or its rounded LP optimum, being repaired); see
-// cleanup.
+// solution of the integer master being repaired); see cleanup. (The
+// rounded LP optimum gets the whole clean-up: under a gap the search may end
+// with its pattern.)
 func (e *engine) heuristic(ctx context.Context, y []bool, guide []float64, share float64, repairOnly bool) (bool, error) {
 	var given []bool
 	if repairOnly {

@@ -136,7 +136,7 @@ func (e *engine) cuttingPlanes(ctx context.Context) error {
 		for j, v := range ystar {
 			y[j] = v > 0.5
 		}
-		if _, err := e.heuristic(ctx, y, ystar, 0.2, true); err != nil {
+		if _, err := e.heuristic(ctx, y, ystar, 0.2, false); err != nil {
 			return err
 		}
 	}
