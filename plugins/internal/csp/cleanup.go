@@ -90,16 +90,28 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 	found := make([]bool, len(keys))
 	var firstRoutes atomic.Int64 // keys without a witness that fits
 	yf := e.toFloat(y)
+	isCand := make([]bool, m.n)
+	for g := range m.n {
+		isCand[g] = y[g] && !m.on[g] && (keep == nil || !keep[g])
+	}
+	own := make([]bool, len(keys)) // the key keeps its last witness as it is
 	err := e.pool.forEach(ctx, len(keys), func(w *worker, k int) error {
 		// A stored witness that fits the pattern will do: whether a
 		// column can go does not depend on which witnesses the keys have,
-		// only how many keys must be rerouted. (The pattern's own
-		// witnesses, from the attacker LPs, have large supports: more
-		// reroutes below, and lean witnesses that fit later patterns
-		// less often.)
+		// only how many keys must be rerouted. The lean one (routed,
+		// small support) first; the last one (often an attacker LP's,
+		// large support) only when it avoids every candidate, so that it
+		// is never rerouted (the repair of a master solution, whose
+		// columns are no candidates); it then stays as it is, and the
+		// lean one too.
 		kk := keys[k]
 		if sw := &e.reqs.lean[kk.t][kk.d]; m.fits(sw, yf) && sw.value >= amount(kk)-m.eps {
 			wz[k], found[k] = sparse{col: sw.col, val: sw.val}, true
+			return nil
+		}
+		if sw := &e.reqs.witnesses[kk.t][kk.d]; keep != nil && m.fits(sw, yf) && sw.value >= amount(kk)-m.eps &&
+			!slices.ContainsFunc(sw.col, func(g int32) bool { return isCand[g] }) {
+			wz[k], found[k], own[k] = sparse{col: sw.col, val: sw.val}, true, true
 			return nil
 		}
 		firstRoutes.Add(1)
@@ -123,7 +135,7 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 	}
 	var cand []int
 	for g := range m.n {
-		if y[g] && !m.on[g] && (keep == nil || !keep[g]) {
+		if isCand[g] {
 			cand = append(cand, g)
 		}
 	}
@@ -207,6 +219,9 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 		}
 	}
 	for k, kk := range keys {
+		if own[k] {
+			continue
+		}
 		e.reqs.lean[kk.t][kk.d] = witness{col: slices.Clone(wz[k].col), val: slices.Clone(wz[k].val), value: amount(kk), set: true}
 		w := &e.reqs.witnesses[kk.t][kk.d]
 		w.col, w.val, w.value, w.set = wz[k].col, wz[k].val, amount(kk), true
