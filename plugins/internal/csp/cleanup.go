@@ -37,7 +37,15 @@ type sparse struct {
 // primary (pinned) is kept without an LP, and the reroutes of a column stop
 // at the first that fails. The restricted routing LPs hold the pattern's
 // columns alone and start from scratch, so a run stays reproducible.
-func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
+// Reroutes start with the keys that failed to reroute before: a column that
+// must stay usually fails on one of them.
+//
+// With keep, the columns it marks stay without a try: a solution of the
+// integer master being repaired, so that only the repair's additions are
+// tried (a few instead of the whole pattern). The clean-up is
+// a heuristic improvement of the incumbent; which columns it tries changes
+// the incumbents found on the way, never the lower bound or the proof.
+func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []bool) error {
 	m := e.model
 	outer := ctx
 	if !until.IsZero() {
@@ -80,16 +88,33 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 		return toSparse(z, a), true, nil
 	}
 	found := make([]bool, len(keys))
+	var firstRoutes atomic.Int64 // keys without a witness that fits
 	yf := e.toFloat(y)
+	isCand := make([]bool, m.n)
+	for g := range m.n {
+		isCand[g] = y[g] && !m.on[g] && (keep == nil || !keep[g])
+	}
+	own := make([]bool, len(keys)) // the key keeps its last witness as it is
 	err := e.pool.forEach(ctx, len(keys), func(w *worker, k int) error {
 		// A stored witness that fits the pattern will do: whether a
 		// column can go does not depend on which witnesses the keys have,
-		// only how many keys must be rerouted.
+		// only how many keys must be rerouted. The lean one (routed,
+		// small support) first; the last one (often an attacker LP's,
+		// large support) only when it avoids every candidate, so that it
+		// is never rerouted (the repair of a master solution, whose
+		// columns are no candidates); it then stays as it is, and the
+		// lean one too.
 		kk := keys[k]
 		if sw := &e.reqs.lean[kk.t][kk.d]; m.fits(sw, yf) && sw.value >= amount(kk)-m.eps {
 			wz[k], found[k] = sparse{col: sw.col, val: sw.val}, true
 			return nil
 		}
+		if sw := &e.reqs.witnesses[kk.t][kk.d]; keep != nil && m.fits(sw, yf) && sw.value >= amount(kk)-m.eps &&
+			!slices.ContainsFunc(sw.col, func(g int32) bool { return isCand[g] }) {
+			wz[k], found[k], own[k] = sparse{col: sw.col, val: sw.val}, true, true
+			return nil
+		}
+		firstRoutes.Add(1)
 		s, ok, err := route(w, k)
 		wz[k], found[k] = s, ok
 		return err
@@ -110,13 +135,19 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 	}
 	var cand []int
 	for g := range m.n {
-		if y[g] && !m.on[g] {
+		if isCand[g] {
 			cand = append(cand, g)
 		}
 	}
 	slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(m.cost[b], m.cost[a]) })
 	var pins pinScratch
+	var routed, removed, kept, keptRoutes atomic.Int64
+	defer func() {
+		e.logf("clean-up: %d of %d witnesses routed, %d candidates, %d removed, %d kept after rerouting, %d reroutes (%d for kept)",
+			firstRoutes.Load(), len(keys), len(cand), removed.Load(), kept.Load(), routed.Load(), keptRoutes.Load())
+	}()
 	seen := make([]int32, len(keys))
+	fails := make([]int32, len(keys)) // failed reroutes per key
 	stamp := int32(0)
 	for _, g := range cand {
 		if ctx.Err() != nil || !until.IsZero() && !time.Now().Before(until) {
@@ -145,21 +176,29 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 			continue
 		}
 		uses[g] = uses[g][:0]
+		// Keys that could not be rerouted before first: the reroutes
+		// stop at the first failure.
+		slices.SortStableFunc(aff, func(a, b int) int { return cmp.Compare(fails[b], fails[a]) })
 		repl := make([]sparse, len(aff))
 		good := make([]bool, len(aff))
 		var failed atomic.Bool
+		before := routed.Load()
 		err := e.pool.forEach(ctx, len(aff), func(w *worker, i int) error {
 			if failed.Load() {
 				return nil // one reroute failed already: g stays
 			}
 			s, ok, err := route(w, aff[i])
+			routed.Add(1)
 			repl[i], good[i] = s, ok
-			if !ok {
+			if !ok && err == nil {
+				fails[aff[i]]++ // one item per key: no other writer
 				failed.Store(true)
 			}
 			return err
 		})
 		if err != nil || slices.Contains(good, false) {
+			kept.Add(1)
+			keptRoutes.Add(routed.Load() - before)
 			y[g] = true
 			for _, k := range aff {
 				uses[g] = append(uses[g], int32(k))
@@ -169,6 +208,7 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 			}
 			continue
 		}
+		removed.Add(1)
 		for i, k := range aff {
 			wz[k] = repl[i]
 			for _, h := range repl[i].col {
@@ -179,6 +219,9 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time) error {
 		}
 	}
 	for k, kk := range keys {
+		if own[k] {
+			continue
+		}
 		e.reqs.lean[kk.t][kk.d] = witness{col: slices.Clone(wz[k].col), val: slices.Clone(wz[k].val), value: amount(kk), set: true}
 		w := &e.reqs.witnesses[kk.t][kk.d]
 		w.col, w.val, w.value, w.set = wz[k].col, wz[k].val, amount(kk), true

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -497,5 +498,37 @@ func TestFirstPatternTimeLimit(t *testing.T) {
 		if s.CanBeSecondary() && !sol.Suppressed[i] {
 			t.Errorf("cell %d published", i)
 		}
+	}
+}
+
+// TestMasterGapBound: integer master solves that stop within a relative gap
+// (as HiGHS does with mip_rel_gap, or at a time limit) prove only their dual
+// bound. Their objective is no lower bound: the run must neither report a
+// bound above the true optimum nor claim optimality for a dearer pattern.
+// The grids are ones where a master gap of 90 % stops at a protected
+// pattern dearer than the optimum.
+func TestMasterGapBound(t *testing.T) {
+	for _, c := range []struct {
+		sizes []int
+		seed  uint64
+	}{{[]int{8, 8}, 6}, {[]int{8, 8}, 7}, {[]int{8, 8}, 8}, {[]int{6, 6}, 22}, {[]int{3, 3, 3}, 7}} {
+		t.Run(fmt.Sprint(c.sizes, c.seed), func(t *testing.T) {
+			p := plugintest.Grid(plugintest.GridSpec{Sizes: c.sizes, Seed: c.seed, PrimaryFraction: 0.25, ProtectionPct: 30})
+			exact := solveProblem(t, p, Options{Workers: 1}, audit.Options{})
+			if !exact.Optimal {
+				t.Fatalf("exact run not optimal: cost %v bound %v", exact.Cost, exact.Bound)
+			}
+			sol := solveProblem(t, p, Options{Workers: 1, masterGap: 0.9}, audit.Options{})
+			slack := numeric.Slack(exact.Cost)
+			if sol.Bound > exact.Cost+slack {
+				t.Errorf("bound %v above the optimum %v", sol.Bound, exact.Cost)
+			}
+			if sol.Optimal && sol.Cost > exact.Cost+slack {
+				t.Errorf("cost %v claimed optimal, optimum %v", sol.Cost, exact.Cost)
+			}
+			if sol.Cost > exact.Cost+slack && sol.Gap < (sol.Cost-exact.Cost)/sol.Cost-1e-9 {
+				t.Errorf("gap %v, at least %v", sol.Gap, (sol.Cost-exact.Cost)/sol.Cost)
+			}
+		})
 	}
 }

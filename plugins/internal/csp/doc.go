@@ -56,7 +56,8 @@
 // solution is a witness that the enlarged pattern protects the cell; a
 // clean-up then removes every secondary, most expensive first, whose
 // witnesses can be rerouted. The same repair turns master solutions into
-// protected patterns. At the time limit the best pattern found is returned.
+// protected patterns; their clean-up tries only the columns the repair
+// added. At the time limit the best pattern found is returned.
 //
 // Large tables (tens of thousands of cells in three or more dimensions) make
 // the deviation LP over the whole table degenerate and slow; there the

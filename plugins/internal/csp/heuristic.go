@@ -420,8 +420,16 @@ func (e *engine) localOK(y []bool, g int) bool {
 // heuristic protects y (modified in place) and cleans it up, spending at
 // most the given share of the time left on the clean-up; it returns whether
 // the incumbent improved. The protected pattern becomes the incumbent before
-// the clean-up, so the time limit never loses it.
-func (e *engine) heuristic(ctx context.Context, y []bool, guide []float64, share float64) (bool, error) {
+// the clean-up, so the time limit never loses it. With repairOnly the
+// clean-up tries to remove only the columns the protection added to y (a
+// solution of the integer master being repaired); see cleanup. (The
+// rounded LP optimum gets the whole clean-up: under a gap the search may end
+// with its pattern.)
+func (e *engine) heuristic(ctx context.Context, y []bool, guide []float64, share float64, repairOnly bool) (bool, error) {
+	var given []bool
+	if repairOnly {
+		given = slices.Clone(y)
+	}
 	if err := e.protect(ctx, y, guide); err != nil {
 		return false, err
 	}
@@ -433,7 +441,7 @@ func (e *engine) heuristic(ctx context.Context, y []bool, guide []float64, share
 	if !e.clock.deadline.IsZero() {
 		until = time.Now().Add(time.Duration(share * float64(time.Until(e.clock.deadline))))
 	}
-	if err := e.cleanup(ctx, y, until); err != nil {
+	if err := e.cleanup(ctx, y, until, given); err != nil {
 		copy(y, before)
 		return better, err
 	}

@@ -138,9 +138,14 @@ func (ms *master) expand(x []float64) []float64 {
 
 // mipResult is the outcome of an integer master solve.
 type mipResult struct {
-	y        []bool // nil without a solution
-	obj      float64
-	bound    float64
+	y   []bool // nil without a solution
+	obj float64
+	// bound is the MIP's dual bound: a lower bound on the objective of
+	// every solution, also when the solve stopped early.
+	bound float64
+	// optimal reports that obj is proven optimal (within HiGHS's absolute
+	// gap): HiGHS's optimality status under a relative gap of 0. Under a
+	// positive gap that status proves only bound.
 	optimal  bool
 	feasible bool // false: proven infeasible
 	nodes    int64
@@ -222,7 +227,7 @@ func (ms *master) solveMIP(ctx context.Context, cutoff float64, tr *trust, limit
 		out.feasible = false
 		return out, nil
 	case solver.StatusOptimal:
-		out.optimal = true
+		out.optimal = gap <= 0
 	case solver.StatusTimeLimit, solver.StatusInterrupted:
 	default:
 		if !res.HasPrimal {
@@ -240,7 +245,7 @@ func (ms *master) solveMIP(ctx context.Context, cutoff float64, tr *trust, limit
 			out.y[j] = res.ColValues[k] > 0.5
 		}
 		if out.optimal {
-			out.bound = math.Max(out.bound, out.obj*(1-math.Max(gap, 0))-1e-6)
+			out.bound = math.Max(out.bound, out.obj-1e-6)
 		}
 	}
 	return out, nil

@@ -56,6 +56,10 @@ type Options struct {
 	// routeDelay slows every routing problem down (as on tables whose
 	// witnesses take seconds).
 	routeDelay time.Duration
+	// masterGap, if positive, is the relative gap at which the integer
+	// master's MIP solves stop, instead of Gap (as when HiGHS stops
+	// early, within its gap or at a time limit).
+	masterGap float64
 }
 
 // Progress is a progress report.

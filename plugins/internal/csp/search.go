@@ -38,7 +38,7 @@ func (e *engine) search(ctx context.Context) error {
 		e.best.bound = e.best.cost
 		return nil
 	}
-	if _, err := e.heuristic(ctx, y, nil, 0.4); err != nil {
+	if _, err := e.heuristic(ctx, y, nil, 0.4, false); err != nil {
 		return err
 	}
 	e.stats.HeuristicCost = e.best.cost
@@ -136,7 +136,7 @@ func (e *engine) cuttingPlanes(ctx context.Context) error {
 		for j, v := range ystar {
 			y[j] = v > 0.5
 		}
-		if _, err := e.heuristic(ctx, y, ystar, 0.2); err != nil {
+		if _, err := e.heuristic(ctx, y, ystar, 0.2, false); err != nil {
 			return err
 		}
 	}
@@ -165,7 +165,7 @@ func (e *engine) integerMaster(ctx context.Context) error {
 			limit = time.Until(e.clock.deadline)
 		}
 		cutoff := e.best.cost - m.onCost() - numeric.Slack(e.best.cost)
-		res, err := e.master.solveMIP(ctx, cutoff, nil, limit, e.opts.Gap)
+		res, err := e.master.solveMIP(ctx, cutoff, nil, limit, e.mipGap())
 		if err != nil {
 			return err
 		}
@@ -188,6 +188,10 @@ func (e *engine) integerMaster(ctx context.Context) error {
 			return err
 		}
 		if all {
+			// A protected solution of a MIP proven optimal closes the
+			// gap; one that stopped within a relative gap (or at a time
+			// limit) proves only its dual bound, taken above, and the
+			// loop goes on unless that closes the gap.
 			if res.optimal {
 				e.best.bound = math.Max(e.best.bound, math.Min(e.best.cost, res.obj+m.onCost()))
 				return nil
@@ -208,7 +212,7 @@ func (e *engine) integerMaster(ctx context.Context) error {
 			return nil
 		}
 		y := slices.Clone(res.y)
-		if _, err := e.heuristic(ctx, y, nil, 0.2); err != nil {
+		if _, err := e.heuristic(ctx, y, nil, 0.2, true); err != nil {
 			return err
 		}
 		e.progress("master")
@@ -252,7 +256,7 @@ func (e *engine) localBranching(ctx context.Context) error {
 			limit = min(limit, time.Until(e.clock.deadline)/4)
 		}
 		cutoff := e.best.cost - m.onCost() - numeric.Slack(e.best.cost)
-		res, err := e.master.solveMIP(ctx, cutoff, &trust{center: e.best.pattern, k: k}, limit, e.opts.Gap)
+		res, err := e.master.solveMIP(ctx, cutoff, &trust{center: e.best.pattern, k: k}, limit, e.mipGap())
 		if err != nil {
 			return err
 		}
@@ -274,10 +278,18 @@ func (e *engine) localBranching(ctx context.Context) error {
 			return nil
 		}
 		y := slices.Clone(res.y)
-		if _, err := e.heuristic(ctx, y, nil, 0.1); err != nil {
+		if _, err := e.heuristic(ctx, y, nil, 0.1, true); err != nil {
 			return err
 		}
 		e.progress("local")
 	}
 	return nil
+}
+
+// mipGap is the relative gap at which the master's MIP solves stop.
+func (e *engine) mipGap() float64 {
+	if e.opts.masterGap > 0 {
+		return e.opts.masterGap
+	}
+	return e.opts.Gap
 }

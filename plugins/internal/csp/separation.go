@@ -8,7 +8,8 @@ import (
 // Separation: checking patterns against the requirements. A pattern (0/1
 // or fractional suppression levels per column) is checked task by task on
 // the workers' attackers; a requirement with a witness that fits the
-// pattern holds without an LP. A requirement that fails gives a capacity
+// pattern (the last one found, or the lean one of the last clean-up) holds
+// without an LP. A requirement that fails gives a capacity
 // cut for the master. The master also gets the bridgeless inequalities and,
 // with SingletonLocal, the singleton constraints (8), which the heuristic
 // keeps as singletonRows.
@@ -26,7 +27,7 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 		if tk.req[d] == 0 && tk.slide == 0 {
 			continue
 		}
-		if tk.slide == 0 && e.model.fits(&e.reqs.witnesses[t][d], y) && e.reqs.witnesses[t][d].value >= tk.req[d]-eps {
+		if tk.slide == 0 && (e.holds(&e.reqs.witnesses[t][d], y, tk.req[d]) || e.holds(&e.reqs.lean[t][d], y, tk.req[d])) {
 			continue
 		}
 		r, err := wk.att.solve(ctx, y, tk.col, d)
@@ -63,6 +64,12 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 		}
 	}
 	return cuts, protected, nil
+}
+
+// holds reports whether witness w fits the pattern y and meets the
+// requirement req.
+func (e *engine) holds(w *witness, y []float64, req float64) bool {
+	return e.model.fits(w, y) && w.value >= req-e.model.eps
 }
 
 // verify checks every task under the binary pattern y in parallel; it
