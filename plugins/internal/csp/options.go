@@ -40,6 +40,12 @@ type Options struct {
 	// LocalBranching enables the trust-region search around the
 	// incumbent before each global master solve.
 	LocalBranching bool
+	// MaxMasterSolves bounds the integer master solves, local branching's
+	// included: 0 means no bound, a negative value none at all (the search
+	// ends after the cutting-plane phase and its LP-guided heuristic). The
+	// pattern is protected whatever the bound; the solution's gap says how
+	// far from proven it is.
+	MaxMasterSolves int
 	// MaxCutsPerRound bounds the cuts added per cutting-plane round; 0
 	// means 100 per worker.
 	MaxCutsPerRound int

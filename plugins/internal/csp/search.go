@@ -154,7 +154,7 @@ func (e *engine) integerMaster(ctx context.Context) error {
 		}
 	}
 	for {
-		if e.closed() {
+		if e.closed() || !e.masterLeft() {
 			return nil
 		}
 		if e.clock.timeUp() {
@@ -219,6 +219,13 @@ func (e *engine) integerMaster(ctx context.Context) error {
 	}
 }
 
+// masterLeft reports whether Options.MaxMasterSolves allows another
+// integer master solve.
+func (e *engine) masterLeft() bool {
+	n := e.opts.MaxMasterSolves
+	return n == 0 || n > 0 && e.stats.MasterSolves < n
+}
+
 // examine checks a solution y of the integer master: it adds the
 // bridgeless cuts y violates (nb of them) and separates the capacity cuts
 // it violates; when it violates none (all), y is protected and offered as
@@ -248,7 +255,7 @@ func (e *engine) localBranching(ctx context.Context) error {
 	m := e.model
 	k := max(10, len(e.master.cols)/20)
 	for range 20 {
-		if e.closed() || e.clock.timeUp() || e.best.pattern == nil {
+		if e.closed() || e.clock.timeUp() || e.best.pattern == nil || !e.masterLeft() {
 			return nil
 		}
 		limit := time.Minute

@@ -18,6 +18,7 @@ type modular struct{}
 const (
 	pMaxTime         = "max_time_per_subtable"
 	pGap             = "subtable_gap"
+	pMasterSolves    = "subtable_master_solves"
 	pSingleSingle    = "single_single"
 	pSingleMultiple  = "single_multiple"
 	pMinFreq         = "min_freq"
@@ -47,6 +48,9 @@ func (modular) Info() pluginsdk.MethodInfo {
 			{Name: pGap, Type: pluginsdk.ParamFloat, Default: "0.02", Min: "0", Max: "1",
 				Help: "relative gap (cost − bound) / cost at which a sub-table's solve stops (0: prove every sub-table's pattern optimal); " +
 					"the pattern protects the sub-table whatever the gap, which only bounds how much dearer than the sub-table's optimum it may be"},
+			{Name: pMasterSolves, Type: pluginsdk.ParamInt, Default: "10", Min: "-1",
+				Help: "integer master solves per sub-table after its root (0: no bound, −1: none, the root's LP-guided pattern is kept); " +
+					"they only prove and improve the sub-table's pattern, which protects the sub-table whatever their number"},
 			{Name: pSingleSingle, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 2,
 				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchFlag, Label: "singleton-singleton"},
 				Help:  "protect rows whose only primaries are two single-respondent cells"},
@@ -124,7 +128,7 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	start := time.Now()
 	dw, _ := parseDistance(req.Params.String(pDistanceWeights))
 	o := hitas.Options{
-		PerSubtable: req.Params.Duration(pMaxTime), Gap: req.Params.Float(pGap),
+		PerSubtable: req.Params.Duration(pMaxTime), Gap: req.Params.Float(pGap), MasterSolves: req.Params.Int(pMasterSolves),
 		Singletons: hitas.Singletons{SingleSingle: req.Params.Bool(pSingleSingle),
 			SingleMultiple: req.Params.Bool(pSingleMultiple), MinFreq: req.Params.Bool(pMinFreq)},
 		MaxScaledCost: req.Params.Float(pMaxScaledCost), LowerMargin: req.Params.Float(pLowerMargin),

@@ -36,14 +36,42 @@ func TestGapKeepsGuidedHeuristic(t *testing.T) {
 	}
 }
 
-// TestSubtableGap: the gap of the options is the engine's gap for every
-// sub-table (0: prove each optimal).
+// TestSubtableGap: the gap and the bound on master solves of the options
+// are the engine's for every sub-table (0: prove each optimal, no bound).
 func TestSubtableGap(t *testing.T) {
 	p := csptest.HierTable(1, 0, csptest.Tree2, csptest.Flat(3))
-	for _, gap := range []float64{0, 0.02} {
-		h := newTestRun(t, p, &Options{Gap: gap})
-		if got := h.engineOptions().Gap; got != gap {
-			t.Errorf("engine gap %v, want %v", got, gap)
+	for _, tc := range []struct {
+		gap    float64
+		master int
+	}{{0, 0}, {0.02, 10}, {0.02, -1}} {
+		h := newTestRun(t, p, &Options{Gap: tc.gap, MasterSolves: tc.master})
+		eo := h.engineOptions()
+		if eo.Gap != tc.gap || eo.MaxMasterSolves != tc.master {
+			t.Errorf("engine gap %v, master solves %d; want %v, %d", eo.Gap, eo.MaxMasterSolves, tc.gap, tc.master)
 		}
+	}
+}
+
+// TestRootPattern: the rtauargus sub-table of TestGapKeepsGuidedHeuristic
+// without a gap needs master solves; with MasterSolves −1 (as through
+// hitas's engine options) its solve ends at the root with the LP-guided
+// pattern, within 2 % of the optimum 39 065, protected.
+func TestRootPattern(t *testing.T) {
+	b, err := os.ReadFile("testdata/rtauargus_dt1_subtable.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in csp.Instance
+	if err := json.Unmarshal(b, &in); err != nil {
+		t.Fatal(err)
+	}
+	h := &run{o: &Options{MasterSolves: -1, Workers: 1}}
+	sol, err := csp.Solve(t.Context(), &in, h.engineOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Stats.MasterSolves != 0 || sol.Cost > 39065*1.02 || len(sol.Unprotectable) > 0 {
+		t.Errorf("%d master solves, cost %v (bound %v), %d unprotectable; want none, within 2 %% of 39065",
+			sol.Stats.MasterSolves, sol.Cost, sol.Bound, len(sol.Unprotectable))
 	}
 }

@@ -25,8 +25,7 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	ctx, cancel := detach(ctx)
 	defer cancel()
 	o.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1})
-	rep, err := audit.Suppression(ctx, &q, status, audit.Options{Workers: o.Workers, Mode: audit.ModeVerdicts,
-		Targets: audit.TargetsPrimaries})
+	rep, err := audit.Suppression(ctx, &q, status, o.auditOptions())
 	if err != nil {
 		return fmt.Errorf("final audit: %w", err)
 	}
@@ -57,8 +56,7 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 			status[i] = sec
 		}
 	}
-	after, err := audit.Suppression(ctx, &q, status, audit.Options{Workers: o.Workers, Mode: audit.ModeVerdicts,
-		Targets: audit.TargetsPrimaries})
+	after, err := audit.Suppression(ctx, &q, status, o.auditOptions())
 	if err != nil {
 		return fmt.Errorf("audit after repair: %w", err)
 	}
@@ -79,17 +77,34 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	return nil
 }
 
+// auditOptions are the final audit's options: verdicts for the primaries,
+// within the time left to the deadline (at least a millisecond; none
+// without a deadline). The primaries the time limit leaves unverified
+// count as under-protected (see unverified).
+func (o *Options) auditOptions() audit.Options {
+	ao := audit.Options{Workers: o.Workers, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries}
+	if !o.Deadline.IsZero() {
+		ao.TimeLimit = max(time.Until(o.Deadline), time.Millisecond)
+	}
+	return ao
+}
+
 // unverified counts the primaries the audit could not verify (an attacker
-// LP gave no result) as under-protected: their protection is not proven.
+// LP gave no result, or the time limit came first) as under-protected:
+// their protection is not proven.
 func unverified(rep *audit.Report, res *pluginsdk.Result) {
 	if len(rep.Unverified) == 0 {
 		return
 	}
 	res.Stats.UnderProtectedAfter += int64(len(rep.Unverified))
 	res.Outcome = pluginsdk.OutcomePartial
+	why := "an attacker LP gave no result"
+	if rep.TimedOut {
+		why = "the run's time limit ended the audit"
+	}
 	res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
 		Code: "audit.unverified", Cells: rep.Unverified,
-		Summary: fmt.Sprintf("the final audit could not verify %d primaries (an attacker LP gave no result); they count as under-protected", len(rep.Unverified))})
+		Summary: fmt.Sprintf("the final audit could not verify %d primaries (%s); they count as under-protected", len(rep.Unverified), why)})
 }
 
 // detach returns a context without ctx's deadline that is cancelled when ctx

@@ -81,12 +81,15 @@ type stats struct {
 	timeFallbacks int
 	// solveTime is the time spent in the engine's solves.
 	solveTime time.Duration
+	// maxGap is the largest relative gap of a sub-table's solve.
+	maxGap float64
 }
 
 // record counts a sub-table solve.
 func (s *stats) record(sol *csp.Solution) {
 	s.solved++
 	s.solveTime += sol.Stats.Time
+	s.maxGap = math.Max(s.maxGap, sol.Gap)
 	if sol.TimeLimit {
 		s.timeLimits++
 	}

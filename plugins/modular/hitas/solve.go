@@ -32,10 +32,11 @@ func (h *run) solveWhole(ctx context.Context) error {
 	return nil
 }
 
-// engineOptions are the exact engine's options for one sub-table: the time
-// limit per sub-table, at most the time left to the deadline.
+// engineOptions are the exact engine's options for one sub-table: the gap,
+// the bound on master solves, and the time limit per sub-table, at most the
+// time left to the deadline.
 func (h *run) engineOptions() csp.Options {
-	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, Workers: h.o.Workers, Seed: h.o.Seed}
+	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, MaxMasterSolves: h.o.MasterSolves, Workers: h.o.Workers, Seed: h.o.Seed}
 	if h.o.Log.Debug().Enabled() {
 		o.Logf = func(format string, args ...any) { h.o.Log.Debug().Msgf("csp: "+format, args...) }
 	}
