@@ -1,6 +1,7 @@
 package csp
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -224,15 +225,7 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 			e.logf("hypercube around column %d dir %d amount %g: no alternative code in dimension %d", center, dir, amount, d)
 			return nil
 		}
-		slices.SortStableFunc(alts[d], func(a, b alt) int {
-			switch {
-			case a.cost < b.cost:
-				return -1
-			case a.cost > b.cost:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(alts[d], func(a, b alt) int { return cmp.Compare(a.cost, b.cost) })
 		// The total (code 0) stays a candidate: its corners are the
 		// margins of the primary's, large and never empty.
 		if k := slices.IndexFunc(alts[d], func(a alt) bool { return a.delta == -int64(home[d])*h.stride[d] }); k > hyperCands {
@@ -284,15 +277,7 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 			break
 		}
 	}
-	slices.SortStableFunc(cubes, func(a, b cube) int {
-		switch {
-		case a.cost < b.cost:
-			return -1
-		case a.cost > b.cost:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(cubes, func(a, b cube) int { return cmp.Compare(a.cost, b.cost) })
 	if e.opts.Logf != nil && len(cubes) == 0 {
 		e.logf("hypercube around column %d dir %d amount %g: no combination of alternatives has every corner", center, dir, amount)
 	}
