@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -390,16 +391,10 @@ func (e *engine) balance(j, dir int, amount float64, cols []int, capped bool) []
 		return nil
 	}
 	if !capped {
-		tol := 1e-9
 		for g := range in {
 			rows, _ := m.col(g)
 			for _, r := range rows {
-				rc, coef := m.row(int(r))
-				s := 0.0
-				for k, h := range rc {
-					s += coef[k] * z[h]
-				}
-				if math.Abs(s) > tol*math.Max(1, amount) {
+				if math.Abs(m.rowMove(int(r), z)) > numeric.Slack(amount) {
 					return nil
 				}
 			}
@@ -426,15 +421,21 @@ func (e *engine) balanced(z []float64, amount float64) bool {
 		}
 		rows, _ := m.col(g)
 		for _, r := range rows {
-			rc, coef := m.row(int(r))
-			s := 0.0
-			for k, h := range rc {
-				s += coef[k] * z[h]
-			}
-			if math.Abs(s) > tol {
+			if math.Abs(m.rowMove(int(r), z)) > tol {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// rowMove is how far the moves z of the columns take relation r's left-hand
+// side (zero when the relation stays balanced).
+func (m *model) rowMove(r int, z []float64) float64 {
+	rc, coef := m.row(r)
+	s := 0.0
+	for k, h := range rc {
+		s += coef[k] * z[h]
+	}
+	return s
 }
