@@ -97,17 +97,11 @@ func (lp *sparseLP) start(cols []int32, phase1 bool, amount float64) error {
 // routeSparse solves the problem whose bounds and costs want set with small
 // LPs.
 func (r *router) routeSparse(ctx context.Context, sp *routeSpec) ([]float64, error) {
-	m := r.m
-	n := m.n
 	lp := r.lp
 	defer lp.reset()
 	var pattern []int32
 	if !sp.fast {
-		for g := range n {
-			if g == sp.j || (sp.y[g] || m.on[g]) && r.movable(g) {
-				pattern = append(pattern, int32(g))
-			}
-		}
+		pattern = r.patternColumns(sp)
 	}
 	if sp.restrict {
 		// Only the pattern may move. The closure's LP first; then, unless
@@ -119,14 +113,7 @@ func (r *router) routeSparse(ctx context.Context, sp *routeSpec) ([]float64, err
 		if sp.fast {
 			return nil, nil
 		}
-		if err := lp.start(pattern, false, sp.amount); err != nil {
-			return nil, err
-		}
-		res, err := lp.solve(ctx)
-		if err != nil || res.Status != solver.StatusOptimal {
-			return nil, err
-		}
-		return lp.deviation(res), nil
+		return r.solveOver(ctx, sp, pattern)
 	}
 	start := []int32{int32(sp.j)}
 	if sp.fast {
@@ -181,16 +168,28 @@ func (r *router) routeSparse(ctx context.Context, sp *routeSpec) ([]float64, err
 // routePattern solves a routing problem restricted to the pattern by the LP
 // over the pattern's columns alone.
 func (r *router) routePattern(ctx context.Context, sp *routeSpec) ([]float64, error) {
+	defer r.lp.reset()
+	return r.solveOver(ctx, sp, r.patternColumns(sp))
+}
+
+// patternColumns lists, sorted, the columns a route restricted to the
+// pattern may move: column sp.j and the movable cells of the pattern.
+func (r *router) patternColumns(sp *routeSpec) []int32 {
 	m := r.m
-	lp := r.lp
-	defer lp.reset()
 	var pattern []int32
 	for g := range m.n {
 		if g == sp.j || (sp.y[g] || m.on[g]) && r.movable(g) {
 			pattern = append(pattern, int32(g))
 		}
 	}
-	if err := lp.start(pattern, false, sp.amount); err != nil {
+	return pattern
+}
+
+// solveOver solves the routing LP over the columns cols alone: the
+// deviation, or nil if the LP has no optimum.
+func (r *router) solveOver(ctx context.Context, sp *routeSpec, cols []int32) ([]float64, error) {
+	lp := r.lp
+	if err := lp.start(cols, false, sp.amount); err != nil {
 		return nil, err
 	}
 	res, err := lp.solve(ctx)
