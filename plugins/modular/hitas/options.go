@@ -79,3 +79,12 @@ func (o *Options) progress(p pluginsdk.Progress) {
 		o.Progress(p)
 	}
 }
+
+// timeLeft is the time left to Options.Deadline, at least a millisecond;
+// ok is false without a deadline.
+func (o *Options) timeLeft() (left time.Duration, ok bool) {
+	if o.Deadline.IsZero() {
+		return 0, false
+	}
+	return max(time.Until(o.Deadline), time.Millisecond), true
+}

@@ -83,9 +83,7 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 // count as under-protected (see unverified).
 func (o *Options) auditOptions() audit.Options {
 	ao := audit.Options{Workers: o.Workers, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries}
-	if !o.Deadline.IsZero() {
-		ao.TimeLimit = max(time.Until(o.Deadline), time.Millisecond)
-	}
+	ao.TimeLimit, _ = o.timeLeft()
 	return ao
 }
 

@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/sdcengine/argus/plugins/internal/csp"
 )
@@ -40,11 +39,8 @@ func (h *run) engineOptions() csp.Options {
 	if h.o.Log.Debug().Enabled() {
 		o.Logf = func(format string, args ...any) { h.o.Log.Debug().Msgf("csp: "+format, args...) }
 	}
-	if !h.o.Deadline.IsZero() {
-		left := max(time.Until(h.o.Deadline), time.Millisecond)
-		if o.TimeLimit == 0 || left < o.TimeLimit {
-			o.TimeLimit = left
-		}
+	if left, ok := h.o.timeLeft(); ok && (o.TimeLimit == 0 || left < o.TimeLimit) {
+		o.TimeLimit = left
 	}
 	return o
 }
