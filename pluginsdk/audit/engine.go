@@ -537,7 +537,7 @@ func (a *attack) witnessScaled(comps []*component) {
 			tmin, tmax = math.Max(tmin, l/r), math.Min(tmax, h/r)
 		}
 		for _, t := range []float64{tmin, tmax} {
-			if !(math.Abs(t-1) > 1e-9) || tmin > tmax {
+			if !(math.Abs(t-1) > numeric.Slack(1)) || tmin > tmax { // t = 1 is the true table, tried already
 				continue
 			}
 			y := make([]float64, len(k.cols))
