@@ -105,11 +105,11 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 		// columns are no candidates); it then stays as it is, and the
 		// lean one too.
 		kk := keys[k]
-		if sw := &e.reqs.lean[kk.t][kk.d]; m.fits(sw, yf) && sw.value >= amount(kk)-m.eps {
+		if sw := &e.reqs.lean[kk.t][kk.d]; e.holds(sw, yf, amount(kk)) {
 			wz[k], found[k] = sparse{col: sw.col, val: sw.val}, true
 			return nil
 		}
-		if sw := &e.reqs.witnesses[kk.t][kk.d]; keep != nil && m.fits(sw, yf) && sw.value >= amount(kk)-m.eps &&
+		if sw := &e.reqs.witnesses[kk.t][kk.d]; keep != nil && e.holds(sw, yf, amount(kk)) &&
 			!slices.ContainsFunc(sw.col, func(g int32) bool { return isCand[g] }) {
 			wz[k], found[k], own[k] = sparse{col: sw.col, val: sw.val}, true, true
 			return nil

@@ -264,7 +264,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 			// A hypercube within the pattern, else the cheapest one:
 			// no LP (tables of four or more dimensions whose routing LP
 			// over the whole table is too slow).
-			if w := &e.reqs.witnesses[t][d]; m.fits(w, yf) && w.value >= tk.req[d]-m.eps {
+			if w := &e.reqs.witnesses[t][d]; e.holds(w, yf, tk.req[d]) {
 				got[d] = w.value
 				continue
 			}
@@ -286,7 +286,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 			// iterations each on a large table once the pattern is
 			// rich), but the stored witness, or one in a closure within
 			// the pattern.
-			if w := &e.reqs.witnesses[t][d]; e.model.fits(w, yf) && w.value >= tk.req[d]-m.eps {
+			if w := &e.reqs.witnesses[t][d]; e.holds(w, yf, tk.req[d]) {
 				got[d] = w.value
 				continue
 			}
