@@ -7,6 +7,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
 // Hypercube witnesses.
@@ -62,26 +63,27 @@ func gridOf(p *pluginsdk.Problem) *Grid {
 	return g
 }
 
-// hypergrid is the model's index of a grid: the cell at each coordinate.
+// hypergrid is the model's index of a grid: the cell at each coordinate,
+// keyed by the grid's dense index.
 type hypergrid struct {
-	g      *Grid
-	stride []int64
-	at     map[int64]int32
+	g     *Grid
+	dense relations.Grid
+	at    map[int64]int32
 }
 
 // newHypergrid indexes the grid of an instance with n cells; nil when there
-// is none or it has fewer than hyperMinDims dimensions.
+// is none, it has fewer than hyperMinDims dimensions or its dense indices
+// overflow.
 func newHypergrid(g *Grid, n int) *hypergrid {
 	if g == nil || len(g.Sizes) < hyperMinDims {
 		return nil
 	}
-	D := len(g.Sizes)
-	h := &hypergrid{g: g, stride: make([]int64, D), at: map[int64]int32{}}
-	s := int64(1)
-	for k := D - 1; k >= 0; k-- {
-		h.stride[k] = s
-		s *= int64(g.Sizes[k])
+	dense, err := relations.NewGridSizes(g.Sizes)
+	if err != nil {
+		return nil
 	}
+	D := len(g.Sizes)
+	h := &hypergrid{g: g, dense: dense, at: map[int64]int32{}}
 	cells := min(n, len(g.Coords)/D)
 	for i := range cells {
 		h.at[h.key(g.Coords[i*D:(i+1)*D])] = int32(i)
@@ -89,13 +91,11 @@ func newHypergrid(g *Grid, n int) *hypergrid {
 	return h
 }
 
-func (h *hypergrid) key(c []int32) int64 {
-	k := int64(0)
-	for d, v := range c {
-		k += int64(v) * h.stride[d]
-	}
-	return k
-}
+// key is the dense index of coordinates c.
+func (h *hypergrid) key(c []int32) int64 { return int64(h.dense.Index(c)) }
+
+// stride is the distance in key between neighbouring codes of dimension d.
+func (h *hypergrid) stride(d int) int64 { return int64(h.dense.Stride(d)) }
 
 // hypercube returns a hypercube witness for column j moving by amount in
 // direction dir (a deviation per column, nil when none is found): corners
@@ -214,7 +214,7 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 			if int32(v) == home[d] {
 				continue
 			}
-			delta := int64(int32(v)-home[d]) * h.stride[d]
+			delta := int64(int32(v)-home[d]) * h.stride(d)
 			f := flip(d, int32(v))
 			g, c := colAt(base+delta, s0*f)
 			if g < 0 {
@@ -229,7 +229,7 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 		slices.SortStableFunc(alts[d], func(a, b alt) int { return cmp.Compare(a.cost, b.cost) })
 		// The total (code 0) stays a candidate: its corners are the
 		// margins of the primary's, large and never empty.
-		if k := slices.IndexFunc(alts[d], func(a alt) bool { return a.delta == -int64(home[d])*h.stride[d] }); k > hyperCands {
+		if k := slices.IndexFunc(alts[d], func(a alt) bool { return a.delta == -int64(home[d])*h.stride(d) }); k > hyperCands {
 			alts[d][hyperCands] = alts[d][k]
 		}
 		alts[d] = alts[d][:min(len(alts[d]), hyperCands+1)]
