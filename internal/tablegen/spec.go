@@ -30,21 +30,32 @@ const (
 var valuesNames = []string{"uniform", "roehrig", "micro"}
 
 // String returns the name ParseValues accepts.
-func (v Values) String() string {
-	if int(v) >= 0 && int(v) < len(valuesNames) {
-		return valuesNames[v]
-	}
-	return "Values(" + strconv.Itoa(int(v)) + ")"
-}
+func (v Values) String() string { return enumName(valuesNames, int(v), "Values") }
 
 // ParseValues parses a value model name: uniform, roehrig or micro.
 func ParseValues(s string) (Values, error) {
-	for i, n := range valuesNames {
-		if strings.EqualFold(strings.TrimSpace(s), n) {
-			return Values(i), nil
-		}
+	if i, ok := enumIndex(valuesNames, s); ok {
+		return Values(i), nil
 	}
 	return 0, fmt.Errorf("value model %q: want uniform, roehrig or micro", s)
+}
+
+// enumName returns names[v], or typ(v) for a value outside names.
+func enumName(names []string, v int, typ string) string {
+	if v >= 0 && v < len(names) {
+		return names[v]
+	}
+	return typ + "(" + strconv.Itoa(v) + ")"
+}
+
+// enumIndex returns the index of s (trimmed, any case) in names.
+func enumIndex(names []string, s string) (int, bool) {
+	for i, n := range names {
+		if strings.EqualFold(strings.TrimSpace(s), n) {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // RuleKind is a primary (sensitivity) rule.
@@ -226,19 +237,12 @@ const (
 var costNames = []string{"value", "unit", "freq", "inverse"}
 
 // String returns the name ParseCost accepts.
-func (c CostKind) String() string {
-	if int(c) >= 0 && int(c) < len(costNames) {
-		return costNames[c]
-	}
-	return "CostKind(" + strconv.Itoa(int(c)) + ")"
-}
+func (c CostKind) String() string { return enumName(costNames, int(c), "CostKind") }
 
 // ParseCost parses a cost convention: value, unit, freq or inverse.
 func ParseCost(s string) (CostKind, error) {
-	for i, n := range costNames {
-		if strings.EqualFold(strings.TrimSpace(s), n) {
-			return CostKind(i), nil
-		}
+	if i, ok := enumIndex(costNames, s); ok {
+		return CostKind(i), nil
 	}
 	return 0, fmt.Errorf("%w: cost %q: want value, unit, freq or inverse", ErrSyntax, s)
 }
