@@ -152,13 +152,15 @@ func (in *Instance) WriteJob(j Job) error {
 	if err != nil {
 		return err
 	}
-	files := map[string]*bytes.Buffer{}
-	var order []string
+	type file struct {
+		name string
+		b    bytes.Buffer
+	}
+	var files []*file
 	add := func(name string) *bytes.Buffer {
-		b := &bytes.Buffer{}
-		files[name] = b
-		order = append(order, name)
-		return b
+		f := &file{name: name}
+		files = append(files, f)
+		return &f.b
 	}
 	o := output.DefaultOptions(output.TypeIntermediate)
 	o.SuppressEmpty = true
@@ -187,11 +189,11 @@ func (in *Instance) WriteJob(j Job) error {
 	fmt.Fprintf(arb, "<SAFETYRULE> MAN(0)\n<READTABLE> 0\n<SUPPRESS> %s\n", sup)
 	fmt.Fprintf(arb, "<WRITETABLE> (1,3,AS+,%q)\n", j.Name+"-protected.txt")
 
+	var aw atomicfile.Writer // one sweep of the directory for all the files
 	var written []string
-	for _, name := range order {
-		path := filepath.Join(j.Dir, name)
-		b := files[name]
-		if err := atomicfile.Write(path, 0o644, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
+	for _, f := range files {
+		path := filepath.Join(j.Dir, f.name)
+		if err := aw.Write(path, 0o644, func(w io.Writer) error { _, err := f.b.WriteTo(w); return err }); err != nil {
 			for _, p := range written {
 				os.Remove(p)
 			}
