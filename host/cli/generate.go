@@ -29,7 +29,7 @@ Options:
 `
 
 // cmdGenerate writes a generated table (package internal/tablegen).
-func cmdGenerate(_ context.Context, env Env, _ zerolog.Logger) int {
+func cmdGenerate(ctx context.Context, env Env, _ zerolog.Logger) int {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() {
@@ -79,7 +79,7 @@ func cmdGenerate(_ context.Context, env Env, _ zerolog.Logger) int {
 	if s.Cost, err = tablegen.ParseCost(*cost); err != nil {
 		return fail(err)
 	}
-	in, err := tablegen.Generate(context.Background(), s)
+	in, err := tablegen.Generate(ctx, s)
 	if err != nil {
 		return fail(err)
 	}
