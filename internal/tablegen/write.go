@@ -41,20 +41,17 @@ func (in *Instance) Table(hrc func(dim string) string) (*table.Table, error) {
 	for _, d := range p.Tables[0].Dims {
 		td := table.Dimension{Name: d.Name, Codes: make([]table.Code, len(d.Codes))}
 		for i := range d.Codes {
-			td.Codes[i] = table.Code{Label: d.Codes[i], Parent: int(d.Parent[i]), Level: int(d.Depth[i]), Trivial: d.Trivial[i]}
+			td.Codes[i] = table.Code{Label: d.Codes[i], Parent: int(d.Parent[i]), Level: int(d.Depth[i])}
 			if d.Depth[i] > 1 {
 				td.Hierarchy = table.HierFile
 			}
 		}
 		td.Codes[0].Label = ""
+		td.MarkTrivial()
 		if td.Hierarchical() {
 			td.LeadString = "@"
 			if hrc != nil {
 				td.HierFile = hrc(d.Name)
-			}
-		} else {
-			for i := range td.Codes {
-				td.Codes[i].Trivial = false
 			}
 		}
 		t.Dims = append(t.Dims, td)
