@@ -89,8 +89,12 @@ func cmdGenerate(ctx context.Context, env Env, _ zerolog.Logger) int {
 			return fail(err)
 		}
 		frq := strings.TrimSuffix(*jjFile, filepath.Ext(*jjFile)) + ".frq"
-		for name, b := range map[string]*bytes.Buffer{*jjFile: &j, frq: &f} {
-			if err := atomicfile.Write(name, 0o644, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
+		var aw atomicfile.Writer
+		for _, out := range []struct {
+			name string
+			b    *bytes.Buffer
+		}{{*jjFile, &j}, {frq, &f}} {
+			if err := aw.Write(out.name, 0o644, func(w io.Writer) error { _, err := out.b.WriteTo(w); return err }); err != nil {
 				return fail(err)
 			}
 		}
