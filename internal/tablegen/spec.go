@@ -309,8 +309,7 @@ func (s Spec) normalize() (Spec, []Hierarchy, error) {
 		return s, nil, fmt.Errorf("%w: value model %d", ErrSyntax, s.Values)
 	}
 	if s.Primary.Kind == RuleDefault {
-		key := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s.Shape)), "×", "x")
-		if k, ok := presetPrimaries[key]; ok {
+		if k, ok := presetPrimaries[shapeKey(s.Shape)]; ok {
 			s.Primary = Rule{Kind: RuleCount, Count: k}
 		} else {
 			s.Primary = Rule{Kind: RuleFraction, Fraction: 0.1}
