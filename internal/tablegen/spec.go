@@ -95,21 +95,23 @@ type Rule struct {
 
 // String returns the rule in the syntax of ParseRule.
 func (r Rule) String() string {
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	switch r.Kind {
 	case RuleFraction:
-		return "frac:" + f(r.Fraction)
+		return "frac:" + shortest(r.Fraction)
 	case RuleCount:
 		return "count:" + strconv.Itoa(r.Count)
 	case RuleDominance:
-		return "nk:" + strconv.Itoa(r.N) + "," + f(r.K)
+		return "nk:" + strconv.Itoa(r.N) + "," + shortest(r.K)
 	case RulePercent:
-		return "p:" + f(r.P)
+		return "p:" + shortest(r.P)
 	case RuleFrequency:
 		return "freq:" + strconv.Itoa(r.N)
 	}
 	return "rule(" + strconv.Itoa(int(r.Kind)) + ")"
 }
+
+// shortest writes x in the shortest form that parses back to x.
+func shortest(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // ErrSyntax marks a malformed rule, protection or option string.
 var ErrSyntax = errors.New("invalid generator option")
@@ -130,12 +132,15 @@ func parseInt(s, what string, lo, hi int) (int, error) {
 	return n, nil
 }
 
+// ruleSyntax lists the forms of a primary rule.
+const ruleSyntax = "want frac:F, count:K, nk:N,K, p:P or freq:N"
+
 // ParseRule parses a primary rule: "frac:F" (0 ≤ F ≤ 1), "count:K",
 // "nk:N,K" (1 ≤ N ≤ 10, 0 < K ≤ 100), "p:P" (0 < P ≤ 100) or "freq:N".
 func ParseRule(s string) (Rule, error) {
 	name, arg, ok := strings.Cut(strings.TrimSpace(s), ":")
 	if !ok {
-		return Rule{}, fmt.Errorf("%w: primary rule %q: want frac:F, count:K, nk:N,K, p:P or freq:N", ErrSyntax, s)
+		return Rule{}, fmt.Errorf("%w: primary rule %q: "+ruleSyntax, ErrSyntax, s)
 	}
 	var r Rule
 	var err error
@@ -162,7 +167,7 @@ func ParseRule(s string) (Rule, error) {
 		r.Kind = RuleFrequency
 		r.N, err = parseInt(arg, "frequency", 1, math.MaxInt32)
 	default:
-		return Rule{}, fmt.Errorf("%w: primary rule %q: want frac:F, count:K, nk:N,K, p:P or freq:N", ErrSyntax, s)
+		return Rule{}, fmt.Errorf("%w: primary rule %q: "+ruleSyntax, ErrSyntax, s)
 	}
 	if err != nil {
 		return Rule{}, fmt.Errorf("primary rule: %w", err)
@@ -189,11 +194,10 @@ func (p Protection) String() string {
 	if p.FromRule {
 		return "rule"
 	}
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	if p.Lower == p.Upper {
-		return "frac:" + f(p.Lower)
+		return "frac:" + shortest(p.Lower)
 	}
-	return "frac:" + f(p.Lower) + "," + f(p.Upper)
+	return "frac:" + shortest(p.Lower) + "," + shortest(p.Upper)
 }
 
 // ParseProtection parses protection levels: "frac:F" (symmetric, F of the
