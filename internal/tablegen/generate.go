@@ -352,6 +352,18 @@ func ceilUnits(x float64) float64 {
 	return math.Ceil(x - 1e-12*x)
 }
 
+// largestValue returns the largest value of a non-empty cell (0 if none),
+// of which the a-priori upper bound is a multiple.
+func largestValue(c *pluginsdk.Cells) float64 {
+	hi := 0.0
+	for i, v := range c.Value {
+		if c.Freq[i] > 0 {
+			hi = max(hi, v)
+		}
+	}
+	return hi
+}
+
 // levels sets the protection levels of the primaries, the costs and the
 // a-priori bounds.
 func (g *gen) levels(p *pluginsdk.Problem) {
@@ -362,13 +374,7 @@ func (g *gen) levels(p *pluginsdk.Problem) {
 	c.Cost = make([]float64, g.n)
 	c.LowerBound = make([]float64, g.n)
 	c.UpperBound = make([]float64, g.n)
-	hi := 0.0
-	for i := range g.n {
-		if c.Freq[i] > 0 {
-			hi = max(hi, c.Value[i])
-		}
-	}
-	hi *= s.BoundFactor
+	hi := largestValue(c) * s.BoundFactor
 	for i := range g.n {
 		x := c.Value[i]
 		switch s.Cost {

@@ -77,14 +77,7 @@ func (in *Instance) Table(hrc func(dim string) string) (*table.Table, error) {
 // bounds returns the table-wide a-priori bounds of the instance (before the
 // widening for the primaries, which the JJ writer does itself).
 func (in *Instance) bounds() jj.Bounds {
-	hi := 0.0
-	c := &in.Problem.Cells
-	for i, v := range c.Value {
-		if c.Freq[i] > 0 {
-			hi = max(hi, v)
-		}
-	}
-	return jj.Bounds{Upper: in.Spec.BoundFactor * hi}
+	return jj.Bounds{Upper: largestValue(&in.Problem.Cells) * in.Spec.BoundFactor}
 }
 
 // WriteJJ writes the instance in JJ format (package argusio/jj, τ-Argus's
