@@ -607,6 +607,25 @@ func (d *Dimension) NumTrivial() int {
 	return k
 }
 
+// InsertTop inserts the contribution x (with its weight w, when weights is
+// not nil) into the decreasing list top (and its weights), dropping the
+// smallest; x no larger than every entry leaves the lists as they are.
+func InsertTop(top, weights []float64, x, w float64) {
+	i := len(top)
+	for i > 0 && top[i-1] < x {
+		i--
+	}
+	if i == len(top) {
+		return
+	}
+	copy(top[i+1:], top[i:len(top)-1])
+	top[i] = x
+	if weights != nil {
+		copy(weights[i+1:], weights[i:len(weights)-1])
+		weights[i] = w
+	}
+}
+
 // MergeTop merges the decreasing list b of top contributions (with their
 // weights bw, if any) into the decreasing list a (with weights aw, or nil),
 // keeping the len(a) largest, as τ-Argus's engine merges a cell's

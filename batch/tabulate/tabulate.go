@@ -563,7 +563,7 @@ func (ts *tableState) addRecord(b *builder, rec *microdata.Record, weight float6
 		c.Weight += weight
 		x.Missing = x.Missing || missing
 		if ts.topN > 0 {
-			insertTop(c.TopN, x.TopWeight, math.Abs(shadow), weight)
+			table.InsertTop(c.TopN, x.TopWeight, math.Abs(shadow), weight)
 		}
 		if reqCode > 0 && (x.Request[0].Code == 0 || math.Abs(shadow) > x.Request[0].Max) {
 			x.Request[0] = rules.Request{Max: math.Abs(shadow), Code: reqCode}
@@ -572,7 +572,7 @@ func (ts *tableState) addRecord(b *builder, rec *microdata.Record, weight float6
 			if int(ts.lastHold[cell]) != b.holdNo {
 				if ts.lastHold[cell] != 0 {
 					c.HoldingFreq++
-					insertTop(c.HoldingTopN, nil, math.Abs(ts.holdSum[cell]), 1)
+					table.InsertTop(c.HoldingTopN, nil, math.Abs(ts.holdSum[cell]), 1)
 				}
 				ts.lastHold[cell] = int32(b.holdNo)
 				ts.holdSum[cell] = 0
@@ -594,24 +594,6 @@ func (ts *tableState) addRecord(b *builder, rec *microdata.Record, weight float6
 	}
 }
 
-// insertTop inserts x into the decreasing list top (and its weight into
-// weights, when kept), dropping the smallest.
-func insertTop(top, weights []float64, x, w float64) {
-	i := len(top)
-	for i > 0 && top[i-1] < x {
-		i--
-	}
-	if i == len(top) {
-		return
-	}
-	copy(top[i+1:], top[i:len(top)-1])
-	top[i] = x
-	if weights != nil {
-		copy(weights[i+1:], weights[i:len(weights)-1])
-		weights[i] = w
-	}
-}
-
 // finish flushes the last holding of every cell and sets costs that do not
 // come from a variable.
 func (b *builder) finish() {
@@ -621,7 +603,7 @@ func (b *builder) finish() {
 			c := &t.Cells[i]
 			if ts.holdTopN > 0 && ts.lastHold[i] != 0 {
 				c.HoldingFreq++
-				insertTop(c.HoldingTopN, nil, math.Abs(ts.holdSum[i]), 1)
+				table.InsertTop(c.HoldingTopN, nil, math.Abs(ts.holdSum[i]), 1)
 			}
 			switch ts.spec.Cost.Kind {
 			case table.CostResponse:

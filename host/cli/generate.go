@@ -29,7 +29,7 @@ Options:
 `
 
 // cmdGenerate writes a generated table (package internal/tablegen).
-func cmdGenerate(_ context.Context, env Env, _ zerolog.Logger) int {
+func cmdGenerate(ctx context.Context, env Env, _ zerolog.Logger) int {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() {
@@ -79,7 +79,7 @@ func cmdGenerate(_ context.Context, env Env, _ zerolog.Logger) int {
 	if s.Cost, err = tablegen.ParseCost(*cost); err != nil {
 		return fail(err)
 	}
-	in, err := tablegen.Generate(context.Background(), s)
+	in, err := tablegen.Generate(ctx, s)
 	if err != nil {
 		return fail(err)
 	}
@@ -89,8 +89,12 @@ func cmdGenerate(_ context.Context, env Env, _ zerolog.Logger) int {
 			return fail(err)
 		}
 		frq := strings.TrimSuffix(*jjFile, filepath.Ext(*jjFile)) + ".frq"
-		for name, b := range map[string]*bytes.Buffer{*jjFile: &j, frq: &f} {
-			if err := atomicfile.Write(name, 0o644, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
+		var aw atomicfile.Writer
+		for _, out := range []struct {
+			name string
+			b    *bytes.Buffer
+		}{{*jjFile, &j}, {frq, &f}} {
+			if err := aw.Write(out.name, 0o644, func(w io.Writer) error { _, err := out.b.WriteTo(w); return err }); err != nil {
 				return fail(err)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
@@ -127,7 +128,7 @@ func (g *gen) draw(ctx context.Context) error {
 			m := math.Ceil(math.Exp(8 + 1.5*g.rng.NormFloat64()))
 			g.value[c] += m
 			g.freq[c]++
-			insertTop(g.top[c*g.topN:(c+1)*g.topN], m)
+			table.InsertTop(g.top[c*g.topN:(c+1)*g.topN], nil, m, 0)
 		}
 		return nil
 	}
@@ -171,21 +172,8 @@ func (g *gen) contributions(top []float64, value float64, f int) {
 		sum += w[j]
 	}
 	for _, x := range w {
-		insertTop(top, value*x/sum)
+		table.InsertTop(top, nil, value*x/sum, 0)
 	}
-}
-
-// insertTop inserts x into the decreasing list top, dropping the smallest.
-func insertTop(top []float64, x float64) {
-	i := len(top)
-	for i > 0 && top[i-1] < x {
-		i--
-	}
-	if i == len(top) {
-		return
-	}
-	copy(top[i+1:], top[i:len(top)-1])
-	top[i] = x
 }
 
 // aggregate sums the bottom cells into every (sub)total, one dimension at a
@@ -194,7 +182,6 @@ func insertTop(top []float64, x float64) {
 // cell below a parent is in exactly one child, so the top contributions of
 // the parent are the largest of its children's.
 func (g *gen) aggregate(ctx context.Context) error {
-	buf := make([]float64, 2*g.topN)
 	for d, h := range g.dims {
 		inner := g.stride[d]
 		outer := g.n / (inner * h.Len())
@@ -214,32 +201,13 @@ func (g *gen) aggregate(ctx context.Context) error {
 					g.freq[dst+i] += g.freq[src+i]
 					if g.topN > 0 {
 						s, t := (src+i)*g.topN, (dst+i)*g.topN
-						merged := mergeTop(buf, g.top[t:t+g.topN], g.top[s:s+g.topN])
-						copy(g.top[t:t+g.topN], merged)
+						table.MergeTop(g.top[t:t+g.topN], nil, g.top[s:s+g.topN], nil)
 					}
 				}
 			}
 		}
 	}
 	return nil
-}
-
-// mergeTop merges two decreasing lists of length k into buf and returns the
-// k largest.
-func mergeTop(buf, a, b []float64) []float64 {
-	k := len(a)
-	out := buf[:0]
-	i, j := 0, 0
-	for len(out) < k {
-		if j >= k || (i < k && a[i] >= b[j]) {
-			out = append(out, a[i])
-			i++
-		} else {
-			out = append(out, b[j])
-			j++
-		}
-	}
-	return out
 }
 
 // labels returns the code labels of h: the children of a code carry its
@@ -384,6 +352,18 @@ func ceilUnits(x float64) float64 {
 	return math.Ceil(x - 1e-12*x)
 }
 
+// largestValue returns the largest value of a non-empty cell (0 if none),
+// of which the a-priori upper bound is a multiple.
+func largestValue(c *pluginsdk.Cells) float64 {
+	hi := 0.0
+	for i, v := range c.Value {
+		if c.Freq[i] > 0 {
+			hi = max(hi, v)
+		}
+	}
+	return hi
+}
+
 // levels sets the protection levels of the primaries, the costs and the
 // a-priori bounds.
 func (g *gen) levels(p *pluginsdk.Problem) {
@@ -394,13 +374,7 @@ func (g *gen) levels(p *pluginsdk.Problem) {
 	c.Cost = make([]float64, g.n)
 	c.LowerBound = make([]float64, g.n)
 	c.UpperBound = make([]float64, g.n)
-	hi := 0.0
-	for i := range g.n {
-		if c.Freq[i] > 0 {
-			hi = max(hi, c.Value[i])
-		}
-	}
-	hi *= s.BoundFactor
+	hi := largestValue(c) * s.BoundFactor
 	for i := range g.n {
 		x := c.Value[i]
 		switch s.Cost {

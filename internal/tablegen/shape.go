@@ -71,6 +71,12 @@ var presetPrimaries = map[string]int{
 	"hier13x13x13": 108, "hier16x16x16": 224,
 }
 
+// shapeKey returns s as the presets spell it: trimmed, lower case, "×"
+// written "x".
+func shapeKey(s string) string {
+	return strings.ReplaceAll(strings.TrimSpace(strings.ToLower(s)), "×", "x")
+}
+
 // ParseShape parses a table shape: dimension terms joined by "x" (or "×"),
 // or a preset name. Terms:
 //
@@ -85,8 +91,7 @@ var presetPrimaries = map[string]int{
 // Presets: "hierN×N×N" (hN×hN×hN), "castro1"…"castro6" (the six tables of
 // Baena, Castro & González 2017, Table 1), "nine4d", "nine5d".
 func ParseShape(s string) ([]Hierarchy, error) {
-	s = strings.TrimSpace(strings.ToLower(s))
-	s = strings.ReplaceAll(s, "×", "x")
+	s = shapeKey(s)
 	if p, ok := presets[s]; ok {
 		s = p
 	} else if rest, ok := strings.CutPrefix(s, "hier"); ok && strings.Contains(rest, "x") {

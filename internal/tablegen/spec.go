@@ -30,21 +30,32 @@ const (
 var valuesNames = []string{"uniform", "roehrig", "micro"}
 
 // String returns the name ParseValues accepts.
-func (v Values) String() string {
-	if int(v) >= 0 && int(v) < len(valuesNames) {
-		return valuesNames[v]
-	}
-	return "Values(" + strconv.Itoa(int(v)) + ")"
-}
+func (v Values) String() string { return enumName(valuesNames, int(v), "Values") }
 
 // ParseValues parses a value model name: uniform, roehrig or micro.
 func ParseValues(s string) (Values, error) {
-	for i, n := range valuesNames {
-		if strings.EqualFold(strings.TrimSpace(s), n) {
-			return Values(i), nil
-		}
+	if i, ok := enumIndex(valuesNames, s); ok {
+		return Values(i), nil
 	}
 	return 0, fmt.Errorf("value model %q: want uniform, roehrig or micro", s)
+}
+
+// enumName returns names[v], or typ(v) for a value outside names.
+func enumName(names []string, v int, typ string) string {
+	if v >= 0 && v < len(names) {
+		return names[v]
+	}
+	return typ + "(" + strconv.Itoa(v) + ")"
+}
+
+// enumIndex returns the index of s (trimmed, any case) in names.
+func enumIndex(names []string, s string) (int, bool) {
+	for i, n := range names {
+		if strings.EqualFold(strings.TrimSpace(s), n) {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // RuleKind is a primary (sensitivity) rule.
@@ -84,21 +95,23 @@ type Rule struct {
 
 // String returns the rule in the syntax of ParseRule.
 func (r Rule) String() string {
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	switch r.Kind {
 	case RuleFraction:
-		return "frac:" + f(r.Fraction)
+		return "frac:" + shortest(r.Fraction)
 	case RuleCount:
 		return "count:" + strconv.Itoa(r.Count)
 	case RuleDominance:
-		return "nk:" + strconv.Itoa(r.N) + "," + f(r.K)
+		return "nk:" + strconv.Itoa(r.N) + "," + shortest(r.K)
 	case RulePercent:
-		return "p:" + f(r.P)
+		return "p:" + shortest(r.P)
 	case RuleFrequency:
 		return "freq:" + strconv.Itoa(r.N)
 	}
 	return "rule(" + strconv.Itoa(int(r.Kind)) + ")"
 }
+
+// shortest writes x in the shortest form that parses back to x.
+func shortest(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // ErrSyntax marks a malformed rule, protection or option string.
 var ErrSyntax = errors.New("invalid generator option")
@@ -119,12 +132,15 @@ func parseInt(s, what string, lo, hi int) (int, error) {
 	return n, nil
 }
 
+// ruleSyntax lists the forms of a primary rule.
+const ruleSyntax = "want frac:F, count:K, nk:N,K, p:P or freq:N"
+
 // ParseRule parses a primary rule: "frac:F" (0 ≤ F ≤ 1), "count:K",
 // "nk:N,K" (1 ≤ N ≤ 10, 0 < K ≤ 100), "p:P" (0 < P ≤ 100) or "freq:N".
 func ParseRule(s string) (Rule, error) {
 	name, arg, ok := strings.Cut(strings.TrimSpace(s), ":")
 	if !ok {
-		return Rule{}, fmt.Errorf("%w: primary rule %q: want frac:F, count:K, nk:N,K, p:P or freq:N", ErrSyntax, s)
+		return Rule{}, fmt.Errorf("%w: primary rule %q: "+ruleSyntax, ErrSyntax, s)
 	}
 	var r Rule
 	var err error
@@ -151,7 +167,7 @@ func ParseRule(s string) (Rule, error) {
 		r.Kind = RuleFrequency
 		r.N, err = parseInt(arg, "frequency", 1, math.MaxInt32)
 	default:
-		return Rule{}, fmt.Errorf("%w: primary rule %q: want frac:F, count:K, nk:N,K, p:P or freq:N", ErrSyntax, s)
+		return Rule{}, fmt.Errorf("%w: primary rule %q: "+ruleSyntax, ErrSyntax, s)
 	}
 	if err != nil {
 		return Rule{}, fmt.Errorf("primary rule: %w", err)
@@ -178,11 +194,10 @@ func (p Protection) String() string {
 	if p.FromRule {
 		return "rule"
 	}
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	if p.Lower == p.Upper {
-		return "frac:" + f(p.Lower)
+		return "frac:" + shortest(p.Lower)
 	}
-	return "frac:" + f(p.Lower) + "," + f(p.Upper)
+	return "frac:" + shortest(p.Lower) + "," + shortest(p.Upper)
 }
 
 // ParseProtection parses protection levels: "frac:F" (symmetric, F of the
@@ -226,19 +241,12 @@ const (
 var costNames = []string{"value", "unit", "freq", "inverse"}
 
 // String returns the name ParseCost accepts.
-func (c CostKind) String() string {
-	if int(c) >= 0 && int(c) < len(costNames) {
-		return costNames[c]
-	}
-	return "CostKind(" + strconv.Itoa(int(c)) + ")"
-}
+func (c CostKind) String() string { return enumName(costNames, int(c), "CostKind") }
 
 // ParseCost parses a cost convention: value, unit, freq or inverse.
 func ParseCost(s string) (CostKind, error) {
-	for i, n := range costNames {
-		if strings.EqualFold(strings.TrimSpace(s), n) {
-			return CostKind(i), nil
-		}
+	if i, ok := enumIndex(costNames, s); ok {
+		return CostKind(i), nil
 	}
 	return 0, fmt.Errorf("%w: cost %q: want value, unit, freq or inverse", ErrSyntax, s)
 }
@@ -305,8 +313,7 @@ func (s Spec) normalize() (Spec, []Hierarchy, error) {
 		return s, nil, fmt.Errorf("%w: value model %d", ErrSyntax, s.Values)
 	}
 	if s.Primary.Kind == RuleDefault {
-		key := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s.Shape)), "×", "x")
-		if k, ok := presetPrimaries[key]; ok {
+		if k, ok := presetPrimaries[shapeKey(s.Shape)]; ok {
 			s.Primary = Rule{Kind: RuleCount, Count: k}
 		} else {
 			s.Primary = Rule{Kind: RuleFraction, Fraction: 0.1}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/jj"
+	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
@@ -219,7 +220,7 @@ func TestMicroTop(t *testing.T) {
 	}
 	var want [2]float64
 	for _, x := range all {
-		insertTop(want[:], x)
+		table.InsertTop(want[:], nil, x, 0)
 	}
 	if got := p.Cells.Top[0:2]; got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("grand total top %v, want %v", got, want)

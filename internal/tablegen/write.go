@@ -41,20 +41,17 @@ func (in *Instance) Table(hrc func(dim string) string) (*table.Table, error) {
 	for _, d := range p.Tables[0].Dims {
 		td := table.Dimension{Name: d.Name, Codes: make([]table.Code, len(d.Codes))}
 		for i := range d.Codes {
-			td.Codes[i] = table.Code{Label: d.Codes[i], Parent: int(d.Parent[i]), Level: int(d.Depth[i]), Trivial: d.Trivial[i]}
+			td.Codes[i] = table.Code{Label: d.Codes[i], Parent: int(d.Parent[i]), Level: int(d.Depth[i])}
 			if d.Depth[i] > 1 {
 				td.Hierarchy = table.HierFile
 			}
 		}
 		td.Codes[0].Label = ""
+		td.MarkTrivial()
 		if td.Hierarchical() {
 			td.LeadString = "@"
 			if hrc != nil {
 				td.HierFile = hrc(d.Name)
-			}
-		} else {
-			for i := range td.Codes {
-				td.Codes[i].Trivial = false
 			}
 		}
 		t.Dims = append(t.Dims, td)
@@ -80,14 +77,7 @@ func (in *Instance) Table(hrc func(dim string) string) (*table.Table, error) {
 // bounds returns the table-wide a-priori bounds of the instance (before the
 // widening for the primaries, which the JJ writer does itself).
 func (in *Instance) bounds() jj.Bounds {
-	hi := 0.0
-	c := &in.Problem.Cells
-	for i, v := range c.Value {
-		if c.Freq[i] > 0 {
-			hi = max(hi, v)
-		}
-	}
-	return jj.Bounds{Upper: in.Spec.BoundFactor * hi}
+	return jj.Bounds{Upper: largestValue(&in.Problem.Cells) * in.Spec.BoundFactor}
 }
 
 // WriteJJ writes the instance in JJ format (package argusio/jj, τ-Argus's
@@ -152,13 +142,15 @@ func (in *Instance) WriteJob(j Job) error {
 	if err != nil {
 		return err
 	}
-	files := map[string]*bytes.Buffer{}
-	var order []string
+	type file struct {
+		name string
+		b    bytes.Buffer
+	}
+	var files []*file
 	add := func(name string) *bytes.Buffer {
-		b := &bytes.Buffer{}
-		files[name] = b
-		order = append(order, name)
-		return b
+		f := &file{name: name}
+		files = append(files, f)
+		return &f.b
 	}
 	o := output.DefaultOptions(output.TypeIntermediate)
 	o.SuppressEmpty = true
@@ -187,11 +179,11 @@ func (in *Instance) WriteJob(j Job) error {
 	fmt.Fprintf(arb, "<SAFETYRULE> MAN(0)\n<READTABLE> 0\n<SUPPRESS> %s\n", sup)
 	fmt.Fprintf(arb, "<WRITETABLE> (1,3,AS+,%q)\n", j.Name+"-protected.txt")
 
+	var aw atomicfile.Writer // one sweep of the directory for all the files
 	var written []string
-	for _, name := range order {
-		path := filepath.Join(j.Dir, name)
-		b := files[name]
-		if err := atomicfile.Write(path, 0o644, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
+	for _, f := range files {
+		path := filepath.Join(j.Dir, f.name)
+		if err := aw.Write(path, 0o644, func(w io.Writer) error { _, err := f.b.WriteTo(w); return err }); err != nil {
 			for _, p := range written {
 				os.Remove(p)
 			}
