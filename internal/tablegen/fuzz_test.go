@@ -60,3 +60,25 @@ func FuzzParseRule(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseNames: ParseValues and ParseCost accept a name or fail; what
+// they accept prints back to a name they accept again.
+func FuzzParseNames(f *testing.F) {
+	for _, s := range []string{"uniform", "roehrig", "micro", "value", "unit", "freq", "inverse", " Micro ", "", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if v, err := ParseValues(s); err == nil {
+			if again, err := ParseValues(v.String()); err != nil || again != v {
+				t.Fatalf("ParseValues(%q) = %v; again %v, %v", s, v, again, err)
+			}
+		}
+		if c, err := ParseCost(s); err != nil {
+			if !errors.Is(err, ErrSyntax) {
+				t.Fatalf("ParseCost(%q): %v is not ErrSyntax", s, err)
+			}
+		} else if again, err := ParseCost(c.String()); err != nil || again != c {
+			t.Fatalf("ParseCost(%q) = %v; again %v, %v", s, c, again, err)
+		}
+	})
+}
