@@ -176,9 +176,7 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 	if hasParam(ref.Info, auditMode) {
 		params[auditMode] = auditVerdicts
 	}
-	if hasParam(ref.Info, auditTargets) {
-		params[auditTargets] = auditPrimaries // only the primaries' verdicts are read
-	}
+	verdictsOnPrimaries(ref.Info, params)
 	res, err := e.runAudit(p, status, params, "audit-singletons", "audit (colluding singletons)", e.auditLimit())
 	if err != nil {
 		return err
@@ -258,12 +256,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	if !set && hasParam(ref.Info, auditMode) {
 		params[auditMode] = e.auditModeFor(m)
 	}
-	// Verdicts are decided on the primaries alone: the other hidden cells
-	// need no LP, nor does a part of the table without a primary.
-	_, set = params[auditTargets]
-	if !set && params[auditMode] == auditVerdicts && hasParam(ref.Info, auditTargets) {
-		params[auditTargets] = auditPrimaries
-	}
+	verdictsOnPrimaries(ref.Info, params)
 	_, set = params[auditSingletons]
 	if singletons && !set && hasParam(ref.Info, auditSingletons) {
 		params[auditSingletons] = auditCollude
@@ -396,6 +389,16 @@ func auditFailed(res *pluginsdk.Result, i int) bool {
 // hasParam reports whether the method declares a parameter of that name.
 func hasParam(info pluginsdk.MethodInfo, name string) bool {
 	return slices.ContainsFunc(info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == name })
+}
+
+// verdictsOnPrimaries asks an audit in verdicts mode for the primaries'
+// verdicts alone, unless the targets are configured: only those are read,
+// the other hidden cells need no LP, nor does a part of the table without a
+// primary.
+func verdictsOnPrimaries(info pluginsdk.MethodInfo, params map[string]string) {
+	if _, set := params[auditTargets]; !set && params[auditMode] == auditVerdicts && hasParam(info, auditTargets) {
+		params[auditTargets] = auditPrimaries
+	}
 }
 
 // The audit plugin's mode and targets parameters and their values.
