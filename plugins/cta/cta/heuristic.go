@@ -1,0 +1,239 @@
+package cta
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/sdcengine/argus/internal/solver"
+)
+
+// heuristics find a first protected table on the LP relaxation of the
+// model, one HiGHS instance hot-started between the solves.
+type heuristics struct {
+	md   *model
+	opts Options
+	left func() time.Duration
+	s    *solver.Solver
+	lps  int
+	ylo  []float64 // sensitive index → the y bounds of the model
+	yhi  []float64
+}
+
+func (h *heuristics) close() {
+	if h.s != nil {
+		h.s.Close()
+	}
+}
+
+// relaxation returns the LP instance: the model with every column
+// continuous.
+func (h *heuristics) relaxation() (*solver.Solver, error) {
+	if h.s != nil {
+		return h.s, nil
+	}
+	s, err := solver.New(h.md.m, solver.Options{RandomSeed: int(h.opts.Seed & 0x7fffffff)})
+	if err != nil {
+		return nil, fmt.Errorf("cta: %w", err)
+	}
+	for j := range h.md.m.NumCols() {
+		_, _, _, t, err := h.md.m.Col(j)
+		if err == nil && t != solver.Continuous {
+			err = s.SetColType(j, solver.Continuous)
+		}
+		if err != nil {
+			s.Close()
+			return nil, fmt.Errorf("cta: %w", err)
+		}
+	}
+	h.ylo, h.yhi = make([]float64, len(h.md.sens)), make([]float64, len(h.md.sens))
+	for k, y := range h.md.ycol {
+		_, lo, hi, _, _ := h.md.m.Col(y)
+		h.ylo[k], h.yhi[k] = lo, hi
+	}
+	h.s = s
+	return s, nil
+}
+
+// solve solves the LP instance within the time left; ok reports an optimal
+// (feasible) solution, infeasible a proof that none exists.
+func (h *heuristics) solve(ctx context.Context) (cols []float64, ok, infeasible bool, err error) {
+	o := solver.Options{RandomSeed: int(h.opts.Seed & 0x7fffffff), TimeLimit: h.left()}
+	if err := h.s.SetOptions(o); err != nil {
+		return nil, false, false, fmt.Errorf("cta: %w", err)
+	}
+	h.lps++
+	res, err := h.s.Solve(ctx)
+	if err != nil {
+		return nil, false, false, fmt.Errorf("cta: %w", err)
+	}
+	switch res.Status {
+	case solver.StatusOptimal:
+		return res.ColValues, true, false, nil
+	case solver.StatusInfeasible, solver.StatusInfeasibleOrUnbounded:
+		return nil, false, true, nil
+	}
+	return nil, false, false, nil
+}
+
+// fix sets the direction bounds of sensitive cells ks: up, down, or (free)
+// the model's own bounds.
+func (h *heuristics) fix(ks []int, up []bool, free bool) error {
+	cols := make([]int, len(ks))
+	lo, hi := make([]float64, len(ks)), make([]float64, len(ks))
+	for j, k := range ks {
+		cols[j] = h.md.ycol[k]
+		switch {
+		case free:
+			lo[j], hi[j] = h.ylo[k], h.yhi[k]
+		case up[k]:
+			lo[j], hi[j] = 1, 1
+		default:
+			lo[j], hi[j] = 0, 0
+		}
+	}
+	if err := h.s.SetColsBounds(cols, lo, hi); err != nil {
+		return fmt.Errorf("cta: %w", err)
+	}
+	return nil
+}
+
+// first finds a first protected table: the column values, and which
+// heuristic found it; nil values when the heuristics found none in time.
+func (h *heuristics) first(ctx context.Context) ([]float64, string, error) {
+	if _, err := h.relaxation(); err != nil {
+		return nil, "", err
+	}
+	all := make([]int, len(h.md.sens))
+	for k := range all {
+		all[k] = k
+	}
+	relaxed, ok, infeasible, err := h.solve(ctx)
+	switch {
+	case err != nil:
+		return nil, "", err
+	case infeasible:
+		return nil, "", &InfeasibleError{Reason: "the relations, bounds and fixed cells admit no table that protects every sensitive cell, even with fractional directions"}
+	case !ok:
+		return nil, "", nil
+	}
+	if h.opts.Heuristic == HeuristicLP {
+		up := h.md.directions(relaxed)
+		cols, err := h.fixed(ctx, up)
+		if err != nil || cols != nil {
+			return cols, "lp", err
+		}
+		if err := h.fix(all, nil, true); err != nil {
+			return nil, "", err
+		}
+	}
+	cols, err := h.fixRelax(ctx, relaxed)
+	if err != nil || cols == nil {
+		return nil, "", err
+	}
+	return cols, "fix_relax", nil
+}
+
+// fixRelax fixes the directions block by block, the most decided cells of
+// the relaxation first, re-solving the relaxation of the free cells after
+// each block; a block that leaves no table is undone and its cells fixed
+// one at a time, each trying its other direction when the first fails.
+func (h *heuristics) fixRelax(ctx context.Context, cur []float64) ([]float64, error) {
+	md := h.md
+	s := len(md.sens)
+	order := make([]int, s)
+	for k := range order {
+		order[k] = k
+	}
+	decided := func(k int) float64 { return math.Abs(cur[md.ycol[k]] - 0.5) }
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(decided(b), decided(a)) })
+	block := max(1, (s+7)/8)
+	for at := 0; at < s; at += block {
+		ks := order[at:min(at+block, s)]
+		up := md.directions(cur)
+		if err := h.fix(ks, up, false); err != nil {
+			return nil, err
+		}
+		cols, ok, _, err := h.solve(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			cur = cols
+			continue
+		}
+		if err := h.fix(ks, nil, true); err != nil {
+			return nil, err
+		}
+		for _, k := range ks {
+			found := false
+			for _, dir := range []bool{up[k], !up[k]} {
+				if (dir && !md.canUp[k]) || (!dir && !md.canDown[k]) {
+					continue
+				}
+				one := make([]bool, s)
+				one[k] = dir
+				if err := h.fix([]int{k}, one, false); err != nil {
+					return nil, err
+				}
+				cols, ok, _, err := h.solve(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					cur, found = cols, true
+					break
+				}
+			}
+			if !found {
+				return nil, nil
+			}
+		}
+	}
+	return h.fixed(ctx, md.directions(cur))
+}
+
+// fixed returns the least-distance table for the given directions of the
+// sensitive cells (integer deviations with Options.Integer), or nil when
+// these directions admit none. The directions stay fixed in the instance.
+func (h *heuristics) fixed(ctx context.Context, up []bool) ([]float64, error) {
+	if _, err := h.relaxation(); err != nil {
+		return nil, err
+	}
+	all := make([]int, len(h.md.sens))
+	for k := range all {
+		all[k] = k
+	}
+	if err := h.fix(all, up, false); err != nil {
+		return nil, err
+	}
+	if h.opts.Integer {
+		if err := h.setIntegral(solver.Integer); err != nil {
+			return nil, err
+		}
+		defer h.setIntegral(solver.Continuous)
+	}
+	cols, ok, _, err := h.solve(ctx)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return cols, nil
+}
+
+// setIntegral sets the type of every deviation column.
+func (h *heuristics) setIntegral(t solver.VarType) error {
+	for i := range h.md.n {
+		if h.md.plus[i] < 0 {
+			continue
+		}
+		for _, j := range []int{h.md.plus[i], h.md.minus[i]} {
+			if err := h.s.SetColType(j, t); err != nil {
+				return fmt.Errorf("cta: %w", err)
+			}
+		}
+	}
+	return nil
+}
