@@ -133,6 +133,8 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		if err := m.ApplySuppression(res.Status); err != nil {
 			return err
 		}
+	case pluginsdk.OutputAdjusted:
+		return e.adjusted(p, m, specs, res, step.Method, name, target, took)
 	default:
 		return fmt.Errorf("method %s returns %v results, which batch jobs cannot use yet", c.Method, ref.Info.Capabilities.Output)
 	}

@@ -93,6 +93,8 @@ type unsafeTable struct {
 	cells []string
 	// unaudited: no audit plugin could check the pattern.
 	unaudited bool
+	// defects are an adjusted table's defects (AuditReport.Defects).
+	defects string
 }
 
 // String says why the table is unsafe, for the logbook.
@@ -106,6 +108,9 @@ func (u *unsafeTable) String() string {
 // failures counts the primaries that failed the audit, and says how many
 // of them are unverified and why.
 func (u *unsafeTable) failures() string {
+	if u.defects != "" {
+		return fmt.Sprintf("%d of %d primary cells under-protected; %s", u.under, u.primaries, u.defects)
+	}
 	if u.unverified == 0 {
 		return fmt.Sprintf("%d of %d primary cells under-protected", u.under, u.primaries)
 	}
@@ -151,12 +156,13 @@ func (e *engine) markUnsafe(specs []*tableSpec, ar *AuditReport, perTable []*Aud
 	for _, t := range specs {
 		t.unsafe = nil
 	}
-	if ar.UnderProtected == 0 {
+	if ar.UnderProtected == 0 && ar.Defects == "" {
 		return
 	}
 	var names []string
 	for i, t := range specs {
-		u := &unsafeTable{under: ar.UnderProtected, primaries: ar.Primaries, unverified: ar.Unverified, timedOut: ar.TimedOut}
+		u := &unsafeTable{under: ar.UnderProtected, primaries: ar.Primaries, unverified: ar.Unverified, timedOut: ar.TimedOut,
+			defects: ar.Defects}
 		if i < len(perTable) && perTable[i] != nil {
 			for _, c := range perTable[i].Cells {
 				u.cells = append(u.cells, cellCodes(t.table, c))
@@ -178,6 +184,13 @@ func (e *engine) markUnsafe(specs []*tableSpec, ar *AuditReport, perTable []*Aud
 	}
 	msg := fmt.Sprintf("Error in the protection of %s: the audit finds %d of %d primary cells under-protected or unverified: %s",
 		target, ar.UnderProtected, ar.Primaries, namedCells(names[:min(len(names), maxNamedCells)], ar.UnderProtected))
+	if ar.Defects != "" {
+		msg = fmt.Sprintf("Error in the protection of %s: the adjusted table fails its audit: %s; %d of %d primary cells under-protected",
+			target, ar.Defects, ar.UnderProtected, ar.Primaries)
+		if ar.UnderProtected > 0 {
+			msg += ": " + namedCells(names[:min(len(names), maxNamedCells)], ar.UnderProtected)
+		}
+	}
 	e.logf("%s", msg)
 	e.report.Warnings = append(e.report.Warnings, msg)
 }
