@@ -422,29 +422,42 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			opts.Progress(Progress{Phase: phase, Objective: obj, Bound: bound, Elapsed: time.Since(start)})
 		}
 	}
+	if len(md.sens) == 0 { // nothing to protect: the original table is optimal
+		sol.Values, sol.Optimal, sol.First = slices.Clone(md.a), true, "none"
+		sol.Time = time.Since(start)
+		return sol, nil
+	}
 	h := &heuristics{md: md, opts: opts, left: left}
 	defer h.close()
-	var best []float64 // column values of the incumbent
+	// The incumbent is always the table of an LP with the directions fixed
+	// (exact values, a column solution feasible for the MIP); a MIP solution
+	// counts only through that LP, since a tiny fractional y lets a big-M
+	// row leak.
+	var best []float64
+	var bestUp []bool
 	bestObj := math.Inf(1)
-	if opts.Heuristic != HeuristicNone && len(md.sens) > 0 {
+	accept := func(cols []float64, up []bool, how string) {
+		o := md.objective(md.values(cols, up, opts.Integer))
+		if best != nil && o >= bestObj {
+			return
+		}
+		best, bestUp, bestObj = cols, up, o
+		if sol.First == "" {
+			sol.First, sol.FirstObjective, sol.FirstTime = how, o, time.Since(start)
+		}
+		report("table ("+how+")", o, sol.Bound)
+	}
+	if opts.Heuristic != HeuristicNone {
 		cols, how, err := h.first(ctx)
-		sol.LPs = h.lps
-		var inf *InfeasibleError
-		switch {
-		case errors.As(err, &inf):
+		if err != nil {
 			return nil, err
-		case err != nil && ctx.Err() != nil:
-			return nil, err
-		case err != nil:
-			return nil, err
-		case cols != nil:
-			best, bestObj = cols, md.objective(md.values(cols, nil, opts.Integer))
-			sol.First, sol.FirstObjective, sol.FirstTime = how, bestObj, time.Since(start)
-			report("first table ("+how+")", bestObj, 0)
+		}
+		if cols != nil {
+			accept(cols, md.directions(cols), how)
 		}
 	}
 	// Branch and bound from the heuristic's table.
-	so := solver.Options{MIPRelGap: opts.Gap, RandomSeed: int(opts.Seed & 0x7fffffff)}
+	so := solver.Options{MIPRelGap: opts.Gap, RandomSeed: int(opts.Seed & 0x7fffffff), MIPFeasibilityTol: 1e-9}
 	if opts.Gap <= 0 {
 		so.MIPRelGap = -1
 	}
@@ -462,19 +475,15 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		}
 	}
 	res, err := mip.Solve(ctx)
-	if err != nil && (res == nil || !res.HasPrimal) && best == nil {
+	if err != nil && best == nil && (res == nil || !res.HasPrimal) {
 		return nil, fmt.Errorf("cta: branch and bound: %w", err)
 	}
-	if err != nil && ctx.Err() != nil && best == nil {
-		return nil, fmt.Errorf("cta: %w", err)
-	}
-	sol.Bound = 0
 	if res != nil {
 		sol.Nodes = res.Nodes
 		switch res.Status {
 		case solver.StatusInfeasible, solver.StatusInfeasibleOrUnbounded:
 			if best == nil {
-				return nil, &InfeasibleError{Cells: md.sens, Reason: "no additive table within the bounds moves every sensitive cell out of its protection interval"}
+				return nil, &InfeasibleError{Reason: "no additive table within the bounds moves every sensitive cell out of its protection interval"}
 			}
 		case solver.StatusOptimal:
 			sol.Optimal = true
@@ -484,37 +493,20 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		if res.MIP && !math.IsNaN(res.MIPBound) && !math.IsInf(res.MIPBound, 0) {
 			sol.Bound = math.Max(res.MIPBound, 0)
 		}
-		if res.HasPrimal {
-			x := md.values(res.ColValues, nil, opts.Integer)
-			if o := md.objective(x); o < bestObj || best == nil {
-				best, bestObj = res.ColValues, o
-				if sol.First == "" {
-					sol.First, sol.FirstObjective, sol.FirstTime = "mip", o, time.Since(start)
-				}
+		if up := md.directions(res.ColValues); res.HasPrimal && (best == nil || !slices.Equal(up, bestUp)) {
+			h.polish = true
+			if cols, err := h.fixed(ctx, up); err == nil && cols != nil {
+				accept(cols, up, "mip")
 			}
 		}
 	}
 	if best == nil {
-		if len(md.sens) == 0 {
-			best = make([]float64, md.m.NumCols())
-		} else {
-			return nil, fmt.Errorf("cta: %w within %v", ErrNoTable, time.Since(start).Round(time.Millisecond))
-		}
+		return nil, fmt.Errorf("cta: %w within %v", ErrNoTable, time.Since(start).Round(time.Millisecond))
 	}
-	// Polish: the LP with the directions fixed gives exact bounds and the
-	// least distance for these directions.
-	up := md.directions(best)
-	if len(md.sens) > 0 && ctx.Err() == nil {
-		if cols, err := h.fixed(ctx, up); err == nil && cols != nil {
-			if o := md.objective(md.values(cols, nil, opts.Integer)); o <= bestObj*(1+1e-9)+1e-9 {
-				best, bestObj = cols, o
-			}
-		}
-	}
-	sol.Values = md.values(best, up, opts.Integer)
+	sol.Values = md.values(best, bestUp, opts.Integer)
 	sol.Objective = md.objective(sol.Values)
 	for k, i := range md.sens {
-		sol.Up[i] = up[k]
+		sol.Up[i] = bestUp[k]
 	}
 	sol.Bound = math.Min(sol.Bound, sol.Objective)
 	if sol.Objective > 0 {

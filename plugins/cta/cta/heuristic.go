@@ -21,7 +21,16 @@ type heuristics struct {
 	lps  int
 	ylo  []float64 // sensitive index → the y bounds of the model
 	yhi  []float64
+	// fixing marks an LP with every direction fixed: tight feasibility
+	// tolerances, for exact values. polish marks the last one, for the
+	// directions of branch and bound: at least polishTime even past the
+	// time limit.
+	fixing, polish bool
 }
+
+// polishTime is what the final LP may take beyond the time limit: it turns
+// the best directions into exact values and is a hot-started LP.
+const polishTime = 5 * time.Second
 
 func (h *heuristics) close() {
 	if h.s != nil {
@@ -62,6 +71,14 @@ func (h *heuristics) relaxation() (*solver.Solver, error) {
 // (feasible) solution, infeasible a proof that none exists.
 func (h *heuristics) solve(ctx context.Context) (cols []float64, ok, infeasible bool, err error) {
 	o := solver.Options{RandomSeed: int(h.opts.Seed & 0x7fffffff), TimeLimit: h.left()}
+	if h.fixing {
+		o.PrimalFeasibilityTol = 1e-9
+	}
+	if h.polish {
+		if o.TimeLimit > 0 {
+			o.TimeLimit = max(o.TimeLimit, polishTime)
+		}
+	}
 	if err := h.s.SetOptions(o); err != nil {
 		return nil, false, false, fmt.Errorf("cta: %w", err)
 	}
@@ -210,6 +227,8 @@ func (h *heuristics) fixed(ctx context.Context, up []bool) ([]float64, error) {
 	if err := h.fix(all, up, false); err != nil {
 		return nil, err
 	}
+	h.fixing = true
+	defer func() { h.fixing = false }()
 	if h.opts.Integer {
 		if err := h.setIntegral(solver.Integer); err != nil {
 			return nil, err
