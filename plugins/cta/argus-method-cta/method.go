@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
@@ -23,6 +24,7 @@ const (
 	pWeights   = "weights"
 	pHeuristic = "heuristic"
 	pInteger   = "integer"
+	pDescent   = "descent"
 )
 
 var (
@@ -51,6 +53,9 @@ func (method) Info() pluginsdk.MethodInfo {
 			{Name: pHeuristic, Type: pluginsdk.ParamEnum, Default: "lp", Allowed: []string{"lp", "fix_relax", "none"},
 				Help: "first protected table: the LP relaxation's directions rounded (then fixed and relaxed in blocks if " +
 					"they fail), fixed and relaxed in blocks from the start, or none (branch and bound alone)"},
+			{Name: pDescent, Type: pluginsdk.ParamFloat, Default: strconv.FormatFloat(cta.DefaultDescent, 'g', -1, 64), Min: "0", Max: "1",
+				Help: "share of the time limit that block coordinate descent over clusters of sensitive cells may spend " +
+					"improving the first table before branch and bound on the whole table (0: none)"},
 			{Name: pInteger, Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "yes", "no"},
 				Help: "integer adjusted values: yes, no, or auto (yes when the table has no decimals and its values, bounds " +
 					"and protection levels are integers)"},
@@ -71,7 +76,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		return &pluginsdk.Result{Status: status, Values: []float64{}, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
 	opts := cta.Options{Gap: req.Params.Float(pGap), Weights: weightNames[req.Params.String(pWeights)],
-		Heuristic: heuristicNames[req.Params.String(pHeuristic)], Seed: req.Limits.Seed}
+		Heuristic: heuristicNames[req.Params.String(pHeuristic)], Seed: req.Limits.Seed, Descent: req.Params.Float(pDescent)}
 	opts.TimeLimit = timeLimit(ctx, req.Params.Duration(pMaxTime), req.Limits.TimeLimit)
 	switch req.Params.String(pInteger) {
 	case "yes":
@@ -140,7 +145,8 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		Extra: map[string]float64{"sensitive": float64(sol.Sensitive), "up": float64(up), "columns": float64(sol.Columns),
 			"rows": float64(sol.Rows), "heuristic_lps": float64(sol.LPs), "first_objective": sol.FirstObjective,
 			"first_seconds": sol.FirstTime.Seconds(), "changed": float64(rep.Counts.Changed), "l1": rep.L1,
-			"max_residual": rep.MaxResidual, "integer": b2f(opts.Integer), "first_by_mip": b2f(sol.First == "mip")}}
+			"max_residual": rep.MaxResidual, "integer": b2f(opts.Integer), "first_by_mip": b2f(sol.First == "mip"),
+			"descent_cycles": float64(sol.Cycles), "descent_improved": float64(sol.Improved)}}
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Float64("gap", sol.Gap).Str("first", sol.First).
 		Dur("took", time.Since(start)).Msg("CTA done")

@@ -2,6 +2,7 @@ package cta
 
 import (
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -20,6 +21,19 @@ func benchLimit(b *testing.B, def time.Duration) time.Duration {
 			b.Fatal(err)
 		}
 		return d
+	}
+	return def
+}
+
+// benchDescent is Options.Descent of the benchmarks: ARGUS_CTA_DESCENT,
+// else def.
+func benchDescent(b *testing.B, def float64) float64 {
+	if s := os.Getenv("ARGUS_CTA_DESCENT"); s != "" {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return f
 	}
 	return def
 }
@@ -49,9 +63,9 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.ReportMetric(sol.FirstObjective, "first-distance")
 	b.ReportMetric(float64(sol.Nodes), "nodes")
 	b.Logf("max residual %.3g", rep.MaxResidual)
-	b.Logf("%d cells, %d sensitive: distance %.6g, bound %.6g, gap %.3f%%, optimal %v, time limit %v; first table (%s) %.6g after %v; %d LPs, %d nodes, %v",
+	b.Logf("%d cells, %d sensitive: distance %.6g, bound %.6g, gap %.3f%%, optimal %v, time limit %v; first table (%s) %.6g after %v; %d LPs, %d nodes, descent %d cycles %d improvements, %v",
 		p.NumCells(), sol.Sensitive, sol.Objective, sol.Bound, 100*sol.Gap, sol.Optimal, sol.TimeLimit, sol.First,
-		sol.FirstObjective, sol.FirstTime.Round(time.Millisecond), sol.LPs, sol.Nodes, sol.Time.Round(time.Millisecond))
+		sol.FirstObjective, sol.FirstTime.Round(time.Millisecond), sol.LPs, sol.Nodes, sol.Cycles, sol.Improved, sol.Time.Round(time.Millisecond))
 }
 
 // BenchmarkSimple2D: checkTauArgus's Simple2D with unit weights, proven
@@ -67,7 +81,8 @@ func BenchmarkSimple2D(b *testing.B) {
 func BenchmarkIndustryBySize(b *testing.B) {
 	for _, resp := range []string{"Var1", "Var2"} {
 		b.Run(resp, func(b *testing.B) {
-			solveBench(b, csptest.IndustryBySize(b, resp), Options{Weights: WeightUnit, Gap: 0.01, TimeLimit: benchLimit(b, time.Minute)})
+			solveBench(b, csptest.IndustryBySize(b, resp), Options{Weights: WeightUnit, Gap: 0.01, TimeLimit: benchLimit(b, time.Minute),
+				Descent: benchDescent(b, DefaultDescent)})
 		})
 	}
 }
@@ -89,7 +104,8 @@ func BenchmarkCastro(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				solveBench(b, in.Problem, Options{Weights: WeightInverse, Gap: 0.001, TimeLimit: benchLimit(b, time.Minute)})
+				solveBench(b, in.Problem, Options{Weights: WeightInverse, Gap: 0.001, TimeLimit: benchLimit(b, time.Minute),
+					Descent: benchDescent(b, DefaultDescent)})
 			})
 		}
 	}

@@ -79,6 +79,10 @@ type Options struct {
 	Weights Weights
 	// Heuristic selects the first-table heuristic.
 	Heuristic Heuristic
+	// Descent is the share of the time limit (0 to 1) that block
+	// coordinate descent may spend improving the first table before branch
+	// and bound on the whole table; 0 skips it, and it needs a time limit.
+	Descent float64
 	// Integer asks for integer adjusted values (integer deviations), which
 	// keeps an integer table additive when it is written without decimals.
 	// It needs integer values, bounds and protection levels (Integral).
@@ -118,9 +122,11 @@ type Solution struct {
 	FirstTime      time.Duration
 	// Sensitive counts the sensitive cells; Columns and Rows the size of the
 	// mixed-integer program; LPs the LPs solved by the heuristics; Nodes the
-	// branch-and-bound nodes.
+	// branch-and-bound nodes; Cycles and Improved the cycles of block
+	// coordinate descent and the blocks that improved the table.
 	Sensitive, Columns, Rows, LPs int
 	Nodes                         int64
+	Cycles, Improved              int
 	// Time is the wall-clock time of the solve.
 	Time time.Duration
 }
@@ -474,6 +480,18 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			return nil, fmt.Errorf("cta: %w", err)
 		}
 	}
+	if best != nil && opts.Descent > 0 && !deadline.IsZero() {
+		budget := time.Duration(opts.Descent * float64(opts.TimeLimit))
+		current := func() ([]float64, []bool, float64) { return best, bestUp, bestObj }
+		sol.Cycles, sol.Improved = h.descend(ctx, mip, current, accept, min(budget, left()), descentBlock)
+		so.TimeLimit = left()
+		if err := mip.SetOptions(so); err != nil {
+			return nil, fmt.Errorf("cta: %w", err)
+		}
+		if err := mip.SetSolution(best); err != nil {
+			return nil, fmt.Errorf("cta: %w", err)
+		}
+	}
 	res, err := mip.Solve(ctx)
 	if err != nil && best == nil && (res == nil || !res.HasPrimal) {
 		return nil, fmt.Errorf("cta: branch and bound: %w", err)
@@ -520,6 +538,14 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	report("done", sol.Objective, sol.Bound)
 	return sol, nil
 }
+
+// DefaultDescent is the share of the time limit block coordinate descent
+// gets by default (Options.Descent).
+const DefaultDescent = 0.4
+
+// descentBlock is the number of sensitive cells whose directions one step of
+// the block coordinate descent frees.
+const descentBlock = 40
 
 // ErrNoTable reports that no protected table was found in time.
 var ErrNoTable = errors.New("no protected adjusted table was found")

@@ -256,3 +256,117 @@ func (h *heuristics) setIntegral(t solver.VarType) error {
 	}
 	return nil
 }
+
+// blocks partitions the sensitive cells into clusters of about size cells
+// that share relations (breadth first over the relations, in cell order), the
+// blocks of the block coordinate descent.
+func (md *model) blocks(size int) [][]int {
+	s := len(md.sens)
+	// sensitive index → relations; relation → sensitive indices.
+	byRel := make([][]int, md.rel.Len())
+	ofSens := make([][]int, s)
+	for q := range md.rel.Len() {
+		cells, _ := md.rel.Terms(q)
+		for _, c := range cells {
+			if k := md.sidx[c]; k >= 0 {
+				byRel[q] = append(byRel[q], k)
+				ofSens[k] = append(ofSens[k], q)
+			}
+		}
+	}
+	seen := make([]bool, s)
+	var out [][]int
+	for k0 := range s {
+		if seen[k0] {
+			continue
+		}
+		block, queue := []int{}, []int{k0}
+		seen[k0] = true
+		for len(queue) > 0 && len(block) < size {
+			k := queue[0]
+			queue = queue[1:]
+			block = append(block, k)
+			for _, q := range ofSens[k] {
+				for _, k2 := range byRel[q] {
+					if !seen[k2] && len(block)+len(queue) < size {
+						seen[k2] = true
+						queue = append(queue, k2)
+					}
+				}
+			}
+		}
+		for _, k := range queue { // reached but not taken: next time
+			seen[k] = false
+		}
+		out = append(out, block)
+	}
+	return out
+}
+
+// descend is the block coordinate descent of González and Castro (2011):
+// block by block, the directions of one cluster of sensitive cells are free
+// binaries of the MIP while every other direction stays at the incumbent's,
+// and branch and bound started from the incumbent looks for a better table;
+// an improvement is made exact by the LP with the new directions fixed and
+// offered to accept. It runs until the budget is spent, a whole cycle finds
+// nothing, or ctx is done.
+func (h *heuristics) descend(ctx context.Context, mip *solver.Solver, best func() ([]float64, []bool, float64),
+	accept func(cols []float64, up []bool, how string), budget time.Duration, size int) (cycles, improved int) {
+	md := h.md
+	until := time.Now().Add(budget)
+	blocks := md.blocks(size)
+	ys := md.ycol
+	lo, hi := make([]float64, len(ys)), make([]float64, len(ys))
+	defer func() { // restore the model's bounds of the directions
+		_ = mip.SetColsBounds(ys, h.ylo, h.yhi)
+	}()
+	perBlock := max(budget/time.Duration(max(len(blocks), 1)), 500*time.Millisecond)
+	for ctx.Err() == nil && time.Now().Before(until) {
+		cycles++
+		better := false
+		for _, block := range blocks {
+			if ctx.Err() != nil || !time.Now().Before(until) {
+				break
+			}
+			cols, up, obj := best()
+			for k := range ys {
+				if up[k] {
+					lo[k], hi[k] = 1, 1
+				} else {
+					lo[k], hi[k] = 0, 0
+				}
+			}
+			for _, k := range block {
+				lo[k], hi[k] = h.ylo[k], h.yhi[k]
+			}
+			if mip.SetColsBounds(ys, lo, hi) != nil || mip.SetSolution(cols) != nil {
+				return
+			}
+			o := solver.Options{MIPRelGap: 1e-4, MIPFeasibilityTol: 1e-9, RandomSeed: int(h.opts.Seed & 0x7fffffff),
+				TimeLimit: min(perBlock, max(time.Until(until), time.Millisecond))}
+			if mip.SetOptions(o) != nil {
+				return
+			}
+			res, err := mip.Solve(ctx)
+			if err != nil || res == nil || !res.HasPrimal || res.Objective >= obj*(1-1e-9) {
+				continue
+			}
+			nup := md.directions(res.ColValues)
+			if slices.Equal(nup, up) {
+				continue
+			}
+			if fc, err := h.fixed(ctx, nup); err == nil && fc != nil {
+				before := obj
+				accept(fc, nup, "descent")
+				if _, _, now := best(); now < before {
+					improved++
+					better = true
+				}
+			}
+		}
+		if !better {
+			break
+		}
+	}
+	return cycles, improved
+}
