@@ -391,6 +391,17 @@ func (md *model) directions(cols []float64) []bool {
 	return up
 }
 
+// colObjective is the distance Σ w_i (z⁺_i + z⁻_i) of a column solution.
+func (md *model) colObjective(cols []float64) float64 {
+	s := 0.0
+	for i := range md.n {
+		if md.plus[i] >= 0 {
+			s += md.w[i] * (cols[md.plus[i]] + cols[md.minus[i]])
+		}
+	}
+	return s
+}
+
 // objective is Σ w_i |x_i − a_i|.
 func (md *model) objective(x []float64) float64 {
 	s := 0.0
@@ -462,6 +473,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			accept(cols, md.directions(cols), how)
 		}
 	}
+	sol.Bound = h.bound
 	// Branch and bound from the heuristic's table.
 	so := solver.Options{MIPRelGap: opts.Gap, RandomSeed: int(opts.Seed & 0x7fffffff), MIPFeasibilityTol: 1e-9}
 	if opts.Gap <= 0 {
@@ -481,6 +493,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		}
 	}
 	if best != nil && opts.Descent > 0 && !deadline.IsZero() {
+		report("descent", bestObj, sol.Bound)
 		budget := time.Duration(opts.Descent * float64(opts.TimeLimit))
 		current := func() ([]float64, []bool, float64) { return best, bestUp, bestObj }
 		sol.Cycles, sol.Improved = h.descend(ctx, mip, current, accept, min(budget, left()), descentBlock)
@@ -492,7 +505,9 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			return nil, fmt.Errorf("cta: %w", err)
 		}
 	}
+	report("branch and bound", bestObj, sol.Bound)
 	res, err := mip.Solve(ctx)
+	report("branch and bound done", bestObj, sol.Bound)
 	if err != nil && best == nil && (res == nil || !res.HasPrimal) {
 		return nil, fmt.Errorf("cta: branch and bound: %w", err)
 	}
@@ -509,7 +524,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			sol.TimeLimit = true
 		}
 		if res.MIP && !math.IsNaN(res.MIPBound) && !math.IsInf(res.MIPBound, 0) {
-			sol.Bound = math.Max(res.MIPBound, 0)
+			sol.Bound = math.Max(sol.Bound, res.MIPBound)
 		}
 		if up := md.directions(res.ColValues); res.HasPrimal && (best == nil || !slices.Equal(up, bestUp)) {
 			h.polish = true
@@ -540,8 +555,12 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 }
 
 // DefaultDescent is the share of the time limit block coordinate descent
-// gets by default (Options.Descent).
-const DefaultDescent = 0.4
+// gets by default (Options.Descent): none. On IndustryCode × Size (Var1,
+// 657 sensitive cells) 12 s of descent improved the first table by 1.5 %,
+// while the root of branch and bound on the whole table finds a table 8.6 %
+// better than the first, and HiGHS does not stop the root at its time
+// limit, so time taken from branch and bound is lost twice.
+const DefaultDescent = 0
 
 // descentBlock is the number of sensitive cells whose directions one step of
 // the block coordinate descent frees.

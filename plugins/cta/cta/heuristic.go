@@ -26,11 +26,13 @@ type heuristics struct {
 	// directions of branch and bound: at least polishTime even past the
 	// time limit.
 	fixing, polish bool
+	// bound is the LP relaxation's distance, a lower bound (0 until known).
+	bound float64
 }
 
 // polishTime is what the final LP may take beyond the time limit: it turns
 // the best directions into exact values and is a hot-started LP.
-const polishTime = 5 * time.Second
+const polishTime = 2 * time.Second
 
 func (h *heuristics) close() {
 	if h.s != nil {
@@ -137,6 +139,7 @@ func (h *heuristics) first(ctx context.Context) ([]float64, string, error) {
 	case !ok:
 		return nil, "", nil
 	}
+	h.bound = h.md.colObjective(relaxed)
 	if h.opts.Heuristic == HeuristicLP {
 		up := h.md.directions(relaxed)
 		cols, err := h.fixed(ctx, up)
@@ -257,6 +260,9 @@ func (h *heuristics) setIntegral(t solver.VarType) error {
 	return nil
 }
 
+// maxBlockTime bounds one step of the block coordinate descent.
+const maxBlockTime = 5 * time.Second
+
 // blocks partitions the sensitive cells into clusters of about size cells
 // that share relations (breadth first over the relations, in cell order), the
 // blocks of the block coordinate descent.
@@ -320,12 +326,12 @@ func (h *heuristics) descend(ctx context.Context, mip *solver.Solver, best func(
 	defer func() { // restore the model's bounds of the directions
 		_ = mip.SetColsBounds(ys, h.ylo, h.yhi)
 	}()
-	perBlock := max(budget/time.Duration(max(len(blocks), 1)), 500*time.Millisecond)
+	perBlock := min(max(budget/time.Duration(max(len(blocks), 1)), 500*time.Millisecond), maxBlockTime)
 	for ctx.Err() == nil && time.Now().Before(until) {
 		cycles++
 		better := false
 		for _, block := range blocks {
-			if ctx.Err() != nil || !time.Now().Before(until) {
+			if ctx.Err() != nil || time.Until(until) < perBlock/2 {
 				break
 			}
 			cols, up, obj := best()
@@ -342,7 +348,7 @@ func (h *heuristics) descend(ctx context.Context, mip *solver.Solver, best func(
 			if mip.SetColsBounds(ys, lo, hi) != nil || mip.SetSolution(cols) != nil {
 				return
 			}
-			o := solver.Options{MIPRelGap: 1e-4, MIPFeasibilityTol: 1e-9, RandomSeed: int(h.opts.Seed & 0x7fffffff),
+			o := solver.Options{MIPRelGap: 1e-3, MIPFeasibilityTol: 1e-9, RandomSeed: int(h.opts.Seed & 0x7fffffff),
 				TimeLimit: min(perBlock, max(time.Until(until), time.Millisecond))}
 			if mip.SetOptions(o) != nil {
 				return
