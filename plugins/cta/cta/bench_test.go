@@ -111,3 +111,20 @@ func BenchmarkCastro(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHier: the CSPLIB-like 3-D hierarchical tables hier13×13×13 and
+// hier16×16×16 (2 197 and 4 096 cells, 7 parents per dimension), on which
+// Castro's CTA stopped after 3 600 s without a table (Castro 2012 §29): a
+// protected table within the limit (default 60 s), weights 1/a, its gap.
+func BenchmarkHier(b *testing.B) {
+	for _, shape := range []string{"hier13x13x13", "hier16x16x16"} {
+		b.Run(shape, func(b *testing.B) {
+			in, err := tablegen.Generate(b.Context(), tablegen.Spec{Shape: shape, Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			solveBench(b, in.Problem, Options{Weights: WeightInverse, Gap: 0.001, TimeLimit: benchLimit(b, time.Minute),
+				Descent: benchDescent(b, DefaultDescent)})
+		})
+	}
+}
