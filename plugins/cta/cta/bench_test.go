@@ -114,8 +114,10 @@ func BenchmarkCastro(b *testing.B) {
 
 // BenchmarkHier: the CSPLIB-like 3-D hierarchical tables hier13×13×13 and
 // hier16×16×16 (2 197 and 4 096 cells, 7 parents per dimension), on which
-// Castro's CTA stopped after 3 600 s without a table (Castro 2012 §29): a
-// protected table within the limit (default 60 s), weights 1/a, its gap.
+// the CTA of Hernández García and Salazar González (2012, "Exploratory
+// report on the future of SDC-software tools in general and the ECTA method
+// in more details", §29) stopped after 3 600 s without a table: a protected
+// table within the limit (default 60 s), weights 1/a, its gap.
 func BenchmarkHier(b *testing.B) {
 	for _, shape := range []string{"hier13x13x13", "hier16x16x16"} {
 		b.Run(shape, func(b *testing.B) {
