@@ -25,6 +25,7 @@ const (
 	pHeuristic = "heuristic"
 	pInteger   = "integer"
 	pDescent   = "descent"
+	pFlips     = "flips"
 )
 
 var (
@@ -56,6 +57,9 @@ func (method) Info() pluginsdk.MethodInfo {
 			{Name: pDescent, Type: pluginsdk.ParamFloat, Default: strconv.FormatFloat(cta.DefaultDescent, 'g', -1, 64), Min: "0", Max: "1",
 				Help: "share of the time limit that block coordinate descent over clusters of sensitive cells may spend " +
 					"improving the first table before branch and bound on the whole table (0: none)"},
+			{Name: pFlips, Type: pluginsdk.ParamFloat, Default: strconv.FormatFloat(cta.DefaultFlips, 'g', -1, 64), Min: "0", Max: "1",
+				Help: "share of the time limit kept after branch and bound for the local search flipping one sensitive " +
+					"cell's direction at a time from the best table (0: none; not with integer output)"},
 			{Name: pInteger, Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "yes", "no"},
 				Help: "integer adjusted values: yes, no, or auto (yes when the table has no decimals and its values, bounds " +
 					"and protection levels are integers)"},
@@ -76,7 +80,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		return &pluginsdk.Result{Status: status, Values: []float64{}, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
 	opts := cta.Options{Gap: req.Params.Float(pGap), Weights: weightNames[req.Params.String(pWeights)],
-		Heuristic: heuristicNames[req.Params.String(pHeuristic)], Seed: req.Limits.Seed, Descent: req.Params.Float(pDescent)}
+		Heuristic: heuristicNames[req.Params.String(pHeuristic)], Seed: req.Limits.Seed, Descent: req.Params.Float(pDescent), Flips: req.Params.Float(pFlips)}
 	opts.TimeLimit = timeLimit(ctx, req.Params.Duration(pMaxTime), req.Limits.TimeLimit)
 	switch req.Params.String(pInteger) {
 	case "yes":
@@ -146,7 +150,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 			"rows": float64(sol.Rows), "heuristic_lps": float64(sol.LPs), "first_objective": sol.FirstObjective,
 			"first_seconds": sol.FirstTime.Seconds(), "changed": float64(rep.Counts.Changed), "l1": rep.L1,
 			"max_residual": rep.MaxResidual, "integer": b2f(opts.Integer), "first_by_mip": b2f(sol.First == "mip"),
-			"descent_cycles": float64(sol.Cycles), "descent_improved": float64(sol.Improved)}}
+			"descent_cycles": float64(sol.Cycles), "descent_improved": float64(sol.Improved), "flips": float64(sol.Flipped)}}
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Float64("gap", sol.Gap).Str("first", sol.First).
 		Dur("took", time.Since(start)).Msg("CTA done")

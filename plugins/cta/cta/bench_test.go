@@ -38,6 +38,19 @@ func benchDescent(b *testing.B, def float64) float64 {
 	return def
 }
 
+// benchShare is a share of the time limit: the environment variable env,
+// else def.
+func benchShare(b *testing.B, env string, def float64) float64 {
+	if s := os.Getenv(env); s != "" {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return f
+	}
+	return def
+}
+
 // solveBench solves p b.N times and reports the distance, the gap, when
 // the first protected table was found and the audit's verdict.
 func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
@@ -64,9 +77,9 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.ReportMetric(sol.FirstObjective, "first-distance")
 	b.ReportMetric(float64(sol.Nodes), "nodes")
 	b.Logf("max residual %.3g", rep.MaxResidual)
-	b.Logf("%d cells, %d sensitive: distance %.6g, bound %.6g, gap %.3f%%, optimal %v, time limit %v; first table (%s) %.6g after %v; %d LPs, %d nodes, descent %d cycles %d improvements, %v",
+	b.Logf("%d cells, %d sensitive: distance %.6g, bound %.6g, gap %.3f%%, optimal %v, time limit %v; first table (%s) %.6g after %v; %d LPs, %d nodes, descent %d cycles %d improvements, %d flips, %v",
 		p.NumCells(), sol.Sensitive, sol.Objective, sol.Bound, 100*sol.Gap, sol.Optimal, sol.TimeLimit, sol.First,
-		sol.FirstObjective, sol.FirstTime.Round(time.Millisecond), sol.LPs, sol.Nodes, sol.Cycles, sol.Improved, sol.Time.Round(time.Millisecond))
+		sol.FirstObjective, sol.FirstTime.Round(time.Millisecond), sol.LPs, sol.Nodes, sol.Cycles, sol.Improved, sol.Flipped, sol.Time.Round(time.Millisecond))
 }
 
 // BenchmarkSimple2D: checkTauArgus's Simple2D with unit weights, proven
@@ -83,7 +96,7 @@ func BenchmarkIndustryBySize(b *testing.B) {
 	for _, resp := range []string{"Var1", "Var2"} {
 		b.Run(resp, func(b *testing.B) {
 			solveBench(b, csptest.IndustryBySize(b, resp), Options{Weights: WeightUnit, Gap: 0.01, TimeLimit: benchLimit(b, time.Minute),
-				Descent: benchDescent(b, DefaultDescent)})
+				Descent: benchDescent(b, DefaultDescent), Flips: benchShare(b, "ARGUS_CTA_FLIPS", 0)})
 		})
 	}
 }

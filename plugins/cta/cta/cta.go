@@ -83,6 +83,10 @@ type Options struct {
 	// coordinate descent may spend improving the first table before branch
 	// and bound on the whole table; 0 skips it, and it needs a time limit.
 	Descent float64
+	// Flips is the share of the time limit (0 to 1) kept, after branch and
+	// bound, for the local search flipping one direction at a time from the
+	// best table; 0 skips it, and it needs a time limit.
+	Flips float64
 	// Integer asks for integer adjusted values (integer deviations), which
 	// keeps an integer table additive when it is written without decimals.
 	// It needs integer values, bounds and protection levels (Integral).
@@ -127,6 +131,8 @@ type Solution struct {
 	Sensitive, Columns, Rows, LPs int
 	Nodes                         int64
 	Cycles, Improved              int
+	// Flipped counts the directions the local search changed.
+	Flipped int
 	// Time is the wall-clock time of the solve.
 	Time time.Duration
 }
@@ -505,6 +511,13 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			return nil, fmt.Errorf("cta: %w", err)
 		}
 	}
+	flipTime := time.Duration(opts.Flips * float64(opts.TimeLimit))
+	if flipTime > 0 && !deadline.IsZero() {
+		so.TimeLimit = max(left()-flipTime, time.Millisecond)
+		if err := mip.SetOptions(so); err != nil {
+			return nil, fmt.Errorf("cta: %w", err)
+		}
+	}
 	report("branch and bound", bestObj, sol.Bound)
 	res, err := mip.Solve(ctx)
 	report("branch and bound done", bestObj, sol.Bound)
@@ -532,6 +545,11 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 				accept(cols, up, "mip")
 			}
 		}
+	}
+	if best != nil && flipTime > 0 && !deadline.IsZero() && !sol.Optimal {
+		report("flips", bestObj, sol.Bound)
+		current := func() ([]float64, []bool, float64) { return best, bestUp, bestObj }
+		sol.Flipped = h.flip(ctx, current, accept, deadline)
 	}
 	if best == nil {
 		return nil, fmt.Errorf("cta: %w within %v", ErrNoTable, time.Since(start).Round(time.Millisecond))
@@ -561,6 +579,10 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 // better than the first, and HiGHS does not stop the root at its time
 // limit, so time taken from branch and bound is lost twice.
 const DefaultDescent = 0
+
+// DefaultFlips is the share of the time limit the local search over single
+// directions gets by default (Options.Flips).
+const DefaultFlips = 0
 
 // descentBlock is the number of sensitive cells whose directions one step of
 // the block coordinate descent frees.

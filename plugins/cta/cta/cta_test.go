@@ -55,12 +55,13 @@ func TestSolveGenerated(t *testing.T) {
 		{Weights: WeightSqrtInverse, Gap: 0.05, Integer: true, TimeLimit: 10 * time.Second},
 		{Weights: WeightCost, Gap: 0.01, Heuristic: HeuristicFixRelax},
 		{Weights: WeightUnit, Gap: 0.01, Heuristic: HeuristicNone},
+		{Weights: WeightUnit, Gap: 0.01, Flips: 0.3, TimeLimit: 10 * time.Second},
 	} {
 		sol, err := Solve(t.Context(), p, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%+v: %s, distance %.4g, first %.4g, %d nodes, %d cycles", opts, sol.Time, sol.Objective, sol.FirstObjective, sol.Nodes, sol.Cycles)
+		t.Logf("%+v: %s, distance %.4g, first %.4g, %d nodes, %d cycles, %d flips", opts, sol.Time, sol.Objective, sol.FirstObjective, sol.Nodes, sol.Cycles, sol.Flipped)
 		rep, err := audit.Adjusted(t.Context(), p, sol.Values, audit.AdjustedOptions{})
 		if err != nil {
 			t.Fatal(err)

@@ -26,8 +26,10 @@ type heuristics struct {
 	// directions of branch and bound: at least polishTime even past the
 	// time limit.
 	fixing, polish bool
-	// bound is the LP relaxation's distance, a lower bound (0 until known).
-	bound float64
+	// bound is the LP relaxation's distance, a lower bound (0 until known);
+	// relaxed the relaxation's solution.
+	bound   float64
+	relaxed []float64
 }
 
 // polishTime is what the final LP may take beyond the time limit: it turns
@@ -91,6 +93,9 @@ func (h *heuristics) solve(ctx context.Context) (cols []float64, ok, infeasible 
 	}
 	switch res.Status {
 	case solver.StatusOptimal:
+		if !res.HasPrimal || len(res.ColValues) != h.md.m.NumCols() {
+			return nil, false, false, nil
+		}
 		return res.ColValues, true, false, nil
 	case solver.StatusInfeasible, solver.StatusInfeasibleOrUnbounded:
 		return nil, false, true, nil
@@ -139,7 +144,7 @@ func (h *heuristics) first(ctx context.Context) ([]float64, string, error) {
 	case !ok:
 		return nil, "", nil
 	}
-	h.bound = h.md.colObjective(relaxed)
+	h.bound, h.relaxed = h.md.colObjective(relaxed), relaxed
 	if h.opts.Heuristic == HeuristicLP {
 		up := h.md.directions(relaxed)
 		cols, err := h.fixed(ctx, up)
@@ -375,4 +380,66 @@ func (h *heuristics) descend(ctx context.Context, mip *solver.Solver, best func(
 		}
 	}
 	return cycles, improved
+}
+
+// flip is a local search over the directions: one sensitive cell at a
+// time, the most ambiguous of the LP relaxation first, its direction is
+// flipped and the LP with every direction fixed solved again (a hot start);
+// a flip that shortens the distance is kept. It sweeps until a sweep keeps
+// nothing, the time until is reached or ctx is done, and returns the
+// number of flips kept. Not for integer output (each LP would be a MIP).
+func (h *heuristics) flip(ctx context.Context, best func() ([]float64, []bool, float64),
+	accept func(cols []float64, up []bool, how string), until time.Time) (kept int) {
+	md := h.md
+	if h.opts.Integer || h.relaxed == nil {
+		return 0
+	}
+	order := make([]int, 0, len(md.sens))
+	for k := range md.sens {
+		if md.canUp[k] && md.canDown[k] {
+			order = append(order, k)
+		}
+	}
+	amb := func(k int) float64 { return math.Abs(h.relaxed[md.ycol[k]] - 0.5) }
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(amb(a), amb(b)) })
+	_, up0, _ := best()
+	if err := h.fix(all(len(md.sens)), up0, false); err != nil {
+		return 0
+	}
+	h.fixing = true
+	defer func() { h.fixing = false }()
+	for sweep := true; sweep; {
+		sweep = false
+		for _, k := range order {
+			if ctx.Err() != nil || !time.Now().Before(until) {
+				return kept
+			}
+			_, up, obj := best()
+			try := slices.Clone(up)
+			try[k] = !try[k]
+			if h.fix([]int{k}, try, false) != nil {
+				return kept
+			}
+			cols, ok, _, err := h.solve(ctx)
+			if err == nil && ok && md.colObjective(cols) < obj*(1-1e-9) {
+				accept(cols, try, "flip")
+				kept++
+				sweep = true
+				continue
+			}
+			if h.fix([]int{k}, up, false) != nil {
+				return kept
+			}
+		}
+	}
+	return kept
+}
+
+// all returns 0, 1, …, n−1.
+func all(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }
