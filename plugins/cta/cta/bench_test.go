@@ -3,6 +3,7 @@ package cta
 import (
 	"os"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -51,18 +52,29 @@ func benchShare(b *testing.B, env string, def float64) float64 {
 	return def
 }
 
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // solveBench solves p b.N times and reports the distance, the gap, when
 // the first protected table was found and the audit's verdict.
 func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.Helper()
 	var sol *Solution
 	opts.Progress = func(pr Progress) { b.Logf("%8.3fs %s %.6g", pr.Elapsed.Seconds(), pr.Phase, pr.Objective) }
+	cpu0 := cpuTime()
 	for b.Loop() {
 		var err error
 		if sol, err = Solve(b.Context(), p, opts); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cpu := (cpuTime() - cpu0) / time.Duration(b.N)
 	rep, err := audit.Adjusted(b.Context(), p, sol.Values, audit.AdjustedOptions{})
 	if err != nil {
 		b.Fatal(err)
@@ -71,6 +83,7 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 		b.Logf("max residual %.3g, first residuals %v", rep.MaxResidual, rep.NonAdditive[:min(len(rep.NonAdditive), 5)])
 		b.Fatalf("the adjusted table fails its audit: %d under-protected, %d non-additive", rep.Counts.UnderProtected, rep.Counts.NonAdditive)
 	}
+	b.ReportMetric(cpu.Seconds(), "cpu-s/op")
 	b.ReportMetric(sol.Objective, "distance")
 	b.ReportMetric(100*sol.Gap, "gap%")
 	b.ReportMetric(sol.FirstTime.Seconds(), "first-s")

@@ -481,7 +481,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	}
 	sol.Bound = h.bound
 	// Branch and bound from the heuristic's table.
-	so := solver.Options{MIPRelGap: opts.Gap, RandomSeed: int(opts.Seed & 0x7fffffff), MIPFeasibilityTol: 1e-9}
+	so := solver.Options{MIPRelGap: opts.Gap, RandomSeed: int(opts.Seed & 0x7fffffff), MIPFeasibilityTol: 1e-7}
 	if opts.Gap <= 0 {
 		so.MIPRelGap = -1
 	}
