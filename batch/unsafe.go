@@ -8,6 +8,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -136,6 +137,33 @@ func cellCodes(t *table.Table, i int) string {
 		parts[d] = t.Dims[d].Name + "=" + strings.TrimSpace(t.Dims[d].Label(c))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// diagnosticCells names by their codes the problem cells a method's
+// diagnostic lists (at most maxNamedCells), prefixed by their table's number
+// in a linked set.
+func diagnosticCells(m *problem.Mapping, specs []*tableSpec, cells []int) []string {
+	want := make(map[int]bool, len(cells))
+	for _, g := range cells[:min(len(cells), maxNamedCells)] {
+		want[g] = true
+	}
+	var names []string
+	for ti, t := range m.Tables {
+		prefix := ""
+		if len(m.Tables) > 1 {
+			prefix = "table " + strconv.Itoa(ti+1) + ": "
+			if ti < len(specs) {
+				prefix = describe(specs[ti]) + ": "
+			}
+		}
+		for i := range t.Cells {
+			if g := m.Cell[ti][i]; want[g] {
+				names = append(names, prefix+cellCodes(t, i))
+				delete(want, g) // a shared cell is named once
+			}
+		}
+	}
+	return names
 }
 
 // namedCells joins the names of cells for a message, followed by " and N
