@@ -43,7 +43,9 @@ func (method) Info() pluginsdk.MethodInfo {
 		Code:    "AUDIT",
 		Summary: "attacker intervals of every hidden cell of a suppression pattern",
 		Description: "Solves min and max of every hidden cell subject to the table's relations, the published " +
-			"values and the a-priori bounds. A primary is protected when its interval reaches its protection levels.",
+			"values and the a-priori bounds. A primary is protected when its interval reaches its protection levels. " +
+			"A problem that carries published values (an adjusted table, CTA) is checked instead: every primary outside " +
+			"its protection interval, every relation holding, every cell within its bounds, frozen cells unchanged.",
 		Params: []pluginsdk.ParamSpec{
 			{Name: "bounds", Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "tauargus", "nonnegative"},
 				BatchPosition: 1, Help: "a-priori bounds: the problem's own (auto), τ-Argus's [0, 1.5·max] (tauargus) or [0, +∞) (nonnegative)"},
