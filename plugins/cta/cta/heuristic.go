@@ -353,7 +353,7 @@ func (h *heuristics) descend(ctx context.Context, mip *solver.Solver, best func(
 			if mip.SetColsBounds(ys, lo, hi) != nil || mip.SetSolution(cols) != nil {
 				return
 			}
-			o := solver.Options{MIPRelGap: 1e-3, MIPFeasibilityTol: 1e-9, RandomSeed: int(h.opts.Seed & 0x7fffffff),
+			o := solver.Options{MIPRelGap: 1e-3, MIPFeasibilityTol: mipFeasibilityTol, RandomSeed: int(h.opts.Seed & 0x7fffffff),
 				TimeLimit: min(perBlock, max(time.Until(until), time.Millisecond))}
 			if mip.SetOptions(o) != nil {
 				return
