@@ -99,6 +99,10 @@ type AuditReport struct {
 	// respondents colluding could narrow below their protection levels;
 	// reported, not failed.
 	CollusionUnderProtected int `json:"collusion_under_protected,omitempty"`
+	// Defects are, for an adjusted table (Mode "adjusted"), what makes it
+	// unpublishable beyond its primaries: relations violated, cells outside
+	// their bounds, frozen cells changed; "" for none.
+	Defects string `json:"defects,omitempty"`
 }
 
 // TableReport describes one table as the job left it.

@@ -120,7 +120,11 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	}
 	took := time.Since(start)
 	for _, d := range res.Diagnostics {
-		e.logf("%s %s: %s", strings.ToUpper(d.Severity.String()), d.Code, d.Summary)
+		cells := ""
+		if len(d.Cells) > 0 {
+			cells = "; cells: " + namedCells(diagnosticCells(m, specs, d.Cells), len(d.Cells))
+		}
+		e.logf("%s %s: %s%s", strings.ToUpper(d.Severity.String()), d.Code, d.Summary, cells)
 	}
 	if !res.Outcome.HasResult() {
 		return fmt.Errorf("method %s ended without a result: %s%s", c.Method, res.Outcome, diagText(res.Diagnostics))
@@ -133,6 +137,8 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		if err := m.ApplySuppression(res.Status); err != nil {
 			return err
 		}
+	case pluginsdk.OutputAdjusted:
+		return e.adjusted(p, m, specs, res, step.Method, name, target, took)
 	default:
 		return fmt.Errorf("method %s returns %v results, which batch jobs cannot use yet", c.Method, ref.Info.Capabilities.Output)
 	}

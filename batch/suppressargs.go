@@ -43,7 +43,7 @@ var tauArgusMethods = map[string]tauArgusMethod{
 	"OPT": {name: "Optimal", plugin: "argus-method-optimal"},
 	"NET": {name: "Network"},
 	"RND": {name: "rounding", check: roundingArgs},
-	"CTA": {name: "CTA"},
+	"CTA": {name: "CTA", plugin: "argus-method-cta"},
 	"CKM": {name: "cell key", check: cellKeyArgs},
 }
 

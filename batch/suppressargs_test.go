@@ -155,15 +155,14 @@ func TestSuppressArgs(t *testing.T) {
 	}
 }
 
-// TestMissingMethodNamesArgs: arguments after NET(, CTA(, CKM( and an
+// TestMissingMethodNamesArgs: arguments after NET(, CKM( and an
 // unknown method's are named in the error instead of being dropped; without
 // any the message is as before.
 func TestMissingMethodNamesArgs(t *testing.T) {
 	for line, want := range map[string]string{
 		`<SUPPRESS> NET(1)`:                      "argus does not implement method NET (Network) yet",
 		`<SUPPRESS> NET(1,5, "a b")`:             "argus does not implement method NET (Network) yet (arguments after the table number: 5, a b)",
-		`<SUPPRESS> CTA(2,x`:                     "argus does not implement method CTA (CTA) yet",
-		`<SUPPRESS> CTA(2,x,y`:                   "argus does not implement method CTA (CTA) yet (arguments after the table number: x)",
+		`<SUPPRESS> CTA(2,x`:                     "no installed method plugin serves method CTA (CTA): the plugin argus-method-cta is not installed",
 		`<SUPPRESS> CKM(1) "ptCont" | "ptSep" |`: `argus does not implement method CKM (cell key) yet (arguments after the table number: "ptCont" | "ptSep" |)`,
 		`<SUPPRESS> XYZ(1)`:                      "Unknown suppression method (XYZ) found",
 		`<SUPPRESS> XYZ(1,a,2)`:                  "Unknown suppression method (XYZ) found (arguments after the table number: a, 2)",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -93,6 +94,8 @@ type unsafeTable struct {
 	cells []string
 	// unaudited: no audit plugin could check the pattern.
 	unaudited bool
+	// defects are an adjusted table's defects (AuditReport.Defects).
+	defects string
 }
 
 // String says why the table is unsafe, for the logbook.
@@ -106,6 +109,9 @@ func (u *unsafeTable) String() string {
 // failures counts the primaries that failed the audit, and says how many
 // of them are unverified and why.
 func (u *unsafeTable) failures() string {
+	if u.defects != "" {
+		return fmt.Sprintf("%d of %d primary cells under-protected; %s", u.under, u.primaries, u.defects)
+	}
 	if u.unverified == 0 {
 		return fmt.Sprintf("%d of %d primary cells under-protected", u.under, u.primaries)
 	}
@@ -133,6 +139,33 @@ func cellCodes(t *table.Table, i int) string {
 	return strings.Join(parts, ", ")
 }
 
+// diagnosticCells names by their codes the problem cells a method's
+// diagnostic lists (at most maxNamedCells), prefixed by their table's number
+// in a linked set.
+func diagnosticCells(m *problem.Mapping, specs []*tableSpec, cells []int) []string {
+	want := make(map[int]bool, len(cells))
+	for _, g := range cells[:min(len(cells), maxNamedCells)] {
+		want[g] = true
+	}
+	var names []string
+	for ti, t := range m.Tables {
+		prefix := ""
+		if len(m.Tables) > 1 {
+			prefix = "table " + strconv.Itoa(ti+1) + ": "
+			if ti < len(specs) {
+				prefix = describe(specs[ti]) + ": "
+			}
+		}
+		for i := range t.Cells {
+			if g := m.Cell[ti][i]; want[g] {
+				names = append(names, prefix+cellCodes(t, i))
+				delete(want, g) // a shared cell is named once
+			}
+		}
+	}
+	return names
+}
+
 // namedCells joins the names of cells for a message, followed by " and N
 // more" when total counts more cells than it names.
 func namedCells(names []string, total int) string {
@@ -151,12 +184,13 @@ func (e *engine) markUnsafe(specs []*tableSpec, ar *AuditReport, perTable []*Aud
 	for _, t := range specs {
 		t.unsafe = nil
 	}
-	if ar.UnderProtected == 0 {
+	if ar.UnderProtected == 0 && ar.Defects == "" {
 		return
 	}
 	var names []string
 	for i, t := range specs {
-		u := &unsafeTable{under: ar.UnderProtected, primaries: ar.Primaries, unverified: ar.Unverified, timedOut: ar.TimedOut}
+		u := &unsafeTable{under: ar.UnderProtected, primaries: ar.Primaries, unverified: ar.Unverified, timedOut: ar.TimedOut,
+			defects: ar.Defects}
 		if i < len(perTable) && perTable[i] != nil {
 			for _, c := range perTable[i].Cells {
 				u.cells = append(u.cells, cellCodes(t.table, c))
@@ -178,6 +212,13 @@ func (e *engine) markUnsafe(specs []*tableSpec, ar *AuditReport, perTable []*Aud
 	}
 	msg := fmt.Sprintf("Error in the protection of %s: the audit finds %d of %d primary cells under-protected or unverified: %s",
 		target, ar.UnderProtected, ar.Primaries, namedCells(names[:min(len(names), maxNamedCells)], ar.UnderProtected))
+	if ar.Defects != "" {
+		msg = fmt.Sprintf("Error in the protection of %s: the adjusted table fails its audit: %s; %d of %d primary cells under-protected",
+			target, ar.Defects, ar.UnderProtected, ar.Primaries)
+		if ar.UnderProtected > 0 {
+			msg += ": " + namedCells(names[:min(len(names), maxNamedCells)], ar.UnderProtected)
+		}
+	}
 	e.logf("%s", msg)
 	e.report.Warnings = append(e.report.Warnings, msg)
 }

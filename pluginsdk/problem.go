@@ -81,6 +81,9 @@ type Cells struct {
 	Table []int32
 	// Coords holds, cell-major, one code index per dimension of the cell's table.
 	Coords []int32
+	// Published holds the values an adjusted table publishes (CTA), when
+	// the problem is sent to the audit of that table; empty otherwise.
+	Published []float64
 }
 
 // Relations are linear relations Σ Coef[k]·x[Cell[k]] = RHS[r] in compressed
@@ -187,6 +190,7 @@ func (p *Problem) Validate() error {
 		"holding frequency": len(c.HoldingFreq), "lower protection": len(c.LowerPL),
 		"upper protection": len(c.UpperPL), "sliding protection": len(c.SlidingPL),
 		"lower bound": len(c.LowerBound), "upper bound": len(c.UpperBound), "table": len(c.Table),
+		"published": len(c.Published),
 	} {
 		if col != 0 && col != n {
 			return fmt.Errorf("cells: column %s has %d entries for %d cells", name, col, n)

@@ -37,6 +37,7 @@ func testProblem(r, c, topN int) *pluginsdk.Problem {
 		cl.Status = append(cl.Status, cellstatus.Status(1+rng.IntN(14)))
 		cl.Cost = append(cl.Cost, rng.Float64())
 		cl.Shadow = append(cl.Shadow, rng.Float64())
+		cl.Published = append(cl.Published, rng.Float64()*1000)
 		cl.Freq = append(cl.Freq, rng.Int64N(100))
 		cl.HoldingFreq = append(cl.HoldingFreq, rng.Int64N(10))
 		cl.LowerPL = append(cl.LowerPL, 1)

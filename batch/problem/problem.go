@@ -163,6 +163,24 @@ func (m *Mapping) ApplySuppression(status []cellstatus.Status) error {
 	return nil
 }
 
+// ApplyAdjusted writes an adjusted-table result (CTA) back into the tables:
+// every cell takes the status and the adjusted value of its problem cell,
+// and the tables are marked as adjusted, so that every output writes the
+// adjusted values.
+func (m *Mapping) ApplyAdjusted(status []cellstatus.Status, values []float64) error {
+	for ti, t := range m.Tables {
+		for i := range t.Cells {
+			g := m.Cell[ti][i]
+			if g >= len(status) || g >= len(values) {
+				return fmt.Errorf("result has %d statuses and %d values; cell %d of table %d maps to %d", len(status), len(values), i, ti+1, g)
+			}
+			t.Cells[i].Status, t.Cells[i].Adjusted = status[g], values[g]
+		}
+		t.Method = table.MethodCTA
+	}
+	return nil
+}
+
 // UndoSecondaries returns earlier secondary suppressions of the tables to
 // their previous statuses (11 → safe, or empty non-structural when the cell
 // has no contributors; 12 → safe manual), as τ-Argus does before running a

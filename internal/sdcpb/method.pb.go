@@ -1867,7 +1867,10 @@ type CellBlock struct {
 	// Table index per cell (empty = all in table 0).
 	Table []int32 `protobuf:"varint,15,rep,packed,name=table,proto3" json:"table,omitempty"`
 	// Code index per dimension of the cell's table, cell-major.
-	Coordinates   []int32 `protobuf:"varint,16,rep,packed,name=coordinates,proto3" json:"coordinates,omitempty"`
+	Coordinates []int32 `protobuf:"varint,16,rep,packed,name=coordinates,proto3" json:"coordinates,omitempty"`
+	// Published values of an adjusted table (CTA), sent with the original
+	// values to the audit of that table; empty otherwise.
+	Published     []float64 `protobuf:"fixed64,17,rep,packed,name=published,proto3" json:"published,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2010,6 +2013,13 @@ func (x *CellBlock) GetTable() []int32 {
 func (x *CellBlock) GetCoordinates() []int32 {
 	if x != nil {
 		return x.Coordinates
+	}
+	return nil
+}
+
+func (x *CellBlock) GetPublished() []float64 {
+	if x != nil {
+		return x.Published
 	}
 	return nil
 }
@@ -2960,7 +2970,7 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x12ClientCapabilities\x12*\n" +
 	"\x11max_message_bytes\x18\x01 \x01(\x03R\x0fmaxMessageBytes\x126\n" +
 	"\x17accepts_partial_results\x18\x02 \x01(\bR\x15acceptsPartialResults\x12%\n" +
-	"\x0ewants_progress\x18\x03 \x01(\bR\rwantsProgress\"\x9b\x04\n" +
+	"\x0ewants_progress\x18\x03 \x01(\bR\rwantsProgress\"\xb9\x04\n" +
 	"\tCellBlock\x12\x1d\n" +
 	"\n" +
 	"first_cell\x18\x01 \x01(\x03R\tfirstCell\x12\x14\n" +
@@ -2982,7 +2992,8 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\vholding_top\x18\x0e \x03(\x01R\n" +
 	"holdingTop\x12\x14\n" +
 	"\x05table\x18\x0f \x03(\x05R\x05table\x12 \n" +
-	"\vcoordinates\x18\x10 \x03(\x05R\vcoordinates\"v\n" +
+	"\vcoordinates\x18\x10 \x03(\x05R\vcoordinates\x12\x1c\n" +
+	"\tpublished\x18\x11 \x03(\x01R\tpublished\"v\n" +
 	"\tLinkBlock\x12\x1d\n" +
 	"\n" +
 	"first_link\x18\x01 \x01(\x03R\tfirstLink\x12\x12\n" +

@@ -45,6 +45,7 @@ extern argus_hint Highs_deleteRowsBySet(void* highs, const argus_hint n, const a
 extern argus_hint Highs_getBasis(const void* highs, argus_hint* col_status, argus_hint* row_status);
 extern argus_hint Highs_setBasis(void* highs, const argus_hint* col_status, const argus_hint* row_status);
 extern argus_hint Highs_setLogicalBasis(void* highs);
+extern argus_hint Highs_setSolution(void* highs, const double* col_value, const double* row_value, const double* col_dual, const double* row_dual);
 extern argus_hint Highs_getBoolOptionValue(const void* highs, const char* option, argus_hint* value);
 extern double Highs_getRunTime(const void* highs);
 
@@ -299,6 +300,12 @@ func getBasis(p unsafe.Pointer, ncol, nrow int) (col, row []int, ok bool) {
 func setBasis(p unsafe.Pointer, col, row []int) error {
 	cc, rr := cInts(col), cInts(row)
 	return callStatus("setBasis", C.Highs_setBasis(p, firstInt(cc), firstInt(rr)))
+}
+
+// setSolution passes column values as a starting point (for a MIP: a
+// candidate incumbent HiGHS checks and keeps when feasible).
+func setSolution(p unsafe.Pointer, col []float64) error {
+	return callStatus("setSolution", C.Highs_setSolution(p, firstFloat(col), nil, nil, nil))
 }
 
 func setLogicalBasis(p unsafe.Pointer) error {

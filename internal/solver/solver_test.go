@@ -812,3 +812,25 @@ func TestTimeLimitDoesNotLeak(t *testing.T) {
 		}
 	}
 }
+
+// TestSetSolution gives a MIP a feasible start: values of the wrong length
+// or not finite are refused, and a solve from a start reaches the optimum.
+func TestSetSolution(t *testing.T) {
+	m := knapsack(t, 30, 2, 7)
+	start := make([]float64, m.NumCols())
+	start[0] = 1 // one item: within every capacity (half the row sum)
+	s := must(New(m, Options{MIPRelGap: -1}))
+	defer s.Close()
+	if err := s.SetSolution(start[:1]); err == nil {
+		t.Errorf("SetSolution accepted 1 value for %d columns", m.NumCols())
+	}
+	if err := s.SetSolution(append(start[:len(start)-1:len(start)-1], math.NaN())); err == nil {
+		t.Errorf("SetSolution accepted NaN")
+	}
+	mustOK(t, s.SetSolution(start))
+	res := must(s.Solve(context.Background()))
+	full := solveModel(t, m, Options{MIPRelGap: -1})
+	if res.Status != StatusOptimal || !near(res.Objective, full.Objective) {
+		t.Errorf("from the start: status %v objective %v, want optimal %v", res.Status, res.Objective, full.Objective)
+	}
+}

@@ -7,6 +7,14 @@
 // (protected, under-protected or unverified, and why), which the host uses
 // as it is.
 //
+// A problem that carries published values (an adjusted table, CTA) is
+// audited as such (audit.Adjusted): every primary's verdict is whether its
+// published value lies outside its protection interval, and the table's
+// defects (relations violated, cells out of their bounds, frozen cells
+// changed) are counted in the figures nonadditive, out_of_bounds and
+// frozen_changed and named in error diagnostics; the intervals returned are
+// the published values.
+//
 // The audit runs in a plugin process, like every method, so that the host
 // stays free of the solver's C code.
 package main
@@ -35,7 +43,9 @@ func (method) Info() pluginsdk.MethodInfo {
 		Code:    "AUDIT",
 		Summary: "attacker intervals of every hidden cell of a suppression pattern",
 		Description: "Solves min and max of every hidden cell subject to the table's relations, the published " +
-			"values and the a-priori bounds. A primary is protected when its interval reaches its protection levels.",
+			"values and the a-priori bounds. A primary is protected when its interval reaches its protection levels. " +
+			"A problem that carries published values (an adjusted table, CTA) is checked instead: every primary outside " +
+			"its protection interval, every relation holding, every cell within its bounds, frozen cells unchanged.",
 		Params: []pluginsdk.ParamSpec{
 			{Name: "bounds", Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "tauargus", "nonnegative"},
 				BatchPosition: 1, Help: "a-priori bounds: the problem's own (auto), τ-Argus's [0, 1.5·max] (tauargus) or [0, +∞) (nonnegative)"},
@@ -86,6 +96,9 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		}
 		req.Progress(pluginsdk.Progress{Phase: "audit", Fraction: f, Iterations: int64(pr.LPs)})
 	}
+	if len(p.Cells.Published) == p.NumCells() && p.NumCells() > 0 {
+		return adjusted(ctx, p, opts)
+	}
 	rep, err := audit.Suppression(ctx, p, p.Cells.Status, opts)
 	if err != nil {
 		return nil, err
@@ -117,5 +130,22 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		"partial": float64(c.Partial), "lps": float64(c.LPs), "components": float64(c.Components),
 		"largest_component": float64(c.LargestComponent), "unverified": float64(len(rep.Unverified)),
 		"seconds": rep.Timing.Total.Seconds()}
+	return res, nil
+}
+
+// adjusted audits the adjusted table p.Cells.Published.
+func adjusted(ctx context.Context, p *pluginsdk.Problem, opts audit.Options) (*pluginsdk.Result, error) {
+	rep, err := audit.Adjusted(ctx, p, p.Cells.Published, audit.AdjustedOptions{Options: opts})
+	if err != nil {
+		return nil, err
+	}
+	pub := append([]float64(nil), p.Cells.Published...)
+	res := &pluginsdk.Result{Outcome: pluginsdk.OutcomeOptimal, Lower: pub, Upper: append([]float64(nil), pub...),
+		Verdicts: rep.Verdicts, Diagnostics: rep.Diagnostics}
+	c := rep.Counts
+	res.Stats.UnderProtectedAfter = int64(c.UnderProtected)
+	res.Stats.Extra = map[string]float64{"adjusted": 1, "primaries": float64(c.Sensitive), "under_protected": float64(c.UnderProtected),
+		"nonadditive": float64(c.NonAdditive), "out_of_bounds": float64(c.OutOfBounds), "frozen_changed": float64(c.FrozenChanged),
+		"changed": float64(c.Changed), "max_residual": rep.MaxResidual, "l1": rep.L1, "seconds": rep.Time.Seconds()}
 	return res, nil
 }

@@ -221,3 +221,54 @@ func TestTargetsPrimaries(t *testing.T) {
 		}
 	}
 }
+
+// TestAdjusted: a problem with published values is audited as an adjusted
+// table. The primary (2,3) = 40 of the seed table with levels 10 moved up by
+// 10 with (2,1) down, (1,3) down and (1,1) up by 10 is additive and
+// protected; moved by 5 only it is under-protected; a published value that
+// breaks a relation is counted as a defect.
+func TestAdjusted(t *testing.T) {
+	client := plugintest.Serve(t, plugin())
+	prim := 2*4 + 3
+	for _, tc := range []struct {
+		name            string
+		shift, breakRel float64
+		under, nonadd   float64
+	}{
+		{"protected", 10, 0, 0, 0},
+		{"too close", 5, 0, 1, 0},
+		{"not additive", 10, 3, 0, 2}, // its row and its column
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := seedTable()
+			for i := range p.Cells.Status {
+				if p.Cells.Status[i].IsSecondary() {
+					p.Cells.Status[i] = cellstatus.Safe
+				}
+			}
+			if err := relations.Fill(p, relations.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			pub := append([]float64(nil), p.Cells.Value...)
+			pub[prim] += tc.shift
+			pub[2*4+1] -= tc.shift
+			pub[1*4+3] -= tc.shift
+			pub[1*4+1] += tc.shift + tc.breakRel
+			p.Cells.Published = pub
+			res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := res.Stats.Extra
+			if x["adjusted"] != 1 || x["under_protected"] != tc.under || x["nonadditive"] != tc.nonadd {
+				t.Errorf("figures %v, want %v under-protected and %v relations violated", x, tc.under, tc.nonadd)
+			}
+			if got := res.Verdicts[prim].Kind == verdict.Protected; got != (tc.under == 0) {
+				t.Errorf("verdict of the primary %v", res.Verdicts[prim])
+			}
+			if res.Lower[prim] != pub[prim] || res.Upper[prim] != pub[prim] {
+				t.Errorf("interval [%v, %v], want the published %v", res.Lower[prim], res.Upper[prim], pub[prim])
+			}
+		})
+	}
+}

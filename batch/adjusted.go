@@ -1,0 +1,133 @@
+package batch
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/batch/problem"
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// changeThreshold is τ-Argus's threshold below which an adjusted value
+// counts as unchanged.
+const changeThreshold = 1e-5
+
+// adjustedStatus returns the statuses of an adjusted table: the method's,
+// and every safe cell whose value changed made a secondary, as τ-Argus
+// counts the changed cells of a CTA table.
+func adjustedStatus(p *pluginsdk.Problem, res *pluginsdk.Result) []cellstatus.Status {
+	status := append([]cellstatus.Status(nil), p.Cells.Status...)
+	if len(res.Status) == len(status) {
+		copy(status, res.Status)
+	}
+	for i, v := range res.Values {
+		if sec, ok := status[i].ToSecondary(); ok && math.Abs(v-p.Cells.Value[i]) > changeThreshold {
+			status[i] = sec
+		}
+	}
+	return status
+}
+
+// adjusted stores the result of a method that publishes an adjusted table
+// (CTA) in the tables, logs it as τ-Argus does (the changed cells are the
+// secondaries) and audits it.
+func (e *engine) adjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, res *pluginsdk.Result, mr *MethodReport,
+	name, target string, took time.Duration) error {
+	status := adjustedStatus(p, res)
+	if err := m.ApplyAdjusted(status, res.Values); err != nil {
+		return err
+	}
+	n, cost := pluginsdk.Secondaries(p, status)
+	e.logf("%s run successfully completed (%s)", name, res.Outcome)
+	e.logf("%s run completed. Time used %d seconds\nNumber of changed cells (secondaries): %d", name, int(took.Seconds()), n)
+	mr.Secondaries, mr.SuppressedCost = int(n), cost
+	for _, t := range specs {
+		t.protected, t.method = took, name
+	}
+	return e.auditAdjusted(p, m, specs, status, res.Values, mr, target)
+}
+
+// auditAdjusted audits an adjusted table through the audit plugin (the
+// problem carries the published values): every primary must lie outside
+// its protection interval, every relation hold, every cell stay within its
+// bounds and no frozen cell change. A failure makes the tables unsafe, as a
+// failed audit of a pattern does (markUnsafe).
+func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []cellstatus.Status,
+	values []float64, mr *MethodReport, target string) error {
+	for _, t := range specs {
+		t.audit, t.unsafe = nil, nil
+	}
+	if _, ok := e.cfg.Protector.Method(AuditMethod); !ok {
+		e.logf("Error in the protection of %s: no audit plugin is installed (argus-method-audit), so the adjusted table cannot be audited", target)
+		for _, t := range specs {
+			t.unsafe = &unsafeTable{unaudited: true}
+		}
+		mr.Audit = &AuditReport{Done: false}
+		return nil
+	}
+	params := map[string]string{}
+	ref, _ := e.cfg.Protector.Method(AuditMethod)
+	if err := addConfigured(params, ref.Info, e.cfg.MethodParams); err != nil {
+		return err
+	}
+	ap := *p
+	ap.Cells.Published = values
+	start := time.Now()
+	res, err := e.runAudit(&ap, status, params, "audit", "audit", e.auditLimit())
+	if err != nil {
+		return err
+	}
+	if res.Stats.Extra["adjusted"] != 1 {
+		return fmt.Errorf("audit failed: the audit plugin does not audit adjusted tables (it predates them; install the audit plugin of this release)")
+	}
+	ar := &AuditReport{Done: true, Mode: "adjusted", Seconds: time.Since(start).Seconds(), Figures: res.Stats.Extra}
+	var defects []string
+	for _, d := range []struct{ key, what string }{
+		{"nonadditive", "relations violated"}, {"out_of_bounds", "cells outside their a-priori bounds"},
+		{"frozen_changed", "protected or empty cells changed"}} {
+		if k := int(res.Stats.Extra[d.key]); k > 0 {
+			defects = append(defects, fmt.Sprintf("%d %s", k, d.what))
+		}
+	}
+	ar.Defects = strings.Join(defects, ", ")
+	perTable := make([]*AuditReport, len(specs))
+	for ti, t := range m.Tables {
+		ta := &AuditReport{Done: true, Mode: ar.Mode, Defects: ar.Defects}
+		for i := range t.Cells {
+			g := m.Cell[ti][i]
+			if !status[g].IsPrimary() {
+				continue
+			}
+			ta.Primaries++
+			ar.Primaries++
+			if auditFailed(res, g) {
+				ta.UnderProtected++
+				ar.UnderProtected++
+				if len(ta.Cells) < maxNamedCells {
+					ta.Cells = append(ta.Cells, i)
+				}
+				if len(ar.Cells) < maxNamedCells {
+					ar.Cells = append(ar.Cells, g)
+				}
+			}
+		}
+		if ti < len(specs) && specs[ti].table == t {
+			specs[ti].audit = ta
+			perTable[ti] = ta
+		}
+	}
+	mr.Audit = ar
+	switch {
+	case ar.Defects != "":
+		e.logf("WARNING: audit of the adjusted table: %s", ar.Defects)
+	case ar.UnderProtected > 0:
+		e.logf("WARNING: audit: %d of %d primary cells are not moved out of their protection intervals", ar.UnderProtected, ar.Primaries)
+	default:
+		e.logf("Audit: all %d primary cells are protected; the adjusted table is additive", ar.Primaries)
+	}
+	e.markUnsafe(specs, ar, perTable, target)
+	return nil
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/plugins/cta/cta"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
+)
+
+// method is the CTA method.
+type method struct{}
+
+// Parameter names.
+const (
+	pMaxTime   = "max_time"
+	pGap       = "gap"
+	pWeights   = "weights"
+	pHeuristic = "heuristic"
+	pInteger   = "integer"
+	pDescent   = "descent"
+	pFlips     = "flips"
+)
+
+var (
+	weightNames    = map[string]cta.Weights{"cost": cta.WeightCost, "unit": cta.WeightUnit, "inverse": cta.WeightInverse, "sqrt_inverse": cta.WeightSqrtInverse}
+	heuristicNames = map[string]cta.Heuristic{"lp": cta.HeuristicLP, "fix_relax": cta.HeuristicFixRelax, "none": cta.HeuristicNone}
+)
+
+// Info describes CTA.
+func (method) Info() pluginsdk.MethodInfo {
+	return pluginsdk.MethodInfo{
+		Code:    "CTA",
+		Summary: "controlled tabular adjustment: an additive adjusted table with every sensitive cell out of its protection interval",
+		Description: "Publishes adjusted values instead of suppressions: every sensitive cell moves down by at least its lower " +
+			"or up by at least its upper protection level (a binary per cell chooses the side), the table stays additive, " +
+			"every cell stays within its a-priori bounds, protected and empty cells keep their values, and the weighted " +
+			"L1 distance to the original table is minimal (HiGHS MIP). A first protected table comes from the LP " +
+			"relaxation (rounded, or fixed and relaxed in blocks) and starts branch and bound; at the time limit the best " +
+			"table is returned with its gap. Safe cells whose value changed are reported as secondaries, as τ-Argus does.",
+		Params: []pluginsdk.ParamSpec{
+			{Name: pMaxTime, Type: pluginsdk.ParamDuration, Default: "10", Min: "0",
+				Help: "time limit (minutes, or a Go duration; 0: none); the best protected table is returned when it is reached"},
+			{Name: pGap, Type: pluginsdk.ParamFloat, Default: "0.0001", Min: "0", Max: "1",
+				Help: "relative optimality gap at which branch and bound stops (0: prove optimality)"},
+			{Name: pWeights, Type: pluginsdk.ParamEnum, Default: "cost", Allowed: []string{"cost", "unit", "inverse", "sqrt_inverse"},
+				Help: "weights of the deviations: the cells' costs (τ-Argus), 1, 1/|a| or 1/√|a| (|a| below 1 counts as 1)"},
+			{Name: pHeuristic, Type: pluginsdk.ParamEnum, Default: "lp", Allowed: []string{"lp", "fix_relax", "none"},
+				Help: "first protected table: the LP relaxation's directions rounded (then fixed and relaxed in blocks if " +
+					"they fail), fixed and relaxed in blocks from the start, or none (branch and bound alone)"},
+			{Name: pDescent, Type: pluginsdk.ParamFloat, Default: strconv.FormatFloat(cta.DefaultDescent, 'g', -1, 64), Min: "0", Max: "1",
+				Help: "share of the time limit that block coordinate descent over clusters of sensitive cells may spend " +
+					"improving the first table before branch and bound on the whole table (0: none)"},
+			{Name: pFlips, Type: pluginsdk.ParamFloat, Default: strconv.FormatFloat(cta.DefaultFlips, 'g', -1, 64), Min: "0", Max: "1",
+				Help: "share of the time limit kept after branch and bound for the local search flipping one sensitive " +
+					"cell's direction at a time from the best table (0: none; not with integer output)"},
+			{Name: pInteger, Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "yes", "no"},
+				Help: "integer adjusted values: yes, no, or auto (yes when the table has no decimals and its values, bounds " +
+					"and protection levels are integers)"},
+		},
+		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputAdjusted},
+		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
+			pluginsdk.StructureHierarchical, pluginsdk.StructureGeneral},
+	}
+}
+
+// Protect adjusts the table.
+func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	start := time.Now()
+	p := req.Problem
+	n := p.NumCells()
+	status := append([]cellstatus.Status(nil), p.Cells.Status...)
+	if n == 0 {
+		return &pluginsdk.Result{Status: status, Values: []float64{}, Outcome: pluginsdk.OutcomeOptimal}, nil
+	}
+	opts := cta.Options{Gap: req.Params.Float(pGap), Weights: weightNames[req.Params.String(pWeights)],
+		Heuristic: heuristicNames[req.Params.String(pHeuristic)], Seed: req.Limits.Seed, Descent: req.Params.Float(pDescent), Flips: req.Params.Float(pFlips)}
+	opts.TimeLimit = timeLimit(ctx, req.Params.Duration(pMaxTime), req.Limits.TimeLimit)
+	switch req.Params.String(pInteger) {
+	case "yes":
+		if !cta.Integral(p) {
+			return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInvalidParams, Diagnostics: []pluginsdk.Diagnostic{{
+				Severity: pluginsdk.SeverityError, Code: "param.invalid", Param: pInteger,
+				Summary: "integer output needs integer values, bounds and protection levels"}}}, nil
+		}
+		opts.Integer = true
+	case "auto":
+		opts.Integer = p.Decimals == 0 && cta.Integral(p)
+	}
+	opts.Progress = func(pr cta.Progress) {
+		f := -1.0
+		if opts.TimeLimit > 0 {
+			f = math.Min(1, float64(pr.Elapsed)/float64(opts.TimeLimit))
+		}
+		req.Progress(pluginsdk.Progress{Phase: pr.Phase, Fraction: f, Objective: pr.Objective, Bound: pr.Bound})
+	}
+	req.Log.Debug().Int("cells", n).Dur("limit", opts.TimeLimit).Bool("integer", opts.Integer).Msg("CTA start")
+	sol, err := cta.Solve(ctx, p, opts)
+	var inf *cta.InfeasibleError
+	switch {
+	case errors.As(err, &inf):
+		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInfeasible, Diagnostics: []pluginsdk.Diagnostic{{
+			Severity: pluginsdk.SeverityError, Code: "protection.infeasible", Cells: inf.Cells, Summary: inf.Reason}}}, nil
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(err, cta.ErrNoTable):
+		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeFailed, Diagnostics: []pluginsdk.Diagnostic{{
+			Severity: pluginsdk.SeverityError, Code: "solver.time_limit", Summary: err.Error() + "; a longer time limit will do"}}}, nil
+	case err != nil:
+		return nil, pluginsdk.Errorf("solver.failed", "controlled tabular adjustment: %v", err)
+	}
+	// The plugin's own check, the host's audit of adjusted tables: a table
+	// that fails it is an error, never an output.
+	rep, err := audit.Adjusted(ctx, p, sol.Values, audit.AdjustedOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("checking the adjusted table: %w", err)
+	}
+	if !rep.Safe() {
+		return nil, pluginsdk.Errorf("cta.check", "the adjusted table fails its check: %d under-protected, %d relations violated (largest residual %.3g), %d out of bounds, %d frozen cells changed",
+			rep.Counts.UnderProtected, rep.Counts.NonAdditive, rep.MaxResidual, rep.Counts.OutOfBounds, rep.Counts.FrozenChanged)
+	}
+	changed := changedCells(p, sol.Values)
+	for i := range n {
+		if sec, ok := status[i].ToSecondary(); ok && changed[i] {
+			status[i] = sec
+		}
+	}
+	res := &pluginsdk.Result{Status: status, Values: sol.Values, Outcome: pluginsdk.OutcomeFeasible}
+	switch {
+	case sol.Optimal:
+		res.Outcome = pluginsdk.OutcomeOptimal
+	case sol.TimeLimit:
+		res.Outcome = pluginsdk.OutcomeTimeLimit
+	}
+	up := 0
+	for _, u := range sol.Up {
+		if u {
+			up++
+		}
+	}
+	res.Stats = pluginsdk.Stats{Objective: sol.Objective, Bound: sol.Bound, Gap: sol.Gap, Nodes: sol.Nodes,
+		Iterations: int64(sol.LPs), SolverTime: sol.Time, WallTime: time.Since(start),
+		Extra: map[string]float64{"sensitive": float64(sol.Sensitive), "up": float64(up), "columns": float64(sol.Columns),
+			"rows": float64(sol.Rows), "heuristic_lps": float64(sol.LPs), "first_objective": sol.FirstObjective,
+			"first_seconds": sol.FirstTime.Seconds(), "changed": float64(rep.Counts.Changed), "l1": rep.L1,
+			"max_residual": rep.MaxResidual, "integer": b2f(opts.Integer), "first_by_mip": b2f(sol.First == "mip"),
+			"descent_cycles": float64(sol.Cycles), "descent_improved": float64(sol.Improved), "flips": float64(sol.Flipped)}}
+	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
+	req.Log.Debug().Str("outcome", res.Outcome.String()).Float64("gap", sol.Gap).Str("first", sol.First).
+		Dur("took", time.Since(start)).Msg("CTA done")
+	return res, nil
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// changedCells reports per cell whether its adjusted value differs from the
+// original by more than τ-Argus's threshold of 1e-5, below which τ-Argus
+// counts a value as unchanged.
+func changedCells(p *pluginsdk.Problem, values []float64) []bool {
+	ch := make([]bool, len(values))
+	for i, v := range values {
+		ch[i] = math.Abs(v-p.Cells.Value[i]) > 1e-5
+	}
+	return ch
+}
+
+// timeLimit is the solve's limit: the parameter, the job's limit and the
+// context's deadline (less a margin to check and send the result),
+// whichever is first.
+func timeLimit(ctx context.Context, param, job time.Duration) time.Duration {
+	limit := param
+	if job > 0 && (limit == 0 || job < limit) {
+		limit = job
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		left := time.Until(dl)
+		left -= min(left/10, 2*time.Second)
+		if limit == 0 || left < limit {
+			limit = max(left, time.Millisecond)
+		}
+	}
+	return limit
+}

@@ -1,0 +1,106 @@
+package cta
+
+import (
+	"errors"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/pluginsdk/audit"
+)
+
+// TestBlocks: the blocks of the descent partition the sensitive cells,
+// none larger than asked.
+func TestBlocks(t *testing.T) {
+	in, err := tablegen.Generate(t.Context(), tablegen.Spec{Shape: "castro1", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := build(in.Problem, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make([]int, len(md.sens))
+	for _, b := range md.blocks(10) {
+		if len(b) == 0 || len(b) > 10 {
+			t.Errorf("block of %d cells", len(b))
+		}
+		for _, k := range b {
+			seen[k]++
+		}
+	}
+	for k, c := range seen {
+		if c != 1 {
+			t.Errorf("sensitive %d in %d blocks", k, c)
+		}
+	}
+}
+
+// TestSolveGenerated: on a generated hierarchical table with asymmetric
+// levels, with and without the descent and with integer output, the table
+// passes the audit of adjusted tables and every sensitive cell lies on the
+// side Up says; the descent never makes the table worse than the first.
+func TestSolveGenerated(t *testing.T) {
+	in, err := tablegen.Generate(t.Context(), tablegen.Spec{Shape: "r30p4x8", Seed: 3,
+		Protection: tablegen.Protection{Lower: 0.05, Upper: 0.2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := in.Problem
+	for _, opts := range []Options{
+		{Weights: WeightInverse, Gap: 0.001},
+		{Weights: WeightUnit, Gap: 0.01, Descent: 0.2, TimeLimit: 10 * time.Second},
+		{Weights: WeightSqrtInverse, Gap: 0.05, Integer: true, TimeLimit: 10 * time.Second},
+		{Weights: WeightCost, Gap: 0.01, Heuristic: HeuristicFixRelax},
+		{Weights: WeightUnit, Gap: 0.01, Heuristic: HeuristicNone},
+		{Weights: WeightUnit, Gap: 0.01, Flips: 0.3, TimeLimit: 10 * time.Second},
+	} {
+		sol, err := Solve(t.Context(), p, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%+v: %s, distance %.4g, first %.4g, %d nodes, %d cycles, %d flips", opts, sol.Time, sol.Objective, sol.FirstObjective, sol.Nodes, sol.Cycles, sol.Flipped)
+		rep, err := audit.Adjusted(t.Context(), p, sol.Values, audit.AdjustedOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Safe() {
+			t.Fatalf("%+v: audit: %d under-protected, %d non-additive (max %g)", opts, rep.Counts.UnderProtected, rep.Counts.NonAdditive, rep.MaxResidual)
+		}
+		for i, s := range p.Cells.Status {
+			if s.IsPrimary() && (sol.Values[i] > p.Cells.Value[i]) != sol.Up[i] {
+				t.Errorf("cell %d: moved to %v from %v, Up %v", i, sol.Values[i], p.Cells.Value[i], sol.Up[i])
+			}
+			if opts.Integer && sol.Values[i] != math.Round(sol.Values[i]) {
+				t.Errorf("cell %d: %v not an integer", i, sol.Values[i])
+			}
+		}
+		if sol.First != "mip" && sol.Objective > sol.FirstObjective*(1+1e-9) {
+			t.Errorf("%+v: final distance %v above the first table's %v", opts, sol.Objective, sol.FirstObjective)
+		}
+		if sol.Bound > sol.Objective*(1+1e-9) {
+			t.Errorf("bound %v above the distance %v", sol.Bound, sol.Objective)
+		}
+	}
+}
+
+// TestInfeasibleRelation: a relation of frozen cells only that the values
+// break admits no table.
+func TestInfeasibleRelation(t *testing.T) {
+	in, err := tablegen.Generate(t.Context(), tablegen.Spec{Shape: "r4p2x3", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := in.Problem
+	for i := range p.Cells.Status {
+		p.Cells.Status[i] = cellstatus.Protected
+	}
+	p.Cells.Value[0] += 5 // the grand total no longer adds up, and no cell may change
+	_, err = Solve(t.Context(), p, Options{})
+	var inf *InfeasibleError
+	if !errors.As(err, &inf) {
+		t.Fatalf("err %v, want infeasible", err)
+	}
+}
