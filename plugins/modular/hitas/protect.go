@@ -14,7 +14,8 @@ import (
 // Protect runs HiTaS on p and, with Options.FinalAudit, the final audit and
 // repair; it returns the new statuses with the outcome, diagnostics and
 // figures (Stats.Extra: subtables, solved, reused, passes, backtracks,
-// virtual_cells, subtable_time_limits, subtable_max_gap (the largest
+// virtual_cells, subtable_time_limits, subtable_root_only (solves the time
+// plan ended at the root), subtable_time_fallbacks, subtable_max_gap (the largest
 // relative gap of a sub-table's solve), hitas_seconds for the sub-table walk
 // and subtable_seconds for the engine's solves within it; audit_seconds
 // with the final audit, repaired and repair_cost after a repair). p is not
@@ -56,6 +57,7 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 	res.Stats.Extra = map[string]float64{"subtables": float64(hs.subtables), "solved": float64(hs.solved),
 		"reused": float64(hs.reused), "passes": float64(hs.passes), "backtracks": float64(hs.backtracks),
 		"virtual_cells": float64(hs.virtual), "subtable_time_limits": float64(hs.timeLimits),
+		"subtable_root_only": float64(hs.rootOnly), "subtable_time_fallbacks": float64(hs.timeFallbacks),
 		"hitas_seconds": time.Since(start).Seconds(), "subtable_seconds": hs.solveTime.Seconds(),
 		"subtable_max_gap": math.Round(hs.maxGap*1e4) / 1e4}
 	if h.timedOut {

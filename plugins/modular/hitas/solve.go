@@ -22,7 +22,7 @@ type cached struct {
 // sub-table.
 func (h *run) solveWhole(ctx context.Context) error {
 	in := csp.FromProblem(h.p, h.rel)
-	sol, err := csp.Solve(ctx, in, h.engineOptions())
+	sol, err := csp.Solve(ctx, in, h.engineOptions(-1))
 	if err != nil {
 		return fmt.Errorf("modular: %w", err)
 	}
@@ -31,16 +31,29 @@ func (h *run) solveWhole(ctx context.Context) error {
 	return nil
 }
 
-// engineOptions are the exact engine's options for one sub-table: the gap,
-// the bound on master solves, and the time limit per sub-table, at most the
-// time left to the deadline.
-func (h *run) engineOptions() csp.Options {
+// engineOptions are the exact engine's options for sub-table k (−1: the
+// whole problem): the gap, the bound on master solves, and the time limit
+// per sub-table, at most the sub-table's share of the time left to the
+// deadline (budget.go); a share below the per-sub-table limit ends the
+// solve at the root.
+func (h *run) engineOptions(k int) csp.Options {
 	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, MaxMasterSolves: h.o.MasterSolves, Workers: h.o.Workers, Seed: h.o.Seed}
 	if h.o.Log.Debug().Enabled() {
 		o.Logf = func(format string, args ...any) { h.o.Log.Debug().Msgf("csp: "+format, args...) }
 	}
-	if left, ok := h.o.timeLeft(); ok && (o.TimeLimit == 0 || left < o.TimeLimit) {
-		o.TimeLimit = left
+	left, ok := h.o.timeLeft()
+	if !ok {
+		return o
+	}
+	share := left
+	if k >= 0 {
+		share = h.share(k, left)
+		if o.TimeLimit > 0 && share < o.TimeLimit {
+			o.MaxMasterSolves = -1
+		}
+	}
+	if o.TimeLimit == 0 || share < o.TimeLimit {
+		o.TimeLimit = share
 	}
 	return o
 }
@@ -75,7 +88,11 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 		return c, nil
 	}
 	in, local := h.instance(sr)
-	sol, err := csp.Solve(ctx, in, h.engineOptions())
+	eo := h.engineOptions(k)
+	if eo.MaxMasterSolves < 0 && h.o.MasterSolves >= 0 {
+		h.stats.rootOnly++
+	}
+	sol, err := csp.Solve(ctx, in, eo)
 	if err != nil {
 		return cached{}, fmt.Errorf("modular: sub-table %v of table %d: %w", sr.st.Codes, sr.table, err)
 	}
@@ -88,7 +105,7 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 		Int("rows", st.Rows).Int("tasks", st.Tasks).Int("rounds", st.Rounds).Int("master_solves", st.MasterSolves).
 		Int64("attacker_lps", st.AttackerLPs).Int64("router_lps", st.RouterLPs).Int64("nodes", st.Nodes).
 		Float64("cost", sol.Cost).Float64("heuristic_cost", st.HeuristicCost).Float64("root_bound", st.RootBound).
-		Bool("optimal", sol.Optimal).Dur("time", st.Time).Msg("MOD sub-table solved")
+		Bool("optimal", sol.Optimal).Dur("limit", eo.TimeLimit).Int("max_master_solves", eo.MaxMasterSolves).Dur("took", st.Time).Msg("MOD sub-table solved")
 	// Protection levels of new secondaries (HiTaS CalcPbounds): a share of
 	// the value, at most the sub-table's largest primary levels.
 	maxL, maxU := 0.0, 0.0
