@@ -78,6 +78,9 @@ type backtrack struct {
 // stats are the figures of a run.
 type stats struct {
 	subtables, solved, reused, passes, backtracks, virtual, timeLimits, infeasible int
+	// unreached counts the sub-tables of the last pass the deadline left
+	// unsolved.
+	unreached int
 	// rootOnly counts sub-table solves the time plan ended at the root.
 	rootOnly int
 	// timeFallbacks counts sub-tables without a protected pattern by the

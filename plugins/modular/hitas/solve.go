@@ -92,7 +92,11 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 	if eo.MaxMasterSolves < 0 && h.o.MasterSolves >= 0 {
 		h.stats.rootOnly++
 	}
-	sol, err := csp.Solve(ctx, in, eo)
+	solve := csp.Solve
+	if h.o.solve != nil {
+		solve = h.o.solve
+	}
+	sol, err := solve(ctx, in, eo)
 	if err != nil {
 		return cached{}, fmt.Errorf("modular: sub-table %v of table %d: %w", sr.st.Codes, sr.table, err)
 	}

@@ -85,6 +85,7 @@ func (h *run) walk(ctx context.Context) error {
 				}
 				if !h.o.Deadline.IsZero() && !time.Now().Before(h.o.Deadline) {
 					h.timedOut = true
+					h.stats.unreached = len(h.subs) - k
 					return nil
 				}
 				newly, err := h.solveSub(ctx, k)
