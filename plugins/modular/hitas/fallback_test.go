@@ -2,7 +2,9 @@ package hitas
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/plugins/hypercube/gh"
 	"github.com/sdcengine/argus/plugins/internal/csp"
@@ -12,17 +14,19 @@ import (
 // outOfTime is a sub-table solve that finds no pattern in its time, as the
 // engine ends one: every suppressible cell suppressed (Stats.TimeFallback).
 func outOfTime(_ context.Context, in *csp.Instance, _ csp.Options) (*csp.Solution, error) {
-	sol := &csp.Solution{Suppressed: make([]bool, in.NumCells()), TimeLimit: true}
-	sol.Stats.TimeFallback = true
-	for i, k := range in.Kind {
-		if k != csp.Frozen {
-			sol.Suppressed[i] = true
-			if k == csp.Free {
-				sol.Cost += in.Cost[i]
-			}
-		}
+	return allSuppressed(in), nil
+}
+
+// stuck is a sub-table solve that overruns its time limit (as the engine's
+// search for a first pattern did on datatest2's 5-D table, minutes past a
+// one-minute limit): it ends only when cancelled, or fails after a while.
+func stuck(ctx context.Context, _ *csp.Instance, _ csp.Options) (*csp.Solution, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-time.After(3 * time.Second):
+		return nil, errors.New("stuck solve: not cancelled after 3 s")
 	}
-	return sol, nil
 }
 
 // TestHypercubeFallback: sub-tables whose solves find no pattern in their
@@ -31,12 +35,16 @@ func outOfTime(_ context.Context, in *csp.Instance, _ csp.Options) (*csp.Solutio
 // MOD returned the all-suppressed sub-tables.
 func TestHypercubeFallback(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		seed uint64
-		dims []csptest.Dim
+		name  string
+		seed  uint64
+		dims  []csptest.Dim
+		solve func(context.Context, *csp.Instance, csp.Options) (*csp.Solution, error)
 	}{
-		{"2-D", 5, []csptest.Dim{csptest.Tree2, csptest.Flat(4)}},
-		{"3-D", 7, []csptest.Dim{csptest.Tree2, csptest.Flat(3), csptest.Flat(3)}},
+		{"2-D", 5, []csptest.Dim{csptest.Tree2, csptest.Flat(4)}, outOfTime},
+		{"3-D", 7, []csptest.Dim{csptest.Tree2, csptest.Flat(3), csptest.Flat(3)}, outOfTime},
+		// A solve past its limit is cancelled at its cap and counts as
+		// out of time.
+		{"2-D stuck", 5, []csptest.Dim{csptest.Tree2, csptest.Flat(4)}, stuck},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := csptest.HierTable(tc.seed, 0.3, tc.dims...)
@@ -47,7 +55,7 @@ func TestHypercubeFallback(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, ghCost := csptest.Summary(p, ghRes.Status)
-			res, err := Protect(t.Context(), p, Options{solve: outOfTime, MaxScaledCost: 20000,
+			res, err := Protect(t.Context(), p, Options{solve: tc.solve, PerSubtable: time.Millisecond, MaxScaledCost: 20000,
 				LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true, Workers: 1})
 			if err != nil {
 				t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sdcengine/argus/plugins/internal/csp"
 )
@@ -92,11 +93,7 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 	if eo.MaxMasterSolves < 0 && h.o.MasterSolves >= 0 {
 		h.stats.rootOnly++
 	}
-	solve := csp.Solve
-	if h.o.solve != nil {
-		solve = h.o.solve
-	}
-	sol, err := solve(ctx, in, eo)
+	sol, err := h.solveCapped(ctx, in, eo)
 	if err != nil {
 		return cached{}, fmt.Errorf("modular: sub-table %v of table %d: %w", sr.st.Codes, sr.table, err)
 	}
@@ -136,4 +133,53 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 	}
 	h.cache[key] = out
 	return out, nil
+}
+
+// solveCapped solves a sub-table under a hard cap on its time: its limit
+// and a quarter more (the engine's first pattern may run a tenth past the
+// limit), plus a second at most. On a large table of five dimensions a
+// single routing LP can take minutes, and the engine's search for a first
+// pattern then ran minutes past its limit; at the cap the solve is
+// cancelled and the sub-table gets every suppressible cell suppressed, as
+// the engine's own time fallback does (Stats.TimeFallback), which lets
+// the hypercube's pattern take over (fallback.go).
+func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+	solve := csp.Solve
+	if h.o.solve != nil {
+		solve = h.o.solve
+	}
+	if eo.TimeLimit <= 0 {
+		return solve(ctx, in, eo)
+	}
+	// Cancel rather than pass a deadline (see detach).
+	sctx, cancel := context.WithCancel(ctx)
+	timer := time.AfterFunc(eo.TimeLimit+eo.TimeLimit/4+min(eo.TimeLimit, time.Second), cancel)
+	start := time.Now()
+	sol, err := solve(sctx, in, eo)
+	timer.Stop()
+	capped := sctx.Err() != nil && ctx.Err() == nil
+	cancel()
+	if err == nil || !capped {
+		return sol, err
+	}
+	h.o.Log.Debug().Err(err).Dur("limit", eo.TimeLimit).Msg("MOD: sub-table solve cancelled at its cap")
+	sol = allSuppressed(in)
+	sol.Stats.Time = time.Since(start)
+	return sol, nil
+}
+
+// allSuppressed is the engine's time fallback for in: every suppressible
+// cell suppressed, at the time limit.
+func allSuppressed(in *csp.Instance) *csp.Solution {
+	sol := &csp.Solution{Suppressed: make([]bool, in.NumCells()), TimeLimit: true}
+	sol.Stats.TimeFallback = true
+	for i, k := range in.Kind {
+		if k != csp.Frozen {
+			sol.Suppressed[i] = true
+			if k == csp.Free {
+				sol.Cost += in.Cost[i]
+			}
+		}
+	}
+	return sol
 }
