@@ -137,12 +137,13 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 
 // solveCapped solves a sub-table under a hard cap on its time: its limit
 // and a quarter more (the engine's first pattern may run a tenth past the
-// limit), plus a second at most. On a large table of five dimensions a
-// single routing LP can take minutes, and the engine's search for a first
-// pattern then ran minutes past its limit; at the cap the solve is
-// cancelled and the sub-table gets every suppressible cell suppressed, as
-// the engine's own time fallback does (Stats.TimeFallback), which lets
-// the hypercube's pattern take over (fallback.go).
+// limit), plus a second at most. On a large table of five dimensions one
+// attacker LP can take a minute, in phases of HiGHS that see neither the
+// interrupt nor the limit, and the engine's search for a first pattern ran
+// minutes past its limit. At the cap the solve is cancelled and left to
+// end on its own, and the sub-table gets every suppressible cell
+// suppressed, as the engine's own time fallback does (Stats.TimeFallback),
+// which lets the hypercube's pattern take over (fallback.go).
 func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
 	solve := csp.Solve
 	if h.o.solve != nil {
@@ -151,19 +152,30 @@ func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options)
 	if eo.TimeLimit <= 0 {
 		return solve(ctx, in, eo)
 	}
+	type result struct {
+		sol *csp.Solution
+		err error
+	}
 	// Cancel rather than pass a deadline (see detach).
 	sctx, cancel := context.WithCancel(ctx)
-	timer := time.AfterFunc(eo.TimeLimit+eo.TimeLimit/4+min(eo.TimeLimit, time.Second), cancel)
+	defer cancel()
+	done := make(chan result, 1)
 	start := time.Now()
-	sol, err := solve(sctx, in, eo)
-	timer.Stop()
-	capped := sctx.Err() != nil && ctx.Err() == nil
-	cancel()
-	if err == nil || !capped {
-		return sol, err
+	go func() {
+		sol, err := solve(sctx, in, eo)
+		done <- result{sol, err}
+	}()
+	capAt := time.NewTimer(eo.TimeLimit + eo.TimeLimit/4 + min(eo.TimeLimit, time.Second))
+	defer capAt.Stop()
+	select {
+	case r := <-done:
+		return r.sol, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-capAt.C:
 	}
-	h.o.Log.Debug().Err(err).Dur("limit", eo.TimeLimit).Msg("MOD: sub-table solve cancelled at its cap")
-	sol = allSuppressed(in)
+	h.o.Log.Debug().Dur("limit", eo.TimeLimit).Msg("MOD: sub-table solve abandoned at its cap")
+	sol := allSuppressed(in)
 	sol.Stats.Time = time.Since(start)
 	return sol, nil
 }
