@@ -9,6 +9,7 @@ import (
 	"github.com/sdcengine/argus/plugins/hypercube/gh"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
+	"github.com/sdcengine/argus/pluginsdk"
 )
 
 // outOfTime is a sub-table solve that finds no pattern in its time, as the
@@ -17,13 +18,16 @@ func outOfTime(_ context.Context, in *csp.Instance, _ csp.Options) (*csp.Solutio
 	return allSuppressed(in), nil
 }
 
-// stuck is a sub-table solve that overruns its time limit and does not
+// stuck returns a sub-table solve that overruns its time limit and does not
 // see the cancellation (as the engine's search for a first pattern did on
 // datatest2's 5-D table: an attacker LP in a phase of HiGHS without
-// interrupts, minutes past a one-minute limit); it fails after a while.
-func stuck(context.Context, *csp.Instance, csp.Options) (*csp.Solution, error) {
-	time.Sleep(3 * time.Second)
-	return nil, errors.New("stuck solve: waited for after 3 s")
+// interrupts, minutes past a one-minute limit): it returns only once
+// release is closed.
+func stuck(release <-chan struct{}) func(context.Context, *csp.Instance, csp.Options) (*csp.Solution, error) {
+	return func(context.Context, *csp.Instance, csp.Options) (*csp.Solution, error) {
+		<-release
+		return nil, errors.New("stuck solve: released")
+	}
 }
 
 // TestHypercubeFallback: sub-tables whose solves find no pattern in their
@@ -31,6 +35,8 @@ func stuck(context.Context, *csp.Instance, csp.Options) (*csp.Solution, error) {
 // way to the hypercube's pattern, which is cheaper and protected; before,
 // MOD returned the all-suppressed sub-tables.
 func TestHypercubeFallback(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
 	for _, tc := range []struct {
 		name  string
 		seed  uint64
@@ -41,7 +47,7 @@ func TestHypercubeFallback(t *testing.T) {
 		{"3-D", 7, []csptest.Dim{csptest.Tree2, csptest.Flat(3), csptest.Flat(3)}, outOfTime},
 		// A solve past its limit is abandoned at its cap and counts as
 		// out of time.
-		{"2-D stuck", 5, []csptest.Dim{csptest.Tree2, csptest.Flat(4)}, stuck},
+		{"2-D stuck", 5, []csptest.Dim{csptest.Tree2, csptest.Flat(4)}, stuck(release)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := csptest.HierTable(tc.seed, 0.3, tc.dims...)
@@ -52,8 +58,23 @@ func TestHypercubeFallback(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, ghCost := csptest.Summary(p, ghRes.Status)
-			res, err := Protect(t.Context(), p, Options{solve: tc.solve, PerSubtable: time.Millisecond, MaxScaledCost: 20000,
-				LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true, Workers: 1})
+			type result struct {
+				res *pluginsdk.Result
+				err error
+			}
+			done := make(chan result, 1)
+			go func() {
+				res, err := Protect(t.Context(), p, Options{solve: tc.solve, PerSubtable: time.Millisecond, MaxScaledCost: 20000,
+					LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true, Workers: 1})
+				done <- result{res, err}
+			}()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(time.Minute): // not a speed target: the solves never end
+				t.Fatal("Protect waits for sub-table solves that never end")
+			}
+			res, err := r.res, r.err
 			if err != nil {
 				t.Fatal(err)
 			}
