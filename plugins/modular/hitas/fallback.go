@@ -26,12 +26,21 @@ func (h *run) needsFallback() bool {
 	return h.stats.timeFallbacks > 0 || h.timedOut
 }
 
+// hypercubeApplies reports whether the hypercube can protect the problem:
+// tables in dimension form, with cell coordinates.
+func (h *run) hypercubeApplies() bool {
+	return len(h.p.Tables) > 0 && len(h.p.Cells.Coords) > 0
+}
+
 // hypercubePattern returns the statuses of the hypercube's pattern of p,
 // repaired by its audit, within the time left to the deadline (all of it
 // but a tenth of the run's limit, kept for the final audit); ok is false
 // when the hypercube cannot protect p (no tables in dimension form, a
 // primary left under-protected, or out of time).
 func (h *run) hypercubePattern(ctx context.Context) (status []cellstatus.Status, ok bool) {
+	if !h.hypercubeApplies() {
+		return nil, false
+	}
 	o := gh.DefaultOptions()
 	o.AuditWorkers = max(h.o.Workers, 1)
 	if left, dl := h.o.timeLeft(); dl {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/sdcengine/argus/plugins/internal/csp"
@@ -140,10 +141,14 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 // limit), plus a second at most. On a large table of five dimensions one
 // attacker LP can take a minute, in phases of HiGHS that see neither the
 // interrupt nor the limit, and the engine's search for a first pattern ran
-// minutes past its limit. At the cap the solve is cancelled and left to
-// end on its own, and the sub-table gets every suppressible cell
-// suppressed, as the engine's own time fallback does (Stats.TimeFallback),
-// which lets the hypercube's pattern take over (fallback.go).
+// minutes past its limit. Where the hypercube can protect the problem, a
+// solve without a protected pattern at a quarter of its limit (at least
+// 30 s, or all of a shorter limit) is given up too: its time goes to the hypercube, whose pattern will do better than
+// whatever the engine finds at the end (every suppressible cell, or fast
+// witnesses). A solve given up is cancelled and left to end on its own, and
+// the sub-table gets every suppressible cell suppressed, as the engine's
+// own time fallback does (Stats.TimeFallback), which lets the hypercube's
+// pattern take over (fallback.go).
 func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
 	solve := csp.Solve
 	if h.o.solve != nil {
@@ -151,6 +156,12 @@ func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options)
 	}
 	if eo.TimeLimit <= 0 {
 		return solve(ctx, in, eo)
+	}
+	var found atomic.Bool
+	eo.Progress = func(p csp.Progress) {
+		if !math.IsInf(p.Objective, 1) {
+			found.Store(true)
+		}
 	}
 	type result struct {
 		sol *csp.Solution
@@ -167,14 +178,29 @@ func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options)
 	}()
 	capAt := time.NewTimer(eo.TimeLimit + eo.TimeLimit/4 + min(eo.TimeLimit, time.Second))
 	defer capAt.Stop()
-	select {
-	case r := <-done:
-		return r.sol, r.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-capAt.C:
+	var firstBy <-chan time.Time
+	if h.hypercubeApplies() {
+		t := time.NewTimer(max(eo.TimeLimit/4, min(eo.TimeLimit, 30*time.Second)))
+		defer t.Stop()
+		firstBy = t.C
 	}
-	h.o.Log.Debug().Dur("limit", eo.TimeLimit).Msg("MOD: sub-table solve abandoned at its cap")
+	for {
+		select {
+		case r := <-done:
+			return r.sol, r.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-firstBy:
+			firstBy = nil
+			if found.Load() {
+				continue
+			}
+		case <-capAt.C:
+		}
+		break
+	}
+	h.o.Log.Debug().Dur("limit", eo.TimeLimit).Bool("pattern", found.Load()).Dur("after", time.Since(start)).
+		Msg("MOD: sub-table solve given up")
 	sol := allSuppressed(in)
 	sol.Stats.Time = time.Since(start)
 	return sol, nil
