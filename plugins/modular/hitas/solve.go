@@ -143,7 +143,7 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 // interrupt nor the limit, and the engine's search for a first pattern ran
 // minutes past its limit. Where the hypercube can protect the problem, a
 // solve without a protected pattern at a quarter of its limit (at least
-// 30 s, or all of a shorter limit) is given up too: its time goes to the hypercube, whose pattern will do better than
+// 30 s; a shorter limit is left to the engine) is given up too: its time goes to the hypercube, whose pattern will do better than
 // whatever the engine finds at the end (every suppressible cell, or fast
 // witnesses). A solve given up is cancelled and left to end on its own, and
 // the sub-table gets every suppressible cell suppressed, as the engine's
@@ -179,8 +179,8 @@ func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options)
 	capAt := time.NewTimer(eo.TimeLimit + eo.TimeLimit/4 + min(eo.TimeLimit, time.Second))
 	defer capAt.Stop()
 	var firstBy <-chan time.Time
-	if h.hypercubeApplies() {
-		t := time.NewTimer(max(eo.TimeLimit/4, min(eo.TimeLimit, 30*time.Second)))
+	if first := max(eo.TimeLimit/4, 30*time.Second); h.hypercubeApplies() && first < eo.TimeLimit {
+		t := time.NewTimer(first)
 		defer t.Stop()
 		firstBy = t.C
 	}
