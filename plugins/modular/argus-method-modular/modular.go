@@ -48,7 +48,7 @@ func (modular) Info() pluginsdk.MethodInfo {
 			{Name: pGap, Type: pluginsdk.ParamFloat, Default: "0.02", Min: "0", Max: "1",
 				Help: "relative gap (cost − bound) / cost at which a sub-table's solve stops (0: prove every sub-table's pattern optimal); " +
 					"the pattern protects the sub-table whatever the gap, which only bounds how much dearer than the sub-table's optimum it may be"},
-			{Name: pMasterSolves, Type: pluginsdk.ParamInt, Default: "10", Min: "-1",
+			{Name: pMasterSolves, Type: pluginsdk.ParamInt, Default: "7", Min: "-1",
 				Help: "integer master solves per sub-table after its root (0: no bound, −1: none, the root's LP-guided pattern is kept); " +
 					"they only prove and improve the sub-table's pattern, which protects the sub-table whatever their number"},
 			{Name: pSingleSingle, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 2,

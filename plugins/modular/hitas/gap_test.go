@@ -45,7 +45,7 @@ func TestSubtableGap(t *testing.T) {
 		master int
 	}{{0, 0}, {0.02, 10}, {0.02, -1}} {
 		h := newTestRun(t, p, &Options{Gap: tc.gap, MasterSolves: tc.master})
-		eo := h.engineOptions()
+		eo := h.engineOptions(-1)
 		if eo.Gap != tc.gap || eo.MaxMasterSolves != tc.master {
 			t.Errorf("engine gap %v, master solves %d; want %v, %d", eo.Gap, eo.MaxMasterSolves, tc.gap, tc.master)
 		}
@@ -66,7 +66,7 @@ func TestRootPattern(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := &run{o: &Options{MasterSolves: -1, Workers: 1}}
-	sol, err := csp.Solve(t.Context(), &in, h.engineOptions())
+	sol, err := csp.Solve(t.Context(), &in, h.engineOptions(-1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,12 @@
 package hitas
 
 import (
+	"context"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -62,6 +64,10 @@ type Options struct {
 	Progress func(pluginsdk.Progress)
 	// Log receives debug messages (the zero Logger discards them).
 	Log zerolog.Logger
+
+	// solve, if set, replaces csp.Solve for the sub-tables (tests: a
+	// solve that runs out of time).
+	solve func(context.Context, *csp.Instance, csp.Options) (*csp.Solution, error)
 }
 
 // Singletons are τ-Argus's three singleton options of MOD: per row of a

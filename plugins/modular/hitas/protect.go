@@ -14,7 +14,10 @@ import (
 // Protect runs HiTaS on p and, with Options.FinalAudit, the final audit and
 // repair; it returns the new statuses with the outcome, diagnostics and
 // figures (Stats.Extra: subtables, solved, reused, passes, backtracks,
-// virtual_cells, subtable_time_limits, subtable_max_gap (the largest
+// virtual_cells, subtable_time_limits, subtable_root_only (solves the time
+// plan ended at the root), subtables_unreached (by the deadline),
+// subtable_time_fallbacks, hypercube_pattern (1 when the hypercube's pattern
+// replaced MOD's, see fallback.go), subtable_max_gap (the largest
 // relative gap of a sub-table's solve), hitas_seconds for the sub-table walk
 // and subtable_seconds for the engine's solves within it; audit_seconds
 // with the final audit, repaired and repair_cost after a repair). p is not
@@ -51,20 +54,42 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 			status[i] = sec
 		}
 	}
+	hypercube := false
+	if h.needsFallback() {
+		if ghs, ok := h.hypercubePattern(ctx); ok {
+			_, modCost := pluginsdk.Secondaries(p, status)
+			_, ghCost := pluginsdk.Secondaries(p, ghs)
+			// A walk the deadline stopped has no protected pattern yet:
+			// the final repair would add to it whatever it costs.
+			if h.timedOut || ghCost < modCost {
+				status, hypercube = ghs, true
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
 	res := &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeFeasible}
 	hs := h.stats
 	res.Stats.Extra = map[string]float64{"subtables": float64(hs.subtables), "solved": float64(hs.solved),
 		"reused": float64(hs.reused), "passes": float64(hs.passes), "backtracks": float64(hs.backtracks),
 		"virtual_cells": float64(hs.virtual), "subtable_time_limits": float64(hs.timeLimits),
+		"subtable_root_only": float64(hs.rootOnly), "subtables_unreached": float64(hs.unreached), "subtable_time_fallbacks": float64(hs.timeFallbacks),
 		"hitas_seconds": time.Since(start).Seconds(), "subtable_seconds": hs.solveTime.Seconds(),
 		"subtable_max_gap": math.Round(hs.maxGap*1e4) / 1e4}
 	if h.timedOut {
 		res.Outcome = pluginsdk.OutcomeTimeLimit
 	}
-	if hs.timeFallbacks > 0 {
+	switch {
+	case hypercube:
+		res.Stats.Extra["hypercube_pattern"] = 1
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
+			Code: "solver.time_fallback", Summary: fmt.Sprintf("%d sub-tables had no protected pattern of their own within the time limit "+
+				"(%d not reached by the deadline); the hypercube method's pattern (GH), cheaper, is used instead", hs.timeFallbacks+hs.unreached, hs.unreached)})
+	case hs.timeFallbacks > 0:
 		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
 			Code: "solver.time_fallback", Summary: fmt.Sprintf("%d sub-tables had no protected pattern within the time limit "+
-				"per sub-table, so every suppressible cell of them is suppressed; a longer limit, or GH, will do better", hs.timeFallbacks)})
+				"per sub-table, so every suppressible cell of them is suppressed; a longer limit will do better", hs.timeFallbacks)})
 	}
 	if hs.infeasible > 0 {
 		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,

@@ -40,6 +40,8 @@ type run struct {
 	whole []bool
 	// lastProgress is the last fraction reported.
 	lastProgress float64
+	// plan shares the time left among the sub-tables (budget.go).
+	plan plan
 }
 
 // bounds are the a-priori bounds of the cells (csp.AuditBounds) and their
@@ -76,6 +78,11 @@ type backtrack struct {
 // stats are the figures of a run.
 type stats struct {
 	subtables, solved, reused, passes, backtracks, virtual, timeLimits, infeasible int
+	// unreached counts the sub-tables of the last pass the deadline left
+	// unsolved.
+	unreached int
+	// rootOnly counts sub-table solves the time plan ended at the root.
+	rootOnly int
 	// timeFallbacks counts sub-tables without a protected pattern by the
 	// time limit: everything suppressible in them is suppressed.
 	timeFallbacks int
@@ -103,6 +110,9 @@ func (s *stats) record(sol *csp.Solution) {
 func newRun(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, o *Options) (*run, error) {
 	n := p.NumCells()
 	h := &run{p: p, rel: rel, o: o, minCount: csp.MinimumFrequency(p, o.MinFrequency), cache: map[string]cached{}}
+	if left, ok := o.timeLeft(); ok {
+		h.plan.limit = left
+	}
 	b := &h.bounds
 	b.lower, b.upper = csp.AuditBounds(p, nil)
 	b.minLower, b.maxUpper = math.Inf(1), math.Inf(-1)

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/sdcengine/argus/plugins/internal/csp"
 )
@@ -22,7 +24,7 @@ type cached struct {
 // sub-table.
 func (h *run) solveWhole(ctx context.Context) error {
 	in := csp.FromProblem(h.p, h.rel)
-	sol, err := csp.Solve(ctx, in, h.engineOptions())
+	sol, err := csp.Solve(ctx, in, h.engineOptions(-1))
 	if err != nil {
 		return fmt.Errorf("modular: %w", err)
 	}
@@ -31,16 +33,29 @@ func (h *run) solveWhole(ctx context.Context) error {
 	return nil
 }
 
-// engineOptions are the exact engine's options for one sub-table: the gap,
-// the bound on master solves, and the time limit per sub-table, at most the
-// time left to the deadline.
-func (h *run) engineOptions() csp.Options {
+// engineOptions are the exact engine's options for sub-table k (−1: the
+// whole problem): the gap, the bound on master solves, and the time limit
+// per sub-table, at most the sub-table's share of the time left to the
+// deadline (budget.go); a share below the per-sub-table limit ends the
+// solve at the root.
+func (h *run) engineOptions(k int) csp.Options {
 	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, MaxMasterSolves: h.o.MasterSolves, Workers: h.o.Workers, Seed: h.o.Seed}
 	if h.o.Log.Debug().Enabled() {
 		o.Logf = func(format string, args ...any) { h.o.Log.Debug().Msgf("csp: "+format, args...) }
 	}
-	if left, ok := h.o.timeLeft(); ok && (o.TimeLimit == 0 || left < o.TimeLimit) {
-		o.TimeLimit = left
+	left, ok := h.o.timeLeft()
+	if !ok {
+		return o
+	}
+	share := left
+	if k >= 0 {
+		share = h.share(k, left)
+		if o.TimeLimit > 0 && share < o.TimeLimit {
+			o.MaxMasterSolves = -1
+		}
+	}
+	if o.TimeLimit == 0 || share < o.TimeLimit {
+		o.TimeLimit = share
 	}
 	return o
 }
@@ -75,7 +90,11 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 		return c, nil
 	}
 	in, local := h.instance(sr)
-	sol, err := csp.Solve(ctx, in, h.engineOptions())
+	eo := h.engineOptions(k)
+	if eo.MaxMasterSolves < 0 && h.o.MasterSolves >= 0 {
+		h.stats.rootOnly++
+	}
+	sol, err := h.solveCapped(ctx, in, eo)
 	if err != nil {
 		return cached{}, fmt.Errorf("modular: sub-table %v of table %d: %w", sr.st.Codes, sr.table, err)
 	}
@@ -88,7 +107,7 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 		Int("rows", st.Rows).Int("tasks", st.Tasks).Int("rounds", st.Rounds).Int("master_solves", st.MasterSolves).
 		Int64("attacker_lps", st.AttackerLPs).Int64("router_lps", st.RouterLPs).Int64("nodes", st.Nodes).
 		Float64("cost", sol.Cost).Float64("heuristic_cost", st.HeuristicCost).Float64("root_bound", st.RootBound).
-		Bool("optimal", sol.Optimal).Dur("time", st.Time).Msg("MOD sub-table solved")
+		Bool("optimal", sol.Optimal).Dur("limit", eo.TimeLimit).Int("max_master_solves", eo.MaxMasterSolves).Dur("took", st.Time).Msg("MOD sub-table solved")
 	// Protection levels of new secondaries (HiTaS CalcPbounds): a share of
 	// the value, at most the sub-table's largest primary levels.
 	maxL, maxU := 0.0, 0.0
@@ -115,4 +134,90 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 	}
 	h.cache[key] = out
 	return out, nil
+}
+
+// solveCapped solves a sub-table under a hard cap on its time: its limit
+// and a quarter more (the engine's first pattern may run a tenth past the
+// limit), plus a second at most. On a large table of five dimensions one
+// attacker LP can take a minute, in phases of HiGHS that see neither the
+// interrupt nor the limit, and the engine's search for a first pattern ran
+// minutes past its limit. Where the hypercube can protect the problem, a
+// solve without a protected pattern at a quarter of its limit (at least
+// 30 s; a shorter limit is left to the engine) is given up too: its time goes to the hypercube, whose pattern will do better than
+// whatever the engine finds at the end (every suppressible cell, or fast
+// witnesses). A solve given up is cancelled and left to end on its own, and
+// the sub-table gets every suppressible cell suppressed, as the engine's
+// own time fallback does (Stats.TimeFallback), which lets the hypercube's
+// pattern take over (fallback.go).
+func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+	solve := csp.Solve
+	if h.o.solve != nil {
+		solve = h.o.solve
+	}
+	if eo.TimeLimit <= 0 {
+		return solve(ctx, in, eo)
+	}
+	var found atomic.Bool
+	eo.Progress = func(p csp.Progress) {
+		if !math.IsInf(p.Objective, 1) {
+			found.Store(true)
+		}
+	}
+	type result struct {
+		sol *csp.Solution
+		err error
+	}
+	// Cancel rather than pass a deadline (see detach).
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		sol, err := solve(sctx, in, eo)
+		done <- result{sol, err}
+	}()
+	capAt := time.NewTimer(eo.TimeLimit + eo.TimeLimit/4 + min(eo.TimeLimit, time.Second))
+	defer capAt.Stop()
+	var firstBy <-chan time.Time
+	if first := max(eo.TimeLimit/4, 30*time.Second); h.hypercubeApplies() && first < eo.TimeLimit {
+		t := time.NewTimer(first)
+		defer t.Stop()
+		firstBy = t.C
+	}
+	for {
+		select {
+		case r := <-done:
+			return r.sol, r.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-firstBy:
+			firstBy = nil
+			if found.Load() {
+				continue
+			}
+		case <-capAt.C:
+		}
+		break
+	}
+	h.o.Log.Debug().Dur("limit", eo.TimeLimit).Bool("pattern", found.Load()).Dur("after", time.Since(start)).
+		Msg("MOD: sub-table solve given up")
+	sol := allSuppressed(in)
+	sol.Stats.Time = time.Since(start)
+	return sol, nil
+}
+
+// allSuppressed is the engine's time fallback for in: every suppressible
+// cell suppressed, at the time limit.
+func allSuppressed(in *csp.Instance) *csp.Solution {
+	sol := &csp.Solution{Suppressed: make([]bool, in.NumCells()), TimeLimit: true}
+	sol.Stats.TimeFallback = true
+	for i, k := range in.Kind {
+		if k != csp.Frozen {
+			sol.Suppressed[i] = true
+			if k == csp.Free {
+				sol.Cost += in.Cost[i]
+			}
+		}
+	}
+	return sol
 }

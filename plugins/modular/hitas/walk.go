@@ -74,10 +74,7 @@ func (h *run) walk(ctx context.Context) error {
 	cur, back, g := &h.current, &h.backtrack, &h.given
 	for pass := 0; ; pass++ {
 		h.stats.passes++
-		for r := range n {
-			cur.suppressed[r] = g.primary[r] || back.cell[r] || g.fixed[r]
-			cur.lowerPL[r], cur.upperPL[r] = back.lowerPL[r], back.upperPL[r]
-		}
+		h.startPass()
 		seen := make([]bool, n)
 		backtracked := false
 		for k := 0; k < len(h.subs); {
@@ -88,6 +85,7 @@ func (h *run) walk(ctx context.Context) error {
 				}
 				if !h.o.Deadline.IsZero() && !time.Now().Before(h.o.Deadline) {
 					h.timedOut = true
+					h.stats.unreached = len(h.subs) - k
 					return nil
 				}
 				newly, err := h.solveSub(ctx, k)
@@ -121,6 +119,20 @@ func (h *run) walk(ctx context.Context) error {
 			return nil
 		}
 		h.o.Log.Debug().Int("pass", pass).Int("backtracks", h.stats.backtracks).Msg("MOD restarts")
+	}
+}
+
+// startPass sets the pattern at the start of a pass (the primaries, the
+// earlier secondaries and the backtracked margins, with their protection
+// levels) and plans the pass's time.
+func (h *run) startPass() {
+	cur, back, g := &h.current, &h.backtrack, &h.given
+	for r := range cur.suppressed {
+		cur.suppressed[r] = g.primary[r] || back.cell[r] || g.fixed[r]
+		cur.lowerPL[r], cur.upperPL[r] = back.lowerPL[r], back.upperPL[r]
+	}
+	if left, ok := h.o.timeLeft(); ok {
+		h.planPass(left)
 	}
 }
 
