@@ -1,0 +1,55 @@
+package netflow
+
+import (
+	"cmp"
+	"slices"
+)
+
+// cleanup tries to publish again, most expensive first, every secondary
+// the run chose: a cell is released when every target whose witness uses
+// it is still met by the remaining suppressions alone (a new maximum flow
+// over them); the new witnesses then replace the old ones. It returns the
+// number of cells released.
+func (s *solver) cleanup() int {
+	var cands []int
+	for i, on := range s.supp {
+		if on && !s.given[i] {
+			cands = append(cands, i)
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b int) int { return cmp.Compare(s.cost[b], s.cost[a]) })
+	released := 0
+	var ids []int32
+	for n, c := range cands {
+		if n%32 == 0 && s.ctx.Err() != nil {
+			break
+		}
+		ids = ids[:0]
+		for _, id := range s.uses[c] {
+			if !s.dead[id] && !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+		s.supp[c] = false
+		first := int32(len(s.witnesses))
+		ok := true
+		for _, id := range ids {
+			if !s.protect(s.witnesses[id].t, false) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			for _, id := range ids {
+				s.dead[id] = true
+			}
+			released++
+			continue
+		}
+		s.supp[c] = true
+		for id := first; id < int32(len(s.witnesses)); id++ {
+			s.dead[id] = true
+		}
+	}
+	return released
+}

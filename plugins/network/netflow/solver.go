@@ -1,0 +1,292 @@
+package netflow
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+)
+
+// targetKind tells what a target protects.
+type targetKind uint8
+
+const (
+	// kindPrimary: a primary cell's lower or upper protection level.
+	kindPrimary targetKind = iota
+	// kindGroup: the sum of a group of primaries of one relation must be
+	// able to move (τ-Argus's singleton virtual cells): some cycle moves
+	// one of them while the others stay.
+	kindGroup
+	// kindLink: a cell that a cycle of another graph moves must be able to
+	// move as much in this graph (two-dimensional hierarchies).
+	kindLink
+)
+
+// target is one requirement: cell (or one cell of group) must be able to
+// move by need in direction dir (+1 up, −1 down) in graph g while every
+// published cell keeps its value.
+type target struct {
+	kind  targetKind
+	g     int
+	cell  int
+	group []int
+	dir   int8
+	need  float64
+}
+
+// witness is a target with the cells its protecting flow uses: while they
+// stay suppressed the target stays met.
+type witness struct {
+	t     target
+	cells []int32
+	flow  []float64 // per cell of cells: the amount it moves
+}
+
+// solver holds the state of one run.
+type solver struct {
+	ctx    context.Context
+	p      *pluginsdk.Problem
+	graphs []*graph
+	// per cell
+	up, down []float64 // room above and below the value within the a-priori bounds
+	cost     []float64
+	supp     []bool // suppressed (primary, earlier secondary or chosen)
+	usable   []bool // suppressed or may become a secondary
+	given    []bool // suppressed before the run
+	blocked  []bool // cells the current search must not use
+	flow     []float64
+	touched  []int32
+	tol      float64
+	// sharedPenalty is added to the cost of an unsuppressed shared cell.
+	sharedPenalty float64
+
+	// search scratch
+	dist []float64
+	prev []step
+	done []bool
+	pq   pqueue
+
+	witnesses []witness
+	uses      [][]int32 // per cell: witnesses whose cells include it (may be stale)
+	dead      []bool    // per witness: replaced
+	// inGraphs lists, per shared cell, the graphs it lies in; linkMet the
+	// largest move met per graph, cell and direction (hierarchies in both
+	// dimensions).
+	inGraphs [][]int32
+	linkMet  map[linkKey]float64
+	stats     Stats
+}
+
+func newSolver(ctx context.Context, p *pluginsdk.Problem) (*solver, error) {
+	n := p.NumCells()
+	lo, hi, err := audit.Bounds(p, nil, audit.BoundsAuto)
+	if err != nil {
+		return nil, err
+	}
+	s := &solver{ctx: ctx, p: p, up: make([]float64, n), down: make([]float64, n), cost: make([]float64, n),
+		supp: make([]bool, n), usable: make([]bool, n), given: make([]bool, n), blocked: make([]bool, n),
+		flow: make([]float64, n), uses: make([][]int32, n), tol: verdict.Tolerance(p.Cells.Value)}
+	maxCost := 0.0
+	for i := range n {
+		v := p.Cells.Value[i]
+		s.up[i], s.down[i] = math.Max(hi[i]-v, 0), math.Max(v-lo[i], 0)
+		if len(p.Cells.Cost) == n {
+			s.cost[i] = math.Max(p.Cells.Cost[i], 0)
+		} else {
+			s.cost[i] = math.Abs(v)
+		}
+		maxCost = math.Max(maxCost, s.cost[i])
+		st := p.Cells.Status[i]
+		s.supp[i] = st.IsSuppressed()
+		s.given[i] = s.supp[i]
+		s.usable[i] = s.supp[i] || st.CanBeSecondary()
+	}
+	s.sharedPenalty = 1 + maxCost
+	return s, nil
+}
+
+// protect meets target t: it sends flow around cycles through the target's
+// arc, first over suppressed cells only (a maximum flow by shortest
+// augmenting paths), then, with allowNew, along the cheapest path whose
+// every arc can carry what is missing, else the cheapest path with any
+// room; the cells of new paths become secondaries. It returns whether the
+// target is met and records its witness.
+func (s *solver) protect(t target, allowNew bool) bool {
+	if t.kind == kindGroup {
+		return s.protectGroup(t, allowNew)
+	}
+	g := s.graphs[t.g]
+	a := g.arcOf(t.cell)
+	if a < 0 {
+		return false
+	}
+	s.blocked[t.cell] = true
+	defer func() { s.blocked[t.cell] = false }()
+	_, ok := s.send(g, int32(a), t.dir, t.need, allowNew, nil)
+	if ok {
+		s.record(t)
+	}
+	s.reset()
+	return ok
+}
+
+// send augments flow around cycles through arc a in direction dir until
+// need is met or no path is left; it leaves the flow in s.flow. costOut,
+// when not nil, receives the cost of the new cells.
+func (s *solver) send(g *graph, a int32, dir int8, need float64, allowNew bool, costOut *float64) (float64, bool) {
+	c := g.cell[a]
+	room := s.up[c]
+	if dir < 0 {
+		room = s.down[c]
+	}
+	need = math.Min(need, room)
+	src, dst := g.to[a], g.from[a]
+	if dir < 0 {
+		src, dst = dst, src
+	}
+	got := 0.0
+	for iter := 0; need-got > s.tol; iter++ {
+		if iter > 4*g.nodes+64 {
+			break
+		}
+		if iter%16 == 0 && s.ctx.Err() != nil {
+			return got, false
+		}
+		rem := need - got
+		s.stats.Searches++
+		path := s.search(g, src, dst, s.tol, true)
+		if path == nil && allowNew {
+			s.stats.Searches++
+			path = s.search(g, src, dst, rem-s.tol/2, false)
+			if path == nil {
+				s.stats.Searches++
+				path = s.search(g, src, dst, s.tol, false)
+			}
+		}
+		if path == nil {
+			break
+		}
+		delta := rem
+		for _, st := range path {
+			delta = math.Min(delta, s.residual(g, st.arc, st.dir))
+		}
+		s.stats.Paths++
+		for _, st := range path {
+			cell := g.cell[st.arc]
+			if s.flow[cell] == 0 {
+				s.touched = append(s.touched, cell)
+			}
+			s.flow[cell] += float64(st.dir) * delta
+			if !s.supp[cell] {
+				s.supp[cell] = true
+				if costOut != nil {
+					*costOut += s.cost[cell]
+				}
+			}
+		}
+		got += delta
+	}
+	return got, need-got <= s.tol
+}
+
+// record stores the current flow as the witness of t.
+func (s *solver) record(t target) {
+	w := witness{t: t}
+	for _, c := range s.touched {
+		if math.Abs(s.flow[c]) > s.tol/2 {
+			w.cells = append(w.cells, c)
+			w.flow = append(w.flow, s.flow[c])
+		}
+	}
+	id := int32(len(s.witnesses))
+	s.witnesses = append(s.witnesses, w)
+	s.dead = append(s.dead, false)
+	for _, c := range w.cells {
+		s.uses[c] = append(s.uses[c], id)
+	}
+}
+
+// reset clears the flow of the last target.
+func (s *solver) reset() {
+	for _, c := range s.touched {
+		s.flow[c] = 0
+	}
+	s.touched = s.touched[:0]
+}
+
+// protectGroup meets a group target: some member moves up by need while
+// the other members stay. Existing suppressions are tried for every member
+// first; otherwise the member whose cheapest cycle adds the least cost is
+// used.
+func (s *solver) protectGroup(t target, allowNew bool) bool {
+	g := s.graphs[t.g]
+	for _, c := range t.group {
+		s.blocked[c] = true
+	}
+	defer func() {
+		for _, c := range t.group {
+			s.blocked[c] = false
+		}
+	}()
+	try := func(c int, allow bool) (bool, float64) {
+		a := g.arcOf(c)
+		if a < 0 {
+			return false, 0
+		}
+		cost := 0.0
+		_, ok := s.send(g, int32(a), 1, t.need, allow, &cost)
+		return ok, cost
+	}
+	for _, c := range t.group {
+		if ok, _ := try(c, false); ok {
+			w := t
+			w.cell = c
+			s.record(w)
+			s.reset()
+			return true
+		}
+		s.reset()
+	}
+	if !allowNew {
+		return false
+	}
+	best, bestCost := -1, math.Inf(1)
+	for _, c := range t.group {
+		// Measure the cost without keeping the suppressions.
+		before := slices.Clone(s.supp)
+		ok, cost := try(c, true)
+		copy(s.supp, before)
+		s.reset()
+		if ok && cost < bestCost {
+			best, bestCost = c, cost
+		}
+	}
+	if best < 0 {
+		return false
+	}
+	ok, _ := try(best, true)
+	if ok {
+		w := t
+		w.cell = best
+		s.record(w)
+	}
+	s.reset()
+	return ok
+}
+
+// Secondary status of the run's pattern.
+func (s *solver) status() []cellstatus.Status {
+	st := slices.Clone(s.p.Cells.Status)
+	for i := range st {
+		if s.supp[i] && !s.given[i] {
+			if sec, ok := st[i].ToSecondary(); ok {
+				st[i] = sec
+			}
+		}
+	}
+	return st
+}
