@@ -24,7 +24,7 @@ const (
 	pMinFreq        = "min_freq"
 	pMinFrequency   = "min_frequency"
 	pCleanup        = "cleanup"
-	pRepair         = "repair"
+	pAudit          = "audit"
 )
 
 // Info describes NET.
@@ -55,8 +55,10 @@ func (network) Info() pluginsdk.MethodInfo {
 				Help: "the minimum frequency of the frequency rule, for min_freq; 0: one more than the largest frequency of a frequency-unsafe cell"},
 			{Name: pCleanup, Type: pluginsdk.ParamBool, Default: "true",
 				Help: "release secondaries that the other suppressions make redundant, most expensive first"},
-			{Name: pRepair, Type: pluginsdk.ParamBool, Default: "true",
-				Help: "audit the pattern with the attacker LPs and give under-protected primaries further paths"},
+			{Name: pAudit, Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "on", "off"},
+				Help: "audit the pattern with the attacker LPs and give under-protected primaries further paths: on, off, " +
+					"or auto (when the table is split into several networks or a primary has no cycle with room; a single " +
+					"network's flows prove the protection); the host audits every pattern in any case"},
 		},
 		Capabilities: pluginsdk.Capabilities{
 			Output:         pluginsdk.OutputSuppression,
@@ -74,8 +76,13 @@ func (network) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	if !needsProtection(p) {
 		return &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
-	o := netflow.Options{NoCleanup: !req.Params.Bool(pCleanup), Audit: req.Params.Bool(pRepair),
-		AuditWorkers: req.Limits.Threads}
+	o := netflow.Options{NoCleanup: !req.Params.Bool(pCleanup), AuditWorkers: req.Limits.Threads}
+	switch req.Params.String(pAudit) {
+	case "on":
+		o.Audit = netflow.AuditAlways
+	case "off":
+		o.Audit = netflow.AuditNever
+	}
 	switch req.Params.String(pOrder) {
 	case "ascending":
 		o.Order = netflow.OrderAscending

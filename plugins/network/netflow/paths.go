@@ -1,9 +1,6 @@
 package netflow
 
-import (
-	"container/heap"
-	"math"
-)
+import "math"
 
 // A path step: an arc traversed forward (the cell's value goes up) or
 // backward (it goes down).
@@ -31,23 +28,18 @@ func (s *solver) residual(g *graph, k int32, dir int8) float64 {
 // non-negative, so no label-correcting method is needed. It returns the
 // path from src to dst, or nil.
 func (s *solver) search(g *graph, src, dst int32, minCap float64, zeroOnly bool) []step {
-	n := g.nodes
-	s.grow(n)
-	for v := range n {
+	s.grow(g.nodes)
+	for _, v := range s.seen {
 		s.dist[v] = math.Inf(1)
-		s.prev[v] = step{arc: -1}
 		s.done[v] = false
 	}
+	s.seen = append(s.seen[:0], src)
 	s.dist[src] = 0
-	s.pq = s.pq[:0]
-	heap.Push(&s.pq, item{node: src, dist: 0})
 	if zeroOnly {
-		// Breadth-first over the suppressed cells: a FIFO queue.
-		queue := []int32{src}
+		// Breadth-first over the suppressed cells: a FIFO queue (s.seen).
 		s.done[src] = true
-		for len(queue) > 0 && !s.done[dst] {
-			v := queue[0]
-			queue = queue[1:]
+		for q := 0; q < len(s.seen) && !s.done[dst]; q++ {
+			v := s.seen[q]
 			for _, k := range g.adj[g.adjStart[v]:g.adjStart[v+1]] {
 				c := g.cell[k]
 				if !s.supp[c] || s.blocked[c] {
@@ -62,7 +54,7 @@ func (s *solver) search(g *graph, src, dst int32, minCap float64, zeroOnly bool)
 				}
 				s.done[w] = true
 				s.prev[w] = step{arc: k, dir: dir}
-				queue = append(queue, w)
+				s.seen = append(s.seen, w)
 			}
 		}
 		if !s.done[dst] {
@@ -70,8 +62,10 @@ func (s *solver) search(g *graph, src, dst int32, minCap float64, zeroOnly bool)
 		}
 		return s.trace(g, src, dst)
 	}
-	for s.pq.Len() > 0 {
-		it := heap.Pop(&s.pq).(item)
+	s.pq = s.pq[:0]
+	s.pq.push(item{node: src, dist: 0})
+	for len(s.pq) > 0 {
+		it := s.pq.pop()
 		v := it.node
 		if s.done[v] {
 			continue
@@ -100,9 +94,12 @@ func (s *solver) search(g *graph, src, dst int32, minCap float64, zeroOnly bool)
 				}
 			}
 			if d < s.dist[w] {
+				if math.IsInf(s.dist[w], 1) {
+					s.seen = append(s.seen, w)
+				}
 				s.dist[w] = d
 				s.prev[w] = step{arc: k, dir: dir}
-				heap.Push(&s.pq, item{node: w, dist: d})
+				s.pq.push(item{node: w, dist: d})
 			}
 		}
 	}
@@ -132,6 +129,10 @@ func (s *solver) grow(n int) {
 		s.dist = make([]float64, n)
 		s.prev = make([]step, n)
 		s.done = make([]bool, n)
+		for v := range s.dist {
+			s.dist[v] = math.Inf(1)
+		}
+		s.seen = s.seen[:0]
 	}
 }
 
@@ -141,20 +142,50 @@ type item struct {
 	dist float64
 }
 
+// pqueue is a binary min-heap of items by distance (ties by node), typed
+// to spare container/heap's boxing.
 type pqueue []item
 
-func (q pqueue) Len() int { return len(q) }
-func (q pqueue) Less(i, j int) bool {
+func (q pqueue) less(i, j int) bool {
 	if q[i].dist != q[j].dist {
 		return q[i].dist < q[j].dist
 	}
 	return q[i].node < q[j].node
 }
-func (q pqueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *pqueue) Push(x any)   { *q = append(*q, x.(item)) }
-func (q *pqueue) Pop() any {
-	old := *q
-	it := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return it
+
+func (q *pqueue) push(it item) {
+	*q = append(*q, it)
+	h := *q
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (q *pqueue) pop() item {
+	h := *q
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(h) && h.less(l, m) {
+			m = l
+		}
+		if r < len(h) && h.less(r, m) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	*q = h
+	return top
 }

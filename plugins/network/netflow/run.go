@@ -33,6 +33,22 @@ const (
 	OrderDescending
 )
 
+// AuditMode selects when a run audits its pattern.
+type AuditMode int
+
+const (
+	// AuditAuto audits when the table was split into several networks
+	// (hierarchies in both dimensions) or a target was not met. A single
+	// network's relations are exactly the table's and every target's flow
+	// is a feasible attacker solution within the audit's bounds, so its
+	// pattern is protected by construction.
+	AuditAuto AuditMode = iota
+	// AuditAlways audits every pattern.
+	AuditAlways
+	// AuditNever never audits (the host's audit still follows).
+	AuditNever
+)
+
 // Singletons are τ-Argus's three singleton switches (docs/methods.md §7).
 type Singletons struct {
 	SingleSingle, SingleMultiple, MinFreq bool
@@ -49,9 +65,9 @@ type Options struct {
 	Singletons Singletons
 	// NoCleanup keeps every secondary the paths chose.
 	NoCleanup bool
-	// Audit runs the attacker LPs on the pattern and repairs what they find
-	// under-protected.
-	Audit bool
+	// Audit selects when the attacker LPs check the pattern (and further
+	// paths repair what they find under-protected).
+	Audit AuditMode
 	// AuditWorkers is the number of parallel audit solvers (0: one).
 	AuditWorkers int
 	// TimeLimit bounds the audit (0: none).
@@ -67,6 +83,8 @@ type Stats struct {
 	// Targets counts primary and singleton requirements; LinkTargets the
 	// moves carried from one network into another.
 	Targets, GroupTargets, LinkTargets int
+	// GroupUnmet counts singleton requirements no cycle could meet.
+	GroupUnmet int
 	// Searches counts shortest-path and augmenting-path searches, Paths the
 	// paths along which flow was sent.
 	Searches, Paths int
@@ -163,10 +181,15 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*Result, err
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if !s.protect(t, true) {
+		switch {
+		case s.protect(t, true):
+			if len(s.graphs) > 1 {
+				s.carry(len(s.witnesses) - 1)
+			}
+		case t.kind == kindGroup:
+			s.stats.GroupUnmet++
+		default:
 			res.Unprotected = append(res.Unprotected, t.cell)
-		} else if len(s.graphs) > 1 {
-			s.carry(len(s.witnesses) - 1)
 		}
 		if o.Progress != nil && k%64 == 0 {
 			o.Progress(0.8 * float64(k) / float64(len(targets)))
@@ -178,7 +201,7 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*Result, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if o.Audit {
+	if o.Audit == AuditAlways || o.Audit == AuditAuto && (len(s.graphs) > 1 || len(res.Unprotected) > 0) {
 		if err := s.auditRepair(o, res); err != nil {
 			return nil, err
 		}
@@ -274,7 +297,9 @@ func (s *solver) groupTargets(sw Singletons, home []int) []target {
 		add := sw.SingleSingle && ns == 2 && nm == 0 ||
 			sw.SingleMultiple && ns == 1 && nm == 1 ||
 			sw.MinFreq && f > 0 && f < int64(minCount)
-		if !add || len(u) < 2 {
+		if !add || len(u) < 2 || len(u) == len(cells) {
+			// A relation of primaries only (a single child and its
+			// parent): no cell could move their sum.
 			continue
 		}
 		key := slices.Clone(u)

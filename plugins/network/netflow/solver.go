@@ -68,6 +68,7 @@ type solver struct {
 	dist []float64
 	prev []step
 	done []bool
+	seen []int32 // nodes labelled by the last search
 	pq   pqueue
 
 	witnesses []witness
@@ -78,7 +79,7 @@ type solver struct {
 	// dimensions).
 	inGraphs [][]int32
 	linkMet  map[linkKey]float64
-	stats     Stats
+	stats    Stats
 }
 
 func newSolver(ctx context.Context, p *pluginsdk.Problem) (*solver, error) {
@@ -218,64 +219,76 @@ func (s *solver) reset() {
 	s.touched = s.touched[:0]
 }
 
-// protectGroup meets a group target: some member moves up by need while
-// the other members stay. Existing suppressions are tried for every member
-// first; otherwise the member whose cheapest cycle adds the least cost is
-// used.
+// protectGroup meets a group target: the sum of the group must be able to
+// go up by need. A cycle through one member that leaves the others alone
+// is tried first (for each member over existing suppressions, then the
+// cheapest with new cells); failing that, a cycle through one member that
+// may cross others, when the members' moves add up to need.
 func (s *solver) protectGroup(t target, allowNew bool) bool {
 	g := s.graphs[t.g]
-	for _, c := range t.group {
-		s.blocked[c] = true
-	}
-	defer func() {
-		for _, c := range t.group {
-			s.blocked[c] = false
-		}
-	}()
-	try := func(c int, allow bool) (bool, float64) {
+	attempt := func(c int, strict, allow bool) (bool, float64) {
 		a := g.arcOf(c)
 		if a < 0 {
 			return false, 0
 		}
+		for _, u := range t.group {
+			s.blocked[u] = strict || u == c
+		}
 		cost := 0.0
-		_, ok := s.send(g, int32(a), 1, t.need, allow, &cost)
+		got, ok := s.send(g, int32(a), 1, t.need, allow, &cost)
+		for _, u := range t.group {
+			s.blocked[u] = false
+		}
+		if ok && !strict {
+			net := got
+			for _, u := range t.group {
+				if u != c {
+					net += s.flow[u]
+				}
+			}
+			ok = net >= t.need-s.tol
+		}
 		return ok, cost
 	}
-	for _, c := range t.group {
-		if ok, _ := try(c, false); ok {
-			w := t
-			w.cell = c
-			s.record(w)
-			s.reset()
-			return true
-		}
+	keep := func(c int) bool {
+		w := t
+		w.cell = c
+		s.record(w)
 		s.reset()
+		return true
+	}
+	for _, strict := range []bool{true, false} {
+		for _, c := range t.group {
+			if ok, _ := attempt(c, strict, false); ok {
+				return keep(c)
+			}
+			s.reset()
+		}
 	}
 	if !allowNew {
 		return false
 	}
-	best, bestCost := -1, math.Inf(1)
-	for _, c := range t.group {
-		// Measure the cost without keeping the suppressions.
-		before := slices.Clone(s.supp)
-		ok, cost := try(c, true)
-		copy(s.supp, before)
-		s.reset()
-		if ok && cost < bestCost {
-			best, bestCost = c, cost
+	before := slices.Clone(s.supp)
+	for _, strict := range []bool{true, false} {
+		best, bestCost := -1, math.Inf(1)
+		for _, c := range t.group {
+			// Measure the cost without keeping the suppressions.
+			ok, cost := attempt(c, strict, true)
+			copy(s.supp, before)
+			s.reset()
+			if ok && cost < bestCost {
+				best, bestCost = c, cost
+			}
+		}
+		if best >= 0 {
+			if ok, _ := attempt(best, strict, true); ok {
+				return keep(best)
+			}
+			copy(s.supp, before)
+			s.reset()
 		}
 	}
-	if best < 0 {
-		return false
-	}
-	ok, _ := try(best, true)
-	if ok {
-		w := t
-		w.cell = best
-		s.record(w)
-	}
-	s.reset()
-	return ok
+	return false
 }
 
 // Secondary status of the run's pattern.
