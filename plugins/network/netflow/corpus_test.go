@@ -78,3 +78,31 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestSimple2D: on checkTauArgus's Simple2D (Size × Region | Var2, P(15,1))
+// NET hides no more than 521 926 without singleton requirements (the
+// optimum of the whole table) and its pattern is audited clean, with
+// singleton requirements and without.
+func TestSimple2D(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		sw   Singletons
+	}{{"none", Singletons{}}, {"tauargus", allSingletons}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := csptest.Simple2D(t)
+			res, err := Protect(t.Context(), p, Options{Order: OrderDescending, Singletons: c.sw})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, cost := pluginsdk.Secondaries(p, res.Status)
+			rep := csptest.Audit(t, p, res.Status)
+			t.Logf("%s: %d secondaries, cost %.2f; audit: %d under-protected; %+v", c.name, n, cost, len(rep.UnderProtected), res.Stats)
+			if len(rep.UnderProtected)+len(rep.Unverified) > 0 {
+				t.Errorf("audit: %d under-protected, %d unverified", len(rep.UnderProtected), len(rep.Unverified))
+			}
+			if c.sw == (Singletons{}) && cost > 521926 {
+				t.Errorf("cost %.2f above the optimum 521 926", cost)
+			}
+		})
+	}
+}

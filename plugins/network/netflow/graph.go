@@ -19,6 +19,9 @@ type graph struct {
 	// adjStart/adj list, per node, the arcs incident to it (either end).
 	adjStart []int32
 	adj      []int32
+	// suppAdj lists, per node, the incident arcs of cells that are or were
+	// suppressed (the searches over suppressed cells scan only these).
+	suppAdj [][]int32
 	// arcOf maps a cell id to its arc (−1: not in this graph); dense over
 	// the problem's cells for a single graph, sparse otherwise.
 	dense  []int32
@@ -72,6 +75,7 @@ func newGraph(nw *subtable.Network, local []int, n int, dense bool) *graph {
 		}
 	}
 	g.shared = make([]bool, na)
+	g.suppAdj = make([][]int32, g.nodes)
 	return g
 }
 

@@ -40,7 +40,7 @@ func (s *solver) search(g *graph, src, dst int32, minCap float64, zeroOnly bool)
 		s.done[src] = true
 		for q := 0; q < len(s.seen) && !s.done[dst]; q++ {
 			v := s.seen[q]
-			for _, k := range g.adj[g.adjStart[v]:g.adjStart[v+1]] {
+			for _, k := range g.suppAdj[v] {
 				c := g.cell[k]
 				if !s.supp[c] || s.blocked[c] {
 					continue
@@ -57,11 +57,13 @@ func (s *solver) search(g *graph, src, dst int32, minCap float64, zeroOnly bool)
 				s.seen = append(s.seen, w)
 			}
 		}
+		s.stats.Visited += len(s.seen)
 		if !s.done[dst] {
 			return nil
 		}
 		return s.trace(g, src, dst)
 	}
+	defer func() { s.stats.DijkstraVisited += len(s.seen) }()
 	s.pq = s.pq[:0]
 	s.pq.push(item{node: src, dist: 0})
 	for len(s.pq) > 0 {

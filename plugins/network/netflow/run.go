@@ -88,6 +88,9 @@ type Stats struct {
 	// Searches counts shortest-path and augmenting-path searches, Paths the
 	// paths along which flow was sent.
 	Searches, Paths int
+	// Visited and DijkstraVisited count the nodes the searches over
+	// suppressed cells and the cheapest-path searches labelled.
+	Visited, DijkstraVisited int
 	// Released is the number of secondaries the clean-up published again.
 	Released int
 	// AuditRounds counts audits; UnderBefore and UnderAfter the primaries
@@ -174,6 +177,11 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*Result, err
 		s.graphs = []*graph{newGraph(nw, nil, p.NumCells(), true)}
 	}
 	s.stats.Graphs = len(s.graphs)
+	for i, on := range s.supp {
+		if on {
+			s.suppress(int32(i))
+		}
+	}
 	targets := s.primaryTargets(o.Order, home)
 	targets = append(targets, s.groupTargets(o.Singletons, home)...)
 	res := &Result{}

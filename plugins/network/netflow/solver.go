@@ -57,6 +57,7 @@ type solver struct {
 	supp     []bool // suppressed (primary, earlier secondary or chosen)
 	usable   []bool // suppressed or may become a secondary
 	given    []bool // suppressed before the run
+	listed   []bool // arcs listed in the graphs' suppAdj
 	blocked  []bool // cells the current search must not use
 	flow     []float64
 	touched  []int32
@@ -89,7 +90,7 @@ func newSolver(ctx context.Context, p *pluginsdk.Problem) (*solver, error) {
 		return nil, err
 	}
 	s := &solver{ctx: ctx, p: p, up: make([]float64, n), down: make([]float64, n), cost: make([]float64, n),
-		supp: make([]bool, n), usable: make([]bool, n), given: make([]bool, n), blocked: make([]bool, n),
+		supp: make([]bool, n), listed: make([]bool, n), usable: make([]bool, n), given: make([]bool, n), blocked: make([]bool, n),
 		flow: make([]float64, n), uses: make([][]int32, n), tol: verdict.Tolerance(p.Cells.Value)}
 	maxCost := 0.0
 	for i := range n {
@@ -108,6 +109,23 @@ func newSolver(ctx context.Context, p *pluginsdk.Problem) (*solver, error) {
 	}
 	s.sharedPenalty = 1 + maxCost
 	return s, nil
+}
+
+// suppress marks cell c suppressed and lists its arcs among the suppressed
+// arcs of their nodes (once: a cell released later stays listed and is
+// skipped while it is published).
+func (s *solver) suppress(c int32) {
+	s.supp[c] = true
+	if s.listed[c] {
+		return
+	}
+	s.listed[c] = true
+	for _, g := range s.graphs {
+		if k := g.arcOf(int(c)); k >= 0 {
+			g.suppAdj[g.from[k]] = append(g.suppAdj[g.from[k]], int32(k))
+			g.suppAdj[g.to[k]] = append(g.suppAdj[g.to[k]], int32(k))
+		}
+	}
 }
 
 // protect meets target t: it sends flow around cycles through the target's
@@ -183,7 +201,7 @@ func (s *solver) send(g *graph, a int32, dir int8, need float64, allowNew bool, 
 			}
 			s.flow[cell] += float64(st.dir) * delta
 			if !s.supp[cell] {
-				s.supp[cell] = true
+				s.suppress(cell)
 				if costOut != nil {
 					*costOut += s.cost[cell]
 				}
