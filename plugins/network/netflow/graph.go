@@ -19,6 +19,10 @@ type graph struct {
 	// adjStart/adj list, per node, the arcs incident to it (either end).
 	adjStart []int32
 	adj      []int32
+	// key is, per adjacency entry, the cost of taking its arc when its
+	// cell is not suppressed (the cell's cost, plus the penalty of a shared
+	// cell); each node's entries are sorted by it ([solver.sortArcs]).
+	key []float64
 	// suppAdj lists, per node, the incident arcs of cells that are or were
 	// suppressed (the searches over suppressed cells scan only these).
 	suppAdj [][]int32

@@ -64,11 +64,50 @@ func (s *solver) search(g *graph, src, dst int32, minCap float64, zeroOnly bool)
 		return s.trace(g, src, dst)
 	}
 	defer func() { s.stats.DijkstraVisited += len(s.seen) }()
+	// Dijkstra with lazily scanned arcs: a settled node relaxes its
+	// suppressed arcs (cost 0) at once and its other arcs in order of
+	// cost, one at a time, through a cursor in the heap keyed by the
+	// distance through the next arc; a search ends when dst is settled, so
+	// the arcs dearer than the path found are never looked at (a column
+	// node of a large sub-table has thousands).
 	s.pq = s.pq[:0]
-	s.pq.push(item{node: src, dist: 0})
+	s.pq.push(item{node: src, dist: 0, next: -1})
+	relax := func(v int32, k int32, d float64) {
+		w, dir := g.to[k], int8(1)
+		if w == v {
+			w, dir = g.from[k], -1
+		}
+		if s.done[w] || s.residual(g, k, dir) < minCap {
+			return
+		}
+		if d < s.dist[w] {
+			if math.IsInf(s.dist[w], 1) {
+				s.seen = append(s.seen, w)
+			}
+			s.dist[w] = d
+			s.prev[w] = step{arc: k, dir: dir}
+			s.pq.push(item{node: w, dist: d, next: -1})
+		}
+	}
+	// cursor pushes the first arc of v from index i on that a path may
+	// take at a cost (not suppressed, usable, not blocked).
+	cursor := func(v int32, i int32) {
+		for end := g.adjStart[v+1]; i < end; i++ {
+			c := g.cell[g.adj[i]]
+			if !s.supp[c] && s.usable[c] && !s.blocked[c] {
+				s.pq.push(item{node: v, dist: s.dist[v] + g.key[i], next: i})
+				return
+			}
+		}
+	}
 	for len(s.pq) > 0 {
 		it := s.pq.pop()
 		v := it.node
+		if it.next >= 0 {
+			relax(v, g.adj[it.next], it.dist)
+			cursor(v, it.next+1)
+			continue
+		}
 		if s.done[v] {
 			continue
 		}
@@ -76,34 +115,12 @@ func (s *solver) search(g *graph, src, dst int32, minCap float64, zeroOnly bool)
 		if v == dst {
 			break
 		}
-		for _, k := range g.adj[g.adjStart[v]:g.adjStart[v+1]] {
-			c := g.cell[k]
-			if s.blocked[c] || !s.usable[c] {
-				continue
-			}
-			w, dir := g.to[k], int8(1)
-			if w == v {
-				w, dir = g.from[k], -1
-			}
-			if s.done[w] || s.residual(g, k, dir) < minCap {
-				continue
-			}
-			d := it.dist
-			if !s.supp[c] {
-				d += s.cost[c]
-				if g.shared[k] {
-					d += s.sharedPenalty
-				}
-			}
-			if d < s.dist[w] {
-				if math.IsInf(s.dist[w], 1) {
-					s.seen = append(s.seen, w)
-				}
-				s.dist[w] = d
-				s.prev[w] = step{arc: k, dir: dir}
-				s.pq.push(item{node: w, dist: d})
+		for _, k := range g.suppAdj[v] {
+			if c := g.cell[k]; s.supp[c] && !s.blocked[c] {
+				relax(v, k, it.dist)
 			}
 		}
+		cursor(v, g.adjStart[v])
 	}
 	if !s.done[dst] {
 		return nil
@@ -142,6 +159,8 @@ func (s *solver) grow(n int) {
 type item struct {
 	node int32
 	dist float64
+	// next is the adjacency index of a cursor item, −1 for a node.
+	next int32
 }
 
 // pqueue is a binary min-heap of items by distance (ties by node), typed
@@ -152,7 +171,10 @@ func (q pqueue) less(i, j int) bool {
 	if q[i].dist != q[j].dist {
 		return q[i].dist < q[j].dist
 	}
-	return q[i].node < q[j].node
+	if q[i].node != q[j].node {
+		return q[i].node < q[j].node
+	}
+	return q[i].next < q[j].next
 }
 
 func (q *pqueue) push(it item) {

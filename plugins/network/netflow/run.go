@@ -177,6 +177,7 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*Result, err
 		s.graphs = []*graph{newGraph(nw, nil, p.NumCells(), true)}
 	}
 	s.stats.Graphs = len(s.graphs)
+	s.sortArcs()
 	for i, on := range s.supp {
 		if on {
 			s.suppress(int32(i))

@@ -1,6 +1,7 @@
 package netflow
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -109,6 +110,33 @@ func newSolver(ctx context.Context, p *pluginsdk.Problem) (*solver, error) {
 	}
 	s.sharedPenalty = 1 + maxCost
 	return s, nil
+}
+
+// sortArcs orders every node's arcs by the cost of taking them (ties by
+// arc) and fills the graphs' keys; costs and shared marks must be final.
+func (s *solver) sortArcs() {
+	for _, g := range s.graphs {
+		g.key = make([]float64, len(g.adj))
+		keyOf := func(k int32) float64 {
+			x := s.cost[g.cell[k]]
+			if g.shared[k] {
+				x += s.sharedPenalty
+			}
+			return x
+		}
+		for v := range g.nodes {
+			arcs := g.adj[g.adjStart[v]:g.adjStart[v+1]]
+			slices.SortFunc(arcs, func(a, b int32) int {
+				if c := cmp.Compare(keyOf(a), keyOf(b)); c != 0 {
+					return c
+				}
+				return cmp.Compare(a, b)
+			})
+			for i, k := range arcs {
+				g.key[int(g.adjStart[v])+i] = keyOf(k)
+			}
+		}
+	}
 }
 
 // suppress marks cell c suppressed and lists its arcs among the suppressed
