@@ -109,6 +109,9 @@ func (network) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		if errors.Is(err, netflow.ErrShape) {
 			return nil, pluginsdk.Errorf("table.shape", "%v: NET protects one 2-D table (flat, 1H2D or hierarchical in both dimensions); use MOD, OPT or GH", err)
 		}
+		if errors.Is(err, netflow.ErrFrozen) {
+			return nil, pluginsdk.Errorf("table.frozen", "%v; no suppression pattern exists: make cells safe (a-priori file) or lower the protection levels", err)
+		}
 		return nil, pluginsdk.Errorf("network.failed", "network heuristic: %v", err)
 	}
 	out := &pluginsdk.Result{Status: res.Status, Outcome: pluginsdk.OutcomeFeasible}

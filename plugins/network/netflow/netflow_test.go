@@ -130,6 +130,21 @@ func TestShapes(t *testing.T) {
 	}
 }
 
+// TestAllFrozen: with every non-primary cell protected, no pattern exists
+// and the error says why.
+func TestAllFrozen(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{4, 3}, Seed: 2, PrimaryFraction: 0.3})
+	for i, s := range p.Cells.Status {
+		if !s.IsPrimary() {
+			p.Cells.Status[i] = cellstatus.Protected
+		}
+	}
+	_, err := Protect(t.Context(), p, Options{})
+	if !errors.Is(err, ErrFrozen) || !strings.Contains(err.Error(), "frozen") {
+		t.Errorf("error %v, want ErrFrozen", err)
+	}
+}
+
 // TestSingletons: two single-respondent primaries alone in a row would
 // disclose each other; with τ-Argus's switches a third cell of the row is
 // hidden, and the pattern is still audited clean.

@@ -21,6 +21,10 @@ import (
 // two dimensions.
 var ErrShape = errors.New("table shape not supported by NET")
 
+// ErrFrozen marks a table whose primaries cannot be protected because no
+// cell may become a secondary (every other cell is empty or protected).
+var ErrFrozen = errors.New("no cell of the table may become a secondary")
+
 // Order is the order in which the primaries are protected.
 type Order int
 
@@ -203,6 +207,10 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*Result, err
 		if o.Progress != nil && k%64 == 0 {
 			o.Progress(0.8 * float64(k) / float64(len(targets)))
 		}
+	}
+	if len(res.Unprotected) > 0 && !slices.ContainsFunc(p.Cells.Status, cellstatus.Status.CanBeSecondary) {
+		return nil, fmt.Errorf("%w: table %q: every cell that is not a primary is frozen (empty or protected), so %d primaries cannot be protected",
+			ErrFrozen, p.Tables[0].Name, len(slices.Compact(slices.Sorted(slices.Values(res.Unprotected)))))
 	}
 	if !o.NoCleanup && len(s.graphs) == 1 {
 		s.stats.Released = s.cleanup()
