@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,5 +48,44 @@ func BenchmarkIndustryBySize(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestDescribe: NET(t) has no positional parameter (τ-Argus reads nothing
+// after the table number); the keyword parameters validate.
+func TestDescribe(t *testing.T) {
+	info := plugin().Methods[0].Info()
+	if info.Code != "NET" || info.Capabilities.LinkedTables {
+		t.Fatalf("code %q, linked %v", info.Code, info.Capabilities.LinkedTables)
+	}
+	for _, p := range info.Params {
+		if p.BatchPosition != 0 {
+			t.Errorf("%s has batch position %d", p.Name, p.BatchPosition)
+		}
+	}
+	for _, v := range []map[string]string{{pOrder: "given"}, {pOrder: "ascending", pSingletons: "none"}, {pAudit: "on", pCleanup: "false"}} {
+		if _, diags := pluginsdk.ValidateParams(plugin().Methods[0], v); len(diags) > 0 {
+			t.Errorf("%v: %v", v, diags)
+		}
+	}
+	if _, diags := pluginsdk.ValidateParams(plugin().Methods[0], map[string]string{pOrder: "random"}); len(diags) == 0 {
+		t.Error("order=random accepted")
+	}
+}
+
+// TestRefusals: through the wire, a 3-D table fails with code table.shape
+// and a message naming the shape and the methods to use instead.
+func TestRefusals(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{3, 3, 3}, Seed: 1, PrimaryFraction: 0.2})
+	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "NET", Problem: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := false
+	for _, d := range res.Diagnostics {
+		ok = ok || d.Code == "table.shape" && strings.Contains(d.Summary, "3 dimensions") && strings.Contains(d.Summary, "use MOD, OPT or GH")
+	}
+	if res.Outcome != pluginsdk.OutcomeFailed || !ok {
+		t.Errorf("outcome %v, diagnostics %+v", res.Outcome, res.Diagnostics)
 	}
 }
