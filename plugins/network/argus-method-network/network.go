@@ -40,8 +40,9 @@ func (network) Info() pluginsdk.MethodInfo {
 			"under-protected primaries get further paths. Tables hierarchical in both dimensions are split into one " +
 			"network per family of the second dimension, linked through their shared columns.",
 		Params: []pluginsdk.ParamSpec{
-			{Name: pOrder, Type: pluginsdk.ParamEnum, Default: "descending", Allowed: []string{"given", "ascending", "descending"},
-				Help: "order in which the primaries are protected: as given (cell order), by ascending or descending value"},
+			{Name: pOrder, Type: pluginsdk.ParamEnum, Default: "descending", Allowed: []string{"given", "ascending", "descending", "best"},
+				Help: "order in which the primaries are protected: as given (cell order), by ascending or descending value, " +
+					"or best: all three, keeping the cheapest pattern (three times the work)"},
 			{Name: pSingletons, Type: pluginsdk.ParamEnum, Default: "tauargus", Allowed: []string{"tauargus", "none"},
 				Help: "singleton protection: τ-Argus's virtual cells per relation (the sum of the primaries named by the three " +
 					"switches must be able to move while the others stay), or none (τ-Argus's NET)"},
@@ -88,6 +89,8 @@ func (network) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		o.Order = netflow.OrderAscending
 	case "descending":
 		o.Order = netflow.OrderDescending
+	case "best":
+		o.Order = netflow.OrderBest
 	}
 	if req.Params.String(pSingletons) == "tauargus" {
 		o.Singletons = netflow.Singletons{SingleSingle: req.Params.Bool(pSingleSingle),

@@ -50,7 +50,7 @@ func BenchmarkIndustryCodeBySize(b *testing.B) {
 		for _, ord := range []struct {
 			name string
 			o    Order
-		}{{"given", OrderGiven}, {"ascending", OrderAscending}, {"descending", OrderDescending}} {
+		}{{"given", OrderGiven}, {"ascending", OrderAscending}, {"descending", OrderDescending}, {"best", OrderBest}} {
 			b.Run(resp+"/"+ord.name, func(b *testing.B) {
 				var cost float64
 				var n int64

@@ -79,7 +79,7 @@ func TestPatterns(t *testing.T) {
 		{"tree3xtree3-inner", "2H2D", hier(8, 0.15, 2, tree3, tree3)},
 	}
 	for _, c := range cases {
-		for _, ord := range []Order{OrderGiven, OrderAscending, OrderDescending} {
+		for _, ord := range []Order{OrderGiven, OrderAscending, OrderDescending, OrderBest} {
 			t.Run(fmt.Sprintf("%s/order%d", c.name, ord), func(t *testing.T) {
 				p := c.p()
 				if shape, err := Shape(p); err != nil || shape != c.shape {
@@ -201,5 +201,30 @@ func TestCleanup(t *testing.T) {
 	}
 	if costs[1] > costs[0] {
 		t.Errorf("cost with clean-up %.0f above %.0f without", costs[1], costs[0])
+	}
+}
+
+// TestOrderBest: order best keeps the cheapest of the three orders'
+// patterns.
+func TestOrderBest(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{15, 10}, Seed: seed, PrimaryFraction: 0.08, ProtectionPct: 30})
+		least := 0.0
+		for k, ord := range []Order{OrderGiven, OrderAscending, OrderDescending} {
+			res, err := Protect(t.Context(), p, Options{Order: ord})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, cost := pluginsdk.Secondaries(p, res.Status); k == 0 || cost < least {
+				least = cost
+			}
+		}
+		res, err := Protect(t.Context(), p, Options{Order: OrderBest})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, cost := pluginsdk.Secondaries(p, res.Status); cost != least {
+			t.Errorf("seed %d: best gives %v, the cheapest order %v", seed, cost, least)
+		}
 	}
 }

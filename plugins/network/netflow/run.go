@@ -35,6 +35,9 @@ const (
 	OrderAscending
 	// OrderDescending takes the largest values first.
 	OrderDescending
+	// OrderBest runs the three orders and keeps the pattern of least cost
+	// (the first of equal ones).
+	OrderBest
 )
 
 // AuditMode selects when a run audits its pattern.
@@ -156,6 +159,31 @@ func Shape(p *pluginsdk.Problem) (string, error) {
 // Protect finds secondary suppressions that protect every primary of p, a
 // single two-dimensional table (flat or with hierarchies).
 func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*Result, error) {
+	if o.Order == OrderBest {
+		var best *Result
+		bestCost := math.Inf(1)
+		progress := o.Progress
+		for k, ord := range []Order{OrderGiven, OrderAscending, OrderDescending} {
+			o.Order = ord
+			if progress != nil {
+				o.Progress = func(f float64) { progress((float64(k) + f) / 3) }
+			}
+			res, err := Protect(ctx, p, o)
+			if err != nil {
+				return nil, err
+			}
+			// A pattern the audit left under-protected counts only when
+			// nothing better exists.
+			_, cost := pluginsdk.Secondaries(p, res.Status)
+			if len(res.Under) > 0 {
+				cost = math.Inf(1)
+			}
+			if best == nil || cost < bestCost {
+				best, bestCost = res, cost
+			}
+		}
+		return best, nil
+	}
 	shape, err := Shape(p)
 	if err != nil {
 		return nil, err
