@@ -55,11 +55,12 @@ type solver struct {
 	// per cell
 	up, down []float64 // room above and below the value within the a-priori bounds
 	cost     []float64
-	supp     []bool // suppressed (primary, earlier secondary or chosen)
-	usable   []bool // suppressed or may become a secondary
-	given    []bool // suppressed before the run
-	listed   []bool // arcs listed in the graphs' suppAdj
-	blocked  []bool // cells the current search must not use
+	supp     []bool  // suppressed (primary, earlier secondary or chosen)
+	usable   []bool  // suppressed or may become a secondary
+	given    []bool  // suppressed before the run
+	listed   []bool  // arcs listed in the graphs' suppAdj
+	added    []int32 // cells the current group target suppressed, to undo a trial
+	blocked  []bool  // cells the current search must not use
 	flow     []float64
 	touched  []int32
 	tol      float64
@@ -163,6 +164,7 @@ func (s *solver) suppress(c int32) {
 // room; the cells of new paths become secondaries. It returns whether the
 // target is met and records its witness.
 func (s *solver) protect(t target, allowNew bool) bool {
+	s.added = s.added[:0]
 	if t.kind == kindGroup {
 		return s.protectGroup(t, allowNew)
 	}
@@ -230,6 +232,7 @@ func (s *solver) send(g *graph, a int32, dir int8, need float64, allowNew bool, 
 			s.flow[cell] += float64(st.dir) * delta
 			if !s.supp[cell] {
 				s.suppress(cell)
+				s.added = append(s.added, cell)
 				if costOut != nil {
 					*costOut += s.cost[cell]
 				}
@@ -314,13 +317,19 @@ func (s *solver) protectGroup(t target, allowNew bool) bool {
 	if !allowNew {
 		return false
 	}
-	before := slices.Clone(s.supp)
+	s.added = s.added[:0]
+	undo := func() {
+		for _, c := range s.added {
+			s.supp[c] = false
+		}
+		s.added = s.added[:0]
+	}
 	for _, strict := range []bool{true, false} {
 		best, bestCost := -1, math.Inf(1)
 		for _, c := range t.group {
 			// Measure the cost without keeping the suppressions.
 			ok, cost := attempt(c, strict, true)
-			copy(s.supp, before)
+			undo()
 			s.reset()
 			if ok && cost < bestCost {
 				best, bestCost = c, cost
@@ -330,7 +339,7 @@ func (s *solver) protectGroup(t target, allowNew bool) bool {
 			if ok, _ := attempt(best, strict, true); ok {
 				return keep(best)
 			}
-			copy(s.supp, before)
+			undo()
 			s.reset()
 		}
 	}
