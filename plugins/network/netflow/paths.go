@@ -72,7 +72,12 @@ func (s *solver) search(g *graph, src, dst int32, minCap float64, zeroOnly bool)
 	// node of a large sub-table has thousands).
 	s.pq = s.pq[:0]
 	s.pq.push(item{node: src, dist: 0, next: -1})
-	relax := func(v int32, k int32, d float64) {
+	// Nodes reached over a suppressed cell have the distance of the node
+	// just settled, the smallest there is: they wait in a FIFO queue
+	// instead of the heap (the zero-cost part of a search is a
+	// breadth-first search).
+	s.zq = s.zq[:0]
+	relax := func(v int32, k int32, d float64, level bool) {
 		w, dir := g.to[k], int8(1)
 		if w == v {
 			w, dir = g.from[k], -1
@@ -86,26 +91,42 @@ func (s *solver) search(g *graph, src, dst int32, minCap float64, zeroOnly bool)
 			}
 			s.dist[w] = d
 			s.prev[w] = step{arc: k, dir: dir}
-			s.pq.push(item{node: w, dist: d, next: -1})
+			if level {
+				s.zq = append(s.zq, item{node: w, dist: d, next: -1})
+			} else {
+				s.pq.push(item{node: w, dist: d, next: -1})
+			}
 		}
 	}
 	// cursor pushes the first arc of v from index i on that a path may
 	// take at a cost (not suppressed, usable, not blocked).
+	// Arcs not dearer than the heap's minimum are relaxed at once rather
+	// than through the heap.
 	cursor := func(v int32, i int32) {
 		for end := g.adjStart[v+1]; i < end; i++ {
 			c := g.cell[g.adj[i]]
-			if !s.supp[c] && s.usable[c] && !s.blocked[c] {
-				s.pq.push(item{node: v, dist: s.dist[v] + g.key[i], next: i})
+			if s.supp[c] || !s.usable[c] || s.blocked[c] {
+				continue
+			}
+			d := s.dist[v] + g.key[i]
+			if len(s.pq) > 0 && d > s.pq[0].dist {
+				s.pq.push(item{node: v, dist: d, next: i})
 				return
 			}
+			relax(v, g.adj[i], d, false)
 		}
 	}
-	for len(s.pq) > 0 {
-		it := s.pq.pop()
+	for zh := 0; zh < len(s.zq) || len(s.pq) > 0; {
+		var it item
+		if zh < len(s.zq) {
+			it = s.zq[zh]
+			zh++
+		} else {
+			it = s.pq.pop()
+		}
 		v := it.node
 		if it.next >= 0 {
-			relax(v, g.adj[it.next], it.dist)
-			cursor(v, it.next+1)
+			cursor(v, it.next)
 			continue
 		}
 		if s.done[v] {
@@ -117,7 +138,7 @@ func (s *solver) search(g *graph, src, dst int32, minCap float64, zeroOnly bool)
 		}
 		for _, k := range g.suppAdj[v] {
 			if c := g.cell[k]; s.supp[c] && !s.blocked[c] {
-				relax(v, k, it.dist)
+				relax(v, k, it.dist, true)
 			}
 		}
 		cursor(v, g.adjStart[v])

@@ -73,6 +73,7 @@ type solver struct {
 	done []bool
 	seen []int32 // nodes labelled by the last search
 	pq   pqueue
+	zq   []item // nodes at the current distance (Dijkstra's zero-cost moves)
 
 	witnesses []witness
 	uses      [][]int32 // per cell: witnesses whose cells include it (may be stale)
