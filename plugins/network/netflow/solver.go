@@ -347,7 +347,8 @@ func (s *solver) protectGroup(t target, allowNew bool) bool {
 	return false
 }
 
-// Secondary status of the run's pattern.
+// status returns the statuses of the run's pattern: every cell the run
+// suppressed becomes a secondary.
 func (s *solver) status() []cellstatus.Status {
 	st := slices.Clone(s.p.Cells.Status)
 	for i := range st {
