@@ -240,7 +240,7 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*Result, err
 		return nil, fmt.Errorf("%w: table %q: every cell that is not a primary is frozen (empty or protected), so %d primaries cannot be protected",
 			ErrFrozen, p.Tables[0].Name, len(slices.Compact(slices.Sorted(slices.Values(res.Unprotected)))))
 	}
-	if !o.NoCleanup && len(s.graphs) == 1 {
+	if !o.NoCleanup {
 		s.stats.Released = s.cleanup()
 	}
 	if err := ctx.Err(); err != nil {
