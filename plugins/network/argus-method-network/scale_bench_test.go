@@ -14,10 +14,13 @@ import (
 )
 
 // scaleShapes are generated 2-D tables of about 10⁴, 10⁵ and 10⁶ cells:
-// 1H2D (a two-level row hierarchy, 10 subtotals, × 20 flat columns) and
-// 2H2D (two-level hierarchies in both dimensions).
+// 1H2D with one level of 10 subtotals whose sub-tables grow with the table
+// (48, 476, 4 762 rows × 21 columns), 1H2D-deep whose sub-tables stay at
+// 48 × 21 while levels are added, and 2H2D (two-level hierarchies in both
+// dimensions).
 var scaleShapes = []struct{ name, shape string }{
 	{"1H2D/1e4", "t10.47x20"}, {"1H2D/1e5", "t10.475x20"}, {"1H2D/1e6", "t10.4761x20"},
+	{"1H2D-deep/1e5", "t10.10.47x20"}, {"1H2D-deep/1e6", "t10.10.10.47x20"},
 	{"2H2D/1e4", "t5.19xt5.19"}, {"2H2D/1e5", "t10.31xt10.31"}, {"2H2D/1e6", "t10.99xt10.99"},
 }
 
