@@ -24,6 +24,7 @@ const (
 	pMinFreq        = "min_freq"
 	pMinFrequency   = "min_frequency"
 	pCleanup        = "cleanup"
+	pReroute        = "reroute"
 	pAudit          = "audit"
 )
 
@@ -56,6 +57,9 @@ func (network) Info() pluginsdk.MethodInfo {
 				Help: "the minimum frequency of the frequency rule, for min_freq; 0: one more than the largest frequency of a frequency-unsafe cell"},
 			{Name: pCleanup, Type: pluginsdk.ParamBool, Default: "true",
 				Help: "release secondaries that the other suppressions make redundant, most expensive first"},
+			{Name: pReroute, Type: pluginsdk.ParamBool, Default: "true",
+				Help: "after the clean-up, replace each secondary (most expensive first) by cheaper paths where that lowers " +
+					"the cost (one network only; about twice the work)"},
 			{Name: pAudit, Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "on", "off"},
 				Help: "audit the pattern with the attacker LPs and give under-protected primaries further paths: on, off, " +
 					"or auto (when the table is split into several networks or a primary has no cycle with room; a single " +
@@ -77,7 +81,8 @@ func (network) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	if !needsProtection(p) {
 		return &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
-	o := netflow.Options{NoCleanup: !req.Params.Bool(pCleanup), AuditWorkers: req.Limits.Threads}
+	o := netflow.Options{NoCleanup: !req.Params.Bool(pCleanup), NoReroute: !req.Params.Bool(pReroute),
+		AuditWorkers: req.Limits.Threads}
 	switch req.Params.String(pAudit) {
 	case "on":
 		o.Audit = netflow.AuditAlways
@@ -135,6 +140,7 @@ func (network) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		Extra: map[string]float64{"networks": float64(st.Graphs), "targets": float64(st.Targets),
 			"singleton_targets": float64(st.GroupTargets), "link_targets": float64(st.LinkTargets),
 			"searches": float64(st.Searches), "paths": float64(st.Paths), "released": float64(st.Released),
+			"rerouted":     float64(st.Rerouted),
 			"audit_rounds": float64(st.AuditRounds), "audit_seconds": st.AuditTime.Seconds()}}
 	out.Stats.Secondaries, out.Stats.SuppressedCost = pluginsdk.Secondaries(p, res.Status)
 	out.Stats.Objective = out.Stats.SuppressedCost

@@ -53,3 +53,70 @@ func (s *solver) cleanup() int {
 	}
 	return released
 }
+
+// reroute tries, most expensive first, to replace each secondary the run
+// chose by cheaper ones: the cell is published, every requirement whose
+// witness used it is met again (over the remaining suppressions, else along
+// new cheapest paths), and the change is kept when the new cells cost less
+// than the cell released; otherwise everything is put back. It returns the
+// number of cells replaced.
+func (s *solver) reroute() int {
+	var cands []int
+	for i, on := range s.supp {
+		if on && !s.given[i] {
+			cands = append(cands, i)
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b int) int { return cmp.Compare(s.cost[b], s.cost[a]) })
+	replaced := 0
+	var ids []int32
+	for n, c := range cands {
+		if n%32 == 0 && s.ctx.Err() != nil {
+			break
+		}
+		if !s.supp[c] {
+			continue
+		}
+		ids = ids[:0]
+		for _, id := range s.uses[c] {
+			if !s.dead[id] && !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+		s.supp[c] = false
+		first := int32(len(s.witnesses))
+		mark := len(s.log)
+		ok := true
+		added := 0.0
+		for _, id := range ids {
+			if !s.protect(s.witnesses[id].t, true) {
+				ok = false
+				break
+			}
+			added = 0
+			for _, a := range s.log[mark:] {
+				added += s.cost[a]
+			}
+			if added >= s.cost[c]-s.tol {
+				ok = false // no gain: stop early
+				break
+			}
+		}
+		if ok {
+			for _, id := range ids {
+				s.dead[id] = true
+			}
+			replaced++
+			continue
+		}
+		for _, a := range s.log[mark:] {
+			s.supp[a] = false
+		}
+		s.log = s.log[:mark]
+		s.supp[c] = true
+		for id := first; id < int32(len(s.witnesses)); id++ {
+			s.dead[id] = true
+		}
+	}
+	return replaced
+}

@@ -106,3 +106,24 @@ func TestSimple2D(t *testing.T) {
 		})
 	}
 }
+
+// TestReroute: on IndustryCode × Size (Var1), re-routing the secondaries
+// lowers the cost of the pattern without losing protection.
+func TestReroute(t *testing.T) {
+	p := csptest.IndustryBySize(t, "Var1")
+	var costs [2]float64
+	for k, off := range []bool{true, false} {
+		res, err := Protect(t.Context(), p, Options{NoReroute: off, Order: OrderDescending, Singletons: allSingletons})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, costs[k] = pluginsdk.Secondaries(p, res.Status)
+		if rep := csptest.Audit(t, p, res.Status); len(rep.UnderProtected) > 0 {
+			t.Errorf("reroute %v: %d under-protected", !off, len(rep.UnderProtected))
+		}
+		t.Logf("reroute %v: cost %.0f, %d rerouted", !off, costs[k], res.Stats.Rerouted)
+	}
+	if costs[1] >= costs[0] {
+		t.Errorf("cost with re-routing %.0f, without %.0f", costs[1], costs[0])
+	}
+}

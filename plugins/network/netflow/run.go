@@ -72,6 +72,8 @@ type Options struct {
 	Singletons Singletons
 	// NoCleanup keeps every secondary the paths chose.
 	NoCleanup bool
+	// NoReroute skips the re-routing of secondaries (single networks).
+	NoReroute bool
 	// Audit selects when the attacker LPs check the pattern (and further
 	// paths repair what they find under-protected).
 	Audit AuditMode
@@ -98,8 +100,9 @@ type Stats struct {
 	// Visited and DijkstraVisited count the nodes the searches over
 	// suppressed cells and the cheapest-path searches labelled.
 	Visited, DijkstraVisited int
-	// Released is the number of secondaries the clean-up published again.
-	Released int
+	// Released is the number of secondaries the clean-up published again;
+	// Rerouted the number replaced by cheaper ones.
+	Released, Rerouted int
 	// AuditRounds counts audits; UnderBefore and UnderAfter the primaries
 	// the first and the last audit found under-protected or unverified.
 	AuditRounds, UnderBefore, UnderAfter int
@@ -242,6 +245,10 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*Result, err
 	}
 	if !o.NoCleanup {
 		s.stats.Released = s.cleanup()
+		if len(s.graphs) == 1 && !o.NoReroute {
+			s.stats.Rerouted = s.reroute()
+			s.stats.Released += s.cleanup()
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -60,6 +60,7 @@ type solver struct {
 	given    []bool  // suppressed before the run
 	listed   []bool  // arcs listed in the graphs' suppAdj
 	added    []int32 // cells the current group target suppressed, to undo a trial
+	log      []int32 // cells suppressed by paths, in order (a re-route undoes its own)
 	blocked  []bool  // cells the current search must not use
 	flow     []float64
 	touched  []int32
@@ -234,6 +235,7 @@ func (s *solver) send(g *graph, a int32, dir int8, need float64, allowNew bool, 
 			if !s.supp[cell] {
 				s.suppress(cell)
 				s.added = append(s.added, cell)
+				s.log = append(s.log, cell)
 				if costOut != nil {
 					*costOut += s.cost[cell]
 				}
