@@ -59,7 +59,7 @@ func (network) Info() pluginsdk.MethodInfo {
 				Help: "release secondaries that the other suppressions make redundant, most expensive first"},
 			{Name: pReroute, Type: pluginsdk.ParamBool, Default: "true",
 				Help: "after the clean-up, replace each secondary (most expensive first) by cheaper paths where that lowers " +
-					"the cost (one network only; about twice the work)"},
+					"the cost (one network only; at most a quarter more search work)"},
 			{Name: pAudit, Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "on", "off"},
 				Help: "audit the pattern with the attacker LPs and give under-protected primaries further paths: on, off, " +
 					"or auto (when the table is split into several networks or a primary has no cycle with room; a single " +
