@@ -504,7 +504,7 @@ func TestProgress(t *testing.T) {
 func TestMethodNotImplemented(t *testing.T) {
 	needCorpus(t)
 	for _, tc := range []struct{ suppress, want, not string }{
-		{"<SUPPRESS> NET(1)\r\n", "argus does not implement method NET (Network) yet", "no installed"},
+		{"<SUPPRESS> NET(1)\r\n", "the plugin argus-method-network is not installed", "does not implement"},
 		{"<SUPPRESS> CTA(1)\r\n", "the plugin argus-method-cta is not installed", "does not implement"},
 		{"<SUPPRESS> RND(1,5)\r\n", "argus does not implement method RND (rounding) yet", "no installed"},
 		{"<SUPPRESS> GH(1,100)\r\n", "the plugin argus-method-hypercube is not installed", "does not implement"},

@@ -31,6 +31,10 @@ type tauArgusMethod struct {
 	// method; nil for none. A plugin serving the method replaces it: the
 	// plugin's parameter specs are the schema then.
 	check func(c *arb.Suppress) error
+	// tableOnly: τ-Argus reads nothing after the table number (NET(t)), so
+	// whatever follows it is ignored, as τ-Argus does; the method's
+	// parameters then come from the configuration or --param only.
+	tableOnly bool
 }
 
 // tauArgusMethods are the methods of τ-Argus's <SUPPRESS>. τ-Argus reads the
@@ -41,7 +45,7 @@ var tauArgusMethods = map[string]tauArgusMethod{
 	"GH":  {name: "hypercube", plugin: "argus-method-hypercube"},
 	"MOD": {name: "modular", plugin: "argus-method-modular"},
 	"OPT": {name: "Optimal", plugin: "argus-method-optimal"},
-	"NET": {name: "Network"},
+	"NET": {name: "Network", plugin: "argus-method-network", tableOnly: true},
 	"RND": {name: "rounding", check: roundingArgs},
 	"CTA": {name: "CTA", plugin: "argus-method-cta"},
 	"CKM": {name: "cell key", check: cellKeyArgs},
@@ -160,6 +164,9 @@ func suppressParams(c *arb.Suppress, ref *MethodRef) (map[string]string, error) 
 		}
 		return nil, nil
 	}
+	if m.tableOnly {
+		return map[string]string{}, nil
+	}
 	args := make([]pluginsdk.BatchArg, len(c.Args))
 	for i, a := range c.Args {
 		args[i] = pluginsdk.BatchArg{Text: a.Text, Err: a.Err}
@@ -217,7 +224,7 @@ func missingMethod(c *arb.Suppress, why string) error {
 		hint = fmt.Sprintf("install %s in a plugin directory (see 'argus plugins' for the directories searched)", m.plugin)
 	case known:
 		err = fmt.Errorf("argus does not implement method %s (%s) yet%s", code, m.name, writtenArgs(c))
-		hint = fmt.Sprintf("argus implements GH, MOD and OPT; run this job with τ-Argus, or install a plugin serving %s", code)
+		hint = fmt.Sprintf("argus implements GH, MOD, OPT and NET; run this job with τ-Argus, or install a plugin serving %s", code)
 	default:
 		err = fmt.Errorf("Unknown suppression method (%s) found%s", code, writtenArgs(c))
 	}

@@ -38,6 +38,8 @@ var batchSpecs = map[string][]pluginsdk.ParamSpec{
 		{Name: "max_time", Type: pluginsdk.ParamDuration, Help: "h", BatchPosition: 1, Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchInt, Label: "max time"}},
 	},
 	"ECHO": echo{}.Info().Params,
+	// NET(t): the network plugin's parameters are keyword-only.
+	"NET": {{Name: "order", Type: pluginsdk.ParamEnum, Allowed: []string{"given", "descending"}, Help: "h"}},
 }
 
 // parseSuppress parses one <SUPPRESS> line of file t.arb.
@@ -78,7 +80,8 @@ func TestSuppressArgs(t *testing.T) {
 		{`<SUPPRESS> RND(1,5)|x`, nil, "", 0},
 		{`<SUPPRESS> RND(1,5,1,10,1,2,1|`, nil, "", 0},
 		{`<SUPPRESS> CKM(1) "pt.txt"`, nil, "", 0},
-		{`<SUPPRESS> NET(1,5,x`, nil, "", 0}, // τ-Argus reads nothing after NET's table number
+		{`<SUPPRESS> NET(1,5,x`, map[string]string{}, "", 0}, // τ-Argus reads nothing after NET's table number
+		{`<SUPPRESS> NET(1)`, map[string]string{}, "", 0},
 		// τ-Argus's checks, through the plugins' batch forms
 		{`<SUPPRESS> GH(1,x)`, nil, "Illegal value (x) for a priori percentage in GH", 17},
 		{`<SUPPRESS> GH(1,)`, nil, "Illegal value () for a priori percentage in GH", 17},
@@ -160,8 +163,7 @@ func TestSuppressArgs(t *testing.T) {
 // any the message is as before.
 func TestMissingMethodNamesArgs(t *testing.T) {
 	for line, want := range map[string]string{
-		`<SUPPRESS> NET(1)`:                      "argus does not implement method NET (Network) yet",
-		`<SUPPRESS> NET(1,5, "a b")`:             "argus does not implement method NET (Network) yet (arguments after the table number: 5, a b)",
+		`<SUPPRESS> NET(1)`:                      "no installed method plugin serves method NET (Network): the plugin argus-method-network is not installed",
 		`<SUPPRESS> CTA(2,x`:                     "no installed method plugin serves method CTA (CTA): the plugin argus-method-cta is not installed",
 		`<SUPPRESS> CKM(1) "ptCont" | "ptSep" |`: `argus does not implement method CKM (cell key) yet (arguments after the table number: "ptCont" | "ptSep" |)`,
 		`<SUPPRESS> XYZ(1)`:                      "Unknown suppression method (XYZ) found",

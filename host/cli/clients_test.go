@@ -62,7 +62,8 @@ func TestMain(m *testing.M) {
 // point TMPDIR elsewhere for a while).
 var startTemp = os.TempDir()
 
-// realPlugins builds the OPT, MOD, GH and AUDIT plugins once per test binary.
+// realPlugins builds the OPT, MOD, GH, NET and AUDIT plugins once per test
+// binary.
 func realPlugins(t testing.TB) string {
 	t.Helper()
 	p := &methodPlugins
@@ -72,8 +73,8 @@ func realPlugins(t testing.TB) string {
 		}
 		cmd := exec.Command("go", "build", "-o", p.dir+string(filepath.Separator),
 			"./plugins/optimal/argus-method-optimal", "./plugins/modular/argus-method-modular",
-			"./plugins/hypercube/argus-method-hypercube", "./plugins/audit/argus-method-audit",
-			"./plugins/cta/argus-method-cta")
+			"./plugins/hypercube/argus-method-hypercube", "./plugins/network/argus-method-network",
+			"./plugins/audit/argus-method-audit", "./plugins/cta/argus-method-cta")
 		cmd.Dir = repoDir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			p.err = fmt.Errorf("building the plugins: %v\n%s", err, out)
