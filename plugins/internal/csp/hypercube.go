@@ -168,6 +168,22 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 	if dir == down {
 		s0 = -1
 	}
+	// A column without coordinates (a sum of cells) moves with center
+	// alone when no other column of its relations is a corner: corners
+	// among its other terms could cancel center's move in the sum.
+	var avoid map[int]bool
+	if j != center {
+		avoid = map[int]bool{}
+		rows, _ := m.col(j)
+		for _, r := range rows {
+			rc, _ := m.row(int(r))
+			for _, g := range rc {
+				if g != j {
+					avoid[g] = true
+				}
+			}
+		}
+	}
 	// flip is the sign change of a corner per dimension whose code is
 	// the alternative: a total and one of its codes move together, two
 	// codes of one total in opposite directions (τ-Argus's order puts
@@ -186,6 +202,9 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 			return -1, 0
 		}
 		g := int(m.cellCol[c])
+		if g >= 0 && g != center && avoid[g] {
+			return -1, 0
+		}
 		need := amount
 		if sum {
 			need = math.SmallestNonzeroFloat64

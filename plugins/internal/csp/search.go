@@ -38,6 +38,15 @@ func (e *engine) search(ctx context.Context) error {
 		e.best.bound = e.best.cost
 		return nil
 	}
+	if e.opts.Start != nil {
+		e.startPattern(y)
+		e.stats.StartCost = m.patternCost(y)
+		if m.hyper != nil {
+			// The start is there to spare the routing LP over the whole
+			// table.
+			e.pool.useSmallLPs()
+		}
+	}
 	if _, err := e.heuristic(ctx, y, nil, 0.4, false); err != nil {
 		return err
 	}
