@@ -121,14 +121,14 @@ func (e *engine) slideCubes(t int, y []bool) bool {
 }
 
 // reuseWitness stores the deviation x, feasible under the pattern yf, as
-// the witness of every requirement of the tasks from the given one on that
-// it meets and that has no witness within yf yet; it returns how many it
-// stored.
-func (e *engine) reuseWitness(x, yf []float64, from int) int {
+// the witness of every requirement of the given tasks that it meets and
+// that has no witness within yf yet; it returns how many it stored.
+func (e *engine) reuseWitness(x, yf []float64, tasks []int) int {
 	stored := 0
-	for t := from; t < len(e.reqs.tasks); t++ {
+	for _, t := range tasks {
 		tk := &e.reqs.tasks[t]
 		if tk.slide > 0 {
+			stored += e.reuseSlide(x, yf, t)
 			continue
 		}
 		for d := range 2 {
@@ -144,6 +144,35 @@ func (e *engine) reuseWitness(x, yf []float64, from int) int {
 				stored++
 			}
 		}
+	}
+	return stored
+}
+
+// reuseSlide stores x, feasible under yf, as the lean witness of task t
+// (which has a range requirement) in each direction where it moves the
+// column by slideAmounts and the lean witness does not hold yet, scaled
+// to that amount (slideCubes takes it); it returns how many it stored.
+func (e *engine) reuseSlide(x, yf []float64, t int) int {
+	tk := &e.reqs.tasks[t]
+	a := e.slideAmounts(t)
+	stored := 0
+	for d := range 2 {
+		v := x[tk.col]
+		if d == down {
+			v = -v
+		}
+		if a[d] == 0 || v < a[d] || e.holds(&e.reqs.lean[t][d], yf, a[d]) || !e.isDeviation(x, tk.col, d, v) {
+			continue
+		}
+		f := a[d] / v
+		w := witness{value: a[d], set: true}
+		for g, xv := range x {
+			if xv != 0 {
+				w.col, w.val = append(w.col, int32(g)), append(w.val, xv*f)
+			}
+		}
+		e.reqs.lean[t][d] = w
+		stored++
 	}
 	return stored
 }
@@ -174,8 +203,13 @@ func (e *engine) verify(ctx context.Context, y []bool) ([]int, error) {
 	ok := make([]bool, n)
 	batch := n
 	reuse := e.cubeChecks()
+	ord := make([]int, n)
+	for t := range ord {
+		ord[t] = t
+	}
 	if reuse {
-		batch = 8 * len(e.pool)
+		// Larger requirements first: their attacker LPs move the most.
+		batch, ord = 8*len(e.pool), e.reqs.order()
 	}
 	lps, reused := 0, 0
 	for off := 0; off < n; off += batch {
@@ -186,8 +220,8 @@ func (e *engine) verify(ctx context.Context, y []bool) ([]int, error) {
 			if reuse {
 				col = &xs[k]
 			}
-			_, p, err := e.check(ctx, w, off+k, yf, false, y, col)
-			ok[off+k] = p
+			_, p, err := e.check(ctx, w, ord[off+k], yf, false, y, col)
+			ok[ord[off+k]] = p
 			return err
 		})
 		if err != nil {
@@ -196,8 +230,11 @@ func (e *engine) verify(ctx context.Context, y []bool) ([]int, error) {
 		for _, list := range xs {
 			for _, x := range list {
 				lps++
-				reused += e.reuseWitness(x, yf, off+size)
+				reused += e.reuseWitness(x, yf, ord[off+size:])
 			}
+		}
+		if reuse && (off/batch)%10 == 9 {
+			e.logf("verify: %d of %d tasks, %d attacker LP optima reused as %d witnesses, %d hypercubes so far", off+size, n, lps, reused, e.hypercubes.Load())
 		}
 	}
 	if reuse {

@@ -194,3 +194,88 @@ func TestStartSlidingHypercubes(t *testing.T) {
 		t.Errorf("%d primaries under-protected", u)
 	}
 }
+
+// TestReuseWitness: the deviation that proves one requirement is stored as
+// the witness of every other requirement it meets (tasks with a range as
+// lean witnesses for their range amounts), and of no other; each stored
+// witness holds under the pattern.
+func TestReuseWitness(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{3, 3, 2, 3}, Seed: 5, PrimaryFraction: 0.3})
+	n := p.NumCells()
+	p.Cells.SlidingPL = make([]float64, n)
+	k := 0
+	for i, s := range p.Cells.Status {
+		if s.IsPrimary() {
+			if k%2 == 0 {
+				p.Cells.SlidingPL[i] = 3 * (p.Cells.UpperPL[i] + p.Cells.LowerPL[i])
+			}
+			k++
+		}
+	}
+	in := FromProblem(p, p.Relations)
+	e := &engine{opts: &Options{}, reqs: requirements{unprotectable: map[int]bool{}}}
+	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	m := e.model
+	e.reqs.build(m)
+	y := e.allOn()
+	yf := e.toFloat(y)
+	stored, moved := 0, 0
+	pool, err := newWorkerPool(m, e.opts, len(e.reqs.tasks))
+	defer pool.close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for a := range e.reqs.tasks {
+		// The attacker's optimum under every suppressible cell: it moves
+		// many primaries.
+		r, err := pool[0].att.solve(context.Background(), yf, e.reqs.tasks[a].col, up)
+		if err != nil || !r.ok || r.x == nil {
+			t.Fatalf("attacker LP of task %d: %v", a, err)
+		}
+		z := r.x
+		var others []int
+		for b := range e.reqs.tasks {
+			if b != a {
+				others = append(others, b)
+			}
+		}
+		// Fresh witnesses per deviation.
+		e.reqs.witnesses = make([][2]witness, len(e.reqs.tasks))
+		e.reqs.lean = make([][2]witness, len(e.reqs.tasks))
+		got := e.reuseWitness(z, yf, others)
+		stored += got
+		count := 0
+		for _, b := range others {
+			tk := &e.reqs.tasks[b]
+			amounts := tk.req
+			if tk.slide > 0 {
+				amounts = e.slideAmounts(b)
+			}
+			for d := range 2 {
+				v := z[tk.col]
+				if d == down {
+					v = -v
+				}
+				w := &e.reqs.witnesses[b][d]
+				if tk.slide > 0 {
+					w = &e.reqs.lean[b][d]
+				}
+				meets := amounts[d] > 0 && v >= amounts[d]
+				if meets {
+					moved++
+					count++
+				}
+				if h := e.holds(w, yf, amounts[d]); h != meets && amounts[d] > 0 {
+					t.Errorf("task %d dir %d: moved by %g of %g, witness holds %v", b, d, v, amounts[d], h)
+				}
+			}
+		}
+		if got != count {
+			t.Errorf("deviation of task %d: %d witnesses stored, %d requirements met", a, got, count)
+		}
+	}
+	t.Logf("%d requirements met by other tasks' deviations, %d witnesses stored", moved, stored)
+	if moved == 0 || stored == 0 {
+		t.Errorf("no deviation met another requirement (%d moved, %d stored): the test proves nothing", moved, stored)
+	}
+}
