@@ -69,6 +69,9 @@ type hypergrid struct {
 	g     *Grid
 	dense relations.Grid
 	at    map[int64]int32
+	// located marks the model columns with a cell that has coordinates
+	// (the others are sums of cells, such as τ-Argus's virtual cells).
+	located []bool
 }
 
 // newHypergrid indexes the grid of an instance with n cells; nil when there
@@ -323,6 +326,7 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 		if j != center {
 			corners = append(corners, j)
 		}
+		corners = e.withSums(corners)
 		if sum {
 			u := e.balance(center, dir, 1, corners, false)
 			if u == nil {
@@ -358,6 +362,36 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 		return total
 	}
 	return nil
+}
+
+// withSums appends to the columns cols those without coordinates in their
+// relations (τ-Argus's virtual cells, sums of cells): they move with their
+// terms, and balance derives how.
+func (e *engine) withSums(cols []int) []int {
+	m := e.model
+	var seen map[int]bool
+	for _, g := range cols {
+		rows, _ := m.col(g)
+		for _, r := range rows {
+			rc, _ := m.row(int(r))
+			for _, h := range rc {
+				if m.hyper.located[h] {
+					continue
+				}
+				if seen == nil {
+					seen = map[int]bool{}
+					for _, c := range cols {
+						seen[c] = true
+					}
+				}
+				if !seen[h] {
+					seen[h] = true
+					cols = append(cols, h)
+				}
+			}
+		}
+	}
+	return cols
 }
 
 // balance finds the deviation over the given columns that moves j (one of

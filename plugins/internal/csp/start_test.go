@@ -279,3 +279,42 @@ func TestReuseWitness(t *testing.T) {
 		t.Errorf("no deviation met another requirement (%d moved, %d stored): the test proves nothing", moved, stored)
 	}
 }
+
+// TestHypercubeWithSums: a primary that is a term of a virtual cell (a sum
+// of cells without coordinates) gets hypercube witnesses: the sum moves
+// with its terms, so its relation balances. (The two terms share no
+// relation, so that no hypercube moves both and leaves the sum alone.)
+func TestHypercubeWithSums(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{2, 2, 2, 4}, Seed: 1})
+	p1, p2 := cellAt(p, 1, 1, 1, 1), cellAt(p, 2, 2, 2, 2)
+	for i := range p.NumCells() {
+		if p.Cells.Status[i].IsPrimary() {
+			p.Cells.Status[i] = cellstatus.Safe
+		}
+	}
+	for _, c := range []int{p1, p2} {
+		p.Cells.Status[c] = cellstatus.UnsafeRule
+		p.Cells.UpperPL[c], p.Cells.LowerPL[c] = 1, 1
+	}
+	in := FromProblem(p, p.Relations)
+	in.CopyOnWrite()
+	in.AddVirtual([]int{p1, p2}, 0, 1, 0, 10*in.Upper[0])
+	e := &engine{opts: &Options{}, reqs: requirements{unprotectable: map[int]bool{}}}
+	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	m := e.model
+	for _, c := range []int{p1, p2} {
+		j := int(m.cellCol[c])
+		for d := range 2 {
+			for _, restrict := range []bool{false, true} {
+				z := e.hypercube(j, d, 1, e.allOn(), restrict)
+				if z == nil {
+					t.Errorf("cell %d dir %d restrict %v: no hypercube witness", c, d, restrict)
+					continue
+				}
+				if !e.isDeviation(z, j, d, 1) {
+					t.Errorf("cell %d dir %d: the witness is no deviation", c, d)
+				}
+			}
+		}
+	}
+}
