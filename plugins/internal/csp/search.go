@@ -38,16 +38,20 @@ func (e *engine) search(ctx context.Context) error {
 		e.best.bound = e.best.cost
 		return nil
 	}
+	share := 0.4 // of the time left, for the clean-up of the first pattern
 	if e.opts.Start != nil {
 		e.startPattern(y)
 		e.stats.StartCost = m.patternCost(y)
 		if m.hyper != nil {
 			// The start is there to spare the routing LP over the whole
-			// table.
+			// table; the attacker LPs of the cutting planes take seconds
+			// there too, so the clean-up of the start gets most of the
+			// time.
 			e.pool.useSmallLPs()
+			share = 0.8
 		}
 	}
-	if _, err := e.heuristic(ctx, y, nil, 0.4, false); err != nil {
+	if _, err := e.heuristic(ctx, y, nil, share, false); err != nil {
 		return err
 	}
 	e.stats.HeuristicCost = e.best.cost
