@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -316,5 +317,26 @@ func TestHypercubeWithSums(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLPTimeLimitProvesNothing: with every attacker LP stopped by
+// Options.LPTimeLimit, nothing is proven by LP (requirements count as
+// unmet, and the routing's witnesses prove them); the pattern returned is
+// still protected (audited) and the stopped LPs are counted.
+func TestLPTimeLimitProvesNothing(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4}, Seed: 7, PrimaryFraction: 0.2})
+	sol, err := Solve(context.Background(), FromProblem(p, p.Relations), Options{LPTimeLimit: time.Nanosecond, MaxMasterSolves: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Stats.LPTimeLimits == 0 {
+		t.Error("no attacker LP stopped by a limit of 1 ns")
+	}
+	if sol.Bound > sol.Cost {
+		t.Errorf("bound %g above the cost %g", sol.Bound, sol.Cost)
+	}
+	if u := auditPattern(t, p, sol.Suppressed); u > 0 {
+		t.Errorf("%d primaries under-protected", u)
 	}
 }
