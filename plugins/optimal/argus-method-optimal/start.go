@@ -10,11 +10,11 @@ import (
 
 // Start patterns (parameter start): the exact engine checks a start pattern,
 // protects what it leaves unprotected and improves it (csp.Options.Start), so
-// a fast pattern of another method spares the routing LPs over the whole
-// table that a first pattern of its own would need. On tables of four or more
-// dimensions those LPs take seconds to minutes each (rtauargus's 5-D
-// datatest2: every suppressible cell suppressed at the time limit without a
-// start).
+// that a protected incumbent exists within seconds on tables where the
+// engine's own first pattern may take most of the time limit; the engine's
+// own pattern follows and replaces it when cheaper (rtauargus's 5-D
+// datatest2, OPT(1,3): GH's pattern completed after 8 s, the engine's own
+// after 49 s at 27 % less cost).
 const (
 	startAuto = "auto" // GH's pattern on one table of four or more dimensions, none otherwise
 	startGH   = "gh"   // GH's pattern
