@@ -140,6 +140,13 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 		}
 	}
 	slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(m.cost[b], m.cost[a]) })
+	if e.cubeChecks() {
+		// Large tables of four or more dimensions: the witnesses a column
+		// carries first (a start pattern's totals carry hundreds, each
+		// to reroute), then the cost; many cheap tries before the budget
+		// ends rather than a few dear ones.
+		slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(len(uses[a]), len(uses[b])) })
+	}
 	var pins pinScratch
 	var routed, removed, kept, keptRoutes atomic.Int64
 	defer func() {

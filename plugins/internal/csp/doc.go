@@ -79,6 +79,16 @@
 // dimension (or the total), their deviations derived from the relations and
 // checked (hypercube.go).
 //
+// A caller may give a start pattern (Options.Start), such as GH's: the
+// engine checks it rather than trusting it. On tables of four or more
+// dimensions the check proves requirements by hypercubes within the
+// pattern and by attacker LPs, largest requirements first, each LP's
+// optimum tried as a witness for the requirements not checked yet (as the
+// audit reuses its LP solutions); what it cannot prove is protected as in
+// any pattern, and only then does the pattern become the incumbent, which
+// the clean-up and the search improve. Options.LPTimeLimit bounds each
+// attacker LP: one stopped there proves nothing.
+//
 // # Singletons
 //
 // Two extensions of Castro (2012, "Recent advances in optimization techniques

@@ -56,6 +56,7 @@ type engine struct {
 	stats        Stats
 	badWitnesses atomic.Int64 // Stats.BadWitnesses, counted by the workers
 	hypercubes   atomic.Int64 // Stats.Hypercubes, counted by the workers
+	lpLimits     atomic.Int64 // Stats.LPTimeLimits, counted by the workers
 }
 
 // errTime signals the time limit inside the engine.
@@ -66,6 +67,9 @@ var errTime = errors.New("csp: time limit")
 // failures and a done context; the time limit is not an error.
 func Solve(ctx context.Context, in *Instance, opts Options) (*Solution, error) {
 	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	if err := in.validateStart(opts.Start); err != nil {
 		return nil, err
 	}
 	e := &engine{opts: &opts, clock: clock{start: time.Now()}, reqs: requirements{unprotectable: map[int]bool{}}}
@@ -173,6 +177,7 @@ func (e *engine) solution(timeLimit bool) *Solution {
 	slices.Sort(s.Unprotectable)
 	e.stats.BadWitnesses = e.badWitnesses.Load()
 	e.stats.Hypercubes = e.hypercubes.Load()
+	e.stats.LPTimeLimits = e.lpLimits.Load()
 	for _, w := range e.pool {
 		e.stats.AttackerLPs += w.att.solves
 		e.stats.RouterLPs += w.rt.solves
@@ -185,6 +190,35 @@ func (e *engine) solution(timeLimit bool) *Solution {
 	s.Stats = e.stats
 	e.progress("done")
 	return s
+}
+
+// startPattern marks in y the columns of the free cells of Options.Start.
+func (e *engine) startPattern(y []bool) {
+	m := e.model
+	for i, s := range e.opts.Start {
+		if s && m.in.Kind[i] == Free {
+			if j := m.cellCol[i]; j >= 0 && !m.on[j] {
+				y[j] = true
+			}
+		}
+	}
+}
+
+// attack solves the attacker LP of column j in direction d under y on
+// worker w, within Options.LPTimeLimit: an LP stopped by the limit gives a
+// result that is not ok (it proves nothing), not an error.
+func (e *engine) attack(ctx context.Context, w *worker, y []float64, j, d int) (attack, error) {
+	if e.opts.LPTimeLimit <= 0 {
+		return w.att.solve(ctx, y, j, d)
+	}
+	lctx, cancel := context.WithTimeout(ctx, e.opts.LPTimeLimit)
+	defer cancel()
+	r, err := w.att.solve(lctx, y, j, d)
+	if err != nil && ctx.Err() == nil && lctx.Err() != nil {
+		e.lpLimits.Add(1)
+		return attack{}, nil
+	}
+	return r, err
 }
 
 // allOn is the pattern suppressing every column.

@@ -13,8 +13,16 @@ import (
 // preprocess drops requirements that the always-suppressed columns meet
 // already. (Requirements that no pattern meets are found by the start
 // heuristic, which relaxes them to what suppressing everything achieves.)
+// With a start pattern on a table of four or more dimensions it does
+// nothing: its attacker LP per task and direction is what the start is
+// there to spare, and a requirement it would drop is met by any pattern,
+// the start's hypercube checks find its witness.
 func (e *engine) preprocess(ctx context.Context) error {
 	m := e.model
+	if e.opts.Start != nil && m.hyper != nil {
+		e.stats.Tasks = len(e.reqs.tasks)
+		return nil
+	}
 	type vals struct{ v [2]float64 }
 	measure := func(y []float64) ([]vals, error) {
 		out := make([]vals, len(e.reqs.tasks))
@@ -24,7 +32,7 @@ func (e *engine) preprocess(ctx context.Context) error {
 				if tk.req[d] == 0 && tk.slide == 0 {
 					continue
 				}
-				r, err := w.att.solve(ctx, y, tk.col, d)
+				r, err := e.attack(ctx, w, y, tk.col, d)
 				if err != nil {
 					return err
 				}
@@ -81,6 +89,7 @@ func (e *engine) protect(ctx context.Context, y []bool, guide []float64) error {
 	}
 	var fastAt time.Time
 	var first context.Context // the first call's context, with its hard end
+	isFirst := e.best.pattern == nil
 	if e.best.pattern == nil && e.clock.untimed != nil {
 		ctx = e.clock.untimed
 		if !e.clock.deadline.IsZero() {
@@ -113,6 +122,14 @@ func (e *engine) protect(ctx context.Context, y []bool, guide []float64) error {
 			return err
 		}
 		e.logf("protect: attempt %d, %d requirements unmet (%d hypercubes so far)", attempt, len(bad), e.hypercubes.Load())
+		if attempt == 0 && isFirst && e.opts.Start != nil {
+			e.stats.StartUnmet = len(bad)
+			for _, t := range bad[:min(len(bad), 10)] {
+				tk := &e.reqs.tasks[t]
+				e.logf("start: cell %d unmet, requirements up %g down %g range %g, capacities %g/%g",
+					m.reqCell[tk.col], tk.req[up], tk.req[down], tk.slide, m.capUp[tk.col], m.capDn[tk.col])
+			}
+		}
 		if len(bad) == 0 {
 			break
 		}
@@ -304,7 +321,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 				continue
 			}
 		} else {
-			r, err := wk.att.solve(ctx, yf, tk.col, d)
+			r, err := e.attack(ctx, wk, yf, tk.col, d)
 			if err != nil {
 				return err
 			}
@@ -357,6 +374,17 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		d := up
 		if c := m.capUp[tk.col]; need > c {
 			d, need = down, (tk.slide-got[up])*margin
+		}
+		if m.hyper != nil && sparse {
+			// A hypercube for the range, as for the directions above.
+			z := e.hypercube(tk.col, d, need, y, true)
+			if z == nil {
+				z = e.hypercube(tk.col, d, need, y, false)
+			}
+			if z != nil {
+				support(z, need)
+				return nil
+			}
 		}
 		z, err := route(d, need)
 		if err != nil {

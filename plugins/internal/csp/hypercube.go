@@ -69,6 +69,9 @@ type hypergrid struct {
 	g     *Grid
 	dense relations.Grid
 	at    map[int64]int32
+	// located marks the model columns with a cell that has coordinates
+	// (the others are sums of cells, such as τ-Argus's virtual cells).
+	located []bool
 }
 
 // newHypergrid indexes the grid of an instance with n cells; nil when there
@@ -168,6 +171,22 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 	if dir == down {
 		s0 = -1
 	}
+	// A column without coordinates (a sum of cells) moves with center
+	// alone when no other column of its relations is a corner: corners
+	// among its other terms could cancel center's move in the sum.
+	var avoid map[int]bool
+	if j != center {
+		avoid = map[int]bool{}
+		rows, _ := m.col(j)
+		for _, r := range rows {
+			rc, _ := m.row(int(r))
+			for _, g := range rc {
+				if g != j {
+					avoid[g] = true
+				}
+			}
+		}
+	}
 	// flip is the sign change of a corner per dimension whose code is
 	// the alternative: a total and one of its codes move together, two
 	// codes of one total in opposite directions (τ-Argus's order puts
@@ -186,6 +205,9 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 			return -1, 0
 		}
 		g := int(m.cellCol[c])
+		if g >= 0 && g != center && avoid[g] {
+			return -1, 0
+		}
 		need := amount
 		if sum {
 			need = math.SmallestNonzeroFloat64
@@ -304,6 +326,7 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 		if j != center {
 			corners = append(corners, j)
 		}
+		corners = e.withSums(corners)
 		if sum {
 			u := e.balance(center, dir, 1, corners, false)
 			if u == nil {
@@ -339,6 +362,36 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 		return total
 	}
 	return nil
+}
+
+// withSums appends to the columns cols those without coordinates in their
+// relations (τ-Argus's virtual cells, sums of cells): they move with their
+// terms, and balance derives how.
+func (e *engine) withSums(cols []int) []int {
+	m := e.model
+	var seen map[int]bool
+	for _, g := range cols {
+		rows, _ := m.col(g)
+		for _, r := range rows {
+			rc, _ := m.row(int(r))
+			for _, h := range rc {
+				if m.hyper.located[h] {
+					continue
+				}
+				if seen == nil {
+					seen = map[int]bool{}
+					for _, c := range cols {
+						seen[c] = true
+					}
+				}
+				if !seen[h] {
+					seen[h] = true
+					cols = append(cols, h)
+				}
+			}
+		}
+	}
+	return cols
 }
 
 // balance finds the deviation over the given columns that moves j (one of

@@ -117,6 +117,19 @@ func (in *Instance) validate() error {
 	return nil
 }
 
+// validateStart checks a start pattern (Options.Start) against the instance.
+func (in *Instance) validateStart(start []bool) error {
+	if len(start) > in.NumCells() {
+		return fmt.Errorf("%w: the start pattern has %d entries for %d cells", errInstance, len(start), in.NumCells())
+	}
+	for i, s := range start {
+		if s && in.Kind[i] == Frozen {
+			return fmt.Errorf("%w: the start pattern suppresses cell %d, which is frozen", errInstance, i)
+		}
+	}
+	return nil
+}
+
 func (in *Instance) cost(i int) float64 {
 	if len(in.Cost) == 0 {
 		return 1

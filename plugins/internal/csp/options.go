@@ -49,6 +49,25 @@ type Options struct {
 	// MaxCutsPerRound bounds the cuts added per cutting-plane round; 0
 	// means 100 per worker.
 	MaxCutsPerRound int
+	// Start, if set, is a pattern to start from, one entry per cell
+	// (cells beyond its length are not in it): another method's pattern,
+	// such as GH's. The engine checks it, it does not trust it: the start
+	// heuristic takes it as its first pattern and proves each requirement
+	// with a witness inside it (on a table of four or more dimensions
+	// (Instance.Grid) first a hypercube within the pattern, checked against
+	// every relation and capacity, then an attacker LP), protects the
+	// requirements it cannot prove as it protects any pattern, and cleans
+	// the result up; only the checked pattern becomes the incumbent. On
+	// such tables the heuristic routes with small LPs from the start (the
+	// routing LP over the whole table is what the start is there to
+	// avoid). Entries of primaries and fixed cells are ignored; a frozen
+	// cell in the start is an error.
+	Start []bool
+	// LPTimeLimit bounds each attacker LP (0: none). An LP that hits it
+	// proves nothing: its requirement counts as unmet under the pattern
+	// (the heuristic protects it anew, the master gets no cut from it), so
+	// the limit costs secondaries or bound, never protection.
+	LPTimeLimit time.Duration
 	// Progress, if set, receives progress reports from the solving
 	// goroutine.
 	Progress func(Progress)
@@ -148,6 +167,14 @@ type Stats struct {
 	// Hypercubes counts the witnesses found as hypercubes (tables of four
 	// or more dimensions).
 	Hypercubes int64
+	// LPTimeLimits counts the attacker LPs stopped by
+	// Options.LPTimeLimit.
+	LPTimeLimits int64
+	// StartCost is the cost of Options.Start's free cells (0 without a
+	// start); StartUnmet is the number of tasks the start did not protect
+	// (or that its check could not prove within LPTimeLimit).
+	StartCost  float64
+	StartUnmet int
 	// Time is the wall-clock time.
 	Time time.Duration
 }

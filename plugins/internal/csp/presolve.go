@@ -256,6 +256,14 @@ func presolve(in *Instance, minRange float64) *model {
 	}
 	m.cols = numeric.Transpose(m.numRows(), m.n, m.row, nil)
 	m.hyper = newHypergrid(in.Grid, n)
+	if h := m.hyper; h != nil {
+		h.located = make([]bool, m.n)
+		for i := range min(n, len(h.g.Coords)/len(h.g.Sizes)) {
+			if c := m.cellCol[i]; c >= 0 {
+				h.located[c] = true
+			}
+		}
+	}
 	return m
 }
 

@@ -2,6 +2,7 @@ package csp
 
 import (
 	"context"
+	"math"
 	"slices"
 )
 
@@ -15,11 +16,17 @@ import (
 // keeps as singletonRows.
 
 // check evaluates task t under pattern y (per column). With cuts it returns
-// the violated cuts; protected reports that every requirement holds.
-func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, wantCuts bool) (cuts []cut, protected bool, err error) {
+// the violated cuts; protected reports that every requirement holds. yb,
+// if set, is y as a binary pattern: where cubeChecks allows, a hypercube
+// within it proves a requirement without an LP; xs, if set, collects the
+// deviations of the attacker LPs' optima (witnesses for other tasks).
+func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, wantCuts bool, yb []bool, xs *[][]float64) (cuts []cut, protected bool, err error) {
 	m := e.model
 	tk := &e.reqs.tasks[t]
 	eps := m.eps
+	if yb != nil && tk.slide > 0 && e.cubeChecks() && e.slideCubes(t, yb) {
+		return nil, true, nil
+	}
 	var res [2]attack
 	var have [2]bool
 	protected = true
@@ -30,7 +37,16 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 		if tk.slide == 0 && (e.holds(&e.reqs.witnesses[t][d], y, tk.req[d]) || e.holds(&e.reqs.lean[t][d], y, tk.req[d])) {
 			continue
 		}
-		r, err := wk.att.solve(ctx, y, tk.col, d)
+		if yb != nil && tk.slide == 0 && e.cubeChecks() {
+			if z := e.hypercube(tk.col, d, tk.req[d], yb, true); z != nil {
+				e.setWitness(t, d, z, tk.req[d], false)
+				if w := &e.reqs.witnesses[t][d]; w.set {
+					e.reqs.keepLean(t, d)
+					continue
+				}
+			}
+		}
+		r, err := e.attack(ctx, wk, y, tk.col, d)
 		if err != nil {
 			return nil, false, err
 		}
@@ -39,6 +55,9 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 			continue
 		}
 		res[d], have[d] = r, true
+		if xs != nil && r.x != nil {
+			*xs = append(*xs, r.x)
+		}
 		if r.value >= tk.req[d]-eps {
 			e.setWitness(t, d, r.x, r.value, tk.slide == 0)
 			continue
@@ -66,6 +85,105 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 	return cuts, protected, nil
 }
 
+// slideAmounts are the deviations up and down that meet every requirement
+// of task t, its range included: the range beyond the downward requirement
+// upwards.
+func (e *engine) slideAmounts(t int) [2]float64 {
+	tk := &e.reqs.tasks[t]
+	return [2]float64{math.Max(tk.req[up], tk.slide-tk.req[down]), tk.req[down]}
+}
+
+// slideCubes reports whether witnesses within the binary pattern y meet
+// every requirement of task t, which has a range requirement: one up by
+// the range beyond the downward requirement, one down by that (the
+// clean-up's lean witnesses, which it routes for these amounts, or
+// hypercubes).
+func (e *engine) slideCubes(t int, y []bool) bool {
+	a := e.slideAmounts(t)
+	var yf []float64
+	for d := range 2 {
+		if a[d] == 0 {
+			continue
+		}
+		if w := &e.reqs.lean[t][d]; w.set {
+			if yf == nil {
+				yf = e.toFloat(y)
+			}
+			if e.holds(w, yf, a[d]) {
+				continue
+			}
+		}
+		if e.hypercube(e.reqs.tasks[t].col, d, a[d], y, true) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// reuseWitness stores the deviation x, feasible under the pattern yf, as
+// the witness of every requirement of the given tasks that it meets and
+// that has no witness within yf yet; it returns how many it stored.
+func (e *engine) reuseWitness(x, yf []float64, tasks []int) int {
+	stored := 0
+	for _, t := range tasks {
+		tk := &e.reqs.tasks[t]
+		if tk.slide > 0 {
+			stored += e.reuseSlide(x, yf, t)
+			continue
+		}
+		for d := range 2 {
+			v := x[tk.col]
+			if d == down {
+				v = -v
+			}
+			if tk.req[d] == 0 || v < tk.req[d]-e.model.eps || e.holds(&e.reqs.witnesses[t][d], yf, tk.req[d]) {
+				continue
+			}
+			e.setWitness(t, d, x, v, true)
+			if e.reqs.witnesses[t][d].set {
+				stored++
+			}
+		}
+	}
+	return stored
+}
+
+// reuseSlide stores x, feasible under yf, as the lean witness of task t
+// (which has a range requirement) in each direction where it moves the
+// column by slideAmounts and the lean witness does not hold yet, scaled
+// to that amount (slideCubes takes it); it returns how many it stored.
+func (e *engine) reuseSlide(x, yf []float64, t int) int {
+	tk := &e.reqs.tasks[t]
+	a := e.slideAmounts(t)
+	stored := 0
+	for d := range 2 {
+		v := x[tk.col]
+		if d == down {
+			v = -v
+		}
+		if a[d] == 0 || v < a[d] || e.holds(&e.reqs.lean[t][d], yf, a[d]) || !e.isDeviation(x, tk.col, d, v) {
+			continue
+		}
+		f := a[d] / v
+		w := witness{value: a[d], set: true}
+		for g, xv := range x {
+			if xv != 0 {
+				w.col, w.val = append(w.col, int32(g)), append(w.val, xv*f)
+			}
+		}
+		e.reqs.lean[t][d] = w
+		stored++
+	}
+	return stored
+}
+
+// cubeChecks reports whether check tries hypercube witnesses within a
+// binary pattern: on a table of four or more dimensions, once the routing
+// runs on small LPs or when the search started from Options.Start.
+func (e *engine) cubeChecks() bool {
+	return e.model.hyper != nil && (e.opts.Start != nil || e.pool.sparse())
+}
+
 // holds reports whether witness w fits the pattern y and meets the
 // requirement req.
 func (e *engine) holds(w *witness, y []float64, req float64) bool {
@@ -73,17 +191,54 @@ func (e *engine) holds(w *witness, y []float64, req float64) bool {
 }
 
 // verify checks every task under the binary pattern y in parallel; it
-// returns the unprotected tasks.
+// returns the unprotected tasks. Where cubeChecks allows (large tables of
+// four or more dimensions, whose attacker LPs take up to seconds), it
+// checks in batches and tries the optimum of every attacker LP as a witness
+// for the tasks of the later batches, as the audit reuses its LP solutions:
+// a deviation feasible under y that moves another primary far enough proves
+// that primary's requirement too.
 func (e *engine) verify(ctx context.Context, y []bool) ([]int, error) {
 	yf := e.toFloat(y)
-	ok := make([]bool, len(e.reqs.tasks))
-	err := e.pool.forEach(ctx, len(e.reqs.tasks), func(w *worker, t int) error {
-		_, p, err := e.check(ctx, w, t, yf, false)
-		ok[t] = p
-		return err
-	})
-	if err != nil {
-		return nil, err
+	n := len(e.reqs.tasks)
+	ok := make([]bool, n)
+	batch := n
+	reuse := e.cubeChecks()
+	ord := make([]int, n)
+	for t := range ord {
+		ord[t] = t
+	}
+	if reuse {
+		// Larger requirements first: their attacker LPs move the most.
+		batch, ord = 8*len(e.pool), e.reqs.order()
+	}
+	lps, reused := 0, 0
+	for off := 0; off < n; off += batch {
+		size := min(batch, n-off)
+		xs := make([][][]float64, size)
+		err := e.pool.forEach(ctx, size, func(w *worker, k int) error {
+			var col *[][]float64
+			if reuse {
+				col = &xs[k]
+			}
+			_, p, err := e.check(ctx, w, ord[off+k], yf, false, y, col)
+			ok[ord[off+k]] = p
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, list := range xs {
+			for _, x := range list {
+				lps++
+				reused += e.reuseWitness(x, yf, ord[off+size:])
+			}
+		}
+		if reuse && (off/batch)%10 == 9 {
+			e.logf("verify: %d of %d tasks, %d attacker LP optima reused as %d witnesses, %d hypercubes so far", off+size, n, lps, reused, e.hypercubes.Load())
+		}
+	}
+	if reuse {
+		e.logf("verify: %d tasks, %d attacker LP optima reused as %d witnesses", n, lps, reused)
 	}
 	var bad []int
 	for t, p := range ok {
@@ -254,7 +409,7 @@ func (e *engine) separate(ctx context.Context, y []float64, maxCuts int) (cuts [
 		res := make([][]cut, size)
 		prot := make([]bool, size)
 		err := e.pool.forEach(ctx, size, func(w *worker, k int) error {
-			c, p, err := e.check(ctx, w, ids[k], y, true)
+			c, p, err := e.check(ctx, w, ids[k], y, true, nil, nil)
 			res[k], prot[k] = c, p
 			return err
 		})

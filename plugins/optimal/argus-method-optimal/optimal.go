@@ -23,6 +23,7 @@ const (
 	pSingleMultiple = "single_multiple"
 	pMinFreq        = "min_freq"
 	pMinFrequency   = "min_frequency"
+	pStart          = "start"
 )
 
 // Info describes OPT.
@@ -52,6 +53,11 @@ func (optimal) Info() pluginsdk.MethodInfo {
 				Help: "tauargus singletons: protect the sum of the primaries of a relation whose frequencies add up to less than the minimum frequency"},
 			{Name: pMinFrequency, Type: pluginsdk.ParamInt, Default: "0", Min: "0",
 				Help: "the minimum frequency of the frequency rule, for min_freq; 0: one more than the largest frequency of a frequency-unsafe cell (none without such cells)"},
+			{Name: pStart, Type: pluginsdk.ParamEnum, Default: startAuto, Allowed: []string{startAuto, startGH, startNone},
+				Help: "start pattern: GH's hypercube pattern, checked, repaired and improved by the exact engine (gh), the engine's own " +
+					"start heuristic (none), or GH's on a single table of four or more dimensions, where the engine's own needs " +
+					"routing LPs over the whole table of seconds to minutes each (auto); with a start every attacker LP is limited " +
+					"to a thirtieth of the time limit (an LP stopped there proves nothing: the pattern stays protected)"},
 		},
 		Capabilities: pluginsdk.Capabilities{
 			Output:         pluginsdk.OutputSuppression,
@@ -90,6 +96,24 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 			minFreq: req.Params.Bool(pMinFreq), minCount: req.Params.Int(pMinFrequency)}
 		in.CopyOnWrite()
 		virtual = addSingletonCells(p, in, sw)
+	}
+	var startTime time.Duration
+	if wantStart(req.Params.String(pStart), p) {
+		var start []bool
+		start, startTime, err = ghStart(ctx, p, opts.TimeLimit, req.Params.String(pSingletons) != "none", req.Limits.Threads)
+		if err != nil {
+			return nil, err
+		}
+		if start != nil {
+			opts.Start = start
+			opts.LPTimeLimit = startLPLimit(opts.TimeLimit)
+			if opts.TimeLimit > 0 {
+				opts.TimeLimit = max(opts.TimeLimit-startTime, time.Millisecond)
+			}
+		}
+	}
+	if req.Log.Debug().Enabled() {
+		opts.Logf = func(format string, args ...any) { req.Log.Debug().Msgf("csp: "+format, args...) }
 	}
 	opts.Progress = func(pr csp.Progress) {
 		f := -1.0
@@ -151,7 +175,8 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 			"cuts": float64(st.Cuts), "rounds": float64(st.Rounds), "master_solves": float64(st.MasterSolves),
 			"attacker_lps": float64(st.AttackerLPs), "router_lps": float64(st.RouterLPs),
 			"heuristic_cost": st.HeuristicCost, "root_bound": st.RootBound, "virtual_cells": float64(virtual),
-			"hypercubes": float64(st.Hypercubes)}}
+			"hypercubes": float64(st.Hypercubes), "lp_time_limits": float64(st.LPTimeLimits),
+			"start_cost": st.StartCost, "start_unmet": float64(st.StartUnmet), "start_seconds": startTime.Seconds()}}
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Int64("secondaries", res.Stats.Secondaries).
 		Float64("gap", sol.Gap).Dur("took", time.Since(start)).Msg("OPT done")

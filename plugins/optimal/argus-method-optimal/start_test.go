@@ -1,0 +1,47 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/plugintest"
+)
+
+// TestStartParam: start=auto starts from GH's pattern on a 4-D table and
+// not on a 2-D one, start=gh and start=none do as they say; every pattern
+// is audited clean and proven optimal (a start changes the path, not the
+// optimum).
+func TestStartParam(t *testing.T) {
+	grid4 := plugintest.GridSpec{Sizes: []int{2, 2, 2, 2}, Seed: 5, PrimaryFraction: 0.2}
+	grid2 := plugintest.GridSpec{Sizes: []int{5, 4}, Seed: 7, PrimaryFraction: 0.2}
+	for _, c := range []struct {
+		name      string
+		spec      plugintest.GridSpec
+		start     string
+		wantStart bool
+	}{
+		{"4D/auto", grid4, startAuto, true},
+		{"4D/none", grid4, startNone, false},
+		{"2D/auto", grid2, startAuto, false},
+		{"2D/gh", grid2, startGH, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := plugintest.Grid(c.spec)
+			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p,
+				Params: map[string]string{pStart: c.start, pSingletons: "none"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Stats.Extra["start_cost"] > 0; got != c.wantStart {
+				t.Errorf("started from GH's pattern: %v, want %v (start cost %g)", got, c.wantStart, res.Stats.Extra["start_cost"])
+			}
+			if rep := csptest.Audit(t, p, res.Status); len(rep.UnderProtected) > 0 {
+				t.Errorf("%d primaries under-protected", len(rep.UnderProtected))
+			}
+			if res.Outcome != pluginsdk.OutcomeOptimal {
+				t.Errorf("outcome %v, want optimal", res.Outcome)
+			}
+		})
+	}
+}
