@@ -53,8 +53,9 @@ func (optimal) Info() pluginsdk.MethodInfo {
 				Help: "tauargus singletons: protect the sum of the primaries of a relation whose frequencies add up to less than the minimum frequency"},
 			{Name: pMinFrequency, Type: pluginsdk.ParamInt, Default: "0", Min: "0",
 				Help: "the minimum frequency of the frequency rule, for min_freq; 0: one more than the largest frequency of a frequency-unsafe cell (none without such cells)"},
-			{Name: pStart, Type: pluginsdk.ParamEnum, Default: startAuto, Allowed: []string{startAuto, startGH, startNone},
-				Help: "start pattern: GH's hypercube pattern, checked, repaired and improved by the exact engine (gh), the engine's own " +
+			{Name: pStart, Type: pluginsdk.ParamEnum, Default: startAuto, Allowed: []string{startAuto, startGH, startNet, startNone},
+				Help: "start pattern: GH's hypercube pattern, checked, repaired and improved by the exact engine (gh), NET's shortest-path pattern " +
+					"on a 2-D table, 1H2D or 2H2D (net), the engine's own " +
 					"start heuristic (none), or GH's on a single table of four or more dimensions, where the engine's own needs " +
 					"routing LPs over the whole table of seconds to minutes each (auto); with a start every attacker LP is limited " +
 					"to a thirtieth of the time limit (an LP stopped there proves nothing: the pattern stays protected)"},
@@ -67,6 +68,12 @@ func (optimal) Info() pluginsdk.MethodInfo {
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
 			pluginsdk.StructureHierarchical, pluginsdk.StructureLinked, pluginsdk.StructureGeneral},
 	}
+}
+
+// optionSwitches returns τ-Argus's singleton switches of the request.
+func optionSwitches(params pluginsdk.Params) switches {
+	return switches{single: params.Bool(pSingleSingle), multiple: params.Bool(pSingleMultiple),
+		minFreq: params.Bool(pMinFreq), minCount: params.Int(pMinFrequency)}
 }
 
 // Protect solves the whole problem with the exact engine.
@@ -92,15 +99,18 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	case "global":
 		opts.Singletons = csp.SingletonGlobal
 	case "tauargus":
-		sw := switches{single: req.Params.Bool(pSingleSingle), multiple: req.Params.Bool(pSingleMultiple),
-			minFreq: req.Params.Bool(pMinFreq), minCount: req.Params.Int(pMinFrequency)}
 		in.CopyOnWrite()
-		virtual = addSingletonCells(p, in, sw)
+		virtual = addSingletonCells(p, in, optionSwitches(req.Params))
 	}
 	var startTime time.Duration
-	if wantStart(req.Params.String(pStart), p) {
+	if from := startFrom(req.Params.String(pStart), p); from != "" {
 		var start []bool
-		start, startTime, err = ghStart(ctx, p, opts.TimeLimit, req.Params.String(pSingletons) != "none", req.Limits.Threads)
+		singleton := req.Params.String(pSingletons) != "none"
+		if from == startNet {
+			start, startTime, err = netStart(ctx, p, singleton, optionSwitches(req.Params))
+		} else {
+			start, startTime, err = ghStart(ctx, p, opts.TimeLimit, singleton, req.Limits.Threads)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/plugins/hypercube/gh"
+	"github.com/sdcengine/argus/plugins/network/netflow"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -18,6 +19,7 @@ import (
 const (
 	startAuto = "auto" // GH's pattern on one table of four or more dimensions, none otherwise
 	startGH   = "gh"   // GH's pattern
+	startNet  = "net"  // NET's pattern (2-D tables, 1H2D and 2H2D)
 	startNone = "none" // the engine's own start heuristic
 )
 
@@ -25,15 +27,49 @@ const (
 // from GH's pattern.
 const startMinDims = 4
 
-// wantStart reports whether the start mode asks for GH's pattern on p.
-func wantStart(mode string, p *pluginsdk.Problem) bool {
+// startFrom returns the method whose pattern the start mode asks for on p:
+// startGH, startNet, or "" for none. A method that cannot protect p's
+// shape gives none.
+func startFrom(mode string, p *pluginsdk.Problem) string {
 	switch mode {
 	case startGH:
-		return len(p.Tables) > 0 && len(p.Cells.Coords) > 0
+		if len(p.Tables) > 0 && len(p.Cells.Coords) > 0 {
+			return startGH
+		}
+	case startNet:
+		if _, err := netflow.Shape(p); err == nil {
+			return startNet
+		}
 	case startAuto:
-		return len(p.Tables) == 1 && len(p.Tables[0].Dims) >= startMinDims && len(p.Cells.Coords) > 0
+		if len(p.Tables) == 1 && len(p.Tables[0].Dims) >= startMinDims && len(p.Cells.Coords) > 0 {
+			return startGH
+		}
 	}
-	return false
+	return ""
+}
+
+// netStart runs NET on p (the singleton switches sw; none when singleton
+// is false) and returns its suppressed cells. NET's own audit is off: the
+// engine checks the pattern. A NET failure is no error: the engine protects
+// what the start leaves unprotected.
+func netStart(ctx context.Context, p *pluginsdk.Problem, singleton bool, sw switches) ([]bool, time.Duration, error) {
+	begin := time.Now()
+	o := netflow.Options{Order: netflow.OrderDescending, Audit: netflow.AuditNever}
+	if singleton {
+		o.Singletons = netflow.Singletons{SingleSingle: sw.single, SingleMultiple: sw.multiple, MinFreq: sw.minFreq, MinCount: sw.minCount}
+	}
+	res, err := netflow.Protect(ctx, p, o)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, 0, ctx.Err()
+		}
+		return nil, time.Since(begin), nil
+	}
+	start := make([]bool, p.NumCells())
+	for i, s := range res.Status {
+		start[i] = s.IsSuppressed()
+	}
+	return start, time.Since(begin), nil
 }
 
 // ghStart runs GH's hypercube pass on p (singleton protection as asked)

@@ -9,7 +9,8 @@ import (
 )
 
 // TestStartParam: start=auto starts from GH's pattern on a 4-D table and
-// not on a 2-D one, start=gh and start=none do as they say; every pattern
+// not on a 2-D one, start=gh, start=net (2-D only) and start=none do as
+// they say; every pattern
 // is audited clean and proven optimal (a start changes the path, not the
 // optimum).
 func TestStartParam(t *testing.T) {
@@ -25,6 +26,8 @@ func TestStartParam(t *testing.T) {
 		{"4D/none", grid4, startNone, false},
 		{"2D/auto", grid2, startAuto, false},
 		{"2D/gh", grid2, startGH, true},
+		{"2D/net", grid2, startNet, true},
+		{"4D/net", grid4, startNet, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := plugintest.Grid(c.spec)
@@ -34,7 +37,7 @@ func TestStartParam(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got := res.Stats.Extra["start_cost"] > 0; got != c.wantStart {
-				t.Errorf("started from GH's pattern: %v, want %v (start cost %g)", got, c.wantStart, res.Stats.Extra["start_cost"])
+				t.Errorf("started from a start pattern: %v, want %v (start cost %g)", got, c.wantStart, res.Stats.Extra["start_cost"])
 			}
 			if rep := csptest.Audit(t, p, res.Status); len(rep.UnderProtected) > 0 {
 				t.Errorf("%d primaries under-protected", len(rep.UnderProtected))
