@@ -88,6 +88,9 @@ type Options struct {
 
 	// trace, if set, is told about every hypercube applied (tests).
 	trace func(Applied)
+	// localCells is the neighbourhood size of the repair's local audits
+	// (0: defaultLocalCells; negative: no local audits) (tests).
+	localCells int
 }
 
 // DefaultOptions returns τ-Argus's defaults (a-priori 100 %, singleton
