@@ -24,13 +24,17 @@ import (
 // (audit.Options.Cells), whose verdicts are exact: the pattern is judged
 // as before, in small LPs.
 
-// defaultLocalCells is the size of a primary's neighbourhood in a local
-// audit: the hidden cells nearest to it through the relations, breadth
-// first. The neighbourhoods of consecutive targets (by cell index, so they
-// overlap and share their LPs) are audited together until their union
-// reaches 4 times that; a target whose component of hidden cells is no
-// larger is left to the audit of the whole table.
+// defaultLocalCells is the size of a primary's first neighbourhood in a
+// local audit: the hidden cells nearest to it through the relations,
+// breadth first. The neighbourhoods of consecutive targets (by cell index,
+// so they overlap and share their LPs) are audited together until their
+// union reaches 4 times that; a target whose component of hidden cells is
+// no larger is left to the audit of the whole table. Targets not proven
+// try again with neighbourhoods 4 and 16 times larger (localStages).
 const defaultLocalCells = 300
+
+// localStages is the number of neighbourhood sizes tried.
+const localStages = 3
 
 // proveLocally audits the targets (hidden primaries of status) on
 // sub-problems made of their neighbourhoods and the relations touching
@@ -42,7 +46,6 @@ func (e *engine) proveLocally(ctx context.Context, status []cellstatus.Status, t
 	if localCells == 0 {
 		localCells = defaultLocalCells
 	}
-	localBatch := 4 * localCells
 	if localCells < 0 || e.p.Relations.Len() == 0 || len(targets) == 0 {
 		return proven, nil
 	}
@@ -104,40 +107,48 @@ func (e *engine) proveLocally(ctx context.Context, status []cellstatus.Status, t
 		return nil
 	}
 	var region []int32
-	for ti, t := range targets {
-		if comp[t] >= 0 && size[comp[t]] <= localBatch {
-			continue
-		}
-		// The neighbourhood, breadth first over hidden cells.
-		m := int32(ti + 1)
-		region = append(region[:0], int32(t))
-		mark[t] = m
-		for q := 0; q < len(region) && len(region) < localCells; q++ {
-			rels, _ := e.relsOf.Col(int(region[q]))
-			for _, k := range rels {
-				cells, _ := e.p.Relations.Terms(int(k))
-				for _, d := range cells {
-					if len(region) >= localCells {
-						break
+	m := int32(0)
+	// Neighbourhoods of localCells, then 4 and 16 times that for the
+	// targets not proven yet (a hypercube of k dimensions reaches k
+	// relations away, and its corners' hypercubes further).
+	for stage := range localStages {
+		cellsN := localCells << (2 * stage)
+		batchN := 4 * cellsN
+		for _, t := range targets {
+			if proven[t] || (comp[t] >= 0 && size[comp[t]] <= batchN) {
+				continue
+			}
+			// The neighbourhood, breadth first over hidden cells.
+			m++
+			region = append(region[:0], int32(t))
+			mark[t] = m
+			for q := 0; q < len(region) && len(region) < cellsN; q++ {
+				rels, _ := e.relsOf.Col(int(region[q]))
+				for _, k := range rels {
+					cells, _ := e.p.Relations.Terms(int(k))
+					for _, d := range cells {
+						if len(region) >= cellsN {
+							break
+						}
+						if mark[d] == m || !hidden(d) || colluder(d) {
+							continue
+						}
+						mark[d] = m
+						region = append(region, int32(d))
 					}
-					if mark[d] == m || !hidden(d) || colluder(d) {
-						continue
-					}
-					mark[d] = m
-					region = append(region, int32(d))
+				}
+			}
+			sb.free(region)
+			batch = append(batch, t)
+			if sb.nfree >= batchN {
+				if err := flush(); err != nil {
+					return nil, err
 				}
 			}
 		}
-		sb.free(region)
-		batch = append(batch, t)
-		if sb.nfree >= localBatch {
-			if err := flush(); err != nil {
-				return nil, err
-			}
+		if err := flush(); err != nil {
+			return nil, err
 		}
-	}
-	if err := flush(); err != nil {
-		return nil, err
 	}
 	return proven, nil
 }

@@ -75,7 +75,7 @@ func TestLocalProofsSound(t *testing.T) {
 // audits and audits the whole table for the others alone, with the same
 // pattern as when it audits every primary on the whole table.
 func TestRepairAuditsLocally(t *testing.T) {
-	for seed := range uint64(3) {
+	for seed := range uint64(2) {
 		p := randomHier(localTable(seed))
 		o := DefaultOptions()
 		o.AuditWorkers = 1
