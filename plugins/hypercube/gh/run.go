@@ -627,6 +627,9 @@ func (e *engine) repairCell(t int32) (int, error) {
 		}
 		if best != nil {
 			best.step = int8(step)
+			if e.o.repairPick != nil {
+				e.o.repairPick(e, t, step, best)
+			}
 			e.apply(bestSub, t, best, true)
 			return best.count, nil
 		}
