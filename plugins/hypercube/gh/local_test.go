@@ -71,8 +71,8 @@ func TestLocalProofsSound(t *testing.T) {
 	t.Logf("%d proven locally, %d under-protected", proved, failing)
 }
 
-// TestRepairAuditsLocally: the repair proves most primaries by local
-// audits and audits the whole table for the others alone, with the same
+// TestRepairAuditsLocally: the repair proves most primaries (three
+// quarters at least) by local audits, neighbourhoods growing, and audits the whole table for the others alone, with the same
 // pattern as when it audits every primary on the whole table.
 func TestRepairAuditsLocally(t *testing.T) {
 	for seed := range uint64(2) {
@@ -93,7 +93,9 @@ func TestRepairAuditsLocally(t *testing.T) {
 			}
 		}
 		x := local.Stats.Extra
-		if x["local_proven"] == 0 || x["audit_targets"] >= float64(prim) {
+		// With neighbourhoods of 50 cells alone 13 of 49 primaries were
+		// proven (seed 0); the larger ones of the later stages prove most.
+		if x["local_proven"] < 0.75*float64(prim) || x["audit_targets"] >= float64(prim) {
 			t.Errorf("seed %d: %v proven locally, %v audited on the whole table, of %d primaries", seed, x["local_proven"], x["audit_targets"], prim)
 		}
 		if n := singletonAudit(t, p, local.Status); n != 0 || local.Stats.UnderProtectedAfter != 0 {
