@@ -81,6 +81,13 @@ type Options struct {
 	Singletons SingletonMode
 	// Targets selects the audited cells.
 	Targets Targets
+	// Cells, if non-nil, narrows the audited cells further to these (of
+	// Suppression: the hidden ones among them that Targets selects); the
+	// other hidden cells stay the attacker's unknowns, are not audited and
+	// get VerdictNotAudited. The verdicts of the audited cells are those
+	// of an audit of all targets: a caller that knows most primaries
+	// protected re-audits the others alone.
+	Cells []int
 	// Mode selects exact bounds or verdicts only.
 	Mode Mode
 	// Tolerance is the absolute tolerance of the comparisons (exactness,

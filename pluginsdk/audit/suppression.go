@@ -29,11 +29,21 @@ func Suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 	}
 	n := p.NumCells()
 	a := in.newAttack(&opts, start)
+	var only []bool
+	if opts.Cells != nil {
+		only = make([]bool, n)
+		for _, c := range opts.Cells {
+			if c < 0 || c >= n {
+				return nil, fmt.Errorf("audit: %w: audited cell %d out of range (%d cells)", errInput, c, n)
+			}
+			only[c] = true
+		}
+	}
 	for i := range n {
 		if in.status[i].IsSuppressed() {
 			a.free[i] = true
 			a.counts.Hidden++
-			a.target[i] = opts.Targets != TargetsPrimaries || in.status[i].IsPrimary()
+			a.target[i] = (opts.Targets != TargetsPrimaries || in.status[i].IsPrimary()) && (only == nil || only[i])
 		} else {
 			a.val[i] = p.Cells.Value[i]
 		}

@@ -107,7 +107,19 @@
 // cheapest published, non-frozen cell nearest to it through the relations
 // of hidden cells ("repair_widened"), so it acts until the audit is clean
 // or nothing but frozen cells is left. Hiding cells only widens the attacker's intervals, so
-// rounds after the first audit only the primaries that failed. The result
+// rounds after the first audit only the primaries that failed.
+//
+// Each audit first proves what it can locally: a primary in a large
+// component of hidden cells is audited on a sub-problem made of the hidden
+// cells nearest to it (breadth first through the relations) and the
+// relations touching them, every other cell published at its value. Fixing
+// cells at their true values only narrows the attacker's feasible set, so a
+// local proof of protection holds for the whole table; the primaries not
+// proven so (and those in small components) are then audited on the whole
+// table alone (audit.Options.Cells), exactly. The pattern is the same as
+// with whole-table audits only, in LPs of a few hundred columns instead of
+// one per colluding singleton over the whole component
+// ("local_audits", "local_proven", "audit_targets"). The result
 // counts the under-protected primaries of the first and the last audit
 // (Stats.UnderProtectedBefore, UnderProtectedAfter) and is OutcomePartial,
 // with a diagnostic listing the cells, when some remain.

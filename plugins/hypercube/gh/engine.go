@@ -121,9 +121,12 @@ type engine struct {
 	repairRounds       int
 	raised             int
 	widened            int
+	// localAudits counts the local audits, localProven the primaries they
+	// proved protected and wholeTargets those audited on the whole table.
+	localAudits, localProven, wholeTargets int
 	// relsOf lists the relations of every cell (column c: the relations
 	// cell c is in) and classCells the cells of every class (column r:
-	// the cells whose root is r, r first); both built by widen.
+	// the cells whose root is r, r first); built on first use (cellRelations, widen).
 	relsOf, classCells numeric.CSC
 	// unverifiedWidened are the unverified primaries widened once.
 	unverifiedWidened       map[int32]bool
@@ -446,6 +449,11 @@ func totalWeight(p *pluginsdk.Problem, heights [][][]float64, i int) float64 {
 	return w
 }
 
+// roundingUnits is the smallest upper protection level, in units of the
+// last decimal, that DeriveRatio takes as the rule's: rounding up to the
+// unit inflates such a level by less than a tenth.
+const roundingUnits = 10
+
 // DeriveRatio returns τ-Argus's sliding protection ratio as far as the
 // problem shows it. τ-Argus passes GHMiter 2·(100/k − 1) for a dominance
 // rule NK(n,k) and 2·p/100 for a p% rule (the larger when both exist),
@@ -455,8 +463,12 @@ func totalWeight(p *pluginsdk.Problem, heights [][][]float64, i int) float64 {
 // the ratio is that maximum over the primaries of the first group that has
 // any, in τ-Argus's order: dominance/p% (status 3, 7, 8), frequency (5),
 // request (4), manual (9), zero (6). Cells of value 0 and cells whose upper
-// protection level is the floor 10^−decimals are left out unless nothing
-// else remains. 0 when there are no primaries.
+// protection level is below roundingUnits units of the last decimal are
+// left out unless nothing else remains: levels are rounded up to that
+// unit, which inflates the ratio of a small cell (a level of 20 % on a
+// value of 6 is written 2: a ratio of 2/3 instead of 0.4), and the ratio,
+// applied to every hidden cell, then demands hypercubes through the
+// totals. 0 when there are no primaries.
 func DeriveRatio(p *pluginsdk.Problem) float64 {
 	c := &p.Cells
 	if len(c.LowerPL) == 0 || len(c.UpperPL) == 0 {
@@ -483,7 +495,7 @@ func DeriveRatio(p *pluginsdk.Problem) float64 {
 		}
 		r := (c.LowerPL[i] + c.UpperPL[i]) / math.Abs(c.Value[i])
 		g := group(s)
-		if c.UpperPL[i] <= floor*(1+1e-9) {
+		if c.UpperPL[i] < roundingUnits*floor*(1-1e-9) {
 			floored[g] = max(floored[g], r)
 			continue
 		}

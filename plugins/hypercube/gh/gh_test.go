@@ -558,6 +558,10 @@ func TestDeriveRatio(t *testing.T) {
 		{"first group wins", 0, []cell{{100, 10, u3}, {100, 30, u5}}, 0.2},
 		{"frequency when no rule cell", 0, []cell{{100, 30, u5}}, 0.6},
 		{"floored levels left out", 0, []cell{{1, 1, u3}, {100, 15, u3}}, 0.3},
+		// 20 % of 6 rounded up to 2: 2/3, not the rule's 0.4.
+		{"rounded-up levels left out", 0, []cell{{6, 2, u3}, {55, 11, u3}, {1000, 200, u3}}, 0.4},
+		{"ten units count", 0, []cell{{50, 10, u3}, {1000, 200, u3}}, 0.4},
+		{"only rounded-up", 0, []cell{{6, 2, u3}, {11, 3, u3}}, 2.0 / 3},
 		{"only floored", 2, []cell{{0.02, 0.01, u3}}, 1},
 		{"zero values left out", 0, []cell{{0, 10, cellstatus.UnsafeZero}, {100, 5, u3}}, 0.1},
 		{"no primaries", 0, []cell{{100, 0, safe}}, 0},

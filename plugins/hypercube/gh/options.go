@@ -88,6 +88,12 @@ type Options struct {
 
 	// trace, if set, is told about every hypercube applied (tests).
 	trace func(Applied)
+	// repairPick, if set, is told about every hypercube the repair picks
+	// for an under-protected primary, before it is applied (tests).
+	repairPick func(e *engine, t int32, step int, rec *cubeRec)
+	// localCells is the neighbourhood size of the repair's local audits
+	// (0: defaultLocalCells; negative: no local audits) (tests).
+	localCells int
 }
 
 // DefaultOptions returns τ-Argus's defaults (a-priori 100 %, singleton

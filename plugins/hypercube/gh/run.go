@@ -352,30 +352,24 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 	}
 	var diags []pluginsdk.Diagnostic
 	// Hiding more cells only widens the attacker's intervals, so after the
-	// first round only the primaries that failed need auditing again. The
-	// others stay hidden but are passed as secondaries, which the audit
-	// does not target; that leaves the attacker problems unchanged when the
-	// problem carries its a-priori bounds (otherwise the audit's default
-	// bounds depend on the status, and every round audits everything).
+	// first round only the primaries that failed need auditing again. Each
+	// round proves what it can by local audits and audits the whole table
+	// for the rest alone (local.go).
 	var failing map[int]bool
-	exactBounds := len(e.p.Cells.LowerBound) > 0 && len(e.p.Cells.UpperBound) > 0
 	for round := 0; ; round++ {
 		if err := e.check(); err != nil {
 			return diags, err
 		}
 		e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Message: "round " + strconv.Itoa(round+1)})
 		status := e.statuses()
-		if failing != nil && exactBounds {
-			for i, st := range status {
-				// A colluding singleton stays a primary: its respondent's
-				// knowledge is part of every attacker problem.
-				if st.IsPrimary() && !failing[i] && !(e.o.Singleton && e.isSingleCell(i)) {
-					status[i] = cellstatus.Secondary
-				}
+		var targets []int
+		for i, st := range status {
+			if st.IsPrimary() && (failing == nil || failing[i]) {
+				targets = append(targets, i)
 			}
 		}
 		actx, cancel := e.auditContext()
-		rep, err := audit.Suppression(actx, e.p, status, aopts)
+		rep, err := e.audit(actx, status, targets, aopts)
 		cancel()
 		if err != nil {
 			if e.ctx.Err() == nil && !e.deadline.IsZero() && time.Now().After(e.deadline) {
@@ -484,6 +478,29 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 	}
 }
 
+// audit judges the targets (hidden primaries of status): local audits
+// first, then the audit of the whole table for the targets they did not
+// prove protected.
+func (e *engine) audit(ctx context.Context, status []cellstatus.Status, targets []int, aopts audit.Options) (*audit.Report, error) {
+	proven, err := e.proveLocally(ctx, status, targets, aopts)
+	if err != nil {
+		return nil, err
+	}
+	rest := make([]int, 0, len(targets)-len(proven))
+	for _, t := range targets {
+		if !proven[t] {
+			rest = append(rest, t)
+		}
+	}
+	e.localProven += len(proven)
+	e.wholeTargets += len(rest)
+	if len(rest) == 0 {
+		return &audit.Report{}, nil
+	}
+	aopts.Cells = rest
+	return audit.Suppression(ctx, e.p, status, aopts)
+}
+
 // isSingleCell reports whether cell i is a single-respondent cell as the
 // colluding-singletons audit sees it: frequency 1, or status 7/8 when the
 // problem has no frequencies.
@@ -500,12 +517,9 @@ func (e *engine) isSingleCell(i int) bool {
 // such a relation, and so on. It reports whether it found one.
 func (e *engine) widen(r int32) bool {
 	rel := &e.p.Relations
-	if e.relsOf.Start == nil {
-		// cell → relations and class root → cells, built on first use.
-		e.relsOf = numeric.Transpose(rel.Len(), e.n, func(k int) ([]int, []float64) {
-			cells, _ := rel.Terms(k)
-			return cells, nil
-		}, nil)
+	e.cellRelations()
+	if e.classCells.Start == nil {
+		// class root → cells, built on first use.
 		var one [1]int
 		e.classCells = numeric.Transpose(e.n, e.n, func(i int) ([]int, []float64) {
 			one[0] = int(e.root[i])
@@ -557,6 +571,18 @@ func (e *engine) widen(r int32) bool {
 	return false
 }
 
+// cellRelations builds e.relsOf (cell → its relations) on first use.
+func (e *engine) cellRelations() {
+	if e.relsOf.Start != nil {
+		return
+	}
+	rel := &e.p.Relations
+	e.relsOf = numeric.Transpose(rel.Len(), e.n, func(k int) ([]int, []float64) {
+		cells, _ := rel.Terms(k)
+		return cells, nil
+	}, nil)
+}
+
 // auditContext is the context of an audit: ctx, ended at the soft deadline.
 func (e *engine) auditContext() (context.Context, context.CancelFunc) {
 	if e.deadline.IsZero() {
@@ -601,6 +627,9 @@ func (e *engine) repairCell(t int32) (int, error) {
 		}
 		if best != nil {
 			best.step = int8(step)
+			if e.o.repairPick != nil {
+				e.o.repairPick(e, t, step, best)
+			}
 			e.apply(bestSub, t, best, true)
 			return best.count, nil
 		}
@@ -642,6 +671,9 @@ func (e *engine) result() *pluginsdk.Result {
 		"repair_raised":   float64(e.raised),
 		"repair_widened":  float64(e.widened),
 		"singleton_short": float64(len(e.short)),
+		"local_audits":    float64(e.localAudits),
+		"local_proven":    float64(e.localProven),
+		"audit_targets":   float64(e.wholeTargets),
 	}
 	var perStep [steps + 1]int
 	none := 0
