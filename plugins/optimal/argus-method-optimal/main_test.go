@@ -105,7 +105,8 @@ func TestTimeLimit(t *testing.T) {
 // BenchmarkIndustryBySize reproduces Castro (2012)'s Table 2 runs with OPT:
 // IndustryCode × Size, NK(3,75), cost = value, τ-Argus's 10-minute default
 // (ARGUS_OPT_LIMIT overrides it, e.g. 2m) and singleton cells as τ-Argus
-// adds them (ARGUS_OPT_SINGLETONS overrides).
+// adds them (ARGUS_OPT_SINGLETONS overrides), from the start pattern
+// ARGUS_OPT_START (default auto: the engine's own on this 2-D table).
 func BenchmarkIndustryBySize(b *testing.B) {
 	limit := "10"
 	if s := os.Getenv("ARGUS_OPT_LIMIT"); s != "" {
@@ -115,6 +116,10 @@ func BenchmarkIndustryBySize(b *testing.B) {
 	if s := os.Getenv("ARGUS_OPT_SINGLETONS"); s != "" {
 		single = s
 	}
+	from := startAuto
+	if s := os.Getenv("ARGUS_OPT_START"); s != "" {
+		from = s
+	}
 	for _, resp := range []string{"Var1", "Var2"} {
 		b.Run(resp, func(b *testing.B) {
 			p := csptest.IndustryBySize(b, resp)
@@ -122,7 +127,7 @@ func BenchmarkIndustryBySize(b *testing.B) {
 			for b.Loop() {
 				start := time.Now()
 				res, err := client.Protect(b.Context(), plugintest.Job{Method: "OPT", Problem: p,
-					Params: map[string]string{pMaxTime: limit, pSingletons: single}})
+					Params: map[string]string{pMaxTime: limit, pSingletons: single, pStart: from}})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -131,8 +136,8 @@ func BenchmarkIndustryBySize(b *testing.B) {
 				n, cost := csptest.Summary(p, res.Status)
 				b.ReportMetric(cost, "suppressed-cost")
 				b.ReportMetric(took.Seconds(), "s/run")
-				b.Logf("%s OPT(%s, singletons %s): %v in %v: %d secondaries, cost %s, bound %s, gap %.3f%%; audit: %d under-protected; %v",
-					resp, limit, single, res.Outcome, took.Round(time.Millisecond), n, sci(cost), sci(res.Stats.Bound),
+				b.Logf("%s OPT(%s, singletons %s, start %s): %v in %v: %d secondaries, cost %s, bound %s, gap %.3f%%; audit: %d under-protected; %v",
+					resp, limit, single, from, res.Outcome, took.Round(time.Millisecond), n, sci(cost), sci(res.Stats.Bound),
 					100*res.Stats.Gap, len(rep.UnderProtected), res.Stats.Extra)
 				if len(rep.UnderProtected) > 0 {
 					b.Errorf("audit: %d primaries under-protected", len(rep.UnderProtected))

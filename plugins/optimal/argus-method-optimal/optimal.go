@@ -54,10 +54,10 @@ func (optimal) Info() pluginsdk.MethodInfo {
 			{Name: pMinFrequency, Type: pluginsdk.ParamInt, Default: "0", Min: "0",
 				Help: "the minimum frequency of the frequency rule, for min_freq; 0: one more than the largest frequency of a frequency-unsafe cell (none without such cells)"},
 			{Name: pStart, Type: pluginsdk.ParamEnum, Default: startAuto, Allowed: []string{startAuto, startGH, startNet, startNone},
-				Help: "start pattern: GH's hypercube pattern, checked, repaired and improved by the exact engine (gh), NET's shortest-path pattern " +
-					"on a 2-D table, 1H2D or 2H2D (net), the engine's own " +
-					"start heuristic (none), or GH's on a single table of four or more dimensions, where the engine's own needs " +
-					"routing LPs over the whole table of seconds to minutes each (auto); with a start every attacker LP is limited " +
+				Help: "start pattern, checked, repaired and improved by the exact engine: GH's hypercube pattern (gh), NET's shortest-path " +
+					"pattern on a 2-D table, 1H2D or 2H2D (net), the engine's own start heuristic (none), or GH's on a single table of " +
+					"four or more dimensions, where the engine's own needs routing LPs over the whole table of seconds to minutes each, " +
+					"NET's on a 2-D table and none otherwise (auto); with a start every attacker LP is limited " +
 					"to a thirtieth of the time limit (an LP stopped there proves nothing: the pattern stays protected)"},
 		},
 		Capabilities: pluginsdk.Capabilities{

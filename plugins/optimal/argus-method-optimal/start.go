@@ -17,7 +17,7 @@ import (
 // datatest2, OPT(1,3): GH's pattern completed after 8 s, the engine's own
 // after 49 s at 27 % less cost).
 const (
-	startAuto = "auto" // GH's pattern on one table of four or more dimensions, none otherwise
+	startAuto = "auto" // GH's pattern on one table of four or more dimensions, NET's on a 2-D table, none otherwise
 	startGH   = "gh"   // GH's pattern
 	startNet  = "net"  // NET's pattern (2-D tables, 1H2D and 2H2D)
 	startNone = "none" // the engine's own start heuristic
@@ -43,6 +43,9 @@ func startFrom(mode string, p *pluginsdk.Problem) string {
 	case startAuto:
 		if len(p.Tables) == 1 && len(p.Tables[0].Dims) >= startMinDims && len(p.Cells.Coords) > 0 {
 			return startGH
+		}
+		if _, err := netflow.Shape(p); err == nil {
+			return startNet
 		}
 	}
 	return ""

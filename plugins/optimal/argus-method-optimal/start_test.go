@@ -8,11 +8,10 @@ import (
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
-// TestStartParam: start=auto starts from GH's pattern on a 4-D table and
-// not on a 2-D one, start=gh, start=net (2-D only) and start=none do as
-// they say; every pattern
-// is audited clean and proven optimal (a start changes the path, not the
-// optimum).
+// TestStartParam: start=auto starts from GH's pattern on a 4-D table, from
+// NET's on a 2-D one and from none on a 3-D one; start=gh, start=net (2-D
+// only) and start=none do as they say; every pattern is audited clean and
+// proven optimal (a start changes the path, not the optimum).
 func TestStartParam(t *testing.T) {
 	grid4 := plugintest.GridSpec{Sizes: []int{2, 2, 2, 2}, Seed: 5, PrimaryFraction: 0.2}
 	grid2 := plugintest.GridSpec{Sizes: []int{5, 4}, Seed: 7, PrimaryFraction: 0.2}
@@ -24,7 +23,8 @@ func TestStartParam(t *testing.T) {
 	}{
 		{"4D/auto", grid4, startAuto, true},
 		{"4D/none", grid4, startNone, false},
-		{"2D/auto", grid2, startAuto, false},
+		{"2D/auto", grid2, startAuto, true},
+		{"3D/auto", plugintest.GridSpec{Sizes: []int{3, 3, 3}, Seed: 3, PrimaryFraction: 0.2}, startAuto, false},
 		{"2D/gh", grid2, startGH, true},
 		{"2D/net", grid2, startNet, true},
 		{"4D/net", grid4, startNet, false},
