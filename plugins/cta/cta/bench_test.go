@@ -66,6 +66,7 @@ func cpuTime() time.Duration {
 func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.Helper()
 	var sol *Solution
+	opts.PlainModel = os.Getenv("ARGUS_CTA_PLAIN") != ""
 	opts.Progress = func(pr Progress) { b.Logf("%8.3fs %s %.6g", pr.Elapsed.Seconds(), pr.Phase, pr.Objective) }
 	cpu0 := cpuTime()
 	for b.Loop() {
@@ -89,6 +90,7 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.ReportMetric(sol.FirstTime.Seconds(), "first-s")
 	b.ReportMetric(sol.FirstObjective, "first-distance")
 	b.ReportMetric(float64(sol.Nodes), "nodes")
+	b.ReportMetric(float64(sol.Cuts), "cuts")
 	b.Logf("max residual %.3g", rep.MaxResidual)
 	b.Logf("%d cells, %d sensitive: distance %.6g, bound %.6g, gap %.3f%%, optimal %v, time limit %v; first table (%s) %.6g after %v; %d LPs, %d nodes, descent %d cycles %d improvements, %d flips, %v",
 		p.NumCells(), sol.Sensitive, sol.Objective, sol.Bound, 100*sol.Gap, sol.Optimal, sol.TimeLimit, sol.First,
