@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // TestBlocks: the blocks of the descent partition the sensitive cells,
@@ -102,5 +104,87 @@ func TestInfeasibleRelation(t *testing.T) {
 	var inf *InfeasibleError
 	if !errors.As(err, &inf) {
 		t.Fatalf("err %v, want infeasible", err)
+	}
+}
+
+// TestRelationCuts: with unit weights the relation cuts raise the LP
+// relaxation's distance (the bound branch and bound starts from), every cut
+// holds at the optimal table of the plain model, and the model with cuts
+// reaches the same optimum.
+func TestRelationCuts(t *testing.T) {
+	in, err := tablegen.Generate(t.Context(), tablegen.Spec{Shape: "r12p3x6", Seed: 2,
+		Protection: tablegen.Protection{Lower: 0.1, Upper: 0.2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := in.Problem
+	opts := Options{Weights: WeightUnit}
+	md, err := build(p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(md.cuts) == 0 {
+		t.Fatal("no relation cuts with unit weights")
+	}
+	relax := func(withCuts bool) float64 {
+		s, err := solver.New(md.m, solver.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		for _, y := range md.ycol {
+			if err := s.SetColType(y, solver.Continuous); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if withCuts {
+			for _, c := range md.cuts {
+				if _, err := s.AddRow(c.lo, math.Inf(1), c.idx, c.val); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		res, err := s.Solve(t.Context())
+		if err != nil || res.Status != solver.StatusOptimal {
+			t.Fatalf("relaxation: %v %v", res, err)
+		}
+		return res.Objective
+	}
+	plain, cut := relax(false), relax(true)
+	tol := verdict.Tolerance(p.Cells.Value)
+	if !(cut > plain+tol) {
+		t.Errorf("relaxation with cuts %v, without %v: no stronger", cut, plain)
+	}
+	ps, err := Solve(t.Context(), p, Options{Weights: WeightUnit, PlainModel: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := Solve(t.Context(), p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ps.Optimal || !cs.Optimal || math.Abs(ps.Objective-cs.Objective) > tol {
+		t.Errorf("optimum without cuts %v (optimal %v), with cuts %v (optimal %v)", ps.Objective, ps.Optimal, cs.Objective, cs.Optimal)
+	}
+	// The plain optimum as columns: z⁺, z⁻ from the values, y from Up.
+	cols := make([]float64, md.m.NumCols())
+	for i := range md.n {
+		if md.plus[i] < 0 {
+			continue
+		}
+		d := ps.Values[i] - md.a[i]
+		cols[md.plus[i]], cols[md.minus[i]] = math.Max(d, 0), math.Max(-d, 0)
+		if k := md.sidx[i]; k >= 0 && ps.Up[i] {
+			cols[md.ycol[k]] = 1
+		}
+	}
+	for j, c := range md.cuts {
+		s := 0.0
+		for l, col := range c.idx {
+			s += c.val[l] * cols[col]
+		}
+		if s < c.lo-tol {
+			t.Errorf("cut %d: %v < %v at the optimum", j, s, c.lo)
+		}
 	}
 }
