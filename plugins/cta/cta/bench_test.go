@@ -92,6 +92,7 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.ReportMetric(sol.FirstObjective, "first-distance")
 	b.ReportMetric(float64(sol.Nodes), "nodes")
 	b.ReportMetric(float64(sol.Cuts), "cuts")
+	b.ReportMetric(float64(sol.Tightened), "tightened")
 	b.Logf("max residual %.3g", rep.MaxResidual)
 	b.Logf("%d cells, %d sensitive: distance %.6g, bound %.6g, gap %.3f%%, optimal %v, time limit %v; first table (%s) %.6g after %v; %d LPs, %d nodes, descent %d cycles %d improvements, %d flips, %v",
 		p.NumCells(), sol.Sensitive, sol.Objective, sol.Bound, 100*sol.Gap, sol.Optimal, sol.TimeLimit, sol.First,
