@@ -300,6 +300,13 @@ func (md *model) addCuts(cells []int, coef []float64) {
 // keeps within them, so the optimum and any better table stay; u is the
 // incumbent's distance (with a margin), which keeps the incumbent too.
 // It returns the number of columns tightened.
+//
+// Solve tightens only models with relation cuts, where compensation costs
+// about as much as the move and the relaxation is weak: on IndustryCode ×
+// Size Var2 (unit weights) the gap went from 5.2 % at 60 s to 0.31 % in
+// 23 CPU s, while on the symmetric castro1 (weights 1/a, no cuts) branch and
+// bound took 6.0–6.5 CPU s instead of 3.5 (tightening only the sensitive or
+// only the other cells: 9.0 / 6.1 s).
 func (md *model) tighten(mip *solver.Solver, u float64) (int, error) {
 	least := make([]float64, len(md.sens))
 	total := 0.0
@@ -685,7 +692,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		}
 	}
 	sol.Cuts = len(md.cuts)
-	if best != nil && !opts.PlainModel {
+	if best != nil && len(md.cuts) > 0 {
 		u := math.Max(bestObj, md.colObjective(best))
 		if sol.Tightened, err = md.tighten(mip, u+boundMargin*math.Max(u, 1)); err != nil {
 			return nil, fmt.Errorf("cta: %w", err)
