@@ -181,4 +181,7 @@ func TestSimple2D(t *testing.T) {
 	if res.Outcome != pluginsdk.OutcomeOptimal || math.Abs(res.Stats.Objective-5157.1) > 0.05 {
 		t.Errorf("outcome %v objective %v, want optimal 5157.1", res.Outcome, res.Stats.Objective)
 	}
+	if res.Stats.Extra["cuts"] <= 0 {
+		t.Errorf("figure cuts %v: unit weights should give branch and bound relation cuts", res.Stats.Extra["cuts"])
+	}
 }

@@ -150,7 +150,8 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 			"rows": float64(sol.Rows), "heuristic_lps": float64(sol.LPs), "first_objective": sol.FirstObjective,
 			"first_seconds": sol.FirstTime.Seconds(), "changed": float64(rep.Counts.Changed), "l1": rep.L1,
 			"max_residual": rep.MaxResidual, "integer": b2f(opts.Integer), "first_by_mip": b2f(sol.First == "mip"),
-			"descent_cycles": float64(sol.Cycles), "descent_improved": float64(sol.Improved), "flips": float64(sol.Flipped)}}
+			"descent_cycles": float64(sol.Cycles), "descent_improved": float64(sol.Improved), "flips": float64(sol.Flipped),
+			"cuts": float64(sol.Cuts), "tightened": float64(sol.Tightened)}}
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Float64("gap", sol.Gap).Str("first", sol.First).
 		Dur("took", time.Since(start)).Msg("CTA done")
