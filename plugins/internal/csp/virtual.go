@@ -3,9 +3,6 @@ package csp
 import (
 	"math"
 	"slices"
-
-	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/pluginsdk"
 )
 
 // AddVirtual appends τ-Argus's singleton device to the instance: a virtual
@@ -70,21 +67,4 @@ func (in *Instance) CopyOnWrite() {
 	in.Relations.Cell = slices.Clone(in.Relations.Cell)
 	in.Relations.Coef = slices.Clone(in.Relations.Coef)
 	in.Relations.RHS = slices.Clone(in.Relations.RHS)
-}
-
-// MinimumFrequency returns the frequency rule's minimum for τ-Argus's
-// min-frequency singleton option: the given value, or
-// one more than the largest frequency of a frequency-unsafe cell (0 when
-// there is none).
-func MinimumFrequency(p *pluginsdk.Problem, given int) int {
-	if given > 0 || len(p.Cells.Freq) != p.NumCells() {
-		return given
-	}
-	m := 0
-	for i, s := range p.Cells.Status {
-		if s == cellstatus.UnsafeFreq {
-			m = max(m, int(p.Cells.Freq[i])+1)
-		}
-	}
-	return m
 }

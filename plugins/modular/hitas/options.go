@@ -48,7 +48,7 @@ type Options struct {
 	DistanceWeights [][5]float64
 	// MinFrequency is the minimum frequency of the frequency rule used by
 	// the min-frequency singleton option; 0: derived from the problem
-	// (csp.MinimumFrequency).
+	// (singleton.MinimumFrequency).
 	MinFrequency int
 	// FinalAudit audits the whole problem at the end and repairs the
 	// primaries left under-protected across sub-tables.

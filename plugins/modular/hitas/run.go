@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/plugins/internal/csp"
+	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -109,7 +110,7 @@ func (s *stats) record(sol *csp.Solution) {
 // per class, and the sub-tables in their order.
 func newRun(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, o *Options) (*run, error) {
 	n := p.NumCells()
-	h := &run{p: p, rel: rel, o: o, minCount: csp.MinimumFrequency(p, o.MinFrequency), cache: map[string]cached{}}
+	h := &run{p: p, rel: rel, o: o, minCount: singleton.MinimumFrequency(p, o.MinFrequency), cache: map[string]cached{}}
 	if left, ok := o.timeLeft(); ok {
 		h.plan.limit = left
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/plugins/network/netflow"
 	"github.com/sdcengine/argus/pluginsdk"
 )
@@ -98,7 +99,7 @@ func (network) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		o.Order = netflow.OrderBest
 	}
 	if req.Params.String(pSingletons) == "tauargus" {
-		o.Singletons = netflow.Singletons{SingleSingle: req.Params.Bool(pSingleSingle),
+		o.Singletons = singleton.Rule{SingleSingle: req.Params.Bool(pSingleSingle),
 			SingleMultiple: req.Params.Bool(pSingleMultiple), MinFreq: req.Params.Bool(pMinFreq),
 			MinCount: req.Params.Int(pMinFrequency)}
 	}

@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
+	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
-var allSingletons = Singletons{SingleSingle: true, SingleMultiple: true, MinFreq: true}
+var allSingletons = singleton.Rule{SingleSingle: true, SingleMultiple: true, MinFreq: true}
 
 // TestIndustryCodeBySize: on the two IndustryCode × Size tables of Castro
 // (2012)'s Table 2 (NK(3,75), cost = value), NET's pattern is audited clean
@@ -86,8 +87,8 @@ func cpuTime() time.Duration {
 func TestSimple2D(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		sw   Singletons
-	}{{"none", Singletons{}}, {"tauargus", allSingletons}} {
+		sw   singleton.Rule
+	}{{"none", singleton.Rule{}}, {"tauargus", allSingletons}} {
 		t.Run(c.name, func(t *testing.T) {
 			p := csptest.Simple2D(t)
 			res, err := Protect(t.Context(), p, Options{Order: OrderDescending, Singletons: c.sw})
@@ -100,7 +101,7 @@ func TestSimple2D(t *testing.T) {
 			if len(rep.UnderProtected)+len(rep.Unverified) > 0 {
 				t.Errorf("audit: %d under-protected, %d unverified", len(rep.UnderProtected), len(rep.Unverified))
 			}
-			if c.sw == (Singletons{}) && cost > 521926 {
+			if c.sw == (singleton.Rule{}) && cost > 521926 {
 				t.Errorf("cost %.2f above the optimum 521 926", cost)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
+	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
@@ -166,7 +167,7 @@ func TestSingletons(t *testing.T) {
 		}
 		return k
 	}
-	for _, sw := range []Singletons{{}, allSingletons} {
+	for _, sw := range []singleton.Rule{{}, allSingletons} {
 		res, err := Protect(t.Context(), p, Options{Singletons: sw, Audit: AuditAlways})
 		if err != nil {
 			t.Fatal(err)

@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -56,20 +55,12 @@ const (
 	AuditNever
 )
 
-// Singletons are τ-Argus's three singleton switches (docs/methods.md §7).
-type Singletons struct {
-	SingleSingle, SingleMultiple, MinFreq bool
-	// MinCount is the minimum frequency of the frequency rule; 0 infers it
-	// from the frequency-unsafe cells.
-	MinCount int
-}
-
 // Options control a run.
 type Options struct {
 	// Order is the processing order of the primaries.
 	Order Order
-	// Singletons are the singleton switches; all off: none.
-	Singletons Singletons
+	// Singletons are τ-Argus's singleton switches; all off: none.
+	Singletons singleton.Rule
 	// NoCleanup keeps every secondary the paths chose.
 	NoCleanup bool
 	// NoReroute skips the re-routing of secondaries (single networks).
@@ -314,63 +305,15 @@ func (s *solver) primaryTargets(order Order, home []int) []target {
 // minimum frequency (min-frequency), their sum must be able to move by
 // max(10⁻⁴·sum, 10^−decimals): some cycle moves one of them while the
 // others stay.
-func (s *solver) groupTargets(sw Singletons, home []int) []target {
-	p := s.p
-	n := p.NumCells()
-	if len(p.Cells.Freq) != n || !(sw.SingleSingle || sw.SingleMultiple || sw.MinFreq) {
-		return nil
-	}
-	minCount := sw.MinCount
-	if minCount <= 0 {
-		for i, st := range p.Cells.Status {
-			if st == cellstatus.UnsafeFreq {
-				minCount = max(minCount, int(p.Cells.Freq[i])+1)
-			}
-		}
-	}
-	step := math.Pow(10, -float64(p.Decimals))
-	seen := map[string]bool{}
+func (s *solver) groupTargets(sw singleton.Rule, home []int) []target {
 	var out []target
-	var u []int
-	for r := range p.Relations.Len() {
-		cells, _ := p.Relations.Terms(r)
-		u = u[:0]
-		ns, f := 0, int64(0)
-		for _, c := range cells {
-			if c < n && p.Cells.Status[c].IsPrimary() {
-				u = append(u, c)
-				f += p.Cells.Freq[c]
-				if p.Cells.Freq[c] == 1 {
-					ns++
-				}
-			}
-		}
-		nm := len(u) - ns
-		add := sw.SingleSingle && ns == 2 && nm == 0 ||
-			sw.SingleMultiple && ns == 1 && nm == 1 ||
-			sw.MinFreq && f > 0 && f < int64(minCount)
-		if !add || len(u) < 2 || len(u) == len(cells) {
+	for _, g := range singleton.Groups(s.p, s.p.Relations, sw) {
+		if g.Whole {
 			// A relation of primaries only (a single child and its
 			// parent): no cell could move their sum.
 			continue
 		}
-		key := slices.Clone(u)
-		slices.Sort(key)
-		var b strings.Builder
-		for _, c := range key {
-			b.WriteString(strconv.Itoa(c))
-			b.WriteByte(',')
-		}
-		if seen[b.String()] {
-			continue
-		}
-		seen[b.String()] = true
-		v := 0.0
-		for _, c := range key {
-			v += p.Cells.Value[c]
-		}
-		out = append(out, target{kind: kindGroup, g: home[key[0]], cell: key[0], group: key, dir: 1,
-			need: math.Max(1e-4*math.Abs(v), step)})
+		out = append(out, target{kind: kindGroup, g: home[g.Cells[0]], cell: g.Cells[0], group: g.Cells, dir: 1, need: g.Level})
 	}
 	s.stats.GroupTargets = len(out)
 	return out

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp"
+	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -70,10 +71,10 @@ func (optimal) Info() pluginsdk.MethodInfo {
 	}
 }
 
-// optionSwitches returns τ-Argus's singleton switches of the request.
-func optionSwitches(params pluginsdk.Params) switches {
-	return switches{single: params.Bool(pSingleSingle), multiple: params.Bool(pSingleMultiple),
-		minFreq: params.Bool(pMinFreq), minCount: params.Int(pMinFrequency)}
+// singletonRule returns τ-Argus's singleton switches of the request.
+func singletonRule(params pluginsdk.Params) singleton.Rule {
+	return singleton.Rule{SingleSingle: params.Bool(pSingleSingle), SingleMultiple: params.Bool(pSingleMultiple),
+		MinFreq: params.Bool(pMinFreq), MinCount: params.Int(pMinFrequency)}
 }
 
 // Protect solves the whole problem with the exact engine.
@@ -100,14 +101,14 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		opts.Singletons = csp.SingletonGlobal
 	case "tauargus":
 		in.CopyOnWrite()
-		virtual = addSingletonCells(p, in, optionSwitches(req.Params))
+		virtual = addSingletonCells(p, in, singletonRule(req.Params))
 	}
 	var startTime time.Duration
 	if from := startFrom(req.Params.String(pStart), p); from != "" {
 		var start []bool
 		singleton := req.Params.String(pSingletons) != "none"
 		if from == startNet {
-			start, startTime, err = netStart(ctx, p, singleton, optionSwitches(req.Params))
+			start, startTime, err = netStart(ctx, p, singleton, singletonRule(req.Params))
 		} else {
 			start, startTime, err = ghStart(ctx, p, opts.TimeLimit, singleton, req.Limits.Threads)
 		}

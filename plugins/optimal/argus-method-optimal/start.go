@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/plugins/hypercube/gh"
+	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/plugins/network/netflow"
 	"github.com/sdcengine/argus/pluginsdk"
 )
@@ -51,15 +52,15 @@ func startFrom(mode string, p *pluginsdk.Problem) string {
 	return ""
 }
 
-// netStart runs NET on p (the singleton switches sw; none when singleton
-// is false) and returns its suppressed cells. NET's own audit is off: the
+// netStart runs NET on p (the singleton switches rule; none when
+// singletons is false) and returns its suppressed cells. NET's own audit is off: the
 // engine checks the pattern. A NET failure is no error: the engine protects
 // what the start leaves unprotected.
-func netStart(ctx context.Context, p *pluginsdk.Problem, singleton bool, sw switches) ([]bool, time.Duration, error) {
+func netStart(ctx context.Context, p *pluginsdk.Problem, singletons bool, rule singleton.Rule) ([]bool, time.Duration, error) {
 	begin := time.Now()
 	o := netflow.Options{Order: netflow.OrderDescending, Audit: netflow.AuditNever}
-	if singleton {
-		o.Singletons = netflow.Singletons{SingleSingle: sw.single, SingleMultiple: sw.multiple, MinFreq: sw.minFreq, MinCount: sw.minCount}
+	if singletons {
+		o.Singletons = rule
 	}
 	res, err := netflow.Protect(ctx, p, o)
 	if err != nil {
