@@ -215,6 +215,25 @@ type Limits struct {
 	MemoryHint int64
 }
 
+// SolveTime returns the time a method may spend before it returns its best
+// result: the smallest of limit (the method's own limit parameter, 0 for
+// none), the job's soft limit and ctx's deadline less a margin to check and
+// send the result (a tenth of the time left, at most 2 s); 0 when none of
+// them is set.
+func (l Limits) SolveTime(ctx context.Context, limit time.Duration) time.Duration {
+	if l.TimeLimit > 0 && (limit == 0 || l.TimeLimit < limit) {
+		limit = l.TimeLimit
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		left := time.Until(dl)
+		left -= min(left/10, 2*time.Second)
+		if limit == 0 || left < limit {
+			limit = max(left, time.Millisecond)
+		}
+	}
+	return limit
+}
+
 // Request is one protection job as a method sees it.
 type Request struct {
 	// Method is the code the host asked for (one of Info().Code/Aliases).

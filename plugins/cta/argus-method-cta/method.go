@@ -81,7 +81,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	opts := cta.Options{Gap: req.Params.Float(pGap), Weights: weightNames[req.Params.String(pWeights)],
 		Heuristic: heuristicNames[req.Params.String(pHeuristic)], Seed: req.Limits.Seed, Descent: req.Params.Float(pDescent), Flips: req.Params.Float(pFlips)}
-	opts.TimeLimit = timeLimit(ctx, req.Params.Duration(pMaxTime), req.Limits.TimeLimit)
+	opts.TimeLimit = req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
 	switch req.Params.String(pInteger) {
 	case "yes":
 		if !cta.Integral(p) {
@@ -174,22 +174,4 @@ func changedCells(p *pluginsdk.Problem, values []float64) []bool {
 		ch[i] = math.Abs(v-p.Cells.Value[i]) > 1e-5
 	}
 	return ch
-}
-
-// timeLimit is the solve's limit: the parameter, the job's limit and the
-// context's deadline (less a margin to check and send the result),
-// whichever is first.
-func timeLimit(ctx context.Context, param, job time.Duration) time.Duration {
-	limit := param
-	if job > 0 && (limit == 0 || job < limit) {
-		limit = job
-	}
-	if dl, ok := ctx.Deadline(); ok {
-		left := time.Until(dl)
-		left -= min(left/10, 2*time.Second)
-		if limit == 0 || left < limit {
-			limit = max(left, time.Millisecond)
-		}
-	}
-	return limit
 }

@@ -136,22 +136,8 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		MinFrequency: req.Params.Int(pMinFrequency), FinalAudit: req.Params.Bool(pAudit),
 		Workers: req.Limits.Threads, Seed: req.Limits.Seed, Progress: req.Progress, Log: req.Log,
 	}
-	if lim := overallLimit(ctx, req.Limits.TimeLimit); lim > 0 {
+	if lim := req.Limits.SolveTime(ctx, 0); lim > 0 {
 		o.Deadline = start.Add(lim)
 	}
 	return hitas.Protect(ctx, req.Problem, o)
-}
-
-// overallLimit is the job's soft limit, or the context's deadline less a
-// margin to send the result.
-func overallLimit(ctx context.Context, job time.Duration) time.Duration {
-	limit := job
-	if dl, ok := ctx.Deadline(); ok {
-		left := time.Until(dl)
-		left -= min(left/10, 2*time.Second)
-		if limit == 0 || left < limit {
-			limit = max(left, time.Millisecond)
-		}
-	}
-	return limit
 }

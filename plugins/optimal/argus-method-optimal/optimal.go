@@ -92,7 +92,7 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	}
 	in := csp.FromProblem(p, rel)
 	opts := csp.Options{Gap: req.Params.Float(pGap), Workers: req.Limits.Threads, Seed: req.Limits.Seed}
-	opts.TimeLimit = timeLimit(ctx, req.Params.Duration(pMaxTime), req.Limits.TimeLimit)
+	opts.TimeLimit = req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
 	virtual := 0
 	switch req.Params.String(pSingletons) {
 	case "local":
@@ -192,21 +192,4 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Int64("secondaries", res.Stats.Secondaries).
 		Float64("gap", sol.Gap).Dur("took", time.Since(start)).Msg("OPT done")
 	return res, nil
-}
-
-// timeLimit is the engine's limit: the parameter, the job's limit and the
-// context's deadline (less a margin to send the result), whichever is first.
-func timeLimit(ctx context.Context, param, job time.Duration) time.Duration {
-	limit := param
-	if job > 0 && (limit == 0 || job < limit) {
-		limit = job
-	}
-	if dl, ok := ctx.Deadline(); ok {
-		left := time.Until(dl)
-		left -= min(left/10, 2*time.Second)
-		if limit == 0 || left < limit {
-			limit = max(left, time.Millisecond)
-		}
-	}
-	return limit
 }
