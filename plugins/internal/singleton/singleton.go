@@ -115,3 +115,33 @@ func Groups(p *pluginsdk.Problem, rel pluginsdk.Relations, r Rule) []Group {
 	}
 	return out
 }
+
+// Names of the parameters of the switches, for the methods that offer them
+// (OPT, NET).
+const (
+	ParamSingleSingle   = "single_single"
+	ParamSingleMultiple = "single_multiple"
+	ParamMinFreq        = "min_freq"
+	ParamMinFrequency   = "min_frequency"
+)
+
+// Params returns the parameters of the switches, all on by default as in
+// τ-Argus.
+func Params() []pluginsdk.ParamSpec {
+	return []pluginsdk.ParamSpec{
+		{Name: ParamSingleSingle, Type: pluginsdk.ParamBool, Default: "true",
+			Help: "tauargus singletons: protect the sum of two single-respondent primaries of a relation"},
+		{Name: ParamSingleMultiple, Type: pluginsdk.ParamBool, Default: "true",
+			Help: "tauargus singletons: protect the sum of a single-respondent and another primary of a relation"},
+		{Name: ParamMinFreq, Type: pluginsdk.ParamBool, Default: "true",
+			Help: "tauargus singletons: protect the sum of the primaries of a relation whose frequencies add up to less than the minimum frequency"},
+		{Name: ParamMinFrequency, Type: pluginsdk.ParamInt, Default: "0", Min: "0",
+			Help: "the minimum frequency of the frequency rule, for min_freq; 0: one more than the largest frequency of a frequency-unsafe cell (none without such cells)"},
+	}
+}
+
+// RuleFrom returns the switches set in params (declared by Params).
+func RuleFrom(params pluginsdk.Params) Rule {
+	return Rule{SingleSingle: params.Bool(ParamSingleSingle), SingleMultiple: params.Bool(ParamSingleMultiple),
+		MinFreq: params.Bool(ParamMinFreq), MinCount: params.Int(ParamMinFrequency)}
+}

@@ -18,15 +18,11 @@ type network struct{}
 
 // Parameter names.
 const (
-	pOrder          = "order"
-	pSingletons     = "singletons"
-	pSingleSingle   = "single_single"
-	pSingleMultiple = "single_multiple"
-	pMinFreq        = "min_freq"
-	pMinFrequency   = "min_frequency"
-	pCleanup        = "cleanup"
-	pReroute        = "reroute"
-	pAudit          = "audit"
+	pOrder      = "order"
+	pSingletons = "singletons"
+	pCleanup    = "cleanup"
+	pReroute    = "reroute"
+	pAudit      = "audit"
 )
 
 // Info describes NET.
@@ -41,21 +37,13 @@ func (network) Info() pluginsdk.MethodInfo {
 			"secondaries. Redundant secondaries are then released, most expensive first, and the pattern is audited; " +
 			"under-protected primaries get further paths. Tables hierarchical in both dimensions are split into one " +
 			"network per family of the second dimension, linked through their shared columns.",
-		Params: []pluginsdk.ParamSpec{
+		Params: append([]pluginsdk.ParamSpec{
 			{Name: pOrder, Type: pluginsdk.ParamEnum, Default: "descending", Allowed: []string{"given", "ascending", "descending", "best"},
 				Help: "order in which the primaries are protected: as given (cell order), by ascending or descending value, " +
 					"or best: all three, keeping the cheapest pattern (three times the work)"},
 			{Name: pSingletons, Type: pluginsdk.ParamEnum, Default: "tauargus", Allowed: []string{"tauargus", "none"},
 				Help: "singleton protection: τ-Argus's virtual cells per relation (the sum of the primaries named by the three " +
 					"switches must be able to move while the others stay), or none (τ-Argus's NET)"},
-			{Name: pSingleSingle, Type: pluginsdk.ParamBool, Default: "true",
-				Help: "tauargus singletons: protect the sum of two single-respondent primaries of a relation"},
-			{Name: pSingleMultiple, Type: pluginsdk.ParamBool, Default: "true",
-				Help: "tauargus singletons: protect the sum of a single-respondent and another primary of a relation"},
-			{Name: pMinFreq, Type: pluginsdk.ParamBool, Default: "true",
-				Help: "tauargus singletons: protect the sum of the primaries of a relation whose frequencies add up to less than the minimum frequency"},
-			{Name: pMinFrequency, Type: pluginsdk.ParamInt, Default: "0", Min: "0",
-				Help: "the minimum frequency of the frequency rule, for min_freq; 0: one more than the largest frequency of a frequency-unsafe cell"},
 			{Name: pCleanup, Type: pluginsdk.ParamBool, Default: "true",
 				Help: "release secondaries that the other suppressions make redundant, most expensive first"},
 			{Name: pReroute, Type: pluginsdk.ParamBool, Default: "true",
@@ -65,7 +53,7 @@ func (network) Info() pluginsdk.MethodInfo {
 				Help: "audit the pattern with the attacker LPs and give under-protected primaries further paths: on, off, " +
 					"or auto (when the table is split into several networks or a primary has no cycle with room; a single " +
 					"network's flows prove the protection); the host audits every pattern in any case"},
-		},
+		}, singleton.Params()...),
 		Capabilities: pluginsdk.Capabilities{
 			Output:         pluginsdk.OutputSuppression,
 			NeedsFrequency: true,
@@ -99,9 +87,7 @@ func (network) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		o.Order = netflow.OrderBest
 	}
 	if req.Params.String(pSingletons) == "tauargus" {
-		o.Singletons = singleton.Rule{SingleSingle: req.Params.Bool(pSingleSingle),
-			SingleMultiple: req.Params.Bool(pSingleMultiple), MinFreq: req.Params.Bool(pMinFreq),
-			MinCount: req.Params.Int(pMinFrequency)}
+		o.Singletons = singleton.RuleFrom(req.Params)
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		o.TimeLimit = max(time.Until(dl)*9/10, time.Millisecond)

@@ -17,14 +17,10 @@ type optimal struct{}
 
 // Parameter names.
 const (
-	pMaxTime        = "max_time"
-	pGap            = "gap"
-	pSingletons     = "singletons"
-	pSingleSingle   = "single_single"
-	pSingleMultiple = "single_multiple"
-	pMinFreq        = "min_freq"
-	pMinFrequency   = "min_frequency"
-	pStart          = "start"
+	pMaxTime    = "max_time"
+	pGap        = "gap"
+	pSingletons = "singletons"
+	pStart      = "start"
 )
 
 // Info describes OPT.
@@ -37,7 +33,7 @@ func (optimal) Info() pluginsdk.MethodInfo {
 			"the a-priori bounds. Master problem over the suppression variables (HiGHS MIP), one attacker LP per " +
 			"primary and direction giving capacity cuts, a protected incumbent at all times. Singletons: τ-Argus's " +
 			"virtual cells (default, switches as in MOD), Castro (2012)'s local constraints or colluding singletons.",
-		Params: []pluginsdk.ParamSpec{
+		Params: append([]pluginsdk.ParamSpec{
 			{Name: pMaxTime, Type: pluginsdk.ParamDuration, Default: "10", BatchPosition: 1, Min: "0",
 				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchInt, Label: "max time"},
 				Help:  "time limit (minutes, or a Go duration; 0: none); the best protected pattern is returned when it is reached"},
@@ -46,21 +42,13 @@ func (optimal) Info() pluginsdk.MethodInfo {
 			{Name: pSingletons, Type: pluginsdk.ParamEnum, Default: "tauargus", Allowed: []string{"tauargus", "none", "local", "global"},
 				Help: "singleton protection: τ-Argus's virtual cells per relation (tauargus), none, the relation-wise " +
 					"constraints (8) of Castro (2012) (local), or all single-respondent primaries colluding (10) (global)"},
-			{Name: pSingleSingle, Type: pluginsdk.ParamBool, Default: "true",
-				Help: "tauargus singletons: protect the sum of two single-respondent primaries of a relation"},
-			{Name: pSingleMultiple, Type: pluginsdk.ParamBool, Default: "true",
-				Help: "tauargus singletons: protect the sum of a single-respondent and another primary of a relation"},
-			{Name: pMinFreq, Type: pluginsdk.ParamBool, Default: "true",
-				Help: "tauargus singletons: protect the sum of the primaries of a relation whose frequencies add up to less than the minimum frequency"},
-			{Name: pMinFrequency, Type: pluginsdk.ParamInt, Default: "0", Min: "0",
-				Help: "the minimum frequency of the frequency rule, for min_freq; 0: one more than the largest frequency of a frequency-unsafe cell (none without such cells)"},
 			{Name: pStart, Type: pluginsdk.ParamEnum, Default: startAuto, Allowed: []string{startAuto, startGH, startNet, startNone},
 				Help: "start pattern, checked, repaired and improved by the exact engine: GH's hypercube pattern (gh), NET's shortest-path " +
 					"pattern on a 2-D table, 1H2D or 2H2D (net), the engine's own start heuristic (none), or GH's on a single table of " +
 					"four or more dimensions, where the engine's own needs routing LPs over the whole table of seconds to minutes each, " +
 					"NET's on a 2-D table and none otherwise (auto); with a start every attacker LP is limited " +
 					"to a thirtieth of the time limit (an LP stopped there proves nothing: the pattern stays protected)"},
-		},
+		}, singleton.Params()...),
 		Capabilities: pluginsdk.Capabilities{
 			Output:         pluginsdk.OutputSuppression,
 			NeedsFrequency: true,
@@ -69,12 +57,6 @@ func (optimal) Info() pluginsdk.MethodInfo {
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
 			pluginsdk.StructureHierarchical, pluginsdk.StructureLinked, pluginsdk.StructureGeneral},
 	}
-}
-
-// singletonRule returns τ-Argus's singleton switches of the request.
-func singletonRule(params pluginsdk.Params) singleton.Rule {
-	return singleton.Rule{SingleSingle: params.Bool(pSingleSingle), SingleMultiple: params.Bool(pSingleMultiple),
-		MinFreq: params.Bool(pMinFreq), MinCount: params.Int(pMinFrequency)}
 }
 
 // Protect solves the whole problem with the exact engine.
@@ -101,16 +83,16 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		opts.Singletons = csp.SingletonGlobal
 	case "tauargus":
 		in.CopyOnWrite()
-		virtual = addSingletonCells(p, in, singletonRule(req.Params))
+		virtual = addSingletonCells(p, in, singleton.RuleFrom(req.Params))
 	}
 	var startTime time.Duration
 	if from := startFrom(req.Params.String(pStart), p); from != "" {
 		var start []bool
-		singleton := req.Params.String(pSingletons) != "none"
+		singletons := req.Params.String(pSingletons) != "none"
 		if from == startNet {
-			start, startTime, err = netStart(ctx, p, singleton, singletonRule(req.Params))
+			start, startTime, err = netStart(ctx, p, singletons, singleton.RuleFrom(req.Params))
 		} else {
-			start, startTime, err = ghStart(ctx, p, opts.TimeLimit, singleton, req.Limits.Threads)
+			start, startTime, err = ghStart(ctx, p, opts.TimeLimit, singletons, req.Limits.Threads)
 		}
 		if err != nil {
 			return nil, err
