@@ -57,20 +57,8 @@ func (e *engine) adjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tab
 // failed audit of a pattern does (markUnsafe).
 func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []cellstatus.Status,
 	values []float64, mr *MethodReport, target string) error {
-	for _, t := range specs {
-		t.audit, t.unsafe = nil, nil
-	}
-	if _, ok := e.cfg.Protector.Method(AuditMethod); !ok {
-		e.logf("Error in the protection of %s: no audit plugin is installed (argus-method-audit), so the adjusted table cannot be audited", target)
-		for _, t := range specs {
-			t.unsafe = &unsafeTable{unaudited: true}
-		}
-		mr.Audit = &AuditReport{Done: false}
-		return nil
-	}
-	params := map[string]string{}
-	ref, _ := e.cfg.Protector.Method(AuditMethod)
-	if err := addConfigured(params, ref.Info, e.cfg.MethodParams); err != nil {
+	_, params, ok, err := e.auditSetup(specs, mr, target, "adjusted table")
+	if !ok || err != nil {
 		return err
 	}
 	ap := *p

@@ -229,6 +229,32 @@ func diagText(ds []pluginsdk.Diagnostic) string {
 	return b.String()
 }
 
+// auditSetup starts an audit of the result of specs' protection: it clears
+// their earlier verdicts and returns the audit plugin with the configured
+// audit parameters, which override what the caller chooses. Without an
+// audit plugin, ok is false and the tables are marked unaudited: a result
+// nobody checked (what names it, e.g. "suppression pattern") is not
+// published as if it were safe.
+func (e *engine) auditSetup(specs []*tableSpec, mr *MethodReport, target, what string) (ref MethodRef, params map[string]string, ok bool, err error) {
+	for _, t := range specs {
+		t.audit, t.unsafe = nil, nil
+	}
+	ref, ok = e.cfg.Protector.Method(AuditMethod)
+	if !ok {
+		e.logf("Error in the protection of %s: no audit plugin is installed (argus-method-audit), so the %s cannot be audited", target, what)
+		for _, t := range specs {
+			t.unsafe = &unsafeTable{unaudited: true}
+		}
+		mr.Audit = &AuditReport{Done: false}
+		return ref, nil, false, nil
+	}
+	params = map[string]string{}
+	if err := addConfigured(params, ref.Info, e.cfg.MethodParams); err != nil {
+		return ref, nil, false, err
+	}
+	return ref, params, true, nil
+}
+
 // audit runs the attacker LPs on a suppression pattern through the audit
 // plugin, stores the realised intervals in the tables and reports every
 // primary the audit's verdicts find under-protected or unverified. Without
@@ -239,23 +265,8 @@ func diagText(ds []pluginsdk.Diagnostic) string {
 // are withheld and the job's exit code is 2 (see markUnsafe).
 func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []cellstatus.Status, mr *MethodReport,
 	singletons bool, target string) error {
-	for _, t := range specs {
-		t.audit, t.unsafe = nil, nil
-	}
-	if _, ok := e.cfg.Protector.Method(AuditMethod); !ok {
-		// A pattern nobody checked is not published as if it were safe.
-		e.logf("Error in the protection of %s: no audit plugin is installed (argus-method-audit), so the suppression pattern cannot be audited", target)
-		for _, t := range specs {
-			t.unsafe = &unsafeTable{unaudited: true}
-		}
-		mr.Audit = &AuditReport{Done: false}
-		return nil
-	}
-	// Configured audit parameters first: they override the mode chosen
-	// here.
-	params := map[string]string{}
-	ref, _ := e.cfg.Protector.Method(AuditMethod)
-	if err := addConfigured(params, ref.Info, e.cfg.MethodParams); err != nil {
+	ref, params, ok, err := e.auditSetup(specs, mr, target, "suppression pattern")
+	if !ok || err != nil {
 		return err
 	}
 	_, set := params[auditMode]
