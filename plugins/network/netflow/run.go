@@ -103,6 +103,9 @@ type Stats struct {
 	// Released is the number of secondaries the clean-up published again;
 	// Rerouted the number replaced by cheaper ones.
 	Released, Rerouted int
+	// RerouteTried is the number of secondaries the re-route tried to
+	// replace.
+	RerouteTried int
 	// AuditRounds counts audits; UnderBefore and UnderAfter the primaries
 	// the first and the last audit found under-protected or unverified.
 	AuditRounds, UnderBefore, UnderAfter int
