@@ -127,7 +127,7 @@ func (network) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		Extra: map[string]float64{"networks": float64(st.Graphs), "targets": float64(st.Targets),
 			"singleton_targets": float64(st.GroupTargets), "link_targets": float64(st.LinkTargets),
 			"searches": float64(st.Searches), "paths": float64(st.Paths), "released": float64(st.Released),
-			"rerouted":     float64(st.Rerouted),
+			"rerouted": float64(st.Rerouted), "reroute_tried": float64(st.RerouteTried),
 			"audit_rounds": float64(st.AuditRounds), "audit_seconds": st.AuditTime.Seconds()}}
 	out.Stats.Secondaries, out.Stats.SuppressedCost = pluginsdk.Secondaries(p, res.Status)
 	out.Stats.Objective = out.Stats.SuppressedCost

@@ -117,7 +117,8 @@ func TestShapes(t *testing.T) {
 		want string
 	}{
 		{"3-D", plugintest.Grid(plugintest.GridSpec{Sizes: []int{3, 3, 3}, Seed: 1, PrimaryFraction: 0.2}), "3 dimensions"},
-		{"1-D", plugintest.Grid(plugintest.GridSpec{Sizes: []int{5}, Seed: 1, PrimaryFraction: 0.2}), "1 dimensions"},
+		{"1-D", plugintest.Grid(plugintest.GridSpec{Sizes: []int{5}, Seed: 1, PrimaryFraction: 0.2}), "one-dimensional (flat)"},
+		{"1-D-hierarchy", csptest.HierTable(3, 0.3, csptest.Tree2), "one-dimensional (hierarchical)"},
 		{"general", general, "relations only"},
 		{"linked", csptest.Linked(t), "linked set of 2 tables"},
 	}

@@ -94,6 +94,9 @@ type Stats struct {
 	// Released is the number of secondaries the clean-up published again;
 	// Rerouted the number replaced by cheaper ones.
 	Released, Rerouted int
+	// RerouteTried is the number of secondaries the re-route tried to
+	// replace.
+	RerouteTried int
 	// AuditRounds counts audits; UnderBefore and UnderAfter the primaries
 	// the first and the last audit found under-protected or unverified.
 	AuditRounds, UnderBefore, UnderAfter int
@@ -125,6 +128,14 @@ func Shape(p *pluginsdk.Problem) (string, error) {
 		return "", fmt.Errorf("%w: a linked set of %d tables", ErrShape, len(p.Tables))
 	}
 	tab := &p.Tables[0]
+	if len(tab.Dims) == 1 {
+		kind := "flat"
+		if h, err := relations.NewHierarchy(&tab.Dims[0], false); err == nil && h.Depth > 1 {
+			kind = "hierarchical"
+		}
+		return "", fmt.Errorf("%w: table %q is one-dimensional (%s): one variable's relations form no network of rows and columns",
+			ErrShape, tab.Name, kind)
+	}
 	if len(tab.Dims) != 2 {
 		return "", fmt.Errorf("%w: table %q has %d dimensions", ErrShape, tab.Name, len(tab.Dims))
 	}
