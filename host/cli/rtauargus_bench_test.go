@@ -23,9 +23,14 @@ import (
 // is_secret_freq) took 301 s and gave 265 D. It reports secondaries,
 // suppressed cost and the host audit of each job; it takes minutes (MOD's
 // limit is 5 minutes per sub-table and a table without hierarchies is one
-// sub-table).
+// sub-table). ARGUS_DATATEST_SUPPRESS replaces the method, e.g. "OPT(1,3)"
+// or "GH(1,100,0,1)"; -bench=BenchmarkRtauargusDatatest/datatest2 runs one.
 func BenchmarkRtauargusDatatest(b *testing.B) {
 	plugins := realPlugins(b)
+	suppress := "MOD(1,5,1,0,0)"
+	if s := os.Getenv("ARGUS_DATATEST_SUPPRESS"); s != "" {
+		suppress = s
+	}
 	for _, c := range []struct {
 		name, file string
 		dims       []string
@@ -36,7 +41,7 @@ func BenchmarkRtauargusDatatest(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			dir := b.TempDir()
-			secret, err := writeRtauargusJob(filepath.Join(corpusDir, "derived", "rtauargus", "csv", c.file), dir, c.name, c.dims, c.secret)
+			secret, err := writeRtauargusJob(filepath.Join(corpusDir, "derived", "rtauargus", "csv", c.file), dir, c.name, c.dims, c.secret, suppress)
 			if err != nil {
 				b.Skipf("corpus: %v", err)
 			}
@@ -74,8 +79,8 @@ func BenchmarkRtauargusDatatest(b *testing.B) {
 						secs = s.Seconds
 					}
 				}
-				b.Logf("%s: %d secret cells, %d primaries, %d secondaries, suppressed %.6g, MOD %.0f s; audit done %v, %d under-protected",
-					c.name, secret, tab.Primaries, tab.Secondaries, tab.SuppressedCost, secs, tab.Audit.Done, tab.Audit.UnderProtected)
+				b.Logf("%s: %d secret cells, %d primaries, %d secondaries, suppressed %.6g, %s %.0f s; audit done %v, %d under-protected",
+					c.name, secret, tab.Primaries, tab.Secondaries, tab.SuppressedCost, suppress, secs, tab.Audit.Done, tab.Audit.UnderProtected)
 				if !tab.Audit.Done || tab.Audit.UnderProtected > 0 {
 					b.Errorf("audit: done %v, %d under-protected", tab.Audit.Done, tab.Audit.UnderProtected)
 				}
@@ -88,7 +93,7 @@ func BenchmarkRtauargusDatatest(b *testing.B) {
 
 // writeRtauargusJob writes name.tab, name.rda, name.hst and name.arb into
 // dir from a datatest CSV; it returns the number of secret cells.
-func writeRtauargusJob(csvPath, dir, name string, dims []string, secretCol string) (int, error) {
+func writeRtauargusJob(csvPath, dir, name string, dims []string, secretCol, suppress string) (int, error) {
 	f, err := os.Open(csvPath)
 	if err != nil {
 		return 0, err
@@ -165,7 +170,7 @@ func writeRtauargusJob(csvPath, dir, name string, dims []string, secretCol strin
 	}
 	arb := fmt.Sprintf("// Batch generated as rtauargus does\n<OPENTABLEDATA> \"%[1]s.tab\"\n<OPENMETADATA> \"%[1]s.rda\"\n"+
 		"<SPECIFYTABLE> %[2]s|\"pizzas_tot\"||\n<SAFETYRULE> MAN(10)\n<READTABLE> 1\n<APRIORI> \"%[1]s.hst\",1,\",\",0,0\n"+
-		"<SUPPRESS> MOD(1,5,1,0,0)\n<WRITETABLE> (1,4,,\"%[1]s.csv\")\n\n", name, dimList.String())
+		"<SUPPRESS> %[3]s\n<WRITETABLE> (1,4,,\"%[1]s.csv\")\n\n", name, dimList.String(), suppress)
 	for ext, text := range map[string]string{".tab": tab.String(), ".rda": rda.String(), ".hst": hst.String(), ".arb": arb} {
 		if err := os.WriteFile(filepath.Join(dir, name+ext), []byte(text), 0o644); err != nil {
 			return 0, err
