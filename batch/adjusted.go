@@ -2,7 +2,6 @@ package batch
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -10,10 +9,6 @@ import (
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/pluginsdk"
 )
-
-// changeThreshold is τ-Argus's threshold below which an adjusted value
-// counts as unchanged.
-const changeThreshold = 1e-5
 
 // adjustedStatus returns the statuses of an adjusted table: the method's,
 // and every safe cell whose value changed made a secondary, as τ-Argus
@@ -23,11 +18,7 @@ func adjustedStatus(p *pluginsdk.Problem, res *pluginsdk.Result) []cellstatus.St
 	if len(res.Status) == len(status) {
 		copy(status, res.Status)
 	}
-	for i, v := range res.Values {
-		if sec, ok := status[i].ToSecondary(); ok && math.Abs(v-p.Cells.Value[i]) > changeThreshold {
-			status[i] = sec
-		}
-	}
+	pluginsdk.MarkChanged(p, res.Values, status)
 	return status
 }
 

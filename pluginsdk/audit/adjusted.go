@@ -179,7 +179,7 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 	}
 	changeTol := opts.ChangeTolerance
 	if changeTol <= 0 {
-		changeTol = tauArgusChangeTolerance
+		changeTol = pluginsdk.AdjustedChangeTolerance
 	}
 	r := &AdjustedReport{Deviation: make([]float64, n), Verdicts: make([]verdict.Verdict, n), notAdditiveOK: opts.NotAdditive}
 	ct := &r.Counts
@@ -240,7 +240,7 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 		}
 		tol := opts.AdditivityTolerance
 		if tol <= 0 {
-			tol = tauArgusChangeTolerance + numeric.Slack(mag)
+			tol = pluginsdk.AdjustedChangeTolerance + numeric.Slack(mag)
 		}
 		r.MaxResidual = math.Max(r.MaxResidual, math.Abs(s))
 		if math.Abs(s) > tol {
@@ -269,10 +269,6 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 	r.Time = time.Since(start)
 	return r, nil
 }
-
-// tauArgusChangeTolerance is τ-Argus's threshold below which an adjusted
-// value counts as unchanged (and a relation's residual as zero).
-const tauArgusChangeTolerance = 1e-5
 
 // maxNamed is the most cells or relations a defect diagnostic names.
 const maxNamed = 100

@@ -125,12 +125,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		return nil, pluginsdk.Errorf("cta.check", "the adjusted table fails its check: %d under-protected, %d relations violated (largest residual %.3g), %d out of bounds, %d frozen cells changed",
 			rep.Counts.UnderProtected, rep.Counts.NonAdditive, rep.MaxResidual, rep.Counts.OutOfBounds, rep.Counts.FrozenChanged)
 	}
-	changed := changedCells(p, sol.Values)
-	for i := range n {
-		if sec, ok := status[i].ToSecondary(); ok && changed[i] {
-			status[i] = sec
-		}
-	}
+	pluginsdk.MarkChanged(p, sol.Values, status)
 	res := &pluginsdk.Result{Status: status, Values: sol.Values, Outcome: pluginsdk.OutcomeFeasible}
 	switch {
 	case sol.Optimal:
@@ -163,15 +158,4 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-// changedCells reports per cell whether its adjusted value differs from the
-// original by more than τ-Argus's threshold of 1e-5, below which τ-Argus
-// counts a value as unchanged.
-func changedCells(p *pluginsdk.Problem, values []float64) []bool {
-	ch := make([]bool, len(values))
-	for i, v := range values {
-		ch[i] = math.Abs(v-p.Cells.Value[i]) > 1e-5
-	}
-	return ch
 }
