@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/hypercube/gh"
 	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/plugins/network/netflow"
@@ -53,27 +54,20 @@ func startFrom(mode string, p *pluginsdk.Problem) string {
 }
 
 // netStart runs NET on p (the singleton switches rule; none when
-// singletons is false) and returns its suppressed cells. NET's own audit is off: the
-// engine checks the pattern. A NET failure is no error: the engine protects
-// what the start leaves unprotected.
+// singletons is false) and returns its suppressed cells. NET's own audit is
+// off: the engine checks the pattern.
 func netStart(ctx context.Context, p *pluginsdk.Problem, singletons bool, rule singleton.Rule) ([]bool, time.Duration, error) {
-	begin := time.Now()
 	o := netflow.Options{Order: netflow.OrderDescending, Audit: netflow.AuditNever}
 	if singletons {
 		o.Singletons = rule
 	}
-	res, err := netflow.Protect(ctx, p, o)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, 0, ctx.Err()
+	return startPattern(ctx, p, func() ([]cellstatus.Status, error) {
+		res, err := netflow.Protect(ctx, p, o)
+		if err != nil {
+			return nil, err
 		}
-		return nil, time.Since(begin), nil
-	}
-	start := make([]bool, p.NumCells())
-	for i, s := range res.Status {
-		start[i] = s.IsSuppressed()
-	}
-	return start, time.Since(begin), nil
+		return res.Status, nil
+	})
 }
 
 // ghStart runs GH's hypercube pass on p (singleton protection as asked)
@@ -81,10 +75,8 @@ func netStart(ctx context.Context, p *pluginsdk.Problem, singletons bool, rule s
 // cells. GH's own audit and repair are off: the engine checks the pattern
 // and protects what it leaves unprotected, mostly by hypercubes too
 // (datatest2: GH's repair took 60–150 s of a loaded box and gave a start
-// 20 % dearer than the pass alone completed by the engine in seconds). A GH failure or an incomplete pattern is no error: the
-// engine protects what the start leaves unprotected.
+// 20 % dearer than the pass alone completed by the engine in seconds).
 func ghStart(ctx context.Context, p *pluginsdk.Problem, limit time.Duration, singleton bool, threads int) ([]bool, time.Duration, error) {
-	begin := time.Now()
 	o := gh.DefaultOptions()
 	o.Singleton = singleton
 	o.Repair = false
@@ -92,7 +84,22 @@ func ghStart(ctx context.Context, p *pluginsdk.Problem, limit time.Duration, sin
 	if limit > 0 {
 		o.TimeLimit = limit / 3
 	}
-	res, err := gh.Protect(ctx, p, o)
+	return startPattern(ctx, p, func() ([]cellstatus.Status, error) {
+		res, err := gh.Protect(ctx, p, o)
+		if err != nil {
+			return nil, err
+		}
+		return res.Status, nil
+	})
+}
+
+// startPattern runs protect and returns the cells its pattern suppresses
+// and the time it took. A failure of the method is no error (no start: the
+// engine protects what a start leaves unprotected anyway); only ctx's end
+// is.
+func startPattern(ctx context.Context, p *pluginsdk.Problem, protect func() ([]cellstatus.Status, error)) ([]bool, time.Duration, error) {
+	begin := time.Now()
+	status, err := protect()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, 0, ctx.Err()
@@ -100,7 +107,7 @@ func ghStart(ctx context.Context, p *pluginsdk.Problem, limit time.Duration, sin
 		return nil, time.Since(begin), nil
 	}
 	start := make([]bool, p.NumCells())
-	for i, s := range res.Status {
+	for i, s := range status {
 		start[i] = s.IsSuppressed()
 	}
 	return start, time.Since(begin), nil
