@@ -89,12 +89,7 @@ func (network) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	if req.Params.String(pSingletons) == "tauargus" {
 		o.Singletons = singleton.RuleFrom(req.Params)
 	}
-	if dl, ok := ctx.Deadline(); ok {
-		o.TimeLimit = max(time.Until(dl)*9/10, time.Millisecond)
-	}
-	if req.Limits.TimeLimit > 0 && (o.TimeLimit == 0 || req.Limits.TimeLimit < o.TimeLimit) {
-		o.TimeLimit = req.Limits.TimeLimit
-	}
+	o.TimeLimit = req.Limits.SolveTime(ctx, 0)
 	o.Progress = func(f float64) { req.Progress(pluginsdk.Progress{Phase: "paths", Fraction: f}) }
 	res, err := netflow.Protect(ctx, p, o)
 	if err != nil {
