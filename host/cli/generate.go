@@ -23,7 +23,7 @@ in DIR; run it with "argus DIR/NAME.arb").
 
 Shapes: dimensions joined by x: K (K codes and their total), tB1.B2…
 (balanced tree), hN (N codes, 7 parents), rRpP (R codes, P parents), or a
-preset: hierNxNxN, castro1…castro6, nine4d, nine5d.
+preset: hierNxNxN, castro1…castro6, nine4d, nine5d, hier13, hier16.
 
 Options:
 `

@@ -12,7 +12,9 @@
 // castro1…castro6, with their published cells, relations, nonzeros and
 // sensitive cells), 3-D h×k×l tables and their hierarchical variant with 7
 // parent codes per dimension (the CSPLIB families hier13x13x13 and
-// hier16x16x16, same cells, relations and sensitive cells), 4-D and 5-D
+// hier16x16x16, same cells, relations and sensitive cells; hier13 and
+// hier16, stand-ins for the CSPLIB tables of those names, whose missing
+// cells are not public), 4-D and 5-D
 // tables of small hierarchical dimensions in the manner of the CSPLIB
 // "nine" tables (nine4d, nine5d; the originals' exact structure is not
 // public), and balanced trees of any depth for scale studies.

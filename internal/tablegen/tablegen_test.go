@@ -55,6 +55,10 @@ func TestPublishedShapes(t *testing.T) {
 		{"hier13x13x13", 2197, 3549, -1, 108},
 		{"hier16x16x16", 4096, 5376, -1, 224},
 		{"hier13×13×13", 2197, 3549, -1, 108},
+		// Stand-ins for the CSPLIB's hier13 and hier16 (2 020 and 3 564
+		// cells, 112 and 224 sensitive): full grids of the same hierarchies.
+		{"hier13", 2197, 3549, -1, 112},
+		{"hier16", 4096, 5376, -1, 224},
 	} {
 		t.Run(tc.shape, func(t *testing.T) {
 			in := generate(t, Spec{Shape: tc.shape, Seed: 1})
