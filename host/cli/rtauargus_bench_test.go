@@ -24,13 +24,16 @@ import (
 // suppressed cost and the host audit of each job; it takes minutes (MOD's
 // limit is 5 minutes per sub-table and a table without hierarchies is one
 // sub-table). ARGUS_DATATEST_SUPPRESS replaces the method, e.g. "OPT(1,3)"
-// or "GH(1,100,0,1)"; -bench=BenchmarkRtauargusDatatest/datatest2 runs one.
+// or "GH(1,100,0,1)"; ARGUS_DATATEST_ARGS adds host arguments separated by
+// spaces, e.g. "--param=MOD.start=net"; -bench=BenchmarkRtauargusDatatest/datatest2
+// runs one.
 func BenchmarkRtauargusDatatest(b *testing.B) {
 	plugins := realPlugins(b)
 	suppress := "MOD(1,5,1,0,0)"
 	if s := os.Getenv("ARGUS_DATATEST_SUPPRESS"); s != "" {
 		suppress = s
 	}
+	extra := strings.Fields(os.Getenv("ARGUS_DATATEST_ARGS"))
 	for _, c := range []struct {
 		name, file string
 		dims       []string
@@ -47,7 +50,8 @@ func BenchmarkRtauargusDatatest(b *testing.B) {
 			}
 			for b.Loop() {
 				report := filepath.Join(dir, "report.json")
-				code, out, errOut := run(b, plugins, filepath.Join(dir, c.name+".arb"), filepath.Join(dir, "logbook.txt"), "--report="+report)
+				args := append([]string{filepath.Join(dir, c.name+".arb"), filepath.Join(dir, "logbook.txt"), "--report=" + report}, extra...)
+				code, out, errOut := run(b, plugins, args...)
 				if code != ExitOK {
 					b.Fatalf("exit %d\n%s%s", code, out, errOut)
 				}

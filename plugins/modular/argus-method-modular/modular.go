@@ -29,6 +29,7 @@ const (
 	pDistance        = "distance"
 	pDistanceWeights = "distance_weights"
 	pAudit           = "audit"
+	pStart           = "start"
 )
 
 // Info describes MOD.
@@ -51,6 +52,9 @@ func (modular) Info() pluginsdk.MethodInfo {
 			{Name: pMasterSolves, Type: pluginsdk.ParamInt, Default: "7", Min: "-1",
 				Help: "integer master solves per sub-table after its root (0: no bound, −1: none, the root's LP-guided pattern is kept); " +
 					"they only prove and improve the sub-table's pattern, which protects the sub-table whatever their number"},
+			{Name: pStart, Type: pluginsdk.ParamEnum, Default: "none", Allowed: []string{"none", "net"},
+				Help: "start pattern of each two-dimensional sub-table's exact solve: none, or net (NET's shortest-path pattern, " +
+					"which the engine checks and completes, so protection never depends on it)"},
 			{Name: pSingleSingle, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 2,
 				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchFlag, Label: "singleton-singleton"},
 				Help:  "protect rows whose only primaries are two single-respondent cells"},
@@ -129,6 +133,7 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	dw, _ := parseDistance(req.Params.String(pDistanceWeights))
 	o := hitas.Options{
 		PerSubtable: req.Params.Duration(pMaxTime), Gap: req.Params.Float(pGap), MasterSolves: req.Params.Int(pMasterSolves),
+		NetStart: req.Params.String(pStart) == "net",
 		Singletons: hitas.Singletons{SingleSingle: req.Params.Bool(pSingleSingle),
 			SingleMultiple: req.Params.Bool(pSingleMultiple), MinFreq: req.Params.Bool(pMinFreq)},
 		MaxScaledCost: req.Params.Float(pMaxScaledCost), LowerMargin: req.Params.Float(pLowerMargin),

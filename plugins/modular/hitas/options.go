@@ -30,6 +30,10 @@ type Options struct {
 	// master solves: nearly all of a run's time. Like Gap, it never changes
 	// whether a pattern protects the sub-table.
 	MasterSolves int
+	// NetStart starts the exact solve of every two-dimensional sub-table
+	// from NET's pattern (Castro's shortest paths), which the engine checks
+	// and completes (csp.Options.Start).
+	NetStart bool
 	// Singletons are τ-Argus's singleton options.
 	Singletons Singletons
 	// MaxScaledCost (MSC) is the weight of a sub-table's total after

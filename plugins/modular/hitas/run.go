@@ -91,6 +91,10 @@ type stats struct {
 	solveTime time.Duration
 	// maxGap is the largest relative gap of a sub-table's solve.
 	maxGap float64
+	// netStarts counts sub-table solves started from NET's pattern
+	// (Options.NetStart); netStartTime is the time NET took.
+	netStarts    int
+	netStartTime time.Duration
 }
 
 // record counts a sub-table solve.

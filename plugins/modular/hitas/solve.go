@@ -91,6 +91,9 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 	}
 	in, local := h.instance(sr)
 	eo := h.engineOptions(k)
+	if h.o.NetStart {
+		eo.Start = h.netStart(ctx, sr, in, local)
+	}
 	if eo.MaxMasterSolves < 0 && h.o.MasterSolves >= 0 {
 		h.stats.rootOnly++
 	}
