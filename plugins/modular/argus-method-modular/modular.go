@@ -52,7 +52,7 @@ func (modular) Info() pluginsdk.MethodInfo {
 			{Name: pMasterSolves, Type: pluginsdk.ParamInt, Default: "7", Min: "-1",
 				Help: "integer master solves per sub-table after its root (0: no bound, −1: none, the root's LP-guided pattern is kept); " +
 					"they only prove and improve the sub-table's pattern, which protects the sub-table whatever their number"},
-			{Name: pStart, Type: pluginsdk.ParamEnum, Default: "none", Allowed: []string{"none", "net"},
+			{Name: pStart, Type: pluginsdk.ParamEnum, Default: "net", Allowed: []string{"net", "none"},
 				Help: "start pattern of each two-dimensional sub-table's exact solve: none, or net (NET's shortest-path pattern, " +
 					"which the engine checks and completes, so protection never depends on it)"},
 			{Name: pSingleSingle, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 2,
