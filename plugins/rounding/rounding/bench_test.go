@@ -40,6 +40,8 @@ func cpuTime() time.Duration {
 func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.Helper()
 	var sol *Solution
+	start := time.Now()
+	opts.Progress = func(phase string) { b.Logf("%8.3fs %s", time.Since(start).Seconds(), phase) }
 	cpu0 := cpuTime()
 	for b.Loop() {
 		var err error
