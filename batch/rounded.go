@@ -92,6 +92,11 @@ func (e *engine) rounded(p *pluginsdk.Problem, m *problem.Mapping, specs []*tabl
 			steps = int(f)
 		}
 	}
+	// τ-Argus's partitioning makes the first variable's totals the sums of
+	// the rounded categories, which may jump: the method reports how far.
+	if params["partitions"] == "1" {
+		steps = max(steps, int(res.Stats.Extra["steps_used"]))
+	}
 	rep, err := rounded.Check(p, res.Values, float64(base), max(steps, 0))
 	if err != nil {
 		return err

@@ -49,7 +49,7 @@ func (method) Info() pluginsdk.MethodInfo {
 				Help:  "time limit (minutes, or a Go duration; 0: none); the best rounded table is returned when it is reached"},
 			{Name: pPartitions, Type: pluginsdk.ParamInt, Default: "0", Min: "0", Max: "1", BatchPosition: 4,
 				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchInt, Label: "partitions"},
-				Help:  "1: τ-Argus's partitioning by the first variable (accepted; the table is rounded as a whole, see the warning)"},
+				Help:  "1: τ-Argus's partitioning by a flat first variable: each category rounded on its own, the first variable's totals their sums (which may jump)"},
 			{Name: pStopRule, Type: pluginsdk.ParamInt, Default: "2", Min: "1", Max: "2", BatchPosition: 5,
 				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchInt, Label: "stopping rule"},
 				Help:  "1: the first rounded table found; 2: the optimal rounding (to the gap)"},
@@ -78,15 +78,24 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	opts.TimeLimit = req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
 	opts.Progress = func(phase string) { req.Progress(pluginsdk.Progress{Phase: phase, Fraction: -1}) }
 	var diags []pluginsdk.Diagnostic
-	if req.Params.Int(pPartitions) == 1 {
-		diags = append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "rounding.partitions", Param: pPartitions,
-			Summary: "partitioning by the first variable is not implemented: the table is rounded as a whole (exactly, within the time limit)"})
-	}
 	if n == 0 {
 		return &pluginsdk.Result{Status: status, Values: []float64{}, Outcome: pluginsdk.OutcomeOptimal, Diagnostics: diags}, nil
 	}
 	req.Log.Debug().Int("cells", n).Float64("base", base).Int("steps", steps).Dur("limit", opts.TimeLimit).Msg("RND start")
-	sol, err := rounding.Solve(ctx, p, opts)
+	var sol *rounding.Solution
+	var err error
+	partitioned := req.Params.Int(pPartitions) == 1
+	if partitioned {
+		sol, err = rounding.SolvePartitioned(ctx, p, opts)
+		if errors.Is(err, rounding.ErrNotPartitionable) {
+			partitioned = false
+			diags = append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "rounding.partitions", Param: pPartitions,
+				Summary: err.Error() + ": the table is rounded as a whole"})
+		}
+	}
+	if !partitioned {
+		sol, err = rounding.Solve(ctx, p, opts)
+	}
 	switch inf, isInf := errors.AsType[*rounding.InfeasibleError](err); {
 	case isInf:
 		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInfeasible, Diagnostics: append(diags, pluginsdk.Diagnostic{
@@ -101,7 +110,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	// The plugin's own check, the host's check of rounded tables: a table
 	// that fails it is an error, never an output.
-	rep, err := rounded.Check(p, sol.Values, base, sol.Steps)
+	rep, err := rounded.Check(p, sol.Values, base, max(steps, sol.Steps))
 	if err != nil {
 		return nil, fmt.Errorf("checking the rounded table: %w", err)
 	}
@@ -115,13 +124,16 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	case sol.TimeLimit:
 		res.Outcome = pluginsdk.OutcomeTimeLimit
 	}
-	if sol.Steps > 0 {
+	if partitioned && sol.Steps > steps {
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "rounding.partition_totals",
+			Summary: fmt.Sprintf("partitioning: the totals of the first variable, sums of the rounded categories, go up to %d multiples beyond their adjacent ones (%d cells jump)", sol.Steps, rep.Jumps)})
+	} else if sol.Steps > 0 {
 		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "rounding.steps",
 			Summary: fmt.Sprintf("no zero-restricted rounding exists; rounded with %d steps (%d cells jump)", sol.Steps, rep.Jumps)})
 	}
 	res.Stats = pluginsdk.Stats{Objective: sol.Objective, Bound: sol.Bound, Gap: sol.Gap, Nodes: sol.Nodes,
 		SolverTime: sol.Time, WallTime: time.Since(start),
-		Extra: map[string]float64{"base": base, "steps": float64(steps), "steps_used": float64(sol.Steps),
+		Extra: map[string]float64{"base": base, "steps": float64(steps), "steps_used": float64(sol.Steps), "partitioned": b2f(partitioned),
 			"jumps": float64(rep.Jumps), "max_jump": rep.MaxJump, "lower_bound": sol.Bound, "upper_bound": sol.Objective,
 			"columns": float64(sol.Columns), "rows": float64(sol.Rows), "lp_integral": b2f(sol.Integral),
 			"stop_rule": float64(opts.Stop), "partitions": float64(req.Params.Int(pPartitions))}}

@@ -104,3 +104,37 @@ func BenchmarkGenerated(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPartitioned: the 3-D tables of BenchmarkGenerated with τ-Argus's
+// partitioning by the first variable (each category a 2-D table rounded
+// exactly, the first variable's totals their sums), base 10.
+func BenchmarkPartitioned(b *testing.B) {
+	for _, shape := range []string{"21x21x21", "45x45x45"} {
+		b.Run(shape, func(b *testing.B) {
+			in, err := tablegen.Generate(b.Context(), tablegen.Spec{Shape: shape, Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			opts := Options{Base: 10, UnitCost: true, Stop: StopOptimal, TimeLimit: benchLimit(b, time.Minute)}
+			var sol *Solution
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if sol, err = SolvePartitioned(b.Context(), in.Problem, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cpu := (cpuTime() - cpu0) / time.Duration(b.N)
+			rep, err := rounded.Check(in.Problem, sol.Values, opts.Base, sol.Steps)
+			if err != nil || !rep.OK() {
+				b.Fatalf("check: %v %s", err, rep.Defects())
+			}
+			b.ReportMetric(cpu.Seconds(), "cpu-s/op")
+			b.ReportMetric(sol.Objective, "distance")
+			b.ReportMetric(float64(rep.Jumps), "jumps")
+			b.ReportMetric(rep.MaxJump, "max-jump")
+			b.ReportMetric(float64(sol.Steps), "steps")
+			b.Logf("%d cells: distance %.6g (categories' bound %.6g), categories optimal %v, LP integral %v, totals up to %d steps, %d jumps (max %.4g), %v",
+				in.Problem.NumCells(), sol.Objective, sol.Bound, sol.Optimal, sol.Integral, sol.Steps, rep.Jumps, rep.MaxJump, sol.Time.Round(time.Millisecond))
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -197,4 +198,45 @@ func TestSolveTimeLimit(t *testing.T) {
 	if _, err := Solve(ctx, p, Options{Base: 10}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
+}
+
+// TestSolvePartitioned: τ-Argus's partitioning rounds every category of
+// the first variable zero-restricted and makes the first variable's totals
+// their sums: the table is additive, the categories have no jump, and the
+// steps reported cover the totals. A hierarchical first variable is
+// refused.
+func TestSolvePartitioned(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{4, 5, 3}, Seed: 21})
+	sol, err := SolvePartitioned(context.Background(), p, Options{Base: 10, UnitCost: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := rounded.Check(p, sol.Values, 10, sol.Steps)
+	if err != nil || !rep.OK() {
+		t.Fatalf("check with %d steps: %v %s", sol.Steps, err, rep.Defects())
+	}
+	tol := verdict.Tolerance(p.Cells.Value)
+	for i, a := range p.Cells.Value {
+		if p.Coords(i)[0] == 0 {
+			continue
+		}
+		c := rounded.Of(a, 10, tol)
+		if k := sol.Values[i] / 10; c.Jump(k) {
+			t.Errorf("category cell %d: %v rounded to %v, a jump", i, a, sol.Values[i])
+		}
+	}
+	h := tablegenHier(t)
+	if _, err := SolvePartitioned(context.Background(), h, Options{Base: 10}); !errors.Is(err, ErrNotPartitionable) {
+		t.Errorf("hierarchical first variable: error %v, want ErrNotPartitionable", err)
+	}
+}
+
+// tablegenHier is a 1H2D table with a hierarchical first variable.
+func tablegenHier(t *testing.T) *pluginsdk.Problem {
+	t.Helper()
+	in, err := tablegen.Generate(context.Background(), tablegen.Spec{Shape: "t3.3x4", Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in.Problem
 }
