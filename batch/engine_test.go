@@ -506,7 +506,7 @@ func TestMethodNotImplemented(t *testing.T) {
 	for _, tc := range []struct{ suppress, want, not string }{
 		{"<SUPPRESS> NET(1)\r\n", "the plugin argus-method-network is not installed", "does not implement"},
 		{"<SUPPRESS> CTA(1)\r\n", "the plugin argus-method-cta is not installed", "does not implement"},
-		{"<SUPPRESS> RND(1,5)\r\n", "argus does not implement method RND (rounding) yet", "no installed"},
+		{"<SUPPRESS> RND(1,5000)\r\n", "the plugin argus-method-rounding is not installed", "does not implement"},
 		{"<SUPPRESS> GH(1,100)\r\n", "the plugin argus-method-hypercube is not installed", "does not implement"},
 		{"<SUPPRESS> OPT(1)\r\n", "the plugin argus-method-optimal is not installed", "does not implement"},
 	} {

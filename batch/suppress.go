@@ -62,6 +62,9 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		}
 		specs = []*tableSpec{t}
 	}
+	if err := roundingPrecheck(c, specs); err != nil {
+		return err
+	}
 	ref, ok := e.cfg.Protector.Method(c.Method)
 	if !ok {
 		why := ""
@@ -104,7 +107,11 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	if c.Table == 0 {
 		target = "the linked tables"
 	}
-	e.logf("Start of the %s protection for %s", name, target)
+	if ref.Info.Capabilities.Output == pluginsdk.OutputRounded {
+		e.logf("%s", roundingStart(specs, params))
+	} else {
+		e.logf("Start of the %s protection for %s", name, target)
+	}
 	ctx := e.ctx
 	if e.cfg.SuppressLimit > 0 {
 		var cancel context.CancelFunc
@@ -139,6 +146,8 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		}
 	case pluginsdk.OutputAdjusted:
 		return e.adjusted(p, m, specs, res, step.Method, name, target, took)
+	case pluginsdk.OutputRounded:
+		return e.rounded(p, m, specs, res, step.Method, params, target, took)
 	default:
 		return fmt.Errorf("method %s returns %v results, which batch jobs cannot use yet", c.Method, ref.Info.Capabilities.Output)
 	}

@@ -31,6 +31,10 @@ type tauArgusMethod struct {
 	// method; nil for none. A plugin serving the method replaces it: the
 	// plugin's parameter specs are the schema then.
 	check func(c *arb.Suppress) error
+	// keepCheck: check runs before the plugin's parameter specs too, for
+	// checks those cannot express (RND: its messages and each omitted
+	// argument followed directly by ")").
+	keepCheck bool
 	// tableOnly: τ-Argus reads nothing after the table number (NET(t)), so
 	// whatever follows it is ignored, as τ-Argus does; the method's
 	// parameters then come from the configuration or --param only.
@@ -46,7 +50,7 @@ var tauArgusMethods = map[string]tauArgusMethod{
 	"MOD": {name: "modular", plugin: "argus-method-modular"},
 	"OPT": {name: "Optimal", plugin: "argus-method-optimal"},
 	"NET": {name: "Network", plugin: "argus-method-network", tableOnly: true},
-	"RND": {name: "rounding", check: roundingArgs},
+	"RND": {name: "rounding", plugin: "argus-method-rounding", check: roundingArgs, keepCheck: true},
 	"CTA": {name: "CTA", plugin: "argus-method-cta"},
 	"CKM": {name: "cell key", check: cellKeyArgs},
 }
@@ -57,9 +61,10 @@ func argErr(c *arb.Suppress, pos lex.Pos, format string, args ...any) error {
 }
 
 // roundingArgs are τ-Argus's checks of RND(t, base[, steps[, max time[,
-// partitions[, stopping rule[, unit cost]]]]]), with its messages. When
-// argus's rounding plugin exists its ParamSpecs take them over (see
-// [tauArgusMethod.check]).
+// partitions[, stopping rule[, unit cost]]]]]), with its messages. They
+// run before the rounding plugin's ParamSpecs read the arguments
+// ([tauArgusMethod.keepCheck]); the checks that need the table (minimum
+// base, no linked tables) run with the line (roundingPrecheck).
 func roundingArgs(c *arb.Suppress) error {
 	if len(c.Args) == 0 {
 		return argErr(c, c.EndPos, "a komma(,) expected")
@@ -75,12 +80,10 @@ func roundingArgs(c *arb.Suppress) error {
 		return func(a arb.Arg) error {
 			n, err := javaInt(a, what)
 			if err == nil && (n < lo || n > hi) {
-				// τ-Argus names max time for the stopping rule too.
-				name := what
-				if what == "stopping rule" {
-					name = "max time"
+				if what == "stopping rule" { // τ-Argus 4.2.4 and later
+					return argErr(c, a.Pos, "Illegal value for Stopping Rule (valid: 1,2,3): %d", n)
 				}
-				return argErr(c, a.Pos, "Illegal value for %s: %d", name, n)
+				return argErr(c, a.Pos, "Illegal value for %s: %d", what, n)
 			}
 			return err
 		}
@@ -163,6 +166,11 @@ func suppressParams(c *arb.Suppress, ref *MethodRef) (map[string]string, error) 
 			return nil, m.check(c)
 		}
 		return nil, nil
+	}
+	if m.keepCheck {
+		if err := m.check(c); err != nil {
+			return nil, err
+		}
 	}
 	if m.tableOnly {
 		return map[string]string{}, nil

@@ -119,7 +119,7 @@ func TestSuppressArgs(t *testing.T) {
 		{`<SUPPRESS> RND(1,5,1,-0)`, nil, "Illegal value for max time: 0", 22},
 		{`<SUPPRESS> RND(1,5,1,10,2)`, nil, "Illegal value for partitions: 2", 25},
 		{`<SUPPRESS> RND(1,5,1,10,x)`, nil, "Illegal value (x) for partitions in RND", 25},
-		{`<SUPPRESS> RND(1,5,1,10,1,3)`, nil, "Illegal value for max time: 3", 27},
+		{`<SUPPRESS> RND(1,5,1,10,1,3)`, nil, "Illegal value for Stopping Rule (valid: 1,2,3): 3", 27},
 		{`<SUPPRESS> RND(1,5,1,10,1,x)`, nil, "Illegal value (x) for stopping rule in RND", 27},
 		{`<SUPPRESS> RND(1,5,1,10,1,2,5)`, nil, "Illegal value UnitCost parameter: only 0 or 1 allowed", 29},
 		{`<SUPPRESS> RND(1,5|`, nil, `a komma(,) or ")" expected`, 19},

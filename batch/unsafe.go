@@ -213,8 +213,8 @@ func (e *engine) markUnsafe(specs []*tableSpec, ar *AuditReport, perTable []*Aud
 	msg := fmt.Sprintf("Error in the protection of %s: the audit finds %d of %d primary cells under-protected or unverified: %s",
 		target, ar.UnderProtected, ar.Primaries, namedCells(names[:min(len(names), maxNamedCells)], ar.UnderProtected))
 	if ar.Defects != "" {
-		msg = fmt.Sprintf("Error in the protection of %s: the adjusted table fails its audit: %s; %d of %d primary cells under-protected",
-			target, ar.Defects, ar.UnderProtected, ar.Primaries)
+		msg = fmt.Sprintf("Error in the protection of %s: the %s table fails its audit: %s; %d of %d primary cells under-protected",
+			target, ar.Mode, ar.Defects, ar.UnderProtected, ar.Primaries)
 		if ar.UnderProtected > 0 {
 			msg += ": " + namedCells(names[:min(len(names), maxNamedCells)], ar.UnderProtected)
 		}
