@@ -1870,7 +1870,11 @@ type CellBlock struct {
 	Coordinates []int32 `protobuf:"varint,16,rep,packed,name=coordinates,proto3" json:"coordinates,omitempty"`
 	// Published values of an adjusted table (CTA), sent with the original
 	// values to the audit of that table; empty otherwise.
-	Published     []float64 `protobuf:"fixed64,17,rep,packed,name=published,proto3" json:"published,omitempty"`
+	Published []float64 `protobuf:"fixed64,17,rep,packed,name=published,proto3" json:"published,omitempty"`
+	// Cell key per cell (cell key method): the fractional part of the sum of
+	// the record keys of the cell's records; empty when the table has no
+	// record key.
+	CellKey       []float64 `protobuf:"fixed64,20,rep,packed,name=cell_key,json=cellKey,proto3" json:"cell_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2020,6 +2024,13 @@ func (x *CellBlock) GetCoordinates() []int32 {
 func (x *CellBlock) GetPublished() []float64 {
 	if x != nil {
 		return x.Published
+	}
+	return nil
+}
+
+func (x *CellBlock) GetCellKey() []float64 {
+	if x != nil {
+		return x.CellKey
 	}
 	return nil
 }
@@ -2970,7 +2981,7 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x12ClientCapabilities\x12*\n" +
 	"\x11max_message_bytes\x18\x01 \x01(\x03R\x0fmaxMessageBytes\x126\n" +
 	"\x17accepts_partial_results\x18\x02 \x01(\bR\x15acceptsPartialResults\x12%\n" +
-	"\x0ewants_progress\x18\x03 \x01(\bR\rwantsProgress\"\xb9\x04\n" +
+	"\x0ewants_progress\x18\x03 \x01(\bR\rwantsProgress\"\xd4\x04\n" +
 	"\tCellBlock\x12\x1d\n" +
 	"\n" +
 	"first_cell\x18\x01 \x01(\x03R\tfirstCell\x12\x14\n" +
@@ -2993,7 +3004,8 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"holdingTop\x12\x14\n" +
 	"\x05table\x18\x0f \x03(\x05R\x05table\x12 \n" +
 	"\vcoordinates\x18\x10 \x03(\x05R\vcoordinates\x12\x1c\n" +
-	"\tpublished\x18\x11 \x03(\x01R\tpublished\"v\n" +
+	"\tpublished\x18\x11 \x03(\x01R\tpublished\x12\x19\n" +
+	"\bcell_key\x18\x14 \x03(\x01R\acellKey\"v\n" +
 	"\tLinkBlock\x12\x1d\n" +
 	"\n" +
 	"first_link\x18\x01 \x01(\x03R\tfirstLink\x12\x12\n" +
