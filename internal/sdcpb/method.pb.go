@@ -247,6 +247,8 @@ const (
 	OutputKind_OUTPUT_KIND_INTERVALS OutputKind = 3
 	// Rounded values (controlled rounding).
 	OutputKind_OUTPUT_KIND_ROUNDED_VALUES OutputKind = 4
+	// Perturbed values, cell by cell, not additive (cell key method).
+	OutputKind_OUTPUT_KIND_PERTURBED_VALUES OutputKind = 5
 )
 
 // Enum value maps for OutputKind.
@@ -257,13 +259,15 @@ var (
 		2: "OUTPUT_KIND_ADJUSTED_VALUES",
 		3: "OUTPUT_KIND_INTERVALS",
 		4: "OUTPUT_KIND_ROUNDED_VALUES",
+		5: "OUTPUT_KIND_PERTURBED_VALUES",
 	}
 	OutputKind_value = map[string]int32{
-		"OUTPUT_KIND_UNSPECIFIED":     0,
-		"OUTPUT_KIND_SUPPRESSION":     1,
-		"OUTPUT_KIND_ADJUSTED_VALUES": 2,
-		"OUTPUT_KIND_INTERVALS":       3,
-		"OUTPUT_KIND_ROUNDED_VALUES":  4,
+		"OUTPUT_KIND_UNSPECIFIED":      0,
+		"OUTPUT_KIND_SUPPRESSION":      1,
+		"OUTPUT_KIND_ADJUSTED_VALUES":  2,
+		"OUTPUT_KIND_INTERVALS":        3,
+		"OUTPUT_KIND_ROUNDED_VALUES":   4,
+		"OUTPUT_KIND_PERTURBED_VALUES": 5,
 	}
 )
 
@@ -3106,14 +3110,15 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x11BATCH_SYNTAX_TEXT\x10\x00\x12\x14\n" +
 	"\x10BATCH_SYNTAX_INT\x10\x01\x12\x17\n" +
 	"\x13BATCH_SYNTAX_DOUBLE\x10\x02\x12\x15\n" +
-	"\x11BATCH_SYNTAX_FLAG\x10\x03*\xa2\x01\n" +
+	"\x11BATCH_SYNTAX_FLAG\x10\x03*\xc4\x01\n" +
 	"\n" +
 	"OutputKind\x12\x1b\n" +
 	"\x17OUTPUT_KIND_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17OUTPUT_KIND_SUPPRESSION\x10\x01\x12\x1f\n" +
 	"\x1bOUTPUT_KIND_ADJUSTED_VALUES\x10\x02\x12\x19\n" +
 	"\x15OUTPUT_KIND_INTERVALS\x10\x03\x12\x1e\n" +
-	"\x1aOUTPUT_KIND_ROUNDED_VALUES\x10\x04*\xd6\x03\n" +
+	"\x1aOUTPUT_KIND_ROUNDED_VALUES\x10\x04\x12 \n" +
+	"\x1cOUTPUT_KIND_PERTURBED_VALUES\x10\x05*\xd6\x03\n" +
 	"\n" +
 	"CellStatus\x12\x1b\n" +
 	"\x17CELL_STATUS_UNSPECIFIED\x10\x00\x12\x14\n" +
