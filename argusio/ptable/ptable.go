@@ -366,7 +366,7 @@ func (t *Table) FrequencyNoise(n int64, key float64) int64 {
 // interpolated linearly; from the last row on its noise is used.
 func (t *Table) Noise(typ string, z, key float64) float64 {
 	rows := t.Rows[typ]
-	if len(rows) == 0 || z < float64(rows[0].I) {
+	if len(rows) == 0 || !(z >= float64(rows[0].I)) { // NaN too, as τ-Argus
 		return 0
 	}
 	last := &rows[len(rows)-1]

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,6 +181,9 @@ func TestNoise(t *testing.T) {
 		if got := tab.Noise(TypeAll, c.z, c.key); got != c.want {
 			t.Errorf("Noise(%g, %g) = %g, want %g", c.z, c.key, got, c.want)
 		}
+	}
+	if tab.Noise(TypeAll, math.NaN(), 0.5) != 0 {
+		t.Error("noise for NaN")
 	}
 	if tab.Noise(TypeEven, 1, 0.5) != 0 {
 		t.Error("noise from rows the table does not have")
