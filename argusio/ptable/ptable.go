@@ -391,7 +391,9 @@ func (t *Table) Noise(typ string, z, key float64) float64 {
 	if math.Abs(a0-z) > samePoint {
 		d1 = r1.noise(key)
 	}
-	return (1-lambda)*d0 + lambda*d1
+	// Products rounded explicitly: no fused multiply-add, the same noise on
+	// every processor.
+	return float64((1-lambda)*d0) + float64(lambda*d1)
 }
 
 // samePoint is τ-Argus's distance below which z counts as the lower row's
@@ -410,7 +412,7 @@ func (t *Table) SecondMoment() float64 {
 	s := 0.0
 	for _, e := range r.Entries {
 		d := e.J - float64(r.I)
-		s += d * d * e.P
+		s += float64(d * d * e.P)
 	}
 	return math.Sqrt(s)
 }

@@ -24,7 +24,10 @@
 //
 // The steps follow τ-Argus 4.2's implementation (SetCellKeyValuesFreq and
 // SetCellKeyValuesCont of its C++ library); the cell key digit shift is
-// done on the key's decimal digits exactly.
+// done on the key's decimal digits exactly. Every product that is added to
+// something is rounded explicitly (float64(a*b)): Go may otherwise fuse it
+// into one multiply-add on some processors (arm64, ppc64, s390x) but not on
+// amd64, and the same cell must get the same noise on every machine.
 package ckm
 
 import (
@@ -197,7 +200,7 @@ func (m *Magnitude) Perturb(ctx context.Context, p *pluginsdk.Problem) (*Result,
 	}
 	e := 0.0
 	for _, eps := range m.Epsilon {
-		e += eps * eps
+		e += float64(eps * eps)
 	}
 	zs := 0.0
 	if m.Separation {
@@ -259,7 +262,7 @@ func (m *Magnitude) cell(p *pluginsdk.Problem, i int, zs float64) float64 {
 	if pt != nil {
 		v = pt.Noise(pType, math.Abs(x/xdelta), key.value())
 	}
-	step := sign(x) * math.Abs(xdelta) * sign(v) * (muC + math.Abs(v))
+	step := float64(sign(x) * math.Abs(xdelta) * sign(v) * (muC + math.Abs(v)))
 	switch {
 	case v >= 0:
 		x += step
@@ -287,7 +290,7 @@ func (m *Magnitude) cell(p *pluginsdk.Problem, i int, zs float64) float64 {
 		}
 		key.shift()
 		v := m.Cont.Noise(typ, math.Abs(x/xdelta), key.value())
-		x += sign(x) * math.Abs(xdelta) * v
+		x += float64(sign(x) * math.Abs(xdelta) * v)
 	}
 	return x
 }
@@ -315,7 +318,7 @@ func (m *Magnitude) flex(z, zs float64) float64 {
 	switch {
 	case m.FlexScaling && z >= m.XStar:
 		s0, s1, xs := m.Sigma0, m.Sigma1, m.XStar
-		return s0 * (1 + ((s1*z-s0*xs)/(s0*xs))*math.Pow(2*xs/(z+xs), m.Q))
+		return s0 * (1 + float64(((float64(s1*z)-float64(s0*xs))/float64(s0*xs))*math.Pow(float64(2*xs)/(z+xs), m.Q)))
 	case z > zs:
 		return m.Sigma1
 	default:
