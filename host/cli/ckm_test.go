@@ -191,6 +191,11 @@ func TestCKMJob(t *testing.T) {
 			t.Errorf("%s does not write the perturbed total (%s): %v\n%.300s", c.file, c.want, err, b)
 		}
 	}
+	// The .rda of a CKM file describes its columns.
+	if b, err := os.ReadFile(filepath.Join(dir, "freq7.rda")); err != nil || !strings.Contains(string(b), "CellKey") ||
+		!strings.Contains(string(b), "OrigVar") || !strings.Contains(string(b), "Difference") {
+		t.Errorf("freq7.rda: %v\n%s", err, b)
+	}
 	for _, f := range []string{"freq6.jj", "mag6.jj", "mag2.csv"} {
 		if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || len(b) == 0 {
 			t.Errorf("%s: %v, %d bytes", f, err, len(b))
