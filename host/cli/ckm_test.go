@@ -312,3 +312,87 @@ func TestCKMBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestCKMTauArgusExample runs τ-Argus 4.2's own magnitude CKM example
+// (data/cellkey/Magnitude: free-format microdata with 8-decimal record keys,
+// CKM T(3) with flex scaling and separation, its three p-tables named in
+// the .rda) for a magnitude and a frequency table. The frequency table's
+// grand total key is the sum of all record keys modulo 1, the magnitude
+// table's the sum over records with non-zero savings (<INCLUDEZEROS> N).
+func TestCKMTauArgusExample(t *testing.T) {
+	plugins := realPlugins(t)
+	src := filepath.Join(corpusDir, "sdcTools", "tauargus", "data", "cellkey", "Magnitude")
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Skipf("corpus not available: %v", err)
+	}
+	dir := t.TempDir()
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const arb = `<OPENMICRODATA> "microdata.csv"
+<OPENMETADATA> "microdata.rda"
+<SPECIFYTABLE> "Sex""Age"|"Savings"||
+<SAFETYRULE> P(15,1)
+<SPECIFYTABLE> "Sex""Age"|"<freq>"||
+<SAFETYRULE> FREQ(3,10)
+<READMICRODATA>
+<SUPPRESS> CKM(1) | | 1.5
+<SUPPRESS> CKM(2)
+<WRITETABLE> (1, 7, AO+AD+AC+, "savings7.csv")
+<WRITETABLE> (2, 7, AO+AD+AC+, "count7.csv")
+`
+	job := filepath.Join(dir, "job.arb")
+	if err := os.WriteFile(job, []byte(arb), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	logbook := filepath.Join(dir, "logbook.txt")
+	code, out, errOut := run(t, plugins, job, logbook)
+	lb, _ := os.ReadFile(logbook)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s\n%s", code, out, errOut, lb)
+	}
+	// Fields: Sex;Age;HighIncome;Savings;Weigt;Key (8 decimals).
+	b, err := os.ReadFile(filepath.Join(dir, "microdata.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const unit = 100_000_000
+	var all, nonZero int64
+	for line := range strings.Lines(strings.TrimSpace(string(b))) {
+		f := strings.Split(strings.TrimSpace(line), ";")
+		frac, ok := strings.CutPrefix(f[5], "0.")
+		key, err := strconv.ParseInt((frac + "00000000")[:8], 10, 64)
+		if !ok || err != nil || len(frac) > 8 {
+			t.Fatalf("record key %q", f[5])
+		}
+		all = (all + key) % unit
+		if s, _ := strconv.ParseFloat(f[3], 64); s != 0 {
+			nonZero = (nonZero + key) % unit
+		}
+	}
+	count := ckmRows(t, filepath.Join(dir, "count7.csv"))
+	savings := ckmRows(t, filepath.Join(dir, "savings7.csv"))
+	if got, want := count[`"Total";"Total"`][3], fmt.Sprintf("0.%08d", all); got != want {
+		t.Errorf("frequency table: grand total key %s, want %s", got, want)
+	}
+	if got, want := savings[`"Total";"Total"`][3], fmt.Sprintf("0.%08d", nonZero); got != want {
+		t.Errorf("magnitude table: grand total key %s, want %s", got, want)
+	}
+	if all == nonZero {
+		t.Error("the example has no zero savings: the test cannot tell the two keys apart")
+	}
+	for _, r := range savings {
+		if r[0] != r[1] {
+			return // some cell perturbed
+		}
+	}
+	t.Error("no magnitude cell perturbed")
+}
