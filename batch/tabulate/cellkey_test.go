@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -148,4 +150,32 @@ func TestRecordKeyDigits(t *testing.T) {
 	if _, err := recordKey([]byte("1.5")); !errors.Is(err, errKeyRange) {
 		t.Errorf("1.5: %v", err)
 	}
+}
+
+// FuzzRecordKey: recordKey never panics, accepts only keys in [0,1) and
+// reads them to within a unit of 10^-15 of their value.
+func FuzzRecordKey(f *testing.F) {
+	for _, s := range []string{"0", "0.5", ".25", "0.123456789012345678", "1", "-0.1", "5e-1", "NaN", " 0.9 ", "0.", "00.1"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		n, err := recordKey(b)
+		if err != nil {
+			return
+		}
+		if n >= keyUnit {
+			t.Fatalf("%q: %d units, not below 1", b, n)
+		}
+		x, perr := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+		if perr != nil {
+			t.Fatalf("%q accepted but not a number", b)
+		}
+		if x < 0 || x >= 1 {
+			t.Fatalf("%q accepted outside [0,1)", b)
+		}
+		got := float64(n) / keyUnit
+		if d := math.Abs(got - x); d > 1e-15 && math.Abs(d-1) > 1e-15 { // a key rounding up to 1 is 0
+			t.Fatalf("%q read as %.17g", b, got)
+		}
+	})
 }
