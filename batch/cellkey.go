@@ -52,11 +52,13 @@ const (
 	ckmEpsilon    = "epsilon"
 	ckmMuC        = "mu_c"
 	ckmKeyDec     = "key_decimals"
+	ckmWeighted   = "weighted"
 )
 
 // cellKeyJob is what the host keeps of a CKM run to check its result.
 type cellKeyJob struct {
-	freq *ptable.Table // the frequency p-table of a frequency table
+	freq     *ptable.Table // the frequency p-table of a frequency table
+	weighted bool          // the frequency table's values are weighted counts
 }
 
 // isCellKey reports whether method code runs the cell key method.
@@ -75,10 +77,10 @@ func (e *engine) cellKeySetup(c *arb.Suppress, t *tableSpec, params map[string]s
 	if t.table.Rules.Holding {
 		return nil, errors.New(`Sorry, Cell Key Method not available when "holdings" are used`)
 	}
-	if t.set.Weighted {
-		return nil, errors.New("CKM on a weighted table is not supported yet: specify the table without applying weights")
-	}
 	magnitude := t.table.Frequency == table.Magnitude
+	if t.set.Weighted && magnitude {
+		return nil, errors.New("CKM on a weighted magnitude table is not supported yet: specify the table without applying weights")
+	}
 	files, err := (&arb.CKMArgs{Rest: c.Rest}).Parse(magnitude)
 	if err != nil {
 		return nil, argErr(c, c.EndPos, "%v", err)
@@ -114,6 +116,8 @@ func (e *engine) cellKeySetup(c *arb.Suppress, t *tableSpec, params map[string]s
 	job := &cellKeyJob{}
 	if !magnitude {
 		params[ckmTable] = "frequency"
+		job.weighted = t.set.Weighted
+		params[ckmWeighted] = strconv.FormatBool(job.weighted)
 		if job.freq, err = open(ckmPTable, files.PTable, keyVar.PTableFile, "frequency", ptable.Frequency); err != nil {
 			return nil, err
 		}
@@ -244,8 +248,7 @@ func checkPerturbed(p *pluginsdk.Problem, job *cellKeyJob, values []float64) err
 			return fmt.Errorf("cell %d: protected cell changed", i)
 		case s == cellstatus.Empty || s == cellstatus.Protected:
 		case job.freq != nil:
-			f := p.Cells.Freq[i]
-			if want := float64(f + job.freq.FrequencyNoise(f, p.Cells.CellKey[i])); v != want {
+			if want := job.freq.PerturbedCount(p.Cells.Freq[i], x, p.Cells.CellKey[i], job.weighted); v != want {
 				return fmt.Errorf("cell %d: perturbed count is not the p-table's for its count and cell key", i)
 			}
 		}

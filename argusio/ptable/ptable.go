@@ -360,6 +360,18 @@ func (t *Table) FrequencyNoise(n int64, key float64) int64 {
 	return int64(rows[k].noise(key))
 }
 
+// PerturbedCount returns the published value of a frequency cell with
+// count n, value x and cell key key: n plus its noise, or with weighted
+// (x is then the weighted count) that scaled by the cell's mean weight,
+// (n + d)·x/n, as τ-Argus's frequency CKM does.
+func (t *Table) PerturbedCount(n int64, x, key float64, weighted bool) float64 {
+	v := float64(n + t.FrequencyNoise(n, key))
+	if weighted && n > 0 {
+		v = v * x / float64(n)
+	}
+	return v
+}
+
 // Noise returns the noise factor V for the (scaled) value z ≥ 0 with cell
 // key key from the rows of type typ, as τ-Argus's magnitude CKM looks it
 // up: for z between two rows i0 ≤ z < i1 the noises of both rows are

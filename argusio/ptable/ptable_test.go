@@ -249,3 +249,26 @@ func TestTauArgusSamples(t *testing.T) {
 		})
 	}
 }
+
+func TestPerturbedCount(t *testing.T) {
+	tab, err := readFile(t, "freq_D2.csv", Frequency)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		n        int64
+		x, key   float64
+		weighted bool
+		want     float64
+	}{
+		{2, 2, 0.96, false, 4},
+		{2, 7, 0.96, true, 14},   // (2+2)·7/2
+		{3, 4.5, 0.2, true, 3},   // (3−1)·4.5/3
+		{0, 0, 0.5, true, 0},     // no records: no scaling
+		{10, 10, 0.01, false, 8}, // beyond the last row
+	} {
+		if got := tab.PerturbedCount(c.n, c.x, c.key, c.weighted); got != c.want {
+			t.Errorf("PerturbedCount(%d, %g, %g, %v) = %g, want %g", c.n, c.x, c.key, c.weighted, got, c.want)
+		}
+	}
+}

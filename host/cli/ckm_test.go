@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -133,8 +134,9 @@ func TestCKMJob(t *testing.T) {
 	freq := ckmRows(t, filepath.Join(dir, "freq7.csv"))
 	region := ckmRows(t, filepath.Join(dir, "region7.csv"))
 	mag := ckmRows(t, filepath.Join(dir, "mag7.csv"))
-	if len(freq) != 162 || len(region) != 18 || len(mag) != 162 {
-		t.Fatalf("%d, %d and %d cells, want 162, 18 and 162", len(freq), len(region), len(mag))
+	weighted := ckmRows(t, filepath.Join(dir, "weighted7.csv"))
+	if len(freq) != 162 || len(region) != 18 || len(mag) != 162 || len(weighted) != 9 {
+		t.Fatalf("%d, %d, %d and %d cells, want 162, 18, 162 and 9", len(freq), len(region), len(mag), len(weighted))
 	}
 	if want := fmt.Sprintf("0.%015d", sum); freq[`"Total";"Total"`][3] != want {
 		t.Errorf("grand total's cell key %s, want %s (the sum of all record keys modulo 1)", freq[`"Total";"Total"`][3], want)
@@ -161,6 +163,30 @@ func TestCKMJob(t *testing.T) {
 	for code, r := range region {
 		if f := freq[`"Total";`+code]; f != r {
 			t.Errorf("Region %s: %v in the Region table, %v in Size x Region", code, r, f)
+		}
+	}
+	// Weighted counts: the count n perturbed to n + d (the Size totals of
+	// table 1: same records, same key) scaled by the mean weight W/n, as
+	// τ-Argus; W from the microdata (Wgt, columns 15-18, one decimal).
+	wsum := map[string]float64{}
+	asc, err := os.ReadFile(filepath.Join(dir, "tau_testW_ckm.asc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(asc)) {
+		w, err := strconv.ParseFloat(strings.TrimSpace(line[14:18]), 64)
+		if err != nil {
+			t.Fatalf("weight %q", line[14:18])
+		}
+		wsum[`"`+line[8:10]+`"`] += w
+		wsum[`"Total"`] += w
+	}
+	for code, w := range wsum {
+		n, _ := strconv.Atoi(freq[code+`;"Total"`][1])
+		pert, _ := strconv.Atoi(freq[code+`;"Total"`][0])
+		got := weighted[code]
+		if want := strconv.FormatFloat(math.RoundToEven(float64(pert)*w/float64(n)), 'f', 0, 64); got[0] != want || got[3] != freq[code+`;"Total"`][3] {
+			t.Errorf("weighted Size %s: %v, want perturbed %s (count %d perturbed to %d, weight %g) and key %s", code, got, want, n, pert, w, freq[code+`;"Total"`][3])
 		}
 	}
 	// The magnitude table leaves zero contributions out of its cell keys,

@@ -38,6 +38,7 @@ const (
 	pEpsilon    = "epsilon"
 	pMuC        = "mu_c"
 	pKeyDec     = "key_decimals"
+	pWeighted   = "weighted"
 )
 
 // Info describes CKM.
@@ -55,6 +56,8 @@ func (method) Info() pluginsdk.MethodInfo {
 			{Name: pTable, Type: pluginsdk.ParamEnum, Default: "frequency", Allowed: []string{"frequency", "magnitude"},
 				Help: "frequency: perturb the counts with the frequency p-table; magnitude: perturb the values with the magnitude p-tables"},
 			{Name: pPTable, Type: pluginsdk.ParamString, Help: "frequency p-table file (columns i;j;p;v;p_int_ub)"},
+			{Name: pWeighted, Type: pluginsdk.ParamBool, Default: "false",
+				Help: "frequency tables: the values are weighted counts; the perturbed count is scaled by the cell's mean weight"},
 			{Name: pPTableCont, Type: pluginsdk.ParamString, Help: "magnitude p-table file (columns i;j;p;v;p_int_ub;type)"},
 			{Name: pPTableSep, Type: pluginsdk.ParamString, Help: "separation p-table file for small contributions (rows of type all)"},
 			{Name: pType, Type: pluginsdk.ParamEnum, Default: "T", Allowed: []string{"T", "M", "V"},
@@ -121,7 +124,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		if bad != nil {
 			return bad, nil
 		}
-		res, err = ckm.Frequency(ctx, p, pt)
+		res, err = ckm.Frequency(ctx, p, pt, params.Bool(pWeighted))
 	} else {
 		m := ckm.Magnitude{Type: ckm.Type(params.String(pType)), TopK: params.Int(pTopK), Parity: params.Bool(pParity),
 			Separation: params.Bool(pSeparation), FlexScaling: params.String(pScaling) == "F",

@@ -30,7 +30,7 @@ func BenchmarkFrequency(b *testing.B) {
 	pt := readPT(b, "freq_D2.csv", ptable.Frequency)
 	p := benchProblem(1_000_000)
 	for b.Loop() {
-		if _, err := Frequency(context.Background(), p, pt); err != nil {
+		if _, err := Frequency(context.Background(), p, pt, false); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -149,8 +149,10 @@ func checkKeys(p *pluginsdk.Problem) error {
 }
 
 // Frequency perturbs the counts (Cells.Freq) of a frequency table with the
-// frequency p-table pt.
-func Frequency(ctx context.Context, p *pluginsdk.Problem, pt *ptable.Table) (*Result, error) {
+// frequency p-table pt. With weighted, the cell values are weighted counts
+// and the perturbed count n + d is scaled by the cell's mean weight, as
+// τ-Argus does: (n + d)·value/n.
+func Frequency(ctx context.Context, p *pluginsdk.Problem, pt *ptable.Table, weighted bool) (*Result, error) {
 	n := p.NumCells()
 	if err := checkKeys(p); err != nil {
 		return nil, err
@@ -173,8 +175,7 @@ func Frequency(ctx context.Context, p *pluginsdk.Problem, pt *ptable.Table) (*Re
 		case s == cellstatus.Protected:
 			r.Values[i] = p.Cells.Value[i]
 		default:
-			d := pt.FrequencyNoise(f, p.Cells.CellKey[i])
-			r.Values[i] = float64(f + d)
+			r.Values[i] = pt.PerturbedCount(f, p.Cells.Value[i], p.Cells.CellKey[i], weighted)
 			r.Noise[i] = r.Values[i] - p.Cells.Value[i]
 		}
 	}

@@ -62,7 +62,7 @@ func TestFrequency(t *testing.T) {
 	S, E, P := cellstatus.Safe, cellstatus.Empty, cellstatus.Protected
 	p := problem([]float64{1, 2, 10, 0, 5, 3}, []int64{1, 2, 10, 0, 5, 3},
 		[]cellstatus.Status{S, cellstatus.UnsafeFreq, S, E, P, S}, []float64{0.3, 0.96, 0.01, 0.5, 0.99, 0.2})
-	r, err := Frequency(context.Background(), p, pt)
+	r, err := Frequency(context.Background(), p, pt, false)
 	if err != nil {
 		t.Fatal(err)
 	}
