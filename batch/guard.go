@@ -146,7 +146,7 @@ func writeTableFiles(c *arb.WriteTable, path string) ([]plannedFile, error) {
 	where := fmt.Sprintf("<WRITETABLE> at line %d", c.Pos.Line)
 	files := []plannedFile{{path: path, what: "the output of " + where}}
 	switch output.Type(c.Type) {
-	case output.TypeIntermediate:
+	case output.TypeIntermediate, output.TypeCKM:
 		files = append(files, plannedFile{path: output.MetadataName(path), what: "the metadata (.rda) written with the output of " + where})
 	case output.TypeJJ:
 		files = append(files, plannedFile{path: path + ".frq", what: "the .frq file written with the output of " + where})

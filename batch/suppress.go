@@ -87,6 +87,12 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		return err
 	}
 	addSlidingRatio(params, ref.Info, specs)
+	var ckmJob *cellKeyJob
+	if isCellKey(c.Method) {
+		if ckmJob, err = e.cellKeySetup(c, specs[0], params); err != nil {
+			return err
+		}
+	}
 	tables := make([]*table.Table, len(specs))
 	for i, t := range specs {
 		tables[i] = t.table
@@ -98,6 +104,9 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	}
 	if err := addRelations(p); err != nil {
 		return fmt.Errorf("relations: %w", err)
+	}
+	if ckmJob != nil {
+		addCellKeys(p, m)
 	}
 	name := tauArgusMethods[c.Method].name
 	if name == "" {
@@ -148,6 +157,8 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		return e.adjusted(p, m, specs, res, step.Method, name, target, took)
 	case pluginsdk.OutputRounded:
 		return e.rounded(p, m, specs, res, step.Method, params, target, took)
+	case pluginsdk.OutputPerturbed:
+		return e.perturbed(p, m, specs, ckmJob, res, step.Method, name, took)
 	default:
 		return fmt.Errorf("method %s returns %v results, which batch jobs cannot use yet", c.Method, ref.Info.Capabilities.Output)
 	}

@@ -52,7 +52,7 @@ var tauArgusMethods = map[string]tauArgusMethod{
 	"NET": {name: "Network", plugin: "argus-method-network", tableOnly: true},
 	"RND": {name: "rounding", plugin: "argus-method-rounding", check: roundingArgs, keepCheck: true},
 	"CTA": {name: "CTA", plugin: "argus-method-cta"},
-	"CKM": {name: "cell key", check: cellKeyArgs},
+	"CKM": {name: "cell key", plugin: "argus-method-ckm", check: cellKeyArgs},
 }
 
 // argErr is a complaint about the argument list of c at pos.

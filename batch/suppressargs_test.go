@@ -158,14 +158,14 @@ func TestSuppressArgs(t *testing.T) {
 	}
 }
 
-// TestMissingMethodNamesArgs: arguments after NET(, CKM( and an
+// TestMissingMethodNamesArgs: arguments after an
 // unknown method's are named in the error instead of being dropped; without
 // any the message is as before.
 func TestMissingMethodNamesArgs(t *testing.T) {
 	for line, want := range map[string]string{
 		`<SUPPRESS> NET(1)`:                      "no installed method plugin serves method NET (Network): the plugin argus-method-network is not installed",
 		`<SUPPRESS> CTA(2,x`:                     "no installed method plugin serves method CTA (CTA): the plugin argus-method-cta is not installed",
-		`<SUPPRESS> CKM(1) "ptCont" | "ptSep" |`: `argus does not implement method CKM (cell key) yet (arguments after the table number: "ptCont" | "ptSep" |)`,
+		`<SUPPRESS> CKM(1) "ptCont" | "ptSep" |`: "no installed method plugin serves method CKM (cell key): the plugin argus-method-ckm is not installed",
 		`<SUPPRESS> XYZ(1)`:                      "Unknown suppression method (XYZ) found",
 		`<SUPPRESS> XYZ(1,a,2)`:                  "Unknown suppression method (XYZ) found (arguments after the table number: a, 2)",
 		`<SUPPRESS> GH(1,100)`:                   "no installed method plugin serves method GH (hypercube): the plugin argus-method-hypercube is not installed",

@@ -66,6 +66,12 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 				return output.WriteIntermediateMetadata(w, t.table, opts, meta)
 			})
 		}
+	case output.TypeCKM:
+		meta := output.MetadataName(path)
+		err = e.writeFile(path, func(w io.Writer) error { return output.Write(w, typ, t.table, opts) })
+		if err == nil {
+			err = e.writeFile(meta, func(w io.Writer) error { return output.WriteCKMMetadata(w, t.table, opts, meta) })
+		}
 	default:
 		err = e.writeFile(path, func(w io.Writer) error { return output.Write(w, typ, t.table, opts) })
 	}

@@ -24,7 +24,7 @@ func CheckResult(p *Problem, kind OutputKind, r *Result) error {
 		if len(r.Status) != n {
 			return fmt.Errorf("suppression result has %d statuses for %d cells", len(r.Status), n)
 		}
-	case OutputAdjusted, OutputRounded:
+	case OutputAdjusted, OutputRounded, OutputPerturbed:
 		if len(r.Values) != n {
 			return fmt.Errorf("result has %d values for %d cells", len(r.Values), n)
 		}

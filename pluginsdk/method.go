@@ -180,6 +180,7 @@ const (
 	OutputAdjusted    OutputKind = 2 // adjusted values (CTA, ECTA)
 	OutputIntervals   OutputKind = 3 // published intervals (IP)
 	OutputRounded     OutputKind = 4 // rounded values
+	OutputPerturbed   OutputKind = 5 // perturbed values, not additive (CKM)
 )
 
 // Capabilities are what a method declares that the host acts on. Beyond

@@ -227,7 +227,7 @@ func LintInfo(info MethodInfo) []error {
 	if strings.TrimSpace(info.Code) == "" {
 		errs = append(errs, errors.New("method has no code"))
 	}
-	if info.Capabilities.Output < OutputSuppression || info.Capabilities.Output > OutputRounded {
+	if info.Capabilities.Output < OutputSuppression || info.Capabilities.Output > OutputPerturbed {
 		errs = append(errs, fmt.Errorf("method %s: capabilities declare no output kind", info.Code))
 	}
 	if len(info.Structures) == 0 {

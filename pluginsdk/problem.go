@@ -84,6 +84,10 @@ type Cells struct {
 	// Published holds the values an adjusted table publishes (CTA), when
 	// the problem is sent to the audit of that table; empty otherwise.
 	Published []float64
+	// CellKey holds the cell key of each cell (cell key method): the
+	// fractional part of the sum of its records' keys; empty when the
+	// table has no record key.
+	CellKey []float64
 }
 
 // Relations are linear relations Σ Coef[k]·x[Cell[k]] = RHS[r] in compressed
@@ -190,7 +194,7 @@ func (p *Problem) Validate() error {
 		"holding frequency": len(c.HoldingFreq), "lower protection": len(c.LowerPL),
 		"upper protection": len(c.UpperPL), "sliding protection": len(c.SlidingPL),
 		"lower bound": len(c.LowerBound), "upper bound": len(c.UpperBound), "table": len(c.Table),
-		"published": len(c.Published),
+		"published": len(c.Published), "cell key": len(c.CellKey),
 	} {
 		if col != 0 && col != n {
 			return fmt.Errorf("cells: column %s has %d entries for %d cells", name, col, n)

@@ -38,6 +38,7 @@ func testProblem(r, c, topN int) *pluginsdk.Problem {
 		cl.Cost = append(cl.Cost, rng.Float64())
 		cl.Shadow = append(cl.Shadow, rng.Float64())
 		cl.Published = append(cl.Published, rng.Float64()*1000)
+		cl.CellKey = append(cl.CellKey, rng.Float64())
 		cl.Freq = append(cl.Freq, rng.Int64N(100))
 		cl.HoldingFreq = append(cl.HoldingFreq, rng.Int64N(10))
 		cl.LowerPL = append(cl.LowerPL, 1)

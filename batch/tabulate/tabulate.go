@@ -21,6 +21,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/charset"
@@ -126,6 +127,7 @@ type builder struct {
 	weight  *variable
 	holding *variable
 	request *variable
+	key     *variable // the record key (<RECORDKEY>), nil if none
 	results []*Result
 	tables  []*tableState
 	holdNo  int // number of the current holding (consecutive records)
@@ -146,6 +148,12 @@ type tableState struct {
 	lastHold []int32
 	holdSum  []float64
 	strides  []int
+	// keySum is the sum of the record keys per cell, in units of
+	// 10^-keyDecimals modulo 1 (see recordKey); keyNonZero: only records
+	// whose response is not zero add their key (a magnitude table whose
+	// response does not include zeros in the cell key, as τ-Argus).
+	keySum     []uint64
+	keyNonZero bool
 }
 
 func (b *builder) use(name string, code bool) (*variable, error) {
@@ -196,6 +204,9 @@ func newBuilder(src Source, specs []Spec) (*builder, error) {
 			b.holding, err = b.use(m.Name, true)
 		case rda.Request:
 			b.request, err = b.use(m.Name, true)
+		case rda.RecordKey:
+			// Read as text: the key is summed exactly from its digits.
+			b.key, err = b.use(m.Name, true)
 		}
 		if err != nil {
 			return nil, err
@@ -248,6 +259,11 @@ func newBuilder(src Source, specs []Spec) (*builder, error) {
 				return nil, err
 			}
 		}
+		if ts.resp != nil && ts.resp.meta.CKM.Type == "T" {
+			// τ-Argus keeps the top k contributions for CKM T(k).
+			ts.topN = max(ts.topN, ts.resp.meta.CKM.TopK)
+		}
+		ts.keyNonZero = ts.resp != nil && !ts.resp.meta.CKM.IncludeZeros
 		if s.Rules.Weighted && b.weight == nil {
 			return nil, fmt.Errorf("table %d: weights requested but the metadata has no <WEIGHT> variable", ti+1)
 		}
@@ -344,6 +360,9 @@ func (b *builder) makeTables() error {
 		if ts.shadow != nil {
 			t.ShadowName = ts.shadow.meta.Name
 		}
+		if b.key != nil {
+			t.CellKey = table.Variable{Name: b.key.meta.Name, Decimals: b.key.meta.Decimals}
+		}
 		rs := ts.spec.Rules
 		t.Rules = table.Rules{TopN: ts.topN, HoldingTopN: ts.holdTopN, Holding: ts.holdTopN > 0}
 		for i := range rs.P {
@@ -390,6 +409,9 @@ func (b *builder) makeTables() error {
 		if ts.holdTopN > 0 {
 			ts.lastHold = make([]int32, size)
 			ts.holdSum = make([]float64, size)
+		}
+		if b.key != nil {
+			ts.keySum = make([]uint64, size)
 		}
 		ts.res = res
 		b.results = append(b.results, res)
@@ -501,15 +523,23 @@ func (b *builder) add(rec *microdata.Record) error {
 			}
 		}
 	}
+	var key uint64
+	if b.key != nil {
+		k, err := recordKey(rec.Bytes(b.key.field))
+		if err != nil {
+			return fmt.Errorf("record key %s: %w", b.key.meta.Name, err)
+		}
+		key = k
+	}
 	for _, ts := range b.tables {
-		if err := ts.addRecord(b, rec, weight, reqCode); err != nil {
+		if err := ts.addRecord(b, rec, weight, reqCode, key); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (ts *tableState) addRecord(b *builder, rec *microdata.Record, weight float64, reqCode int) error {
+func (ts *tableState) addRecord(b *builder, rec *microdata.Record, weight float64, reqCode int, key uint64) error {
 	rs := ts.spec.Rules
 	var value float64
 	if ts.resp == nil {
@@ -544,6 +574,7 @@ func (ts *tableState) addRecord(b *builder, rec *microdata.Record, weight float6
 		chains[d] = v.chain[idx]
 	}
 	t := ts.res.Table
+	addKey := ts.keySum != nil && (!ts.keyNonZero || math.Abs(value) > keyZero)
 	var pos [table.MaxDims]int // position in each chain; len(chain) = total
 	for {
 		cell := 0
@@ -562,6 +593,9 @@ func (ts *tableState) addRecord(b *builder, rec *microdata.Record, weight float6
 		c.Cost += cost * w
 		c.Weight += weight
 		x.Missing = x.Missing || missing
+		if addKey {
+			ts.keySum[cell] = (ts.keySum[cell] + key) % keyUnit
+		}
 		if ts.topN > 0 {
 			table.InsertTop(c.TopN, x.TopWeight, math.Abs(shadow), weight)
 		}
@@ -605,6 +639,9 @@ func (b *builder) finish() {
 				c.HoldingFreq++
 				table.InsertTop(c.HoldingTopN, nil, math.Abs(ts.holdSum[i]), 1)
 			}
+			if ts.keySum != nil {
+				c.CellKey = float64(ts.keySum[i]) / keyUnit
+			}
 			switch ts.spec.Cost.Kind {
 			case table.CostResponse:
 				c.Cost = c.Value
@@ -614,8 +651,68 @@ func (b *builder) finish() {
 				c.Cost = 1
 			}
 		}
-		ts.lastHold, ts.holdSum = nil, nil
+		ts.lastHold, ts.holdSum, ts.keySum = nil, nil, nil
 	}
+}
+
+// Record keys. τ-Argus adds the keys of a cell's records in floating point,
+// rounding the sum to 15 decimals and keeping its fractional part after
+// every addition; here every key is read from its digits as an integer
+// number of units 10^-15 and the sums are taken modulo 10^15, which gives
+// the same cell keys exactly and in any record order.
+const (
+	keyDecimals = 15
+	keyUnit     = 1_000_000_000_000_000 // 10^keyDecimals
+	// keyZero is τ-Argus's threshold below which a response counts as zero
+	// for the cell key without zero contributions.
+	keyZero = 1e-8
+)
+
+// errKeyRange is the error of a record key outside [0,1).
+var errKeyRange = errors.New("the record key is outside [0,1)")
+
+// recordKey reads a record key written in decimal notation ("0.123",
+// ".5", "0") or, as a fallback, in scientific notation, as a number of
+// units 10^-15, rounding half up beyond the 15th decimal as τ-Argus's
+// rounding of the sum does (a key rounding up to 1 counts as 0, the
+// fractional part of 1). The message never quotes the value.
+func recordKey(field []byte) (uint64, error) {
+	s := strings.TrimSpace(string(field))
+	if s == "" {
+		return 0, errors.New("the record key is empty")
+	}
+	intPart, frac, hasPoint := strings.Cut(s, ".")
+	plain := intPart != "" || hasPoint
+	for _, c := range []byte(intPart + frac) {
+		plain = plain && c >= '0' && c <= '9'
+	}
+	if hasPoint && intPart == "" && frac == "" {
+		plain = false
+	}
+	if !plain {
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(x) {
+			return 0, errors.New("the record key is not a number")
+		}
+		if x < 0 || x >= 1 {
+			return 0, errKeyRange
+		}
+		return uint64(math.Floor(x*keyUnit+0.5)) % keyUnit, nil
+	}
+	if strings.TrimLeft(intPart, "0") != "" {
+		return 0, errKeyRange
+	}
+	var n uint64
+	for i := range keyDecimals {
+		n *= 10
+		if i < len(frac) {
+			n += uint64(frac[i] - '0')
+		}
+	}
+	if len(frac) > keyDecimals && frac[keyDecimals] >= '5' {
+		n++
+	}
+	return n % keyUnit, nil
 }
 
 // ApplyRules sets the status and protection levels of every cell of r.

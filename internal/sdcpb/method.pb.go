@@ -247,6 +247,8 @@ const (
 	OutputKind_OUTPUT_KIND_INTERVALS OutputKind = 3
 	// Rounded values (controlled rounding).
 	OutputKind_OUTPUT_KIND_ROUNDED_VALUES OutputKind = 4
+	// Perturbed values, cell by cell, not additive (cell key method).
+	OutputKind_OUTPUT_KIND_PERTURBED_VALUES OutputKind = 5
 )
 
 // Enum value maps for OutputKind.
@@ -257,13 +259,15 @@ var (
 		2: "OUTPUT_KIND_ADJUSTED_VALUES",
 		3: "OUTPUT_KIND_INTERVALS",
 		4: "OUTPUT_KIND_ROUNDED_VALUES",
+		5: "OUTPUT_KIND_PERTURBED_VALUES",
 	}
 	OutputKind_value = map[string]int32{
-		"OUTPUT_KIND_UNSPECIFIED":     0,
-		"OUTPUT_KIND_SUPPRESSION":     1,
-		"OUTPUT_KIND_ADJUSTED_VALUES": 2,
-		"OUTPUT_KIND_INTERVALS":       3,
-		"OUTPUT_KIND_ROUNDED_VALUES":  4,
+		"OUTPUT_KIND_UNSPECIFIED":      0,
+		"OUTPUT_KIND_SUPPRESSION":      1,
+		"OUTPUT_KIND_ADJUSTED_VALUES":  2,
+		"OUTPUT_KIND_INTERVALS":        3,
+		"OUTPUT_KIND_ROUNDED_VALUES":   4,
+		"OUTPUT_KIND_PERTURBED_VALUES": 5,
 	}
 )
 
@@ -1870,7 +1874,11 @@ type CellBlock struct {
 	Coordinates []int32 `protobuf:"varint,16,rep,packed,name=coordinates,proto3" json:"coordinates,omitempty"`
 	// Published values of an adjusted table (CTA), sent with the original
 	// values to the audit of that table; empty otherwise.
-	Published     []float64 `protobuf:"fixed64,17,rep,packed,name=published,proto3" json:"published,omitempty"`
+	Published []float64 `protobuf:"fixed64,17,rep,packed,name=published,proto3" json:"published,omitempty"`
+	// Cell key per cell (cell key method): the fractional part of the sum of
+	// the record keys of the cell's records; empty when the table has no
+	// record key.
+	CellKey       []float64 `protobuf:"fixed64,20,rep,packed,name=cell_key,json=cellKey,proto3" json:"cell_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2020,6 +2028,13 @@ func (x *CellBlock) GetCoordinates() []int32 {
 func (x *CellBlock) GetPublished() []float64 {
 	if x != nil {
 		return x.Published
+	}
+	return nil
+}
+
+func (x *CellBlock) GetCellKey() []float64 {
+	if x != nil {
+		return x.CellKey
 	}
 	return nil
 }
@@ -2970,7 +2985,7 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x12ClientCapabilities\x12*\n" +
 	"\x11max_message_bytes\x18\x01 \x01(\x03R\x0fmaxMessageBytes\x126\n" +
 	"\x17accepts_partial_results\x18\x02 \x01(\bR\x15acceptsPartialResults\x12%\n" +
-	"\x0ewants_progress\x18\x03 \x01(\bR\rwantsProgress\"\xb9\x04\n" +
+	"\x0ewants_progress\x18\x03 \x01(\bR\rwantsProgress\"\xd4\x04\n" +
 	"\tCellBlock\x12\x1d\n" +
 	"\n" +
 	"first_cell\x18\x01 \x01(\x03R\tfirstCell\x12\x14\n" +
@@ -2993,7 +3008,8 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"holdingTop\x12\x14\n" +
 	"\x05table\x18\x0f \x03(\x05R\x05table\x12 \n" +
 	"\vcoordinates\x18\x10 \x03(\x05R\vcoordinates\x12\x1c\n" +
-	"\tpublished\x18\x11 \x03(\x01R\tpublished\"v\n" +
+	"\tpublished\x18\x11 \x03(\x01R\tpublished\x12\x19\n" +
+	"\bcell_key\x18\x14 \x03(\x01R\acellKey\"v\n" +
 	"\tLinkBlock\x12\x1d\n" +
 	"\n" +
 	"first_link\x18\x01 \x01(\x03R\tfirstLink\x12\x12\n" +
@@ -3094,14 +3110,15 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x11BATCH_SYNTAX_TEXT\x10\x00\x12\x14\n" +
 	"\x10BATCH_SYNTAX_INT\x10\x01\x12\x17\n" +
 	"\x13BATCH_SYNTAX_DOUBLE\x10\x02\x12\x15\n" +
-	"\x11BATCH_SYNTAX_FLAG\x10\x03*\xa2\x01\n" +
+	"\x11BATCH_SYNTAX_FLAG\x10\x03*\xc4\x01\n" +
 	"\n" +
 	"OutputKind\x12\x1b\n" +
 	"\x17OUTPUT_KIND_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17OUTPUT_KIND_SUPPRESSION\x10\x01\x12\x1f\n" +
 	"\x1bOUTPUT_KIND_ADJUSTED_VALUES\x10\x02\x12\x19\n" +
 	"\x15OUTPUT_KIND_INTERVALS\x10\x03\x12\x1e\n" +
-	"\x1aOUTPUT_KIND_ROUNDED_VALUES\x10\x04*\xd6\x03\n" +
+	"\x1aOUTPUT_KIND_ROUNDED_VALUES\x10\x04\x12 \n" +
+	"\x1cOUTPUT_KIND_PERTURBED_VALUES\x10\x05*\xd6\x03\n" +
 	"\n" +
 	"CellStatus\x12\x1b\n" +
 	"\x17CELL_STATUS_UNSPECIFIED\x10\x00\x12\x14\n" +

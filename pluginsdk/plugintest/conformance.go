@@ -28,6 +28,10 @@ type Options struct {
 	Small func() *pluginsdk.Problem
 	// CancelWithin is how fast a cancelled job must end (default 10 s).
 	CancelWithin time.Duration
+	// Prepare, when set, adds what the method needs beyond the suite's
+	// tables to every problem before it is sent (the cell key method: the
+	// cell keys).
+	Prepare func(*pluginsdk.Problem)
 }
 
 // Run is the conformance suite: it checks that every method of p describes
@@ -155,6 +159,9 @@ func (c *conformance) hard() *pluginsdk.Problem {
 }
 
 func (c *conformance) job(p *pluginsdk.Problem) pluginclient.Job {
+	if c.opts.Prepare != nil {
+		c.opts.Prepare(p)
+	}
 	return pluginclient.Job{Method: c.info.Code, Params: c.params, JobID: "conformance",
 		Limits: pluginsdk.Limits{Seed: 7, Threads: 1}, Problem: p}
 }
