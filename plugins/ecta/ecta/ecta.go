@@ -56,7 +56,8 @@ const (
 	// sensitive cells from their random values ξ, which keeps the
 	// randomness that protects them (with β alone the optimum would be the
 	// original table) and never makes a candidate infeasible for the sake
-	// of ξ.
+	// of ξ. The fixed variant treats so the sensitive cells of relations in
+	// which no other cell can move (see problem.tied).
 	Free
 )
 
@@ -180,7 +181,7 @@ type problem struct {
 	lpl, upl []float64 // protection levels per cell
 	spl      []float64
 	dlo, dhi []float64 // sensitive index → sampling interval of d
-	tgt      []int     // sensitive index → target row of the free variant
+	tgt      []int     // sensitive index → target row of a free cell (−1: fixed at ξ)
 	m        *solver.Model
 	tol      float64
 }
@@ -299,10 +300,15 @@ func build(p *pluginsdk.Problem, alpha float64, opts Options) (*problem, error) 
 		return nil, &InfeasibleError{Cells: bad, Reason: fmt.Sprintf("α = %g is too small for %d sensitive cells: the published interval "+
 			"[(1−α)v, (1+α)v] of no value within their bounds covers their protection interval; raise α", alpha, len(bad))}
 	}
-	if opts.Variant == Free && len(pr.sens) > 0 {
-		// d − t⁺ + t⁻ = ξ − a, t± ≥ 0 at cost 1/(|P|·α/2·|a|).
+	if len(pr.sens) > 0 {
+		// Free cells: d − t⁺ + t⁻ = ξ − a, t± ≥ 0 at cost 1/(|P|·α/2·|a|).
+		tied := pr.tied(rel)
 		pr.tgt = make([]int, len(pr.sens))
 		for k, i := range pr.sens {
+			pr.tgt[k] = -1
+			if opts.Variant != Free && !tied[i] {
+				continue
+			}
 			c := pr.col[i]
 			if err := m.SetColBounds(c, pr.dlo[k], pr.dhi[k]); err != nil {
 				return nil, fmt.Errorf("ecta: cell %d: %w", i, err)
@@ -352,6 +358,33 @@ func build(p *pluginsdk.Problem, alpha float64, opts Options) (*problem, error) 
 	}
 	pr.m = m
 	return pr, nil
+}
+
+// tied returns the sensitive cells of the relations in which no
+// non-sensitive cell can move: their values cannot all be drawn at random
+// (a total of two sensitive cells, itself sensitive, fixed at three random
+// values makes every candidate infeasible), so even the fixed variant lets
+// them vary, drawn towards their random values.
+func (pr *problem) tied(rel pluginsdk.Relations) []bool {
+	tied := make([]bool, pr.n)
+	for q := range rel.Len() {
+		cells, _ := rel.Terms(q)
+		free := false
+		for _, c := range cells {
+			if c >= 0 && c < pr.n && pr.col[c] >= 0 && !pr.p.Cells.Status[c].IsPrimary() {
+				free = true
+				break
+			}
+		}
+		if !free {
+			for _, c := range cells {
+				if c >= 0 && c < pr.n && pr.col[c] >= 0 {
+					tied[c] = true
+				}
+			}
+		}
+	}
+	return tied
 }
 
 // AutoAlpha returns the α Options.Alpha = 0 chooses for p: the larger of
@@ -635,15 +668,16 @@ func (pr *problem) solveLP(ctx context.Context, w *worker, opts Options, round, 
 		cols[k] = pr.col[i]
 		lo[k], hi[k] = d, d
 	}
-	if opts.Variant == Free {
-		for k := range pr.sens {
-			if err := w.s.SetRowBounds(pr.tgt[k], xi[k], xi[k]); err != nil {
-				return nil, fmt.Errorf("ecta: %w", err)
-			}
-			lo[k], hi[k] = pr.dlo[k], pr.dhi[k]
-			if fixed[k] {
-				lo[k], hi[k] = 0, 0
-			}
+	for k := range pr.sens {
+		if pr.tgt[k] < 0 {
+			continue
+		}
+		if err := w.s.SetRowBounds(pr.tgt[k], xi[k], xi[k]); err != nil {
+			return nil, fmt.Errorf("ecta: %w", err)
+		}
+		lo[k], hi[k] = pr.dlo[k], pr.dhi[k]
+		if fixed[k] {
+			lo[k], hi[k] = 0, 0
 		}
 	}
 	if err := w.s.SetColsBounds(cols, lo, hi); err != nil {
@@ -683,9 +717,11 @@ func (pr *problem) solveLP(ctx context.Context, w *worker, opts Options, round, 
 			realised = math.Max(realised, 2*math.Abs(v-pr.a[i])/math.Abs(pr.a[i]))
 		}
 	}
-	if opts.Variant == Fixed {
-		for k, i := range pr.sens {
+	for k, i := range pr.sens {
+		if pr.tgt[k] < 0 {
 			c.values[i] = pr.a[i] + xi[k]
+		} else { // within its interval, whatever the LP's tolerance
+			c.values[i] = pr.a[i] + math.Min(math.Max(c.values[i]-pr.a[i], lo[k]), hi[k])
 		}
 	}
 	c.lpBeta = math.Max(res.ColValues[0], 0)
