@@ -80,6 +80,9 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	opts := ecta.Options{Alpha: req.Params.Float(pAlpha), T: req.Params.Int(pCandidates), K: req.Params.Int(pFix),
 		Doublings: req.Params.Int(pDoublings), Seed: seed, Threads: req.Limits.Threads}
+	if opts.Doublings == 0 {
+		opts.Doublings = -1 // none
+	}
 	if req.Params.String(pVariant) == "free" {
 		opts.Variant = ecta.Free
 	}

@@ -79,7 +79,8 @@ type Options struct {
 	// cells, at least 1).
 	K int
 	// Doublings is the number of re-audits of a round's candidates, each
-	// with β doubled once more, before cells are fixed (§24: one).
+	// with β doubled once more, before cells are fixed (0: one, as §24;
+	// negative: none).
 	Doublings int
 	// Seed makes the random values; the same seed, problem, options and
 	// Threads give the same table.
@@ -450,7 +451,10 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	if opts.T <= 0 {
 		opts.T = 10
 	}
-	if opts.Doublings < 0 {
+	switch {
+	case opts.Doublings == 0:
+		opts.Doublings = 1
+	case opts.Doublings < 0:
 		opts.Doublings = 0
 	}
 	threads := opts.Threads
