@@ -49,6 +49,8 @@ var tauArgusMethods = map[string]tauArgusMethod{
 	"RND": {name: "rounding", check: roundingArgs},
 	"CTA": {name: "CTA", plugin: "argus-method-cta"},
 	"CKM": {name: "cell key", check: cellKeyArgs},
+
+	"ECTA": {name: "ECTA", plugin: "argus-method-ecta"}, // argus's own, not τ-Argus's
 }
 
 // argErr is a complaint about the argument list of c at pos.
