@@ -529,6 +529,23 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		report("linear programs", round, 0)
 		t0 := time.Now()
 		cands := make([]*candidate, opts.T)
+		first := 0
+		if round == 1 && nw > 1 {
+			// The first candidate's basis starts every other worker: one
+			// cold solve instead of one per worker.
+			c, err := pr.solveLP(ctx, workers[0], opts, round, 0, fixed, left())
+			if err != nil {
+				return nil, err
+			}
+			cands[0], first = c, 1
+			if b, err := workers[0].s.Basis(); err == nil {
+				for _, w := range workers[1:] {
+					if err := w.s.SetBasis(b); err != nil {
+						return nil, fmt.Errorf("ecta: %w", err)
+					}
+				}
+			}
+		}
 		var wg sync.WaitGroup
 		errs := make([]error, nw)
 		for w := range nw {
@@ -536,6 +553,9 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			go func() {
 				defer wg.Done()
 				for t := w; t < opts.T; t += nw {
+					if t < first {
+						continue
+					}
 					c, err := pr.solveLP(ctx, workers[w], opts, round, t, fixed, left())
 					if err != nil {
 						errs[w] = err
