@@ -430,13 +430,23 @@ type candidate struct {
 	feasible bool
 	values   []float64
 	lpBeta   float64
-	beta     float64 // published β with its own doubling count
+	beta     float64 // β before any doubling
 	audited  bool
-	doubled  int // doublings needed (when protected)
-	prot     bool
-	failed   []int // under-protected or unverified primaries
+	doubled  int  // doublings of the last audit
+	prot     bool // the last audit found every audited primary protected
+	failed   []int // primaries the last audit found under-protected or unverified
 	rep      *audit.AdjustedReport
-	partial  bool // the last audit covered only the cells that had failed
+}
+
+// published is the β published with c: its own, doubled as its last audit.
+func (c *candidate) published() float64 { return c.beta * math.Exp2(float64(c.doubled)) }
+
+// union returns the sorted union of two sorted sets of cells.
+func union(a, b []int) []int {
+	out := make([]int, 0, len(a)+len(b))
+	out = append(append(out, a...), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // worker owns one solver instance; its candidates are solved in order, each
@@ -588,31 +598,64 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			}
 		}
 		// Audits in increasing β: the first protected candidate is the
-		// best of the round, the others need no audit.
-		sort.SliceStable(feas, func(x, y int) bool { return feas[x].lpBeta < feas[y].lpBeta })
+		// best of the round, the others need no audit. A candidate is
+		// first audited on the cells earlier candidates failed on
+		// (suspects): one of them failing settles it at a fraction of a
+		// full audit; otherwise the full audit follows. Every published
+		// table has had a full audit with its published β.
+		sort.SliceStable(feas, func(x, y int) bool { return feas[x].beta < feas[y].beta })
 		t1 := time.Now()
 		var best *candidate
-		for d := 0; d <= opts.Doublings && best == nil; d++ {
+		var suspects []int
+		audit := func(c *candidate, d int, cells []int) error {
+			report(fmt.Sprintf("audit (β doubled %d times)", d), round, c.beta*math.Exp2(float64(d)))
+			err := pr.audit(ctx, c, alpha, d, cells, opts, threads, left())
+			if err != nil && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			rs.Audits++
+			sol.Audits++
+			return err
+		}
+	audits:
+		for d := 0; d <= opts.Doublings; d++ {
 			for _, c := range feas {
 				if expired() {
-					break
+					break audits
 				}
-				if d > 0 && (c.prot || !c.audited || !c.doublable()) {
-					continue
-				}
-				report(fmt.Sprintf("audit (β doubled %d times)", d), round, c.beta*math.Exp2(float64(d)))
-				if err := pr.audit(ctx, c, alpha, d, opts, threads, left()); err != nil {
-					if ctx.Err() != nil {
-						return nil, ctx.Err()
+				switch {
+				case d == 0 && len(suspects) > 0:
+					if err := audit(c, 0, suspects); err != nil {
+						return nil, err
 					}
-					return nil, err
+					if !c.prot {
+						break
+					}
+					fallthrough
+				case d == 0:
+					if err := audit(c, 0, nil); err != nil {
+						return nil, err
+					}
+				case c.prot || !c.audited || !c.doublable():
+					continue
+				default:
+					// A larger β widens every attacker interval: the
+					// cells that failed are re-audited, then, if they
+					// pass, the whole table.
+					if err := audit(c, d, c.failed); err != nil {
+						return nil, err
+					}
+					if c.prot {
+						if err := audit(c, d, nil); err != nil {
+							return nil, err
+						}
+					}
 				}
-				rs.Audits++
-				sol.Audits++
 				if c.prot {
 					best = c
-					break
+					break audits
 				}
+				suspects = union(suspects, c.failed)
 			}
 		}
 		rs.AuditTime = time.Since(t1)
@@ -632,19 +675,10 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		sol.LPTime += rs.LPTime
 		sol.AuditTime += rs.AuditTime
 		if best != nil {
-			if best.partial {
-				// The re-audit covered the cells that had failed; the
-				// published table gets a full audit of its own.
-				if err := pr.fullCheck(ctx, best, alpha, opts, threads, left()); err != nil {
-					return nil, err
-				}
-			}
-			if best.prot {
-				sol.Values, sol.Beta, sol.LPBeta = best.values, best.beta, best.lpBeta
-				sol.Round, sol.Candidate, sol.Doublings, sol.Report = round, best.t+1, best.doubled, best.rep
-				sol.TimeLimit = expired()
-				break
-			}
+			sol.Values, sol.Beta, sol.LPBeta = best.values, best.published(), best.lpBeta
+			sol.Round, sol.Candidate, sol.Doublings, sol.Report = round, best.t+1, best.doubled, best.rep
+			sol.TimeLimit = expired()
+			break
 		}
 		if expired() {
 			sol.TimeLimit = true
@@ -768,49 +802,29 @@ func (c *candidate) doublable() bool {
 	return true
 }
 
-// audit audits c with its β doubled d times. A re-audit (d > 0) covers only
-// the primaries that failed before: a larger β widens every attacker
-// interval, so a primary protected stays protected.
-func (pr *problem) audit(ctx context.Context, c *candidate, alpha float64, d int, opts Options, threads int, limit time.Duration) error {
+// audit audits c with its β doubled d times, on the primaries cells (nil:
+// all). c.prot reports whether every audited primary is protected; c.failed
+// lists those that are not.
+func (pr *problem) audit(ctx context.Context, c *candidate, alpha float64, d int, cells []int, opts Options, threads int, limit time.Duration) error {
 	beta := c.beta * math.Exp2(float64(d))
-	ao := audit.AdjustedOptions{Options: audit.Options{Workers: threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, TimeLimit: limit},
-		ECTA: &audit.ECTA{Alpha: alpha, Beta: beta, Center: opts.Center}}
-	if d > 0 {
-		ao.Cells = c.failed
-	}
+	c.audited, c.doubled, c.prot, c.failed = true, d, false, nil
 	if !pr.truthful(c.values, alpha, beta, opts.Center) {
-		c.audited = true
+		c.rep = nil
 		return nil
 	}
+	ao := audit.AdjustedOptions{Options: audit.Options{Workers: threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries,
+		TimeLimit: limit, Cells: cells}, ECTA: &audit.ECTA{Alpha: alpha, Beta: beta, Center: opts.Center}}
 	rep, err := audit.Adjusted(ctx, pr.p, c.values, ao)
 	if err != nil {
 		return fmt.Errorf("ecta: audit of candidate %d: %w", c.t+1, err)
 	}
-	c.audited, c.rep, c.partial = true, rep, d > 0
-	timedOut := rep.Attack != nil && rep.Attack.TimedOut
-	c.failed = c.failed[:0]
+	c.rep = rep
 	for _, i := range pr.sens {
 		if rep.Verdicts[i].Failed() {
 			c.failed = append(c.failed, i)
 		}
 	}
-	if rep.Safe() && !timedOut {
-		c.prot, c.doubled, c.beta = true, d, beta
-	}
-	return nil
-}
-
-// fullCheck audits the published candidate on every primary.
-func (pr *problem) fullCheck(ctx context.Context, c *candidate, alpha float64, opts Options, threads int, limit time.Duration) error {
-	rep, err := audit.Adjusted(ctx, pr.p, c.values, audit.AdjustedOptions{Options: audit.Options{Workers: threads, Mode: audit.ModeVerdicts,
-		Targets: audit.TargetsPrimaries, TimeLimit: limit}, ECTA: &audit.ECTA{Alpha: alpha, Beta: c.beta, Center: opts.Center}})
-	if err != nil {
-		return fmt.Errorf("ecta: audit of candidate %d: %w", c.t+1, err)
-	}
-	c.rep, c.partial = rep, false
-	if !rep.Safe() || (rep.Attack != nil && rep.Attack.TimedOut) {
-		c.prot = false
-	}
+	c.prot = rep.Safe() && (rep.Attack == nil || !rep.Attack.TimedOut)
 	return nil
 }
 
