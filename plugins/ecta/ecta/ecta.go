@@ -432,8 +432,8 @@ type candidate struct {
 	lpBeta   float64
 	beta     float64 // β before any doubling
 	audited  bool
-	doubled  int  // doublings of the last audit
-	prot     bool // the last audit found every audited primary protected
+	doubled  int   // doublings of the last audit
+	prot     bool  // the last audit found every audited primary protected
 	failed   []int // primaries the last audit found under-protected or unverified
 	rep      *audit.AdjustedReport
 }
