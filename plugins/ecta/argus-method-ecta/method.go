@@ -165,7 +165,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 func roundFigures(rs ecta.Round) map[string]float64 {
 	return map[string]float64{"fixed": float64(rs.Fixed), "feasible": float64(rs.Feasible), "infeasible": float64(rs.Infeasible),
 		"protected": float64(rs.Protected), "protected_doubled": float64(rs.Doubled), "not_protected": float64(rs.NotProtected),
-		"not_audited": float64(rs.Skipped), "lp_seconds": rs.LPTime.Seconds(), "audit_seconds": rs.AuditTime.Seconds()}
+		"not_audited": float64(rs.Skipped), "audits": float64(rs.Audits), "screened": float64(rs.Screened), "lp_seconds": rs.LPTime.Seconds(), "audit_seconds": rs.AuditTime.Seconds()}
 }
 
 func b2f(b bool) float64 {

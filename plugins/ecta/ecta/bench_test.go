@@ -62,8 +62,9 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	if !rep.Safe() {
 		b.Fatalf("the published table fails its re-audit: %+v", rep.Counts)
 	}
-	var feas, prot, doubled, not, skipped, infeas int
+	var feas, prot, doubled, not, skipped, infeas, screened int
 	for _, r := range sol.Rounds {
+		screened += r.Screened
 		feas += r.Feasible
 		prot += r.Protected
 		doubled += r.Doubled
@@ -78,10 +79,10 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.ReportMetric(sol.LPTime.Seconds(), "lp-s")
 	b.ReportMetric(sol.AuditTime.Seconds(), "audit-s")
 	b.Logf("%d cells, %d sensitive, %d LP rows: α %g, β %.4g (LP β %.4g, doubled %d), %d rounds, candidate %d of round %d; "+
-		"%d LPs, %d audits; feasible %d (protected %d, protected with β doubled %d, not protected %d, not audited %d), infeasible %d; "+
+		"%d LPs, %d audits (%d more screened); feasible %d (protected %d, protected with β doubled %d, not protected %d, not audited %d), infeasible %d; "+
 		"LPs %v, audits %v, total %v wall, %.2f s CPU; time limit %v; independent re-audit clean (%d primaries) in %v wall, %.2f s CPU",
 		p.NumCells(), sol.Sensitive, sol.Rows, sol.Alpha, sol.Beta, sol.LPBeta, sol.Doublings, len(sol.Rounds), sol.Candidate, sol.Round,
-		sol.LPs, sol.Audits, feas, prot, doubled, not, skipped, infeas, sol.LPTime.Round(time.Millisecond), sol.AuditTime.Round(time.Millisecond),
+		sol.LPs, sol.Audits, screened, feas, prot, doubled, not, skipped, infeas, sol.LPTime.Round(time.Millisecond), sol.AuditTime.Round(time.Millisecond),
 		sol.Time.Round(time.Millisecond), cpu.Seconds(), sol.TimeLimit, rep.Counts.Sensitive, time.Since(t0).Round(time.Millisecond), (cpuTime() - c0).Seconds())
 }
 

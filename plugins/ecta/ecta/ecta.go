@@ -121,8 +121,10 @@ type Round struct {
 	// Skipped counts feasible candidates not audited because a candidate
 	// with a smaller β was already protected.
 	Protected, Doubled, NotProtected, Skipped int
-	// Audits counts the audits run (re-audits included).
-	Audits int
+	// Audits counts the audits run (re-audits included); Screened the
+	// audits a single relation made unnecessary (under-protection shown
+	// without an LP).
+	Audits, Screened int
 	// LPTime and AuditTime are the wall-clock times of the round's linear
 	// programs and audits.
 	LPTime, AuditTime time.Duration
@@ -184,6 +186,7 @@ type problem struct {
 	dlo, dhi []float64 // sensitive index → sampling interval of d
 	tgt      []int     // sensitive index → target row of a free cell (−1: fixed at ξ)
 	m        *solver.Model
+	rel      pluginsdk.Relations
 	tol      float64
 }
 
@@ -357,7 +360,7 @@ func build(p *pluginsdk.Problem, alpha float64, opts Options) (*problem, error) 
 			return nil, fmt.Errorf("ecta: relation %d: %w", q, err)
 		}
 	}
-	pr.m = m
+	pr.m, pr.rel = m, rel
 	return pr, nil
 }
 
@@ -436,18 +439,11 @@ type candidate struct {
 	prot     bool  // the last audit found every audited primary protected
 	failed   []int // primaries the last audit found under-protected or unverified
 	rep      *audit.AdjustedReport
+	screened bool // the last verdict came from the screen, not an audit
 }
 
 // published is the β published with c: its own, doubled as its last audit.
 func (c *candidate) published() float64 { return c.beta * math.Exp2(float64(c.doubled)) }
-
-// union returns the sorted union of two sorted sets of cells.
-func union(a, b []int) []int {
-	out := make([]int, 0, len(a)+len(b))
-	out = append(append(out, a...), b...)
-	slices.Sort(out)
-	return slices.Compact(out)
-}
 
 // worker owns one solver instance; its candidates are solved in order, each
 // from the previous one's basis (warm start).
@@ -598,16 +594,19 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			}
 		}
 		// Audits in increasing β: the first protected candidate is the
-		// best of the round, the others need no audit. A candidate is
-		// first audited on the cells earlier candidates failed on
-		// (suspects): one of them failing settles it at a fraction of a
-		// full audit; otherwise the full audit follows. Every published
-		// table has had a full audit with its published β.
+		// best of the round, the others need no audit. A candidate that
+		// a single relation already shows under-protected (screen) needs
+		// no LP. Every published table has had a full audit with its
+		// published β.
 		sort.SliceStable(feas, func(x, y int) bool { return feas[x].beta < feas[y].beta })
 		t1 := time.Now()
 		var best *candidate
-		var suspects []int
 		audit := func(c *candidate, d int, cells []int) error {
+			if failed := pr.screen(c.values, alpha, c.beta*math.Exp2(float64(d)), opts.Center); len(failed) > 0 {
+				c.audited, c.doubled, c.prot, c.failed, c.rep, c.screened = true, d, false, failed, nil, true
+				rs.Screened++
+				return nil
+			}
 			report(fmt.Sprintf("audit (β doubled %d times)", d), round, c.beta*math.Exp2(float64(d)))
 			err := pr.audit(ctx, c, alpha, d, cells, opts, threads, left())
 			if err != nil && ctx.Err() != nil {
@@ -624,14 +623,6 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 					break audits
 				}
 				switch {
-				case d == 0 && len(suspects) > 0:
-					if err := audit(c, 0, suspects); err != nil {
-						return nil, err
-					}
-					if !c.prot {
-						break
-					}
-					fallthrough
 				case d == 0:
 					if err := audit(c, 0, nil); err != nil {
 						return nil, err
@@ -655,7 +646,6 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 					best = c
 					break audits
 				}
-				suspects = union(suspects, c.failed)
 			}
 		}
 		rs.AuditTime = time.Since(t1)
@@ -791,6 +781,9 @@ func (pr *problem) solveLP(ctx context.Context, w *worker, opts Options, round, 
 // additive, within bounds, and every failed primary was narrowed by the
 // relations (a primary whose own published interval fails stays failed).
 func (c *candidate) doublable() bool {
+	if c.screened { // narrowed by a relation (the published intervals cover by construction)
+		return c.beta > 0
+	}
 	if c.rep == nil || c.beta == 0 || c.rep.Counts.NonAdditive > 0 || c.rep.Counts.OutOfBounds > 0 || c.rep.Counts.FrozenChanged > 0 {
 		return false
 	}
@@ -807,7 +800,7 @@ func (c *candidate) doublable() bool {
 // lists those that are not.
 func (pr *problem) audit(ctx context.Context, c *candidate, alpha float64, d int, cells []int, opts Options, threads int, limit time.Duration) error {
 	beta := c.beta * math.Exp2(float64(d))
-	c.audited, c.doubled, c.prot, c.failed = true, d, false, nil
+	c.audited, c.doubled, c.prot, c.failed, c.screened = true, d, false, nil, false
 	if !pr.truthful(c.values, alpha, beta, opts.Center) {
 		c.rep = nil
 		return nil
@@ -826,6 +819,53 @@ func (pr *problem) audit(ctx context.Context, c *candidate, alpha float64, d int
 	}
 	c.prot = rep.Safe() && (rep.Attack == nil || !rep.Attack.TimedOut)
 	return nil
+}
+
+// screen returns the primaries that one relation alone shows
+// under-protected with the published bounds of v: with every other cell of
+// the relation within its published interval (and a-priori bounds), the
+// relation confines the primary to a range that does not cover its
+// protection interval (by more than the tolerance), and the attacker's
+// interval lies within that range. A cheap proof of under-protection
+// (no LP); it never proves protection, which is the audit's.
+func (pr *problem) screen(v []float64, alpha, beta float64, center audit.Center) []int {
+	lo, hi, err := audit.ECTAIntervals(pr.p, v, audit.ECTA{Alpha: alpha, Beta: beta, Center: center})
+	if err != nil {
+		return nil
+	}
+	for i := range lo {
+		if l, h := math.Max(lo[i], pr.lo[i]), math.Min(hi[i], pr.hi[i]); l <= h {
+			lo[i], hi[i] = l, h
+		}
+	}
+	failed := make(map[int]bool)
+	for q := range pr.rel.Len() {
+		cells, coef := pr.rel.Terms(q)
+		least, most := -pr.rel.Rhs(q), -pr.rel.Rhs(q) // Σ coef·x − rhs over the intervals
+		for k, c := range cells {
+			a, b := coef[k]*lo[c], coef[k]*hi[c]
+			least, most = least+math.Min(a, b), most+math.Max(a, b)
+		}
+		for k, c := range cells {
+			if !pr.p.Cells.Status[c].IsPrimary() || coef[k] == 0 || failed[c] {
+				continue
+			}
+			a, b := coef[k]*lo[c], coef[k]*hi[c]
+			// coef·x_c = −(the others' Σ − rhs), the others within [least − min, most − max].
+			r1, r2 := -(most-math.Max(a, b))/coef[k], -(least-math.Min(a, b))/coef[k]
+			xlo, xhi := math.Min(r1, r2), math.Max(r1, r2)
+			x := pr.a[c]
+			if xhi < x+pr.upl[c]-pr.tol || xlo > x-pr.lpl[c]+pr.tol || xhi-xlo < pr.spl[c]-pr.tol {
+				failed[c] = true
+			}
+		}
+	}
+	out := make([]int, 0, len(failed))
+	for c := range failed {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // truthful reports whether every cell's true value lies within the

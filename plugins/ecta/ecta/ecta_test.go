@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
@@ -88,5 +89,49 @@ func TestRounds(t *testing.T) {
 	}
 	if !several {
 		t.Errorf("no seed needed a second round")
+	}
+}
+
+// TestScreenSound: every primary the screen (one relation, no LP) finds
+// under-protected is under-protected by the audit too, and the screen
+// finds some.
+func TestScreenSound(t *testing.T) {
+	found := 0
+	for seed := range uint64(4) {
+		p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 5, 4}, Seed: seed, PrimaryFraction: 0.15, ProtectionPct: 20})
+		opts := Options{Seed: seed}
+		pr, err := build(p, 0.3, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := solver.New(pr.m, solver.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		fixed := make([]bool, len(pr.sens))
+		for c := range 4 {
+			cand, err := pr.solveLP(t.Context(), &worker{s: s}, opts, 1, c, fixed, 0)
+			if err != nil || !cand.feasible {
+				t.Fatalf("candidate %d: %v", c, err)
+			}
+			for _, beta := range []float64{cand.beta / 4, cand.beta, 2 * cand.beta} {
+				screened := pr.screen(cand.values, 0.3, beta, audit.CenterPublished)
+				rep, err := audit.Adjusted(t.Context(), p, cand.values, audit.AdjustedOptions{ECTA: &audit.ECTA{Alpha: 0.3, Beta: beta}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, i := range screened {
+					if !rep.Verdicts[i].Failed() {
+						t.Errorf("seed %d candidate %d β %g: cell %d screened under-protected, audited %v", seed, c, beta, i, rep.Verdicts[i])
+					}
+				}
+				found += len(screened)
+			}
+		}
+	}
+	t.Logf("%d under-protected primaries screened", found)
+	if found == 0 {
+		t.Error("the screen found nothing")
 	}
 }
