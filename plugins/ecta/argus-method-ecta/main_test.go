@@ -111,3 +111,20 @@ func TestAlphaTooSmall(t *testing.T) {
 		t.Fatalf("outcome %v, diagnostics %+v", res.Outcome, res.Diagnostics)
 	}
 }
+
+// TestTimeLimit: a time limit too short for any protected table ends the
+// job with that explanation (outcome failed), never with an unaudited table.
+func TestTimeLimit(t *testing.T) {
+	p := grid(7, 20, 15)
+	res := protect(t, p, map[string]string{"max_time": "1ns"})
+	switch {
+	case res.Outcome == pluginsdk.OutcomeFailed:
+		if len(res.Diagnostics) == 0 || res.Diagnostics[0].Code != "solver.time_limit" {
+			t.Errorf("diagnostics %+v", res.Diagnostics)
+		}
+	case res.Outcome.HasResult():
+		reaudit(t, p, res, audit.CenterPublished)
+	default:
+		t.Errorf("outcome %v: %+v", res.Outcome, res.Diagnostics)
+	}
+}
