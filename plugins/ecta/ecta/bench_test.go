@@ -3,6 +3,7 @@ package ecta
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -15,6 +16,11 @@ import (
 
 // benchLimit is the time limit of one solve: ARGUS_ECTA_LIMIT (a Go
 // duration), else def.
+//
+// The log line of each benchmark has the figures of the ECTA report's §29
+// table: cells, sensitive cells, rounds, candidates protected, protected
+// with β doubled, not protected, infeasible, the time of the LPs and of the
+// audits, and the independent re-audit of the published table.
 func benchLimit(b *testing.B, def time.Duration) time.Duration {
 	if s := os.Getenv("ARGUS_ECTA_LIMIT"); s != "" {
 		d, err := time.ParseDuration(s)
@@ -24,6 +30,26 @@ func benchLimit(b *testing.B, def time.Duration) time.Duration {
 		return d
 	}
 	return def
+}
+
+// benchOptions are the options of the benchmarks with the environment's
+// ARGUS_ECTA_ALPHA (α), ARGUS_ECTA_VARIANT (fixed, free) and
+// ARGUS_ECTA_CENTER (published, original).
+func benchOptions(b *testing.B, opts Options) Options {
+	if s := os.Getenv("ARGUS_ECTA_ALPHA"); s != "" {
+		a, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts.Alpha = a
+	}
+	if os.Getenv("ARGUS_ECTA_VARIANT") == "free" {
+		opts.Variant = Free
+	}
+	if os.Getenv("ARGUS_ECTA_CENTER") == "original" {
+		opts.Center = audit.CenterOriginal
+	}
+	return opts
 }
 
 // cpuTime is the process's user and system CPU time so far.
@@ -41,6 +67,7 @@ func cpuTime() time.Duration {
 func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.Helper()
 	var sol *Solution
+	opts = benchOptions(b, opts)
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
