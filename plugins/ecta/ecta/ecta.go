@@ -52,11 +52,11 @@ const (
 	// Fixed fixes every sensitive cell at its random value ξ (§18).
 	Fixed Variant = iota
 	// Free lets every sensitive cell vary within its interval (§22); the
-	// linear program minimises β plus the mean relative distance of the
-	// sensitive cells from their random values ξ, which keeps the
-	// randomness that protects them (with β alone the optimum would be the
-	// original table) and never makes a candidate infeasible for the sake
-	// of ξ. The fixed variant treats so the sensitive cells of relations in
+	// linear program minimises β plus the distances of the sensitive cells
+	// from their random values ξ, each relative to its half-width α/2·|a|,
+	// which keeps the randomness that protects them (with β alone the
+	// optimum would be the original table) and never makes a candidate
+	// infeasible for the sake of ξ. The fixed variant treats so the sensitive cells of relations in
 	// which no other cell can move (see problem.tied).
 	Free
 )
@@ -305,7 +305,7 @@ func build(p *pluginsdk.Problem, alpha float64, opts Options) (*problem, error) 
 			"[(1−α)v, (1+α)v] of no value within their bounds covers their protection interval; raise α", alpha, len(bad))}
 	}
 	if len(pr.sens) > 0 {
-		// Free cells: d − t⁺ + t⁻ = ξ − a, t± ≥ 0 at cost 1/(|P|·α/2·|a|).
+		// Free cells: d − t⁺ + t⁻ = ξ − a, t± ≥ 0 at cost 1/(α/2·|a|).
 		tied := pr.tied(rel)
 		pr.tgt = make([]int, len(pr.sens))
 		for k, i := range pr.sens {
@@ -317,7 +317,7 @@ func build(p *pluginsdk.Problem, alpha float64, opts Options) (*problem, error) 
 			if err := m.SetColBounds(c, pr.dlo[k], pr.dhi[k]); err != nil {
 				return nil, fmt.Errorf("ecta: cell %d: %w", i, err)
 			}
-			w := 1 / (float64(len(pr.sens)) * alpha / 2 * math.Abs(pr.a[i]))
+			w := 1 / (alpha / 2 * math.Abs(pr.a[i]))
 			tp, err := m.AddCol(w, 0, math.Inf(1), solver.Continuous)
 			if err != nil {
 				return nil, fmt.Errorf("ecta: cell %d: %w", i, err)
