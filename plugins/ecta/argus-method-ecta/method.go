@@ -25,6 +25,7 @@ const (
 	pSeed       = "seed"
 	pVariant    = "variant"
 	pDoublings  = "doublings"
+	pRefine     = "refine"
 	pCenter     = "center"
 	pMaxTime    = "max_time"
 )
@@ -54,6 +55,8 @@ func (method) Info() pluginsdk.MethodInfo {
 				Help: "fixed: every sensitive cell fixed at its random value; free: free within its interval, drawn towards its random value"},
 			{Name: pDoublings, Type: pluginsdk.ParamInt, Default: "1", Min: "0", Max: "10",
 				Help: "re-audits of a round's candidates, each with β doubled once more, before sensitive cells are fixed"},
+			{Name: pRefine, Type: pluginsdk.ParamInt, Default: strconv.Itoa(ecta.DefaultRefine), Min: "0", Max: "20",
+				Help: "bisection steps that lower a doubled β towards the least that protects (0: none, the paper's doubled β)"},
 			{Name: pCenter, Type: pluginsdk.ParamEnum, Default: "published", Allowed: []string{"published", "original"},
 				Help: "the values the published bounds are relative to in the audit: the published ones (what an attacker can compute) or the original ones (the paper's attacker problems)"},
 			{Name: pMaxTime, Type: pluginsdk.ParamDuration, Default: "10", Min: "0",
@@ -82,6 +85,9 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		Doublings: req.Params.Int(pDoublings), Seed: seed, Threads: req.Limits.Threads}
 	if opts.Doublings == 0 {
 		opts.Doublings = -1 // none
+	}
+	if opts.Refine = req.Params.Int(pRefine); opts.Refine == 0 {
+		opts.Refine = -1 // none
 	}
 	if req.Params.String(pVariant) == "free" {
 		opts.Variant = ecta.Free
@@ -133,7 +139,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	extra := map[string]float64{"alpha": sol.Alpha, "beta": sol.Beta, "lp_beta": sol.LPBeta, "sensitive": float64(sol.Sensitive),
 		"columns": float64(sol.Columns), "rows": float64(sol.Rows), "rounds": float64(len(sol.Rounds)), "round": float64(sol.Round),
-		"candidate": float64(sol.Candidate), "doublings": float64(sol.Doublings), "lps": float64(sol.LPs), "audits": float64(sol.Audits),
+		"candidate": float64(sol.Candidate), "doublings": float64(sol.Doublings), "refined": float64(sol.Refined), "lps": float64(sol.LPs), "audits": float64(sol.Audits),
 		"lp_seconds": sol.LPTime.Seconds(), "audit_seconds": sol.AuditTime.Seconds(), "changed": float64(rep.Counts.Changed),
 		"l1": rep.L1, "max_residual": rep.MaxResidual, "max_rel_sensitive": rep.MaxRelSensitive, "max_rel_other": rep.MaxRelOther,
 		"free": b2f(opts.Variant == ecta.Free), "center_original": b2f(opts.Center == audit.CenterOriginal)}

@@ -61,6 +61,11 @@ const (
 	Free
 )
 
+// DefaultRefine is the number of bisection steps on a doubled β
+// (Options.Refine): its excess over the least protecting β is then at most
+// 1/8 of the β that failed.
+const DefaultRefine = 3
+
 // DefaultAlpha is the smallest α chosen when Options.Alpha is 0 (the
 // paper's example, §17).
 const DefaultAlpha = 0.3
@@ -82,6 +87,10 @@ type Options struct {
 	// with β doubled once more, before cells are fixed (0: one, as §24;
 	// negative: none).
 	Doublings int
+	// Refine is the number of bisection steps that lower the β of a table
+	// protected only with a doubled β, between the β that failed and the
+	// one that protects (0: 3; negative: none, the paper's doubled β).
+	Refine int
 	// Seed makes the random values; the same seed, problem, options and
 	// Threads give the same table.
 	Seed uint64
@@ -137,12 +146,13 @@ type Solution struct {
 	// Alpha and Beta are the published bounds; LPBeta is the β of the
 	// candidate's linear program (Beta is LPBeta, or at least twice the
 	// largest relative change of a non-sensitive cell, doubled as often
-	// as the re-audits needed).
+	// as the re-audits needed and lowered again by the bisection).
 	Alpha, Beta, LPBeta float64
 	// Round and Candidate identify the published candidate (from 1).
 	Round, Candidate int
-	// Doublings is the number of times β was doubled.
-	Doublings int
+	// Doublings is the number of times β was doubled; Refined the
+	// bisection steps that lowered it again.
+	Doublings, Refined int
 	// Rounds are the per-round statistics.
 	Rounds []Round
 	// Sensitive counts the sensitive cells; Columns and Rows the size of
@@ -435,15 +445,13 @@ type candidate struct {
 	lpBeta   float64
 	beta     float64 // β before any doubling
 	audited  bool
-	doubled  int   // doublings of the last audit
-	prot     bool  // the last audit found every audited primary protected
-	failed   []int // primaries the last audit found under-protected or unverified
+	pub      float64 // β of the last audit
+	doubled  int     // doublings of β when protected
+	prot     bool    // the last audit found every audited primary protected
+	failed   []int   // primaries the last audit found under-protected or unverified
 	rep      *audit.AdjustedReport
 	screened bool // the last verdict came from the screen, not an audit
 }
-
-// published is the β published with c: its own, doubled as its last audit.
-func (c *candidate) published() float64 { return c.beta * math.Exp2(float64(c.doubled)) }
 
 // worker owns one solver instance; its candidates are solved in order, each
 // from the previous one's basis (warm start).
@@ -462,6 +470,12 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		opts.Doublings = 1
 	case opts.Doublings < 0:
 		opts.Doublings = 0
+	}
+	switch {
+	case opts.Refine == 0:
+		opts.Refine = DefaultRefine
+	case opts.Refine < 0:
+		opts.Refine = 0
 	}
 	threads := opts.Threads
 	if threads <= 0 {
@@ -601,14 +615,9 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		sort.SliceStable(feas, func(x, y int) bool { return feas[x].beta < feas[y].beta })
 		t1 := time.Now()
 		var best *candidate
-		audit := func(c *candidate, d int, cells []int) error {
-			if failed := pr.screen(c.values, alpha, c.beta*math.Exp2(float64(d)), opts.Center); len(failed) > 0 {
-				c.audited, c.doubled, c.prot, c.failed, c.rep, c.screened = true, d, false, failed, nil, true
-				rs.Screened++
-				return nil
-			}
-			report(fmt.Sprintf("audit (β doubled %d times)", d), round, c.beta*math.Exp2(float64(d)))
-			err := pr.audit(ctx, c, alpha, d, cells, opts, threads, left())
+		audit := func(c *candidate, beta float64, cells []int) error {
+			report(fmt.Sprintf("audit (β %.4g)", beta), round, beta)
+			err := pr.audit(ctx, c, alpha, beta, cells, opts, threads, left())
 			if err != nil && ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -616,37 +625,71 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			sol.Audits++
 			return err
 		}
+		// try judges c published with beta: the screen, then the audit of
+		// the cells given (those that failed with a smaller β: a larger β
+		// widens every attacker interval) and, if they pass, of the whole
+		// table.
+		try := func(c *candidate, beta float64, cells []int) error {
+			if failed := pr.screen(c.values, alpha, beta, opts.Center); len(failed) > 0 {
+				c.audited, c.pub, c.prot, c.failed, c.rep, c.screened = true, beta, false, failed, nil, true
+				rs.Screened++
+				return nil
+			}
+			if cells != nil {
+				if err := audit(c, beta, cells); err != nil || !c.prot {
+					return err
+				}
+			}
+			return audit(c, beta, nil)
+		}
 	audits:
 		for d := 0; d <= opts.Doublings; d++ {
 			for _, c := range feas {
 				if expired() {
 					break audits
 				}
-				switch {
-				case d == 0:
-					if err := audit(c, 0, nil); err != nil {
-						return nil, err
-					}
-				case c.prot || !c.audited || !c.doublable():
+				if d > 0 && (c.prot || !c.audited || !c.doublable()) {
 					continue
-				default:
-					// A larger β widens every attacker interval: the
-					// cells that failed are re-audited, then, if they
-					// pass, the whole table.
-					if err := audit(c, d, c.failed); err != nil {
-						return nil, err
-					}
-					if c.prot {
-						if err := audit(c, d, nil); err != nil {
-							return nil, err
-						}
-					}
+				}
+				var cells []int
+				if d > 0 {
+					cells = c.failed
+				}
+				if err := try(c, c.beta*math.Exp2(float64(d)), cells); err != nil {
+					return nil, err
 				}
 				if c.prot {
+					c.doubled = d
 					best = c
 					break audits
 				}
 			}
+		}
+		if best != nil && best.doubled > 0 {
+			// Bisection between the last β that failed and the doubled
+			// one that protects: the least β of the candidate within a
+			// factor 2^−Refine.
+			hi, lo := best.pub, best.pub/2
+			saved, lowFailed := *best, best.failed
+			for range opts.Refine {
+				if expired() {
+					break
+				}
+				mid := (lo + hi) / 2
+				if err := try(best, mid, lowFailed); err != nil {
+					return nil, err
+				}
+				if best.prot {
+					hi, saved = mid, *best
+					sol.Refined++
+				} else {
+					lo = mid
+					if len(best.failed) > 0 {
+						lowFailed = best.failed
+					}
+				}
+			}
+			*best = saved
 		}
 		rs.AuditTime = time.Since(t1)
 		for _, c := range feas {
@@ -665,7 +708,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		sol.LPTime += rs.LPTime
 		sol.AuditTime += rs.AuditTime
 		if best != nil {
-			sol.Values, sol.Beta, sol.LPBeta = best.values, best.published(), best.lpBeta
+			sol.Values, sol.Beta, sol.LPBeta = best.values, best.pub, best.lpBeta
 			sol.Round, sol.Candidate, sol.Doublings, sol.Report = round, best.t+1, best.doubled, best.rep
 			sol.TimeLimit = expired()
 			break
@@ -795,12 +838,11 @@ func (c *candidate) doublable() bool {
 	return true
 }
 
-// audit audits c with its β doubled d times, on the primaries cells (nil:
-// all). c.prot reports whether every audited primary is protected; c.failed
-// lists those that are not.
-func (pr *problem) audit(ctx context.Context, c *candidate, alpha float64, d int, cells []int, opts Options, threads int, limit time.Duration) error {
-	beta := c.beta * math.Exp2(float64(d))
-	c.audited, c.doubled, c.prot, c.failed, c.screened = true, d, false, nil, false
+// audit audits c published with beta, on the primaries cells (nil: all).
+// c.prot reports whether every audited primary is protected; c.failed lists
+// those that are not.
+func (pr *problem) audit(ctx context.Context, c *candidate, alpha, beta float64, cells []int, opts Options, threads int, limit time.Duration) error {
+	c.audited, c.pub, c.prot, c.failed, c.screened = true, beta, false, nil, false
 	if !pr.truthful(c.values, alpha, beta, opts.Center) {
 		c.rep = nil
 		return nil

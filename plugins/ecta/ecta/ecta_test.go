@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/sdcengine/argus/internal/solver"
@@ -133,5 +134,46 @@ func TestScreenSound(t *testing.T) {
 	t.Logf("%d under-protected primaries screened", found)
 	if found == 0 {
 		t.Error("the screen found nothing")
+	}
+}
+
+// TestRefine: the bisection publishes a β between the candidate's own,
+// which failed, and the doubled one, never above it, with a table that
+// passes the audit; on some seeds strictly below.
+func TestRefine(t *testing.T) {
+	lower := false
+	for seed := range uint64(6) {
+		p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{9, 7}, Seed: seed, PrimaryFraction: 0.2, ProtectionPct: 25})
+		doubled, err := Solve(t.Context(), p, Options{T: 1, Seed: seed, Threads: 1, Refine: -1})
+		if errors.Is(err, ErrNoTable) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		refined, err := Solve(t.Context(), p, Options{T: 1, Seed: seed, Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if doubled.Doublings == 0 {
+			if refined.Beta != doubled.Beta || refined.Refined != 0 {
+				t.Errorf("seed %d: no doubling, yet β %g refined to %g", seed, doubled.Beta, refined.Beta)
+			}
+			continue
+		}
+		if !slices.Equal(refined.Values, doubled.Values) || refined.Beta > doubled.Beta || refined.Beta <= doubled.Beta/2 {
+			t.Errorf("seed %d: doubled β %g, refined %g", seed, doubled.Beta, refined.Beta)
+		}
+		lower = lower || refined.Beta < doubled.Beta
+		rep, err := audit.Adjusted(t.Context(), p, refined.Values, audit.AdjustedOptions{ECTA: &audit.ECTA{Alpha: refined.Alpha, Beta: refined.Beta}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Safe() {
+			t.Errorf("seed %d: refined β %g: %+v", seed, refined.Beta, rep.Counts)
+		}
+	}
+	if !lower {
+		t.Error("the bisection never lowered β")
 	}
 }
