@@ -18,10 +18,18 @@
 // (1−β/2)a ≤ v ≤ (1+β/2)a for the other cells. Each feasible candidate is
 // audited with its α and β; the protected one with the least β is
 // published. When none is protected, β is doubled and the candidates
-// re-audited; when that fails too, K sensitive cells (among those the audits
-// found under-protected) are fixed at their true values and the round is
+// re-audited (and a doubled β that protects is lowered again by bisection);
+// when that fails too, K sensitive cells (among those the audits found
+// under-protected) are fixed at their true values and the round is
 // repeated. When every sensitive cell is fixed and no candidate is
 // feasible, α must be reduced.
+//
+// argus's additions, each explained where it is made: ξ is drawn where the
+// published interval of the sensitive cell covers its protection interval
+// (Sampling); sensitive cells that a relation ties to one another vary
+// instead of being fixed (problem.tied); a single relation screens every
+// candidate before its audit (problem.screen); the LPs of a round run in
+// parallel, each HiGHS instance warm-started from its previous basis.
 package ecta
 
 import (
@@ -615,6 +623,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		sort.SliceStable(feas, func(x, y int) bool { return feas[x].beta < feas[y].beta })
 		t1 := time.Now()
 		var best *candidate
+		var bestCells []int // the cells best failed on with a smaller β
 		audit := func(c *candidate, beta float64, cells []int) error {
 			report(fmt.Sprintf("audit (β %.4g)", beta), round, beta)
 			err := pr.audit(ctx, c, alpha, beta, cells, opts, threads, left())
@@ -659,8 +668,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 					return nil, err
 				}
 				if c.prot {
-					c.doubled = d
-					best = c
+					c.doubled, best, bestCells = d, c, cells
 					break audits
 				}
 			}
@@ -670,7 +678,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			// one that protects: the least β of the candidate within a
 			// factor 2^−Refine.
 			hi, lo := best.pub, best.pub/2
-			saved, lowFailed := *best, best.failed
+			saved, lowFailed := *best, bestCells
 			for range opts.Refine {
 				if expired() {
 					break
