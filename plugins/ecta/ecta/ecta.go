@@ -623,10 +623,9 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		sort.SliceStable(feas, func(x, y int) bool { return feas[x].beta < feas[y].beta })
 		t1 := time.Now()
 		var best *candidate
-		var bestCells []int // the cells best failed on with a smaller β
-		audit := func(c *candidate, beta float64, cells []int) error {
+		audit := func(c *candidate, beta float64) error {
 			report(fmt.Sprintf("audit (β %.4g)", beta), round, beta)
-			err := pr.audit(ctx, c, alpha, beta, cells, opts, threads, left())
+			err := pr.audit(ctx, c, alpha, beta, opts, threads, left())
 			if err != nil && ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -634,22 +633,18 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			sol.Audits++
 			return err
 		}
-		// try judges c published with beta: the screen, then the audit of
-		// the cells given (those that failed with a smaller β: a larger β
-		// widens every attacker interval) and, if they pass, of the whole
-		// table.
-		try := func(c *candidate, beta float64, cells []int) error {
+		// try judges c published with beta: the screen, then the audit.
+		// (Auditing first only the cells that failed with a smaller β, as
+		// a larger β widens every attacker interval, cost more: an audit
+		// of a few cells costs about as much as a full one, which must
+		// follow when they pass.)
+		try := func(c *candidate, beta float64) error {
 			if failed := pr.screen(c.values, alpha, beta, opts.Center); len(failed) > 0 {
 				c.audited, c.pub, c.prot, c.failed, c.rep, c.screened = true, beta, false, failed, nil, true
 				rs.Screened++
 				return nil
 			}
-			if cells != nil {
-				if err := audit(c, beta, cells); err != nil || !c.prot {
-					return err
-				}
-			}
-			return audit(c, beta, nil)
+			return audit(c, beta)
 		}
 	audits:
 		for d := 0; d <= opts.Doublings; d++ {
@@ -660,15 +655,11 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 				if d > 0 && (c.prot || !c.audited || !c.doublable()) {
 					continue
 				}
-				var cells []int
-				if d > 0 {
-					cells = c.failed
-				}
-				if err := try(c, c.beta*math.Exp2(float64(d)), cells); err != nil {
+				if err := try(c, c.beta*math.Exp2(float64(d))); err != nil {
 					return nil, err
 				}
 				if c.prot {
-					c.doubled, best, bestCells = d, c, cells
+					c.doubled, best = d, c
 					break audits
 				}
 			}
@@ -678,13 +669,13 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			// one that protects: the least β of the candidate within a
 			// factor 2^−Refine.
 			hi, lo := best.pub, best.pub/2
-			saved, lowFailed := *best, bestCells
+			saved := *best
 			for range opts.Refine {
 				if expired() {
 					break
 				}
 				mid := (lo + hi) / 2
-				if err := try(best, mid, lowFailed); err != nil {
+				if err := try(best, mid); err != nil {
 					return nil, err
 				}
 				if best.prot {
@@ -692,9 +683,6 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 					sol.Refined++
 				} else {
 					lo = mid
-					if len(best.failed) > 0 {
-						lowFailed = best.failed
-					}
 				}
 			}
 			*best = saved
@@ -846,17 +834,16 @@ func (c *candidate) doublable() bool {
 	return true
 }
 
-// audit audits c published with beta, on the primaries cells (nil: all).
-// c.prot reports whether every audited primary is protected; c.failed lists
-// those that are not.
-func (pr *problem) audit(ctx context.Context, c *candidate, alpha, beta float64, cells []int, opts Options, threads int, limit time.Duration) error {
+// audit audits c published with beta. c.prot reports whether every primary
+// is protected; c.failed lists those that are not.
+func (pr *problem) audit(ctx context.Context, c *candidate, alpha, beta float64, opts Options, threads int, limit time.Duration) error {
 	c.audited, c.pub, c.prot, c.failed, c.screened = true, beta, false, nil, false
 	if !pr.truthful(c.values, alpha, beta, opts.Center) {
 		c.rep = nil
 		return nil
 	}
 	ao := audit.AdjustedOptions{Options: audit.Options{Workers: threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries,
-		TimeLimit: limit, Cells: cells}, ECTA: &audit.ECTA{Alpha: alpha, Beta: beta, Center: opts.Center}}
+		TimeLimit: limit}, ECTA: &audit.ECTA{Alpha: alpha, Beta: beta, Center: opts.Center}}
 	rep, err := audit.Adjusted(ctx, pr.p, c.values, ao)
 	if err != nil {
 		return fmt.Errorf("ecta: audit of candidate %d: %w", c.t+1, err)
