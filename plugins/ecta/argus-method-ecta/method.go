@@ -39,8 +39,9 @@ func (method) Info() pluginsdk.MethodInfo {
 			"within β (relative) of its published value, and with the relations and bounds an attacker still cannot narrow " +
 			"any sensitive cell below its protection levels. Rounds of T linear programs (HiGHS, in parallel, warm-started) " +
 			"fix the sensitive cells at random values within ±α/2 and minimise β; each candidate is audited with its α and β " +
-			"(verdicts only), the protected one with the least β is published; otherwise β is doubled and the candidates " +
-			"re-audited, then K sensitive cells found under-protected are fixed at their true values and the round repeats.",
+			"(a single-relation screen first, then the audit's verdicts), the protected one with the least β is published; " +
+			"otherwise β is doubled and the candidates re-audited (a doubled β that protects is lowered again by bisection), " +
+			"then K sensitive cells found under-protected are fixed at their true values and the round repeats.",
 		Params: []pluginsdk.ParamSpec{
 			{Name: pAlpha, Type: pluginsdk.ParamFloat, Default: "0", Min: "0", Max: "1", BatchPosition: 1,
 				Help: "α, the largest relative perturbation of a sensitive cell (0: the larger of " +
