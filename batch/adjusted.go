@@ -2,6 +2,7 @@ package batch
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,8 +24,9 @@ func adjustedStatus(p *pluginsdk.Problem, res *pluginsdk.Result) []cellstatus.St
 }
 
 // adjusted stores the result of a method that publishes an adjusted table
-// (CTA) in the tables, logs it as τ-Argus does (the changed cells are the
-// secondaries) and audits it.
+// (CTA, ECTA) in the tables, logs it as τ-Argus does (the changed cells are
+// the secondaries) with the parameters published with it (ECTA's α and β,
+// also in the report and the HTML report of every output) and audits it.
 func (e *engine) adjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, res *pluginsdk.Result, mr *MethodReport,
 	name, target string, took time.Duration) error {
 	status := adjustedStatus(p, res)
@@ -35,22 +37,46 @@ func (e *engine) adjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tab
 	e.logf("%s run successfully completed (%s)", name, res.Outcome)
 	e.logf("%s run completed. Time used %d seconds\nNumber of changed cells (secondaries): %d", name, int(took.Seconds()), n)
 	mr.Secondaries, mr.SuppressedCost = int(n), cost
-	for _, t := range specs {
-		t.protected, t.method = took, name
+	var details []string
+	if pub := res.Published; pub != nil {
+		mr.Published = &PublishedReport{Alpha: pub.Alpha, Beta: pub.Beta}
+		line := fmt.Sprintf("Published with α = %.6g (largest relative perturbation of a sensitive cell) and β = %.6g (of the other cells)", pub.Alpha, pub.Beta)
+		if pub.Extra["center_original"] == 1 {
+			line += ", relative to the original values"
+		}
+		e.logf("%s", line)
+		details = []string{line}
 	}
-	return e.auditAdjusted(p, m, specs, status, res.Values, mr, target)
+	for _, t := range specs {
+		t.protected, t.method, t.details = took, name, details
+	}
+	return e.auditAdjusted(p, m, specs, status, res.Values, res.Published, mr, target)
 }
 
 // auditAdjusted audits an adjusted table through the audit plugin (the
 // problem carries the published values): every primary must lie outside
-// its protection interval, every relation hold, every cell stay within its
-// bounds and no frozen cell change. A failure makes the tables unsafe, as a
-// failed audit of a pattern does (markUnsafe).
+// its protection interval (with ECTA's published α and β: the attacker's
+// interval from those bounds must cover it), every relation hold, every
+// cell stay within its bounds and no frozen cell change. A failure makes
+// the tables unsafe, as a failed audit of a pattern does (markUnsafe).
 func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []cellstatus.Status,
-	values []float64, mr *MethodReport, target string) error {
-	_, params, ok, err := e.auditSetup(specs, mr, target, "adjusted table")
+	values []float64, pub *pluginsdk.Published, mr *MethodReport, target string) error {
+	ref, params, ok, err := e.auditSetup(specs, mr, target, "adjusted table")
 	if !ok || err != nil {
 		return err
+	}
+	ecta := pub != nil && pub.Alpha > 0
+	if ecta {
+		if !hasParam(ref.Info, "alpha") {
+			return fmt.Errorf("audit failed: the audit plugin cannot audit a table published with α and β (it predates ECTA; install the audit plugin of this release)")
+		}
+		params["alpha"], params["beta"] = strconv.FormatFloat(pub.Alpha, 'g', -1, 64), strconv.FormatFloat(pub.Beta, 'g', -1, 64)
+		if pub.Extra["center_original"] == 1 {
+			params["center"] = "original"
+		}
+		if _, set := params[auditMode]; !set && hasParam(ref.Info, auditMode) {
+			params[auditMode] = auditVerdicts
+		}
 	}
 	ap := *p
 	ap.Cells.Published = values
@@ -61,6 +87,9 @@ func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs [
 	}
 	if res.Stats.Extra["adjusted"] != 1 {
 		return fmt.Errorf("audit failed: the audit plugin does not audit adjusted tables (it predates them; install the audit plugin of this release)")
+	}
+	if ecta && res.Stats.Extra["ecta"] != 1 {
+		return fmt.Errorf("audit failed: the audit plugin did not audit the table with its published α and β")
 	}
 	ar := &AuditReport{Done: true, Mode: "adjusted", Seconds: time.Since(start).Seconds(), Figures: res.Stats.Extra}
 	var defects []string
@@ -102,8 +131,12 @@ func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs [
 	switch {
 	case ar.Defects != "":
 		e.logf("WARNING: audit of the adjusted table: %s", ar.Defects)
+	case ar.UnderProtected > 0 && ecta:
+		e.logf("WARNING: audit: with the published α and β an attacker narrows %d of %d primary cells below their protection levels", ar.UnderProtected, ar.Primaries)
 	case ar.UnderProtected > 0:
 		e.logf("WARNING: audit: %d of %d primary cells are not moved out of their protection intervals", ar.UnderProtected, ar.Primaries)
+	case ecta:
+		e.logf("Audit: with the published α and β all %d primary cells are protected; the adjusted table is additive", ar.Primaries)
 	default:
 		e.logf("Audit: all %d primary cells are protected; the adjusted table is additive", ar.Primaries)
 	}

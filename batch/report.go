@@ -64,7 +64,16 @@ type MethodReport struct {
 	// solved, time limits hit, backtracks, ...), for understanding where a
 	// run spent its time.
 	Figures map[string]float64 `json:"figures,omitempty"`
-	Audit   *AuditReport       `json:"audit,omitempty"`
+	// Published are the parameters released with the table (ECTA's α and
+	// β), nil for none.
+	Published *PublishedReport `json:"published,omitempty"`
+	Audit     *AuditReport     `json:"audit,omitempty"`
+}
+
+// PublishedReport holds the parameters released with an adjusted table.
+type PublishedReport struct {
+	Alpha float64 `json:"alpha"`
+	Beta  float64 `json:"beta"`
 }
 
 // AuditReport is the audit of a suppression pattern.

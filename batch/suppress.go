@@ -167,7 +167,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	step.Method.Secondaries = int(n)
 	step.Method.SuppressedCost = res.Stats.SuppressedCost
 	for _, t := range specs {
-		t.protected, t.method = took, name
+		t.protected, t.method, t.details = took, name, nil
 	}
 	if err := e.audit(p, m, specs, res.Status, step.Method, singletonProtection(ref.Info, params), target); err != nil {
 		return err

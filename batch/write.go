@@ -80,7 +80,7 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 	}
 	rep := output.Report{Date: e.cfg.Now(), DataFile: t.dataFile, MetaFile: t.metaFile, OutputFile: path, Type: typ,
 		Options: opts, FromMicrodata: !t.tabular, SafetyRules: ruleLines(t), Method: t.method, ProcessingTime: t.protected,
-		Version: "argus " + e.cfg.Version}
+		MethodDetails: t.details, Version: "argus " + e.cfg.Version}
 	if t.method == "" {
 		rep.ProcessingTime = -1
 	}

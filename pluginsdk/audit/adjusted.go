@@ -74,7 +74,7 @@ type SensitiveCell struct {
 	LowerPL, UpperPL float64
 	// Verdict is protected when Deviation ≤ −LowerPL or Deviation ≥
 	// UpperPL (within the tolerance; verdict.Deviation), under-protected
-	// (verdict.TooClose) otherwise.
+	// (verdict.TooClose) otherwise; with ECTA it is the attacker's verdict.
 	Verdict verdict.Verdict
 }
 
@@ -105,8 +105,8 @@ type AdjustedCounts struct {
 // AdjustedReport is the result of Adjusted.
 type AdjustedReport struct {
 	// Verdicts is the protection verdict per cell (NotJudged for the cells
-	// that are not primaries): the deviation's verdict, and with ECTA the
-	// attacker's when the deviation alone protects.
+	// that are not primaries): the deviation's verdict or, with ECTA, the
+	// attacker's (NotJudged for a primary outside Options.Cells).
 	Verdicts []verdict.Verdict
 	// Deviation is adjusted − original per cell.
 	Deviation []float64
@@ -160,8 +160,10 @@ func (r *AdjustedReport) Safe() bool {
 // a-priori bounds, that frozen cells (protected, empty) kept their values,
 // and for every primary the distance of the published value from the
 // original against its protection levels: CTA protects a primary by
-// moving it at least LowerPL down or UpperPL up. With opts.ECTA it also
-// solves the attacker problems of the published perturbation bounds.
+// moving it at least LowerPL down or UpperPL up. With opts.ECTA the
+// primaries are judged instead by the attacker problems of the published
+// perturbation bounds (ECTA's protection: the attacker's interval covers
+// the protection interval, however close the published value lies).
 func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opts AdjustedOptions) (*AdjustedReport, error) {
 	start := time.Now()
 	in, err := prepare(p, nil, opts.Options)
@@ -256,9 +258,23 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 		if r.Attack, err = Intervals(ctx, p, lo, hi, opts.Options); err != nil {
 			return nil, err
 		}
+		// ECTA protects by the published bounds, not by the distance of
+		// the published value (§15 of the paper): a primary's verdict is
+		// the attacker's, whatever its deviation.
 		for i, v := range r.Attack.Verdicts {
-			if v.Kind != verdict.NotJudged && !r.Verdicts[i].Failed() {
+			if in.status[i].IsPrimary() {
 				r.Verdicts[i] = v
+			}
+		}
+		ct.Protected, ct.UnderProtected, r.UnderProtected = 0, 0, nil
+		for k := range r.Sensitive {
+			sc := &r.Sensitive[k]
+			sc.Verdict = r.Verdicts[sc.Cell]
+			if sc.Verdict.Failed() {
+				ct.UnderProtected++
+				r.UnderProtected = append(r.UnderProtected, *sc)
+			} else {
+				ct.Protected++
 			}
 		}
 	}

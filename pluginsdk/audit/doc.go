@@ -62,9 +62,9 @@
 // does not keep the table additive, AdjustedOptions.NotAdditive), the
 // a-priori bounds, frozen cells, and per sensitive cell the distance of the
 // published value from the original against its protection levels
-// (verdict.TooClose); AdjustedReport.Safe sums it up. For ECTA it can also
-// run the attacker problems of the published perturbation bounds α and β,
-// whose verdicts count too.
+// (verdict.TooClose); AdjustedReport.Safe sums it up. For ECTA it runs
+// instead the attacker problems of the published perturbation bounds α and
+// β, whose verdicts judge the primaries.
 //
 // # Singletons (multi-attacker)
 //

@@ -162,34 +162,42 @@ func TestAdjustedVerdicts(t *testing.T) {
 	}
 }
 
-// TestECTAVerdicts: an ECTA publication whose deviation alone protects the
-// primary is still under-protected when the published perturbation bounds
-// let the attacker compute it.
+// TestECTAVerdicts: an ECTA publication is judged by the attacker problems
+// of its published bounds alone: a primary moved by more than its levels is
+// still under-protected when the bounds let the attacker compute it, and a
+// primary published at its true value (a deviation that fails CTA's rule)
+// is protected when the bounds hide it.
 func TestECTAVerdicts(t *testing.T) {
 	prim := cell(3, 2, 3)
 	p, _ := seedExample()
 	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 5, 5
-	v := slices.Clone(p.Cells.Value)
+	moved := slices.Clone(p.Cells.Value)
 	for ij, x := range map[[2]int]float64{{2, 3}: 34, {2, 1}: 44, {1, 3}: 34, {1, 1}: 14} {
-		v[cell(3, ij[0], ij[1])] = x
+		moved[cell(3, ij[0], ij[1])] = x
 	}
 	for _, tc := range []struct {
-		name string
-		beta float64
-		want verdict.Verdict
+		name      string
+		published []float64
+		beta      float64
+		want      verdict.Verdict
 	}{
-		{"the neighbours move too", 0.5, verdict.Verdict{Kind: verdict.Protected}},
-		{"only the primary moves", 0, verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.Exact}},
+		{"the neighbours move too", moved, 0.5, verdict.Verdict{Kind: verdict.Protected}},
+		{"only the primary moves", moved, 0, verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.Exact}},
+		{"unchanged, hidden by the bounds", p.Cells.Value, 0.5, verdict.Verdict{Kind: verdict.Protected}},
+		{"unchanged, exact bounds", p.Cells.Value, 0, verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.Exact}},
 	} {
-		r, err := Adjusted(context.Background(), p, v, AdjustedOptions{Options: Options{Bounds: BoundsNonNegative},
+		r, err := Adjusted(context.Background(), p, tc.published, AdjustedOptions{Options: Options{Bounds: BoundsNonNegative},
 			ECTA: &ECTA{Alpha: 0.5, Beta: tc.beta}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Sensitive[0].Verdict.Kind != verdict.Protected {
-			t.Errorf("%s: deviation verdict %v", tc.name, r.Sensitive[0].Verdict)
+		if r.Sensitive[0].Verdict != tc.want {
+			t.Errorf("%s: sensitive cell verdict %v", tc.name, r.Sensitive[0].Verdict)
 		}
 		wantVerdicts(t, tc.name, r.Verdicts, prim, tc.want)
+		if r.Safe() == tc.want.Failed() || r.Counts.UnderProtected != len(r.UnderProtected) {
+			t.Errorf("%s: safe %v, counts %+v", tc.name, r.Safe(), r.Counts)
+		}
 	}
 }
 

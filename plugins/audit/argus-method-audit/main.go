@@ -13,7 +13,9 @@
 // defects (relations violated, cells out of their bounds, frozen cells
 // changed) are counted in the figures nonadditive, out_of_bounds and
 // frozen_changed and named in error diagnostics; the intervals returned are
-// the published values.
+// the published values. With the parameters alpha and beta (an ECTA table)
+// the primaries are judged instead by the attacker problems of those
+// published bounds, and the figure ecta is 1.
 //
 // The audit runs in a plugin process, like every method, so that the host
 // stays free of the solver's C code.
@@ -60,6 +62,13 @@ func (method) Info() pluginsdk.MethodInfo {
 				BatchPosition: 4, Help: "all: every hidden cell is audited; primaries: only the primaries (their verdicts " +
 					"are the same; the other hidden cells are sent as disclosed, a part of the table without a primary " +
 					"is not solved at all; the host asks for it with mode verdicts)"},
+			{Name: "alpha", Type: pluginsdk.ParamFloat, Default: "0", Min: "0",
+				Help: "an adjusted table published by ECTA with its bounds: α, the largest relative perturbation of a sensitive cell " +
+					"(0: not an ECTA table); the primaries are then judged by the attacker problems of α and beta"},
+			{Name: "beta", Type: pluginsdk.ParamFloat, Default: "0", Min: "0",
+				Help: "ECTA's β, the largest relative perturbation of the other cells (with alpha)"},
+			{Name: "center", Type: pluginsdk.ParamEnum, Default: "published", Allowed: []string{"published", "original"},
+				Help: "the values ECTA's bounds are relative to: the published ones or the original ones (with alpha)"},
 		},
 		Capabilities: pluginsdk.Capabilities{
 			Output: pluginsdk.OutputIntervals, NeedsFrequency: true, LinkedTables: true,
@@ -97,7 +106,14 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		req.Progress(pluginsdk.Progress{Phase: "audit", Fraction: f, Iterations: int64(pr.LPs)})
 	}
 	if len(p.Cells.Published) == p.NumCells() && p.NumCells() > 0 {
-		return adjusted(ctx, p, opts)
+		var e *audit.ECTA
+		if a := req.Params.Float("alpha"); a > 0 {
+			e = &audit.ECTA{Alpha: a, Beta: req.Params.Float("beta")}
+			if req.Params.String("center") == "original" {
+				e.Center = audit.CenterOriginal
+			}
+		}
+		return adjusted(ctx, p, opts, e)
 	}
 	rep, err := audit.Suppression(ctx, p, p.Cells.Status, opts)
 	if err != nil {
@@ -133,9 +149,10 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	return res, nil
 }
 
-// adjusted audits the adjusted table p.Cells.Published.
-func adjusted(ctx context.Context, p *pluginsdk.Problem, opts audit.Options) (*pluginsdk.Result, error) {
-	rep, err := audit.Adjusted(ctx, p, p.Cells.Published, audit.AdjustedOptions{Options: opts})
+// adjusted audits the adjusted table p.Cells.Published, with ECTA's
+// published bounds when e is set.
+func adjusted(ctx context.Context, p *pluginsdk.Problem, opts audit.Options, e *audit.ECTA) (*pluginsdk.Result, error) {
+	rep, err := audit.Adjusted(ctx, p, p.Cells.Published, audit.AdjustedOptions{Options: opts, ECTA: e})
 	if err != nil {
 		return nil, err
 	}
@@ -147,5 +164,11 @@ func adjusted(ctx context.Context, p *pluginsdk.Problem, opts audit.Options) (*p
 	res.Stats.Extra = map[string]float64{"adjusted": 1, "primaries": float64(c.Sensitive), "under_protected": float64(c.UnderProtected),
 		"nonadditive": float64(c.NonAdditive), "out_of_bounds": float64(c.OutOfBounds), "frozen_changed": float64(c.FrozenChanged),
 		"changed": float64(c.Changed), "max_residual": rep.MaxResidual, "l1": rep.L1, "seconds": rep.Time.Seconds()}
+	if e != nil {
+		res.Stats.Extra["ecta"], res.Stats.Extra["alpha"], res.Stats.Extra["beta"] = 1, e.Alpha, e.Beta
+		if rep.Attack != nil && rep.Attack.TimedOut {
+			res.Outcome = pluginsdk.OutcomeTimeLimit
+		}
+	}
 	return res, nil
 }

@@ -272,3 +272,39 @@ func TestAdjusted(t *testing.T) {
 		})
 	}
 }
+
+// TestAdjustedECTA: with ECTA's published bounds (parameters alpha and
+// beta) the primary published at its true value, which CTA's rule finds too
+// close, is judged by the attacker problems: protected when β lets its row
+// and column move, exactly disclosed with β = 0.
+func TestAdjustedECTA(t *testing.T) {
+	client := plugintest.Serve(t, plugin())
+	prim := 2*4 + 3
+	for _, tc := range []struct {
+		beta  string
+		under float64
+	}{{"0.5", 0}, {"0", 1}} {
+		p := seedTable()
+		for i := range p.Cells.Status {
+			if p.Cells.Status[i].IsSecondary() {
+				p.Cells.Status[i] = cellstatus.Safe
+			}
+		}
+		if err := relations.Fill(p, relations.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		p.Cells.Published = append([]float64(nil), p.Cells.Value...)
+		res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p,
+			Params: map[string]string{"alpha": "0.5", "beta": tc.beta, "bounds": "nonnegative"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := res.Stats.Extra
+		if x["ecta"] != 1 || x["alpha"] != 0.5 || x["under_protected"] != tc.under {
+			t.Errorf("β %s: figures %v, want %v under-protected", tc.beta, x, tc.under)
+		}
+		if got := res.Verdicts[prim].Kind == verdict.Protected; got != (tc.under == 0) {
+			t.Errorf("β %s: verdict of the primary %v", tc.beta, res.Verdicts[prim])
+		}
+	}
+}
