@@ -139,6 +139,8 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		}
 	case pluginsdk.OutputAdjusted:
 		return e.adjusted(p, m, specs, res, step.Method, name, target, took)
+	case pluginsdk.OutputIntervals:
+		return e.intervals(p, m, specs, res, step.Method, name, target, took)
 	default:
 		return fmt.Errorf("method %s returns %v results, which batch jobs cannot use yet", c.Method, ref.Info.Capabilities.Output)
 	}
