@@ -68,7 +68,7 @@ func (e *engine) intervals(p *pluginsdk.Problem, m *problem.Mapping, specs []*ta
 	e.logf("%s run successfully completed (%s)", name, res.Outcome)
 	e.logf("%s run completed. Time used %d seconds\nNumber of cells published as intervals: %d of %d (secondaries: %d)",
 		name, int(took.Seconds()), proper, p.NumCells(), n)
-	e.logf("Total weighted width %g, lower bound %g (gap %.4g %%)", res.Stats.Objective, res.Stats.Bound, 100*res.Stats.Gap)
+	e.logf("Total weighted width %.2f, lower bound %.2f (gap %.4g %%)", res.Stats.Objective, res.Stats.Bound, 100*res.Stats.Gap)
 	if x := res.Stats.Extra; x != nil {
 		e.logf("True value in its interval (midpoint − value, width 100): −50 %.1f %%, (−50, 0) %.1f %%, 0 %.1f %%, (0, 50) %.1f %%, 50 %.1f %%",
 			100*x["mid_at_minus50"], 100*x["mid_minus"], 100*x["mid_at_value"], 100*x["mid_plus"], 100*x["mid_at_plus50"])

@@ -49,7 +49,7 @@ var tauArgusMethods = map[string]tauArgusMethod{
 	"RND": {name: "rounding", check: roundingArgs},
 	"CTA": {name: "CTA", plugin: "argus-method-cta"},
 	"CKM": {name: "cell key", check: cellKeyArgs},
-	"IP":  {name: "interval protection", plugin: "argus-method-interval"},
+	"IP":  {name: "Interval", plugin: "argus-method-interval"},
 }
 
 // argErr is a complaint about the argument list of c at pos.

@@ -74,7 +74,8 @@ func realPlugins(t testing.TB) string {
 		cmd := exec.Command("go", "build", "-o", p.dir+string(filepath.Separator),
 			"./plugins/optimal/argus-method-optimal", "./plugins/modular/argus-method-modular",
 			"./plugins/hypercube/argus-method-hypercube", "./plugins/network/argus-method-network",
-			"./plugins/audit/argus-method-audit", "./plugins/cta/argus-method-cta")
+			"./plugins/audit/argus-method-audit", "./plugins/cta/argus-method-cta",
+			"./plugins/interval/argus-method-interval")
 		cmd.Dir = repoDir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			p.err = fmt.Errorf("building the plugins: %v\n%s", err, out)
