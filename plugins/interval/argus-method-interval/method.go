@@ -71,7 +71,9 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	opts := interval.Options{Weights: weightNames[req.Params.String(pWeights)], Midpoint: midpointNames[req.Params.String(pMidpoint)],
 		Spread: req.Params.Float(pSpread), Seed: req.Limits.Seed, Workers: req.Limits.Threads}
-	opts.TimeLimit = req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
+	// The solve takes 9/10 of the time, the plugin's own audit the rest.
+	total := req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
+	opts.TimeLimit = total * 9 / 10
 	opts.Progress = func(pr interval.Progress) {
 		f := -1.0
 		if opts.TimeLimit > 0 {
@@ -96,7 +98,13 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	// The plugin's own audit, the host's audit of published intervals:
 	// intervals an attacker narrows are an error, never an output.
-	rep, err := audit.Intervals(ctx, p, sol.Lower, sol.Upper, audit.Options{Workers: req.Limits.Threads})
+	// Its time limit is what is left (at least a tenth); what it cannot
+	// prove by then is reported (ip.unverified) and left to the host's audit.
+	auditLimit := time.Duration(0)
+	if total > 0 {
+		auditLimit = max(total-time.Since(start), total/10)
+	}
+	rep, err := audit.Intervals(ctx, p, sol.Lower, sol.Upper, audit.Options{Workers: req.Limits.Threads, TimeLimit: auditLimit})
 	if err != nil {
 		return nil, fmt.Errorf("auditing the intervals: %w", err)
 	}

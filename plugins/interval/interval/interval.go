@@ -243,6 +243,7 @@ func build(p *pluginsdk.Problem, opts Options) (*model, error) {
 	if spread <= 0 {
 		spread = 0.5
 	}
+	grid := math.Pow(10, float64(max(p.Decimals, 0)))
 	var bad []int
 	for i := range n {
 		md.col[i] = -1
@@ -284,10 +285,13 @@ func build(p *pluginsdk.Problem, opts Options) (*model, error) {
 		if opts.Midpoint == AvoidMidpoint {
 			origL, origU := md.lpl[i], md.upl[i]
 			f := spread * (0.25 + 0.75*rng.Float64())
+			// The raised level is a multiple of the table's last decimal,
+			// so that the intervals need no rounding outwards.
+			raise := math.Ceil(f*math.Max(md.lpl[i], md.upl[i])*grid) / grid
 			if rng.IntN(2) == 0 {
-				md.lpl[i] += f * math.Max(md.lpl[i], md.upl[i])
+				md.lpl[i] += raise
 			} else {
-				md.upl[i] += f * math.Max(md.lpl[i], md.upl[i])
+				md.upl[i] += raise
 			}
 			// The raised level must stay within the bounds; if it does not,
 			// the other side takes it.
@@ -629,6 +633,12 @@ func (md *model) round(ctx context.Context, ats []*attacker, start time.Time, st
 		timedOut bool
 		lps      int
 	)
+	cctx := ctx
+	if stopAt > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithDeadline(ctx, start.Add(stopAt))
+		defer cancel()
+	}
 	var wg sync.WaitGroup
 	for _, at := range ats {
 		wg.Add(1)
@@ -649,9 +659,14 @@ func (md *model) round(ctx context.Context, ats []*attacker, start time.Time, st
 				next++
 				lps++
 				mu.Unlock()
-				c, err := at.check(ctx, md, md.targets[k])
+				c, err := at.check(cctx, md, md.targets[k])
 				mu.Lock()
-				if err != nil && firstErr == nil {
+				switch {
+				case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
+					// The round's deadline stopped this LP: the target is
+					// left to the repair.
+					timedOut = true
+				case err != nil && firstErr == nil:
 					firstErr = err
 				}
 				found[k] = c

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -186,4 +187,27 @@ func TestAvoidMidpoint(t *testing.T) {
 		t.Errorf("at the midpoint: keep %v (%v), avoid %v (%v)", share(keep), keep.Classes, share(avoid), avoid.Classes)
 	}
 	t.Logf("keep %v objective %v; avoid %v objective %v", keep.Classes, keep.Objective, avoid.Classes, avoid.Objective)
+}
+
+// TestTinyTimeLimit: a time limit too short for anything ends with
+// ErrNoSolution or with intervals that pass the audit, never with
+// unprotected ones.
+func TestTinyTimeLimit(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 5}, Seed: 3, PrimaryFraction: 0.25, ProtectionPct: 30})
+	for _, limit := range []time.Duration{time.Nanosecond, time.Microsecond, time.Millisecond} {
+		sol, err := Solve(t.Context(), p, Options{Weights: WeightUnit, TimeLimit: limit})
+		if errors.Is(err, ErrNoSolution) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := audit.Intervals(t.Context(), p, sol.Lower, sol.Upper, audit.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.UnderProtected) > 0 {
+			t.Errorf("limit %v: %d under-protected (optimal %v, time limit %v)", limit, len(rep.UnderProtected), sol.Optimal, sol.TimeLimit)
+		}
+	}
 }
