@@ -41,6 +41,11 @@ func cpuTime() time.Duration {
 func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.Helper()
 	var sol *Solution
+	if os.Getenv("ARGUS_IP_PROGRESS") != "" {
+		opts.Progress = func(pr Progress) {
+			b.Logf("%8.3fs round %d bound %.6g: %d narrowed, %d cuts", pr.Elapsed.Seconds(), pr.Round, pr.Bound, pr.Violated, pr.Cuts)
+		}
+	}
 	cpu0 := cpuTime()
 	for b.Loop() {
 		var err error

@@ -531,6 +531,15 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	}
 	bound := 0.0
 	haveD := false
+	// Rounds alternate: a full round checks every target; the rounds after
+	// it only the targets ever narrowed (seen), until none of them is,
+	// then a full round again. Most targets are never narrowed.
+	all := make([]int, len(md.targets))
+	for k := range all {
+		all[k] = k
+	}
+	seen := make([]bool, len(md.targets))
+	full := true
 	for {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -563,18 +572,37 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 				return nil, err
 			}
 		}
-		cuts, timedOut, err := md.round(ctx, ats, start, repairAt, sol)
+		sel := all
+		if !full {
+			sel = sel[:0:0]
+			for k, v := range seen {
+				if v {
+					sel = append(sel, k)
+				}
+			}
+		}
+		cuts, violated, timedOut, err := md.round(ctx, ats, sel, start, repairAt, sol)
 		if err != nil {
 			return nil, err
+		}
+		for _, k := range violated {
+			seen[k] = true
 		}
 		if opts.Progress != nil {
 			opts.Progress(Progress{Round: sol.Rounds, Bound: bound, Violated: len(cuts), Cuts: sol.Cuts,
 				Elapsed: time.Since(start), Phase: "cuts", TimedOut: timedOut, TargetsAll: len(md.targets)})
 		}
 		if len(cuts) == 0 && !timedOut {
-			sol.Optimal = true
-			break
+			if full {
+				sol.Optimal = true
+				break
+			}
+			// The targets narrowed before are protected now: a full
+			// round proves it for all (the master need not change).
+			full = true
+			continue
 		}
+		full = false
 		for _, c := range cuts {
 			if _, err := master.AddRow(c.lo, math.Inf(1), c.idx, c.val); err != nil {
 				return nil, fmt.Errorf("interval: cut: %w", err)
@@ -621,11 +649,12 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	return sol, nil
 }
 
-// round checks every target against the attackers' bounds, the workers
-// sharing them, and returns the cuts of the narrowed targets (in target
-// order) and whether the time ran out before all were checked.
-func (md *model) round(ctx context.Context, ats []*attacker, start time.Time, stopAt time.Duration, sol *Solution) ([]cut, bool, error) {
-	found := make([]*cut, len(md.targets))
+// round checks the targets sel against the attackers' bounds, the
+// workers sharing them, and returns the cuts of the narrowed targets and
+// their indices (in sel's order), and whether the time ran out before all
+// were checked.
+func (md *model) round(ctx context.Context, ats []*attacker, sel []int, start time.Time, stopAt time.Duration, sol *Solution) ([]cut, []int, bool, error) {
+	found := make([]*cut, len(sel))
 	var (
 		mu       sync.Mutex
 		next     int
@@ -646,7 +675,7 @@ func (md *model) round(ctx context.Context, ats []*attacker, start time.Time, st
 			defer wg.Done()
 			for {
 				mu.Lock()
-				if next >= len(md.targets) || firstErr != nil || timedOut {
+				if next >= len(sel) || firstErr != nil || timedOut {
 					mu.Unlock()
 					return
 				}
@@ -659,7 +688,7 @@ func (md *model) round(ctx context.Context, ats []*attacker, start time.Time, st
 				next++
 				lps++
 				mu.Unlock()
-				c, err := at.check(cctx, md, md.targets[k])
+				c, err := at.check(cctx, md, md.targets[sel[k]])
 				mu.Lock()
 				switch {
 				case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
@@ -677,15 +706,17 @@ func (md *model) round(ctx context.Context, ats []*attacker, start time.Time, st
 	wg.Wait()
 	sol.LPs += lps
 	if firstErr != nil {
-		return nil, false, firstErr
+		return nil, nil, false, firstErr
 	}
 	var cuts []cut
-	for _, c := range found {
+	var violated []int
+	for k, c := range found {
 		if c != nil {
 			cuts = append(cuts, *c)
+			violated = append(violated, sel[k])
 		}
 	}
-	return cuts, timedOut, nil
+	return cuts, violated, timedOut, nil
 }
 
 // repair widens d until every target is protected: per narrowed target,
