@@ -133,7 +133,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	extra := map[string]float64{"sensitive": float64(sol.Sensitive), "intervals": float64(sol.Intervals),
 		"interval_share": float64(sol.Intervals) / float64(n), "rounds": float64(sol.Rounds), "cuts": float64(sol.Cuts),
-		"relation_cuts": float64(sol.RelationCuts), "lps": float64(sol.LPs), "repaired": float64(sol.Repaired),
+		"relation_cuts": float64(sol.RelationCuts), "lps": float64(sol.LPs), "repaired": float64(sol.Repaired), "widest": b2f(sol.Widest),
 		"bound": sol.Bound, "audit_lps": float64(rep.Counts.LPs)}
 	for k, c := range sol.Classes {
 		share := 0.0
@@ -148,4 +148,11 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Float64("gap", sol.Gap).Int("rounds", sol.Rounds).
 		Dur("took", time.Since(start)).Msg("IP done")
 	return res, nil
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -67,9 +67,9 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.ReportMetric(100*float64(sol.Intervals)/float64(p.NumCells()), "interval%")
 	b.ReportMetric(float64(sol.Rounds), "rounds")
 	pct := func(k int) float64 { return 100 * float64(sol.Classes[k]) / float64(max(sol.Intervals, 1)) }
-	b.Logf("%d cells, %d sensitive: objective %.6g, bound %.6g, gap %.4f%%, optimal %v, time limit %v; %d intervals (%.1f %%); "+
+	b.Logf("%d cells, %d sensitive: objective %.6g, bound %.6g, gap %.4f%%, optimal %v, time limit %v, widest %v; %d intervals (%.1f %%); "+
 		"classes −50 %.1f, (−50,0) %.1f, 0 %.1f, (0,50) %.1f, 50 %.1f %%; %d rounds, %d cuts + %d relation cuts, %d LPs, %d repaired; audit clean (%d LPs); %v",
-		p.NumCells(), sol.Sensitive, sol.Objective, sol.Bound, 100*sol.Gap, sol.Optimal, sol.TimeLimit, sol.Intervals,
+		p.NumCells(), sol.Sensitive, sol.Objective, sol.Bound, 100*sol.Gap, sol.Optimal, sol.TimeLimit, sol.Widest, sol.Intervals,
 		100*float64(sol.Intervals)/float64(p.NumCells()), pct(0), pct(1), pct(2), pct(3), pct(4),
 		sol.Rounds, sol.Cuts, sol.RelationCuts, sol.LPs, sol.Repaired, rep.Counts.LPs, sol.Time.Round(time.Millisecond))
 }

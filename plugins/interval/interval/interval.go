@@ -137,8 +137,10 @@ type Solution struct {
 	// Gap their relative difference.
 	Objective, Bound, Gap float64
 	// Optimal reports proven optimality; TimeLimit that the limit stopped
-	// the rounds first (the intervals are then the repaired master's).
-	Optimal, TimeLimit bool
+	// the rounds first (the intervals are then the repaired master's);
+	// Widest that the repair did not finish either, and every cell was
+	// given its a-priori bounds.
+	Optimal, TimeLimit, Widest bool
 	// Rounds of cutting planes, Cuts added (besides the relation cuts of
 	// the start, RelationCuts), LPs solved by the attackers, Repaired
 	// targets widened by the repair.
@@ -539,6 +541,9 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		all[k] = k
 	}
 	seen := make([]bool, len(md.targets))
+	// verified marks the targets found protected against the current d.
+	verified := make([]bool, len(md.targets))
+	stopAt := repairAt
 	full := true
 	for {
 		if ctx.Err() != nil {
@@ -546,7 +551,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		}
 		sctx, cancel := ctx, context.CancelFunc(func() {})
 		if !deadline.IsZero() {
-			sctx, cancel = context.WithDeadline(ctx, start.Add(repairAt))
+			sctx, cancel = context.WithDeadline(ctx, start.Add(stopAt))
 		}
 		res, err := master.Solve(sctx)
 		cancel()
@@ -564,6 +569,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			return nil, fmt.Errorf("interval: master LP: %v %v", res.Status, err)
 		}
 		copy(d, res.ColValues)
+		clear(verified)
 		haveD = true
 		bound = res.Objective
 		sol.Rounds++
@@ -581,9 +587,18 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 				}
 			}
 		}
-		cuts, violated, timedOut, err := md.round(ctx, ats, sel, start, repairAt, sol)
+		roundStart := time.Now()
+		cuts, violated, protected, timedOut, err := md.round(ctx, ats, sel, start, stopAt, sol)
 		if err != nil {
 			return nil, err
+		}
+		for _, k := range protected {
+			verified[k] = true
+		}
+		if full && !timedOut && !deadline.IsZero() {
+			// Leave the repair at least 1.5 full rounds: it checks the
+			// targets not known protected, and widens the narrowed ones.
+			stopAt = max(min(stopAt, opts.TimeLimit-time.Since(roundStart)*3/2), 1) // 1 ns: stop now
 		}
 		for _, k := range violated {
 			seen[k] = true
@@ -628,14 +643,20 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			rctx, cancel = context.WithDeadline(ctx, deadline)
 			defer cancel()
 		}
-		if err := md.repair(rctx, d, ats[0], sol); err != nil {
+		if err := md.repair(rctx, d, verified, ats[0], sol); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if errors.Is(err, context.DeadlineExceeded) {
+			if !errors.Is(err, context.DeadlineExceeded) {
+				return nil, err
+			}
+			// No time left to finish the repair: every cell that may take
+			// an interval gets its widest, the a-priori bounds, which
+			// protects whatever can be protected (the audit confirms it).
+			if !md.widest(d) {
 				return nil, ErrNoSolution
 			}
-			return nil, err
+			sol.Widest = true
 		}
 	}
 	md.finish(sol, d)
@@ -651,10 +672,11 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 
 // round checks the targets sel against the attackers' bounds, the
 // workers sharing them, and returns the cuts of the narrowed targets and
-// their indices (in sel's order), and whether the time ran out before all
-// were checked.
-func (md *model) round(ctx context.Context, ats []*attacker, sel []int, start time.Time, stopAt time.Duration, sol *Solution) ([]cut, []int, bool, error) {
+// their indices (in sel's order), the targets found protected, and
+// whether the time ran out before all were checked.
+func (md *model) round(ctx context.Context, ats []*attacker, sel []int, start time.Time, stopAt time.Duration, sol *Solution) ([]cut, []int, []int, bool, error) {
 	found := make([]*cut, len(sel))
+	checked := make([]bool, len(sel))
 	var (
 		mu       sync.Mutex
 		next     int
@@ -698,7 +720,7 @@ func (md *model) round(ctx context.Context, ats []*attacker, sel []int, start ti
 				case err != nil && firstErr == nil:
 					firstErr = err
 				}
-				found[k] = c
+				found[k], checked[k] = c, err == nil
 				mu.Unlock()
 			}
 		}()
@@ -706,17 +728,20 @@ func (md *model) round(ctx context.Context, ats []*attacker, sel []int, start ti
 	wg.Wait()
 	sol.LPs += lps
 	if firstErr != nil {
-		return nil, nil, false, firstErr
+		return nil, nil, nil, false, firstErr
 	}
 	var cuts []cut
-	var violated []int
+	var violated, protected []int
 	for k, c := range found {
-		if c != nil {
+		switch {
+		case c != nil:
 			cuts = append(cuts, *c)
 			violated = append(violated, sel[k])
+		case checked[k]:
+			protected = append(protected, sel[k])
 		}
 	}
-	return cuts, violated, timedOut, nil
+	return cuts, violated, protected, timedOut, nil
 }
 
 // repair widens d until every target is protected: per narrowed target,
@@ -725,7 +750,7 @@ func (md *model) round(ctx context.Context, ats []*attacker, sel []int, start ti
 // widening 0 ≤ p ≤ cap⁺ − d⁺, 0 ≤ q ≤ cap⁻ − d⁻ at cost w; then
 // d⁺ = max(d⁺, y), d⁻ = max(d⁻, −y). Feasibility only grows with d, so
 // the targets protected before stay protected.
-func (md *model) repair(ctx context.Context, d []float64, at *attacker, sol *Solution) error {
+func (md *model) repair(ctx context.Context, d []float64, verified []bool, at *attacker, sol *Solution) error {
 	nc := len(md.cells)
 	m := solver.NewModel(solver.Minimize)
 	for _, i := range md.cells {
@@ -775,9 +800,16 @@ func (md *model) repair(ctx context.Context, d []float64, at *attacker, sol *Sol
 		return rs.SetColsBounds(cols, lo, hi)
 	}
 	fixed := 0
-	for _, t := range md.targets {
-		if err := at.setBounds(md, d); err != nil {
-			return err
+	dirty := true // d changed since the attacker's bounds were set
+	for k, t := range md.targets {
+		if verified[k] {
+			continue // protected by d, hence by any wider d
+		}
+		if dirty {
+			if err := at.setBounds(md, d); err != nil {
+				return err
+			}
+			dirty = false
 		}
 		cu, err := at.check(ctx, md, t)
 		sol.LPs++
@@ -823,9 +855,22 @@ func (md *model) repair(ctx context.Context, d []float64, at *attacker, sol *Sol
 			d[upCol(c)] = math.Max(d[upCol(c)], y)
 			d[downCol(c)] = math.Max(d[downCol(c)], -y)
 		}
+		dirty = true
 		sol.Repaired++
 	}
 	return nil
+}
+
+// widest sets every d to its a-priori capacity; false when one is
+// infinite.
+func (md *model) widest(d []float64) bool {
+	for c, i := range md.cells {
+		if math.IsInf(md.capDown[i], 0) || math.IsInf(md.capUp[i], 0) {
+			return false
+		}
+		d[downCol(c)], d[upCol(c)] = md.capDown[i], md.capUp[i]
+	}
+	return true
 }
 
 // finish turns d into intervals: widths within the tolerance are dropped,
