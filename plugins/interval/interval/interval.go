@@ -632,11 +632,15 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			break
 		}
 	}
-	if !haveD {
-		return nil, ErrNoSolution
-	}
 	sol.Bound = bound
-	if !sol.Optimal {
+	switch {
+	case !haveD:
+		// Not even a master solution: the widest intervals, if finite.
+		if !md.widest(d) {
+			return nil, ErrNoSolution
+		}
+		sol.Widest = true
+	case !sol.Optimal:
 		rctx := ctx
 		if !deadline.IsZero() {
 			var cancel context.CancelFunc
