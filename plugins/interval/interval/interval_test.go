@@ -209,5 +209,6 @@ func TestTinyTimeLimit(t *testing.T) {
 		if len(rep.UnderProtected) > 0 {
 			t.Errorf("limit %v: %d under-protected (optimal %v, time limit %v)", limit, len(rep.UnderProtected), sol.Optimal, sol.TimeLimit)
 		}
+		t.Logf("limit %v: optimal %v, time limit %v, widest %v, %d repaired", limit, sol.Optimal, sol.TimeLimit, sol.Widest, sol.Repaired)
 	}
 }
