@@ -1,6 +1,7 @@
 package interval
 
 import (
+	"fmt"
 	"os"
 	"syscall"
 	"testing"
@@ -41,10 +42,16 @@ func cpuTime() time.Duration {
 func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.Helper()
 	var sol *Solution
+	var rounds []string // logged after the summary (the benchmark log keeps 10 lines)
 	if os.Getenv("ARGUS_IP_PROGRESS") != "" {
 		opts.Progress = func(pr Progress) {
-			b.Logf("%8.3fs round %d bound %.6g: %d narrowed, %d cuts", pr.Elapsed.Seconds(), pr.Round, pr.Bound, pr.Violated, pr.Cuts)
+			rounds = append(rounds, fmt.Sprintf("%8.3fs round %d bound %.6g: %d narrowed, %d cuts", pr.Elapsed.Seconds(), pr.Round, pr.Bound, pr.Violated, pr.Cuts))
 		}
+		defer func() {
+			for _, r := range rounds[max(0, len(rounds)-8):] {
+				b.Log(r)
+			}
+		}()
 	}
 	cpu0 := cpuTime()
 	for b.Loop() {
