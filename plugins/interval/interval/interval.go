@@ -533,9 +533,11 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	}
 	bound := 0.0
 	haveD := false
-	// Rounds alternate: a full round checks every target; the rounds after
-	// it only the targets ever narrowed (seen), until none of them is,
-	// then a full round again. Most targets are never narrowed.
+	// Rounds check ever fewer targets: after a round that narrowed some,
+	// only those (recent); when none of them is narrowed any more, the
+	// targets ever narrowed (seen); when none of those, every target (a
+	// full round), which proves optimality when it finds none. Most
+	// targets are never narrowed, and late rounds narrow a handful.
 	all := make([]int, len(md.targets))
 	for k := range all {
 		all[k] = k
@@ -544,7 +546,13 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	// verified marks the targets found protected against the current d.
 	verified := make([]bool, len(md.targets))
 	stopAt := repairAt
-	full := true
+	const (
+		checkAll = iota
+		checkSeen
+		checkRecent
+	)
+	level := checkAll
+	var recent []int
 	for {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -579,14 +587,18 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			}
 		}
 		sel := all
-		if !full {
-			sel = sel[:0:0]
+		switch level {
+		case checkSeen:
+			sel = nil
 			for k, v := range seen {
 				if v {
 					sel = append(sel, k)
 				}
 			}
+		case checkRecent:
+			sel = recent
 		}
+		full := level == checkAll
 		roundStart := time.Now()
 		cuts, violated, protected, timedOut, err := md.round(ctx, ats, sel, start, stopAt, sol)
 		if err != nil {
@@ -612,12 +624,12 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 				sol.Optimal = true
 				break
 			}
-			// The targets narrowed before are protected now: a full
-			// round proves it for all (the master need not change).
-			full = true
+			// The targets checked are protected now: check more (the
+			// master need not change).
+			level--
 			continue
 		}
-		full = false
+		level, recent = checkRecent, violated
 		for _, c := range cuts {
 			if _, err := master.AddRow(c.lo, math.Inf(1), c.idx, c.val); err != nil {
 				return nil, fmt.Errorf("interval: cut: %w", err)
