@@ -29,8 +29,9 @@
 // every feasible d meets). All targets of one round share the bounds, so
 // one attacker LP per worker is re-solved with only its objective changed
 // (a hot start), and the master after new rows (dual simplex). The master
-// starts with the cuts of the single relations. When a round finds no
-// violated target, the master's d is optimal.
+// starts with the cuts of the single relations. After a round that narrowed
+// targets only those are checked, then the ones ever narrowed, then all;
+// when a round over all targets narrows none, the master's d is optimal.
 //
 // At the time limit the master's d is made feasible by a repair: for each
 // target still narrowed, the cheapest widening that lets the attacker's y
