@@ -80,7 +80,8 @@ type PublishedReport struct {
 type AuditReport struct {
 	Done bool `json:"done"`
 	// Mode is what the audit computed: "bounds" (the exact attacker
-	// intervals) or "verdicts" (protected or not, as exactly).
+	// intervals) or "verdicts" (protected or not, as exactly); "adjusted"
+	// for an adjusted table, "intervals" for published intervals (IP).
 	Mode           string `json:"mode,omitempty"`
 	Primaries      int    `json:"primaries"`
 	UnderProtected int    `json:"under_protected"`

@@ -159,6 +159,8 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		return e.rounded(p, m, specs, res, step.Method, params, target, took)
 	case pluginsdk.OutputPerturbed:
 		return e.perturbed(p, m, specs, ckmJob, res, step.Method, name, took)
+	case pluginsdk.OutputIntervals:
+		return e.intervals(p, m, specs, res, step.Method, name, target, took)
 	default:
 		return fmt.Errorf("method %s returns %v results, which batch jobs cannot use yet", c.Method, ref.Info.Capabilities.Output)
 	}

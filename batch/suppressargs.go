@@ -53,6 +53,7 @@ var tauArgusMethods = map[string]tauArgusMethod{
 	"RND": {name: "rounding", plugin: "argus-method-rounding", check: roundingArgs, keepCheck: true},
 	"CTA": {name: "CTA", plugin: "argus-method-cta"},
 	"CKM": {name: "cell key", plugin: "argus-method-ckm", check: cellKeyArgs},
+	"IP":  {name: "Interval", plugin: "argus-method-interval"},
 
 	"ECTA": {name: "ECTA", plugin: "argus-method-ecta"}, // argus's own, not τ-Argus's
 }

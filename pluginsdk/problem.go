@@ -84,6 +84,10 @@ type Cells struct {
 	// Published holds the values an adjusted table publishes (CTA), when
 	// the problem is sent to the audit of that table; empty otherwise.
 	Published []float64
+	// PublishedLower and PublishedUpper hold the intervals published by
+	// interval protection (IP), when the problem is sent to the audit of
+	// those intervals; empty otherwise.
+	PublishedLower, PublishedUpper []float64
 	// CellKey holds the cell key of each cell (cell key method): the
 	// fractional part of the sum of its records' keys; empty when the
 	// table has no record key.
@@ -194,7 +198,7 @@ func (p *Problem) Validate() error {
 		"holding frequency": len(c.HoldingFreq), "lower protection": len(c.LowerPL),
 		"upper protection": len(c.UpperPL), "sliding protection": len(c.SlidingPL),
 		"lower bound": len(c.LowerBound), "upper bound": len(c.UpperBound), "table": len(c.Table),
-		"published": len(c.Published), "cell key": len(c.CellKey),
+		"published": len(c.Published), "published lower": len(c.PublishedLower), "published upper": len(c.PublishedUpper), "cell key": len(c.CellKey),
 	} {
 		if col != 0 && col != n {
 			return fmt.Errorf("cells: column %s has %d entries for %d cells", name, col, n)

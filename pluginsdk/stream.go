@@ -20,7 +20,7 @@ type problemAssembler struct {
 	links     int64
 	relations int64
 	first     bool // the first cell block fixes which columns are present
-	present   [15]bool
+	present   [17]bool
 }
 
 const (
@@ -118,6 +118,8 @@ func (a *problemAssembler) cellBlock(b *sdcpb.CellBlock) error {
 		{len(b.HoldingTop), n * htopN, func() { c.HoldingTop = appendCol(c.HoldingTop, b.HoldingTop, cnt*int64(htopN)) }},
 		{len(b.Table), n, func() { c.Table = appendCol(c.Table, b.Table, cnt) }},
 		{len(b.Published), n, func() { c.Published = appendCol(c.Published, b.Published, cnt) }},
+		{len(b.PublishedLower), n, func() { c.PublishedLower = appendCol(c.PublishedLower, b.PublishedLower, cnt) }},
+		{len(b.PublishedUpper), n, func() { c.PublishedUpper = appendCol(c.PublishedUpper, b.PublishedUpper, cnt) }},
 		{len(b.CellKey), n, func() { c.CellKey = appendCol(c.CellKey, b.CellKey, cnt) }},
 		{len(b.Coordinates), -1, func() { c.Coords = append(c.Coords, b.Coordinates...) }},
 	}

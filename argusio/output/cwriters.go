@@ -88,6 +88,9 @@ func cCell(s *sink, t *table.Table, c *table.Cell, showUnsafe, sbs bool) {
 		s.byte('-')
 	}
 	// Status 8 and unknown statuses write nothing, as in τ-Argus.
+	if t.Method == table.MethodInterval && !sbs {
+		writeInterval(s, c, dec)
+	}
 	if showUnsafe && !sbs {
 		switch rt {
 		case 0:
@@ -106,6 +109,19 @@ func cCell(s *sink, t *table.Table, c *table.Cell, showUnsafe, sbs bool) {
 			}
 		}
 	}
+}
+
+// writeInterval writes ",lower,upper", the interval published by interval
+// protection (",-,-" for an empty cell).
+func writeInterval(s *sink, c *table.Cell, dec int) {
+	if c.Status == cellstatus.Empty {
+		s.str(",-,-")
+		return
+	}
+	s.byte(',')
+	s.str(numfmt.C(c.IntervalLower, dec))
+	s.byte(',')
+	s.str(numfmt.C(c.IntervalUpper, dec))
 }
 
 func checkTable(t *table.Table) error {
@@ -133,6 +149,11 @@ func checkTable(t *table.Table) error {
 // Unsafe and secondary cells are written as "x" (unless the table holds
 // rounded, CTA or CKM values, which are all shown), empty cells as "-",
 // cells of status 8 as nothing. Only the QU option is used.
+//
+// After interval protection every cell is three columns: the value ("x"
+// unless published exactly), the lower and the upper end of its published
+// interval; the column labels are the code's label, "label lower" and
+// "label upper".
 func WriteCSV(w io.Writer, t *table.Table, o Options) error {
 	if err := checkTable(t); err != nil {
 		return err
@@ -148,6 +169,19 @@ func writeCSVColumnLabels(s *sink, t *table.Table, d int, quotes bool) {
 	s.byte(',')
 	for i := 0; i < dim.Len(); i++ {
 		s.str(cLabel(dim, i, quotes))
+		if t.Method == table.MethodInterval {
+			// Interval protection: every cell is three columns, the value
+			// (x when not published exactly) and the interval.
+			l := strings.ReplaceAll(dim.Label(i), `"`, `'`)
+			for _, end := range []string{" lower", " upper"} {
+				s.byte(',')
+				if quotes {
+					s.str(`"` + l + end + `"`)
+				} else {
+					s.str(l + end)
+				}
+			}
+		}
 		if i < dim.Len()-1 {
 			s.byte(',')
 		}
@@ -225,6 +259,13 @@ func header(t *table.Table, o Options) string {
 			b.WriteString("_CTA")
 		}
 		b.WriteString(q)
+	}
+	if t.Method == table.MethodInterval {
+		name := t.Response.Name
+		if t.Frequency == table.FrequencyMicrodata {
+			name = "Freq"
+		}
+		b.WriteString("," + q + name + "_Lower" + q + "," + q + name + "_Upper" + q)
 	}
 	if o.AddStatus {
 		if rt == 0 {
@@ -355,7 +396,9 @@ func WritePivot(w io.Writer, t *table.Table, o Options) error {
 // rounding, CTA or CKM). AS+ adds ",status" (1–14) and shows every value;
 // after rounding it adds ",original" instead ("-" for empty cells), after
 // CTA ",original,status", after CKM nothing. SE+ skips cells with frequency
-// 0.
+// 0. After interval protection the value is followed by ",lower,upper", the
+// published interval (header columns <resp>_Lower and <resp>_Upper), before
+// the status of AS+.
 func WriteCodeValue(w io.Writer, t *table.Table, o Options) error {
 	if err := checkTable(t); err != nil {
 		return err

@@ -48,6 +48,8 @@ func TopNColumns(t *table.Table, o Options) int {
 //     beyond the cell's (holding) frequency written as 0);
 //  6. the status letter ([cellstatus.Status.IntermediateLetter]);
 //  7. the lower and upper protection levels;
+//     after interval protection, then the lower and upper end of the
+//     published interval;
 //  8. with AR+: realised lower and upper bound, their difference, then
 //     "0;0;0" for a zero value or a safe (1, 2, 13) cell, else the three
 //     percentages 100·(v−rl)/v, 100·(ru−v)/v, 100·(ru−rl)/v with 2 decimals.
@@ -99,6 +101,12 @@ func WriteIntermediate(w io.Writer, t *table.Table, o Options) error {
 		f(c.LowerPL)
 		s.byte(';')
 		f(c.UpperPL)
+		if t.Method == table.MethodInterval {
+			s.byte(';')
+			f(c.IntervalLower)
+			s.byte(';')
+			f(c.IntervalUpper)
+		}
 		if o.AddAudit {
 			s.byte(';')
 			f(c.RealizedLower)
@@ -321,6 +329,13 @@ func WriteIntermediateMetadata(w io.Writer, t *table.Table, o Options, rda strin
 	kv("StatusVar", "    <STATUS>")
 	kv("LowerProtLevel", "    <NUMERIC> <LOWERPL>")
 	kv("UpperProtLevel", "    <NUMERIC> <UPPERPL>")
+	if t.Method == table.MethodInterval {
+		// Plain numeric variables: a reader takes them as further
+		// responses.
+		for _, end := range []string{"_Lower", "_Upper"} {
+			writeResponse(s, table.Variable{Name: t.Response.Name + end, Decimals: t.Response.Decimals})
+		}
+	}
 	if o.AddAudit {
 		for _, l := range []string{
 			"//The audit info cannot be read back into TauArgus",

@@ -209,13 +209,15 @@ func (o Options) String() string {
 
 // CheckAllowed returns τ-Argus's error for an output type that may not be
 // written after protection method m: types 4 and 5 after CTA or CKM, type 6
-// after rounding, type 7 unless the cell-key method was applied. It also
+// after rounding, types 4 and 6 after interval protection (they have no
+// place for an interval), type 7 unless the cell-key method was applied. It also
 // rejects a type outside 1–7.
 func CheckAllowed(t Type, m table.Method) error {
 	if !t.Valid() {
 		return fmt.Errorf("Unknown output type (%d)", int(t))
 	}
 	if ((t == TypeSBS || t == TypeIntermediate) && (m == table.MethodCKM || m == table.MethodCTA)) ||
+		((t == TypeSBS || t == TypeJJ) && m == table.MethodInterval) ||
 		(t == TypeJJ && m == table.MethodRounding) || (t == TypeCKM && m != table.MethodCKM) {
 		return fmt.Errorf("Chosen output type %d is not allowed for this type of protection", int(t))
 	}

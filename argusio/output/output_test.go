@@ -290,13 +290,14 @@ func TestParseOptions(t *testing.T) {
 }
 
 func TestCheckAllowed(t *testing.T) {
-	methods := []table.Method{table.MethodNone, table.MethodSuppression, table.MethodRounding, table.MethodCTA, table.MethodCKM}
+	methods := []table.Method{table.MethodNone, table.MethodSuppression, table.MethodRounding, table.MethodCTA, table.MethodCKM, table.MethodInterval}
 	for typ := Type(0); typ <= 8; typ++ {
 		for _, m := range methods {
 			err := CheckAllowed(typ, m)
 			bad := !typ.Valid() ||
 				((typ == 4 || typ == 5) && (m == table.MethodCTA || m == table.MethodCKM)) ||
-				(typ == 6 && m == table.MethodRounding) || (typ == 7 && m != table.MethodCKM)
+				(typ == 6 && m == table.MethodRounding) || (typ == 7 && m != table.MethodCKM) ||
+				((typ == 4 || typ == 6) && m == table.MethodInterval)
 			if (err != nil) != bad {
 				t.Errorf("CheckAllowed(%d, %v) = %v", typ, m, err)
 			}

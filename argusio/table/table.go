@@ -215,9 +215,10 @@ const (
 	MethodRounding                  // controlled rounding (RND)
 	MethodCTA                       // controlled tabular adjustment
 	MethodCKM                       // cell-key method
+	MethodInterval                  // interval protection (IP)
 )
 
-var methodNames = [...]string{"none", "suppression", "rounding", "CTA", "CKM"}
+var methodNames = [...]string{"none", "suppression", "rounding", "CTA", "CKM", "IP"}
 
 // String returns a short name of the method.
 func (m Method) String() string {
@@ -335,6 +336,9 @@ type Cell struct {
 	Adjusted float64
 	// Perturbed is the cell-key perturbed value (MethodCKM).
 	Perturbed float64
+	// IntervalLower and IntervalUpper are the published interval
+	// (MethodInterval); equal to Value for a cell published exactly.
+	IntervalLower, IntervalUpper float64
 	// CellKey is the cell key (fractional part of the sum of record keys, or
 	// the variant over records with non-zero response, as the table
 	// requires).

@@ -76,7 +76,8 @@ func realPlugins(t testing.TB) string {
 			"./plugins/hypercube/argus-method-hypercube", "./plugins/network/argus-method-network",
 			"./plugins/audit/argus-method-audit", "./plugins/cta/argus-method-cta",
 			"./plugins/rounding/argus-method-rounding", "./plugins/ckm/argus-method-ckm",
-			"./plugins/ecta/argus-method-ecta")
+			"./plugins/ecta/argus-method-ecta",
+			"./plugins/interval/argus-method-interval")
 		cmd.Dir = repoDir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			p.err = fmt.Errorf("building the plugins: %v\n%s", err, out)

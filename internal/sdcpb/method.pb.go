@@ -1875,6 +1875,10 @@ type CellBlock struct {
 	// Published values of an adjusted table (CTA), sent with the original
 	// values to the audit of that table; empty otherwise.
 	Published []float64 `protobuf:"fixed64,17,rep,packed,name=published,proto3" json:"published,omitempty"`
+	// Published intervals of interval protection (IP), sent with the original
+	// values to the audit of those intervals; empty otherwise.
+	PublishedLower []float64 `protobuf:"fixed64,18,rep,packed,name=published_lower,json=publishedLower,proto3" json:"published_lower,omitempty"`
+	PublishedUpper []float64 `protobuf:"fixed64,19,rep,packed,name=published_upper,json=publishedUpper,proto3" json:"published_upper,omitempty"`
 	// Cell key per cell (cell key method): the fractional part of the sum of
 	// the record keys of the cell's records; empty when the table has no
 	// record key.
@@ -2028,6 +2032,20 @@ func (x *CellBlock) GetCoordinates() []int32 {
 func (x *CellBlock) GetPublished() []float64 {
 	if x != nil {
 		return x.Published
+	}
+	return nil
+}
+
+func (x *CellBlock) GetPublishedLower() []float64 {
+	if x != nil {
+		return x.PublishedLower
+	}
+	return nil
+}
+
+func (x *CellBlock) GetPublishedUpper() []float64 {
+	if x != nil {
+		return x.PublishedUpper
 	}
 	return nil
 }
@@ -2985,7 +3003,7 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x12ClientCapabilities\x12*\n" +
 	"\x11max_message_bytes\x18\x01 \x01(\x03R\x0fmaxMessageBytes\x126\n" +
 	"\x17accepts_partial_results\x18\x02 \x01(\bR\x15acceptsPartialResults\x12%\n" +
-	"\x0ewants_progress\x18\x03 \x01(\bR\rwantsProgress\"\xd4\x04\n" +
+	"\x0ewants_progress\x18\x03 \x01(\bR\rwantsProgress\"\xa6\x05\n" +
 	"\tCellBlock\x12\x1d\n" +
 	"\n" +
 	"first_cell\x18\x01 \x01(\x03R\tfirstCell\x12\x14\n" +
@@ -3008,7 +3026,9 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"holdingTop\x12\x14\n" +
 	"\x05table\x18\x0f \x03(\x05R\x05table\x12 \n" +
 	"\vcoordinates\x18\x10 \x03(\x05R\vcoordinates\x12\x1c\n" +
-	"\tpublished\x18\x11 \x03(\x01R\tpublished\x12\x19\n" +
+	"\tpublished\x18\x11 \x03(\x01R\tpublished\x12'\n" +
+	"\x0fpublished_lower\x18\x12 \x03(\x01R\x0epublishedLower\x12'\n" +
+	"\x0fpublished_upper\x18\x13 \x03(\x01R\x0epublishedUpper\x12\x19\n" +
 	"\bcell_key\x18\x14 \x03(\x01R\acellKey\"v\n" +
 	"\tLinkBlock\x12\x1d\n" +
 	"\n" +

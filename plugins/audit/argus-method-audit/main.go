@@ -17,6 +17,12 @@
 // the primaries are judged instead by the attacker problems of those
 // published bounds, and the figure ecta is 1.
 //
+// A problem that carries published intervals (interval protection, IP) is
+// audited with the intervals as the attacker's bounds (audit.Intervals):
+// every primary's verdict is whether the attacker can narrow it below its
+// protection levels; relations the intervals cannot satisfy are counted in
+// the figure inconsistent.
+//
 // The audit runs in a plugin process, like every method, so that the host
 // stays free of the solver's C code.
 package main
@@ -115,6 +121,9 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		}
 		return adjusted(ctx, p, opts, e)
 	}
+	if len(p.Cells.PublishedLower) == p.NumCells() && len(p.Cells.PublishedUpper) == p.NumCells() && p.NumCells() > 0 {
+		return intervals(ctx, p, opts)
+	}
 	rep, err := audit.Suppression(ctx, p, p.Cells.Status, opts)
 	if err != nil {
 		return nil, err
@@ -146,6 +155,37 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		"partial": float64(c.Partial), "lps": float64(c.LPs), "components": float64(c.Components),
 		"largest_component": float64(c.LargestComponent), "unverified": float64(len(rep.Unverified)),
 		"seconds": rep.Timing.Total.Seconds()}
+	return res, nil
+}
+
+// intervals audits the intervals p.Cells.PublishedLower/Upper of
+// interval protection (audit.Intervals): the intervals returned are the
+// attacker's, the figure "intervals" (1) tells the host that they were
+// audited as such, "inconsistent" counts the relations no values within
+// the intervals satisfy.
+func intervals(ctx context.Context, p *pluginsdk.Problem, opts audit.Options) (*pluginsdk.Result, error) {
+	rep, err := audit.Intervals(ctx, p, p.Cells.PublishedLower, p.Cells.PublishedUpper, opts)
+	if err != nil {
+		return nil, err
+	}
+	res := &pluginsdk.Result{Outcome: pluginsdk.OutcomeOptimal, Lower: rep.Lower, Upper: rep.Upper,
+		Verdicts: rep.Verdicts, Diagnostics: rep.Diagnostics}
+	if rep.TimedOut {
+		res.Outcome = pluginsdk.OutcomeTimeLimit
+	}
+	for i := range res.Lower {
+		// A cell without an attacker's result is given its published
+		// interval; a primary among them is unverified, never safe.
+		if math.IsNaN(res.Lower[i]) || math.IsNaN(res.Upper[i]) {
+			res.Lower[i], res.Upper[i] = p.Cells.PublishedLower[i], p.Cells.PublishedUpper[i]
+		}
+	}
+	c := rep.Counts
+	res.Stats.UnderProtectedAfter = int64(len(rep.UnderProtected))
+	res.Stats.Iterations = c.SimplexIterations
+	res.Stats.Extra = map[string]float64{"intervals": 1, "primaries": float64(c.Primaries), "exact": float64(c.Exact),
+		"partial": float64(c.Partial), "inconsistent": float64(c.Inconsistent), "lps": float64(c.LPs),
+		"unverified": float64(len(rep.Unverified)), "seconds": rep.Timing.Total.Seconds()}
 	return res, nil
 }
 

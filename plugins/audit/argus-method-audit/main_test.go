@@ -308,3 +308,55 @@ func TestAdjustedECTA(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervals: a problem with published intervals (interval protection)
+// is audited with them as the attacker's bounds. The primary (2,3) of the
+// seed table (levels 10) with the 2×2 cycle (2,3), (2,1), (1,3), (1,1)
+// published as value ± 10 is protected; with ± 5 its own interval does not
+// cover the levels; with only the primary's interval wide and the others
+// exact, the attacker recomputes it from its row.
+func TestIntervals(t *testing.T) {
+	client := plugintest.Serve(t, plugin())
+	prim := 2*4 + 3
+	cycle := []int{prim, 2*4 + 1, 1*4 + 3, 1*4 + 1}
+	for _, tc := range []struct {
+		name      string
+		width     float64
+		cells     []int
+		protected bool
+		reason    verdict.Reason
+	}{
+		{"protected", 10, cycle, true, 0},
+		{"uncovered", 5, cycle, false, verdict.Uncovered},
+		{"recomputed", 10, cycle[:1], false, verdict.Exact},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := seedTable()
+			for i := range p.Cells.Status {
+				if p.Cells.Status[i].IsSecondary() {
+					p.Cells.Status[i] = cellstatus.Safe
+				}
+			}
+			if err := relations.Fill(p, relations.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			lo, hi := append([]float64(nil), p.Cells.Value...), append([]float64(nil), p.Cells.Value...)
+			for _, k := range tc.cells {
+				lo[k] -= tc.width
+				hi[k] += tc.width
+			}
+			p.Cells.PublishedLower, p.Cells.PublishedUpper = lo, hi
+			res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Stats.Extra["intervals"] != 1 {
+				t.Fatalf("figures %v: not audited as intervals", res.Stats.Extra)
+			}
+			v := res.Verdicts[prim]
+			if (v.Kind == verdict.Protected) != tc.protected || !tc.protected && v.Reason != tc.reason {
+				t.Errorf("verdict of the primary %v, want protected %v (%v)", v, tc.protected, tc.reason)
+			}
+		})
+	}
+}

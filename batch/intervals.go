@@ -1,0 +1,159 @@
+package batch
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/batch/problem"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+)
+
+// applyIntervals writes an interval result (IP) back into the tables: every
+// cell takes the status and the published interval of its problem cell,
+// and the tables are marked as protected by intervals, so that every
+// output writes the intervals.
+func applyIntervals(m *problem.Mapping, status []cellstatus.Status, lower, upper []float64) error {
+	for ti, t := range m.Tables {
+		for i := range t.Cells {
+			g := m.Cell[ti][i]
+			if g >= len(status) || g >= len(lower) || g >= len(upper) {
+				return fmt.Errorf("result has %d statuses and %d intervals; cell %d of table %d maps to %d", len(status), len(lower), i, ti+1, g)
+			}
+			c := &t.Cells[i]
+			c.Status, c.IntervalLower, c.IntervalUpper = status[g], lower[g], upper[g]
+		}
+		t.Method = table.MethodInterval
+	}
+	return nil
+}
+
+// intervalStatus returns the statuses of an interval result: the
+// method's, and every safe cell published as a proper interval made a
+// secondary (it is not published exactly).
+func intervalStatus(p *pluginsdk.Problem, res *pluginsdk.Result) []cellstatus.Status {
+	status := append([]cellstatus.Status(nil), p.Cells.Status...)
+	if len(res.Status) == len(status) {
+		copy(status, res.Status)
+	}
+	for i := range status {
+		if res.Upper[i] > res.Lower[i] {
+			if sec, ok := status[i].ToSecondary(); ok {
+				status[i] = sec
+			}
+		}
+	}
+	return status
+}
+
+// intervals stores the result of a method that publishes intervals (IP)
+// in the tables, logs it (the cells published as an interval, the
+// objective and bound, where the true values lie in their intervals) and
+// audits it.
+func (e *engine) intervals(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, res *pluginsdk.Result, mr *MethodReport,
+	name, target string, took time.Duration) error {
+	status := intervalStatus(p, res)
+	if err := applyIntervals(m, status, res.Lower, res.Upper); err != nil {
+		return err
+	}
+	proper := 0
+	for i := range res.Lower {
+		if res.Upper[i] > res.Lower[i] {
+			proper++
+		}
+	}
+	n, cost := pluginsdk.Secondaries(p, status)
+	e.logf("%s run successfully completed (%s)", name, res.Outcome)
+	e.logf("%s run completed. Time used %d seconds\nNumber of cells published as intervals: %d of %d (secondaries: %d)",
+		name, int(took.Seconds()), proper, p.NumCells(), n)
+	e.logf("Total weighted width %.2f, lower bound %.2f (gap %.4g %%)", res.Stats.Objective, res.Stats.Bound, 100*res.Stats.Gap)
+	if x := res.Stats.Extra; x != nil {
+		e.logf("True value in its interval (midpoint − value, width 100): −50 %.1f %%, (−50, 0) %.1f %%, 0 %.1f %%, (0, 50) %.1f %%, 50 %.1f %%",
+			100*x["mid_at_minus50"], 100*x["mid_minus"], 100*x["mid_at_value"], 100*x["mid_plus"], 100*x["mid_at_plus50"])
+	}
+	mr.Secondaries, mr.SuppressedCost = int(n), cost
+	for _, t := range specs {
+		t.protected, t.method = took, name
+	}
+	return e.auditIntervals(p, m, specs, status, res.Lower, res.Upper, mr, target)
+}
+
+// auditIntervals audits published intervals through the audit plugin (the
+// problem carries them): the attacker knows every interval, the relations
+// and the a-priori bounds, and must not narrow a primary below its
+// protection levels. The attacker's intervals become the cells' realised
+// bounds. A failure makes the tables unsafe, as a failed audit of a
+// pattern does (markUnsafe).
+func (e *engine) auditIntervals(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []cellstatus.Status,
+	lower, upper []float64, mr *MethodReport, target string) error {
+	_, params, ok, err := e.auditSetup(specs, mr, target, "published intervals")
+	if !ok || err != nil {
+		return err
+	}
+	ap := *p
+	ap.Cells.PublishedLower, ap.Cells.PublishedUpper = lower, upper
+	start := time.Now()
+	limit := e.auditLimit()
+	res, err := e.runAudit(&ap, status, params, "audit", "audit", limit)
+	if err != nil {
+		return err
+	}
+	if res.Stats.Extra["intervals"] != 1 {
+		return fmt.Errorf("audit failed: the audit plugin does not audit published intervals (it predates them; install the audit plugin of this release)")
+	}
+	ar := &AuditReport{Done: true, Mode: "intervals", Seconds: time.Since(start).Seconds(), Figures: res.Stats.Extra}
+	if res.Outcome == pluginsdk.OutcomeTimeLimit {
+		ar.TimedOut, ar.Limit = true, limit.Seconds()
+	}
+	if k := int(res.Stats.Extra["inconsistent"]); k > 0 {
+		ar.Defects = fmt.Sprintf("%d relations no values within the intervals satisfy", k)
+	}
+	perTable := make([]*AuditReport, len(specs))
+	for ti, t := range m.Tables {
+		ta := &AuditReport{Done: true, Mode: ar.Mode, Defects: ar.Defects, TimedOut: ar.TimedOut, Limit: ar.Limit}
+		for i := range t.Cells {
+			g := m.Cell[ti][i]
+			t.Cells[i].RealizedLower, t.Cells[i].RealizedUpper = res.Lower[g], res.Upper[g]
+			if !status[g].IsPrimary() {
+				continue
+			}
+			ta.Primaries++
+			ar.Primaries++
+			if auditFailed(res, g) {
+				ta.UnderProtected++
+				ar.UnderProtected++
+				if res.Verdicts[g].Kind == verdict.Unverified {
+					ta.Unverified++
+					ar.Unverified++
+				}
+				if len(ta.Cells) < maxNamedCells {
+					ta.Cells = append(ta.Cells, i)
+				}
+				if len(ar.Cells) < maxNamedCells {
+					ar.Cells = append(ar.Cells, g)
+				}
+			}
+		}
+		t.Audited = true
+		if ti < len(specs) && specs[ti].table == t {
+			specs[ti].audit = ta
+			perTable[ti] = ta
+		}
+	}
+	mr.Audit = ar
+	switch {
+	case ar.Defects != "":
+		e.logf("WARNING: audit of the published intervals: %s", ar.Defects)
+	case ar.Unverified > 0:
+		e.logf("WARNING: audit: %d of %d primary cells are under-protected or unverified (%d unverified: their protection is not proven)",
+			ar.UnderProtected, ar.Primaries, ar.Unverified)
+	case ar.UnderProtected > 0:
+		e.logf("WARNING: audit: %d of %d primary cells can be narrowed below their protection levels from the published intervals", ar.UnderProtected, ar.Primaries)
+	default:
+		e.logf("Audit: all %d primary cells are protected by the published intervals", ar.Primaries)
+	}
+	e.markUnsafe(specs, ar, perTable, target)
+	return nil
+}

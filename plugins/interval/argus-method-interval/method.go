@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/plugins/interval/interval"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
+)
+
+// method is the IP method.
+type method struct{}
+
+// Parameter names.
+const (
+	pMaxTime  = "max_time"
+	pWeights  = "weights"
+	pMidpoint = "midpoint"
+	pSpread   = "spread"
+)
+
+var (
+	weightNames   = map[string]interval.Weights{"cost": interval.WeightCost, "unit": interval.WeightUnit, "inverse": interval.WeightInverse, "sqrt_inverse": interval.WeightSqrtInverse}
+	midpointNames = map[string]interval.Midpoint{"keep": interval.KeepLevels, "avoid": interval.AvoidMidpoint}
+)
+
+// classNames are the figures of the five classes of interval.Classify.
+var classNames = [5]string{"mid_at_minus50", "mid_minus", "mid_at_value", "mid_plus", "mid_at_plus50"}
+
+// Info describes IP.
+func (method) Info() pluginsdk.MethodInfo {
+	return pluginsdk.MethodInfo{
+		Code:    "IP",
+		Summary: "interval protection: every cell published as an interval, sensitive cells not narrowed below their protection levels",
+		Description: "Publishes an interval [lower, upper] containing each cell's value instead of suppressions, so that an " +
+			"attacker who knows all intervals, the table's relations and the a-priori bounds cannot narrow a sensitive " +
+			"cell below its lower or upper protection level, at the least weighted total width (a linear program solved " +
+			"by cutting planes with warm-started attacker LPs, HiGHS). Protected and empty cells are published exactly; " +
+			"safe cells given a proper interval are reported as secondaries. At the time limit the last master solution " +
+			"is widened until it protects and returned with its bound.",
+		Params: []pluginsdk.ParamSpec{
+			{Name: pMaxTime, Type: pluginsdk.ParamDuration, Default: "10", Min: "0",
+				Help: "time limit (minutes, or a Go duration; 0: none); the best feasible intervals are returned when it is reached"},
+			{Name: pWeights, Type: pluginsdk.ParamEnum, Default: "cost", Allowed: []string{"cost", "unit", "inverse", "sqrt_inverse"},
+				Help: "weights of the widths: the cells' costs (τ-Argus), 1, 1/|a| or 1/√|a| (|a| below 1 counts as 1)"},
+			{Name: pMidpoint, Type: pluginsdk.ParamEnum, Default: "keep", Allowed: []string{"keep", "avoid"},
+				Help: "keep: the protection levels as given (symmetric levels put most true values at their interval's " +
+					"midpoint); avoid: one level of every sensitive cell raised, the side and amount drawn from the job's seed"},
+			{Name: pSpread, Type: pluginsdk.ParamFloat, Default: "0.5", Min: "0", Max: "10",
+				Help: "with midpoint avoid: the raised level grows by a random 25–100 % of this share of the larger level"},
+		},
+		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals},
+		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
+			pluginsdk.StructureHierarchical, pluginsdk.StructureGeneral},
+	}
+}
+
+// Protect computes the intervals.
+func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	start := time.Now()
+	p := req.Problem
+	n := p.NumCells()
+	status := append([]cellstatus.Status(nil), p.Cells.Status...)
+	if n == 0 {
+		return &pluginsdk.Result{Status: status, Lower: []float64{}, Upper: []float64{}, Outcome: pluginsdk.OutcomeOptimal}, nil
+	}
+	opts := interval.Options{Weights: weightNames[req.Params.String(pWeights)], Midpoint: midpointNames[req.Params.String(pMidpoint)],
+		Spread: req.Params.Float(pSpread), Seed: req.Limits.Seed, Workers: req.Limits.Threads}
+	// The solve takes 9/10 of the time, the plugin's own audit the rest.
+	total := req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
+	opts.TimeLimit = total * 9 / 10
+	opts.Progress = func(pr interval.Progress) {
+		f := -1.0
+		if opts.TimeLimit > 0 {
+			f = math.Min(1, float64(pr.Elapsed)/float64(opts.TimeLimit))
+		}
+		req.Progress(pluginsdk.Progress{Phase: pr.Phase, Fraction: f, Bound: pr.Bound, Iterations: int64(pr.Round)})
+	}
+	req.Log.Debug().Int("cells", n).Dur("limit", opts.TimeLimit).Msg("IP start")
+	sol, err := interval.Solve(ctx, p, opts)
+	var inf *interval.InfeasibleError
+	switch {
+	case errors.As(err, &inf):
+		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInfeasible, Diagnostics: []pluginsdk.Diagnostic{{
+			Severity: pluginsdk.SeverityError, Code: "protection.infeasible", Cells: inf.Cells, Summary: inf.Reason}}}, nil
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(err, interval.ErrNoSolution):
+		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeFailed, Diagnostics: []pluginsdk.Diagnostic{{
+			Severity: pluginsdk.SeverityError, Code: "solver.time_limit", Summary: err.Error() + "; a longer time limit will do"}}}, nil
+	case err != nil:
+		return nil, pluginsdk.Errorf("solver.failed", "interval protection: %v", err)
+	}
+	// The plugin's own audit, the host's audit of published intervals:
+	// intervals an attacker narrows are an error, never an output.
+	// Its time limit is what is left (at least a tenth); what it cannot
+	// prove by then is reported (ip.unverified) and left to the host's audit.
+	auditLimit := time.Duration(0)
+	if total > 0 {
+		auditLimit = max(total-time.Since(start), total/10)
+	}
+	rep, err := audit.Intervals(ctx, p, sol.Lower, sol.Upper, audit.Options{Workers: req.Limits.Threads, TimeLimit: auditLimit})
+	if err != nil {
+		return nil, fmt.Errorf("auditing the intervals: %w", err)
+	}
+	if len(rep.UnderProtected) > 0 || rep.Counts.Inconsistent > 0 {
+		return nil, pluginsdk.Errorf("ip.check", "the intervals fail their audit: %d under-protected, %d relations inconsistent",
+			len(rep.UnderProtected), rep.Counts.Inconsistent)
+	}
+	res := &pluginsdk.Result{Status: status, Lower: sol.Lower, Upper: sol.Upper, Outcome: pluginsdk.OutcomeFeasible,
+		Verdicts: rep.Verdicts}
+	for i := range n {
+		if sol.Upper[i] > sol.Lower[i] {
+			if sec, ok := status[i].ToSecondary(); ok {
+				status[i] = sec
+			}
+		}
+	}
+	switch {
+	case sol.Optimal:
+		res.Outcome = pluginsdk.OutcomeOptimal
+	case sol.TimeLimit:
+		res.Outcome = pluginsdk.OutcomeTimeLimit
+	}
+	if len(rep.Unverified) > 0 {
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "ip.unverified",
+			Summary: fmt.Sprintf("the plugin's audit could not verify %d sensitive cells", len(rep.Unverified)), Cells: rep.Unverified})
+	}
+	extra := map[string]float64{"sensitive": float64(sol.Sensitive), "intervals": float64(sol.Intervals),
+		"interval_share": float64(sol.Intervals) / float64(n), "rounds": float64(sol.Rounds), "cuts": float64(sol.Cuts),
+		"relation_cuts": float64(sol.RelationCuts), "lps": float64(sol.LPs), "repaired": float64(sol.Repaired), "widest": b2f(sol.Widest),
+		"bound": sol.Bound, "audit_lps": float64(rep.Counts.LPs)}
+	for k, c := range sol.Classes {
+		share := 0.0
+		if sol.Intervals > 0 {
+			share = float64(c) / float64(sol.Intervals)
+		}
+		extra[classNames[k]] = share
+	}
+	res.Stats = pluginsdk.Stats{Objective: sol.Objective, Bound: sol.Bound, Gap: sol.Gap, Iterations: int64(sol.Rounds),
+		SolverTime: sol.Time, WallTime: time.Since(start), Extra: extra}
+	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
+	req.Log.Debug().Str("outcome", res.Outcome.String()).Float64("gap", sol.Gap).Int("rounds", sol.Rounds).
+		Dur("took", time.Since(start)).Msg("IP done")
+	return res, nil
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,118 @@
+package interval
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
+)
+
+// benchLimit is the time limit of one solve: ARGUS_IP_LIMIT (a Go
+// duration), else def.
+func benchLimit(b *testing.B, def time.Duration) time.Duration {
+	if s := os.Getenv("ARGUS_IP_LIMIT"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return d
+	}
+	return def
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// solveBench solves p b.N times and reports the objective, the gap, the
+// share of interval cells, the five classes of Classify (in % of the
+// interval cells) and the audit's verdict (the benchmark fails on an
+// under-protected cell).
+func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
+	b.Helper()
+	var sol *Solution
+	var rounds []string // logged after the summary (the benchmark log keeps 10 lines)
+	if os.Getenv("ARGUS_IP_PROGRESS") != "" {
+		opts.Progress = func(pr Progress) {
+			rounds = append(rounds, fmt.Sprintf("%8.3fs round %d bound %.6g: %d narrowed, %d cuts", pr.Elapsed.Seconds(), pr.Round, pr.Bound, pr.Violated, pr.Cuts))
+		}
+		defer func() {
+			for _, r := range rounds[max(0, len(rounds)-8):] {
+				b.Log(r)
+			}
+		}()
+	}
+	cpu0 := cpuTime()
+	for b.Loop() {
+		var err error
+		if sol, err = Solve(b.Context(), p, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu := (cpuTime() - cpu0) / time.Duration(b.N)
+	rep, err := audit.Intervals(b.Context(), p, sol.Lower, sol.Upper, audit.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(rep.UnderProtected) > 0 || len(rep.Unverified) > 0 {
+		b.Fatalf("the intervals fail their audit: %d under-protected, %d unverified", len(rep.UnderProtected), len(rep.Unverified))
+	}
+	b.ReportMetric(cpu.Seconds(), "cpu-s/op")
+	b.ReportMetric(sol.Objective, "objective")
+	b.ReportMetric(100*sol.Gap, "gap%")
+	b.ReportMetric(100*float64(sol.Intervals)/float64(p.NumCells()), "interval%")
+	b.ReportMetric(float64(sol.Rounds), "rounds")
+	pct := func(k int) float64 { return 100 * float64(sol.Classes[k]) / float64(max(sol.Intervals, 1)) }
+	b.Logf("%d cells, %d sensitive: objective %.6g, bound %.6g, gap %.4f%%, optimal %v, time limit %v, widest %v; %d intervals (%.1f %%); "+
+		"classes −50 %.1f, (−50,0) %.1f, 0 %.1f, (0,50) %.1f, 50 %.1f %%; %d rounds, %d cuts + %d relation cuts, %d LPs, %d repaired; audit clean (%d LPs); %v",
+		p.NumCells(), sol.Sensitive, sol.Objective, sol.Bound, 100*sol.Gap, sol.Optimal, sol.TimeLimit, sol.Widest, sol.Intervals,
+		100*float64(sol.Intervals)/float64(p.NumCells()), pct(0), pct(1), pct(2), pct(3), pct(4),
+		sol.Rounds, sol.Cuts, sol.RelationCuts, sol.LPs, sol.Repaired, rep.Counts.LPs, sol.Time.Round(time.Millisecond))
+}
+
+// BenchmarkCastro: the six hierarchical tables of Baena, Castro and
+// González (2017, "Symmetric vs asymmetric protection levels in SDC methods
+// for tabular data"), Table 1, with levels of 20 % symmetric and 5 %/20 %
+// asymmetric, a-priori bounds never active and weights 1/a, as in the
+// paper (whose Table 3 has 18–28 % interval cells and Table 4 77–87 % of
+// the values at the midpoint for symmetric levels, 1–3.5 % asymmetric);
+// "avoid" is symmetric with Midpoint AvoidMidpoint (seed 1).
+func BenchmarkCastro(b *testing.B) {
+	for _, shape := range []string{"castro1", "castro2", "castro3", "castro4", "castro5", "castro6"} {
+		for _, pl := range []struct {
+			name string
+			prot tablegen.Protection
+			mid  Midpoint
+		}{{"sym", tablegen.Protection{Lower: 0.2, Upper: 0.2}, KeepLevels}, {"asym", tablegen.Protection{Lower: 0.05, Upper: 0.2}, KeepLevels},
+			{"avoid", tablegen.Protection{Lower: 0.2, Upper: 0.2}, AvoidMidpoint}} {
+			b.Run(shape+"/"+pl.name, func(b *testing.B) {
+				in, err := tablegen.Generate(b.Context(), tablegen.Spec{Shape: shape, Seed: 1, Protection: pl.prot, BoundFactor: 1000})
+				if err != nil {
+					b.Fatal(err)
+				}
+				solveBench(b, in.Problem, Options{Weights: WeightInverse, Midpoint: pl.mid, Seed: 1, TimeLimit: benchLimit(b, time.Minute), Workers: 1})
+			})
+		}
+	}
+}
+
+// BenchmarkIndustryBySize: IndustryCode × Size with NK(3,75), unit
+// weights, optimal intervals.
+func BenchmarkIndustryBySize(b *testing.B) {
+	for _, resp := range []string{"Var1", "Var2"} {
+		b.Run(resp, func(b *testing.B) {
+			solveBench(b, csptest.IndustryBySize(b, resp), Options{Weights: WeightUnit, TimeLimit: benchLimit(b, time.Minute)})
+		})
+	}
+}

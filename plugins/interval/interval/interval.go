@@ -1,0 +1,954 @@
+// Package interval is interval protection, also called partial cell
+// suppression (Salazar-González 2003; Castro and Via 2016, "Revisiting
+// interval protection, a.k.a. partial cell suppression, for tabular data",
+// PSD 2016): every cell i is published as an interval [lb_i, ub_i] that
+// contains its value, so that an attacker who knows all intervals, the
+// table's relations and the a-priori bounds cannot narrow any sensitive
+// cell s below its protection levels, i.e. the least value of cell s over
+// the tables within the intervals is at most a_s − lpl_s and the largest at
+// least a_s + upl_s, at the least weighted width Σ w_i (ub_i − lb_i).
+//
+// # Model and algorithm
+//
+// With d⁻ = a − lb and d⁺ = ub − a, the model (9) of Baena, Castro and
+// González (2017, "Symmetric vs asymmetric protection levels in SDC methods
+// for tabular data", §2.3) is the linear program
+//
+//	min Σ w_i (d⁻_i + d⁺_i)
+//	s.t. for every sensitive s: some y with A y = 0, −d⁻ ≤ y ≤ d⁺, y_s ≤ −lpl_s,
+//	     and some y with A y = 0, −d⁻ ≤ y ≤ d⁺, y_s ≥ upl_s,
+//	     0 ≤ d⁻ ≤ a − l, 0 ≤ d⁺ ≤ u − a.
+//
+// Written out it has 2|S| copies of the table. Solve uses Benders
+// decomposition (cutting planes) instead: a master LP over d⁻, d⁺ holds
+// the cuts found so far, and the attacker's LP min y_s (max y_s) with the
+// master's bounds −d⁻ ≤ y ≤ d⁺ is solved per target; a target the attacker
+// narrows gives, by LP duality, the cut Σ α_i d⁻_i + Σ β_i d⁺_i ≥ lpl_s
+// with α, β the reduced costs of the variables at their lower and upper
+// bounds (the capacity constraints of Fischetti and Salazar 2001, which
+// every feasible d meets). All targets of one round share the bounds, so
+// one attacker LP per worker is re-solved with only its objective changed
+// (a hot start), and the master after new rows (dual simplex). The master
+// starts with the cuts of the single relations. After a round that narrowed
+// targets only those are checked, then the ones ever narrowed, then all;
+// when a round over all targets narrows none, the master's d is optimal.
+//
+// At the time limit the master's d is made feasible by a repair: for each
+// target still narrowed, the cheapest widening that lets the attacker's y
+// reach the level is added (feasibility only grows with d, so the repaired
+// d protects every target). Its cost is the objective returned, the
+// master's the bound.
+//
+// # Midpoints
+//
+// With symmetric levels most intervals have the true value at their exact
+// midpoint (Baena et al. 2017, Table 4), which the midpoint of the
+// published interval then discloses. Option Midpoint AvoidMidpoint raises
+// one level of every sensitive cell, the side and the amount drawn per cell
+// from Seed, so that the levels become asymmetric; Solution.Classes gives
+// the distribution of the true value's position in its interval.
+package interval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/relations"
+)
+
+// Weights selects the weight w_i of a cell's interval width.
+type Weights int
+
+// Weight choices.
+const (
+	// WeightCost weighs by the cell's cost (τ-Argus's cost variable; 1
+	// without a cost column).
+	WeightCost Weights = iota
+	// WeightUnit weighs every cell 1.
+	WeightUnit
+	// WeightInverse weighs by 1/|a_i| (1 for |a_i| < 1).
+	WeightInverse
+	// WeightSqrtInverse weighs by 1/√|a_i| (1 for |a_i| < 1).
+	WeightSqrtInverse
+)
+
+// Midpoint selects how the levels are used.
+type Midpoint int
+
+// Midpoint choices.
+const (
+	// KeepLevels uses the protection levels as given.
+	KeepLevels Midpoint = iota
+	// AvoidMidpoint raises, per sensitive cell, one of its two levels (the
+	// side drawn at random) by a random share of Spread of the level, so
+	// that the true value does not sit at the interval's midpoint.
+	AvoidMidpoint
+)
+
+// Options control Solve.
+type Options struct {
+	// TimeLimit bounds the solve; 0 means none. At the limit the best
+	// feasible intervals are returned (the master's, repaired).
+	TimeLimit time.Duration
+	// Weights selects the weights of the widths.
+	Weights Weights
+	// Midpoint and Spread: see AvoidMidpoint. Spread ≤ 0 means 0.5.
+	Midpoint Midpoint
+	Spread   float64
+	// Seed seeds the random levels of AvoidMidpoint.
+	Seed int64
+	// Workers is the number of attacker LPs solved at once (≤ 1: one).
+	Workers int
+	// MaxRounds stops the cutting planes after this many rounds (0: no
+	// limit), as the time limit does: the last master is repaired.
+	MaxRounds int
+	// Progress, if set, receives a report after every round.
+	Progress func(Progress)
+}
+
+// Progress is a progress report.
+type Progress struct {
+	Round      int
+	Bound      float64
+	Violated   int
+	Cuts       int
+	Elapsed    time.Duration
+	Phase      string
+	Objective  float64
+	TimedOut   bool
+	TargetsAll int
+}
+
+// Solution is a set of published intervals.
+type Solution struct {
+	// Lower and Upper are the published interval per cell; a cell
+	// published exactly has Lower = Upper = its value.
+	Lower, Upper []float64
+	// Objective is Σ w (Upper − Lower); Bound a proven lower bound on it;
+	// Gap their relative difference.
+	Objective, Bound, Gap float64
+	// Optimal reports proven optimality; TimeLimit that the limit stopped
+	// the rounds first (the intervals are then the repaired master's);
+	// Widest that the repair did not finish either, and every cell was
+	// given its a-priori bounds.
+	Optimal, TimeLimit, Widest bool
+	// Rounds of cutting planes, Cuts added (besides the relation cuts of
+	// the start, RelationCuts), LPs solved by the attackers, Repaired
+	// targets widened by the repair.
+	Rounds, Cuts, RelationCuts, LPs, Repaired int
+	// Sensitive counts the sensitive cells, Intervals the cells published
+	// as a proper interval.
+	Sensitive, Intervals int
+	// Classes is the distribution of the true value's position in the
+	// proper intervals (see Classify).
+	Classes [5]int
+	// Time is the wall-clock time of the solve.
+	Time time.Duration
+}
+
+// ErrNoSolution is returned when the time limit ends the solve before any
+// feasible intervals are known.
+var ErrNoSolution = errors.New("interval: no feasible intervals within the time limit")
+
+// InfeasibleError reports a problem no intervals protect.
+type InfeasibleError struct {
+	// Cells are the sensitive cells whose levels exceed their a-priori
+	// bounds or that no interval of the others can protect.
+	Cells  []int
+	Reason string
+}
+
+func (e *InfeasibleError) Error() string {
+	return fmt.Sprintf("interval: infeasible: %s (cells %v)", e.Reason, e.Cells)
+}
+
+// IsFrozen reports whether a cell of this status is always published
+// exactly: protected and empty cells.
+func IsFrozen(s cellstatus.Status) bool {
+	return s == cellstatus.Protected || s.IsEmpty()
+}
+
+// target is one attacker problem: sensitive cell cell pushed down (up
+// false) by at least level.
+type target struct {
+	cell  int
+	up    bool
+	level float64
+}
+
+// model is the decomposition of one problem.
+type model struct {
+	p       *pluginsdk.Problem
+	n       int
+	a       []float64
+	capDown []float64 // a − l (0 for fixed cells)
+	capUp   []float64 // u − a
+	w       []float64
+	free    []bool
+	col     []int // cell → attacker column (−1: fixed)
+	cells   []int // attacker column → cell
+	lpl     []float64
+	upl     []float64
+	targets []target
+	rel     pluginsdk.Relations
+	tol     float64
+}
+
+// Master columns: d⁻ of cell i is column 2·col[i], d⁺ is 2·col[i]+1.
+func downCol(c int) int { return 2 * c }
+func upCol(c int) int   { return 2*c + 1 }
+
+func weight(p *pluginsdk.Problem, i int, w Weights) float64 {
+	a := math.Abs(p.Cells.Value[i])
+	switch w {
+	case WeightUnit:
+		return 1
+	case WeightInverse:
+		return 1 / math.Max(a, 1)
+	case WeightSqrtInverse:
+		return 1 / math.Sqrt(math.Max(a, 1))
+	}
+	if len(p.Cells.Cost) == p.NumCells() {
+		return p.Cells.Cost[i]
+	}
+	return 1
+}
+
+func build(p *pluginsdk.Problem, opts Options) (*model, error) {
+	n := p.NumCells()
+	rel := p.Relations
+	if rel.Len() == 0 && len(p.Tables) > 0 {
+		r, err := relations.Build(p, relations.Options{})
+		if err != nil {
+			return nil, pluginsdk.Errorf("table.relations", "relations of the table: %v", err)
+		}
+		rel = r
+	}
+	lo, hi, err := audit.Bounds(p, nil, audit.BoundsAuto)
+	if err != nil {
+		return nil, fmt.Errorf("interval: bounds: %w", err)
+	}
+	md := &model{p: p, n: n, a: p.Cells.Value, rel: rel, tol: verdict.Tolerance(p.Cells.Value),
+		capDown: make([]float64, n), capUp: make([]float64, n), w: make([]float64, n), free: make([]bool, n),
+		col: make([]int, n), lpl: make([]float64, n), upl: make([]float64, n)}
+	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x1e7e4a1))
+	spread := opts.Spread
+	if spread <= 0 {
+		spread = 0.5
+	}
+	grid := math.Pow(10, float64(max(p.Decimals, 0)))
+	var bad []int
+	for i := range n {
+		md.col[i] = -1
+		st := p.Cells.Status[i]
+		a := md.a[i]
+		if IsFrozen(st) || hi[i]-lo[i] <= md.tol && !st.IsPrimary() {
+			continue
+		}
+		md.w[i] = weight(p, i, opts.Weights)
+		if !(md.w[i] >= 0) || math.IsInf(md.w[i], 0) {
+			return nil, fmt.Errorf("interval: cell %d: weight %v is not a finite non-negative number", i, md.w[i])
+		}
+		md.free[i] = true
+		md.col[i] = len(md.cells)
+		md.cells = append(md.cells, i)
+		md.capDown[i], md.capUp[i] = math.Max(a-lo[i], 0), math.Max(hi[i]-a, 0)
+		if !st.IsPrimary() {
+			continue
+		}
+		if len(p.Cells.LowerPL) == n {
+			md.lpl[i] = math.Max(p.Cells.LowerPL[i], 0)
+		}
+		if len(p.Cells.UpperPL) == n {
+			md.upl[i] = math.Max(p.Cells.UpperPL[i], 0)
+		}
+		if len(p.Cells.SlidingPL) == n {
+			// A sliding level wider than the two levels together: the
+			// interval's width must reach it; raising the upper level is
+			// one sufficient way.
+			if s := p.Cells.SlidingPL[i]; s > md.lpl[i]+md.upl[i] {
+				md.upl[i] = s - md.lpl[i]
+			}
+		}
+		if md.lpl[i] == 0 && md.upl[i] == 0 {
+			// A sensitive cell is never protected by zero levels alone: it
+			// must not be published exactly (the audit's rule).
+			md.upl[i] = 2 * md.tol
+		}
+		if opts.Midpoint == AvoidMidpoint {
+			origL, origU := md.lpl[i], md.upl[i]
+			f := spread * (0.25 + 0.75*rng.Float64())
+			// The raised level is a multiple of the table's last decimal,
+			// so that the intervals need no rounding outwards.
+			raise := math.Ceil(f*math.Max(md.lpl[i], md.upl[i])*grid) / grid
+			if rng.IntN(2) == 0 {
+				md.lpl[i] += raise
+			} else {
+				md.upl[i] += raise
+			}
+			// The raised level must stay within the bounds; if it does not,
+			// the other side takes it.
+			if md.lpl[i] > md.capDown[i] {
+				md.upl[i] += md.lpl[i] - math.Max(md.capDown[i], origL)
+				md.lpl[i] = math.Max(md.capDown[i], origL)
+			}
+			if md.upl[i] > md.capUp[i] {
+				md.lpl[i] += md.upl[i] - math.Max(md.capUp[i], origU)
+				md.upl[i] = math.Max(md.capUp[i], origU)
+			}
+		}
+		if md.lpl[i] > md.capDown[i]+md.tol || md.upl[i] > md.capUp[i]+md.tol {
+			bad = append(bad, i)
+			continue
+		}
+		md.lpl[i], md.upl[i] = math.Min(md.lpl[i], md.capDown[i]), math.Min(md.upl[i], md.capUp[i])
+		if md.lpl[i] > 0 {
+			md.targets = append(md.targets, target{cell: i, level: md.lpl[i]})
+		}
+		if md.upl[i] > 0 {
+			md.targets = append(md.targets, target{cell: i, up: true, level: md.upl[i]})
+		}
+	}
+	if len(bad) > 0 {
+		return nil, &InfeasibleError{Cells: bad, Reason: fmt.Sprintf("%d sensitive cells have protection levels beyond their a-priori bounds", len(bad))}
+	}
+	for q := range rel.Len() {
+		cells, _ := rel.Terms(q)
+		for _, c := range cells {
+			if c < 0 || c >= n {
+				return nil, fmt.Errorf("interval: relation %d: cell %d out of range", q, c)
+			}
+		}
+	}
+	return md, nil
+}
+
+// cut is a row Σ val·col ≥ lo of the master.
+type cut struct {
+	lo  float64
+	idx []int
+	val []float64
+}
+
+// relationCuts are the cuts of the single relations: in relation
+// Σ c_k y_k = 0, moving s down by lpl_s needs the others to move by
+// |c_s|·lpl_s in the opposite sense of the relation.
+func (md *model) relationCuts() []cut {
+	var cuts []cut
+	for q := range md.rel.Len() {
+		cells, coef := md.rel.Terms(q)
+		for j, s := range cells {
+			if md.lpl[s] == 0 && md.upl[s] == 0 || coef[j] == 0 || md.col[s] < 0 {
+				continue
+			}
+			for _, up := range []bool{false, true} {
+				level := md.lpl[s]
+				if up {
+					level = md.upl[s]
+				}
+				if level == 0 {
+					continue
+				}
+				// y_s = ∓level: Σ_{k≠s} c_k y_k = ±c_s·level.
+				sign := math.Copysign(1, coef[j])
+				if up {
+					sign = -sign
+				}
+				var c cut
+				c.lo = math.Abs(coef[j]) * level
+				for k, other := range cells {
+					if k == j || coef[k] == 0 || md.col[other] < 0 {
+						continue
+					}
+					col := downCol(md.col[other])
+					if coef[k]*sign > 0 {
+						col = upCol(md.col[other])
+					}
+					c.idx, c.val = append(c.idx, col), append(c.val, math.Abs(coef[k]))
+				}
+				cuts = append(cuts, c)
+			}
+		}
+	}
+	return cuts
+}
+
+// attacker is one attacker LP over the free cells: A y = 0 restricted to
+// them, −d⁻ ≤ y ≤ d⁺, objective ±y_s.
+type attacker struct {
+	s    *solver.Solver
+	last int // column with a non-zero cost
+}
+
+func (md *model) newAttacker() (*attacker, error) {
+	m := solver.NewModel(solver.Minimize)
+	for range md.cells {
+		if _, err := m.AddCol(0, 0, 0, solver.Continuous); err != nil {
+			return nil, err
+		}
+	}
+	for q := range md.rel.Len() {
+		cells, coef := md.rel.Terms(q)
+		var idx []int
+		var val []float64
+		for k, c := range cells {
+			if md.col[c] >= 0 && coef[k] != 0 {
+				idx, val = append(idx, md.col[c]), append(val, coef[k])
+			}
+		}
+		if len(idx) == 0 {
+			continue
+		}
+		if _, err := m.AddRow(0, 0, idx, val); err != nil {
+			return nil, fmt.Errorf("interval: relation %d: %w", q, err)
+		}
+	}
+	s, err := solver.New(m, solver.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return &attacker{s: s, last: -1}, nil
+}
+
+// setBounds gives the attacker the master's d.
+func (at *attacker) setBounds(md *model, d []float64) error {
+	cols := make([]int, len(md.cells))
+	lo, hi := make([]float64, len(md.cells)), make([]float64, len(md.cells))
+	for c := range md.cells {
+		cols[c], lo[c], hi[c] = c, -d[downCol(c)], d[upCol(c)]
+	}
+	return at.s.SetColsBounds(cols, lo, hi)
+}
+
+// check solves target t against the current bounds: the cut when the
+// attacker narrows the target, nil when the target is protected.
+func (at *attacker) check(ctx context.Context, md *model, t target) (*cut, error) {
+	c := md.col[t.cell]
+	if at.last >= 0 && at.last != c {
+		if err := at.s.SetColCost(at.last, 0); err != nil {
+			return nil, err
+		}
+	}
+	cost := 1.0 // min y_s
+	if t.up {
+		cost = -1 // min −y_s
+	}
+	if err := at.s.SetColCost(c, cost); err != nil {
+		return nil, err
+	}
+	at.last = c
+	res, err := at.s.Solve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if res.Status != solver.StatusOptimal || !res.HasDuals {
+		return nil, fmt.Errorf("interval: attacker LP of cell %d: %v", t.cell, res.Status)
+	}
+	// z = min ±y_s; protected when z ≤ −level.
+	if res.Objective <= -t.level+md.tol/4 {
+		return nil, nil
+	}
+	cu := &cut{lo: t.level}
+	for j, rc := range res.ColDuals {
+		switch {
+		case rc > cutZero:
+			cu.idx, cu.val = append(cu.idx, downCol(j)), append(cu.val, rc)
+		case rc < -cutZero:
+			cu.idx, cu.val = append(cu.idx, upCol(j)), append(cu.val, -rc)
+		}
+	}
+	return cu, nil
+}
+
+// cutZero is the magnitude below which a reduced cost is taken as zero in
+// a cut (dropping it only weakens the cut's left side by that little, and
+// the next round's check catches what is missed).
+const cutZero = 1e-9
+
+// Solve computes the intervals.
+func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, error) {
+	start := time.Now()
+	md, err := build(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	sol := &Solution{}
+	for i := range md.n {
+		if md.lpl[i] > 0 || md.upl[i] > 0 {
+			sol.Sensitive++
+		}
+	}
+	nc := len(md.cells)
+	d := make([]float64, 2*nc)
+	if len(md.targets) == 0 || nc == 0 {
+		md.finish(sol, d)
+		sol.Optimal, sol.Time = true, time.Since(start)
+		return sol, nil
+	}
+	var deadline time.Time
+	repairAt := time.Duration(0)
+	if opts.TimeLimit > 0 {
+		deadline = start.Add(opts.TimeLimit)
+		// The rounds stop at 4/5 of the limit, leaving the rest to the repair.
+		repairAt = opts.TimeLimit * 4 / 5
+	}
+	// Master.
+	mm := solver.NewModel(solver.Minimize)
+	for _, i := range md.cells {
+		if _, err := mm.AddCol(md.w[i], md.lpl[i], md.capDown[i], solver.Continuous); err != nil {
+			return nil, fmt.Errorf("interval: cell %d: %w", i, err)
+		}
+		if _, err := mm.AddCol(md.w[i], md.upl[i], md.capUp[i], solver.Continuous); err != nil {
+			return nil, fmt.Errorf("interval: cell %d: %w", i, err)
+		}
+	}
+	rc := md.relationCuts()
+	for _, c := range rc {
+		if _, err := mm.AddRow(c.lo, math.Inf(1), c.idx, c.val); err != nil {
+			return nil, fmt.Errorf("interval: relation cut: %w", err)
+		}
+	}
+	sol.RelationCuts = len(rc)
+	master, err := solver.New(mm, solver.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer master.Close()
+	workers := max(1, min(opts.Workers, len(md.targets)))
+	ats := make([]*attacker, workers)
+	for k := range ats {
+		if ats[k], err = md.newAttacker(); err != nil {
+			return nil, err
+		}
+		defer ats[k].s.Close()
+	}
+	bound := 0.0
+	haveD := false
+	// Rounds check ever fewer targets: after a round that narrowed some,
+	// only those (recent); when none of them is narrowed any more, the
+	// targets ever narrowed (seen); when none of those, every target (a
+	// full round), which proves optimality when it finds none. Most
+	// targets are never narrowed, and late rounds narrow a handful.
+	all := make([]int, len(md.targets))
+	for k := range all {
+		all[k] = k
+	}
+	seen := make([]bool, len(md.targets))
+	// verified marks the targets found protected against the current d.
+	verified := make([]bool, len(md.targets))
+	stopAt := repairAt
+	const (
+		checkAll = iota
+		checkSeen
+		checkRecent
+	)
+	level := checkAll
+	var recent []int
+	for {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		sctx, cancel := ctx, context.CancelFunc(func() {})
+		if !deadline.IsZero() {
+			sctx, cancel = context.WithDeadline(ctx, start.Add(stopAt))
+		}
+		res, err := master.Solve(sctx)
+		cancel()
+		if err != nil || res.Status != solver.StatusOptimal {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if err != nil && errors.Is(err, context.DeadlineExceeded) || res != nil && res.Status == solver.StatusTimeLimit {
+				sol.TimeLimit = true
+				break
+			}
+			if res != nil && res.Status == solver.StatusInfeasible {
+				return nil, &InfeasibleError{Reason: "the table's relations and bounds admit no protecting intervals"}
+			}
+			return nil, fmt.Errorf("interval: master LP: %v %v", res.Status, err)
+		}
+		copy(d, res.ColValues)
+		clear(verified)
+		haveD = true
+		bound = res.Objective
+		sol.Rounds++
+		for _, at := range ats {
+			if err := at.setBounds(md, d); err != nil {
+				return nil, err
+			}
+		}
+		sel := all
+		switch level {
+		case checkSeen:
+			sel = nil
+			for k, v := range seen {
+				if v {
+					sel = append(sel, k)
+				}
+			}
+		case checkRecent:
+			sel = recent
+		}
+		full := level == checkAll
+		roundStart := time.Now()
+		cuts, violated, protected, timedOut, err := md.round(ctx, ats, sel, start, stopAt, sol)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range protected {
+			verified[k] = true
+		}
+		if full && !timedOut && !deadline.IsZero() {
+			// Leave the repair at least 1.5 full rounds: it checks the
+			// targets not known protected, and widens the narrowed ones.
+			stopAt = max(min(stopAt, opts.TimeLimit-time.Since(roundStart)*3/2), 1) // 1 ns: stop now
+		}
+		for _, k := range violated {
+			seen[k] = true
+		}
+		if opts.Progress != nil {
+			opts.Progress(Progress{Round: sol.Rounds, Bound: bound, Violated: len(cuts), Cuts: sol.Cuts,
+				Elapsed: time.Since(start), Phase: "cuts", TimedOut: timedOut, TargetsAll: len(md.targets)})
+		}
+		if len(cuts) == 0 && !timedOut {
+			if full {
+				sol.Optimal = true
+				break
+			}
+			// The targets checked are protected now: check more (the
+			// master need not change).
+			level--
+			continue
+		}
+		level, recent = checkRecent, violated
+		for _, c := range cuts {
+			if _, err := master.AddRow(c.lo, math.Inf(1), c.idx, c.val); err != nil {
+				return nil, fmt.Errorf("interval: cut: %w", err)
+			}
+		}
+		sol.Cuts += len(cuts)
+		if timedOut {
+			sol.TimeLimit = true
+			break
+		}
+		if opts.MaxRounds > 0 && sol.Rounds >= opts.MaxRounds {
+			break
+		}
+	}
+	sol.Bound = bound
+	switch {
+	case !haveD:
+		// Not even a master solution: the widest intervals, if finite.
+		if !md.widest(d) {
+			return nil, ErrNoSolution
+		}
+		sol.Widest = true
+	case !sol.Optimal:
+		rctx := ctx
+		if !deadline.IsZero() {
+			var cancel context.CancelFunc
+			rctx, cancel = context.WithDeadline(ctx, deadline)
+			defer cancel()
+		}
+		if err := md.repair(rctx, d, verified, ats[0], sol); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if !errors.Is(err, context.DeadlineExceeded) {
+				return nil, err
+			}
+			// No time left to finish the repair: every cell that may take
+			// an interval gets its widest, the a-priori bounds, which
+			// protects whatever can be protected (the audit confirms it).
+			if !md.widest(d) {
+				return nil, ErrNoSolution
+			}
+			sol.Widest = true
+		}
+	}
+	md.finish(sol, d)
+	if sol.Optimal {
+		sol.Bound = math.Min(sol.Bound, sol.Objective)
+	}
+	if sol.Objective > 0 {
+		sol.Gap = math.Max(0, (sol.Objective-sol.Bound)/sol.Objective)
+	}
+	sol.Time = time.Since(start)
+	return sol, nil
+}
+
+// round checks the targets sel against the attackers' bounds, the
+// workers sharing them, and returns the cuts of the narrowed targets and
+// their indices (in sel's order), the targets found protected, and
+// whether the time ran out before all were checked.
+func (md *model) round(ctx context.Context, ats []*attacker, sel []int, start time.Time, stopAt time.Duration, sol *Solution) ([]cut, []int, []int, bool, error) {
+	found := make([]*cut, len(sel))
+	checked := make([]bool, len(sel))
+	var (
+		mu       sync.Mutex
+		next     int
+		firstErr error
+		timedOut bool
+		lps      int
+	)
+	cctx := ctx
+	if stopAt > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithDeadline(ctx, start.Add(stopAt))
+		defer cancel()
+	}
+	var wg sync.WaitGroup
+	for _, at := range ats {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if next >= len(sel) || firstErr != nil || timedOut {
+					mu.Unlock()
+					return
+				}
+				if stopAt > 0 && time.Since(start) >= stopAt {
+					timedOut = true
+					mu.Unlock()
+					return
+				}
+				k := next
+				next++
+				lps++
+				mu.Unlock()
+				c, err := at.check(cctx, md, md.targets[sel[k]])
+				mu.Lock()
+				switch {
+				case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
+					// The round's deadline stopped this LP: the target is
+					// left to the repair.
+					timedOut = true
+				case err != nil && firstErr == nil:
+					firstErr = err
+				}
+				found[k], checked[k] = c, err == nil
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	sol.LPs += lps
+	if firstErr != nil {
+		return nil, nil, nil, false, firstErr
+	}
+	var cuts []cut
+	var violated, protected []int
+	for k, c := range found {
+		switch {
+		case c != nil:
+			cuts = append(cuts, *c)
+			violated = append(violated, sel[k])
+		case checked[k]:
+			protected = append(protected, sel[k])
+		}
+	}
+	return cuts, violated, protected, timedOut, nil
+}
+
+// repair widens d until every target is protected: per narrowed target,
+// the cheapest extra widths that let an attacker's y reach the level,
+// y = u − v + p − q with 0 ≤ u ≤ d⁺, 0 ≤ v ≤ d⁻ free of cost and the
+// widening 0 ≤ p ≤ cap⁺ − d⁺, 0 ≤ q ≤ cap⁻ − d⁻ at cost w; then
+// d⁺ = max(d⁺, y), d⁻ = max(d⁻, −y). Feasibility only grows with d, so
+// the targets protected before stay protected.
+func (md *model) repair(ctx context.Context, d []float64, verified []bool, at *attacker, sol *Solution) error {
+	nc := len(md.cells)
+	m := solver.NewModel(solver.Minimize)
+	for _, i := range md.cells {
+		for _, cost := range []float64{0, 0, md.w[i], md.w[i]} {
+			if _, err := m.AddCol(cost, 0, 0, solver.Continuous); err != nil {
+				return err
+			}
+		}
+	}
+	sign := []float64{1, -1, 1, -1}
+	for q := range md.rel.Len() {
+		cells, coef := md.rel.Terms(q)
+		var idx []int
+		var val []float64
+		for k, c := range cells {
+			if md.col[c] < 0 || coef[k] == 0 {
+				continue
+			}
+			for h := range 4 {
+				idx, val = append(idx, 4*md.col[c]+h), append(val, sign[h]*coef[k])
+			}
+		}
+		if len(idx) > 0 {
+			if _, err := m.AddRow(0, 0, idx, val); err != nil {
+				return err
+			}
+		}
+	}
+	fix := m.NumRows()
+	if _, err := m.AddRow(0, 0, []int{0, 1, 2, 3}, sign); err != nil { // y_s = ∓level; its columns are set per target
+		return err
+	}
+	rs, err := solver.New(m, solver.Options{})
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	setBounds := func() error {
+		cols := make([]int, 4*nc)
+		lo, hi := make([]float64, 4*nc), make([]float64, 4*nc)
+		for c, i := range md.cells {
+			dn, up := d[downCol(c)], d[upCol(c)]
+			for h, v := range []float64{up, dn, math.Max(md.capUp[i]-up, 0), math.Max(md.capDown[i]-dn, 0)} {
+				cols[4*c+h], hi[4*c+h] = 4*c+h, v
+			}
+		}
+		return rs.SetColsBounds(cols, lo, hi)
+	}
+	fixed := 0
+	dirty := true // d changed since the attacker's bounds were set
+	for k, t := range md.targets {
+		if verified[k] {
+			continue // protected by d, hence by any wider d
+		}
+		if dirty {
+			if err := at.setBounds(md, d); err != nil {
+				return err
+			}
+			dirty = false
+		}
+		cu, err := at.check(ctx, md, t)
+		sol.LPs++
+		if err != nil {
+			return err
+		}
+		if cu == nil {
+			continue
+		}
+		if err := setBounds(); err != nil {
+			return err
+		}
+		c := md.col[t.cell]
+		for h := range 4 {
+			if err := rs.ChangeCoeff(fix, 4*fixed+h, 0); err != nil {
+				return err
+			}
+		}
+		for h := range 4 {
+			if err := rs.ChangeCoeff(fix, 4*c+h, sign[h]); err != nil {
+				return err
+			}
+		}
+		fixed = c
+		y := -t.level
+		if t.up {
+			y = t.level
+		}
+		if err := rs.SetRowBounds(fix, y, y); err != nil {
+			return err
+		}
+		res, err := rs.Solve(ctx)
+		sol.LPs++
+		if err != nil {
+			return err
+		}
+		if res.Status != solver.StatusOptimal {
+			return &InfeasibleError{Cells: []int{t.cell}, Reason: "no intervals within the a-priori bounds protect this cell"}
+		}
+		for c := range md.cells {
+			x := res.ColValues
+			y := x[4*c] - x[4*c+1] + x[4*c+2] - x[4*c+3]
+			d[upCol(c)] = math.Max(d[upCol(c)], y)
+			d[downCol(c)] = math.Max(d[downCol(c)], -y)
+		}
+		dirty = true
+		sol.Repaired++
+	}
+	return nil
+}
+
+// widest sets every d to its a-priori capacity; false when one is
+// infinite.
+func (md *model) widest(d []float64) bool {
+	for c, i := range md.cells {
+		if math.IsInf(md.capDown[i], 0) || math.IsInf(md.capUp[i], 0) {
+			return false
+		}
+		d[downCol(c)], d[upCol(c)] = md.capDown[i], md.capUp[i]
+	}
+	return true
+}
+
+// finish turns d into intervals: widths within the tolerance are dropped,
+// the ends rounded outwards to the table's decimals.
+func (md *model) finish(sol *Solution, d []float64) {
+	sol.Lower, sol.Upper = make([]float64, md.n), make([]float64, md.n)
+	copy(sol.Lower, md.a)
+	copy(sol.Upper, md.a)
+	scale := math.Pow(10, float64(max(md.p.Decimals, 0)))
+	out := func(x float64, up bool) float64 {
+		r := math.Round(x*scale) / scale
+		if math.Abs(r-x) <= md.tol {
+			return r
+		}
+		if up {
+			return math.Ceil(x*scale) / scale
+		}
+		return math.Floor(x*scale) / scale
+	}
+	sol.Objective = 0
+	for c, i := range md.cells {
+		dn, up := d[downCol(c)], d[upCol(c)]
+		if dn > md.tol {
+			sol.Lower[i] = math.Max(out(md.a[i]-dn, false), md.a[i]-md.capDown[i])
+		}
+		if up > md.tol {
+			sol.Upper[i] = math.Min(out(md.a[i]+up, true), md.a[i]+md.capUp[i])
+		}
+		sol.Objective += md.w[i] * (sol.Upper[i] - sol.Lower[i])
+	}
+	sol.Classes, sol.Intervals = Classify(md.a, sol.Lower, sol.Upper, md.tol)
+}
+
+// Classify returns the distribution of the true values' positions in
+// their intervals over the cells published as proper intervals (lower <
+// upper), in the five classes of Baena, Castro and González (2017, Table 4),
+// by the midpoint's position relative to the value, the width taken as
+// 100: [0] −50 (the value is the upper end), [1] (−50, 0), [2] 0 (the
+// value is the midpoint), [3] (0, 50), [4] 50 (the value is the lower end);
+// and the number of such cells. Positions within tol of a class boundary
+// count in the boundary's class.
+func Classify(value, lower, upper []float64, tol float64) (classes [5]int, n int) {
+	for i, v := range value {
+		lo, hi := lower[i], upper[i]
+		if !(hi-lo > tol) {
+			continue
+		}
+		n++
+		mid := (lo + hi) / 2
+		switch {
+		case v >= hi-tol:
+			classes[0]++
+		case math.Abs(v-mid) <= tol:
+			classes[2]++
+		case v <= lo+tol:
+			classes[4]++
+		case v > mid:
+			classes[1]++
+		default:
+			classes[3]++
+		}
+	}
+	return classes, n
+}
