@@ -10,6 +10,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/cta/cta"
+	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 )
@@ -29,7 +30,6 @@ const (
 )
 
 var (
-	weightNames    = map[string]cta.Weights{"cost": cta.WeightCost, "unit": cta.WeightUnit, "inverse": cta.WeightInverse, "sqrt_inverse": cta.WeightSqrtInverse}
 	heuristicNames = map[string]cta.Heuristic{"lp": cta.HeuristicLP, "fix_relax": cta.HeuristicFixRelax, "none": cta.HeuristicNone}
 )
 
@@ -49,7 +49,7 @@ func (method) Info() pluginsdk.MethodInfo {
 				Help: "time limit (minutes, or a Go duration; 0: none); the best protected table is returned when it is reached"},
 			{Name: pGap, Type: pluginsdk.ParamFloat, Default: "0.0001", Min: "0", Max: "1",
 				Help: "relative optimality gap at which branch and bound stops (0: prove optimality)"},
-			{Name: pWeights, Type: pluginsdk.ParamEnum, Default: "cost", Allowed: []string{"cost", "unit", "inverse", "sqrt_inverse"},
+			{Name: pWeights, Type: pluginsdk.ParamEnum, Default: "cost", Allowed: weights.Names,
 				Help: "weights of the deviations: the cells' costs (τ-Argus), 1, 1/|a| or 1/√|a| (|a| below 1 counts as 1)"},
 			{Name: pHeuristic, Type: pluginsdk.ParamEnum, Default: "lp", Allowed: []string{"lp", "fix_relax", "none"},
 				Help: "first protected table: the LP relaxation's directions rounded (then fixed and relaxed in blocks if " +
@@ -79,7 +79,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if n == 0 {
 		return &pluginsdk.Result{Status: status, Values: []float64{}, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
-	opts := cta.Options{Gap: req.Params.Float(pGap), Weights: weightNames[req.Params.String(pWeights)],
+	opts := cta.Options{Gap: req.Params.Float(pGap), Weights: weights.Named(req.Params.String(pWeights)),
 		Heuristic: heuristicNames[req.Params.String(pHeuristic)], Seed: req.Limits.Seed, Descent: req.Params.Float(pDescent), Flips: req.Params.Float(pFlips)}
 	opts.TimeLimit = req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
 	switch req.Params.String(pInteger) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
+	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 )
@@ -102,7 +103,7 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 // BenchmarkSimple2D: checkTauArgus's Simple2D with unit weights, proven
 // optimal (τ-Argus's CTA program with CBC: 5 157.1 in 0.6 s).
 func BenchmarkSimple2D(b *testing.B) {
-	solveBench(b, csptest.Simple2D(b), Options{Weights: WeightUnit})
+	solveBench(b, csptest.Simple2D(b), Options{Weights: weights.Unit})
 }
 
 // BenchmarkIndustryBySize: IndustryCode × Size with NK(3,75), unit
@@ -112,7 +113,7 @@ func BenchmarkSimple2D(b *testing.B) {
 func BenchmarkIndustryBySize(b *testing.B) {
 	for _, resp := range []string{"Var1", "Var2"} {
 		b.Run(resp, func(b *testing.B) {
-			solveBench(b, csptest.IndustryBySize(b, resp), Options{Weights: WeightUnit, Gap: 0.01, TimeLimit: benchLimit(b, time.Minute),
+			solveBench(b, csptest.IndustryBySize(b, resp), Options{Weights: weights.Unit, Gap: 0.01, TimeLimit: benchLimit(b, time.Minute),
 				Descent: benchDescent(b, DefaultDescent), Flips: benchShare(b, "ARGUS_CTA_FLIPS", 0)})
 		})
 	}
@@ -135,7 +136,7 @@ func BenchmarkCastro(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				solveBench(b, in.Problem, Options{Weights: WeightInverse, Gap: 0.001, TimeLimit: benchLimit(b, time.Minute),
+				solveBench(b, in.Problem, Options{Weights: weights.Inverse, Gap: 0.001, TimeLimit: benchLimit(b, time.Minute),
 					Descent: benchDescent(b, DefaultDescent)})
 			})
 		}
@@ -168,7 +169,7 @@ func BenchmarkHier(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				solveBench(b, in.Problem, Options{Weights: WeightInverse, Gap: 0.001, TimeLimit: benchLimit(b, time.Minute),
+				solveBench(b, in.Problem, Options{Weights: weights.Inverse, Gap: 0.001, TimeLimit: benchLimit(b, time.Minute),
 					Descent: benchDescent(b, DefaultDescent)})
 			})
 		}

@@ -29,27 +29,11 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/relations"
-)
-
-// Weights selects the weight w_i of a cell's deviation in the distance
-// Σ w_i |x_i − a_i|.
-type Weights int
-
-// Weight choices.
-const (
-	// WeightCost weighs by the cell's cost (τ-Argus's cost variable; 1
-	// without a cost column).
-	WeightCost Weights = iota
-	// WeightUnit weighs every cell 1: the plain L1 distance.
-	WeightUnit
-	// WeightInverse weighs by 1/|a_i| (relative deviations; 1/1 for |a_i| < 1).
-	WeightInverse
-	// WeightSqrtInverse weighs by 1/√|a_i| (1 for |a_i| < 1).
-	WeightSqrtInverse
 )
 
 // Heuristic selects how the first protected table is found.
@@ -76,7 +60,7 @@ type Options struct {
 	// asks for proven optimality.
 	Gap float64
 	// Weights selects the distance's weights.
-	Weights Weights
+	Weights weights.Kind
 	// Heuristic selects the first-table heuristic.
 	Heuristic Heuristic
 	// Descent is the share of the time limit (0 to 1) that block
@@ -391,23 +375,6 @@ const boundMargin = 1e-6
 // cutWeightRatio: see model.addCuts.
 const cutWeightRatio = 0.5
 
-// weight returns w_i.
-func weight(p *pluginsdk.Problem, i int, w Weights) float64 {
-	a := math.Abs(p.Cells.Value[i])
-	switch w {
-	case WeightUnit:
-		return 1
-	case WeightInverse:
-		return 1 / math.Max(a, 1)
-	case WeightSqrtInverse:
-		return 1 / math.Sqrt(math.Max(a, 1))
-	}
-	if len(p.Cells.Cost) == p.NumCells() {
-		return p.Cells.Cost[i]
-	}
-	return 1
-}
-
 // build makes the model: per adjustable cell z⁺, z⁻ ≥ 0 with x = a + z⁺ − z⁻
 // within the bounds, per sensitive cell a binary y (1: up) with
 // UPL·y ≤ z⁺ ≤ (hi − a)·y and LPL·(1 − y) ≤ z⁻ ≤ (a − lo)·(1 − y), and per
@@ -443,7 +410,7 @@ func build(p *pluginsdk.Problem, opts Options) (*model, error) {
 		if IsFrozen(st) || hi[i]-lo[i] <= tol && !st.IsPrimary() {
 			continue
 		}
-		md.w[i] = weight(p, i, opts.Weights)
+		md.w[i] = weights.Of(p, i, opts.Weights)
 		if !(md.w[i] >= 0) || math.IsInf(md.w[i], 0) {
 			return nil, fmt.Errorf("cta: cell %d: weight %v is not a finite non-negative number", i, md.w[i])
 		}

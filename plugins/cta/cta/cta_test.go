@@ -9,6 +9,7 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
@@ -52,12 +53,12 @@ func TestSolveGenerated(t *testing.T) {
 	}
 	p := in.Problem
 	for _, opts := range []Options{
-		{Weights: WeightInverse, Gap: 0.001},
-		{Weights: WeightUnit, Gap: 0.01, Descent: 0.2, TimeLimit: 10 * time.Second},
-		{Weights: WeightSqrtInverse, Gap: 0.05, Integer: true, TimeLimit: 10 * time.Second},
-		{Weights: WeightCost, Gap: 0.01, Heuristic: HeuristicFixRelax},
-		{Weights: WeightUnit, Gap: 0.01, Heuristic: HeuristicNone},
-		{Weights: WeightUnit, Gap: 0.01, Flips: 0.3, TimeLimit: 10 * time.Second},
+		{Weights: weights.Inverse, Gap: 0.001},
+		{Weights: weights.Unit, Gap: 0.01, Descent: 0.2, TimeLimit: 10 * time.Second},
+		{Weights: weights.SqrtInverse, Gap: 0.05, Integer: true, TimeLimit: 10 * time.Second},
+		{Weights: weights.Cost, Gap: 0.01, Heuristic: HeuristicFixRelax},
+		{Weights: weights.Unit, Gap: 0.01, Heuristic: HeuristicNone},
+		{Weights: weights.Unit, Gap: 0.01, Flips: 0.3, TimeLimit: 10 * time.Second},
 	} {
 		sol, err := Solve(t.Context(), p, opts)
 		if err != nil {
@@ -118,7 +119,7 @@ func TestRelationCuts(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := in.Problem
-	opts := Options{Weights: WeightUnit}
+	opts := Options{Weights: weights.Unit}
 	md, err := build(p, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +156,7 @@ func TestRelationCuts(t *testing.T) {
 	if !(cut > plain+tol) {
 		t.Errorf("relaxation with cuts %v, without %v: no stronger", cut, plain)
 	}
-	ps, err := Solve(t.Context(), p, Options{Weights: WeightUnit, PlainModel: true})
+	ps, err := Solve(t.Context(), p, Options{Weights: weights.Unit, PlainModel: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestTighten(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := in.Problem
-	opts := Options{Weights: WeightInverse, PlainModel: true}
+	opts := Options{Weights: weights.Inverse, PlainModel: true}
 	plain, err := Solve(t.Context(), p, opts)
 	if err != nil {
 		t.Fatal(err)

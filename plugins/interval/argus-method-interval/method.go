@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/plugins/interval/interval"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -25,7 +26,6 @@ const (
 )
 
 var (
-	weightNames   = map[string]interval.Weights{"cost": interval.WeightCost, "unit": interval.WeightUnit, "inverse": interval.WeightInverse, "sqrt_inverse": interval.WeightSqrtInverse}
 	midpointNames = map[string]interval.Midpoint{"keep": interval.KeepLevels, "avoid": interval.AvoidMidpoint}
 )
 
@@ -46,7 +46,7 @@ func (method) Info() pluginsdk.MethodInfo {
 		Params: []pluginsdk.ParamSpec{
 			{Name: pMaxTime, Type: pluginsdk.ParamDuration, Default: "10", Min: "0",
 				Help: "time limit (minutes, or a Go duration; 0: none); the best feasible intervals are returned when it is reached"},
-			{Name: pWeights, Type: pluginsdk.ParamEnum, Default: "cost", Allowed: []string{"cost", "unit", "inverse", "sqrt_inverse"},
+			{Name: pWeights, Type: pluginsdk.ParamEnum, Default: "cost", Allowed: weights.Names,
 				Help: "weights of the widths: the cells' costs (τ-Argus), 1, 1/|a| or 1/√|a| (|a| below 1 counts as 1)"},
 			{Name: pMidpoint, Type: pluginsdk.ParamEnum, Default: "keep", Allowed: []string{"keep", "avoid"},
 				Help: "keep: the protection levels as given (symmetric levels put most true values at their interval's " +
@@ -69,7 +69,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if n == 0 {
 		return &pluginsdk.Result{Status: status, Lower: []float64{}, Upper: []float64{}, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
-	opts := interval.Options{Weights: weightNames[req.Params.String(pWeights)], Midpoint: midpointNames[req.Params.String(pMidpoint)],
+	opts := interval.Options{Weights: weights.Named(req.Params.String(pWeights)), Midpoint: midpointNames[req.Params.String(pMidpoint)],
 		Spread: req.Params.Float(pSpread), Seed: req.Limits.Seed, Workers: req.Limits.Threads}
 	// The solve takes 9/10 of the time, the plugin's own audit the rest.
 	total := req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))

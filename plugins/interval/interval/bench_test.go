@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
+	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 )
@@ -101,7 +102,7 @@ func BenchmarkCastro(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				solveBench(b, in.Problem, Options{Weights: WeightInverse, Midpoint: pl.mid, Seed: 1, TimeLimit: benchLimit(b, time.Minute), Workers: 1})
+				solveBench(b, in.Problem, Options{Weights: weights.Inverse, Midpoint: pl.mid, Seed: 1, TimeLimit: benchLimit(b, time.Minute), Workers: 1})
 			})
 		}
 	}
@@ -112,7 +113,7 @@ func BenchmarkCastro(b *testing.B) {
 func BenchmarkIndustryBySize(b *testing.B) {
 	for _, resp := range []string{"Var1", "Var2"} {
 		b.Run(resp, func(b *testing.B) {
-			solveBench(b, csptest.IndustryBySize(b, resp), Options{Weights: WeightUnit, TimeLimit: benchLimit(b, time.Minute)})
+			solveBench(b, csptest.IndustryBySize(b, resp), Options{Weights: weights.Unit, TimeLimit: benchLimit(b, time.Minute)})
 		})
 	}
 }

@@ -60,26 +60,11 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/relations"
-)
-
-// Weights selects the weight w_i of a cell's interval width.
-type Weights int
-
-// Weight choices.
-const (
-	// WeightCost weighs by the cell's cost (τ-Argus's cost variable; 1
-	// without a cost column).
-	WeightCost Weights = iota
-	// WeightUnit weighs every cell 1.
-	WeightUnit
-	// WeightInverse weighs by 1/|a_i| (1 for |a_i| < 1).
-	WeightInverse
-	// WeightSqrtInverse weighs by 1/√|a_i| (1 for |a_i| < 1).
-	WeightSqrtInverse
 )
 
 // Midpoint selects how the levels are used.
@@ -101,7 +86,7 @@ type Options struct {
 	// feasible intervals are returned (the master's, repaired).
 	TimeLimit time.Duration
 	// Weights selects the weights of the widths.
-	Weights Weights
+	Weights weights.Kind
 	// Midpoint and Spread: see AvoidMidpoint. Spread ≤ 0 means 0.5.
 	Midpoint Midpoint
 	Spread   float64
@@ -208,22 +193,6 @@ type model struct {
 func downCol(c int) int { return 2 * c }
 func upCol(c int) int   { return 2*c + 1 }
 
-func weight(p *pluginsdk.Problem, i int, w Weights) float64 {
-	a := math.Abs(p.Cells.Value[i])
-	switch w {
-	case WeightUnit:
-		return 1
-	case WeightInverse:
-		return 1 / math.Max(a, 1)
-	case WeightSqrtInverse:
-		return 1 / math.Sqrt(math.Max(a, 1))
-	}
-	if len(p.Cells.Cost) == p.NumCells() {
-		return p.Cells.Cost[i]
-	}
-	return 1
-}
-
 func build(p *pluginsdk.Problem, opts Options) (*model, error) {
 	n := p.NumCells()
 	rel := p.Relations
@@ -255,7 +224,7 @@ func build(p *pluginsdk.Problem, opts Options) (*model, error) {
 		if IsFrozen(st) || hi[i]-lo[i] <= md.tol && !st.IsPrimary() {
 			continue
 		}
-		md.w[i] = weight(p, i, opts.Weights)
+		md.w[i] = weights.Of(p, i, opts.Weights)
 		if !(md.w[i] >= 0) || math.IsInf(md.w[i], 0) {
 			return nil, fmt.Errorf("interval: cell %d: weight %v is not a finite non-negative number", i, md.w[i])
 		}

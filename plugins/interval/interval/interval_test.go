@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -87,7 +88,7 @@ func TestSmallOptimum(t *testing.T) {
 			prim := 2*4 + 3
 			p.Cells.Status[prim] = cellstatus.UnsafeRule
 			p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = tc.lpl, tc.upl
-			sol := audited(t, p, Options{Weights: WeightUnit})
+			sol := audited(t, p, Options{Weights: weights.Unit})
 			if !sol.Optimal || math.Abs(sol.Objective-tc.want) > 1e-6 || math.Abs(sol.Bound-tc.want) > 1e-6 {
 				t.Fatalf("optimal %v objective %v bound %v, want optimal %v", sol.Optimal, sol.Objective, sol.Bound, tc.want)
 			}
@@ -116,7 +117,7 @@ func TestFrozenExact(t *testing.T) {
 	for _, k := range frozen {
 		p.Cells.Status[k] = cellstatus.Protected
 	}
-	sol := audited(t, p, Options{Weights: WeightUnit})
+	sol := audited(t, p, Options{Weights: weights.Unit})
 	for _, k := range frozen {
 		if sol.Lower[k] != p.Cells.Value[k] || sol.Upper[k] != p.Cells.Value[k] {
 			t.Errorf("frozen cell %d published as [%v, %v]", k, sol.Lower[k], sol.Upper[k])
@@ -132,8 +133,8 @@ func TestFrozenExact(t *testing.T) {
 // and the bound stays below the repaired objective.
 func TestRepair(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 5}, Seed: 3, PrimaryFraction: 0.25, ProtectionPct: 30})
-	full := audited(t, p, Options{Weights: WeightUnit})
-	sol := audited(t, p, Options{Weights: WeightUnit, MaxRounds: 1})
+	full := audited(t, p, Options{Weights: weights.Unit})
+	sol := audited(t, p, Options{Weights: weights.Unit, MaxRounds: 1})
 	if sol.Optimal || sol.Repaired == 0 {
 		t.Fatalf("optimal %v after %d rounds, %d repaired: want a repaired, unproven solution", sol.Optimal, sol.Rounds, sol.Repaired)
 	}
@@ -176,9 +177,9 @@ func TestAvoidMidpoint(t *testing.T) {
 		p.Cells.Status[k] = cellstatus.UnsafeRule
 		p.Cells.LowerPL[k], p.Cells.UpperPL[k] = 0.2*p.Cells.Value[k], 0.2*p.Cells.Value[k]
 	}
-	keep := audited(t, p, Options{Weights: WeightUnit})
-	avoid := audited(t, p, Options{Weights: WeightUnit, Midpoint: AvoidMidpoint, Seed: 7})
-	again := audited(t, p, Options{Weights: WeightUnit, Midpoint: AvoidMidpoint, Seed: 7})
+	keep := audited(t, p, Options{Weights: weights.Unit})
+	avoid := audited(t, p, Options{Weights: weights.Unit, Midpoint: AvoidMidpoint, Seed: 7})
+	again := audited(t, p, Options{Weights: weights.Unit, Midpoint: AvoidMidpoint, Seed: 7})
 	if avoid.Classes != again.Classes || avoid.Objective != again.Objective {
 		t.Errorf("same seed, different results: %v %v / %v %v", avoid.Classes, avoid.Objective, again.Classes, again.Objective)
 	}
@@ -195,7 +196,7 @@ func TestAvoidMidpoint(t *testing.T) {
 func TestTinyTimeLimit(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 5}, Seed: 3, PrimaryFraction: 0.25, ProtectionPct: 30})
 	for _, limit := range []time.Duration{time.Nanosecond, time.Microsecond, time.Millisecond} {
-		sol, err := Solve(t.Context(), p, Options{Weights: WeightUnit, TimeLimit: limit})
+		sol, err := Solve(t.Context(), p, Options{Weights: weights.Unit, TimeLimit: limit})
 		if errors.Is(err, ErrNoSolution) {
 			continue
 		}
