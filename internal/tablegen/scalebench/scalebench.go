@@ -37,6 +37,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -129,11 +130,11 @@ func runOne(b *testing.B, m Method, dims, size int) {
 	var res *pluginsdk.Result
 	var took, cpu time.Duration
 	for b.Loop() {
-		start, cpu0 := time.Now(), cpuTime()
+		start, cpu0 := time.Now(), cputime.Used()
 		if res, err = client.Protect(b.Context(), job); err != nil {
 			b.Fatal(err)
 		}
-		took, cpu = time.Since(start), cpuTime()-cpu0
+		took, cpu = time.Since(start), cputime.Used()-cpu0
 	}
 	peak := peakRSS()
 	b.StopTimer()
@@ -155,9 +156,9 @@ func runOne(b *testing.B, m Method, dims, size int) {
 	opts := audit.Options{Workers: threads, Targets: audit.TargetsPrimaries, Mode: audit.ModeVerdicts,
 		LPTimeLimit: time.Minute, TimeLimit: envDuration("ARGUS_SCALE_AUDIT", 10*time.Minute)}
 	ctx := b.Context()
-	astart, acpu0 := time.Now(), cpuTime()
+	astart, acpu0 := time.Now(), cputime.Used()
 	rep, err := audit.Suppression(ctx, p, res.Status, opts)
-	atook, acpu := time.Since(astart), cpuTime()-acpu0
+	atook, acpu := time.Since(astart), cputime.Used()-acpu0
 	verdict := ""
 	switch {
 	case err != nil:

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/plugins/internal/weights"
@@ -54,15 +54,6 @@ func benchShare(b *testing.B, env string, def float64) float64 {
 	return def
 }
 
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // solveBench solves p b.N times and reports the distance, the gap, when
 // the first protected table was found and the audit's verdict.
 func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
@@ -70,14 +61,14 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	var sol *Solution
 	opts.PlainModel = os.Getenv("ARGUS_CTA_PLAIN") != ""
 	opts.Progress = func(pr Progress) { b.Logf("%8.3fs %s %.6g", pr.Elapsed.Seconds(), pr.Phase, pr.Objective) }
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		var err error
 		if sol, err = Solve(b.Context(), p, opts); err != nil {
 			b.Fatal(err)
 		}
 	}
-	cpu := (cpuTime() - cpu0) / time.Duration(b.N)
+	cpu := (cputime.Used() - cpu0) / time.Duration(b.N)
 	rep, err := audit.Adjusted(b.Context(), p, sol.Values, audit.AdjustedOptions{})
 	if err != nil {
 		b.Fatal(err)

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -52,15 +52,6 @@ func benchOptions(b *testing.B, opts Options) Options {
 	return opts
 }
 
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // solveBench solves p b.N times, re-audits the table independently with its
 // published α and β (every primary, verdicts) and reports the figures of
 // the paper's §29 table.
@@ -71,16 +62,16 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		var err error
 		if sol, err = Solve(b.Context(), p, opts); err != nil {
 			b.Fatal(err)
 		}
 	}
-	cpu := (cpuTime() - cpu0) / time.Duration(b.N)
+	cpu := (cputime.Used() - cpu0) / time.Duration(b.N)
 	b.StopTimer()
-	t0, c0 := time.Now(), cpuTime()
+	t0, c0 := time.Now(), cputime.Used()
 	rep, err := audit.Adjusted(b.Context(), p, sol.Values, audit.AdjustedOptions{Options: audit.Options{Mode: audit.ModeVerdicts},
 		ECTA: &audit.ECTA{Alpha: sol.Alpha, Beta: sol.Beta, Center: opts.Center}})
 	if err != nil {
@@ -110,7 +101,7 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 		"LPs %v, audits %v, total %v wall, %.2f s CPU; time limit %v; independent re-audit clean (%d primaries) in %v wall, %.2f s CPU",
 		p.NumCells(), sol.Sensitive, sol.Rows, sol.Alpha, sol.Beta, sol.LPBeta, sol.Doublings, len(sol.Rounds), sol.Candidate, sol.Round,
 		sol.LPs, sol.Audits, screened, feas, prot, doubled, not, skipped, infeas, sol.LPTime.Round(time.Millisecond), sol.AuditTime.Round(time.Millisecond),
-		sol.Time.Round(time.Millisecond), cpu.Seconds(), sol.TimeLimit, rep.Counts.Sensitive, time.Since(t0).Round(time.Millisecond), (cpuTime() - c0).Seconds())
+		sol.Time.Round(time.Millisecond), cpu.Seconds(), sol.TimeLimit, rep.Counts.Sensitive, time.Since(t0).Round(time.Millisecond), (cputime.Used() - c0).Seconds())
 }
 
 // BenchmarkSimple2D: checkTauArgus's Simple2D (Size × Region, Var2, P(15,1)),

@@ -3,10 +3,10 @@ package interval
 import (
 	"fmt"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/plugins/internal/weights"
@@ -27,15 +27,6 @@ func benchLimit(b *testing.B, def time.Duration) time.Duration {
 	return def
 }
 
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // solveBench solves p b.N times and reports the objective, the gap, the
 // share of interval cells, the five classes of Classify (in % of the
 // interval cells) and the audit's verdict (the benchmark fails on an
@@ -54,14 +45,14 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 			}
 		}()
 	}
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		var err error
 		if sol, err = Solve(b.Context(), p, opts); err != nil {
 			b.Fatal(err)
 		}
 	}
-	cpu := (cpuTime() - cpu0) / time.Duration(b.N)
+	cpu := (cputime.Used() - cpu0) / time.Duration(b.N)
 	rep, err := audit.Intervals(b.Context(), p, sol.Lower, sol.Upper, audit.Options{})
 	if err != nil {
 		b.Fatal(err)

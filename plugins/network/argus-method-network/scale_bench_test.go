@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -56,12 +56,12 @@ func BenchmarkScale(b *testing.B) {
 			var res *pluginsdk.Result
 			var cpu time.Duration
 			for b.Loop() {
-				c0 := cpuTime()
+				c0 := cputime.Used()
 				if res, err = client.Protect(b.Context(), plugintest.Job{Method: "NET", Problem: p,
 					Limits: pluginsdk.Limits{Threads: 2, Seed: 1}}); err != nil {
 					b.Fatal(err)
 				}
-				cpu = cpuTime() - c0
+				cpu = cputime.Used() - c0
 			}
 			b.StopTimer()
 			prim := 0
@@ -73,7 +73,7 @@ func BenchmarkScale(b *testing.B) {
 			n, cost := pluginsdk.Secondaries(p, res.Status)
 			fmt.Fprintf(os.Stderr, "NET on %s (%d cells, %d primaries): CPU %v, outcome %v, %d secondaries, cost %.6g; %v\n",
 				sh.shape, p.NumCells(), prim, cpu.Round(time.Millisecond), res.Outcome, n, cost, res.Stats.Extra)
-			a0, c0 := time.Now(), cpuTime()
+			a0, c0 := time.Now(), cputime.Used()
 			rep, err := audit.Suppression(b.Context(), p, res.Status, audit.Options{Workers: 2, Targets: audit.TargetsPrimaries,
 				Mode: audit.ModeVerdicts, LPTimeLimit: time.Minute, TimeLimit: auditLimit})
 			if err != nil {
@@ -85,19 +85,10 @@ func BenchmarkScale(b *testing.B) {
 			b.ReportMetric(cost, "cost")
 			b.ReportMetric(cpu.Seconds(), "cpu-s")
 			b.ReportMetric(time.Since(a0).Seconds(), "audit-s")
-			b.ReportMetric((cpuTime() - c0).Seconds(), "audit-cpu-s")
+			b.ReportMetric((cputime.Used() - c0).Seconds(), "audit-cpu-s")
 			if len(rep.UnderProtected)+len(rep.Unverified) > 0 {
 				b.Errorf("audit: %d under-protected, %d unverified", len(rep.UnderProtected), len(rep.Unverified))
 			}
 		})
 	}
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

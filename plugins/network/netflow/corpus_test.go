@@ -1,10 +1,10 @@
 package netflow
 
 import (
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -55,7 +55,7 @@ func BenchmarkIndustryCodeBySize(b *testing.B) {
 			b.Run(resp+"/"+ord.name, func(b *testing.B) {
 				var cost float64
 				var n int64
-				cpu := cpuTime()
+				cpu := cputime.Used()
 				for b.Loop() {
 					res, err := Protect(b.Context(), p, Options{Order: ord.o, Singletons: allSingletons})
 					if err != nil {
@@ -63,21 +63,12 @@ func BenchmarkIndustryCodeBySize(b *testing.B) {
 					}
 					n, cost = pluginsdk.Secondaries(p, res.Status)
 				}
-				b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+				b.ReportMetric((cputime.Used()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 				b.ReportMetric(cost, "suppressed-cost")
 				b.ReportMetric(float64(n), "secondaries")
 			})
 		}
 	}
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // TestSimple2D: on checkTauArgus's Simple2D (Size × Region | Var2, P(15,1))

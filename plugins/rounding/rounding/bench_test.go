@@ -3,10 +3,10 @@ package rounding
 import (
 	"fmt"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -26,15 +26,6 @@ func benchLimit(b *testing.B, def time.Duration) time.Duration {
 	return def
 }
 
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // solveBench rounds p b.N times, checks the rounded table and reports the
 // CPU time, distance, gap, jumps and whether the LP relaxation was integral.
 func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
@@ -42,14 +33,14 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	var sol *Solution
 	start := time.Now()
 	opts.Progress = func(phase string) { b.Logf("%8.3fs %s", time.Since(start).Seconds(), phase) }
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		var err error
 		if sol, err = Solve(b.Context(), p, opts); err != nil {
 			b.Fatal(err)
 		}
 	}
-	cpu := (cpuTime() - cpu0) / time.Duration(b.N)
+	cpu := (cputime.Used() - cpu0) / time.Duration(b.N)
 	rep, err := rounded.Check(p, sol.Values, opts.Base, opts.Steps)
 	if err != nil {
 		b.Fatal(err)
@@ -117,13 +108,13 @@ func BenchmarkPartitioned(b *testing.B) {
 			}
 			opts := Options{Base: 10, UnitCost: true, Stop: StopOptimal, TimeLimit: benchLimit(b, time.Minute)}
 			var sol *Solution
-			cpu0 := cpuTime()
+			cpu0 := cputime.Used()
 			for b.Loop() {
 				if sol, err = SolvePartitioned(b.Context(), in.Problem, opts); err != nil {
 					b.Fatal(err)
 				}
 			}
-			cpu := (cpuTime() - cpu0) / time.Duration(b.N)
+			cpu := (cputime.Used() - cpu0) / time.Duration(b.N)
 			rep, err := rounded.Check(in.Problem, sol.Values, opts.Base, sol.Steps)
 			if err != nil || !rep.OK() {
 				b.Fatalf("check: %v %s", err, rep.Defects())

@@ -1,14 +1,15 @@
 //go:build unix
 
-package scalebench
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the user plus system CPU time of the process so far.
-func cpuTime() time.Duration {
+// Used returns the user plus system CPU time of the process so far, every
+// thread included.
+func Used() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
