@@ -1,0 +1,203 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/argusio/infile"
+	"github.com/sdcengine/argus/argusio/output"
+	"github.com/sdcengine/argus/argusio/rda"
+	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/batch/problem"
+	"github.com/sdcengine/argus/batch/tabinput"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/relations"
+)
+
+// linkedSet is a set of published tables audited together, as the attacker
+// sees them: the tables, their joint problem and its mapping.
+type linkedSet struct {
+	files   []string
+	problem *pluginsdk.Problem
+	mapping *problem.Mapping
+	// mixed counts, per table, its cells shared with another table of the
+	// set that one table hides and another publishes (published wins).
+	mixed []int
+	// disclosed marks the primaries some table of the set publishes: known
+	// outright, whatever the audit's LPs find.
+	disclosed []bool
+}
+
+// readLinkedSet reads τ-Argus intermediate tables (<WRITETABLE> type 5:
+// FILE.tab with its FILE.rda, statuses and protection levels as written)
+// and builds their joint problem: cells shared by tables (same codes of the
+// variables they have in common, totals elsewhere) are one cell, hidden only
+// if every table that holds it hides it (a value one table publishes is
+// known), primary if any table marks it primary.
+func readLinkedSet(ctx context.Context, files []string) (*linkedSet, error) {
+	var tables []*table.Table
+	for _, path := range files {
+		t, err := readIntermediate(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, t)
+	}
+	p, m, err := problem.Build(tables)
+	if err != nil {
+		return nil, err
+	}
+	s := &linkedSet{files: files, problem: p, mapping: m, mixed: make([]int, len(tables))}
+	hidden := make([]bool, p.NumCells())
+	for g := range hidden {
+		hidden[g] = true
+	}
+	for ti, t := range tables {
+		for i := range t.Cells {
+			g, st := m.Cell[ti][i], t.Cells[i].Status
+			if !st.IsSuppressed() {
+				hidden[g] = false
+			}
+			if st.IsPrimary() && !p.Cells.Status[g].IsPrimary() {
+				p.Cells.Status[g] = st
+				p.Cells.LowerPL[g], p.Cells.UpperPL[g] = t.Cells[i].LowerPL, t.Cells[i].UpperPL
+			}
+		}
+	}
+	for ti, t := range tables {
+		for i := range t.Cells {
+			g := m.Cell[ti][i]
+			if t.Cells[i].Status.IsSuppressed() && !hidden[g] {
+				s.mixed[ti]++
+			}
+		}
+	}
+	for g, h := range hidden {
+		st := p.Cells.Status[g]
+		if !h && st.IsSuppressed() {
+			// Published by some table: the attacker knows it; a primary
+			// stays primary (and fails, its value being public).
+			if !st.IsPrimary() {
+				p.Cells.Status[g] = cellstatus.Safe
+			}
+		}
+	}
+	if err := relations.Fill(p, relations.Options{}); err != nil {
+		return nil, fmt.Errorf("relations: %w", err)
+	}
+	s.disclosed = make([]bool, p.NumCells())
+	for g, h := range hidden {
+		s.disclosed[g] = !h && p.Cells.Status[g].IsPrimary()
+	}
+	return s, nil
+}
+
+// readIntermediate reads one τ-Argus intermediate table (FILE.tab and its
+// FILE.rda) with the statuses and protection levels it was written with.
+func readIntermediate(ctx context.Context, path string) (*table.Table, error) {
+	metaPath := output.MetadataName(path)
+	f, err := infile.Open(metaPath)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := rda.Parse(f, metaPath, rda.Tabular)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	resp := meta.FirstOfKind(rda.Response)
+	if resp == nil {
+		return nil, fmt.Errorf("%s: no response variable (<NUMERIC>)", metaPath)
+	}
+	spec := tabinput.Spec{Response: resp.Name}
+	for _, v := range meta.Explanatory() {
+		spec.Explanatory = append(spec.Explanatory, v.Name)
+	}
+	src, err := tabinput.FileSource(meta, path)
+	if err != nil {
+		return nil, err
+	}
+	res, err := tabinput.Read(ctx, src, spec, tabinput.Options{StatusOnly: true, Additivity: tabinput.Accept})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return res.Table, nil
+}
+
+// auditSet audits a linked set of published tables jointly and prints, per
+// table, its primaries and those under-protected (named by their codes),
+// and the cells it hides that another table of the set publishes.
+func auditSet(ctx context.Context, env Env, run func(p *pluginsdk.Problem) (*pluginsdk.Result, error), files []string) int {
+	s, err := readLinkedSet(ctx, files)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
+		return ExitError
+	}
+	res, err := run(s.problem)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
+		return ExitError
+	}
+	under := s.report(env.Stdout, res)
+	if under > 0 {
+		return 1
+	}
+	return ExitOK
+}
+
+// report prints the per-table verdicts and returns the number of
+// under-protected primaries of the set (a shared cell counts once).
+func (s *linkedSet) report(w io.Writer, res *pluginsdk.Result) int {
+	failed := map[int]bool{}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "table\tprimaries\tunder-protected\thidden here, published elsewhere\tfile")
+	var named []string
+	for ti, t := range s.mapping.Tables {
+		primaries, under := 0, 0
+		for i := range t.Cells {
+			g := s.mapping.Cell[ti][i]
+			if !t.Cells[i].Status.IsPrimary() {
+				continue
+			}
+			primaries++
+			if s.disclosed[g] || res.Verdicts[g].Kind != verdict.Protected {
+				under++
+				failed[g] = true
+				if len(named) < 20 {
+					named = append(named, fmt.Sprintf("table %d: %s", ti+1, codesOf(t, i)))
+				}
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%s\n", ti+1, primaries, under, s.mixed[ti], s.files[ti])
+	}
+	tw.Flush()
+	for _, n := range named {
+		fmt.Fprintf(w, "under-protected: %s\n", n)
+	}
+	if len(failed) > len(named) {
+		fmt.Fprintf(w, "... and more\n")
+	}
+	fmt.Fprintf(w, "linked set of %d tables: %d cells, %d under-protected primaries\n", len(s.files), s.problem.NumCells(), len(failed))
+	return len(failed)
+}
+
+// codesOf names cell i of t by its codes, never its value.
+func codesOf(t *table.Table, i int) string {
+	co := t.Coords(i, nil)
+	parts := make([]string, len(co))
+	for d, c := range co {
+		parts[d] = t.Dims[d].Name + "=" + strings.TrimSpace(t.Dims[d].Label(c))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// isIntermediate reports whether path names a τ-Argus intermediate table
+// (FILE.tab, read with its FILE.rda) rather than a JJ file.
+func isIntermediate(path string) bool {
+	return strings.HasSuffix(strings.ToLower(path), ".tab")
+}

@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// linkedViews is the tutorial microdata's three 2-D views of IndustryCode ×
+// Size × Region with NK(3,75) on Var1, each written as an intermediate table
+// (type 5, AR+) for argus audit; suppress holds the <SUPPRESS> lines.
+func linkedViews(prefix string, suppress ...string) string {
+	job := "<OPENMICRODATA> \"tau_testW.asc\"\n<OPENMETADATA> \"tau_testW.rda\"\n" +
+		"<SPECIFYTABLE> \"IndustryCode\"\"Size\"|\"Var1\"||\n<SAFETYRULE> NK(3,75)\n" +
+		"<SPECIFYTABLE> \"IndustryCode\"\"Region\"|\"Var1\"||\n<SAFETYRULE> NK(3,75)\n" +
+		"<SPECIFYTABLE> \"Size\"\"Region\"|\"Var1\"||\n<SAFETYRULE> NK(3,75)\n<READMICRODATA>\n"
+	for _, s := range suppress {
+		job += "<SUPPRESS> " + s + "\n"
+	}
+	for i := range 3 {
+		job += "<WRITETABLE> (" + string(rune('1'+i)) + ", 5, AR+, \"" + prefix + string(rune('1'+i)) + ".tab\")\n"
+	}
+	return job
+}
+
+// copyDemo copies the tutorial microdata and its metadata into dir.
+func copyDemo(t *testing.T, dir string) {
+	t.Helper()
+	for _, f := range []string{"tau_testW.asc", "tau_testW.rda"} {
+		b, err := os.ReadFile(filepath.Join(repoDir, "testdata", "demo", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// runLinkedJob runs job in dir and returns its logbook; the job must succeed.
+func runLinkedJob(t *testing.T, plugins, dir, name, job string) string {
+	t.Helper()
+	arb := filepath.Join(dir, name+".arb")
+	if err := os.WriteFile(arb, []byte(job), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logbook := filepath.Join(dir, name+".log")
+	code, out, errOut := run(t, plugins, arb, logbook)
+	lb, _ := os.ReadFile(logbook)
+	if code != ExitOK {
+		t.Fatalf("%s: exit %d\n%s%s\n%s", name, code, out, errOut, lb)
+	}
+	return string(lb)
+}
+
+// TestLinkedViewsJob protects the three 2-D views of the tutorial
+// microdata jointly (table 0) and each alone, through the real binaries,
+// and audits each result as a linked set with argus audit: the joint
+// patterns are clean, the tables protected one by one leak through their
+// shared cells and fail the joint audit (though each passes its own).
+func TestLinkedViewsJob(t *testing.T) {
+	plugins := realPlugins(t)
+	dir := t.TempDir()
+	copyDemo(t, dir)
+	t.Setenv("TMPDIR", t.TempDir())
+	set := func(prefix string) []string {
+		var files []string
+		for i := range 3 {
+			files = append(files, filepath.Join(dir, prefix+string(rune('1'+i))+".tab"))
+		}
+		return files
+	}
+	for _, method := range []string{"MOD(0,5,1,1,1)", "GH(0,1,1,1)"} {
+		name := "joint_" + method[:strings.IndexByte(method, '(')]
+		lb := runLinkedJob(t, plugins, dir, name, linkedViews(name+"_t", method))
+		if !strings.Contains(lb, "protection for the linked tables") || !strings.Contains(lb, "primary cells are protected") ||
+			strings.Contains(lb, "under-protected") {
+			t.Errorf("%s: the job's audit of the linked set is not clean:\n%s", method, lb)
+		}
+		code, out, errOut := run(t, plugins, append([]string{"audit"}, set(name+"_t")...)...)
+		if code != ExitOK || !strings.Contains(out, " 0 under-protected primaries") {
+			t.Errorf("%s: argus audit of the jointly protected set: exit %d\n%s%s", method, code, out, errOut)
+		}
+	}
+	lb := runLinkedJob(t, plugins, dir, "alone", linkedViews("alone_t", "MOD(1,5,1,1,1)", "MOD(2,5,1,1,1)", "MOD(3,5,1,1,1)"))
+	if strings.Count(lb, "primary cells are protected") != 3 {
+		t.Errorf("each table alone should pass its own audit:\n%s", lb)
+	}
+	code, out, errOut := run(t, plugins, append([]string{"audit"}, set("alone_t")...)...)
+	if code != 1 || !strings.Contains(out, "under-protected: table ") || strings.Contains(out, " 0 under-protected primaries") {
+		t.Errorf("argus audit of the tables protected one by one: want exit 1 with under-protected cells named, got %d\n%s%s", code, out, errOut)
+	}
+	// A single table audited alone through the same path is clean.
+	code, out, errOut = run(t, plugins, "audit", set("alone_t")[0])
+	if code != ExitOK {
+		t.Errorf("argus audit of table 1 alone: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestLinkedOptJob runs OPT on a linked pair (Size × Region, Year × Size:
+// Size shared) through the real binaries, and shows NET refused on a
+// linked set with the method named.
+func TestLinkedOptJob(t *testing.T) {
+	plugins := realPlugins(t)
+	dir := t.TempDir()
+	copyDemo(t, dir)
+	t.Setenv("TMPDIR", t.TempDir())
+	head := "<OPENMICRODATA> \"tau_testW.asc\"\n<OPENMETADATA> \"tau_testW.rda\"\n" +
+		"<SPECIFYTABLE> \"Size\"\"Region\"|\"Var1\"||\n<SAFETYRULE> NK(3,75)\n" +
+		"<SPECIFYTABLE> \"Year\"\"Size\"|\"Var1\"||\n<SAFETYRULE> NK(3,75)\n<READMICRODATA>\n"
+	lb := runLinkedJob(t, plugins, dir, "opt", head+"<SUPPRESS> OPT(0,5)\n"+
+		"<WRITETABLE> (1, 5, AR+, \"opt1.tab\")\n<WRITETABLE> (2, 5, AR+, \"opt2.tab\")\n")
+	if !strings.Contains(lb, "Optimal protection for the linked tables") || !strings.Contains(lb, "primary cells are protected") ||
+		strings.Contains(lb, "under-protected") {
+		t.Errorf("OPT(0): the audit of the linked set is not clean:\n%s", lb)
+	}
+	code, out, errOut := run(t, plugins, "audit", filepath.Join(dir, "opt1.tab"), filepath.Join(dir, "opt2.tab"))
+	if code != ExitOK {
+		t.Errorf("argus audit of OPT's linked pair: exit %d\n%s%s", code, out, errOut)
+	}
+	arb := filepath.Join(dir, "net.arb")
+	if err := os.WriteFile(arb, []byte(head+"<SUPPRESS> NET(0)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = run(t, plugins, arb, filepath.Join(dir, "net.log"))
+	if code == ExitOK || !strings.Contains(out+errOut, "method NET cannot protect linked tables") {
+		t.Errorf("NET(0): want a refusal naming the method, got exit %d\n%s%s", code, out, errOut)
+	}
+}
