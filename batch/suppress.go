@@ -89,7 +89,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		tables[i] = t.table
 	}
 	problem.UndoSecondaries(tables)
-	p, m, err := problem.Build(tables)
+	p, m, err := e.buildProblem(specs, c.Table == 0)
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	default:
 		return fmt.Errorf("method %s returns %v results, which batch jobs cannot use yet", c.Method, ref.Info.Capabilities.Output)
 	}
-	n, _ := pluginsdk.Secondaries(p, res.Status)
+	n := chosenSecondaries(p, res.Status)
 	e.logf("End of %s protection. Time used %d seconds\nNumber of suppressions: %d", name, int(took.Seconds()), n)
 	step.Method.Secondaries = int(n)
 	step.Method.SuppressedCost = res.Stats.SuppressedCost
@@ -151,6 +151,11 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	}
 	if err := e.audit(p, m, specs, res.Status, step.Method, singletonProtection(ref.Info, params), target); err != nil {
 		return err
+	}
+	if c.Table != 0 {
+		if err := e.auditViews(); err != nil {
+			return err
+		}
 	}
 	if tauArgusSingletonRules(ref.Info, params) {
 		return e.colludingCheck(p, m, res.Status, step.Method)
