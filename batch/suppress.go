@@ -205,6 +205,9 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 		prefix := ""
 		if len(m.Tables) > 1 {
 			prefix = "table " + strconv.Itoa(slices.IndexFunc(e.tables, func(s *tableSpec) bool { return s.table == t })+1) + ": "
+			if !slices.ContainsFunc(e.tables, func(s *tableSpec) bool { return s.table == t }) {
+				prefix = "cover table: " // of confidential views (views.go)
+			}
 		}
 		for i := range t.Cells {
 			if !failed[m.Cell[ti][i]] || len(names) == maxNamedCells {
