@@ -1,7 +1,7 @@
 // Package views protects a confidential view of a three-way table by
 // suppressing cells in the published views: the setting of Roehrig, Padman,
 // Krishnan and Duncan, "Exact and heuristic methods for cell suppression in
-// multi-dimensional linked tables" (Operations Research, 2002).
+// multi-dimensional linked tables".
 //
 // An underlying table X = [x_ijk] ≥ 0 is published as two 2-D views,
 // A = [a_ij] (a_ij = Σ_k x_ijk) and B = [b_jk] (b_jk = Σ_i x_ijk), without
