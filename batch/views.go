@@ -289,3 +289,24 @@ func (e *engine) auditViews() error {
 	}
 	return nil
 }
+
+// logLinkedCounts writes τ-Argus's per-table line of a linked protection,
+// "K cells have been suppressed in table i", for the published tables of
+// the set (a cell shared by tables counts in each).
+func (e *engine) logLinkedCounts(specs []*tableSpec) {
+	if len(specs) < 2 {
+		return
+	}
+	for _, t := range specs {
+		if t.confidential {
+			continue
+		}
+		n := 0
+		for i := range t.table.Cells {
+			if t.table.Cells[i].Status.IsSecondary() {
+				n++
+			}
+		}
+		e.logf("%d cells have been suppressed in table %d", n, slices.Index(e.tables, t)+1)
+	}
+}

@@ -116,6 +116,9 @@ func TestLinkedOptJob(t *testing.T) {
 		strings.Contains(lb, "under-protected") {
 		t.Errorf("OPT(0): the audit of the linked set is not clean:\n%s", lb)
 	}
+	if !strings.Contains(lb, "cells have been suppressed in table 1") || !strings.Contains(lb, "cells have been suppressed in table 2") {
+		t.Errorf("OPT(0): want τ-Argus's per-table line of a linked protection:\n%s", lb)
+	}
 	code, out, errOut := run(t, plugins, "audit", filepath.Join(dir, "opt1.tab"), filepath.Join(dir, "opt2.tab"))
 	if code != ExitOK {
 		t.Errorf("argus audit of OPT's linked pair: exit %d\n%s%s", code, out, errOut)
