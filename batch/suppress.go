@@ -144,6 +144,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	}
 	n := chosenSecondaries(p, res.Status)
 	e.logf("End of %s protection. Time used %d seconds\nNumber of suppressions: %d", name, int(took.Seconds()), n)
+	e.logLinkedCounts(specs)
 	step.Method.Secondaries = int(n)
 	step.Method.SuppressedCost = res.Stats.SuppressedCost
 	for _, t := range specs {
