@@ -199,7 +199,7 @@ func randomInstance(rng *rand.Rand, n int) *Instance {
 // occur).
 func TestBoundsMatchAudit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	for trial := range 60 {
+	for trial := range 150 {
 		n := 2 + trial%4
 		in := randomInstance(rng, n)
 		p := in.NewPattern()
