@@ -98,56 +98,30 @@ func (e *engine) viewsProblem(specs []*tableSpec) (*pluginsdk.Problem, *problem.
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("confidential views: %w", err)
 	}
-	p, m, err := problem.Build(append(tables, cover))
+	published := make([]bool, len(specs)+1) // the cover table last, not published
+	for i, t := range specs {
+		published[i] = !t.confidential
+	}
+	p, m, disclosed, err := problem.BuildSet(append(tables, cover), published)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	n := p.NumCells()
-	published := make([]bool, n)
-	shown := make([]bool, n) // published, and not suppressed by some table that holds it
-	primary := make([]bool, n)
-	for ti, t := range tables {
-		for i := range t.Cells {
-			g, c := m.Cell[ti][i], &t.Cells[i]
-			if !specs[ti].confidential {
-				published[g] = true
-				if !c.Status.IsSuppressed() && !shown[g] {
-					shown[g] = true
-					if !primary[g] {
-						p.Cells.Status[g] = c.Status
-					}
-				}
-			}
-			if c.Status.IsPrimary() {
-				if !primary[g] {
-					p.Cells.Status[g] = c.Status
-					p.Cells.LowerPL[g], p.Cells.UpperPL[g] = 0, 0
-				}
-				primary[g] = true
-				p.Cells.LowerPL[g] = math.Max(p.Cells.LowerPL[g], c.LowerPL)
-				p.Cells.UpperPL[g] = math.Max(p.Cells.UpperPL[g], c.UpperPL)
-				p.Cells.LowerBound[g] = math.Min(p.Cells.LowerBound[g], c.Value-c.LowerPL)
-				p.Cells.UpperBound[g] = math.Max(p.Cells.UpperBound[g], c.Value+c.UpperPL)
+	held := make([]bool, p.NumCells())
+	for i := range specs {
+		if published[i] {
+			for _, g := range m.Cell[i] {
+				held[g] = true
 			}
 		}
 	}
 	hidden := 0
-	for g := range n {
-		switch {
-		case primary[g]:
-		case !published[g]:
-			p.Cells.Status[g], p.Cells.Cost[g] = cellstatus.Secondary, 0
+	for _, g := range m.Cell[len(specs)] {
+		if !held[g] {
 			hidden++
-		case !shown[g]: // suppressed by every published table that holds it
-			p.Cells.Status[g] = cellstatus.Secondary
 		}
 	}
 	e.logf("Confidential views: cover table %s (%d cells); %d cells are not published (hidden from the attacker)",
 		strings.Join(coverNames(specs), " x "), cover.Size(), hidden)
-	disclosed := make([]bool, n)
-	for g := range n {
-		disclosed[g] = primary[g] && shown[g]
-	}
 	return p, m, disclosed, nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/argusio/rda"
@@ -35,10 +34,10 @@ type linkedSet struct {
 
 // readLinkedSet reads τ-Argus intermediate tables (<WRITETABLE> type 5:
 // FILE.tab with its FILE.rda, statuses and protection levels as written)
-// and builds their joint problem: cells shared by tables (same codes of the
-// variables they have in common, totals elsewhere) are one cell, hidden only
-// if every table that holds it hides it (a value one table publishes is
-// known), primary if any table marks it primary.
+// and builds their joint problem (problem.BuildSet): cells shared by tables
+// (same codes of the variables they have in common, totals elsewhere) are
+// one cell, hidden only if every table that holds it hides it (a value one
+// table publishes is known), primary if any table marks it primary.
 func readLinkedSet(ctx context.Context, files []string) (*linkedSet, error) {
 	var tables []*table.Table
 	for _, path := range files {
@@ -48,51 +47,25 @@ func readLinkedSet(ctx context.Context, files []string) (*linkedSet, error) {
 		}
 		tables = append(tables, t)
 	}
-	p, m, err := problem.Build(tables)
+	published := make([]bool, len(tables))
+	for i := range published {
+		published[i] = true
+	}
+	p, m, disclosed, err := problem.BuildSet(tables, published)
 	if err != nil {
 		return nil, err
 	}
-	s := &linkedSet{files: files, problem: p, mapping: m, mixed: make([]int, len(tables))}
-	hidden := make([]bool, p.NumCells())
-	for g := range hidden {
-		hidden[g] = true
-	}
-	for ti, t := range tables {
-		for i := range t.Cells {
-			g, st := m.Cell[ti][i], t.Cells[i].Status
-			if !st.IsSuppressed() {
-				hidden[g] = false
-			}
-			if st.IsPrimary() && !p.Cells.Status[g].IsPrimary() {
-				p.Cells.Status[g] = st
-				p.Cells.LowerPL[g], p.Cells.UpperPL[g] = t.Cells[i].LowerPL, t.Cells[i].UpperPL
-			}
-		}
-	}
+	s := &linkedSet{files: files, problem: p, mapping: m, mixed: make([]int, len(tables)), disclosed: disclosed}
 	for ti, t := range tables {
 		for i := range t.Cells {
 			g := m.Cell[ti][i]
-			if t.Cells[i].Status.IsSuppressed() && !hidden[g] {
+			if t.Cells[i].Status.IsSuppressed() && (disclosed[g] || !p.Cells.Status[g].IsSuppressed()) {
 				s.mixed[ti]++
-			}
-		}
-	}
-	for g, h := range hidden {
-		st := p.Cells.Status[g]
-		if !h && st.IsSuppressed() {
-			// Published by some table: the attacker knows it; a primary
-			// stays primary (and fails, its value being public).
-			if !st.IsPrimary() {
-				p.Cells.Status[g] = cellstatus.Safe
 			}
 		}
 	}
 	if err := relations.Fill(p, relations.Options{}); err != nil {
 		return nil, fmt.Errorf("relations: %w", err)
-	}
-	s.disclosed = make([]bool, p.NumCells())
-	for g, h := range hidden {
-		s.disclosed[g] = !h && p.Cells.Status[g].IsPrimary()
 	}
 	return s, nil
 }
