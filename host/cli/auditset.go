@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/argusio/rda"
@@ -17,6 +18,18 @@ import (
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
+
+// viewFiles are the confidential views of an audit of a set and their
+// cover table (argus audit -confidential, -cover).
+type viewFiles struct {
+	confidential []string
+	cover        string
+}
+
+func (v *viewFiles) addConfidential(path string) error {
+	v.confidential = append(v.confidential, path)
+	return nil
+}
 
 // linkedSet is a set of published tables audited together, as the attacker
 // sees them: the tables, their joint problem and its mapping.
@@ -38,18 +51,37 @@ type linkedSet struct {
 // (same codes of the variables they have in common, totals elsewhere) are
 // one cell, hidden only if every table that holds it hides it (a value one
 // table publishes is known), primary if any table marks it primary.
-func readLinkedSet(ctx context.Context, files []string) (*linkedSet, error) {
+//
+// With views, the confidential tables (their primaries are audited) and
+// their cover table (every cell hidden unless a published table shows it)
+// join the set: the attacker of the confidential views, who knows the
+// published tables come from one underlying table.
+func readLinkedSet(ctx context.Context, files []string, views viewFiles) (*linkedSet, error) {
+	if (views.cover == "") != (len(views.confidential) == 0) {
+		return nil, fmt.Errorf("-confidential and -cover go together")
+	}
+	files = append([]string(nil), files...)
 	var tables []*table.Table
-	for _, path := range files {
+	var published []bool
+	all := append(append(append([]string(nil), files...), views.confidential...), views.cover)
+	for k, path := range all {
+		if path == "" {
+			continue
+		}
 		t, err := readIntermediate(ctx, path)
 		if err != nil {
 			return nil, err
 		}
+		if views.cover != "" && k == len(all)-1 {
+			for i := range t.Cells { // the cover's own statuses do not count
+				t.Cells[i].Status = cellstatus.Safe
+			}
+		}
 		tables = append(tables, t)
-	}
-	published := make([]bool, len(tables))
-	for i := range published {
-		published[i] = true
+		published = append(published, k < len(files))
+		if k >= len(files) {
+			files = append(files, path)
+		}
 	}
 	p, m, disclosed, err := problem.BuildSet(tables, published)
 	if err != nil {
@@ -105,8 +137,8 @@ func readIntermediate(ctx context.Context, path string) (*table.Table, error) {
 // auditSet audits a linked set of published tables jointly and prints, per
 // table, its primaries and those under-protected (named by their codes),
 // and the cells it hides that another table of the set publishes.
-func auditSet(ctx context.Context, env Env, run func(p *pluginsdk.Problem) (*pluginsdk.Result, error), files []string) int {
-	s, err := readLinkedSet(ctx, files)
+func auditSet(ctx context.Context, env Env, run func(p *pluginsdk.Problem) (*pluginsdk.Result, error), files []string, views viewFiles) int {
+	s, err := readLinkedSet(ctx, files, views)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
 		return ExitError

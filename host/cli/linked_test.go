@@ -187,7 +187,8 @@ func TestConfidentialViewJob(t *testing.T) {
 			"<SPECIFYTABLE> \"Loan\"\"Debt\"|\"Value\"||\n<SAFETYRULE> FREQ(1,10)\n" +
 			"<SPECIFYTABLE> \"Bank\"\"Debt\"|\"Value\"||\n<SAFETYRULE> NK(1,60)\n<CONFIDENTIAL> 3\n<READMICRODATA>\n" + tail
 	}
-	lb := runLinkedJob(t, plugins, dir, "alone", job("<SUPPRESS> MOD(1,5,1,1,1)\n<SUPPRESS> MOD(2,5,1,1,1)\n"))
+	lb := runLinkedJob(t, plugins, dir, "alone", job("<SUPPRESS> MOD(1,5,1,1,1)\n<SUPPRESS> MOD(2,5,1,1,1)\n"+
+		"<WRITETABLE> (1, 5, AR+, \"alone_a.tab\")\n<WRITETABLE> (2, 5, AR+, \"alone_b.tab\")\n"))
 	if !strings.Contains(lb, "confidential view Bank x Debt | Value: 2 of 7 sensitive cells are under-protected") ||
 		!strings.Contains(lb, "Bank=1, Debt=1") {
 		t.Errorf("protected one by one: want the views' audit to name the under-protected confidential cells:\n%s", lb)
@@ -200,6 +201,22 @@ func TestConfidentialViewJob(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(dir, "a.tab")); err != nil || !strings.Contains(string(b), ";M;") {
 		t.Errorf("a.tab: want secondaries in the published Bank x Loan table (%v)", err)
 	}
+	// argus audit of the published tables against the confidential view,
+	// with the view and the cover table written by an internal job.
+	runLinkedJob(t, plugins, dir, "internal", "<OPENMICRODATA> \"bank.asc\"\n<OPENMETADATA> \"bank.rda\"\n"+
+		"<SPECIFYTABLE> \"Bank\"\"Debt\"|\"Value\"||\n<SAFETYRULE> NK(1,60)\n"+
+		"<SPECIFYTABLE> \"Bank\"\"Loan\"\"Debt\"|\"Value\"||\n<SAFETYRULE> FREQ(1,10)\n<READMICRODATA>\n"+
+		"<WRITETABLE> (1, 5, AS+, \"c.tab\")\n<WRITETABLE> (2, 5, AS+, \"cover.tab\")\n")
+	views := []string{"audit", "-confidential", filepath.Join(dir, "c.tab"), "-cover", filepath.Join(dir, "cover.tab")}
+	code, out, errOut := run(t, plugins, append(views, filepath.Join(dir, "alone_a.tab"), filepath.Join(dir, "alone_b.tab"))...)
+	if code != 1 || !strings.Contains(out, "under-protected: table 3: Bank=1, Debt=1") {
+		t.Errorf("argus audit of the tables protected one by one against the view: want exit 1 naming Bank=1, Debt=1, got %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = run(t, plugins, append(views, filepath.Join(dir, "a.tab"), filepath.Join(dir, "b.tab"))...)
+	if code != ExitOK {
+		t.Errorf("argus audit of the tables protected with the view: exit %d\n%s%s", code, out, errOut)
+	}
+	os.Remove(filepath.Join(dir, "c.tab"))
 	for name, tail := range map[string]string{
 		"write":    "<SUPPRESS> OPT(0,5)\n<WRITETABLE> (3, 5, AR+, \"c.tab\")\n",
 		"suppress": "<SUPPRESS> OPT(3,5)\n",
