@@ -27,9 +27,12 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 	fs.SetOutput(env.Stderr)
 	bounds := fs.String("bounds", "auto", "a-priori bounds: auto (the file's), tauargus or nonnegative")
 	singletons := fs.Bool("singletons", false, "audit against colluding single-respondent cells (needs the .frq file)")
+	var views viewFiles
+	fs.Func("confidential", "a confidential view TABLE.tab (repeatable; with -cover): its sensitive cells are audited through the published tables", views.addConfidential)
+	fs.StringVar(&views.cover, "cover", "", "the cover table COVER.tab of the published tables and the confidential views (with -confidential)")
 	if err := fs.Parse(env.Args[1:]); err != nil || fs.NArg() < 1 || (fs.NArg() > 1 && !isIntermediate(fs.Arg(0))) {
 		fmt.Fprintln(env.Stderr, "usage: argus audit [-bounds auto|tauargus|nonnegative] [-singletons] FILE.jj\n"+
-			"       argus audit [-bounds ...] TABLE.tab... (linked published tables, <WRITETABLE> type 5 with their .rda, audited jointly)")
+			"       argus audit [-bounds ...] [-confidential C.tab... -cover COVER.tab] TABLE.tab... (linked published tables, <WRITETABLE> type 5 with their .rda, audited jointly)")
 		return ExitError
 	}
 	path := fs.Arg(0)
@@ -70,7 +73,7 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 		return res, err
 	}
 	if isIntermediate(path) {
-		return auditSet(ctx, env, runAudit, fs.Args())
+		return auditSet(ctx, env, runAudit, fs.Args(), views)
 	}
 	res, err := runAudit(p)
 	if err != nil {
