@@ -192,6 +192,8 @@ type tableSpec struct {
 	audit *AuditReport
 	// unsafe is set when that audit found a primary under-protected.
 	unsafe *unsafeTable
+	// confidential marks a confidential view (<CONFIDENTIAL>, views.go).
+	confidential bool
 }
 
 // engine is the state of a running job.
@@ -494,6 +496,8 @@ func (e *engine) dispatch(cmd arb.Command) error {
 		return e.apriori(c)
 	case *arb.Suppress:
 		return e.suppress(c)
+	case *arb.Confidential:
+		return e.confidential(c)
 	case *arb.WriteTable:
 		return e.writeTable(c)
 	case *arb.Recode:

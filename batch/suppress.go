@@ -98,7 +98,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		tables[i] = t.table
 	}
 	problem.UndoSecondaries(tables)
-	p, m, err := problem.Build(tables)
+	p, m, err := e.buildProblem(specs, c.Table == 0)
 	if err != nil {
 		return err
 	}
@@ -164,8 +164,9 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	default:
 		return fmt.Errorf("method %s returns %v results, which batch jobs cannot use yet", c.Method, ref.Info.Capabilities.Output)
 	}
-	n, _ := pluginsdk.Secondaries(p, res.Status)
+	n := chosenSecondaries(p, res.Status)
 	e.logf("End of %s protection. Time used %d seconds\nNumber of suppressions: %d", name, int(took.Seconds()), n)
+	e.logLinkedCounts(specs)
 	step.Method.Secondaries = int(n)
 	step.Method.SuppressedCost = res.Stats.SuppressedCost
 	for _, t := range specs {
@@ -173,6 +174,11 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	}
 	if err := e.audit(p, m, specs, res.Status, step.Method, singletonProtection(ref.Info, params), target); err != nil {
 		return err
+	}
+	if c.Table != 0 {
+		if err := e.auditViews(); err != nil {
+			return err
+		}
 	}
 	if tauArgusSingletonRules(ref.Info, params) {
 		return e.colludingCheck(p, m, res.Status, step.Method)
@@ -222,6 +228,9 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 		prefix := ""
 		if len(m.Tables) > 1 {
 			prefix = "table " + strconv.Itoa(slices.IndexFunc(e.tables, func(s *tableSpec) bool { return s.table == t })+1) + ": "
+			if !slices.ContainsFunc(e.tables, func(s *tableSpec) bool { return s.table == t }) {
+				prefix = "cover table: " // of confidential views (views.go)
+			}
 		}
 		for i := range t.Cells {
 			if !failed[m.Cell[ti][i]] || len(names) == maxNamedCells {

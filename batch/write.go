@@ -15,6 +15,9 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 	if err != nil {
 		return err
 	}
+	if err := checkNotConfidential(t, c.Table); err != nil {
+		return err
+	}
 	typ := output.Type(c.Type)
 	if !typ.Valid() {
 		return fmt.Errorf("Unknown output type (%d)", c.Type)

@@ -185,3 +185,26 @@ func TestRealLogbook(t *testing.T) {
 		}
 	}
 }
+
+// TestConfidential: <CONFIDENTIAL> n (an argus extension) parses to its
+// table number and is allowed where <SUPPRESS> is.
+func TestConfidential(t *testing.T) {
+	src := "<OPENMICRODATA> \"d.asc\"\n<OPENMETADATA> \"d.rda\"\n<SPECIFYTABLE> \"A\"\"B\"|\"V\"||\n<SAFETYRULE> NK(3,75)\n" +
+		"<CONFIDENTIAL> 1\n<READMICRODATA>\n"
+	job, err := Parse(strings.NewReader(src), "c.arb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *Confidential
+	for _, c := range job.Commands {
+		if cc, ok := c.(*Confidential); ok {
+			got = cc
+		}
+	}
+	if got == nil || got.Table != 1 {
+		t.Fatalf("got %+v", got)
+	}
+	if err := job.CheckOrder(); err != nil {
+		t.Fatal(err)
+	}
+}

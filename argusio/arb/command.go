@@ -60,7 +60,8 @@ func (h *Header) Head() *Header { return h }
 // package ([Comment], [Logbook], [VersionInfo], [OpenMicrodata],
 // [OpenTableData], [OpenMetadata], [SpecifyTable], [SafetyRule],
 // [ReadMicrodata], [ReadTable], [Apriori], [Suppress], [WriteTable],
-// [Recode], [Solver], [Clear], [GoInteractive], [Cover], [Anco], [JJ]).
+// [Recode], [Solver], [Clear], [GoInteractive], [Cover], [Anco], [JJ],
+// [Confidential]).
 type Command interface {
 	Head() *Header
 }
@@ -246,6 +247,17 @@ type Cover struct{ Header }
 
 // Anco is <ANCO>, a developer flag.
 type Anco struct{ Header }
+
+// Confidential is <CONFIDENTIAL> n, an argus extension (τ-Argus has no
+// such command): table n is computed and protected but never published.
+// Its sensitive cells are protected through the suppressions of the
+// published tables of a linked protection (<SUPPRESS> with table 0)
+// against an attacker who knows the published tables come from one
+// underlying table; no <WRITETABLE> may write it.
+type Confidential struct {
+	Header
+	Table int // 1-based
+}
 
 // JJ is <JJ>; τ-Argus logs "<JJ> not yet implemented. Skipping this
 // command." and continues.

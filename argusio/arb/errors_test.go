@@ -79,8 +79,9 @@ func TestParseErrors(t *testing.T) {
 		{`<SUPPRESS> GH(x)`, "Illegal table number (x) in <SUPPRESS>", 0},
 		{`<SUPPRESS> GH(-1)`, "Wrong table number in <SUPPRESS>", 0},
 		{`<SUPPRESS> GH(1`, "No separator found in string 1", 0},
-		{`<SUPPRESS> OPT(0)`, "Linked tables is only possible for Modular or Hypercube", 0},
 		{`<SUPPRESS> RND(0,5)`, "Linked tables is only possible for Modular or Hypercube", 0},
+		{`<CONFIDENTIAL> x`, "Illegal table number (x) in <CONFIDENTIAL>", 0},
+		{`<CONFIDENTIAL> 0`, "Illegal table number (0) in <CONFIDENTIAL>", 0},
 		// The checks of the arguments after the table number are the
 		// methods' (batch: TestSuppressArgs).
 		// WRITETABLE

@@ -79,7 +79,7 @@ func (o *Order) Check(cmd Command) error {
 			return notAllowed()
 		}
 		o.state = StateRules
-	case *Suppress:
+	case *Suppress, *Confidential:
 		if o.state != StateRules {
 			return notAllowed()
 		}

@@ -88,6 +88,14 @@ func (p *parser) command() (Command, error) {
 		return p.parseApriori(h)
 	case "<COVER>":
 		return &Cover{Header: h}, nil
+	case "<CONFIDENTIAL>":
+		tok := s.NextField(",")
+		s.ClearLine()
+		n, err := lex.ParseInt(strings.TrimSpace(tok))
+		if err != nil || n < 1 {
+			return nil, p.errf("Illegal table number (%s) in <CONFIDENTIAL>", tok)
+		}
+		return &Confidential{Header: h, Table: n}, nil
 	case "<SUPPRESS>":
 		return p.parseSuppress(h)
 	case "<WRITETABLE>":

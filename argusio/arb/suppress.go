@@ -140,7 +140,7 @@ func (p *parser) parseSuppress(h Header) (Command, error) {
 	}
 	cmd.Table = n
 	switch method {
-	case "OPT", "RND", "NET", "CTA", "CKM":
+	case "RND", "CTA", "CKM": // OPT and NET: the method's Capabilities.LinkedTables decides (batch)
 		if n == 0 {
 			return nil, p.tailErr(tail, "Linked tables is only possible for Modular or Hypercube")
 		}

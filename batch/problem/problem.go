@@ -204,3 +204,67 @@ func UndoSecondaries(tables []*table.Table) {
 		}
 	}
 }
+
+// BuildSet returns the problem of a set of tables as an attacker sees them
+// when only some are published (published[t]; a linked set of published
+// tables, or published tables with confidential views and their cover
+// table): the cells of Build with statuses merged across the tables that
+// hold them. A cell is a primary when any table marks it primary (with the
+// largest protection levels); else it is hidden (status secondary) when no
+// published table holds it (at cost 0: a confidential or cover cell the
+// attacker never sees) or when every published table that holds it
+// suppresses it; else it is published with the status of a table that
+// publishes it. disclosed marks the primaries that a published table shows:
+// their value is known outright (none when the tables hold only primaries
+// and published cells, as before a protection).
+func BuildSet(tables []*table.Table, published []bool) (p *pluginsdk.Problem, m *Mapping, disclosed []bool, err error) {
+	if len(published) != len(tables) {
+		return nil, nil, nil, fmt.Errorf("%d tables, %d published flags", len(tables), len(published))
+	}
+	p, m, err = Build(tables)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	n := p.NumCells()
+	held := make([]bool, n)    // by a published table
+	shown := make([]bool, n)   // by a published table that does not suppress it
+	primary := make([]bool, n) // by any table
+	c := &p.Cells
+	for ti, t := range tables {
+		for i := range t.Cells {
+			g, tc := m.Cell[ti][i], &t.Cells[i]
+			if published[ti] {
+				held[g] = true
+				if !tc.Status.IsSuppressed() && !shown[g] {
+					shown[g] = true
+					if !primary[g] {
+						c.Status[g] = tc.Status
+					}
+				}
+			}
+			if !tc.Status.IsPrimary() {
+				continue
+			}
+			if !primary[g] {
+				c.Status[g], c.LowerPL[g], c.UpperPL[g] = tc.Status, 0, 0
+			}
+			primary[g] = true
+			c.LowerPL[g] = math.Max(c.LowerPL[g], tc.LowerPL)
+			c.UpperPL[g] = math.Max(c.UpperPL[g], tc.UpperPL)
+			c.LowerBound[g] = math.Min(c.LowerBound[g], tc.Value-tc.LowerPL)
+			c.UpperBound[g] = math.Max(c.UpperBound[g], tc.Value+tc.UpperPL)
+		}
+	}
+	disclosed = make([]bool, n)
+	for g := range n {
+		switch {
+		case primary[g]:
+			disclosed[g] = shown[g]
+		case !held[g]:
+			c.Status[g], c.Cost[g] = cellstatus.Secondary, 0
+		case !shown[g]:
+			c.Status[g] = cellstatus.Secondary
+		}
+	}
+	return p, m, disclosed, nil
+}

@@ -84,3 +84,49 @@ func TestSingle(t *testing.T) {
 		t.Errorf("total label %q", got)
 	}
 }
+
+// TestBuildSet: statuses of a set with a confidential table (A×C) beside a
+// published one (A×B), and of two published tables that disagree.
+func TestBuildSet(t *testing.T) {
+	a := flat("A", "1", "2", "3")
+	ab := newTable(t, a, flat("B", "x", "y"))
+	ac := newTable(t, a, flat("C", "p", "q", "r"))
+	ac.Cells[5].Status, ac.Cells[5].LowerPL, ac.Cells[5].UpperPL = cellstatus.UnsafeFreq, 2, 3 // (1, p): confidential only
+	ac.Cells[8].Status, ac.Cells[8].LowerPL = cellstatus.UnsafeRule, 4                         // (2, Total): shown by A×B
+	ab.Cells[4].Status = cellstatus.Secondary                                                  // (1, x)
+	p, m, disclosed, err := BuildSet([]*table.Table{ab, ac}, []bool{true, false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		g         int
+		status    cellstatus.Status
+		disclosed bool
+	}{
+		{"confidential primary", m.Cell[1][5], cellstatus.UnsafeFreq, false},
+		{"confidential primary published by A×B", m.Cell[1][8], cellstatus.UnsafeRule, true},
+		{"confidential cell", m.Cell[1][14], cellstatus.Secondary, false},
+		{"published secondary", m.Cell[0][4], cellstatus.Secondary, false},
+		{"published cell", m.Cell[0][5], cellstatus.Safe, false},
+	} {
+		if p.Cells.Status[tc.g] != tc.status || disclosed[tc.g] != tc.disclosed {
+			t.Errorf("%s: status %v, disclosed %v; want %v, %v", tc.name, p.Cells.Status[tc.g], disclosed[tc.g], tc.status, tc.disclosed)
+		}
+	}
+	if g := m.Cell[1][5]; p.Cells.LowerPL[g] != 2 || p.Cells.UpperPL[g] != 3 {
+		t.Errorf("protection levels of the confidential primary: %v, %v", p.Cells.LowerPL[g], p.Cells.UpperPL[g])
+	}
+	if g := m.Cell[1][14]; p.Cells.Cost[g] != 0 {
+		t.Errorf("a cell no published table holds costs %v", p.Cells.Cost[g])
+	}
+	// Both published: (3, Total) suppressed by A×B, published by A×C.
+	ab.Cells[9].Status = cellstatus.Secondary
+	p, m, _, err = BuildSet([]*table.Table{ab, ac}, []bool{true, true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := m.Cell[0][9]; p.Cells.Status[g] != cellstatus.Safe {
+		t.Errorf("a cell one table publishes: status %v, want safe", p.Cells.Status[g])
+	}
+}

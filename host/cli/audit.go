@@ -27,15 +27,22 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 	fs.SetOutput(env.Stderr)
 	bounds := fs.String("bounds", "auto", "a-priori bounds: auto (the file's), tauargus or nonnegative")
 	singletons := fs.Bool("singletons", false, "audit against colluding single-respondent cells (needs the .frq file)")
-	if err := fs.Parse(env.Args[1:]); err != nil || fs.NArg() != 1 {
-		fmt.Fprintln(env.Stderr, "usage: argus audit [-bounds auto|tauargus|nonnegative] [-singletons] FILE.jj")
+	var views viewFiles
+	fs.Func("confidential", "a confidential view TABLE.tab (repeatable; with -cover): its sensitive cells are audited through the published tables", views.addConfidential)
+	fs.StringVar(&views.cover, "cover", "", "the cover table COVER.tab of the published tables and the confidential views (with -confidential)")
+	if err := fs.Parse(env.Args[1:]); err != nil || fs.NArg() < 1 || (fs.NArg() > 1 && !isIntermediate(fs.Arg(0))) {
+		fmt.Fprintln(env.Stderr, "usage: argus audit [-bounds auto|tauargus|nonnegative] [-singletons] FILE.jj\n"+
+			"       argus audit [-bounds ...] [-confidential C.tab... -cover COVER.tab] TABLE.tab... (linked published tables, <WRITETABLE> type 5 with their .rda, audited jointly)")
 		return ExitError
 	}
 	path := fs.Arg(0)
-	p, err := readJJ(path, *singletons)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
-		return ExitError
+	var p *pluginsdk.Problem
+	var err error
+	if !isIntermediate(path) {
+		if p, err = readJJ(path, *singletons); err != nil {
+			fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
+			return ExitError
+		}
 	}
 	cat, err := loadCatalog(ctx, env, true)
 	if err != nil {
@@ -55,17 +62,22 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 	if *singletons {
 		params["singletons"] = "collude"
 	}
-	res, err := newRunner(log, "").Run(ctx, entry, pluginclient.Job{Method: "AUDIT", Params: params, Problem: p, JobID: "audit"})
+	runAudit := func(p *pluginsdk.Problem) (*pluginsdk.Result, error) {
+		res, err := newRunner(log, "").Run(ctx, entry, pluginclient.Job{Method: "AUDIT", Params: params, Problem: p, JobID: "audit"})
+		if err == nil && !res.Outcome.HasResult() {
+			err = fmt.Errorf("%s%v", res.Outcome, res.Diagnostics)
+		}
+		if err == nil && len(res.Verdicts) != p.NumCells() {
+			err = fmt.Errorf("the audit plugin returned no verdicts (install the audit plugin of this release)")
+		}
+		return res, err
+	}
+	if isIntermediate(path) {
+		return auditSet(ctx, env, runAudit, fs.Args(), views)
+	}
+	res, err := runAudit(p)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
-		return ExitError
-	}
-	if !res.Outcome.HasResult() {
-		fmt.Fprintf(env.Stderr, "argus audit: %s%v\n", res.Outcome, res.Diagnostics)
-		return ExitError
-	}
-	if len(res.Verdicts) != p.NumCells() {
-		fmt.Fprintln(env.Stderr, "argus audit: the audit plugin returned no verdicts (install the audit plugin of this release)")
 		return ExitError
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
