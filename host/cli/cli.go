@@ -12,6 +12,7 @@
 //	argus demo [-out DIR]     run the demonstration job
 //	argus audit FILE.jj       audit the suppression pattern of a JJ file
 //	argus generate -shape S … write a generated test table (JJ, τ-Argus job)
+//	argus run-all DIR|FILE…   run many batch jobs (a nightly run)
 //	argus version             print the version
 //	argus help                print this help
 package cli
@@ -82,6 +83,14 @@ Usage:
         [-values MODEL] [-cost C] (-jj FILE | -job DIR/NAME) [-method M]
                             write a generated test table as a JJ file or
                             a τ-Argus job (argus generate -h for more)
+  argus run-all [-workers N] [-state DIR] [-retries N] [-time-limit D]
+        [-force] DIR|BATCHFILE|@LIST ... [-- JOB OPTIONS]
+                            run many batch jobs, each its own argus process,
+                            N at once; complete jobs of an earlier run in
+                            DIR (default argus-run) are not run again;
+                            transient failures are retried; summary in
+                            DIR/summary.json and summary.html; exit 0 only
+                            when every job succeeded
   argus version             print the version
   argus help                print this help
 
@@ -123,6 +132,8 @@ func Main(ctx context.Context, env Env) int {
 		return cmdAudit(ctx, env, log)
 	case "generate":
 		return cmdGenerate(ctx, env, log)
+	case "run-all":
+		return cmdRunAll(ctx, env, log)
 	case "version", "-version", "--version":
 		fmt.Fprintf(env.Stdout, "argus %s\n", Version)
 		return ExitOK
