@@ -41,6 +41,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/sdcengine/argus/batch"
 )
 
 // Job is one batch file of a run.
@@ -216,15 +218,15 @@ func Run(ctx context.Context, opts Options, jobs []Job) (*Summary, error) {
 	prog.end()
 	sum.Finished = time.Now().UTC()
 	sum.Jobs = results
-	sum.tally()
+	sum.Tally()
 	if err := WriteSummary(opts.StateDir, sum); err != nil {
 		return sum, err
 	}
 	return sum, nil
 }
 
-// tally counts the statuses and orders the jobs: failures first.
-func (s *Summary) tally() {
+// Tally counts the statuses and orders the jobs: failures first.
+func (s *Summary) Tally() {
 	s.Counts = map[string]int{}
 	s.Resumed = 0
 	for _, r := range s.Jobs {
@@ -275,13 +277,7 @@ func runJob(ctx context.Context, opts Options, job Job) Result {
 		res.Attempts++
 		log.Info().Int("attempt", res.Attempts).Msg("job started")
 		a := opts.Exec.Run(ctx, job.BatchFile, dir)
-		res.Seconds += a.Seconds
-		res.ExitCode = a.ExitCode
-		res.Error = ""
-		rep, rerr := ReadReport(filepath.Join(dir, ReportFile))
-		if rerr == nil {
-			res.fill(rep)
-		}
+		rep := res.Settle(a, dir)
 		ev := log.Info()
 		if a.describe() != "" {
 			ev = log.Warn()
@@ -289,26 +285,12 @@ func runJob(ctx context.Context, opts Options, job Job) Result {
 		ev.Int("attempt", res.Attempts).Int("exit", a.ExitCode).Str("signal", a.Signal).
 			Float64("seconds", a.Seconds).Bool("transient", a.Transient).Msg("job attempt ended")
 		switch {
-		case a.Err == nil && !a.Cancelled && !a.TimedOut && (a.ExitCode == 0 || a.ExitCode == 1):
-			res.Status = StatusSucceeded
-			if a.ExitCode == 1 {
-				res.Status = StatusInteractive
-			}
-			if rerr != nil {
-				res.Status, res.Error = StatusFailed, fmt.Sprintf("argus ended with exit status %d without a run report: %v", a.ExitCode, rerr)
-				return res
-			}
+		case !res.Failed():
 			if err := writeMarker(dir, job.BatchFile, batchSum, rep, res); err != nil {
 				res.Status, res.Error = StatusFailed, err.Error()
 				return res
 			}
 			_ = os.RemoveAll(filepath.Join(dir, TempDirName))
-			return res
-		case a.Cancelled:
-			res.Status, res.Error = StatusInterrupted, a.describe()
-			return res
-		case a.TimedOut:
-			res.Status, res.Error = StatusTimedOut, a.describe()
 			return res
 		case a.Transient && res.Attempts <= opts.Retries:
 			log.Warn().Str("reason", a.describe()).Dur("after", delay).Msg("transient failure; job retried")
@@ -321,17 +303,50 @@ func runJob(ctx context.Context, opts Options, job Job) Result {
 			delay *= 2
 			continue
 		}
-		res.Status = StatusFailed
-		switch d := a.describe(); {
-		case res.Error == "" && stderrError(a.StderrTail) != "":
-			res.Error = stderrError(a.StderrTail)
-		case res.Error == "":
-			res.Error = d
-		case a.Transient:
-			res.Error = d + ": " + res.Error
-		}
 		return res
 	}
+}
+
+// Settle records an attempt of the job whose files are in dir: its
+// duration, exit status, the figures of its run report, its status and
+// error as if it were the last attempt (a transient failure is failed).
+// It returns the run report of a successful attempt.
+func (r *Result) Settle(a Attempt, dir string) *batch.Report {
+	r.Seconds += a.Seconds
+	r.ExitCode = a.ExitCode
+	r.Error = ""
+	rep, rerr := ReadReport(filepath.Join(dir, ReportFile))
+	if rerr == nil {
+		r.fill(rep)
+	}
+	switch {
+	case a.Err == nil && !a.Cancelled && !a.TimedOut && (a.ExitCode == 0 || a.ExitCode == 1):
+		r.Status = StatusSucceeded
+		if a.ExitCode == 1 {
+			r.Status = StatusInteractive
+		}
+		if rerr != nil {
+			r.Status, r.Error = StatusFailed, fmt.Sprintf("argus ended with exit status %d without a run report: %v", a.ExitCode, rerr)
+			return nil
+		}
+		return rep
+	case a.Cancelled:
+		r.Status, r.Error = StatusInterrupted, a.describe()
+		return nil
+	case a.TimedOut:
+		r.Status, r.Error = StatusTimedOut, a.describe()
+		return nil
+	}
+	r.Status = StatusFailed
+	switch d := a.describe(); {
+	case r.Error == "" && stderrError(a.StderrTail) != "":
+		r.Error = stderrError(a.StderrTail)
+	case r.Error == "":
+		r.Error = d
+	case a.Transient:
+		r.Error = d + ": " + r.Error
+	}
+	return nil
 }
 
 // stderrError returns argus's last error line ("argus: ..."), without
