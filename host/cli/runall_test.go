@@ -9,8 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
+	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/sdcengine/argus/host/internal/natstest"
 	"github.com/sdcengine/argus/host/runall"
 )
 
@@ -151,5 +155,76 @@ func TestRunAllDemo(t *testing.T) {
 	code, out, sum = runAll()
 	if code != ExitError || sum.Resumed != 2 || sum.Jobs[0].Resumed {
 		t.Errorf("resumed run: exit %d, %d resumed\n%s", code, sum.Resumed, out)
+	}
+}
+
+// TestNATSDemo: two demo jobs over NATS with TLS and a password, through
+// the commands: argus submit, an argus worker process (real argus jobs and
+// plugins), argus status -wait -out (summary and outputs fetched).
+func TestNATSDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real jobs")
+	}
+	plugins, argus := buildPlugins(t), argusBin(t)
+	tlsCfg, caFile := natstest.TLS(t)
+	ts := natstest.Start(t, func(o *server.Options) {
+		o.TLS, o.TLSConfig, o.TLSTimeout = true, tlsCfg, 5
+		o.Username, o.Password = "argus", "pw-nightly"
+	})
+	jobs := t.TempDir()
+	demo := filepath.Join(repoDir, "testdata", "demo")
+	for _, d := range []string{"one", "two"} {
+		os.MkdirAll(filepath.Join(jobs, d), 0o755)
+		for _, f := range []string{"simple2d.arb", "tau_testW.asc", "tau_testW.rda"} {
+			b, err := os.ReadFile(filepath.Join(demo, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(jobs, d, f), b, 0o644)
+		}
+	}
+	conn := []string{"-nats", ts.URL(), "-nats-ca", caFile, "-nats-user", "argus"}
+	worker := exec.Command(argus, append([]string{"worker", "-dir", t.TempDir()}, conn...)...)
+	worker.Env = append(os.Environ(), "ARGUS_NATS_PASSWORD=pw-nightly", "ARGUS_PLUGIN_PATH="+plugins, "ARGUS_CACHE_DIR=off")
+	var wlog strings.Builder
+	worker.Stderr = &wlog
+	if err := worker.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		worker.Process.Signal(syscall.SIGTERM)
+		worker.Wait()
+		if t.Failed() {
+			t.Logf("worker:\n%s", wlog.String())
+		}
+	}()
+	env := map[string]string{"ARGUS_NATS_PASSWORD": "pw-nightly"}
+	main := func(args ...string) (int, string) {
+		var o, e strings.Builder
+		code := Main(t.Context(), Env{Args: args, Stdout: &o, Stderr: &e, Getenv: func(k string) string { return env[k] }})
+		return code, o.String() + e.String()
+	}
+	if code, out := main(append(append([]string{"submit"}, conn...), "-run", "demo", jobs)...); code != ExitOK {
+		t.Fatalf("submit: exit %d\n%s", code, out)
+	}
+	// Without the password: refused.
+	env["ARGUS_NATS_PASSWORD"] = "wrong"
+	if code, out := main(append(append([]string{"status"}, conn...), "-run", "demo")...); code != ExitError {
+		t.Errorf("status with a wrong password: exit %d\n%s", code, out)
+	}
+	env["ARGUS_NATS_PASSWORD"] = "pw-nightly"
+	out := t.TempDir()
+	code, msg := main(append(append([]string{"status"}, conn...), "-run", "demo", "-wait", "3m", "-out", out)...)
+	if code != ExitOK || !strings.Contains(msg, "2 jobs, 2 succeeded") {
+		t.Fatalf("status: exit %d\n%s", code, msg)
+	}
+	csv, _ := filepath.Glob(filepath.Join(out, "simple2d-*", "simple2d-table.csv"))
+	logbooks, _ := filepath.Glob(filepath.Join(out, "simple2d-*", "argus", "logbook.txt"))
+	if len(csv) != 2 || len(logbooks) != 2 {
+		t.Errorf("fetched outputs %v, logbooks %v", csv, logbooks)
+	}
+	html, _ := os.ReadFile(filepath.Join(out, runall.SummaryHTML))
+	if !strings.Contains(string(html), "Size x Region") {
+		t.Errorf("summary:\n%s", html)
 	}
 }

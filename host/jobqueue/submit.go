@@ -1,0 +1,100 @@
+package jobqueue
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/sdcengine/argus/host/runall"
+)
+
+// Submitted tells what Submit did with one job.
+type Submitted struct {
+	Job runall.Job
+	// Skipped tells that the job had succeeded in this run with the same
+	// batch file, or was queued already, and was not queued again.
+	Skipped bool
+	Err     error
+}
+
+// Submit queues the jobs under the run name: each job's batch file and
+// inputs (JobFiles) are uploaded, its state set to queued, and its
+// message published (deduplicated by run, job and batch checksum for ten
+// minutes). A job refused by JobFiles is not queued (its error is in its
+// Submitted); a job that succeeded in the same run with the same batch
+// file, or still queued or running, is skipped, so submitting a run
+// again resumes it (failed jobs are queued again).
+func (q *Queue) Submit(ctx context.Context, run string, jobs []runall.Job) []Submitted {
+	out := make([]Submitted, len(jobs))
+	for i, j := range jobs {
+		out[i] = Submitted{Job: j}
+		skipped, err := q.submit(ctx, run, j)
+		out[i].Skipped, out[i].Err = skipped, err
+	}
+	return out
+}
+
+func (q *Queue) submit(ctx context.Context, run string, j runall.Job) (bool, error) {
+	b, err := os.ReadFile(j.BatchFile)
+	if err != nil {
+		return false, err
+	}
+	sum := sha256.Sum256(b)
+	batchSum := hex.EncodeToString(sum[:])
+	k := key(run, j.ID)
+	if e, err := q.KV.Get(ctx, k); err == nil {
+		var st State
+		// Succeeded, or still queued or running: not queued again.
+		if json.Unmarshal(e.Value(), &st) == nil && st.BatchSHA256 == batchSum &&
+			(!st.Done() || st.Result != nil && !st.Result.Failed()) {
+			return true, nil
+		}
+	} else if !errors.Is(err, jetstream.ErrKeyNotFound) {
+		return false, fmt.Errorf("state %s: %w", k, err)
+	}
+	inputs, err := JobFiles(j.BatchFile)
+	if err != nil {
+		return false, err
+	}
+	dir := filepath.Dir(j.BatchFile)
+	batch := filepath.Base(j.BatchFile)
+	for _, name := range append([]string{batch}, inputs...) {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			return false, err
+		}
+		_, err = q.Obj.Put(ctx, jetstream.ObjectMeta{Name: inName(run, j.ID, filepath.ToSlash(name))}, f)
+		f.Close()
+		if err != nil {
+			return false, fmt.Errorf("upload %s: %w", name, err)
+		}
+	}
+	st := State{Run: run, Job: j.ID, Status: StateQueued, BatchSHA256: batchSum, Updated: time.Now().UTC()}
+	if err := q.putState(ctx, &st); err != nil {
+		return false, err
+	}
+	m := Message{Run: run, Job: j.ID, Batch: batch, Inputs: inputs, BatchSHA256: batchSum}
+	data, _ := json.Marshal(m)
+	msg := &nats.Msg{Subject: Subject, Data: data, Header: nats.Header{}}
+	if _, err := q.JS.PublishMsg(ctx, msg, jetstream.WithMsgID(k+"."+batchSum[:16])); err != nil {
+		return false, fmt.Errorf("queue %s: %w", k, err)
+	}
+	return false, nil
+}
+
+func (q *Queue) putState(ctx context.Context, st *State) error {
+	data, _ := json.Marshal(st)
+	if _, err := q.KV.Put(ctx, key(st.Run, st.Job), data); err != nil {
+		return fmt.Errorf("state %s: %w", key(st.Run, st.Job), err)
+	}
+	return nil
+}
