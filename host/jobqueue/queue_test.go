@@ -63,7 +63,7 @@ func workerMain(url string) int {
 	return 0
 }
 
-func startServer(t *testing.T, configure func(*server.Options)) *natstest.Server {
+func startServer(t testing.TB, configure func(*server.Options)) *natstest.Server {
 	t.Helper()
 	return natstest.Start(t, configure)
 }
@@ -92,7 +92,7 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-func startWorkers(t *testing.T, url string, n int) []*worker {
+func startWorkers(t testing.TB, url string, n int) []*worker {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -133,7 +133,7 @@ func startWorkers(t *testing.T, url string, n int) []*worker {
 // makeJobs writes n fake jobs (valid batch files whose fake-argus
 // instructions are comments), each in its own directory with an input
 // file, plus the extra ones given (name → instructions).
-func makeJobs(t *testing.T, n int, instr string, extra map[string]string) []runall.Job {
+func makeJobs(t testing.TB, n int, instr string, extra map[string]string) []runall.Job {
 	t.Helper()
 	root := t.TempDir()
 	write := func(name, text string) {
@@ -176,7 +176,7 @@ func submit(t *testing.T, q *Queue, run string, jobs []runall.Job) {
 	}
 }
 
-func waitRun(t *testing.T, q *Queue, run string, n int) []State {
+func waitRun(t testing.TB, q *Queue, run string, n int) []State {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
