@@ -49,6 +49,10 @@ const (
 	ObjectsName  = "ARGUS_FILES"
 )
 
+// Keep is how long job states and files stay on the server: two weeks of
+// nightly runs, then they expire.
+const Keep = 14 * 24 * time.Hour
+
 // Queue is a connection to the job queue, its state bucket and object
 // store.
 type Queue struct {
@@ -89,11 +93,11 @@ func setup(ctx context.Context, nc *nats.Conn) (*Queue, error) {
 			return fmt.Errorf("stream %s: %w", StreamName, err)
 		}
 		if q.KV, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: BucketName, History: 16,
-			Storage: jetstream.FileStorage}); err != nil {
+			Storage: jetstream.FileStorage, TTL: Keep}); err != nil {
 			return fmt.Errorf("bucket %s: %w", BucketName, err)
 		}
 		if q.Obj, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: ObjectsName,
-			Storage: jetstream.FileStorage}); err != nil {
+			Storage: jetstream.FileStorage, TTL: Keep}); err != nil {
 			return fmt.Errorf("object store %s: %w", ObjectsName, err)
 		}
 		return nil

@@ -191,6 +191,11 @@ func Run(ctx context.Context, opts Options, jobs []Job) (*Summary, error) {
 	if err := os.MkdirAll(filepath.Join(opts.StateDir, "jobs"), 0o755); err != nil {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
+	unlock, err := lockState(opts.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = DefaultWorkers()

@@ -204,3 +204,30 @@ func TestDiscover(t *testing.T) {
 		t.Error("a missing list is no error")
 	}
 }
+
+// TestStateLocked: a second run on a state directory in use is refused.
+func TestStateLocked(t *testing.T) {
+	dir, state := t.TempDir(), t.TempDir()
+	jobs := writeJobs(t, dir, map[string]string{"slow.arb": "sleep 1m"})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(ctx, Options{Exec: fakeExec(t), StateDir: state, Log: zerolog.Nop()}, jobs)
+	}()
+	defer func() { cancel(); <-done }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(state, "jobs", jobs[0].ID, StderrFile)); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first run did not start its job")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := Run(t.Context(), Options{Exec: fakeExec(t), StateDir: state, Log: zerolog.Nop()}, jobs); err == nil ||
+		!strings.Contains(err.Error(), "another run") {
+		t.Errorf("second run: %v", err)
+	}
+}
