@@ -19,8 +19,10 @@ import (
 type WorkerOptions struct {
 	// Name identifies the worker in job states (default host-pid).
 	Name string
-	// Dir is where job directories are made; they are removed after
-	// their job.
+	// Dir is where job directories are made (Dir/NAME/RUN/JOB); they are
+	// removed after their job. A killed worker's stay until removed by
+	// hand; nothing writes in them any more (the job process dies with the
+	// worker on Linux).
 	Dir string
 	// Exec runs a job's attempt.
 	Exec runall.Exec
@@ -157,7 +159,9 @@ func (q *Queue) handle(ctx context.Context, msg jetstream.Msg, o *WorkerOptions)
 		}
 	}()
 
-	jobDir := filepath.Join(o.Dir, m.Run, m.Job)
+	// Per worker: two workers of one machine may hold the same job (one
+	// stuck past AckWait).
+	jobDir := filepath.Join(o.Dir, safeName(o.Name), m.Run, m.Job)
 	defer os.RemoveAll(jobDir)
 	files, stateDir := filepath.Join(jobDir, "files"), filepath.Join(jobDir, "state")
 	batchFile := filepath.Join(files, filepath.FromSlash(m.Batch))
@@ -336,4 +340,19 @@ func (q *Queue) casState(ctx context.Context, st *State, rev uint64) (uint64, er
 		return q.KV.Create(ctx, k, data)
 	}
 	return q.KV.Update(ctx, k, data, rev)
+}
+
+// safeName keeps letters, digits, '-', '_' and '.' of a name for a
+// directory.
+func safeName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			b[i] = '_'
+		}
+	}
+	if len(b) == 0 || string(b) == "." || string(b) == ".." {
+		return "worker"
+	}
+	return string(b)
 }
