@@ -231,3 +231,18 @@ func TestStateLocked(t *testing.T) {
 		t.Errorf("second run: %v", err)
 	}
 }
+
+// TestProgress: with a progress writer, a status line after every job
+// start and end, cleared at the end; without one, nothing.
+func TestProgress(t *testing.T) {
+	dir := t.TempDir()
+	jobs := writeJobs(t, dir, map[string]string{"a.arb": "", "b.arb": "fail bad"})
+	var buf strings.Builder
+	if _, err := Run(t.Context(), Options{Exec: fakeExec(t), StateDir: t.TempDir(), Workers: 1, Log: zerolog.Nop(), Progress: &buf}, jobs); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "[1/2] 0 running, ") || !strings.Contains(out, "[2/2] 0 running, 1 failed") || !strings.HasSuffix(out, "\r\033[K") {
+		t.Errorf("progress %q", out)
+	}
+}
