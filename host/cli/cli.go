@@ -92,9 +92,10 @@ Usage:
                             transient failures are retried; summary in
                             DIR/summary.json and summary.html; exit 0 only
                             when every job succeeded
-  argus submit -nats URL [-run NAME] DIR|BATCHFILE|@LIST ...
+  argus submit -nats URL [-run NAME] [-at TIME] DIR|BATCHFILE|@LIST ...
                             queue jobs (with their input files) on NATS
-                            JetStream under a run name (default: today)
+                            JetStream under a run name (default: today);
+                            -at 01:00 has the server queue them then
   argus worker -nats URL [-dir D] [-time-limit D] [-- JOB OPTIONS]
                             run queued jobs until stopped; start more
                             workers, on any machine, to go faster

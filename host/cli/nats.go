@@ -107,8 +107,17 @@ func cmdSubmit(ctx context.Context, env Env, log zerolog.Logger) int {
 	fs.SetOutput(env.Stderr)
 	nf := addNATSFlags(fs)
 	run := fs.String("run", time.Now().UTC().Format("20060102"), "run name (letters, digits, - and _)")
+	atFlag := fs.String("at", "", "queue the jobs at this time, RFC 3339 (2026-11-27T01:00:00+01:00) or HH:MM (the next one, local time); the server holds them until then")
 	if err := fs.Parse(env.Args[1:]); err != nil {
 		return ExitError
+	}
+	var at time.Time
+	if *atFlag != "" {
+		var err error
+		if at, err = parseAt(*atFlag, time.Now()); err != nil {
+			fmt.Fprintf(env.Stderr, "argus submit: -at: %v\n", err)
+			return ExitError
+		}
 	}
 	if !jobqueue.ValidRun(*run) {
 		fmt.Fprintf(env.Stderr, "argus submit: run name %q: letters, digits, - and _ only\n", *run)
@@ -126,7 +135,7 @@ func cmdSubmit(ctx context.Context, env Env, log zerolog.Logger) int {
 	}
 	defer q.Close()
 	code, queued, skipped := ExitOK, 0, 0
-	for _, s := range q.Submit(ctx, *run, jobs) {
+	for _, s := range q.Submit(ctx, *run, jobs, at) {
 		switch {
 		case s.Err != nil:
 			fmt.Fprintf(env.Stderr, "argus submit: %s: %v\n", s.Job.BatchFile, s.Err)
@@ -218,4 +227,21 @@ func cmdStatus(ctx context.Context, env Env, log zerolog.Logger) int {
 		}
 	}
 	return ExitOK
+}
+
+// parseAt reads -at: RFC 3339, or HH:MM for the next such time after now
+// in now's zone.
+func parseAt(s string, now time.Time) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	hm, err := time.ParseInLocation("15:04", s, now.Location())
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is neither RFC 3339 nor HH:MM", s)
+	}
+	t := time.Date(now.Year(), now.Month(), now.Day(), hm.Hour(), hm.Minute(), 0, 0, now.Location())
+	if !t.After(now) {
+		t = t.AddDate(0, 0, 1)
+	}
+	return t, nil
 }

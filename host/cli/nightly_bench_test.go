@@ -119,7 +119,7 @@ func benchNATS(b *testing.B, argus, root string, n, k int) (wall, cpuS, submitS 
 		b.Fatal(err)
 	}
 	start := time.Now()
-	for _, s := range q.Submit(b.Context(), "bench", all) {
+	for _, s := range q.Submit(b.Context(), "bench", all, time.Time{}) {
 		if s.Err != nil {
 			b.Fatal(s.Err)
 		}

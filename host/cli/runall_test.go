@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 
@@ -96,7 +97,7 @@ func TestRunAllDemo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real jobs")
 	}
-	plugins, argus := buildPlugins(t), argusBin(t)
+	plugins, argus := realPlugins(t), argusBin(t)
 	jobs, state := t.TempDir(), t.TempDir()
 	demo := filepath.Join(repoDir, "testdata", "demo")
 	for _, d := range []string{"one", "two"} {
@@ -165,7 +166,7 @@ func TestNATSDemo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real jobs")
 	}
-	plugins, argus := buildPlugins(t), argusBin(t)
+	plugins, argus := realPlugins(t), argusBin(t)
 	tlsCfg, caFile := natstest.TLS(t)
 	ts := natstest.Start(t, func(o *server.Options) {
 		o.TLS, o.TLSConfig, o.TLSTimeout = true, tlsCfg, 5
@@ -226,5 +227,28 @@ func TestNATSDemo(t *testing.T) {
 	html, _ := os.ReadFile(filepath.Join(out, runall.SummaryHTML))
 	if !strings.Contains(string(html), "Size x Region") {
 		t.Errorf("summary:\n%s", html)
+	}
+}
+
+func TestParseAt(t *testing.T) {
+	loc := time.FixedZone("CET", 3600)
+	now := time.Date(2026, 11, 26, 18, 30, 0, 0, loc)
+	for _, c := range []struct{ in, want string }{
+		{"01:00", "2026-11-27T01:00:00+01:00"},
+		{"22:15", "2026-11-26T22:15:00+01:00"},
+		{"18:30", "2026-11-27T18:30:00+01:00"},
+		{"2026-12-01T02:00:00Z", "2026-12-01T02:00:00Z"},
+		{"tonight", ""},
+	} {
+		got, err := parseAt(c.in, now)
+		if c.want == "" {
+			if err == nil {
+				t.Errorf("%s: no error", c.in)
+			}
+			continue
+		}
+		if err != nil || got.Format(time.RFC3339) != c.want {
+			t.Errorf("%s: %v %v, want %s", c.in, got, err, c.want)
+		}
 	}
 }

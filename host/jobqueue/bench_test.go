@@ -36,7 +36,7 @@ func BenchmarkNATSWorkers(b *testing.B) {
 				}
 				jobs := makeJobs(b, n, "", nil)
 				start := time.Now()
-				for _, s := range q.Submit(b.Context(), "bench", jobs) {
+				for _, s := range q.Submit(b.Context(), "bench", jobs, time.Time{}) {
 					if s.Err != nil {
 						b.Fatal(s.Err)
 					}

@@ -67,7 +67,7 @@ func TestThreeWorkers(t *testing.T) {
 	if len(workers) < 2 {
 		t.Logf("only %d workers took jobs", len(workers))
 	}
-	for _, s := range q.Submit(t.Context(), "night1", jobs[:3]) {
+	for _, s := range q.Submit(t.Context(), "night1", jobs[:3], time.Time{}) {
 		if !s.Skipped || s.Err != nil {
 			t.Errorf("resubmitted %s: skipped %v, %v", s.Job.ID, s.Skipped, s.Err)
 		}

@@ -44,6 +44,9 @@ import (
 const (
 	StreamName   = "ARGUS_JOBS"
 	Subject      = "argus.jobs"
+	// ScheduleSubject.RUN.JOB holds a job submitted with a start time
+	// until the server publishes it on Subject.
+	ScheduleSubject = "argus.schedule"
 	ConsumerName = "argus-workers"
 	BucketName   = "ARGUS_STATE"
 	ObjectsName  = "ARGUS_FILES"
@@ -60,6 +63,9 @@ type Queue struct {
 	JS  jetstream.JetStream
 	KV  jetstream.KeyValue
 	Obj jetstream.ObjectStore
+	// Schedules tells that the server keeps scheduled messages (JetStream
+	// message schedules, server 2.12 and later).
+	Schedules bool
 }
 
 // Connect connects to the server at url (a comma-separated list for a
@@ -88,9 +94,19 @@ func setup(ctx context.Context, nc *nats.Conn) (*Queue, error) {
 	q := &Queue{NC: nc, JS: js}
 	// Retry while the server's JetStream is starting (a restart).
 	err = retry(ctx, func() error {
-		if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: StreamName, Subjects: []string{Subject},
-			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute}); err != nil {
-			return fmt.Errorf("stream %s: %w", StreamName, err)
+		// Message schedules (server 2.12 and later) hold jobs submitted
+		// with a start time on ScheduleSubject; older servers get the
+		// stream without them.
+		cfg := jetstream.StreamConfig{Name: StreamName, Subjects: []string{Subject, ScheduleSubject + ".>"},
+			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute,
+			AllowMsgSchedules: true}
+		_, err := js.CreateOrUpdateStream(ctx, cfg)
+		q.Schedules = err == nil
+		if err != nil {
+			cfg.Subjects, cfg.AllowMsgSchedules = []string{Subject}, false
+			if _, err2 := js.CreateOrUpdateStream(ctx, cfg); err2 != nil {
+				return fmt.Errorf("stream %s: %w", StreamName, errors.Join(err, err2))
+			}
 		}
 		if q.KV, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: BucketName, History: 16,
 			Storage: jetstream.FileStorage, TTL: Keep}); err != nil {

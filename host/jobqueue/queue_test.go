@@ -169,7 +169,7 @@ func connect(t *testing.T, url string) *Queue {
 
 func submit(t *testing.T, q *Queue, run string, jobs []runall.Job) {
 	t.Helper()
-	for _, s := range q.Submit(t.Context(), run, jobs) {
+	for _, s := range q.Submit(t.Context(), run, jobs, time.Time{}) {
 		if s.Err != nil {
 			t.Fatalf("submit %s: %v", s.Job.BatchFile, s.Err)
 		}

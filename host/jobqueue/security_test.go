@@ -113,7 +113,7 @@ func TestOutsideJobDirectory(t *testing.T) {
 	jobs := makeJobs(t, 1, "// count "+count, map[string]string{
 		"escape": "// count " + count + "\n<WRITETABLE> (1, 1, , \"../escape.csv\")"})
 	var escape runall.Job
-	for _, s := range q.Submit(t.Context(), "outside", jobs) {
+	for _, s := range q.Submit(t.Context(), "outside", jobs, time.Time{}) {
 		if strings.HasPrefix(s.Job.ID, "escape-") {
 			escape = s.Job
 			if s.Err == nil || !strings.Contains(s.Err.Error(), "outside the job directory") {
@@ -194,5 +194,38 @@ func TestJobFiles(t *testing.T) {
 				t.Errorf("inputs %q, want %q", got, c.inputs)
 			}
 		})
+	}
+}
+
+// TestScheduledSubmit: jobs submitted with a start time are held by the
+// server (JetStream message schedules) and taken only from then on.
+func TestScheduledSubmit(t *testing.T) {
+	ts := natstest.Start(t, nil)
+	q := connect(t, ts.URL())
+	if !q.Schedules {
+		t.Fatal("the embedded server has no message schedules")
+	}
+	inProcessWorker(t, q)
+	at := time.Now().Add(3 * time.Second)
+	for _, s := range q.Submit(t.Context(), "later", makeJobs(t, 2, "", nil), at) {
+		if s.Err != nil {
+			t.Fatal(s.Err)
+		}
+	}
+	states := waitRun(t, q, "later", 2)
+	for _, st := range states {
+		if st.Status != runall.StatusSucceeded {
+			t.Errorf("%s: %s", st.Job, st.Status)
+		}
+		hist, err := q.KV.History(t.Context(), key("later", st.Job))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range hist {
+			var h State
+			if json.Unmarshal(e.Value(), &h) == nil && h.Status == StateRunning && h.Updated.Before(at.Truncate(time.Second)) {
+				t.Errorf("%s started at %s, before %s", st.Job, h.Updated, at)
+			}
+		}
 	}
 }

@@ -33,17 +33,25 @@ type Submitted struct {
 // Submitted); a job that succeeded in the same run with the same batch
 // file, or still queued or running, is skipped, so submitting a run
 // again resumes it (failed jobs are queued again).
-func (q *Queue) Submit(ctx context.Context, run string, jobs []runall.Job) []Submitted {
+//
+// With at after now, the jobs are held by the server and queued at that
+// time (JetStream message schedules; an error if the server has none):
+// submit when the inputs are ready, run when the machines are free.
+func (q *Queue) Submit(ctx context.Context, run string, jobs []runall.Job, at time.Time) []Submitted {
 	out := make([]Submitted, len(jobs))
 	for i, j := range jobs {
 		out[i] = Submitted{Job: j}
-		skipped, err := q.submit(ctx, run, j)
+		skipped, err := q.submit(ctx, run, j, at)
 		out[i].Skipped, out[i].Err = skipped, err
 	}
 	return out
 }
 
-func (q *Queue) submit(ctx context.Context, run string, j runall.Job) (bool, error) {
+func (q *Queue) submit(ctx context.Context, run string, j runall.Job, at time.Time) (bool, error) {
+	scheduled := at.After(time.Now())
+	if scheduled && !q.Schedules {
+		return false, errors.New("the NATS server does not schedule messages (JetStream message schedules need server 2.12 or later)")
+	}
 	b, err := os.ReadFile(j.BatchFile)
 	if err != nil {
 		return false, err
@@ -85,7 +93,12 @@ func (q *Queue) submit(ctx context.Context, run string, j runall.Job) (bool, err
 	m := Message{Run: run, Job: j.ID, Batch: batch, Inputs: inputs, BatchSHA256: batchSum}
 	data, _ := json.Marshal(m)
 	msg := &nats.Msg{Subject: Subject, Data: data, Header: nats.Header{}}
-	if _, err := q.JS.PublishMsg(ctx, msg, jetstream.WithMsgID(k+"."+batchSum[:16])); err != nil {
+	opts := []jetstream.PublishOpt{jetstream.WithMsgID(k + "." + batchSum[:16])}
+	if scheduled {
+		msg.Subject = ScheduleSubject + "." + k
+		opts = append(opts, jetstream.WithScheduleAt(at), jetstream.WithScheduleTarget(Subject))
+	}
+	if _, err := q.JS.PublishMsg(ctx, msg, opts...); err != nil {
 		return false, fmt.Errorf("queue %s: %w", k, err)
 	}
 	return false, nil

@@ -68,7 +68,8 @@ func (q *Queue) Work(ctx context.Context, o WorkerOptions) error {
 	err := retry(ctx, func() error {
 		var err error
 		cons, err = q.JS.CreateOrUpdateConsumer(ctx, StreamName, jetstream.ConsumerConfig{Durable: ConsumerName,
-			AckPolicy: jetstream.AckExplicitPolicy, AckWait: o.AckWait, MaxDeliver: -1, MaxAckPending: -1})
+			AckPolicy: jetstream.AckExplicitPolicy, AckWait: o.AckWait, MaxDeliver: -1, MaxAckPending: -1,
+			FilterSubject: Subject})
 		return err
 	})
 	if err != nil {
