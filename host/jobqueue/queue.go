@@ -42,14 +42,14 @@ import (
 
 // Names on the server.
 const (
-	StreamName   = "ARGUS_JOBS"
-	Subject      = "argus.jobs"
+	StreamName = "ARGUS_JOBS"
+	Subject    = "argus.jobs"
 	// ScheduleSubject.RUN.JOB holds a job submitted with a start time
 	// until the server publishes it on Subject.
 	ScheduleSubject = "argus.schedule"
-	ConsumerName = "argus-workers"
-	BucketName   = "ARGUS_STATE"
-	ObjectsName  = "ARGUS_FILES"
+	ConsumerName    = "argus-workers"
+	BucketName      = "ARGUS_STATE"
+	ObjectsName     = "ARGUS_FILES"
 )
 
 // Keep is how long job states and files stay on the server: two weeks of
