@@ -67,10 +67,17 @@ func TestThreeWorkers(t *testing.T) {
 	if len(workers) < 2 {
 		t.Logf("only %d workers took jobs", len(workers))
 	}
-	for _, s := range q.Submit(t.Context(), "night1", jobs[:3], time.Time{}) {
-		if !s.Skipped || s.Err != nil {
+	// Submitting the run again queues only the failed job, which runs
+	// again.
+	for _, s := range q.Submit(t.Context(), "night1", jobs, time.Time{}) {
+		poison := strings.HasPrefix(s.Job.ID, "poison-")
+		if s.Skipped == poison || s.Err != nil {
 			t.Errorf("resubmitted %s: skipped %v, %v", s.Job.ID, s.Skipped, s.Err)
 		}
+	}
+	waitRun(t, q, "night1", queueJobs+1)
+	if n := runs(t, count)["poison.arb"]; n != 2 {
+		t.Errorf("the resubmitted poisoned job ran %d times in all, want 2", n)
 	}
 }
 

@@ -28,8 +28,7 @@ type Submitted struct {
 
 // Submit queues the jobs under the run name: each job's batch file and
 // inputs (JobFiles) are uploaded, its state set to queued, and its
-// message published (deduplicated by run, job and batch checksum for ten
-// minutes). A job refused by JobFiles is not queued (its error is in its
+// message published. A job refused by JobFiles is not queued (its error is in its
 // Submitted); a job that succeeded in the same run with the same batch
 // file, or still queued or running, is skipped, so submitting a run
 // again resumes it (failed jobs are queued again).
@@ -87,13 +86,17 @@ func (q *Queue) submit(ctx context.Context, run string, j runall.Job, at time.Ti
 		}
 	}
 	st := State{Run: run, Job: j.ID, Status: StateQueued, BatchSHA256: batchSum, Updated: time.Now().UTC()}
-	if err := q.putState(ctx, &st); err != nil {
+	rev, err := q.putState(ctx, &st)
+	if err != nil {
 		return false, err
 	}
 	m := Message{Run: run, Job: j.ID, Batch: batch, Inputs: inputs, BatchSHA256: batchSum}
 	data, _ := json.Marshal(m)
 	msg := &nats.Msg{Subject: Subject, Data: data, Header: nats.Header{}}
-	opts := []jetstream.PublishOpt{jetstream.WithMsgID(k + "." + batchSum[:16])}
+	// The state's revision makes the ID of each submission its own (a
+	// failed job resubmitted at once is queued again) while a publish
+	// retried after a lost reply is stored once.
+	opts := []jetstream.PublishOpt{jetstream.WithMsgID(fmt.Sprintf("%s.%s.%d", k, batchSum[:16], rev))}
 	if scheduled {
 		msg.Subject = ScheduleSubject + "." + k
 		opts = append(opts, jetstream.WithScheduleAt(at), jetstream.WithScheduleTarget(Subject))
@@ -104,10 +107,11 @@ func (q *Queue) submit(ctx context.Context, run string, j runall.Job, at time.Ti
 	return false, nil
 }
 
-func (q *Queue) putState(ctx context.Context, st *State) error {
+func (q *Queue) putState(ctx context.Context, st *State) (uint64, error) {
 	data, _ := json.Marshal(st)
-	if _, err := q.KV.Put(ctx, key(st.Run, st.Job), data); err != nil {
-		return fmt.Errorf("state %s: %w", key(st.Run, st.Job), err)
+	rev, err := q.KV.Put(ctx, key(st.Run, st.Job), data)
+	if err != nil {
+		return 0, fmt.Errorf("state %s: %w", key(st.Run, st.Job), err)
 	}
-	return nil
+	return rev, nil
 }
