@@ -20,12 +20,15 @@ import (
 )
 
 // BenchmarkNightly runs ARGUS_NIGHTLY_JOBS (default 200) copies of the
-// demo job four ways with real argus processes and plugins: a shell loop
-// of argus calls, argus run-all (default workers), and argus worker
-// processes (1, 2 and 3; ARGUS_NIGHTLY_WORKERS, e.g. "1,3") on an
-// embedded NATS server. Metrics: seconds of each, the loop/run-all
-// throughput ratio, and the NATS overhead per job: (NATS time - run-all
-// time with as many workers) x workers / jobs, in ms of worker time.
+// demo job with real argus processes and plugins, one way per
+// sub-benchmark (each reports when it ends): loop, a shell loop of argus
+// calls; runall-default, argus run-all with its default workers; and for k in
+// ARGUS_NIGHTLY_WORKERS (default "1,2,3") runall/workers=k and
+// nats/workers=k, k argus worker processes on an embedded NATS server
+// (after the submit, timed apart). Metrics: wall and CPU seconds (the
+// process with its waited-for descendants: argus jobs and plugins; for
+// NATS the workers and the in-process server), per job. The NATS overhead
+// per job is nats/workers=k's minus runall/workers=k's.
 //
 //	ARGUS_NIGHTLY_JOBS=200 go test ./host/cli -run '^$' -bench Nightly -benchtime 1x -timeout 60m
 func BenchmarkNightly(b *testing.B) {
@@ -45,7 +48,7 @@ func BenchmarkNightly(b *testing.B) {
 	plugins, argus := realPlugins(b), argusBin(b)
 	b.Setenv("ARGUS_PLUGIN_PATH", plugins)
 	b.Setenv("ARGUS_CACHE_DIR", b.TempDir())
-	jobs := func() string {
+	jobs := func(b *testing.B) string {
 		root := b.TempDir()
 		demo := filepath.Join(repoDir, "testdata", "demo")
 		for i := range n {
@@ -61,45 +64,48 @@ func BenchmarkNightly(b *testing.B) {
 		}
 		return root
 	}
-	for range b.N {
-		// The shell loop, as offices run it today.
-		root := jobs()
-		start := time.Now()
-		loop := exec.Command("sh", "-c", `for f in "$1"/*/simple2d.arb; do "$2" "$f" "${f%.arb}.log" - || echo "failed: $f"; done`, "sh", root, argus)
-		if out, err := loop.CombinedOutput(); err != nil || len(out) > 0 {
-			b.Fatalf("loop: %v\n%s", err, out)
-		}
-		loopS, loopCPU := time.Since(start).Seconds(), cpu(loop.ProcessState)
-
-		root = jobs()
-		start = time.Now()
-		ra := exec.Command(argus, "run-all", "-state", b.TempDir(), root)
-		if out, err := ra.CombinedOutput(); err != nil {
-			b.Fatalf("run-all: %v\n%s", err, out)
-		}
-		runAllS, runAllCPU := time.Since(start).Seconds(), cpu(ra.ProcessState)
-		b.ReportMetric(loopS, "loop-s")
-		b.ReportMetric(runAllS, "runall-s")
-		b.ReportMetric(loopS/runAllS, "runall-speedup")
-		b.ReportMetric(loopCPU, "loop-cpu-s")
-		b.ReportMetric(runAllCPU, "runall-cpu-s")
-		b.ReportMetric(float64(runall.DefaultWorkers()), "runall-workers")
-
-		for _, k := range workers {
-			root := jobs()
+	report := func(b *testing.B, wall time.Duration, cpuS float64) {
+		b.ReportMetric(wall.Seconds(), "wall-s")
+		b.ReportMetric(cpuS, "cpu-s")
+		b.ReportMetric(1000*wall.Seconds()/float64(n), "wall-ms/job")
+		b.ReportMetric(1000*cpuS/float64(n), "cpu-ms/job")
+	}
+	runAll := func(b *testing.B, args ...string) {
+		for range b.N {
+			root := jobs(b)
 			start := time.Now()
-			ra := exec.Command(argus, "run-all", "-state", b.TempDir(), "-workers", strconv.Itoa(k), root)
+			ra := exec.Command(argus, append(append([]string{"run-all", "-state", b.TempDir()}, args...), root)...)
 			if out, err := ra.CombinedOutput(); err != nil {
 				b.Fatalf("run-all: %v\n%s", err, out)
 			}
-			localS, localCPU := time.Since(start).Seconds(), cpu(ra.ProcessState)
-			natsS, natsCPU, submitS := benchNATS(b, argus, jobs(), n, k)
-			b.ReportMetric(localS, fmt.Sprintf("runall%d-s", k))
-			b.ReportMetric(natsS, fmt.Sprintf("nats%d-s", k))
-			b.ReportMetric(1000*submitS/float64(n), "submit-ms/job")
-			b.ReportMetric(1000*(natsS-localS)*float64(k)/float64(n), fmt.Sprintf("nats%d-overhead-ms/job", k))
-			b.ReportMetric(1000*(natsCPU-localCPU)/float64(n), fmt.Sprintf("nats%d-overhead-cpu-ms/job", k))
+			report(b, time.Since(start), cpu(ra.ProcessState))
 		}
+	}
+	b.Run("loop", func(b *testing.B) {
+		for range b.N {
+			// The shell loop, as offices run it today.
+			root := jobs(b)
+			start := time.Now()
+			loop := exec.Command("sh", "-c", `for f in "$1"/*/simple2d.arb; do "$2" "$f" "${f%.arb}.log" - || echo "failed: $f"; done`, "sh", root, argus)
+			if out, err := loop.CombinedOutput(); err != nil || len(out) > 0 {
+				b.Fatalf("loop: %v\n%s", err, out)
+			}
+			report(b, time.Since(start), cpu(loop.ProcessState))
+		}
+	})
+	b.Run("runall-default", func(b *testing.B) {
+		b.ReportMetric(float64(runall.DefaultWorkers()), "workers")
+		runAll(b)
+	})
+	for _, k := range workers {
+		b.Run(fmt.Sprintf("runall/workers=%d", k), func(b *testing.B) { runAll(b, "-workers", strconv.Itoa(k)) })
+		b.Run(fmt.Sprintf("nats/workers=%d", k), func(b *testing.B) {
+			for range b.N {
+				wall, cpuS, submitS := benchNATS(b, argus, jobs(b), n, k)
+				report(b, wall, cpuS)
+				b.ReportMetric(1000*submitS/float64(n), "submit-ms/job")
+			}
+		})
 	}
 }
 
@@ -107,7 +113,7 @@ func BenchmarkNightly(b *testing.B) {
 // argus worker processes and returns the seconds until every job ended,
 // the CPU seconds of the workers (with their jobs) and of the server (in
 // this process), and the submit's seconds.
-func benchNATS(b *testing.B, argus, root string, n, k int) (wall, cpuS, submitS float64) {
+func benchNATS(b *testing.B, argus, root string, n, k int) (wall time.Duration, cpuS, submitS float64) {
 	ts := natstest.Start(b, nil)
 	q, err := jobqueue.Connect(b.Context(), ts.URL())
 	if err != nil {
@@ -147,7 +153,7 @@ func benchNATS(b *testing.B, argus, root string, n, k int) (wall, cpuS, submitS 
 	if err != nil || len(states) != n {
 		b.Fatalf("%d states: %v", len(states), err)
 	}
-	wall = time.Since(start).Seconds()
+	wallS := time.Since(start)
 	stop()
 	cpuS = selfCPU() - self0
 	for _, w := range ws {
@@ -158,7 +164,7 @@ func benchNATS(b *testing.B, argus, root string, n, k int) (wall, cpuS, submitS 
 			b.Fatalf("%s: %s", st.Job, st.Status)
 		}
 	}
-	return wall, cpuS, submitS
+	return wallS, cpuS, submitS
 }
 
 // cpu is a finished process's CPU seconds with its waited-for
