@@ -1,12 +1,15 @@
 package runall
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/host/internal/fakeargus"
 )
@@ -15,6 +18,17 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeargus.Env) == "1" {
 		os.Exit(fakeargus.Main(os.Args[1:]))
+	}
+	if state := os.Getenv("RUNALL_STATE"); state != "" {
+		// A run-all process: run the batch files of RUNALL_JOBS.
+		exe, _ := os.Executable()
+		jobs, err := Discover([]string{os.Getenv("RUNALL_JOBS")})
+		if err != nil {
+			os.Exit(2)
+		}
+		Run(context.Background(), Options{Exec: Exec{Argus: exe, Env: []string{fakeargus.Env + "=1"}}, StateDir: state,
+			Workers: 2, Log: zerolog.Nop()}, jobs)
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }

@@ -6,6 +6,7 @@
 // batch file whose instructions are comments):
 //
 //	count FILE     append the batch file's name to FILE (counts the runs)
+//	pidfile FILE   write the process id to FILE
 //	sleep D        sleep
 //	crash-once     the first run kills itself with SIGKILL
 //	transient      exit with --transient-status
@@ -73,6 +74,10 @@ func Main(args []string) int {
 			}
 			fmt.Fprintln(f, batchFile)
 			f.Close()
+		case "pidfile":
+			if err := os.WriteFile(arg, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+				return 2
+			}
 		case "sleep":
 			d, _ := time.ParseDuration(arg)
 			time.Sleep(d)
