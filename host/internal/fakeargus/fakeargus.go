@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package fakeargus is a stand-in for the argus binary in tests of
 // run-all and the job queue: real processes, signals, exit statuses and
 // run reports at little cost. A test binary calls Main when its
