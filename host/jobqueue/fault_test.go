@@ -25,27 +25,36 @@ const queueJobs = 40
 
 // TestThreeWorkers: three worker processes on an embedded server complete
 // every job exactly once (each ran once, one end in its state history,
-// its output in the object store); a poisoned job fails once with its
-// error in the summary and does not block the others; submitting the
-// run again queues nothing.
+// its output in the object store); a job whose argus is killed once is
+// handed back and completes on its second delivery; a poisoned job fails
+// once with its error in the summary and does not block the others;
+// submitting the run again queues only the failed job.
 func TestThreeWorkers(t *testing.T) {
 	ts := startServer(t, nil)
 	q := connect(t, ts.URL())
 	count := filepath.Join(t.TempDir(), "count")
-	jobs := makeJobs(t, queueJobs, "// count "+count, map[string]string{"poison": "// count " + count + "\n// fail bad input in line 7"})
+	jobs := makeJobs(t, queueJobs, "// count "+count, map[string]string{
+		"poison": "// count " + count + "\n// fail bad input in line 7",
+		"crashy": "// count " + count + "\n// crash-once " + filepath.Join(t.TempDir(), "crashed")})
 	submit(t, q, "night1", jobs)
 	startWorkers(t, ts.URL(), 3)
-	states := waitRun(t, q, "night1", queueJobs+1)
+	states := waitRun(t, q, "night1", queueJobs+2)
 	sum := Summary(states)
-	if sum.Counts[runall.StatusSucceeded] != queueJobs || sum.Counts[runall.StatusFailed] != 1 {
+	if sum.Counts[runall.StatusSucceeded] != queueJobs+1 || sum.Counts[runall.StatusFailed] != 1 {
 		t.Errorf("counts %v", sum.Counts)
+	}
+	// The job whose argus was killed once is handed back and completes.
+	for _, st := range states {
+		if strings.HasPrefix(st.Job, "crashy-") && (st.Status != runall.StatusSucceeded || st.Deliveries != 2) {
+			t.Errorf("crashy: %s after %d deliveries", st.Status, st.Deliveries)
+		}
 	}
 	if p := sum.Jobs[0]; !strings.HasPrefix(p.ID, "poison-") || p.Error != "bad input in line 7" || p.ExitCode != 2 || p.Attempts != 1 {
 		t.Errorf("poisoned job: %+v", p)
 	}
 	for job, n := range runs(t, count) {
-		if n != 1 {
-			t.Errorf("%s ran %d times", job, n)
+		if want := map[bool]int{true: 2, false: 1}[job == "crashy.arb"]; n != want {
+			t.Errorf("%s ran %d times, want %d", job, n, want)
 		}
 	}
 	for job, n := range completions(t, q, "night1") {
@@ -75,7 +84,7 @@ func TestThreeWorkers(t *testing.T) {
 			t.Errorf("resubmitted %s: skipped %v, %v", s.Job.ID, s.Skipped, s.Err)
 		}
 	}
-	waitRun(t, q, "night1", queueJobs+1)
+	waitRun(t, q, "night1", queueJobs+2)
 	if n := runs(t, count)["poison.arb"]; n != 2 {
 		t.Errorf("the resubmitted poisoned job ran %d times in all, want 2", n)
 	}

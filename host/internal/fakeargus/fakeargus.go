@@ -10,7 +10,8 @@
 //	count FILE     append the batch file's name to FILE (counts the runs)
 //	pidfile FILE   write the process id to FILE
 //	sleep D        sleep
-//	crash-once     the first run kills itself with SIGKILL
+//	crash-once [F] the first run (no file F, default BATCHFILE.crashed)
+//	               makes F and kills itself with SIGKILL
 //	transient      exit with --transient-status
 //	fail MESSAGE   a job error: exit 2, MESSAGE in the report's errors
 //
@@ -85,6 +86,9 @@ func Main(args []string) int {
 			time.Sleep(d)
 		case "crash-once":
 			mark := batchFile + ".crashed"
+			if arg != "" {
+				mark = arg
+			}
 			if _, err := os.Stat(mark); err != nil {
 				os.WriteFile(mark, nil, 0o644)
 				syscall.Kill(os.Getpid(), syscall.SIGKILL)
