@@ -229,3 +229,19 @@ func TestScheduledSubmit(t *testing.T) {
 		}
 	}
 }
+
+// TestClientCertificate: a server that verifies clients admits the holder
+// of a certificate signed by its CA and no one else.
+func TestClientCertificate(t *testing.T) {
+	tlsCfg, caFile, certFile, keyFile := natstest.MutualTLS(t)
+	ts := natstest.Start(t, func(o *server.Options) { o.TLS, o.TLSConfig, o.TLSVerify, o.TLSTimeout = true, tlsCfg, true, 5 })
+	if q, err := Connect(t.Context(), ts.URL(), nats.RootCAs(caFile)); err == nil {
+		q.Close()
+		t.Error("connected without a client certificate")
+	}
+	q, err := Connect(t.Context(), ts.URL(), nats.RootCAs(caFile), nats.ClientCert(certFile, keyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Close()
+}
