@@ -45,6 +45,13 @@ const ackWait = 2 * time.Second
 func workerMain(url string) int {
 	ctx, stop := signalContext()
 	defer stop()
+	// A worker whose test binary died (a test timed out) ends too.
+	go func(parent int) {
+		for os.Getppid() == parent {
+			time.Sleep(500 * time.Millisecond)
+		}
+		stop()
+	}(os.Getppid())
 	q, err := Connect(ctx, url)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
