@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -38,6 +40,10 @@ type batchArgs struct {
 	params map[string]map[string]string
 	// pathmap are --pathmap=PREFIX=DIR rules.
 	pathmap []pathmap.Rule
+	// transientStatus, when not 0, is the exit status of a job that failed
+	// only because a plugin crashed or could not start
+	// (--transient-status=N, for run-all and worker retries).
+	transientStatus int
 }
 
 // parseBatchArgs reads "BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]"
@@ -76,6 +82,8 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 				}
 			case "publish-unsafe":
 				a.publishUnsafe, err = strconv.ParseBool(val)
+			case "transient-status":
+				a.transientStatus, err = strconv.Atoi(val)
 			case "param":
 				var method, pname, pval string
 				if method, pname, pval, err = catalog.ParseParam(val); err == nil {
@@ -108,6 +116,8 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 type protector struct {
 	cat *catalog.Catalog
 	run *runner.Runner
+	// transient is set when a plugin crashed or could not start.
+	transient atomic.Bool
 }
 
 func (p *protector) Method(code string) (batch.MethodRef, bool) {
@@ -126,7 +136,12 @@ func (p *protector) Protect(ctx context.Context, job pluginclient.Job) (*plugins
 	if !ok {
 		return nil, fmt.Errorf("no plugin serves method %s", job.Method)
 	}
-	return p.run.Run(ctx, e, job)
+	res, err := p.run.Run(ctx, e, job)
+	var re *runner.Error
+	if errors.As(err, &re) && (re.Kind == runner.KindCrash || re.Kind == runner.KindStart) {
+		p.transient.Store(true)
+	}
+	return res, err
 }
 
 // mergeParams overlays the command line's method parameters on the
@@ -194,8 +209,9 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	if sockets == "" {
 		sockets = os.TempDir()
 	}
+	prot := &protector{cat: cat, run: newRunner(log, sockets)}
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
-		Protector: &protector{cat: cat, run: newRunner(log, sockets)}, Log: log, TimeLimit: a.timeLimit,
+		Protector: prot, Log: log, TimeLimit: a.timeLimit,
 		SuppressLimit: a.suppressLimit, AuditLimit: a.auditLimit, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,
 		MethodParams: mergeParams(cat.Params, a.params), PathMap: pm, Warnings: catProblems}
 	reportPath := a.report
@@ -223,6 +239,9 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 		fmt.Fprintf(env.Stderr, "  hint: %s\n", h)
 	}
 	log.Info().Int("exit", code).Str("report", reportPath).Msg("batch job finished")
+	if code == ExitError && a.transientStatus != 0 && prot.transient.Load() {
+		return a.transientStatus
+	}
 	return code
 }
 

@@ -12,6 +12,8 @@
 //	argus demo [-out DIR]     run the demonstration job
 //	argus audit FILE.jj       audit the suppression pattern of a JJ file
 //	argus generate -shape S … write a generated test table (JJ, τ-Argus job)
+//	argus run-all DIR|FILE…   run many batch jobs (a nightly run)
+//	argus submit|worker|status -nats URL …  the same across machines (NATS JetStream)
 //	argus version             print the version
 //	argus help                print this help
 package cli
@@ -82,6 +84,29 @@ Usage:
         [-values MODEL] [-cost C] (-jj FILE | -job DIR/NAME) [-method M]
                             write a generated test table as a JJ file or
                             a τ-Argus job (argus generate -h for more)
+  argus run-all [-workers N] [-state DIR] [-retries N] [-time-limit D]
+        [-force] DIR|BATCHFILE|@LIST ... [-- JOB OPTIONS]
+                            run many batch jobs, each its own argus process,
+                            N at once; complete jobs of an earlier run in
+                            DIR (default argus-run) are not run again;
+                            transient failures are retried; summary in
+                            DIR/summary.json and summary.html; exit 0 only
+                            when every job succeeded
+  argus submit -nats URL [-run NAME] [-at TIME] DIR|BATCHFILE|@LIST ...
+                            queue jobs (with their input files) on NATS
+                            JetStream under a run name (default: today);
+                            -at 01:00 has the server queue them then
+  argus worker -nats URL [-dir D] [-time-limit D] [-- JOB OPTIONS]
+                            run queued jobs until stopped; start more
+                            workers, on any machine, to go faster
+  argus status -nats URL [-run NAME] [-wait D] [-out DIR] [-json]
+                            a run's jobs; -out writes the summary and
+                            fetches the outputs; exit 0 all succeeded,
+                            1 some still queued or running, 2 one failed
+                            NATS security: -nats-creds FILE, -nats-nkey
+                            FILE, or -nats-user U with ARGUS_NATS_PASSWORD;
+                            tls:// URLs with -nats-ca (and -nats-cert,
+                            -nats-key for client certificates)
   argus version             print the version
   argus help                print this help
 
@@ -123,6 +148,14 @@ func Main(ctx context.Context, env Env) int {
 		return cmdAudit(ctx, env, log)
 	case "generate":
 		return cmdGenerate(ctx, env, log)
+	case "run-all":
+		return cmdRunAll(ctx, env, log)
+	case "worker":
+		return cmdWorker(ctx, env, log)
+	case "submit":
+		return cmdSubmit(ctx, env, log)
+	case "status":
+		return cmdStatus(ctx, env, log)
 	case "version", "-version", "--version":
 		fmt.Fprintf(env.Stdout, "argus %s\n", Version)
 		return ExitOK

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/rs/zerolog"
+
+	"github.com/sdcengine/argus/host/runall"
+)
+
+// executable returns the argus binary to run jobs with: -argus if given,
+// else this one.
+func executable(env Env, given string) (string, error) {
+	if given != "" {
+		return filepath.Abs(given)
+	}
+	if env.Executable != "" {
+		return env.Executable, nil
+	}
+	p, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(p)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
+}
+
+// cmdRunAll runs many batch jobs (package runall).
+func cmdRunAll(ctx context.Context, env Env, log zerolog.Logger) int {
+	fs := flag.NewFlagSet("run-all", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	state := fs.String("state", "argus-run", "state directory: a directory per job and the summary (summary.json, summary.html)")
+	workers := fs.Int("workers", 0, "jobs at once (default: from the CPUs and the available memory)")
+	retries := fs.Int("retries", 2, "retries of a job that failed for a transient reason (killed, plugin crash)")
+	timeLimit := fs.Duration("time-limit", 0, "time limit of each job (0: none)")
+	force := fs.Bool("force", false, "run every job, also those complete from an earlier run")
+	argus := fs.String("argus", "", "argus binary to run the jobs with (default: this one)")
+	args := env.Args[1:]
+	var jobArgs []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, jobArgs = args[:i], args[i+1:]
+	}
+	if err := fs.Parse(args); err != nil {
+		return ExitError
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(env.Stderr, "argus run-all: no jobs given (a directory, batch files or @LIST)")
+		return ExitError
+	}
+	jobs, err := runall.Discover(fs.Args())
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "argus run-all: %v\n", err)
+		return ExitError
+	}
+	exe, err := executable(env, *argus)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "argus run-all: %v\n", err)
+		return ExitError
+	}
+	opts := runall.Options{Exec: runall.Exec{Argus: exe, Args: jobArgs, TimeLimit: *timeLimit, Env: jobEnv(env)},
+		StateDir: *state, Workers: *workers, Retries: *retries, Force: *force, Log: log}
+	if isTerminal(env.Stderr) {
+		opts.Progress = env.Stderr
+	}
+	start := time.Now()
+	sum, err := runall.Run(ctx, opts, jobs)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "argus run-all: %v\n", err)
+		return ExitError
+	}
+	failed := 0
+	for _, r := range sum.Jobs {
+		if r.Failed() {
+			failed++
+			fmt.Fprintf(env.Stderr, "argus run-all: %s %s (exit %d): %s\n", r.BatchFile, r.Status, r.ExitCode, r.Error)
+		}
+	}
+	fmt.Fprintf(env.Stdout, "%d jobs in %s: %d succeeded (%d complete from an earlier run), %d failed; summary in %s\n",
+		len(sum.Jobs), time.Since(start).Round(time.Millisecond), len(sum.Jobs)-failed, sum.Resumed, failed,
+		filepath.Join(*state, runall.SummaryHTML))
+	if !sum.OK() {
+		return ExitError
+	}
+	return ExitOK
+}
+
+// jobEnv passes argus's settings from this invocation's environment to
+// the jobs' argus processes.
+func jobEnv(env Env) []string {
+	var out []string
+	for _, k := range []string{"ARGUS_PLUGIN_PATH", "ARGUS_PLUGIN_CONFIG", "ARGUS_CACHE_DIR"} {
+		if v := env.Getenv(k); v != "" {
+			out = append(out, k+"="+v)
+		}
+	}
+	return out
+}
