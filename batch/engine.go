@@ -107,6 +107,10 @@ type Config struct {
 	TimeLimit time.Duration
 	// SuppressLimit bounds each <SUPPRESS>; 0 = the method's own limit only.
 	SuppressLimit time.Duration
+	// Threads is the number of threads a method may use
+	// (pluginsdk.Limits.Threads); 0 means one, the default, so that the
+	// jobs of a nightly run, one per core, do not compete.
+	Threads int
 	// AuditLimit bounds each audit of a suppression pattern (the final
 	// audit after <SUPPRESS>, the colluding-singletons check); 0 means
 	// DefaultAuditLimit, and the job's TimeLimit bounds it too. An audit

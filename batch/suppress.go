@@ -129,7 +129,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	}
 	start := time.Now()
 	res, err := e.protect(ctx, pluginclient.Job{Method: c.Method, Params: params, Problem: p,
-		JobID: fmt.Sprintf("suppress-%d", c.Head().Pos.Line), Limits: pluginsdk.Limits{TimeLimit: e.cfg.SuppressLimit, Threads: 1},
+		JobID: fmt.Sprintf("suppress-%d", c.Head().Pos.Line), Limits: pluginsdk.Limits{TimeLimit: e.cfg.SuppressLimit, Threads: max(e.cfg.Threads, 1)},
 		OnProgress: func(pr pluginsdk.Progress) { e.progress(c.Method+" "+pr.Phase, pr.Fraction) }})
 	if err != nil {
 		return err

@@ -167,3 +167,35 @@ func TestAuditTimeLimit(t *testing.T) {
 		})
 	}
 }
+
+// threadsKeep is KEEP recording the threads it was given.
+type threadsKeep struct {
+	keep
+	got *atomic.Int64
+}
+
+func (k threadsKeep) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	k.got.Store(int64(req.Limits.Threads))
+	return k.keep.Protect(ctx, req)
+}
+
+// TestMethodThreads: a method gets Config.Threads threads, one by default.
+func TestMethodThreads(t *testing.T) {
+	rda := "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n"
+	data := writeFiles(t, map[string]string{"r.rda": rda, "r.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n"})
+	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "r.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "r.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> KEEP(1)\r\n"
+	for _, tc := range []struct{ threads, want int }{{0, 1}, {1, 1}, {4, 4}} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "job.arb")
+		if err := os.WriteFile(path, []byte(arb), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var got atomic.Int64
+		Run(t.Context(), Config{BatchFile: path, Logbook: filepath.Join(dir, "log.txt"), TempDir: dir,
+			Protector: newFake(t, threadsKeep{got: &got}, verdictAudit{}), Log: zerolog.Nop(), Version: "test", Threads: tc.threads})
+		if int(got.Load()) != tc.want {
+			t.Errorf("Config.Threads %d: the method got %d threads, want %d", tc.threads, got.Load(), tc.want)
+		}
+	}
+}

@@ -34,6 +34,8 @@ type batchArgs struct {
 	report                          string
 	timeLimit, suppressLimit        time.Duration
 	auditLimit                      time.Duration
+	// threads is the number of threads a method may use (--threads=N).
+	threads int
 	// publishUnsafe writes the outputs of tables that failed their audit.
 	publishUnsafe bool
 	// params are --param=METHOD.name=value settings.
@@ -48,7 +50,7 @@ type batchArgs struct {
 
 // parseBatchArgs reads "BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]"
 // and the options --report=FILE, --time-limit=D, --suppress-limit=D,
-// --audit-limit=D,
+// --audit-limit=D, --threads=N,
 // --param=METHOD.name=value and --pathmap=PREFIX=DIR (both repeatable) and
 // --publish-unsafe[=BOOL], which may stand anywhere.
 func parseBatchArgs(args []string) (batchArgs, error) {
@@ -75,6 +77,10 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 				a.suppressLimit, err = time.ParseDuration(val)
 			case "audit-limit":
 				a.auditLimit, err = time.ParseDuration(val)
+			case "threads":
+				if a.threads, err = strconv.Atoi(val); err == nil && a.threads < 1 {
+					err = fmt.Errorf("%d threads: at least 1", a.threads)
+				}
 			case "pathmap":
 				var r pathmap.Rule
 				if r, err = pathmap.ParseRule(val); err == nil {
@@ -212,7 +218,7 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	prot := &protector{cat: cat, run: newRunner(log, sockets)}
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
 		Protector: prot, Log: log, TimeLimit: a.timeLimit,
-		SuppressLimit: a.suppressLimit, AuditLimit: a.auditLimit, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,
+		SuppressLimit: a.suppressLimit, AuditLimit: a.auditLimit, Threads: a.threads, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,
 		MethodParams: mergeParams(cat.Params, a.params), PathMap: pm, Warnings: catProblems}
 	reportPath := a.report
 	if reportPath == "" {

@@ -62,12 +62,13 @@ const usage = `argus runs τ-Argus batch jobs with plugin protection methods.
 Usage:
   argus BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]
         [--report=FILE] [--time-limit=D] [--suppress-limit=D]
-        [--audit-limit=D] [--param=METHOD.name=value ...]
+        [--audit-limit=D] [--threads=N] [--param=METHOD.name=value ...]
         [--pathmap=PREFIX=DIR ...] [--publish-unsafe]
                             run a τ-Argus batch job; --audit-limit bounds
                             each audit of a pattern (default 10m: what it
                             has not proven by then is unverified, the
-                            table withheld); --param sets a method
+                            table withheld); --threads lets a method
+                            use N threads (default 1); --param sets a method
                             parameter the batch file does not give
                             (argus plugins -params lists them); --pathmap
                             reads Windows paths starting with PREFIX

@@ -239,14 +239,16 @@ func TestBrokenPluginOtherJobs(t *testing.T) {
 }
 
 func TestBatchLimits(t *testing.T) {
-	a, err := parseBatchArgs([]string{"job.arb", "--time-limit=1h", "--suppress-limit=5m", "--audit-limit=90s"})
+	a, err := parseBatchArgs([]string{"job.arb", "--time-limit=1h", "--suppress-limit=5m", "--audit-limit=90s", "--threads=4"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.timeLimit != time.Hour || a.suppressLimit != 5*time.Minute || a.auditLimit != 90*time.Second {
+	if a.timeLimit != time.Hour || a.suppressLimit != 5*time.Minute || a.auditLimit != 90*time.Second || a.threads != 4 {
 		t.Errorf("parseBatchArgs: %+v", a)
 	}
-	if _, err := parseBatchArgs([]string{"job.arb", "--audit-limit=soon"}); err == nil {
-		t.Error("--audit-limit=soon accepted")
+	for _, bad := range []string{"--audit-limit=soon", "--threads=0", "--threads=all"} {
+		if _, err := parseBatchArgs([]string{"job.arb", bad}); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
 	}
 }
