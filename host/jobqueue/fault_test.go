@@ -4,6 +4,7 @@ package jobqueue
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -195,5 +196,25 @@ func TestServerRestart(t *testing.T) {
 		if c != 1 {
 			t.Errorf("%s completed %d times", job, c)
 		}
+	}
+}
+
+// TestFetchUnavailable: an input the object store does not have fails the
+// job, one it cannot deliver because the server is away hands the job back
+// (errFetch), as TestServerRestart needs: a worker that took a job as the
+// server went down failed it before.
+func TestFetchUnavailable(t *testing.T) {
+	ts := startServer(t, nil)
+	q := connect(t, ts.URL())
+	m := &Message{Run: "night4", Job: "gone-00000000", Batch: "gone.arb"}
+	err := q.fetchInputs(t.Context(), m, t.TempDir())
+	if err == nil || errors.Is(err, errFetch) {
+		t.Errorf("missing input: %v, want a failure that is not errFetch", err)
+	}
+	ts.Stop()
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+	defer cancel()
+	if err := q.fetchInputs(ctx, m, t.TempDir()); !errors.Is(err, errFetch) {
+		t.Errorf("server away: %v, want errFetch", err)
 	}
 }

@@ -171,6 +171,12 @@ func (q *Queue) handle(ctx context.Context, msg jetstream.Msg, o *WorkerOptions)
 			q.handBack(msg, &st, rev, log)
 			return
 		}
+		if errors.Is(err, errFetch) {
+			// The server or the object store failed (a restart): the
+			// job runs again, as a job whose files could not be stored.
+			q.storeFailed(msg, &st, rev, err, log)
+			return
+		}
 		res.Status, res.Error = runall.StatusFailed, err.Error()
 		q.finish(ctx, msg, &st, rev, &res, nil, log)
 		return
@@ -281,6 +287,11 @@ func (q *Queue) storeFailed(msg jetstream.Msg, st *State, rev uint64, err error,
 	_ = msg.NakWithDelay(time.Second)
 }
 
+// errFetch marks an input the object store could not deliver for a
+// reason other than its absence (the server went away): the job is handed
+// back rather than failed.
+var errFetch = errors.New("object store unavailable")
+
 // fetchInputs downloads a job's batch file and inputs into dir. Names
 // that are not local to the job directory are refused before anything is
 // written.
@@ -300,7 +311,10 @@ func (q *Queue) fetchInputs(ctx context.Context, m *Message, dir string) error {
 			return err
 		}
 		if err := q.Obj.GetFile(ctx, inName(m.Run, m.Job, n), p); err != nil {
-			return fmt.Errorf("input %s: %w", n, err)
+			if errors.Is(err, jetstream.ErrObjectNotFound) {
+				return fmt.Errorf("input %s: %w", n, err) // gone (expired): the job fails
+			}
+			return fmt.Errorf("input %s: %w: %w", n, errFetch, err)
 		}
 	}
 	return nil
