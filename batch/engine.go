@@ -192,6 +192,8 @@ type tableSpec struct {
 	audit *AuditReport
 	// unsafe is set when that audit found a primary under-protected.
 	unsafe *unsafeTable
+	// tableExtra is the rule information of table (after its recodes).
+	tableExtra []tabulate.Extra
 }
 
 // engine is the state of a running job.
