@@ -15,6 +15,7 @@ import (
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
+	"github.com/sdcengine/argus/batch/tabulate"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -23,7 +24,9 @@ import (
 // like input files, read and checked here so that a bad one is an error
 // with file, line and field before anything runs), the CKM settings of the
 // .rda passed to the method as parameters, the cell keys and top
-// contributions of the cells put into the problem, and the perturbed values
+// contributions of the cells put into the problem (with the smallest
+// contributions for type D, the weights of the top contributions and the
+// weight sums for weighted tables), and the perturbed values
 // stored in the tables for every output.
 //
 // CKM has no audit in τ-Argus's sense: its protection is the noise itself,
@@ -55,10 +58,16 @@ const (
 	ckmWeighted   = "weighted"
 )
 
-// cellKeyJob is what the host keeps of a CKM run to check its result.
+// cellKeyJob is what the host keeps of a CKM run: what to send and how to
+// check its result.
 type cellKeyJob struct {
 	freq     *ptable.Table // the frequency p-table of a frequency table
-	weighted bool          // the frequency table's values are weighted counts
+	weighted bool          // the table's values are weighted
+	// typ is the CKM type of a magnitude table (T, M, D or V).
+	typ string
+	// extra is the rule information of the table's cells (the weights of
+	// the top contributions, the smallest contributions).
+	extra []tabulate.Extra
 }
 
 // isCellKey reports whether method code runs the cell key method.
@@ -78,9 +87,6 @@ func (e *engine) cellKeySetup(c *arb.Suppress, t *tableSpec, params map[string]s
 		return nil, errors.New(`Sorry, Cell Key Method not available when "holdings" are used`)
 	}
 	magnitude := t.table.Frequency == table.Magnitude
-	if t.set.Weighted && magnitude {
-		return nil, errors.New("CKM on a weighted magnitude table is not supported yet: specify the table without applying weights")
-	}
 	files, err := (&arb.CKMArgs{Rest: c.Rest}).Parse(magnitude)
 	if err != nil {
 		return nil, argErr(c, c.EndPos, "%v", err)
@@ -113,11 +119,10 @@ func (e *engine) cellKeySetup(c *arb.Suppress, t *tableSpec, params map[string]s
 		params[param] = path
 		return pt, nil
 	}
-	job := &cellKeyJob{}
+	job := &cellKeyJob{weighted: t.set.Weighted, extra: t.tableExtra}
+	params[ckmWeighted] = strconv.FormatBool(job.weighted)
 	if !magnitude {
 		params[ckmTable] = "frequency"
-		job.weighted = t.set.Weighted
-		params[ckmWeighted] = strconv.FormatBool(job.weighted)
 		if job.freq, err = open(ckmPTable, files.PTable, keyVar.PTableFile, "frequency", ptable.Frequency); err != nil {
 			return nil, err
 		}
@@ -130,9 +135,7 @@ func (e *engine) cellKeySetup(c *arb.Suppress, t *tableSpec, params map[string]s
 	}
 	ck := resp.CKM
 	switch ck.Type {
-	case "T", "M", "V":
-	case "D":
-		return nil, fmt.Errorf("CKM type D (of variable %s in %s) is not supported yet", resp.Name, t.metaFile)
+	case "T", "M", "D", "V":
 	default:
 		return nil, fmt.Errorf("CKM is not allowed for variable %s: its <CKM> in %s is N (or missing)", resp.Name, t.metaFile)
 	}
@@ -165,6 +168,7 @@ func (e *engine) cellKeySetup(c *arb.Suppress, t *tableSpec, params map[string]s
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	params[ckmTable] = "magnitude"
 	params[ckmType] = ck.Type
+	job.typ = ck.Type
 	params[ckmTopK] = strconv.Itoa(ck.TopK)
 	params[ckmParity] = strconv.FormatBool(ck.Parity)
 	params[ckmSeparation] = strconv.FormatBool(ck.Separation)
@@ -186,9 +190,13 @@ func (e *engine) cellKeySetup(c *arb.Suppress, t *tableSpec, params map[string]s
 	return job, nil
 }
 
-// addCellKeys puts the cell keys and the top contributions of the tables'
-// cells into the problem.
-func addCellKeys(p *pluginsdk.Problem, m *problem.Mapping) {
+// addColumns puts the cell keys and the top contributions of the tables'
+// cells into the problem, and what the magnitude CKM type needs beyond
+// them: the smallest contributions (D), the weights of the top
+// contributions (T) or the weight sums (M) of a weighted table. CKM
+// protects one table (table 0 of the mapping), whose rule information
+// job.extra is.
+func (job *cellKeyJob) addColumns(p *pluginsdk.Problem, m *problem.Mapping) error {
 	n := p.NumCells()
 	p.Cells.CellKey = make([]float64, n)
 	topN := 0
@@ -197,13 +205,38 @@ func addCellKeys(p *pluginsdk.Problem, m *problem.Mapping) {
 	}
 	p.TopN = topN
 	p.Cells.Top = make([]float64, n*topN)
+	minimum := job.typ == "D"
+	topWeight := job.weighted && job.typ == "T"
+	weight := job.weighted && job.typ == "M"
+	if minimum {
+		p.Cells.MinContribution = make([]float64, n)
+	}
+	if topWeight {
+		p.Cells.TopWeight = make([]float64, n*topN)
+	}
+	if weight {
+		p.Cells.Weight = make([]float64, n)
+	}
+	if (minimum || topWeight) && (len(m.Tables) != 1 || len(job.extra) != len(m.Tables[0].Cells)) {
+		return errors.New("CKM: the table's smallest contributions or weights of its top contributions are not available")
+	}
 	for ti, t := range m.Tables {
 		for i := range t.Cells {
 			g := m.Cell[ti][i]
 			p.Cells.CellKey[g] = t.Cells[i].CellKey
 			copy(p.Cells.Top[g*topN:(g+1)*topN], t.Cells[i].TopN)
+			if weight {
+				p.Cells.Weight[g] = t.Cells[i].Weight
+			}
+			if minimum {
+				p.Cells.MinContribution[g] = job.extra[i].MinContribution
+			}
+			if topWeight {
+				copy(p.Cells.TopWeight[g*topN:(g+1)*topN], job.extra[i].TopWeight)
+			}
 		}
 	}
+	return nil
 }
 
 // perturbed checks the result of CKM, stores the perturbed values in the

@@ -198,6 +198,8 @@ type tableSpec struct {
 	unsafe *unsafeTable
 	// confidential marks a confidential view (<CONFIDENTIAL>, views.go).
 	confidential bool
+	// tableExtra is the rule information of table (after its recodes).
+	tableExtra []tabulate.Extra
 }
 
 // engine is the state of a running job.

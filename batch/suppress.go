@@ -106,7 +106,9 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		return fmt.Errorf("relations: %w", err)
 	}
 	if ckmJob != nil {
-		addCellKeys(p, m)
+		if err := ckmJob.addColumns(p, m); err != nil {
+			return err
+		}
 	}
 	name := tauArgusMethods[c.Method].name
 	if name == "" {

@@ -91,7 +91,7 @@ func (e *engine) readMicrodata() error {
 		}
 		for i, t := range ts {
 			tabulate.ApplyRules(res[i], &t.set)
-			t.table, t.base, t.extra = res[i].Table, res[i].Table, res[i].Extra
+			t.table, t.base, t.extra, t.tableExtra = res[i].Table, res[i].Table, res[i].Extra, res[i].Extra
 			e.logf("Table: %s has been specified", describe(t))
 		}
 	}
@@ -365,7 +365,7 @@ func (e *engine) recode(c *arb.Recode) error {
 		cur = &res.Result
 	}
 	tabulate.ApplyRules(cur, &t.set)
-	t.table = cur.Table
+	t.table, t.tableExtra = cur.Table, cur.Extra
 	if warning != "" {
 		e.logf("%s", strings.TrimRight(warning, "\r\n"))
 	}

@@ -92,6 +92,17 @@ type Cells struct {
 	// fractional part of the sum of its records' keys; empty when the
 	// table has no record key.
 	CellKey []float64
+	// MinContribution holds the smallest absolute contribution (shadow
+	// variable) of any record of each cell, zero contributions included
+	// (cell key method, type D); empty otherwise.
+	MinContribution []float64
+	// TopWeight holds the record weight of each contribution in Top,
+	// cell-major like Top (cell key method on a weighted magnitude table);
+	// empty otherwise.
+	TopWeight []float64
+	// Weight holds the sum of the record weights of each cell (cell key
+	// method on a weighted magnitude table); empty otherwise.
+	Weight []float64
 }
 
 // Relations are linear relations Σ Coef[k]·x[Cell[k]] = RHS[r] in compressed
@@ -199,6 +210,7 @@ func (p *Problem) Validate() error {
 		"upper protection": len(c.UpperPL), "sliding protection": len(c.SlidingPL),
 		"lower bound": len(c.LowerBound), "upper bound": len(c.UpperBound), "table": len(c.Table),
 		"published": len(c.Published), "published lower": len(c.PublishedLower), "published upper": len(c.PublishedUpper), "cell key": len(c.CellKey),
+		"min contribution": len(c.MinContribution), "weight": len(c.Weight),
 	} {
 		if col != 0 && col != n {
 			return fmt.Errorf("cells: column %s has %d entries for %d cells", name, col, n)
@@ -209,6 +221,9 @@ func (p *Problem) Validate() error {
 	}
 	if len(c.Top) != 0 && len(c.Top) != n*p.TopN {
 		return fmt.Errorf("cells: %d top contributions for %d cells × %d", len(c.Top), n, p.TopN)
+	}
+	if len(c.TopWeight) != 0 && len(c.TopWeight) != n*p.TopN {
+		return fmt.Errorf("cells: %d top contribution weights for %d cells × %d", len(c.TopWeight), n, p.TopN)
 	}
 	if len(c.HoldingTop) != 0 && len(c.HoldingTop) != n*p.HoldingTopN {
 		return fmt.Errorf("cells: %d holding top contributions for %d cells × %d", len(c.HoldingTop), n, p.HoldingTopN)

@@ -20,7 +20,7 @@ type problemAssembler struct {
 	links     int64
 	relations int64
 	first     bool // the first cell block fixes which columns are present
-	present   [17]bool
+	present   [20]bool
 }
 
 const (
@@ -121,6 +121,9 @@ func (a *problemAssembler) cellBlock(b *sdcpb.CellBlock) error {
 		{len(b.PublishedLower), n, func() { c.PublishedLower = appendCol(c.PublishedLower, b.PublishedLower, cnt) }},
 		{len(b.PublishedUpper), n, func() { c.PublishedUpper = appendCol(c.PublishedUpper, b.PublishedUpper, cnt) }},
 		{len(b.CellKey), n, func() { c.CellKey = appendCol(c.CellKey, b.CellKey, cnt) }},
+		{len(b.MinContribution), n, func() { c.MinContribution = appendCol(c.MinContribution, b.MinContribution, cnt) }},
+		{len(b.TopWeight), n * topN, func() { c.TopWeight = appendCol(c.TopWeight, b.TopWeight, cnt*int64(topN)) }},
+		{len(b.Weight), n, func() { c.Weight = appendCol(c.Weight, b.Weight, cnt) }},
 		{len(b.Coordinates), -1, func() { c.Coords = append(c.Coords, b.Coordinates...) }},
 	}
 	for i, col := range cols {

@@ -39,6 +39,8 @@ func testProblem(r, c, topN int) *pluginsdk.Problem {
 		cl.Shadow = append(cl.Shadow, rng.Float64())
 		cl.Published = append(cl.Published, rng.Float64()*1000)
 		cl.CellKey = append(cl.CellKey, rng.Float64())
+		cl.MinContribution = append(cl.MinContribution, rng.Float64())
+		cl.Weight = append(cl.Weight, rng.Float64()*10)
 		cl.Freq = append(cl.Freq, rng.Int64N(100))
 		cl.HoldingFreq = append(cl.HoldingFreq, rng.Int64N(10))
 		cl.LowerPL = append(cl.LowerPL, 1)
@@ -48,6 +50,7 @@ func testProblem(r, c, topN int) *pluginsdk.Problem {
 		cl.UpperBound = append(cl.UpperBound, 1e6)
 		for range topN {
 			cl.Top = append(cl.Top, rng.Float64())
+			cl.TopWeight = append(cl.TopWeight, rng.Float64()*10)
 		}
 		cl.HoldingTop = append(cl.HoldingTop, rng.Float64())
 		cl.Coords = append(cl.Coords, int32(i/(c+1)), int32(i%(c+1)))

@@ -357,6 +357,11 @@ func aggregate(out *Result, src *table.Table, extra []tabulate.Extra) bool {
 			approx = true
 		}
 		if extra != nil {
+			// The smallest contribution (CKM type D) of the merged cells,
+			// as τ-Argus merges cells (CDataCell::operator+=).
+			if m := extra[s].MinContribution; merged[d] == 1 || m < out.Extra[d].MinContribution {
+				out.Extra[d].MinContribution = m
+			}
 			for l := range extra[s].Request {
 				if q := extra[s].Request[l]; q.Code != 0 && (out.Extra[d].Request[l].Code == 0 || q.Max > out.Extra[d].Request[l].Max) {
 					out.Extra[d].Request[l] = q

@@ -251,6 +251,8 @@ func TestExtraAndHoldings(t *testing.T) {
 	x2 := src.Index([]int{2, 1})
 	extra[x1].Request[0] = rules.Request{Max: 3, Code: 1}
 	extra[x2].Request[0] = rules.Request{Max: 7, Code: 2}
+	x3 := src.Index([]int{3, 1})
+	extra[x1].MinContribution, extra[x2].MinContribution, extra[x3].MinContribution = 4, 2.5, 6
 	g, _ := recode.ReadGlobal(strings.NewReader("a: 1-2\n"), "r.grc")
 	res, err := recodetable.Apply(src, extra, 0, recodetable.Recode{Global: g})
 	if err != nil {
@@ -263,6 +265,10 @@ func TestExtraAndHoldings(t *testing.T) {
 	ax := res.Table.Index([]int{3, 1})
 	if e := res.Extra[ax]; e.Request[0] != (rules.Request{Max: 7, Code: 2}) || !slices.Equal(e.TopWeight, []float64{float64(x2), float64(x1)}) {
 		t.Errorf("extra of (a, x) = %+v", e)
+	}
+	// The smallest contribution (CKM type D): the least of the merged cells'.
+	if got, got3 := res.Extra[ax].MinContribution, res.Extra[res.Table.Index([]int{1, 1})].MinContribution; got != 2.5 || got3 != 6 {
+		t.Errorf("smallest contribution of (a, x) %g, want 2.5; of (3, x) %g, want 6", got, got3)
 	}
 	if !res.Extra[res.Table.Index([]int{4, 1})].Missing || res.Extra[ax].Missing {
 		t.Error("missing flags wrong")

@@ -179,3 +179,42 @@ func FuzzRecordKey(f *testing.F) {
 		}
 	})
 }
+
+// TestMinContribution: a response with <CKM> D keeps the smallest absolute
+// shadow value per cell (zeros included, as τ-Argus) and at least one top
+// contribution; other responses keep none.
+func TestMinContribution(t *testing.T) {
+	meta, err := rda.Parse(strings.NewReader(strings.Replace(keyRDA, "<CKM> M", "<CKM> D", 1)), "k.rda", rda.Microdata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const data = "a;5;0;0.1\na;-7;1;0.2\nb;0;2;0.7\na;1;0;0.7\nb;3;-4;0.1\nb;2;3;.5\n"
+	src := Source{Meta: meta, Name: "k.csv",
+		Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil }}
+	res, err := Build(context.Background(), src, []Spec{
+		{Explanatory: []string{"A"}, Response: "Z", Rules: &rules.Set{}},
+		{Explanatory: []string{"A"}, Response: "V", Rules: &rules.Set{}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, v := res[0], res[1]
+	want := map[string][2]float64{"Total": {4, 0}, "a": {1, 0}, "b": {4, 2}} // largest, smallest |Z|
+	if d.Table.Rules.TopN != 1 {
+		t.Fatalf("type D keeps %d top contributions, want 1", d.Table.Rules.TopN)
+	}
+	for i, c := range d.Table.Cells {
+		code := d.Table.Dims[0].Codes[i].Label
+		if code == "" {
+			code = "Total"
+		}
+		if got := [2]float64{c.TopN[0], d.Extra[i].MinContribution}; got != want[code] {
+			t.Errorf("cell %s: largest, smallest %v, want %v", code, got, want[code])
+		}
+	}
+	for i := range v.Extra {
+		if v.Extra[i].MinContribution != 0 {
+			t.Errorf("V (type T) cell %d keeps a smallest contribution %g", i, v.Extra[i].MinContribution)
+		}
+	}
+}

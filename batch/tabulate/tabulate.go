@@ -78,6 +78,11 @@ type Extra struct {
 	Request [2]rules.Request
 	// Missing tells that some code of the cell is a missing code.
 	Missing bool
+	// MinContribution is the smallest absolute shadow value of the cell's
+	// records, zero values included, as τ-Argus keeps it for the cell key
+	// method's type D (a response with <CKM> D); 0 for other tables and
+	// for empty cells.
+	MinContribution float64
 }
 
 // Result is one built table.
@@ -154,6 +159,8 @@ type tableState struct {
 	// response does not include zeros in the cell key, as τ-Argus).
 	keySum     []uint64
 	keyNonZero bool
+	// keepMin: keep the smallest contribution per cell (Extra.MinContribution).
+	keepMin bool
 }
 
 func (b *builder) use(name string, code bool) (*variable, error) {
@@ -262,6 +269,11 @@ func newBuilder(src Source, specs []Spec) (*builder, error) {
 		if ts.resp != nil && ts.resp.meta.CKM.Type == "T" {
 			// τ-Argus keeps the top k contributions for CKM T(k).
 			ts.topN = max(ts.topN, ts.resp.meta.CKM.TopK)
+		}
+		if ts.resp != nil && ts.resp.meta.CKM.Type == "D" {
+			// CKM D perturbs the largest minus the smallest contribution.
+			ts.topN = max(ts.topN, 1)
+			ts.keepMin = true
 		}
 		ts.keyNonZero = ts.resp != nil && !ts.resp.meta.CKM.IncludeZeros
 		if s.Rules.Weighted && b.weight == nil {
@@ -404,6 +416,11 @@ func (b *builder) makeTables() error {
 			}
 			if k := ts.holdTopN; k > 0 {
 				c.HoldingTopN = holdTop[i*k : (i+1)*k : (i+1)*k]
+			}
+		}
+		if ts.keepMin {
+			for i := range res.Extra {
+				res.Extra[i].MinContribution = math.Inf(1)
 			}
 		}
 		if ts.holdTopN > 0 {
@@ -599,6 +616,9 @@ func (ts *tableState) addRecord(b *builder, rec *microdata.Record, weight float6
 		if ts.topN > 0 {
 			table.InsertTop(c.TopN, x.TopWeight, math.Abs(shadow), weight)
 		}
+		if ts.keepMin {
+			x.MinContribution = min(x.MinContribution, math.Abs(shadow))
+		}
 		if reqCode > 0 && (x.Request[0].Code == 0 || math.Abs(shadow) > x.Request[0].Max) {
 			x.Request[0] = rules.Request{Max: math.Abs(shadow), Code: reqCode}
 		}
@@ -641,6 +661,9 @@ func (b *builder) finish() {
 			}
 			if ts.keySum != nil {
 				c.CellKey = float64(ts.keySum[i]) / keyUnit
+			}
+			if x := &ts.res.Extra[i]; ts.keepMin && c.Freq == 0 {
+				x.MinContribution = 0
 			}
 			switch ts.spec.Cost.Kind {
 			case table.CostResponse:

@@ -9,6 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/argusio/ptable"
+	"github.com/sdcengine/argus/internal/numeric"
+	"github.com/sdcengine/argus/plugins/ckm/ckm"
+	"github.com/sdcengine/argus/pluginsdk"
 )
 
 // splitmix64 is the generator of the test's record keys.
@@ -421,4 +427,170 @@ func TestCKMTauArgusExample(t *testing.T) {
 		}
 	}
 	t.Error("no magnitude cell perturbed")
+}
+
+// ckmSizeCells aggregates, per Size code (as the type-7 file writes it) and
+// for the total, the records of the tutorial microdata for a magnitude
+// table of the variable in columns [from, to): the (weighted) value, the
+// count, the weight sum, the smallest absolute contribution and the k
+// largest with their weights (inserted in record order, a later equal
+// contribution after the earlier, as τ-Argus).
+type ckmSizeCell struct {
+	value, weight, min float64
+	freq               int64
+	top, topW          []float64
+}
+
+func ckmSizeCells(t *testing.T, dir string, from, to, k int, weighted bool) map[string]*ckmSizeCell {
+	t.Helper()
+	asc, err := os.ReadFile(filepath.Join(dir, "tau_testW_ckm.asc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := map[string]*ckmSizeCell{}
+	for line := range strings.Lines(string(asc)) {
+		w, err1 := strconv.ParseFloat(strings.TrimSpace(line[14:18]), 64)
+		x, err2 := strconv.ParseFloat(strings.TrimSpace(line[from:to]), 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("record %q: %v %v", line, err1, err2)
+		}
+		for _, code := range []string{`"` + line[8:10] + `"`, `"Total"`} {
+			c := cells[code]
+			if c == nil {
+				c = &ckmSizeCell{min: math.Inf(1), top: make([]float64, k), topW: make([]float64, k)}
+				cells[code] = c
+			}
+			if weighted {
+				c.value += x * w
+			} else {
+				c.value += x
+			}
+			c.weight += w
+			c.freq++
+			a := math.Abs(x)
+			c.min = min(c.min, a)
+			for i := range k {
+				if a > c.top[i] {
+					copy(c.top[i+1:], c.top[i:k-1])
+					copy(c.topW[i+1:], c.topW[i:k-1])
+					c.top[i], c.topW[i] = a, w
+					break
+				}
+			}
+		}
+	}
+	return cells
+}
+
+// TestCKMJobRangeAndWeights checks the tables of the CKM job that need more
+// than the cell keys and top contributions: Var3 by Size with CKM D (the
+// largest minus the smallest contribution, zeros included), Var2 by Size
+// with weights and CKM T(3) (each top contribution times its record's
+// weight; flex scaling, separation), Var4 by Size with weights and CKM M
+// (the weighted mean). Each cell's perturbed value must be what package ckm
+// computes from the cell's value, contributions and weights aggregated here
+// from the microdata and the cell key the file writes; the same cells
+// without the smallest contribution or without weights would publish other
+// values in some cells (the check can tell).
+func TestCKMJobRangeAndWeights(t *testing.T) {
+	plugins := realPlugins(t)
+	dir, _ := ckmDir(t)
+	t.Setenv("TMPDIR", t.TempDir())
+	job, logbook := filepath.Join(dir, "ckm.arb"), filepath.Join(dir, "logbook.txt")
+	code, out, errOut := run(t, plugins, job, logbook)
+	lb, _ := os.ReadFile(logbook)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s\n%s", code, out, errOut, lb)
+	}
+	readPT := func(name string) *ptable.Table {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		pt, err := ptable.Read(f, name, ptable.Magnitude)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pt
+	}
+	cont, sep := readPT("ptable_cont.csv"), readPT("ptable_sep.csv")
+	for _, c := range []struct {
+		file     string
+		from, to int // the variable's columns
+		decimals int
+		weighted bool
+		m        ckm.Magnitude
+		// alt changes the cells as a host that lost the smallest
+		// contributions or the weights would send them.
+		alt func(p *pluginsdk.Problem, m *ckm.Magnitude)
+	}{
+		{"range7.csv", 37, 47, 0, false,
+			ckm.Magnitude{Type: ckm.TypeRange, TopK: 1, Sigma1: 0.1, Epsilon: []float64{1}, KeyDecimals: 15, Cont: cont},
+			func(p *pluginsdk.Problem, _ *ckm.Magnitude) { clear(p.Cells.MinContribution) }},
+		{"wtop7.csv", 27, 37, 2, true,
+			ckm.Magnitude{Type: ckm.TypeTopK, TopK: 3, Separation: true, FlexScaling: true, Sigma0: 0.05, Sigma1: 0.1,
+				XStar: 10000, Q: 2, Epsilon: []float64{1, 0.5, 0.25}, KeyDecimals: 15, Cont: cont, Sep: sep},
+			func(_ *pluginsdk.Problem, m *ckm.Magnitude) { m.Weighted = false }},
+		{"wmean7.csv", 47, 57, 0, true,
+			ckm.Magnitude{Type: ckm.TypeMean, TopK: 1, Sigma1: 0.1, Epsilon: []float64{1}, KeyDecimals: 15, Cont: cont},
+			func(_ *pluginsdk.Problem, m *ckm.Magnitude) { m.Weighted = false }},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			rows := ckmRows(t, filepath.Join(dir, c.file))
+			cells := ckmSizeCells(t, dir, c.from, c.to, c.m.TopK, c.weighted)
+			p := &pluginsdk.Problem{TopN: c.m.TopK}
+			var codes []string
+			var got []float64
+			half := 0.5 * math.Pow(10, -float64(c.decimals))
+			for code, cell := range cells {
+				r, ok := rows[code]
+				if !ok {
+					t.Fatalf("no row for Size %s in %s", code, c.file)
+				}
+				pert, err1 := strconv.ParseFloat(r[0], 64)
+				orig, err2 := strconv.ParseFloat(r[1], 64)
+				key, err3 := strconv.ParseFloat(r[3], 64)
+				if err1 != nil || err2 != nil || err3 != nil {
+					t.Fatalf("Size %s: row %v", code, r)
+				}
+				if math.Abs(orig-cell.value) > half*1.001 {
+					t.Fatalf("Size %s: original %s, the microdata give %g", code, r[1], cell.value)
+				}
+				codes, got = append(codes, code), append(got, pert)
+				p.Cells.Value = append(p.Cells.Value, cell.value)
+				p.Cells.Freq = append(p.Cells.Freq, cell.freq)
+				p.Cells.Status = append(p.Cells.Status, cellstatus.Safe)
+				p.Cells.CellKey = append(p.Cells.CellKey, key)
+				p.Cells.Top = append(p.Cells.Top, cell.top...)
+				p.Cells.TopWeight = append(p.Cells.TopWeight, cell.topW...)
+				p.Cells.MinContribution = append(p.Cells.MinContribution, cell.min)
+				p.Cells.Weight = append(p.Cells.Weight, cell.weight)
+			}
+			m := c.m
+			m.Weighted = c.weighted
+			want, err := m.Perturb(t.Context(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.alt(p, &m)
+			alt, err := m.Perturb(t.Context(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			differ := 0
+			for i, code := range codes {
+				tol := half*1.001 + numeric.Slack(want.Values[i])
+				if math.Abs(got[i]-want.Values[i]) > tol {
+					t.Errorf("Size %s: perturbed %g, want %g", code, got[i], want.Values[i])
+				}
+				if math.Abs(alt.Values[i]-want.Values[i]) > 2*tol {
+					differ++
+				}
+			}
+			if differ == 0 {
+				t.Error("no cell would publish another value without the smallest contributions or the weights: the check cannot tell")
+			}
+		})
+	}
 }

@@ -16,7 +16,7 @@ import (
 func cellBytes(p *pluginsdk.Problem, dims int) int {
 	c := &p.Cells
 	n := 9 + 2 // value, status
-	for _, col := range []int{len(c.Cost), len(c.Shadow), len(c.LowerPL), len(c.UpperPL), len(c.SlidingPL), len(c.LowerBound), len(c.UpperBound), len(c.Published), len(c.PublishedLower), len(c.PublishedUpper), len(c.CellKey)} {
+	for _, col := range []int{len(c.Cost), len(c.Shadow), len(c.LowerPL), len(c.UpperPL), len(c.SlidingPL), len(c.LowerBound), len(c.UpperBound), len(c.Published), len(c.PublishedLower), len(c.PublishedUpper), len(c.CellKey), len(c.MinContribution), len(c.Weight)} {
 		if col > 0 {
 			n += 8
 		}
@@ -28,6 +28,9 @@ func cellBytes(p *pluginsdk.Problem, dims int) int {
 		n += 10
 	}
 	if len(c.Top) > 0 {
+		n += 8 * p.TopN
+	}
+	if len(c.TopWeight) > 0 {
 		n += 8 * p.TopN
 	}
 	if len(c.HoldingTop) > 0 {
@@ -92,7 +95,8 @@ func EncodeProblem(job Job, chunk int, send func(*sdcpb.ProtectRequest) error) e
 			Top: wire.Slice(c.Top, a*p.TopN, b*p.TopN), HoldingTop: wire.Slice(c.HoldingTop, a*p.HoldingTopN, b*p.HoldingTopN),
 			Table: wire.Slice(c.Table, a, b), Published: wire.Slice(c.Published, a, b),
 			PublishedLower: wire.Slice(c.PublishedLower, a, b), PublishedUpper: wire.Slice(c.PublishedUpper, a, b),
-			CellKey: wire.Slice(c.CellKey, a, b),
+			CellKey: wire.Slice(c.CellKey, a, b), MinContribution: wire.Slice(c.MinContribution, a, b),
+			TopWeight: wire.Slice(c.TopWeight, a*p.TopN, b*p.TopN), Weight: wire.Slice(c.Weight, a, b),
 		}
 		if len(c.Coords) > 0 {
 			end := coordAt

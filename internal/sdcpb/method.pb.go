@@ -1882,7 +1882,18 @@ type CellBlock struct {
 	// Cell key per cell (cell key method): the fractional part of the sum of
 	// the record keys of the cell's records; empty when the table has no
 	// record key.
-	CellKey       []float64 `protobuf:"fixed64,20,rep,packed,name=cell_key,json=cellKey,proto3" json:"cell_key,omitempty"`
+	CellKey []float64 `protobuf:"fixed64,20,rep,packed,name=cell_key,json=cellKey,proto3" json:"cell_key,omitempty"`
+	// Smallest absolute contribution (of the shadow variable) of any record
+	// of the cell, zero contributions included (cell key method, type D:
+	// the largest minus the smallest contribution); empty otherwise.
+	MinContribution []float64 `protobuf:"fixed64,21,rep,packed,name=min_contribution,json=minContribution,proto3" json:"min_contribution,omitempty"`
+	// Record weight of each top contribution, n*top_n entries in the order
+	// of top (cell key method on a weighted magnitude table, type T); empty
+	// otherwise.
+	TopWeight []float64 `protobuf:"fixed64,22,rep,packed,name=top_weight,json=topWeight,proto3" json:"top_weight,omitempty"`
+	// Sum of the record weights of the cell (cell key method on a weighted
+	// magnitude table, type M: the weighted mean); empty otherwise.
+	Weight        []float64 `protobuf:"fixed64,23,rep,packed,name=weight,proto3" json:"weight,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2053,6 +2064,27 @@ func (x *CellBlock) GetPublishedUpper() []float64 {
 func (x *CellBlock) GetCellKey() []float64 {
 	if x != nil {
 		return x.CellKey
+	}
+	return nil
+}
+
+func (x *CellBlock) GetMinContribution() []float64 {
+	if x != nil {
+		return x.MinContribution
+	}
+	return nil
+}
+
+func (x *CellBlock) GetTopWeight() []float64 {
+	if x != nil {
+		return x.TopWeight
+	}
+	return nil
+}
+
+func (x *CellBlock) GetWeight() []float64 {
+	if x != nil {
+		return x.Weight
 	}
 	return nil
 }
@@ -3003,7 +3035,7 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x12ClientCapabilities\x12*\n" +
 	"\x11max_message_bytes\x18\x01 \x01(\x03R\x0fmaxMessageBytes\x126\n" +
 	"\x17accepts_partial_results\x18\x02 \x01(\bR\x15acceptsPartialResults\x12%\n" +
-	"\x0ewants_progress\x18\x03 \x01(\bR\rwantsProgress\"\xa6\x05\n" +
+	"\x0ewants_progress\x18\x03 \x01(\bR\rwantsProgress\"\x88\x06\n" +
 	"\tCellBlock\x12\x1d\n" +
 	"\n" +
 	"first_cell\x18\x01 \x01(\x03R\tfirstCell\x12\x14\n" +
@@ -3029,7 +3061,11 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\tpublished\x18\x11 \x03(\x01R\tpublished\x12'\n" +
 	"\x0fpublished_lower\x18\x12 \x03(\x01R\x0epublishedLower\x12'\n" +
 	"\x0fpublished_upper\x18\x13 \x03(\x01R\x0epublishedUpper\x12\x19\n" +
-	"\bcell_key\x18\x14 \x03(\x01R\acellKey\"v\n" +
+	"\bcell_key\x18\x14 \x03(\x01R\acellKey\x12)\n" +
+	"\x10min_contribution\x18\x15 \x03(\x01R\x0fminContribution\x12\x1d\n" +
+	"\n" +
+	"top_weight\x18\x16 \x03(\x01R\ttopWeight\x12\x16\n" +
+	"\x06weight\x18\x17 \x03(\x01R\x06weight\"v\n" +
 	"\tLinkBlock\x12\x1d\n" +
 	"\n" +
 	"first_link\x18\x01 \x01(\x03R\tfirstLink\x12\x12\n" +

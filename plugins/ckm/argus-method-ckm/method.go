@@ -49,7 +49,7 @@ func (method) Info() pluginsdk.MethodInfo {
 		Description: "Perturbs every cell by noise drawn from a perturbation table (p-table, as the R package ptable " +
 			"exports it) with the cell's key (the fractional part of the sum of its records' keys) as the random number, " +
 			"as τ-Argus 4.2 does. Frequency tables: the count's row of the p-table. Magnitude tables: the top k " +
-			"contributions (or the mean, or the value) scaled by the flex function, unsafe cells pushed by muC, small " +
+			"contributions (or the mean, the largest minus the smallest contribution, or the value) scaled by the flex function, unsafe cells pushed by muC, small " +
 			"contributions perturbed with the separation p-table. Empty cells stay 0, protected cells keep their value. " +
 			"The perturbed values are published cell by cell and are not additive.",
 		Params: []pluginsdk.ParamSpec{
@@ -57,11 +57,11 @@ func (method) Info() pluginsdk.MethodInfo {
 				Help: "frequency: perturb the counts with the frequency p-table; magnitude: perturb the values with the magnitude p-tables"},
 			{Name: pPTable, Type: pluginsdk.ParamString, Help: "frequency p-table file (columns i;j;p;v;p_int_ub)"},
 			{Name: pWeighted, Type: pluginsdk.ParamBool, Default: "false",
-				Help: "frequency tables: the values are weighted counts; the perturbed count is scaled by the cell's mean weight"},
+				Help: "the table applies weights: frequency tables scale the perturbed count by the cell's mean weight; magnitude tables of type T weight the top contributions, of type M take the weighted mean"},
 			{Name: pPTableCont, Type: pluginsdk.ParamString, Help: "magnitude p-table file (columns i;j;p;v;p_int_ub;type)"},
 			{Name: pPTableSep, Type: pluginsdk.ParamString, Help: "separation p-table file for small contributions (rows of type all)"},
-			{Name: pType, Type: pluginsdk.ParamEnum, Default: "T", Allowed: []string{"T", "M", "V"},
-				Help: "magnitude CKM type: T top k contributions, M the mean contribution, V the cell value"},
+			{Name: pType, Type: pluginsdk.ParamEnum, Default: "T", Allowed: []string{"T", "M", "D", "V"},
+				Help: "magnitude CKM type: T top k contributions, M the mean contribution, D the largest minus the smallest contribution, V the cell value"},
 			{Name: pTopK, Type: pluginsdk.ParamInt, Default: "1", Min: "1", Max: "1000", Help: "k of type T"},
 			{Name: pParity, Type: pluginsdk.ParamBool, Default: "false", Help: "even and odd frequencies use the p-table's even and odd rows"},
 			{Name: pSeparation, Type: pluginsdk.ParamBool, Default: "false", Help: "small contributions use the separation p-table"},
@@ -129,7 +129,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		m := ckm.Magnitude{Type: ckm.Type(params.String(pType)), TopK: params.Int(pTopK), Parity: params.Bool(pParity),
 			Separation: params.Bool(pSeparation), FlexScaling: params.String(pScaling) == "F",
 			Sigma0: params.Float(pSigma0), Sigma1: params.Float(pSigma1), XStar: params.Float(pXStar), Q: params.Float(pQ),
-			MuC: params.Float(pMuC), KeyDecimals: params.Int(pKeyDec)}
+			MuC: params.Float(pMuC), KeyDecimals: params.Int(pKeyDec), Weighted: params.Bool(pWeighted)}
 		for _, s := range strings.Split(params.String(pEpsilon), ",") {
 			x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {

@@ -14,7 +14,8 @@
 // Magnitude tables (Gießing & Tent 2019, "Concepts for generalising tools
 // implementing the cell key method to the case of continuous variables",
 // UNECE SDC work session): the k largest contributions x_1..x_k (or the
-// mean, or the value itself) are scaled by a flex function of σ0, σ1, x* and
+// mean, the largest minus the smallest contribution, or the value itself)
+// are scaled by a flex function of σ0, σ1, x* and
 // q, each draws a noise factor V_j from the p-table with a cell key whose
 // first digit is moved to the end once per draw, and the value moves by
 // Σ ε_j·flex(x_j)·x_j·V_j; unsafe cells are pushed at least μ_C·flex(x_1)·x_1
@@ -49,6 +50,7 @@ type Type string
 const (
 	TypeTopK  Type = "T" // the k largest contributions
 	TypeMean  Type = "M" // the mean contribution
+	TypeRange Type = "D" // the largest minus the smallest contribution
 	TypeValue Type = "V" // the cell value
 )
 
@@ -72,6 +74,12 @@ type Magnitude struct {
 	Epsilon []float64
 	// MuC is the extra push of unsafe cells (μ_C ≥ 0).
 	MuC float64
+	// Weighted: the table's values are weighted sums. As τ-Argus, type T
+	// then perturbs each top contribution times its record's weight
+	// (Cells.TopWeight) and type M the weighted mean (Cells.Value over
+	// Cells.Weight); types D and V are computed as without weights (D from
+	// the unweighted contributions, V from the weighted value).
+	Weighted bool
 	// KeyDecimals is the number of decimals of the record key, the digits
 	// of the cell key that are shifted (1..MaxKeyDecimals).
 	KeyDecimals int
@@ -86,9 +94,9 @@ const MaxKeyDecimals = 15
 // Check checks the parameters.
 func (m *Magnitude) Check() error {
 	switch m.Type {
-	case TypeTopK, TypeMean, TypeValue:
+	case TypeTopK, TypeMean, TypeRange, TypeValue:
 	default:
-		return fmt.Errorf("CKM type %q: only T (top k), M (mean) and V (value) are supported", m.Type)
+		return fmt.Errorf("CKM type %q: only T (top k), M (mean), D (largest minus smallest contribution) and V (value) are supported", m.Type)
 	}
 	if m.TopK < 1 || (m.Type != TypeTopK && m.TopK != 1) {
 		return fmt.Errorf("top k %d: it must be at least 1, and 1 unless the type is T", m.TopK)
@@ -182,9 +190,11 @@ func Frequency(ctx context.Context, p *pluginsdk.Problem, pt *ptable.Table, weig
 	return r, nil
 }
 
-// Magnitude perturbs the values of a magnitude table. The top
-// contributions (type T) come from Cells.Top, the mean (type M) from
-// Cells.Value and Cells.Freq.
+// Perturb perturbs the values of a magnitude table. The top
+// contributions (type T) come from Cells.Top (and Cells.TopWeight when
+// weighted), the mean (type M) from Cells.Value and Cells.Freq (Cells.Weight
+// when weighted), the range (type D) from Cells.Top and
+// Cells.MinContribution.
 func (m *Magnitude) Perturb(ctx context.Context, p *pluginsdk.Problem) (*Result, error) {
 	if err := m.Check(); err != nil {
 		return nil, err
@@ -196,8 +206,17 @@ func (m *Magnitude) Perturb(ctx context.Context, p *pluginsdk.Problem) (*Result,
 	if (m.Type == TypeMean || m.Parity || m.TopK > 1) && len(p.Cells.Freq) != n {
 		return nil, errors.New("the table has no frequencies")
 	}
-	if m.Type == TypeTopK && p.TopN < m.TopK {
+	if m.Type == TypeTopK && (p.TopN < m.TopK || len(p.Cells.Top) != n*p.TopN) {
 		return nil, fmt.Errorf("the table has %d top contributions per cell; CKM T(%d) needs %d", p.TopN, m.TopK, m.TopK)
+	}
+	if m.Type == TypeTopK && m.Weighted && len(p.Cells.TopWeight) != n*p.TopN {
+		return nil, errors.New("the table has no weights of its top contributions, which CKM T on a weighted table needs")
+	}
+	if m.Type == TypeMean && m.Weighted && len(p.Cells.Weight) != n {
+		return nil, errors.New("the table has no weight sums, which CKM M on a weighted table needs")
+	}
+	if m.Type == TypeRange && (p.TopN < 1 || len(p.Cells.Top) != n*p.TopN || len(p.Cells.MinContribution) != n) {
+		return nil, errors.New("the table has no largest and smallest contributions, which CKM D needs")
 	}
 	e := 0.0
 	for _, eps := range m.Epsilon {
@@ -296,17 +315,30 @@ func (m *Magnitude) cell(p *pluginsdk.Problem, i int, zs float64) float64 {
 	return x
 }
 
-// contribution returns x_j of cell i: the j-th largest contribution (type
-// T), the mean (M) or the value (V).
+// contribution returns x_j of cell i, as τ-Argus: the j-th largest
+// contribution, times its record's weight in a weighted table (type T); the
+// mean, over the weight sum in a weighted table (M); the largest minus the
+// smallest contribution (D); the value (V). A mean over no records or a
+// zero weight sum is 0 (no noise).
 func (m *Magnitude) contribution(p *pluginsdk.Problem, i, j int) float64 {
 	switch m.Type {
 	case TypeTopK:
-		return p.Cells.Top[i*p.TopN+j-1]
+		x := p.Cells.Top[i*p.TopN+j-1]
+		if m.Weighted {
+			x = float64(p.Cells.TopWeight[i*p.TopN+j-1] * x)
+		}
+		return x
 	case TypeMean:
-		if f := p.Cells.Freq[i]; f != 0 {
-			return p.Cells.Value[i] / float64(f)
+		d := float64(p.Cells.Freq[i])
+		if m.Weighted {
+			d = p.Cells.Weight[i]
+		}
+		if d != 0 {
+			return p.Cells.Value[i] / d
 		}
 		return 0
+	case TypeRange:
+		return p.Cells.Top[i*p.TopN] - p.Cells.MinContribution[i]
 	default:
 		return p.Cells.Value[i]
 	}

@@ -181,3 +181,89 @@ func TestInputErrors(t *testing.T) {
 		t.Errorf("key decimals 0: %v", err)
 	}
 }
+
+// TestMagnitudeRangeAndWeights checks type D and weighted tables on cells
+// worked by hand from τ-Argus's steps (V, σ1 .1, cont_all.csv; the key .123
+// reads .231 at the first draw and .312 at the second; from z ≥ 4 the last
+// row, where .231 and .312 both give −0.5).
+func TestMagnitudeRangeAndWeights(t *testing.T) {
+	S, U := cellstatus.Safe, cellstatus.UnsafeRule
+	top2 := func(m *Magnitude) { m.Type, m.TopK, m.Epsilon = TypeTopK, 2, []float64{1, 0.5} }
+	for _, c := range []struct {
+		name     string
+		set      func(m *Magnitude)
+		weighted bool
+		top      []float64
+		topW     []float64 // record weights of top (weighted tables)
+		min      float64   // smallest contribution (type D)
+		wsum     float64   // weight sum (weighted tables)
+		value    float64
+		freq     int64
+		st       cellstatus.Status
+		want     float64
+	}{
+		// D: x1 = 60 − 10 = 50, xδ = 5, z = 20: 100 − 5·0.5
+		{name: "range", set: func(m *Magnitude) { m.Type = TypeRange }, top: []float64{60}, min: 10, value: 100, freq: 3, st: S, want: 97.5},
+		// D counts a zero contribution as the smallest: x1 = 60, xδ = 6
+		{name: "range zero", set: func(m *Magnitude) { m.Type = TypeRange }, top: []float64{60}, min: 0, value: 100, freq: 3, st: S, want: 97},
+		// D of one record: x1 = 0, xδ = 0, the step is 0 even with μC
+		{name: "range one record", set: func(m *Magnitude) { m.Type, m.MuC = TypeRange, 2 }, top: []float64{100}, min: 100, value: 100, freq: 1, st: U, want: 100},
+		// D ignores the weights: as "range"
+		{name: "range weighted", set: func(m *Magnitude) { m.Type = TypeRange }, weighted: true, top: []float64{60}, topW: []float64{3}, min: 10, wsum: 9, value: 100, freq: 3, st: S, want: 97.5},
+		// weighted T(2), ε2 .5: x1 = 2·30 = 60, xδ = 6: 97; x2 = 2.5·20 = 50,
+		// xδ = 50·.5·.1 = 2.5: 97 − 1.25
+		{name: "top 2 weighted", set: top2, weighted: true, top: []float64{30, 20}, topW: []float64{2, 2.5}, wsum: 6, value: 100, freq: 2, st: S, want: 95.75},
+		// the same cell unweighted: x1 = 30, xδ = 3: 98.5; x2 = 20, xδ = 1: 98
+		{name: "top 2 unweighted", set: top2, top: []float64{30, 20}, value: 100, freq: 2, st: S, want: 98},
+		// weighted M: the mean 100/8 = 12.5, xδ = 1.25: 100 − 0.625
+		{name: "mean weighted", set: func(m *Magnitude) { m.Type = TypeMean }, weighted: true, wsum: 8, value: 100, freq: 5, st: S, want: 99.375},
+		// weighted V: the weighted value, as without weights
+		{name: "value weighted", weighted: true, wsum: 8, value: 100, freq: 5, st: S, want: 95},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := magnitude(t)
+			if c.set != nil {
+				c.set(&m)
+			}
+			m.Weighted = c.weighted
+			p := problem([]float64{c.value}, []int64{c.freq}, []cellstatus.Status{c.st}, []float64{0.123})
+			p.Cells.Top, p.TopN = c.top, len(c.top)
+			if m.Type == TypeRange {
+				p.Cells.MinContribution = []float64{c.min}
+			}
+			if c.weighted {
+				p.Cells.TopWeight, p.Cells.Weight = c.topW, []float64{c.wsum}
+			}
+			r, err := m.Perturb(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Values[0]; !close(got, c.want) {
+				t.Errorf("perturbed %.15g, want %.15g", got, c.want)
+			}
+		})
+	}
+}
+
+// TestMissingColumns: type D and weighted T and M refuse a problem without
+// the columns they need.
+func TestMissingColumns(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		typ      Type
+		weighted bool
+		want     string
+	}{
+		{"D", TypeRange, false, "smallest"},
+		{"T weighted", TypeTopK, true, "weights of its top"},
+		{"M weighted", TypeMean, true, "weight sums"},
+	} {
+		m := magnitude(t)
+		m.Type, m.Weighted = c.typ, c.weighted
+		p := problem([]float64{10}, []int64{2}, []cellstatus.Status{cellstatus.Safe}, []float64{0.5})
+		p.Cells.Top, p.TopN = []float64{6}, 1
+		if _, err := m.Perturb(context.Background(), p); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
+		}
+	}
+}
