@@ -30,7 +30,7 @@ func linkedViews(prefix string, suppress ...string) string {
 }
 
 // copyDemo copies the tutorial microdata and its metadata into dir.
-func copyDemo(t *testing.T, dir string) {
+func copyDemo(t testing.TB, dir string) {
 	t.Helper()
 	for _, f := range []string{"tau_testW.asc", "tau_testW.rda"} {
 		b, err := os.ReadFile(filepath.Join(repoDir, "testdata", "demo", f))
@@ -44,7 +44,7 @@ func copyDemo(t *testing.T, dir string) {
 }
 
 // runLinkedJob runs job in dir and returns its logbook; the job must succeed.
-func runLinkedJob(t *testing.T, plugins, dir, name, job string) string {
+func runLinkedJob(t testing.TB, plugins, dir, name, job string) string {
 	t.Helper()
 	arb := filepath.Join(dir, name+".arb")
 	if err := os.WriteFile(arb, []byte(job), 0o644); err != nil {
@@ -196,6 +196,11 @@ func TestConfidentialViewJob(t *testing.T) {
 	if !strings.Contains(lb, "confidential view Bank x Debt | Value: 2 of 7 sensitive cells are under-protected") ||
 		!strings.Contains(lb, "Bank=1, Debt=1") {
 		t.Errorf("protected one by one: want the views' audit to name the under-protected confidential cells:\n%s", lb)
+	}
+	// The views are audited once, after the last <SUPPRESS> (each audit of
+	// a large cover table can take the whole audit limit).
+	if n := strings.Count(lb, "Confidential views: cover table"); n != 1 {
+		t.Errorf("protected one by one: the confidential views were audited %d times, want once, after the last <SUPPRESS>:\n%s", n, lb)
 	}
 	lb = runLinkedJob(t, plugins, dir, "joint", job("<SUPPRESS> OPT(0,5)\n<WRITETABLE> (1, 5, AR+, \"a.tab\")\n<WRITETABLE> (2, 5, AR+, \"b.tab\")\n"))
 	if !strings.Contains(lb, "Audit: all 7 primary cells are protected") || strings.Contains(lb, "under-protected") ||
