@@ -175,7 +175,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	if err := e.audit(p, m, specs, res.Status, step.Method, singletonProtection(ref.Info, params), target); err != nil {
 		return err
 	}
-	if c.Table != 0 {
+	if c.Table != 0 && !e.suppressFollows(c) {
 		if err := e.auditViews(); err != nil {
 			return err
 		}
