@@ -206,6 +206,12 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 	if !single {
 		return nil
 	}
+	if mr.Audit != nil && mr.Audit.TimedOut {
+		// The pattern already failed (unverified); the same problem would
+		// take the whole limit again.
+		e.logf("The check against colluding single respondents is skipped: the audit of the pattern stopped at its time limit")
+		return nil
+	}
 	params := map[string]string{auditSingletons: auditCollude}
 	if hasParam(ref.Info, auditMode) {
 		params[auditMode] = auditVerdicts
