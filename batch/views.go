@@ -245,14 +245,14 @@ func (e *engine) auditViews() error {
 	}
 	verdictsOnPrimaries(ref.Info, params)
 	limit := e.auditLimit()
-	primaries := 0
+	all := 0 // primaries of the whole problem, published tables' included
 	for _, st := range p.Cells.Status {
 		if st.IsPrimary() {
-			primaries++
+			all++
 		}
 	}
 	e.logf("Start of the audit of the confidential views: %d cells, %d hidden, %d primary cells; time limit %s",
-		p.NumCells(), hiddenCells(p), primaries, limit.Round(time.Millisecond))
+		p.NumCells(), hiddenCells(p), all, limit.Round(time.Millisecond))
 	res, err := e.runAudit(p, p.Cells.Status, params, "audit-views", "audit (confidential views)", limit)
 	if err != nil {
 		return err
