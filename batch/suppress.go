@@ -177,7 +177,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	if err := e.audit(p, m, specs, res.Status, step.Method, singletonProtection(ref.Info, params), target); err != nil {
 		return err
 	}
-	if c.Table != 0 {
+	if c.Table != 0 && !e.suppressFollows(c) {
 		if err := e.auditViews(); err != nil {
 			return err
 		}
@@ -206,6 +206,12 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 		}
 	}
 	if !single {
+		return nil
+	}
+	if mr.Audit != nil && mr.Audit.TimedOut {
+		// The pattern already failed (unverified); the same problem would
+		// take the whole limit again.
+		e.logf("The check against colluding single respondents is skipped: the audit of the pattern stopped at its time limit")
 		return nil
 	}
 	params := map[string]string{auditSingletons: auditCollude}

@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // writeFiles writes name → text into a new directory and returns it.
@@ -210,5 +212,55 @@ func TestNoAuditPlugin(t *testing.T) {
 	}
 	if !strings.Contains(lb, "no audit plugin is installed") || !strings.Contains(lb, "could not be audited") || len(rep.Withheld) != 1 {
 		t.Errorf("withheld %v, logbook:\n%s", rep.Withheld, lb)
+	}
+}
+
+// ssMethod declares MOD's and OPT's τ-Argus single-respondent rules.
+type ssMethod struct{ keep }
+
+func (ssMethod) Info() pluginsdk.MethodInfo {
+	i := keep{}.Info()
+	i.Code = "SS"
+	i.Params = []pluginsdk.ParamSpec{{Name: singleSingleParam, Type: pluginsdk.ParamBool, Default: "true", Help: "single-single rule"}}
+	return i
+}
+
+// countAudit declares the singletons parameter, counts its runs and ends
+// every one as an audit stopped by its time limit (every primary
+// unverified).
+type countAudit struct{ runs *atomic.Int64 }
+
+func (countAudit) Info() pluginsdk.MethodInfo { return singAudit{}.Info() }
+
+func (a countAudit) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	a.runs.Add(1)
+	res, err := verdictAudit{verdicts: true, v: verdict.Verdict{Kind: verdict.Unverified, Reason: verdict.Unsolved}}.Protect(ctx, req)
+	res.Outcome = pluginsdk.OutcomeTimeLimit
+	return res, err
+}
+
+// TestColludingCheckAfterTimeLimit: when the audit of a pattern stops at
+// its time limit, the check against colluding single respondents (of a
+// method asked for τ-Argus's single-respondent rules) is skipped, said so:
+// the pattern has failed, and the same problem would take the whole audit
+// limit a second time.
+func TestColludingCheckAfterTimeLimit(t *testing.T) {
+	data := writeFiles(t, map[string]string{
+		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\n" +
+			"freq\r\n  <FREQUENCY>\r\nst\r\n  <STATUS>\r\n",
+		"t.tab": "Total,10.5,3,S\r\nA,4.25,1,U\r\nB,6.25,2,S\r\n",
+	})
+	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> SS(1)\r\n"
+	var runs atomic.Int64
+	_, code, rep, lb := runJob(t, arb, newFake(t, ssMethod{}, countAudit{&runs}))
+	if code != ExitError {
+		t.Errorf("exit %d, want %d; errors %v\n%s", code, ExitError, rep.Errors, lb)
+	}
+	if n := runs.Load(); n != 1 {
+		t.Errorf("the audit ran %d times, want once (no colluding check after the time limit)\n%s", n, lb)
+	}
+	if !strings.Contains(lb, "colluding single respondents is skipped") {
+		t.Errorf("the logbook does not say the colluding check was skipped:\n%s", lb)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/cellstatus"
@@ -16,6 +17,7 @@ import (
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabulate"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // Confidential views (<CONFIDENTIAL> n, an argus extension): a table that
@@ -194,6 +196,17 @@ func chosenSecondaries(p *pluginsdk.Problem, status []cellstatus.Status) int64 {
 	return n - fixed
 }
 
+// suppressFollows reports whether another <SUPPRESS> follows c in the
+// job. The audit of the confidential views after a single-table protection
+// then waits for the last one: the tables as they stand after it are what
+// is published, and each audit of a large cover table can take the whole
+// audit limit, so a job protecting n tables one by one audits the views
+// once, not n times.
+func (e *engine) suppressFollows(c *arb.Suppress) bool {
+	i := slices.IndexFunc(e.commands, func(x arb.Command) bool { s, ok := x.(*arb.Suppress); return ok && s == c })
+	return i >= 0 && slices.ContainsFunc(e.commands[i+1:], func(x arb.Command) bool { _, ok := x.(*arb.Suppress); return ok })
+}
+
 // auditViews audits the confidential views of the job against its
 // published tables as they stand (after a <SUPPRESS> of single tables,
 // which knows nothing of the views): the attacker's bounds on every
@@ -231,15 +244,30 @@ func (e *engine) auditViews() error {
 		params[auditMode] = auditVerdicts
 	}
 	verdictsOnPrimaries(ref.Info, params)
-	res, err := e.runAudit(p, p.Cells.Status, params, "audit-views", "audit (confidential views)", e.auditLimit())
+	limit := e.auditLimit()
+	all := 0 // primaries of the whole problem, published tables' included
+	for _, st := range p.Cells.Status {
+		if st.IsPrimary() {
+			all++
+		}
+	}
+	e.logf("Start of the audit of the confidential views: %d cells, %d hidden, %d primary cells; time limit %s",
+		p.NumCells(), hiddenCells(p), all, limit.Round(time.Millisecond))
+	res, err := e.runAudit(p, p.Cells.Status, params, "audit-views", "audit (confidential views)", limit)
 	if err != nil {
 		return err
+	}
+	timedOut := res.Outcome == pluginsdk.OutcomeTimeLimit
+	if timedOut {
+		e.warn(fmt.Sprintf("the audit of the confidential views stopped at its time limit of %s (%d cells, %d of them hidden): "+
+			"the sensitive cells it did not prove are counted as unverified, not protected (argus --audit-limit sets the limit)",
+			limit.Round(time.Millisecond), p.NumCells(), hiddenCells(p)))
 	}
 	for ti, t := range specs {
 		if !t.confidential {
 			continue
 		}
-		primaries, under := 0, 0
+		primaries, under, unverified := 0, 0, 0
 		var names []string
 		for i := range t.table.Cells {
 			g := m.Cell[ti][i]
@@ -249,19 +277,42 @@ func (e *engine) auditViews() error {
 			primaries++
 			if disclosed[g] || auditFailed(res, g) {
 				under++
+				if !disclosed[g] && res.Verdicts[g].Kind == verdict.Unverified {
+					unverified++
+				}
 				if len(names) < maxNamedCells {
 					names = append(names, cellCodes(t.table, i))
 				}
 			}
 		}
-		if under == 0 {
+		switch {
+		case under == 0:
 			e.logf("Audit of the confidential view %s through the published tables: all %d sensitive cells are protected", describe(t), primaries)
-			continue
+		case unverified > 0:
+			why := "an attacker LP without result"
+			if timedOut {
+				why = "the audit's time limit stopped it"
+			}
+			e.warn(fmt.Sprintf("confidential view %s: %d of %d sensitive cells are under-protected or unverified by the published tables as they stand "+
+				"(%d unverified: their protection is not proven, %s): %s",
+				describe(t), under, primaries, unverified, why, namedCells(names, under)))
+		default:
+			e.warn(fmt.Sprintf("confidential view %s: %d of %d sensitive cells are under-protected by the published tables as they stand (protect them together, <SUPPRESS> with table 0): %s",
+				describe(t), under, primaries, namedCells(names, under)))
 		}
-		e.warn(fmt.Sprintf("confidential view %s: %d of %d sensitive cells are under-protected by the published tables as they stand (protect them together, <SUPPRESS> with table 0): %s",
-			describe(t), under, primaries, namedCells(names, under)))
 	}
 	return nil
+}
+
+// hiddenCells counts the hidden cells of p.
+func hiddenCells(p *pluginsdk.Problem) int {
+	n := 0
+	for _, s := range p.Cells.Status {
+		if s.IsSuppressed() {
+			n++
+		}
+	}
+	return n
 }
 
 // logLinkedCounts writes τ-Argus's per-table line of a linked protection,

@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sdcengine/argus/batch"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // linkedViews is the tutorial microdata's three 2-D views of IndustryCode ×
@@ -27,7 +31,7 @@ func linkedViews(prefix string, suppress ...string) string {
 }
 
 // copyDemo copies the tutorial microdata and its metadata into dir.
-func copyDemo(t *testing.T, dir string) {
+func copyDemo(t testing.TB, dir string) {
 	t.Helper()
 	for _, f := range []string{"tau_testW.asc", "tau_testW.rda"} {
 		b, err := os.ReadFile(filepath.Join(repoDir, "testdata", "demo", f))
@@ -41,7 +45,7 @@ func copyDemo(t *testing.T, dir string) {
 }
 
 // runLinkedJob runs job in dir and returns its logbook; the job must succeed.
-func runLinkedJob(t *testing.T, plugins, dir, name, job string) string {
+func runLinkedJob(t testing.TB, plugins, dir, name, job string) string {
 	t.Helper()
 	arb := filepath.Join(dir, name+".arb")
 	if err := os.WriteFile(arb, []byte(job), 0o644); err != nil {
@@ -194,6 +198,11 @@ func TestConfidentialViewJob(t *testing.T) {
 		!strings.Contains(lb, "Bank=1, Debt=1") {
 		t.Errorf("protected one by one: want the views' audit to name the under-protected confidential cells:\n%s", lb)
 	}
+	// The views are audited once, after the last <SUPPRESS> (each audit of
+	// a large cover table can take the whole audit limit).
+	if n := strings.Count(lb, "Confidential views: cover table"); n != 1 {
+		t.Errorf("protected one by one: the confidential views were audited %d times, want once, after the last <SUPPRESS>:\n%s", n, lb)
+	}
 	lb = runLinkedJob(t, plugins, dir, "joint", job("<SUPPRESS> OPT(0,5)\n<WRITETABLE> (1, 5, AR+, \"a.tab\")\n<WRITETABLE> (2, 5, AR+, \"b.tab\")\n"))
 	if !strings.Contains(lb, "Audit: all 7 primary cells are protected") || strings.Contains(lb, "under-protected") ||
 		!strings.Contains(lb, "cover table Bank x Loan x Debt") {
@@ -233,5 +242,92 @@ func TestConfidentialViewJob(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "c.tab")); err == nil {
 		t.Errorf("the confidential table was written")
+	}
+}
+
+// viewsMethodReport runs a confidential-view job with OPT in the given mode
+// (--param=OPT.mode) and returns the report of its <SUPPRESS>; the job must
+// succeed with the audit of the cover table done and clean.
+func viewsMethodReport(t *testing.T, plugins, dir, name, job, mode string) *batch.MethodReport {
+	t.Helper()
+	arb := filepath.Join(dir, name+".arb")
+	if err := os.WriteFile(arb, []byte(job), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(dir, name+".json")
+	code, out, errOut := run(t, plugins, arb, filepath.Join(dir, name+".log"), "--param=OPT.mode="+mode, "--report="+report)
+	if code != ExitOK {
+		lb, _ := os.ReadFile(filepath.Join(dir, name+".log"))
+		t.Fatalf("%s: exit %d\n%s%s\n%s", name, code, out, errOut, lb)
+	}
+	b, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r batch.Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.Steps {
+		if m := s.Method; m != nil {
+			if m.Params["mode"] != mode {
+				t.Errorf("%s: ran with params %v, want mode %s", name, m.Params, mode)
+			}
+			if a := m.Audit; a == nil || !a.Done || a.UnderProtected != 0 || a.Primaries == 0 {
+				t.Errorf("%s: audit of the cover table not done and clean: %+v", name, a)
+			}
+			return m
+		}
+	}
+	t.Fatalf("%s: no <SUPPRESS> in the report", name)
+	return nil
+}
+
+// TestConfidentialViewModes: the fast modes of OPT (lp: the LP relaxation
+// and its LP-guided heuristic; heuristic: the start heuristic and its
+// clean-up) protect confidential views of batch tables with totals (the
+// cover-table problem, every requirement proven by attacker LPs), on the
+// banking job and on a tutorial-microdata job (Year × Size and Size ×
+// Region published, Year × Region confidential, NK(3,75)): the audit of the
+// views is clean, the outcome is not claimed optimal unless proven, and the
+// cost is never below the exact optimum.
+func TestConfidentialViewModes(t *testing.T) {
+	plugins := realPlugins(t)
+	dir := t.TempDir()
+	bankingMicrodata(t, dir)
+	copyDemo(t, dir)
+	t.Setenv("TMPDIR", t.TempDir())
+	jobs := map[string]string{
+		"bank": "<OPENMICRODATA> \"bank.asc\"\n<OPENMETADATA> \"bank.rda\"\n" +
+			"<SPECIFYTABLE> \"Bank\"\"Loan\"|\"Value\"||\n<SAFETYRULE> FREQ(1,10)\n" +
+			"<SPECIFYTABLE> \"Loan\"\"Debt\"|\"Value\"||\n<SAFETYRULE> FREQ(1,10)\n" +
+			"<SPECIFYTABLE> \"Bank\"\"Debt\"|\"Value\"||\n<SAFETYRULE> NK(1,60)\n<CONFIDENTIAL> 3\n<READMICRODATA>\n" +
+			"<SUPPRESS> OPT(0,5)\n<WRITETABLE> (1, 5, AR+, \"a.tab\")\n<WRITETABLE> (2, 5, AR+, \"b.tab\")\n",
+		"tutorial": "<OPENMICRODATA> \"tau_testW.asc\"\n<OPENMETADATA> \"tau_testW.rda\"\n" +
+			"<SPECIFYTABLE> \"Year\"\"Size\"|\"Var1\"||\n<SAFETYRULE> NK(3,75)\n" +
+			"<SPECIFYTABLE> \"Size\"\"Region\"|\"Var1\"||\n<SAFETYRULE> NK(3,75)\n" +
+			"<SPECIFYTABLE> \"Year\"\"Region\"|\"Var1\"||\n<SAFETYRULE> NK(3,75)\n<CONFIDENTIAL> 3\n<READMICRODATA>\n" +
+			"<SUPPRESS> OPT(0,5)\n<WRITETABLE> (1, 5, AR+, \"t1.tab\")\n<WRITETABLE> (2, 5, AR+, \"t2.tab\")\n",
+	}
+	for _, name := range []string{"bank", "tutorial"} {
+		exact := viewsMethodReport(t, plugins, dir, name+"_exact", jobs[name], "exact")
+		if exact.Outcome != "optimal" {
+			t.Fatalf("%s exact: outcome %s, want optimal", name, exact.Outcome)
+		}
+		tol := verdict.Tolerance([]float64{exact.SuppressedCost})
+		for _, mode := range []string{"lp", "heuristic"} {
+			m := viewsMethodReport(t, plugins, dir, name+"_"+mode, jobs[name], mode)
+			t.Logf("%s %s: %s, %d secondaries, cost %.0f (exact %d, %.0f), %.2f s (exact %.2f s)", name, mode,
+				m.Outcome, m.Secondaries, m.SuppressedCost, exact.Secondaries, exact.SuppressedCost, m.Seconds, exact.Seconds)
+			if m.SuppressedCost < exact.SuppressedCost-tol {
+				t.Errorf("%s %s: cost %.0f below the exact optimum %.0f", name, mode, m.SuppressedCost, exact.SuppressedCost)
+			}
+			if m.Outcome == "optimal" && m.SuppressedCost > exact.SuppressedCost+tol {
+				t.Errorf("%s %s: claimed optimal at cost %.0f above the optimum %.0f", name, mode, m.SuppressedCost, exact.SuppressedCost)
+			}
+			if m.Figures["master_solves"] != 0 {
+				t.Errorf("%s %s: %v integer master solves, want none", name, mode, m.Figures["master_solves"])
+			}
+		}
 	}
 }

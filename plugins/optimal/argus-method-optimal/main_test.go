@@ -10,6 +10,7 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -202,5 +203,47 @@ func TestProblems(t *testing.T) {
 			n, cost := csptest.Summary(p, res.Status)
 			t.Logf("%d secondaries, cost %.2f; %v", n, cost, res.Stats.Extra)
 		})
+	}
+}
+
+// TestModes: on Simple2D the heuristic modes (lp: the LP relaxation and its
+// LP-guided heuristic; heuristic: the start heuristic and its clean-up)
+// return patterns the audit finds clean, reported as feasible (not
+// optimal), costing at least the exact optimum; lp reports the
+// relaxation's bound, at most the optimum.
+func TestModes(t *testing.T) {
+	p := csptest.Simple2D(t)
+	var optimum, tol float64
+	for _, mode := range []string{modeExact, modeRelaxed, modeHeuristic} {
+		res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p,
+			Params: map[string]string{pMode: mode, pSingletons: "none"}})
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if rep := csptest.Audit(t, p, res.Status); len(rep.UnderProtected) > 0 {
+			t.Errorf("%s: %d primaries under-protected", mode, len(rep.UnderProtected))
+		}
+		_, cost := csptest.Summary(p, res.Status)
+		t.Logf("%s: %v, cost %.2f, bound %.2f", mode, res.Outcome, cost, res.Stats.Bound)
+		switch mode {
+		case modeExact:
+			if res.Outcome != pluginsdk.OutcomeOptimal {
+				t.Fatalf("exact: outcome %v, want optimal", res.Outcome)
+			}
+			optimum, tol = cost, verdict.Tolerance([]float64{cost})
+		default:
+			if res.Outcome == pluginsdk.OutcomeOptimal && cost > optimum {
+				t.Errorf("%s: outcome optimal at cost %.2f above the optimum %.2f", mode, cost, optimum)
+			}
+			if cost < optimum-tol {
+				t.Errorf("%s: cost %.2f below the optimum %.2f", mode, cost, optimum)
+			}
+			if res.Stats.Extra["master_solves"] != 0 {
+				t.Errorf("%s: %v integer master solves, want none", mode, res.Stats.Extra["master_solves"])
+			}
+		}
+		if mode == modeRelaxed && (res.Stats.Bound <= 0 || res.Stats.Bound > optimum+tol) {
+			t.Errorf("lp: bound %.2f, want in (0, %.2f]", res.Stats.Bound, optimum)
+		}
 	}
 }

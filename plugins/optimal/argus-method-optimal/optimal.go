@@ -21,6 +21,14 @@ const (
 	pGap        = "gap"
 	pSingletons = "singletons"
 	pStart      = "start"
+	pMode       = "mode"
+)
+
+// Values of the mode parameter.
+const (
+	modeExact     = "exact"
+	modeRelaxed   = "lp"
+	modeHeuristic = "heuristic"
 )
 
 // Info describes OPT.
@@ -48,6 +56,11 @@ func (optimal) Info() pluginsdk.MethodInfo {
 					"four or more dimensions, where the engine's own needs routing LPs over the whole table of seconds to minutes each, " +
 					"NET's on a 2-D table and none otherwise (auto); with a start every attacker LP is limited " +
 					"to a thirtieth of the time limit (an LP stopped there proves nothing: the pattern stays protected)"},
+			{Name: pMode, Type: pluginsdk.ParamEnum, Default: modeExact, Allowed: []string{modeExact, modeRelaxed, modeHeuristic},
+				Help: "search: the exact Benders search (exact); the cutting-plane LP relaxation and its LP-guided heuristic, " +
+					"no integer master (lp: a lower bound and the gap are reported); or only the start heuristic and its " +
+					"clean-up (heuristic: fastest). In every mode each requirement is proven by an attacker LP before the " +
+					"pattern is returned, so the heuristic modes cost secondaries, never protection"},
 		}, singleton.Params()...),
 		Capabilities: pluginsdk.Capabilities{
 			Output:         pluginsdk.OutputSuppression,
@@ -75,6 +88,12 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	in := csp.FromProblem(p, rel)
 	opts := csp.Options{Gap: req.Params.Float(pGap), Workers: req.Limits.Threads, Seed: req.Limits.Seed}
 	opts.TimeLimit = req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
+	switch req.Params.String(pMode) {
+	case modeRelaxed:
+		opts.MaxMasterSolves = -1
+	case modeHeuristic:
+		opts.HeuristicOnly = true
+	}
 	virtual := 0
 	switch req.Params.String(pSingletons) {
 	case "local":
