@@ -1,6 +1,7 @@
 // Package numeric holds the small numerical conventions the engines share,
 // so that each is written once: the relative slack with which two computed
-// quantities of a problem are compared, and the transpose of a sparse
+// quantities of a problem are compared, the relative gap of a bounded
+// minimisation, and the transpose of a sparse
 // matrix given row by row (compressed sparse rows) into its columns
 // (compressed sparse columns).
 //
@@ -18,6 +19,16 @@ import "math"
 // It is absolute (1e-9) for |x| ≤ 1 and relative beyond.
 func Slack(x float64) float64 {
 	return 1e-9 * math.Max(1, math.Abs(x))
+}
+
+// RelGap is the relative gap (objective − bound) / objective of a
+// minimisation with a non-negative objective, at least 0; 0 when the
+// objective is 0 (nothing is left to prove).
+func RelGap(objective, bound float64) float64 {
+	if objective <= 0 {
+		return 0
+	}
+	return math.Max(0, (objective-bound)/objective)
 }
 
 // CSC is a sparse matrix in compressed sparse column form: the entries of

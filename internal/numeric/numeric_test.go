@@ -80,3 +80,13 @@ func TestTransposeEmpty(t *testing.T) {
 		t.Fatalf("got %+v", m)
 	}
 }
+
+func TestRelGap(t *testing.T) {
+	for _, tc := range []struct{ obj, bound, want float64 }{
+		{100, 90, 0.1}, {100, 100, 0}, {100, 101, 0}, {0, 0, 0}, {0, -1, 0},
+	} {
+		if got := RelGap(tc.obj, tc.bound); math.Abs(got-tc.want) > 1e-15 {
+			t.Errorf("RelGap(%v, %v) = %v, want %v", tc.obj, tc.bound, got, tc.want)
+		}
+	}
+}

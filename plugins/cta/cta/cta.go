@@ -732,9 +732,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		sol.Up[i] = bestUp[k]
 	}
 	sol.Bound = math.Min(sol.Bound, sol.Objective)
-	if sol.Objective > 0 {
-		sol.Gap = (sol.Objective - sol.Bound) / sol.Objective
-	}
+	sol.Gap = numeric.RelGap(sol.Objective, sol.Bound)
 	if sol.Optimal && sol.Gap > math.Max(opts.Gap, 1e-4) {
 		sol.Optimal = false
 	}

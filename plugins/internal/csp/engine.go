@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
@@ -164,9 +165,7 @@ func (e *engine) solution(timeLimit bool) *Solution {
 	m := e.model
 	s := &Solution{Suppressed: m.pattern(e.best.pattern), Cost: e.best.cost, TimeLimit: timeLimit}
 	s.Bound = math.Min(e.best.bound, e.best.cost)
-	if s.Cost > 0 {
-		s.Gap = math.Max(0, (s.Cost-s.Bound)/s.Cost)
-	}
+	s.Gap = numeric.RelGap(s.Cost, s.Bound)
 	s.Optimal = e.closed()
 	if s.Optimal {
 		s.TimeLimit = false

@@ -59,6 +59,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -649,9 +650,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	if sol.Optimal {
 		sol.Bound = math.Min(sol.Bound, sol.Objective)
 	}
-	if sol.Objective > 0 {
-		sol.Gap = math.Max(0, (sol.Objective-sol.Bound)/sol.Objective)
-	}
+	sol.Gap = numeric.RelGap(sol.Objective, sol.Bound)
 	sol.Time = time.Since(start)
 	return sol, nil
 }

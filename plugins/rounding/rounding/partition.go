@@ -7,6 +7,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -153,8 +154,8 @@ func SolvePartitioned(ctx context.Context, p *pluginsdk.Problem, opts Options) (
 		sol.Steps = max(sol.Steps, int(math.Max(lo-k, k-hi)))
 	}
 	sol.Values = values
-	sol.Gap = (sol.Objective - sol.Bound) / math.Max(math.Abs(sol.Objective), 1e-9)
-	sol.Optimal = sol.Optimal && sol.Gap <= math.Max(opts.Gap, 1e-9)
+	sol.Gap = numeric.RelGap(sol.Objective, sol.Bound)
+	sol.Optimal = sol.Optimal && sol.Gap <= math.Max(opts.Gap, numeric.Slack(0))
 	sol.Time = time.Since(start)
 	return sol, nil
 }

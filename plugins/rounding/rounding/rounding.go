@@ -33,6 +33,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
@@ -381,7 +382,7 @@ func (md *model) solve(ctx context.Context, opts Options, deadline time.Time) (*
 	bound := math.Max(res.MIPBound, lpBound)
 	sol.Values = md.values(res.ColValues)
 	sol.Objective, sol.Bound, sol.Nodes = res.Objective, math.Min(bound, res.Objective), res.Nodes
-	sol.Gap = (sol.Objective - sol.Bound) / math.Max(math.Abs(sol.Objective), 1e-9)
+	sol.Gap = numeric.RelGap(sol.Objective, sol.Bound)
 	return sol, nil
 }
 
