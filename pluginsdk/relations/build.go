@@ -66,6 +66,15 @@ func Build(p *pluginsdk.Problem, opts Options) (pluginsdk.Relations, error) {
 	return out, nil
 }
 
+// Of returns the relations a method works with: those p carries, or, when
+// it carries none, those of its tables (Build with default options).
+func Of(p *pluginsdk.Problem) (pluginsdk.Relations, error) {
+	if p.Relations.Len() > 0 || len(p.Tables) == 0 {
+		return p.Relations, nil
+	}
+	return Build(p, Options{})
+}
+
 // Fill sets p.Relations to the relations of p's tables when p has tables
 // and no relations yet; otherwise it validates the relations p carries.
 func Fill(p *pluginsdk.Problem, opts Options) error {

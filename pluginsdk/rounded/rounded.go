@@ -109,12 +109,9 @@ func Check(p *pluginsdk.Problem, values []float64, base float64, steps int) (Rep
 	if !(base > 0) || steps < 0 {
 		return rep, fmt.Errorf("rounded table: base %g and steps %d: need a positive base and steps ≥ 0", base, steps)
 	}
-	rel := p.Relations
-	if rel.Len() == 0 && len(p.Tables) > 0 {
-		var err error
-		if rel, err = relations.Build(p, relations.Options{}); err != nil {
-			return rep, fmt.Errorf("rounded table: relations: %w", err)
-		}
+	rel, err := relations.Of(p)
+	if err != nil {
+		return rep, fmt.Errorf("rounded table: relations: %w", err)
 	}
 	tol := verdict.Tolerance(p.Cells.Value)
 	fail := func(i int) {

@@ -252,13 +252,9 @@ func Sampling(a, l, u, s, lo, hi, alpha float64, center audit.Center) (dlo, dhi 
 // relations Σ coef·d = residual of the original table.
 func build(p *pluginsdk.Problem, alpha float64, opts Options) (*problem, error) {
 	n := p.NumCells()
-	rel := p.Relations
-	if rel.Len() == 0 && len(p.Tables) > 0 {
-		r, err := relations.Build(p, relations.Options{})
-		if err != nil {
-			return nil, pluginsdk.Errorf("table.relations", "relations of the table: %v", err)
-		}
-		rel = r
+	rel, err := relations.Of(p)
+	if err != nil {
+		return nil, pluginsdk.Errorf("table.relations", "relations of the table: %v", err)
 	}
 	lo, hi, err := audit.Bounds(p, nil, audit.BoundsAuto)
 	if err != nil {

@@ -196,13 +196,9 @@ func upCol(c int) int   { return 2*c + 1 }
 
 func build(p *pluginsdk.Problem, opts Options) (*model, error) {
 	n := p.NumCells()
-	rel := p.Relations
-	if rel.Len() == 0 && len(p.Tables) > 0 {
-		r, err := relations.Build(p, relations.Options{})
-		if err != nil {
-			return nil, pluginsdk.Errorf("table.relations", "relations of the table: %v", err)
-		}
-		rel = r
+	rel, err := relations.Of(p)
+	if err != nil {
+		return nil, pluginsdk.Errorf("table.relations", "relations of the table: %v", err)
 	}
 	lo, hi, err := audit.Bounds(p, nil, audit.BoundsAuto)
 	if err != nil {

@@ -38,12 +38,9 @@ func SolvePartitioned(ctx context.Context, p *pluginsdk.Problem, opts Options) (
 			return nil, ErrNotPartitionable
 		}
 	}
-	rel := p.Relations
-	if rel.Len() == 0 {
-		var err error
-		if rel, err = relations.Build(p, relations.Options{}); err != nil {
-			return nil, fmt.Errorf("relations: %w", err)
-		}
+	rel, err := relations.Of(p)
+	if err != nil {
+		return nil, fmt.Errorf("relations: %w", err)
 	}
 	n := p.NumCells()
 	cat := make([]int, n) // first-variable code of every cell

@@ -133,12 +133,9 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	if opts.Stop == 0 {
 		opts.Stop = StopOptimal
 	}
-	rel := p.Relations
-	if rel.Len() == 0 && len(p.Tables) > 0 {
-		var err error
-		if rel, err = relations.Build(p, relations.Options{}); err != nil {
-			return nil, fmt.Errorf("relations: %w", err)
-		}
+	rel, err := relations.Of(p)
+	if err != nil {
+		return nil, fmt.Errorf("relations: %w", err)
 	}
 	var deadline time.Time
 	if opts.TimeLimit > 0 {
