@@ -109,18 +109,7 @@ func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs [
 			if !status[g].IsPrimary() {
 				continue
 			}
-			ta.Primaries++
-			ar.Primaries++
-			if auditFailed(res, g) {
-				ta.UnderProtected++
-				ar.UnderProtected++
-				if len(ta.Cells) < maxNamedCells {
-					ta.Cells = append(ta.Cells, i)
-				}
-				if len(ar.Cells) < maxNamedCells {
-					ar.Cells = append(ar.Cells, g)
-				}
-			}
+			countPrimary(ta, ar, res, i, g)
 		}
 		if ti < len(specs) && specs[ti].table == t {
 			specs[ti].audit = ta

@@ -119,21 +119,9 @@ func (e *engine) auditIntervals(p *pluginsdk.Problem, m *problem.Mapping, specs 
 			if !status[g].IsPrimary() {
 				continue
 			}
-			ta.Primaries++
-			ar.Primaries++
-			if auditFailed(res, g) {
-				ta.UnderProtected++
-				ar.UnderProtected++
-				if res.Verdicts[g].Kind == verdict.Unverified {
-					ta.Unverified++
-					ar.Unverified++
-				}
-				if len(ta.Cells) < maxNamedCells {
-					ta.Cells = append(ta.Cells, i)
-				}
-				if len(ar.Cells) < maxNamedCells {
-					ar.Cells = append(ar.Cells, g)
-				}
+			if countPrimary(ta, ar, res, i, g) && res.Verdicts[g].Kind == verdict.Unverified {
+				ta.Unverified++
+				ar.Unverified++
 			}
 		}
 		t.Audited = true

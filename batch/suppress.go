@@ -342,7 +342,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 			if res.Verdicts[i].Kind == verdict.Unverified {
 				ar.Unverified++
 			}
-			if len(ar.Cells) < 100 {
+			if len(ar.Cells) < maxNamedCells {
 				ar.Cells = append(ar.Cells, i)
 			}
 		}
@@ -360,7 +360,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 					if res.Verdicts[g].Kind == verdict.Unverified {
 						ta.Unverified++
 					}
-					if len(ta.Cells) < 100 {
+					if len(ta.Cells) < maxNamedCells {
 						ta.Cells = append(ta.Cells, i)
 					}
 				}
@@ -440,6 +440,27 @@ func (e *engine) auditLimit() time.Duration {
 // only reads its verdict.
 func auditFailed(res *pluginsdk.Result, i int) bool {
 	return res.Verdicts[i].Kind != verdict.Protected
+}
+
+// countPrimary counts primary i of a table (problem cell g) into the
+// table's audit report ta and the job's ar: a primary, and one the audit
+// res failed (auditFailed), named in both up to maxNamedCells. It reports
+// whether the primary failed.
+func countPrimary(ta, ar *AuditReport, res *pluginsdk.Result, i, g int) bool {
+	ta.Primaries++
+	ar.Primaries++
+	if !auditFailed(res, g) {
+		return false
+	}
+	ta.UnderProtected++
+	ar.UnderProtected++
+	if len(ta.Cells) < maxNamedCells {
+		ta.Cells = append(ta.Cells, i)
+	}
+	if len(ar.Cells) < maxNamedCells {
+		ar.Cells = append(ar.Cells, g)
+	}
+	return true
 }
 
 // hasParam reports whether the method declares a parameter of that name.
