@@ -128,11 +128,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if err != nil {
 		return nil, err
 	}
-	res := &pluginsdk.Result{Outcome: pluginsdk.OutcomeOptimal, Lower: rep.Lower, Upper: rep.Upper,
-		Verdicts: rep.Verdicts, Diagnostics: rep.Diagnostics}
-	if rep.TimedOut {
-		res.Outcome = pluginsdk.OutcomeTimeLimit
-	}
+	res := resultOf(rep)
 	unknown := 0
 	for i := range res.Lower {
 		// A cell without a result is reported as disclosed, never as safe
@@ -149,13 +145,26 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 			Summary: fmt.Sprintf("%d hidden cells could not be audited; they are reported as disclosed", unknown)})
 	}
 	c := rep.Counts
-	res.Stats.UnderProtectedAfter = int64(len(rep.UnderProtected))
-	res.Stats.Iterations = c.SimplexIterations
 	res.Stats.Extra = map[string]float64{"primaries": float64(c.Primaries), "exact": float64(c.Exact),
 		"partial": float64(c.Partial), "lps": float64(c.LPs), "components": float64(c.Components),
 		"largest_component": float64(c.LargestComponent), "unverified": float64(len(rep.Unverified)),
 		"seconds": rep.Timing.Total.Seconds()}
 	return res, nil
+}
+
+// resultOf is the result of an audit of hidden cells or intervals: its
+// intervals (NaN where an attacker problem gave none: the caller fills
+// them), verdicts, diagnostics, outcome (time limit when it stopped there)
+// and counts.
+func resultOf(rep *audit.Report) *pluginsdk.Result {
+	res := &pluginsdk.Result{Outcome: pluginsdk.OutcomeOptimal, Lower: rep.Lower, Upper: rep.Upper,
+		Verdicts: rep.Verdicts, Diagnostics: rep.Diagnostics}
+	if rep.TimedOut {
+		res.Outcome = pluginsdk.OutcomeTimeLimit
+	}
+	res.Stats.UnderProtectedAfter = int64(len(rep.UnderProtected))
+	res.Stats.Iterations = rep.Counts.SimplexIterations
+	return res
 }
 
 // intervals audits the intervals p.Cells.PublishedLower/Upper of
@@ -168,11 +177,7 @@ func intervals(ctx context.Context, p *pluginsdk.Problem, opts audit.Options) (*
 	if err != nil {
 		return nil, err
 	}
-	res := &pluginsdk.Result{Outcome: pluginsdk.OutcomeOptimal, Lower: rep.Lower, Upper: rep.Upper,
-		Verdicts: rep.Verdicts, Diagnostics: rep.Diagnostics}
-	if rep.TimedOut {
-		res.Outcome = pluginsdk.OutcomeTimeLimit
-	}
+	res := resultOf(rep)
 	for i := range res.Lower {
 		// A cell without an attacker's result is given its published
 		// interval; a primary among them is unverified, never safe.
@@ -181,8 +186,6 @@ func intervals(ctx context.Context, p *pluginsdk.Problem, opts audit.Options) (*
 		}
 	}
 	c := rep.Counts
-	res.Stats.UnderProtectedAfter = int64(len(rep.UnderProtected))
-	res.Stats.Iterations = c.SimplexIterations
 	res.Stats.Extra = map[string]float64{"intervals": 1, "primaries": float64(c.Primaries), "exact": float64(c.Exact),
 		"partial": float64(c.Partial), "inconsistent": float64(c.Inconsistent), "lps": float64(c.LPs),
 		"unverified": float64(len(rep.Unverified)), "seconds": rep.Timing.Total.Seconds()}
