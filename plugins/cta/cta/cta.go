@@ -485,7 +485,7 @@ func build(p *pluginsdk.Problem, opts Options) (*model, error) {
 				val = append(val, coef[k], -coef[k])
 			}
 		}
-		if math.Abs(rhs) <= 1e-5+numeric.Slack(mag) {
+		if math.Abs(rhs) <= pluginsdk.AdjustedChangeTolerance+numeric.Slack(mag) {
 			rhs = 0 // the original residual is kept: the table is as additive as it was
 		}
 		if len(idx) == 0 {
