@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -73,12 +72,8 @@ func cmdWorker(ctx context.Context, env Env, log zerolog.Logger) int {
 	ackWait := fs.Duration("ack-wait", 30*time.Second, "how long the server waits for a sign of life before it gives a job to another worker")
 	deliveries := fs.Int("max-deliveries", 3, "how often a job is taken at most (transient failures, killed workers)")
 	argus := fs.String("argus", "", "argus binary to run the jobs with (default: this one)")
-	args := env.Args[1:]
-	var jobArgs []string
-	if i := slices.Index(args, "--"); i >= 0 {
-		args, jobArgs = args[:i], args[i+1:]
-	}
-	if err := fs.Parse(args); err != nil {
+	jobArgs, err := parseJobArgs(fs, env.Args[1:])
+	if err != nil {
 		return ExitError
 	}
 	exe, err := executable(env, *argus)

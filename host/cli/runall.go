@@ -37,6 +37,15 @@ func isTerminal(w any) bool {
 	return ok && isatty.IsTerminal(f.Fd())
 }
 
+// parseJobArgs parses a command's flags in args up to "--"; what follows
+// it is returned as the arguments given to every job.
+func parseJobArgs(fs *flag.FlagSet, args []string) (jobArgs []string, err error) {
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, jobArgs = args[:i], args[i+1:]
+	}
+	return jobArgs, fs.Parse(args)
+}
+
 // cmdRunAll runs many batch jobs (package runall).
 func cmdRunAll(ctx context.Context, env Env, log zerolog.Logger) int {
 	fs := flag.NewFlagSet("run-all", flag.ContinueOnError)
@@ -47,12 +56,8 @@ func cmdRunAll(ctx context.Context, env Env, log zerolog.Logger) int {
 	timeLimit := fs.Duration("time-limit", 0, "time limit of each job (0: none)")
 	force := fs.Bool("force", false, "run every job, also those complete from an earlier run")
 	argus := fs.String("argus", "", "argus binary to run the jobs with (default: this one)")
-	args := env.Args[1:]
-	var jobArgs []string
-	if i := slices.Index(args, "--"); i >= 0 {
-		args, jobArgs = args[:i], args[i+1:]
-	}
-	if err := fs.Parse(args); err != nil {
+	jobArgs, err := parseJobArgs(fs, env.Args[1:])
+	if err != nil {
 		return ExitError
 	}
 	if fs.NArg() == 0 {
