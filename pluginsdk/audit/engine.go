@@ -13,6 +13,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/internal/unionfind"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -361,17 +362,7 @@ func (a *attack) checkClosed(red *reduced, r int) {
 func (a *attack) components(red *reduced, live func(int) bool, minRow int32) (comps []*component, local []int32) {
 	n, rel := a.n, a.rel
 	m := rel.Len()
-	parent := make([]int32, n)
-	for i := range parent {
-		parent[i] = int32(i)
-	}
-	find := func(x int32) int32 {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
+	sets := unionfind.New(n)
 	for r := range m {
 		if red.cnt[r] < minRow {
 			continue
@@ -383,12 +374,10 @@ func (a *attack) components(red *reduced, live func(int) bool, minRow int32) (co
 				continue
 			}
 			if first < 0 {
-				first = find(int32(c))
+				first = int32(c)
 				continue
 			}
-			if rc := find(int32(c)); rc != first {
-				parent[rc] = first
-			}
+			first = sets.Union(first, int32(c))
 		}
 	}
 	compOf := make([]int32, n)
@@ -398,7 +387,7 @@ func (a *attack) components(red *reduced, live func(int) bool, minRow int32) (co
 	hasTarget := make(map[int32]bool)
 	for c := range n {
 		if live(c) && a.target[c] {
-			hasTarget[find(int32(c))] = true
+			hasTarget[sets.Find(int32(c))] = true
 		}
 	}
 	local = make([]int32, n)
@@ -406,7 +395,7 @@ func (a *attack) components(red *reduced, live func(int) bool, minRow int32) (co
 		if !live(c) {
 			continue
 		}
-		root := find(int32(c))
+		root := sets.Find(int32(c))
 		if !hasTarget[root] {
 			continue
 		}
@@ -428,7 +417,7 @@ func (a *attack) components(red *reduced, live func(int) bool, minRow int32) (co
 		cells, _ := rel.Terms(r)
 		for _, c := range cells {
 			if live(c) {
-				if ci := compOf[find(int32(c))]; ci >= 0 {
+				if ci := compOf[sets.Find(int32(c))]; ci >= 0 {
 					comps[ci].rows = append(comps[ci].rows, r)
 				}
 				break

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/numeric"
+	"github.com/sdcengine/argus/internal/unionfind"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 	"github.com/sdcengine/argus/pluginsdk/subtable"
@@ -167,18 +168,7 @@ func newEngine(ctx context.Context, p *pluginsdk.Problem, o Options) (*engine, e
 // its smallest cell id as root.
 func (e *engine) classes() error {
 	p := e.p
-	parent := make([]int32, e.n)
-	for i := range parent {
-		parent[i] = int32(i)
-	}
-	var find func(int32) int32
-	find = func(x int32) int32 {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
+	sets := unionfind.New(e.n)
 	for t := range p.Tables {
 		tab := &p.Tables[t]
 		up := make([][]int32, len(tab.Dims)) // per dim: nearest kept ancestor, or nil when every code is kept
@@ -234,10 +224,7 @@ func (e *engine) classes() error {
 			if r < 0 {
 				return nil
 			}
-			a, b := find(int32(cell)), find(int32(r))
-			if a != b {
-				parent[max(a, b)] = min(a, b)
-			}
+			sets.Union(int32(cell), int32(r))
 			return nil
 		})
 		if err != nil {
@@ -246,7 +233,7 @@ func (e *engine) classes() error {
 	}
 	e.root = make([]int32, e.n)
 	for i := range e.root {
-		e.root[i] = find(int32(i))
+		e.root[i] = sets.Find(int32(i))
 	}
 	return nil
 }

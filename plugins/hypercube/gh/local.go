@@ -6,6 +6,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/numeric"
+	"github.com/sdcengine/argus/internal/unionfind"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
@@ -157,18 +158,7 @@ func (e *engine) proveLocally(ctx context.Context, status []cellstatus.Status, t
 // the cells for which in holds, joined through the relations they share
 // (−1 for the others).
 func (e *engine) hiddenComponents(in func(int) bool) []int32 {
-	parent := make([]int32, e.n)
-	var find func(int32) int32
-	find = func(x int32) int32 {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
-	for i := range parent {
-		parent[i] = int32(i)
-	}
+	sets := unionfind.New(e.n)
 	rel := &e.p.Relations
 	for k := range rel.Len() {
 		cells, _ := rel.Terms(k)
@@ -178,19 +168,17 @@ func (e *engine) hiddenComponents(in func(int) bool) []int32 {
 				continue
 			}
 			if first < 0 {
-				first = find(int32(c))
+				first = int32(c)
 				continue
 			}
-			if r := find(int32(c)); r != first {
-				parent[r] = first
-			}
+			first = sets.Union(first, int32(c))
 		}
 	}
 	out := make([]int32, e.n)
 	for i := range out {
 		out[i] = -1
 		if in(i) {
-			out[i] = find(int32(i))
+			out[i] = sets.Find(int32(i))
 		}
 	}
 	return out
