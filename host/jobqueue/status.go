@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/sdcengine/argus/argusio/atomicfile"
 	"github.com/sdcengine/argus/host/runall"
 )
 
@@ -89,10 +91,25 @@ func (q *Queue) Fetch(ctx context.Context, states []State, dir string) error {
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return err
 			}
-			if err := q.Obj.GetFile(ctx, name, p); err != nil {
+			if err := q.getAtomic(ctx, name, p); err != nil {
 				return fmt.Errorf("fetch %s: %w", name, err)
 			}
 		}
 	}
 	return nil
+}
+
+// getAtomic writes stored object name to path atomically (temporary file
+// and rename): a download that fails, or whose digest does not match,
+// leaves no half-written output.
+func (q *Queue) getAtomic(ctx context.Context, name, path string) error {
+	obj, err := q.Obj.Get(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer obj.Close()
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		_, err := io.Copy(w, obj)
+		return err
+	})
 }
