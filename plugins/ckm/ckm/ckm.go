@@ -140,10 +140,6 @@ type Result struct {
 	Noise []float64
 }
 
-// frozen reports whether a cell keeps its value: empty cells publish 0 and
-// protected cells their value, as τ-Argus.
-func frozen(s cellstatus.Status) bool { return s == cellstatus.Empty || s == cellstatus.Protected }
-
 func checkKeys(p *pluginsdk.Problem) error {
 	if len(p.Cells.CellKey) != p.NumCells() {
 		return errors.New("the table has no cell keys (its microdata have no <RECORDKEY> variable)")
