@@ -21,29 +21,10 @@ import (
 // as after CTA.
 func TestECTAJob(t *testing.T) {
 	plugins := realPlugins(t)
-	doc := filepath.Join(corpusDir, "sdcTools", "checkTauArgus", "inst", "doc")
-	inputs := []string{
-		filepath.Join(doc, "Simple2D_InputData.unzipped", "tau_testW.asc"),
-		filepath.Join(doc, "Simple2D_InputData.unzipped", "region2.hrc"),
-		filepath.Join(doc, "Simple2D_InputData.unzipped", "region.cdl"),
-		filepath.Join(corpusDir, "sdcTools", "tauargus", "data", "Tau_TestW.rda"),
-	}
-	dir := t.TempDir()
-	for _, in := range inputs {
-		b, err := os.ReadFile(in)
-		if err != nil {
-			t.Skipf("corpus not available: %v", err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(in)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	arb, err := os.ReadFile(filepath.Join(repoDir, "testdata", "scenarios", "simple2d_ecta.arb"))
+	job := simple2DJob(t, "simple2d_ecta.arb", "")
+	dir := filepath.Dir(job)
+	arb, err := os.ReadFile(job) // the job as written, varied below
 	if err != nil {
-		t.Fatal(err)
-	}
-	job := filepath.Join(dir, "ecta.arb")
-	if err := os.WriteFile(job, arb, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("TMPDIR", t.TempDir())

@@ -9,9 +9,10 @@ import (
 	"testing"
 )
 
-// roundingInputs copies the Simple2D inputs and the scenario job (or the
-// job text given) into a new directory and returns the job's path.
-func roundingInputs(t *testing.T, scenario, text string) string {
+// simple2DJob copies checkTauArgus's Simple2D inputs and the scenario job
+// of testdata/scenarios (or the job text given) into a new directory and
+// returns the job's path.
+func simple2DJob(t *testing.T, scenario, text string) string {
 	t.Helper()
 	doc := filepath.Join(corpusDir, "sdcTools", "checkTauArgus", "inst", "doc")
 	inputs := []string{
@@ -37,7 +38,7 @@ func roundingInputs(t *testing.T, scenario, text string) string {
 		}
 		text = string(b)
 	}
-	job := filepath.Join(dir, "rnd.arb")
+	job := filepath.Join(dir, "job.arb")
 	if err := os.WriteFile(job, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestRoundingJob(t *testing.T) {
 		{"simple2d_rnd_part.arb", "part3.txt", 5, true},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
-			job := roundingInputs(t, tc.scenario, "")
+			job := simple2DJob(t, tc.scenario, "")
 			dir := filepath.Dir(job)
 			logbook := filepath.Join(dir, "logbook.txt")
 			report := filepath.Join(dir, "report.json")
@@ -171,7 +172,7 @@ func TestRoundingBadArguments(t *testing.T) {
 		{"type 6", "<SUPPRESS> RND(1,5)\r\n<WRITETABLE> (1,6,,\"out.txt\")\r\n", "is not allowed for this type of protection"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			job := roundingInputs(t, "", head+tc.lines)
+			job := simple2DJob(t, "", head+tc.lines)
 			dir := filepath.Dir(job)
 			logbook := filepath.Join(dir, "logbook.txt")
 			code, out, errOut := run(t, plugins, job, logbook)
