@@ -7,7 +7,7 @@ PROTO_DIR := pluginsdk/proto
 PROTO := $(PROTO_DIR)/sdcplugin/v1/method.proto
 PB_OUT := internal/sdcpb
 
-.PHONY: all build plugins demo test generate check-generated vet fuzz-smoke clean
+.PHONY: all build demo test generate check-generated clean
 
 all: build
 
