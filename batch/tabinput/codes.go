@@ -44,8 +44,11 @@ type reader struct {
 	res    *Result
 	layout tab.Layout
 	dims   []*dimension
-	set    rules.Set // the effective (tabular) rule set
-	topN   int
+	// dotLines counts the cell lines with "." in a top-n field; dotFirst
+	// is the first of them.
+	dotLines, dotFirst int
+	set                rules.Set // the effective (tabular) rule set
+	topN               int
 	// freqRule and maxScore are τ-Argus's m_HasFreq and m_HasMaxScore.
 	freqRule, maxScore bool
 	resp               table.Variable

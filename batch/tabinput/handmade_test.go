@@ -698,3 +698,41 @@ n 20
 		})
 	}
 }
+
+// TestSASMissingTopNWarning: the lines with "." in a top-n field are read
+// (top-n 0) and one warning names how many and the first.
+func TestSASMissingTopNWarning(t *testing.T) {
+	const meta = `<SEPARATOR> ","
+A
+  <RECODABLE>
+  <TOTCODE> T
+V
+  <NUMERIC>
+F
+  <NUMERIC>
+  <FREQUENCY>
+Top1
+  <NUMERIC>
+  <MAXSCORE>
+Top2
+  <NUMERIC>
+  <MAXSCORE>
+`
+	const data = "\"1\",30,1,30,.\n\"2\",50,5,20,10\n\"3\",10,1,.,.\n"
+	spec := tabinput.Spec{Explanatory: []string{"A"}, Response: "V", Cost: table.NewCost(table.CostResponse, "")}
+	set := rules.NewSet()
+	set.NK[0] = &rules.NK{N: 2, K: 80}
+	res := read(t, memSource(t, meta, data, nil), spec, tabinput.Options{Additivity: tabinput.Recompute, Rules: &set})
+	n := 0
+	for _, w := range res.Warnings {
+		if strings.HasPrefix(w, `t.tab: 2 line(s) (first: line 1) have "." (SAS's missing value) in a top-n field, read as 0`) {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+	if c := cellAt(t, res.Table, "1"); c.TopN[0] != 30 || c.TopN[1] != 0 || !c.Status.IsPrimary() {
+		t.Errorf("cell 1 = %+v", *c)
+	}
+}
