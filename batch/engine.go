@@ -267,7 +267,7 @@ func Run(ctx context.Context, cfg Config) (int, *Report) {
 	// is written (the message reaches the caller through the report).
 	if err := checkDirs(cfg); err != nil {
 		e.report.Errors = append(e.report.Errors, err.Error())
-		e.cfg.Log.Error().Str("error", err.Error()).Msg("batch job failed")
+		e.cfg.Log.Debug().Str("error", err.Error()).Msg("batch job failed") // the caller prints the report's errors
 		e.report.finish(ExitError, cfg.Now())
 		return ExitError, e.report
 	}
@@ -384,7 +384,10 @@ func (e *engine) fail(err error) int {
 	if hint != "" {
 		e.report.Hints = append(e.report.Hints, lex.Cut(hint, MaxEchoLine))
 	}
-	e.cfg.Log.Error().Str("error", full).Msg("batch job failed")
+	// The caller prints the report's errors (the host: "argus: <error>" on
+	// stderr, the line clients and run-all read); logged again at error
+	// level it would reach stderr twice.
+	e.cfg.Log.Debug().Str("error", full).Msg("batch job failed")
 	return ExitError
 }
 

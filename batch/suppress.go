@@ -147,6 +147,9 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	if !res.Outcome.HasResult() {
 		return fmt.Errorf("method %s ended without a result: %s%s", c.Method, res.Outcome, diagText(res.Diagnostics))
 	}
+	if note := limitNote(name, res.Outcome, res.Stats, took); note != "" {
+		e.logf("%s", note)
+	}
 	step := e.report.lastStep()
 	step.Method = &MethodReport{Code: c.Method, Plugin: ref.Plugin, Version: ref.Version, Params: params, Outcome: res.Outcome.String(),
 		Objective: res.Stats.Objective, Gap: res.Stats.Gap, Seconds: took.Seconds(), Figures: res.Stats.Extra}
@@ -503,4 +506,22 @@ func (e *engine) auditModeFor(m *problem.Mapping) string {
 		}
 	}
 	return auditVerdicts
+}
+
+// limitNote returns the logbook line saying that a time limit stopped the
+// method, with how good its result is (cost, lower bound and gap when the
+// method proves bounds), or "" when no limit stopped it. τ-Argus says only
+// "Time used n seconds", so a reader cannot tell a stopped run from a
+// finished one.
+func limitNote(name string, out pluginsdk.Outcome, st pluginsdk.Stats, took time.Duration) string {
+	if out != pluginsdk.OutcomeTimeLimit {
+		return ""
+	}
+	msg := fmt.Sprintf("The time limit stopped %s after %d seconds: the result is the best it had found, not proven optimal", name, int(took.Seconds()))
+	if st.Gap > 0 || st.Bound > 0 {
+		msg += fmt.Sprintf(";\nits cost is %s, the best lower bound %s, a gap of %s%% (a longer time limit may find a cheaper result)",
+			strconv.FormatFloat(st.Objective, 'g', 8, 64), strconv.FormatFloat(st.Bound, 'g', 8, 64),
+			strconv.FormatFloat(100*st.Gap, 'f', 2, 64))
+	}
+	return msg
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -243,5 +244,54 @@ func TestAuditMode(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// limited is PAIRS stopped by its time limit with the figures of a
+// branch-and-bound (OPT's outcome and stats).
+type limited struct{ pairs }
+
+func (limited) Info() pluginsdk.MethodInfo {
+	i := pairs{}.Info()
+	i.Code = "LIMITED"
+	return i
+}
+
+func (l limited) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	res, err := l.pairs.Protect(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	res.Outcome = pluginsdk.OutcomeTimeLimit
+	res.Stats.Objective, res.Stats.Bound, res.Stats.Gap = 120, 90, 0.25
+	return res, nil
+}
+
+// TestTimeLimitLogged: a method stopped by its time limit says so in the
+// logbook, with its cost, bound and gap; one that finished does not.
+func TestTimeLimitLogged(t *testing.T) {
+	needCorpus(t)
+	_, code, _, lb := runJob(t, simpleJob(t, "<SUPPRESS> LIMITED(1)\r\n"), newFake(t, limited{}))
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, lb)
+	}
+	want := "The time limit stopped LIMITED after 0 seconds: the result is the best it had found, not proven optimal;\n" +
+		"                       its cost is 120, the best lower bound 90, a gap of 25.00% (a longer time limit may find a cheaper result)"
+	if !strings.Contains(strings.ReplaceAll(lb, "\r\n", "\n"), want) {
+		t.Errorf("logbook lacks %q:\n%s", want, lb)
+	}
+	_, _, _, lb = runJob(t, simpleJob(t, "<SUPPRESS> PAIRS(1)\r\n"), newFake(t, pairs{}))
+	if strings.Contains(lb, "time limit stopped") {
+		t.Errorf("finished method logged a time limit:\n%s", lb)
+	}
+}
+
+func TestLimitNoteWithoutBound(t *testing.T) {
+	got := limitNote("GH", pluginsdk.OutcomeTimeLimit, pluginsdk.Stats{Objective: 5}, 3*time.Second)
+	if got != "The time limit stopped GH after 3 seconds: the result is the best it had found, not proven optimal" {
+		t.Errorf("note %q", got)
+	}
+	if limitNote("OPT", pluginsdk.OutcomeOptimal, pluginsdk.Stats{Gap: 0.1}, time.Second) != "" {
+		t.Error("note for an optimal result")
 	}
 }

@@ -24,8 +24,8 @@ import (
 type tauArgusMethod struct {
 	// name is τ-Argus's logbook name of the method.
 	name string
-	// plugin is argus's own plugin for the method; "" when argus does not
-	// implement the method yet (a third-party plugin may still serve it).
+	// plugin is argus's own plugin for the method (another plugin may
+	// serve the method instead).
 	plugin string
 	// check is τ-Argus's check of the arguments while no plugin serves the
 	// method; nil for none. A plugin serving the method replaces it: the
@@ -221,22 +221,17 @@ func (e *engine) checkSuppressArgs(cmds []arb.Command) (int, error) {
 
 // missingMethod is the error for a <SUPPRESS> method no installed plugin
 // serves. rtauargus ignores exit codes, so the logbook text must say why:
-// a τ-Argus method argus does not implement yet, an argus method whose
-// plugin is not installed, or a method τ-Argus does not know either. The
-// last two name the arguments written, which nothing read.
+// a method of tauArgusMethods (each has argus's plugin) whose plugin is not
+// installed, or a method τ-Argus does not know either; the latter names the
+// arguments written, which nothing read.
 func missingMethod(c *arb.Suppress, why string) error {
 	code := c.Method
-	m, known := tauArgusMethods[code]
 	var err error
 	var hint string
-	switch {
-	case m.plugin != "":
+	if m, known := tauArgusMethods[code]; known {
 		err = fmt.Errorf("no installed method plugin serves method %s (%s): the plugin %s is not installed", code, m.name, m.plugin)
 		hint = fmt.Sprintf("install %s in a plugin directory (see 'argus plugins' for the directories searched)", m.plugin)
-	case known:
-		err = fmt.Errorf("argus does not implement method %s (%s) yet%s", code, m.name, writtenArgs(c))
-		hint = fmt.Sprintf("argus implements GH, MOD, OPT and NET; run this job with τ-Argus, or install a plugin serving %s", code)
-	default:
+	} else {
 		err = fmt.Errorf("Unknown suppression method (%s) found%s", code, writtenArgs(c))
 	}
 	if why != "" {

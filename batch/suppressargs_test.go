@@ -282,3 +282,14 @@ func FuzzSuppressArgs(f *testing.F) {
 		}
 	})
 }
+
+// TestTauArgusMethodsHavePlugins: every method argus knows has argus's own
+// plugin, so a missing method is either one whose plugin is not installed
+// or one τ-Argus does not know (missingMethod has no third case).
+func TestTauArgusMethodsHavePlugins(t *testing.T) {
+	for code, m := range tauArgusMethods {
+		if m.plugin == "" || m.name == "" {
+			t.Errorf("method %s: name %q plugin %q", code, m.name, m.plugin)
+		}
+	}
+}

@@ -281,6 +281,9 @@ func (e *engine) apriori(c *arb.Apriori) error {
 		return err
 	}
 	e.logf("%s", res.LogMessage(describe(t)))
+	for _, w := range res.Warnings() {
+		e.warn(w)
+	}
 	e.logf("Apriori file %s has been read", c.File)
 	return nil
 }

@@ -140,6 +140,33 @@ func TestParseDetails(t *testing.T) {
 		}
 		return j
 	}
+	// p = 0 makes a p% rule inactive whatever q and n (a SAS macro writes
+	// P(0,0,0)); a warning says so when no p% rule is active.
+	t.Run("p% rule with p = 0", func(t *testing.T) {
+		for _, tc := range []struct {
+			line string
+			warn bool
+		}{
+			{"<SAFETYRULE> P(0,0,0)|NK(3,70)", true},
+			{"<SAFETYRULE> P(0,0,0)|P(0,0)", true},
+			{"<SAFETYRULE> P(15,3)|P(0,0)", false},
+			{"<SAFETYRULE> NK(3,70)", false},
+		} {
+			j := parse(t, tc.line+"\n")
+			if _, ok := j.Commands[0].(*SafetyRule); !ok {
+				t.Fatalf("%s: %T", tc.line, j.Commands[0])
+			}
+			warned := false
+			for _, w := range j.Warnings {
+				if strings.Contains(w.Msg, "every p% rule has p = 0") {
+					warned = true
+				}
+			}
+			if warned != tc.warn {
+				t.Errorf("%s: warnings %v", tc.line, j.Warnings)
+			}
+		}
+	})
 	t.Run("stops after GOINTERACTIVE", func(t *testing.T) {
 		j := parse(t, "<GOINTERACTIVE>\n<GARBAGE>\n")
 		if len(j.Commands) != 1 {

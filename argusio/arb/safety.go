@@ -217,10 +217,18 @@ func (p *parser) parseSafetyRule(h Header) (Command, error) {
 				}
 				c = tail.Char()
 			}
-			// P(0,0) fills an unused slot (piargus writes it).
-			if err := errors.Join(check(r.P >= 0, r.P, "p", "≥ 0"), check(r.Q >= 1 && r.Q <= 100, r.Q, "q", "between 1 and 100"),
-				check(r.P <= r.Q, r.P, "p", "≤ q"), check(r.N >= 1 || (r.P == 0 && r.N == 0), r.N, "n", "≥ 1")); err != nil {
-				return nil, firstErr(err)
+			// p = 0 leaves the slot inactive whatever q and n are: the
+			// engine applies a p% rule only when p > 0 (CTable::
+			// UnsafeCellPQRule and the protection levels). piargus fills
+			// slots with P(0,0), SAS macros write P(0,0,0).
+			if err := check(r.P >= 0, r.P, "p", "≥ 0"); err != nil {
+				return nil, err
+			}
+			if r.P > 0 {
+				if err := errors.Join(check(r.Q >= 1 && r.Q <= 100, r.Q, "q", "between 1 and 100"),
+					check(r.P <= r.Q, r.P, "p", "≤ q"), check(r.N >= 1, r.N, "n", "≥ 1")); err != nil {
+					return nil, firstErr(err)
+				}
 			}
 			if nP > 1 && r.P > 0 {
 				cmd.Holding = true
@@ -354,7 +362,20 @@ func (p *parser) parseSafetyRule(h Header) (Command, error) {
 		}
 		ruleType = strings.ToUpper(next)
 	}
+	if nP > 0 && !hasActiveP(cmd.Rules) {
+		p.warn(h.Pos, "every p% rule has p = 0, so no p% rule is applied (τ-Argus applies a p% rule only when p > 0)")
+	}
 	return cmd, nil
+}
+
+// hasActiveP reports whether one of rules is a p% rule with p > 0.
+func hasActiveP(rules []Rule) bool {
+	for _, r := range rules {
+		if pr, ok := r.(*PRule); ok && pr.P > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // firstErr returns the first error joined by errors.Join.

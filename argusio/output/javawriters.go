@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
 	"github.com/sdcengine/argus/argusio/table"
 )
@@ -297,9 +298,15 @@ func WriteIntermediateMetadata(w io.Writer, t *table.Table, o Options, rda strin
 		writeResponse(s, t.Response)
 	}
 	kv("FreqVar", "    <FREQUENCY>")
+	// A shadow or cost variable that is the response itself is named
+	// <resp>_Shadow / <resp>_Cost, as without one: the file has its own
+	// column for it, and a second variable named like the response would
+	// make the metadata ambiguous (τ-Argus's SAS2Argus output
+	// Example1_Out_5_1.rda for "Resp"|"Resp"|"Resp").
+	isResponse := func(name string) bool { return charset.EqualFold(name, t.Response.Name) }
 	if !builtin && !o.StatusOnly {
 		name := t.ShadowName
-		if name == "" {
+		if name == "" || isResponse(name) {
 			name = t.Response.Name + "_Shadow"
 		}
 		kv(name, "    <NUMERIC> <SHADOW>")
@@ -312,7 +319,11 @@ func WriteIntermediateMetadata(w io.Writer, t *table.Table, o Options, rda strin
 	case table.CostDistance:
 		s.str("DistCost")
 	case table.CostVariable:
-		s.str(t.Cost.Name)
+		if !builtin && isResponse(t.Cost.Name) {
+			s.str(t.Response.Name + "_Cost")
+		} else {
+			s.str(t.Cost.Name)
+		}
 	default:
 		if builtin {
 			s.str("FreqVar_Cost")

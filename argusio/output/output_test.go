@@ -579,6 +579,10 @@ UpperProtLevel
 		{table.CostFrequency, table.Magnitude, "", false, "\nFreqCost\n"},
 		{table.CostDistance, table.Magnitude, "", false, "\nDistCost\n"},
 		{table.CostVariable, table.Magnitude, "K", false, "\nK\n"},
+		// The response as cost variable (SAS2Argus's "Resp"|"Resp"|"Resp"):
+		// τ-Argus's Example1_Out_5_1.rda says Resp_Cost.
+		{table.CostVariable, table.Magnitude, "v", false, "\nv_Shadow\n    <NUMERIC> <SHADOW>\nv_Cost\n    <NUMERIC> <COSTVAR>\n"},
+		{table.CostVariable, table.Magnitude, "V", false, "\nv_Cost\n    <NUMERIC> <COSTVAR>\n"},
 		{table.CostResponse, table.Magnitude, "", true, "FreqVar\n    <FREQUENCY>\nv_Cost\n"},
 		{table.CostResponse, table.FrequencyMicrodata, "", false, "\nFreqVar\n    <FREQUENCY>\nFreqVar_Cost\n"},
 	} {
@@ -598,6 +602,18 @@ UpperProtLevel
 		if c.freq == table.FrequencyMicrodata && strings.Contains(b.String(), "v\n    <NUMERIC>\n") {
 			t.Errorf("frequency table wrote the response")
 		}
+	}
+
+	// The response as shadow variable: <resp>_Shadow, as without one.
+	tab.Cost = table.NewCost(table.CostResponse, "")
+	tab.Frequency = table.Magnitude
+	tab.ShadowName = "v"
+	b.Reset()
+	if err := WriteIntermediateMetadata(&b, tab, Options{Newline: "\n"}, "x.rda"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "\nv_Shadow\n    <NUMERIC> <SHADOW>\n") {
+		t.Errorf("shadow = response:\n%s", b.String())
 	}
 
 	b.Reset()

@@ -15,7 +15,8 @@
 //   - the codes: a value equal to the <TOTCODE> or empty is the total (code
 //     ""); other codes of non-hierarchical variables are left-padded with
 //     blanks to [Column.Length];
-//   - the numbers: "" or "-" means "not given"; otherwise the value is parsed
+//   - the numbers: "" or "-" means "not given" (so does "." in a top-n
+//     field, see [Row.MissingTopN]); otherwise the value is parsed
 //     like StrUtils.toDouble (a decimal comma is accepted) and the frequency
 //     must be integral. As in τ-Argus, a value equal to its internal
 //     "unknown" marker -999999999 counts as not given. Of several columns
@@ -130,7 +131,16 @@ type Row struct {
 	// Ignored reports a line with frequency 0 and value 0, which τ-Argus
 	// skips ("explicit empty" cell).
 	Ignored bool
+	// MissingTopN counts the top-n fields holding "." (SAS's missing
+	// value), read as 0: no such contributor.
+	MissingTopN int
 }
+
+// sasMissing is SAS's missing numeric value, which SAS2Argus writes in the
+// top-n fields of a cell with fewer contributors. τ-Argus up to 4.1.4
+// ignored a top-n field it could not parse (the top-n value stayed 0);
+// 4.1.5 and later stop with "\".\" is not numeric". argus reads it as 0.
+const sasMissing = "."
 
 // IsCell reports whether τ-Argus enters the row into the table: it is
 // neither ignored nor empty.
@@ -258,7 +268,10 @@ func (r *Reader) buildRow() (*Row, error) {
 				freq = n
 			}
 		case TopN:
-			if !notGiven {
+			switch {
+			case v == sasMissing:
+				row.MissingTopN++
+			case !notGiven:
 				row.TopN[iTop], err = number(v)
 			}
 			iTop++

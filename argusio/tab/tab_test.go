@@ -516,3 +516,42 @@ func FuzzRead(f *testing.F) {
 		t.Fatal("reader did not reach the end")
 	})
 }
+
+// TestSASMissingTopN: SAS2Argus writes "." (SAS's missing value) in the top-n
+// fields of a cell with fewer contributors; it is read as 0 and counted.
+// Elsewhere "." stays an error.
+func TestSASMissingTopN(t *testing.T) {
+	l := Layout{Separator: ",", Columns: []Column{
+		{Name: "A", Role: Code, TotalCode: "T"}, {Name: "B", Role: Code, TotalCode: "T"},
+		{Name: "V", Role: Response}, {Name: "Top1", Role: TopN}, {Name: "Top2", Role: TopN},
+		{Name: "F", Role: Frequency}}}
+	tests := []struct {
+		line    string
+		top     []float64
+		missing int
+		err     error
+	}{
+		{line: `"31","1814",30,30,.,1`, top: []float64{30, 0}, missing: 1},
+		{line: `"31","1815",30,.,.,1`, top: []float64{0, 0}, missing: 2},
+		{line: `"31","1816",30,20,10,2`, top: []float64{20, 10}},
+		{line: `"31","1817",.,20,10,2`, err: ErrNumber},
+		{line: `"31","1818",30,20,10,.`, err: ErrNumber},
+	}
+	for _, tc := range tests {
+		r, _ := NewReader(strings.NewReader(tc.line), "s.tab", l)
+		row, err := r.Read()
+		if tc.err != nil {
+			if !errors.Is(err, tc.err) {
+				t.Errorf("%s: err = %v, want %v", tc.line, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.line, err)
+			continue
+		}
+		if fmt.Sprint(row.TopN) != fmt.Sprint(tc.top) || row.MissingTopN != tc.missing {
+			t.Errorf("%s: top %v missing %d, want %v %d", tc.line, row.TopN, row.MissingTopN, tc.top, tc.missing)
+		}
+	}
+}

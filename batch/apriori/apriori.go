@@ -17,7 +17,11 @@
 //     the run stops ("Code number i code: x could not be found…").
 //   - The action, upper-cased, and its numbers (StrUtils.toDouble: a decimal
 //     comma is accepted); an unreadable number stops the run ("Error in
-//     apriori type X"), as does an unknown action without IgnoreError (with
+//     apriori type X"), except PL with one level and nothing after it
+//     (piargus writes "pl,<level>"): that level is the lower one and the
+//     upper one is 0, as τ-Argus up to 4.2.4 read it (its parse error was
+//     swallowed with the upper level still 0; 4.2.5 refuses the line), and
+//     [Result.Warnings] says so. An unknown action stops the run without IgnoreError (with
 //     IgnoreError it is counted and the line skipped).
 //   - With ExpandTrivial, the line applies to every cell of the cartesian
 //     product, over the dimensions, of the chain of codes that are equal
@@ -159,7 +163,33 @@ type Result struct {
 	// ExpandTrivial echoes the option (the report says whether trivial
 	// levels were expanded).
 	ExpandTrivial bool
+	// OneLevelPL are the lines whose PL gives one protection level: it is
+	// the lower level, the upper level is 0.
+	OneLevelPL []int
 }
+
+// Warnings returns what the logbook should warn about the file: the PL
+// lines that give one protection level.
+func (r *Result) Warnings() []string {
+	if len(r.OneLevelPL) == 0 {
+		return nil
+	}
+	lines := make([]string, 0, min(len(r.OneLevelPL), maxListed))
+	for _, l := range r.OneLevelPL[:min(len(r.OneLevelPL), maxListed)] {
+		lines = append(lines, strconv.Itoa(l))
+	}
+	list := strings.Join(lines, ", ")
+	if len(r.OneLevelPL) > maxListed {
+		list += ", …"
+	}
+	return []string{fmt.Sprintf("%s: %d PL line(s) give one protection level (line %s): "+
+		"taken as the lower protection level with upper protection level 0, as τ-Argus 4.2.4 and "+
+		"earlier read them (τ-Argus 4.2.5 refuses such a line); write PL,<lower>,<upper> to protect both sides",
+		r.File, len(r.OneLevelPL), list)}
+}
+
+// maxListed is how many line numbers a warning lists.
+const maxListed = 5
 
 // Summary returns τ-Argus's line in the Apriori<t>.htm history:
 // the ten counters separated and terminated by ";".
@@ -404,6 +434,13 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 		what := map[string]string{"AB": "bound", "PL": "protection level"}[ln.Action]
 		if ln.Value1, err = number("lower " + what); err != nil {
 			return err
+		}
+		if ln.Action == "PL" && lex.Trim(sc.Line()) == "" {
+			// One level (piargus writes "pl,<level>"): τ-Argus up to 4.2.4
+			// swallowed the failed read of the upper level, which kept
+			// its initial 0; τ-Argus 4.2.5 refuses the line.
+			a.res.OneLevelPL = append(a.res.OneLevelPL, ln.Line)
+			break
 		}
 		if ln.Value2, err = number("upper " + what); err != nil {
 			return err

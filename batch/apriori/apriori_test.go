@@ -172,6 +172,12 @@ func TestActions(t *testing.T) {
 		{name: "PL on safe refused", line: "N;f;pl;5;5", counts: [5][2]int{{1, 0}, {}, {}, {}, {0, 1}},
 			cells:  []want{{r: "N", g: "f", status: cellstatus.Safe, lpl: 1, upl: 1, cost: 100}},
 			errMsg: "Protection levels can only be changed for unsafe cells"},
+		// One level (piargus's "pl,<level>"): the lower level, upper 0,
+		// as τ-Argus up to 4.2.4 read it.
+		{name: "PL one level", line: "N1;f;pl;5", counts: [5][2]int{{1, 0}, {}, {}, {}, {1, 0}},
+			cells: []want{{r: "N1", g: "f", status: cellstatus.UnsafeRule, lpl: 5, upl: 0, cost: 100}}},
+		{name: "PL one level, trailing separator", line: "N1;f;pl;5; ", counts: [5][2]int{{1, 0}, {}, {}, {}, {1, 0}},
+			cells: []want{{r: "N1", g: "f", status: cellstatus.UnsafeRule, lpl: 5, upl: 0, cost: 100}}},
 		{name: "PL negative refused", line: "N1;f;pl;-1;2", counts: [5][2]int{{1, 0}, {}, {}, {}, {0, 1}},
 			cells:  []want{{r: "N1", g: "f", status: cellstatus.UnsafeRule, lpl: 1, upl: 1, cost: 100}},
 			errMsg: "Illegal values for the protection levels: -1.0.. 2.0"},
@@ -220,6 +226,26 @@ func TestActions(t *testing.T) {
 	}
 }
 
+// TestOneLevelWarning: the PL lines with one level are named in one
+// warning; files without them give none.
+func TestOneLevelWarning(t *testing.T) {
+	res, err := apply(t, testTable(t), "N1;f;pl;5\nN1;f;pl;1;2\n3;m;pl;4\n", apriori.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := res.Warnings()
+	if len(w) != 1 || !strings.HasPrefix(w[0], "f.hst: 2 PL line(s) give one protection level (line 1, 3): taken as the lower protection level with upper protection level 0") {
+		t.Errorf("warnings %q", w)
+	}
+	res, err = apply(t, testTable(t), "N1;f;pl;1;2\n", apriori.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := res.Warnings(); len(w) != 0 {
+		t.Errorf("warnings %q for two levels", w)
+	}
+}
+
 // TestFatal: without IgnoreError a refused line stops the run with
 // τ-Argus's message; some errors stop it anyway.
 func TestFatal(t *testing.T) {
@@ -249,10 +275,12 @@ func TestFatal(t *testing.T) {
 			detail: "f.hst:1: action C: the cost is not numeric"},
 		{name: "not finite", hst: "N;f;c;1e400\n", ignore: true, msg: "Error in apriori type C", counts: [5][2]int{{1, 0}},
 			detail: "f.hst:1: action C: the cost is not a finite number"},
-		// piargus writes "pl,<level>": τ-Argus's batch needs two levels and
-		// refuses the line with "Error in apriori type PL" only.
-		{name: "missing number", hst: "N1;f;pl;1\n", ignore: true, msg: "Error in apriori type PL", counts: [5][2]int{{1, 0}},
-			detail: "f.hst:1: action PL: the upper protection level is missing (PL takes two values, lower and upper)"},
+		// PL with no level at all (one level is read as τ-Argus up to 4.2.4
+		// did, see TestActions).
+		{name: "missing number", hst: "N1;f;pl\n", ignore: true, msg: "Error in apriori type PL", counts: [5][2]int{{1, 0}},
+			detail: "f.hst:1: action PL: the lower protection level is missing (PL takes two values, lower and upper)"},
+		{name: "bad upper level", hst: "N1;f;pl;1;x\n", ignore: true, msg: "Error in apriori type PL", counts: [5][2]int{{1, 0}},
+			detail: "f.hst:1: action PL: the upper protection level is not numeric (PL takes two values, lower and upper)"},
 		{name: "a-priori bounds", hst: "N;f;ab;1;2\n", ignore: true,
 			msg: "Change apriory bounds is not yet possible; was neither in the old TAU-Argus", counts: [5][2]int{{1, 0}}},
 		{name: "separator", hst: "// comment\n\nN,f,s\n", ignore: true,

@@ -87,6 +87,11 @@ func (r *reader) cells(ctx context.Context) error {
 		}
 		row, err := rd.Read()
 		if err == io.EOF {
+			if r.dotLines > 0 {
+				r.warnf("%s: %d line(s) (first: line %d) have \".\" (SAS's missing value) in a top-n field, read as 0 "+
+					"(no such contributor), as τ-Argus 4.1.4 and earlier did; τ-Argus 4.1.5 and later refuse the line",
+					r.src.Name, r.dotLines, r.dotFirst)
+			}
 			return nil
 		}
 		if err != nil {
@@ -98,6 +103,12 @@ func (r *reader) cells(ctx context.Context) error {
 		}
 		if row.FreqImputed {
 			r.res.Log = append(r.res.Log, row.FreqImputedMessage())
+		}
+		if row.MissingTopN > 0 {
+			if r.dotLines == 0 {
+				r.dotFirst = row.Line
+			}
+			r.dotLines++
 		}
 		if row.ReadStatus == cellstatus.Secondary {
 			r.res.HasSecondary = true

@@ -27,11 +27,13 @@ type dimension struct {
 	col    int       // column in the layout
 	tree   *hrc.Tree // HierFile only
 	length int       // code length (padding width)
-	// missing are the missing codes as they appear in the code list.
-	missing []string
-	seen    map[string]struct{} // pass 1: codes collected (flat, levels)
-	dim     *table.Dimension
-	index   map[string]int // code → index in dim (first occurrence)
+	// missing are the missing codes as they appear in the code list;
+	// missingSeen those that occur in the file (pass 1).
+	missing     []string
+	missingSeen map[string]bool
+	seen        map[string]struct{} // pass 1: codes collected (flat, levels)
+	dim         *table.Dimension
+	index       map[string]int // code → index in dim (first occurrence)
 }
 
 // reader is the state of one Read.
@@ -42,8 +44,11 @@ type reader struct {
 	res    *Result
 	layout tab.Layout
 	dims   []*dimension
-	set    rules.Set // the effective (tabular) rule set
-	topN   int
+	// dotLines counts the cell lines with "." in a top-n field; dotFirst
+	// is the first of them.
+	dotLines, dotFirst int
+	set                rules.Set // the effective (tabular) rule set
+	topN               int
 	// freqRule and maxScore are τ-Argus's m_HasFreq and m_HasMaxScore.
 	freqRule, maxScore bool
 	resp               table.Variable
@@ -86,7 +91,7 @@ func (r *reader) setup() error {
 		switch v.Kind {
 		case rda.Explanatory, rda.ExplanatoryResponse:
 			c.Role = tab.Code
-			r.dims = append(r.dims, &dimension{meta: v, col: i, seen: map[string]struct{}{}})
+			r.dims = append(r.dims, &dimension{meta: v, col: i, seen: map[string]struct{}{}, missingSeen: map[string]bool{}})
 		case rda.Response:
 			c.Role = tab.Response
 			lastResp = v
@@ -211,12 +216,13 @@ func (r *reader) lengths() error {
 		if col.Missing1 == "X" { // TableService.readTables
 			col.Missing1 = strings.Repeat("X", max(d.length, 1))
 		}
+		// As τ-Argus, the missing codes stay as the metadata gives them:
+		// Metadata.readTableMetadata normalises them before the code
+		// length is known (so without padding) and TableService.readTables
+		// only widens "X".
 		for _, m := range []string{col.Missing1, col.Missing2} {
 			if strings.TrimSpace(m) == "" {
 				continue
-			}
-			if v.Hierarchy == rda.NotHierarchical {
-				m = rda.PadCode(m, d.length)
 			}
 			d.missing = append(d.missing, m)
 		}
@@ -264,14 +270,16 @@ func (r *reader) codeLists(ctx context.Context) error {
 			if col.Role != tab.Code {
 				continue
 			}
-			if col.IsTotalFold(v) {
-				skip = true
-				break
-			}
-			codes[k] = col.Normalise(v)
 			if col.IsMissing(v) {
+				r.dims[k].missingSeen[v] = true
+			}
+			switch {
+			case skip:
+			case col.IsTotalFold(v):
 				skip = true
-				break
+			default:
+				codes[k] = col.Normalise(v)
+				skip = col.IsMissing(v)
 			}
 			k++
 		}
@@ -385,6 +393,22 @@ func (r *reader) codeList(d *dimension) error {
 	for i, c := range dim.Codes {
 		if _, dup := d.index[c.Label]; !dup {
 			d.index[c.Label] = i
+		}
+	}
+	for i := len(dim.Codes) - len(d.missing); i < len(dim.Codes); i++ {
+		m := dim.Codes[i].Label
+		// A cell line carries the missing code padded like every code
+		// (TableSet.buildCell); τ-Argus then finds no such code ("Code
+		// does not exist"), argus finds the missing code.
+		if p := rda.PadCode(m, d.length); v.Hierarchy == rda.NotHierarchical {
+			if _, dup := d.index[p]; !dup {
+				d.index[p] = i
+			}
+		}
+		if !d.missingSeen[m] {
+			r.warnf("variable %s: the missing code %q declared in the metadata does not occur in %s; "+
+				"as in τ-Argus its category is in the table, all its cells empty (in tabular metadata "+
+				"a token after the variable name is a missing code, not a length)", v.Name, m, r.src.Name)
 		}
 	}
 	return nil

@@ -333,7 +333,9 @@ func TestRulesWithoutFreqAndTopN(t *testing.T) {
 	set := rules.NewSet()
 	set.NK[0] = &rules.NK{N: 1, K: 50}
 	res := read(t, memSource(t, rda2, basal, nil), spec2, tabinput.Options{Additivity: tabinput.Check, Rules: &set})
-	if len(res.Warnings) != 2 || res.Rounds != 0 {
+	// Three warnings: top-n, A's missing code 9 absent from the file, and
+	// no FREQ rule / <MAXSCORE>.
+	if len(res.Warnings) != 3 || res.Rounds != 0 {
 		t.Errorf("warnings %q rounds %d", res.Warnings, res.Rounds)
 	}
 	want := map[cellstatus.Status]int{cellstatus.SafeManual: 4, cellstatus.Empty: 8}
@@ -632,5 +634,105 @@ func TestEmptyTabIsAnError(t *testing.T) {
 		if !errors.Is(err, tabinput.ErrNoCells) || !strings.Contains(err.Error(), "t.tab") {
 			t.Errorf("%q: error %v, want ErrNoCells naming the file", tab, err)
 		}
+	}
+}
+
+// TestMissingCodeUnpadded: piargus writes the code width after a tabular
+// variable's name ("activity 5"), which the tabular metadata reads as a
+// missing code. As τ-Argus (the missing code is normalised before the code
+// length is known), the category is "5", not padded to the codes' width 2,
+// it comes last with every cell empty, and a warning says the code does not
+// occur. A line that does carry the missing code is still read (padded like
+// every code).
+func TestMissingCodeUnpadded(t *testing.T) {
+	const meta = `<SEPARATOR> ","
+activity 5
+  <RECODABLE>
+  <TOTCODE> Total
+size 5
+  <RECODABLE>
+  <TOTCODE> Total
+val 20
+  <NUMERIC>
+n 20
+  <NUMERIC>
+  <FREQUENCY>
+`
+	spec := tabinput.Spec{Explanatory: []string{"activity", "size"}, Response: "val", Cost: table.NewCost(table.CostResponse, "")}
+	set := rules.NewSet()
+	set.Freq[0] = &rules.Freq{MinFreq: 3, Range: 10}
+	tests := []struct {
+		name     string
+		data     string
+		warnings int
+		empty    bool // the missing category's cells are all empty
+	}{
+		{name: "absent", data: "01,tr1,10,5\n01,tr2,20,5\n02,tr1,30,5\n02,tr2,40,5\n", warnings: 2, empty: true},
+		{name: "present", data: "01,tr1,10,5\n01,tr2,20,5\n02,tr1,30,5\n02,tr2,40,5\n5,tr1,7,4\n", warnings: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := read(t, memSource(t, meta, tt.data, nil), spec, tabinput.Options{Additivity: tabinput.Recompute, Rules: &set})
+			for d, want := range [][]string{{"", "01", "02", "5"}, {"", "tr1", "tr2", "5"}} {
+				var got []string
+				for _, c := range res.Table.Dims[d].Codes {
+					got = append(got, c.Label)
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("dimension %d codes %q, want %q", d, got, want)
+				}
+			}
+			n := 0
+			for _, w := range res.Warnings {
+				if strings.Contains(w, `the missing code "5" declared in the metadata does not occur in t.tab`) {
+					n++
+				}
+			}
+			if n != tt.warnings {
+				t.Errorf("%d missing-code warnings, want %d: %q", n, tt.warnings, res.Warnings)
+			}
+			c := cellAt(t, res.Table, "5", "tr1")
+			if empty := c.Status == cellstatus.Empty; empty != tt.empty {
+				t.Errorf("cell (5, tr1) = %+v", *c)
+			}
+		})
+	}
+}
+
+// TestSASMissingTopNWarning: the lines with "." in a top-n field are read
+// (top-n 0) and one warning names how many and the first.
+func TestSASMissingTopNWarning(t *testing.T) {
+	const meta = `<SEPARATOR> ","
+A
+  <RECODABLE>
+  <TOTCODE> T
+V
+  <NUMERIC>
+F
+  <NUMERIC>
+  <FREQUENCY>
+Top1
+  <NUMERIC>
+  <MAXSCORE>
+Top2
+  <NUMERIC>
+  <MAXSCORE>
+`
+	const data = "\"1\",30,1,30,.\n\"2\",50,5,20,10\n\"3\",10,1,.,.\n"
+	spec := tabinput.Spec{Explanatory: []string{"A"}, Response: "V", Cost: table.NewCost(table.CostResponse, "")}
+	set := rules.NewSet()
+	set.NK[0] = &rules.NK{N: 2, K: 80}
+	res := read(t, memSource(t, meta, data, nil), spec, tabinput.Options{Additivity: tabinput.Recompute, Rules: &set})
+	n := 0
+	for _, w := range res.Warnings {
+		if strings.HasPrefix(w, `t.tab: 2 line(s) (first: line 1) have "." (SAS's missing value) in a top-n field, read as 0`) {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+	if c := cellAt(t, res.Table, "1"); c.TopN[0] != 30 || c.TopN[1] != 0 || !c.Status.IsPrimary() {
+		t.Errorf("cell 1 = %+v", *c)
 	}
 }

@@ -22,7 +22,9 @@
 //     the sorted codes (flat), the sorted codes with every prefix of a
 //     full-length code at the digit-group boundaries (<HIERLEVELS>), or
 //     every code of the .hrc file in file order; then the declared missing
-//     codes, at level 1, even if absent from the file. As in τ-Argus, a line
+//     codes as the metadata writes them (not padded), at level 1, even if
+//     absent from the file (then with a warning: piargus writes the code
+//     width where the tabular metadata expects a missing code). As in τ-Argus, a line
 //     is retried at most as many times as the table has dimensions, one
 //     padding per retry, so a one-dimensional table cannot use an unpadded
 //     .hrc code.

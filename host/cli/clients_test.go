@@ -609,6 +609,18 @@ func TestClientSyntaxError(t *testing.T) {
 	if r.report.ExitCode != ExitError || len(r.report.Errors) != 1 {
 		t.Errorf("report: exit %d, errors %v", r.report.ExitCode, r.report.Errors)
 	}
+	// The error reaches stderr once, as the "argus: " line (no JSON log
+	// line repeating it).
+	if len(r.report.Errors) == 1 {
+		first, _, _ := strings.Cut(r.report.Errors[0], "\n")
+		key := first // up to the first character JSON would escape
+		if i := strings.IndexAny(first, `"\`); i > 0 {
+			key = first[:i]
+		}
+		if n := strings.Count(r.stderr, key); n != 1 || !strings.Contains(r.stderr, "argus: "+first) {
+			t.Errorf("stderr has the error %d times:\n%s", n, r.stderr)
+		}
+	}
 	if _, err := os.Stat(filepath.Join(r.dir, "tabout_Qm7ZtSYNTX.txt")); err == nil {
 		t.Error("the job wrote its output")
 	}
