@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
@@ -70,5 +71,51 @@ func TestSingletonOwnProblemChecked(t *testing.T) {
 		if rep.Counts.Singletons == 0 {
 			t.Fatalf("seed %d: no colluding singletons", seed)
 		}
+	}
+}
+
+// TestInsidersDoNotCollude: a single-respondent primary colludes against
+// every cell but those it is part of. Its respondent knows its own
+// contribution to a total it dominates, and fixing it there would demand
+// that it not know that (no pattern could protect G1 below); it still
+// discloses a cell of another branch through the published grand total.
+//
+//	T = G1 + G2 (T published), G1 = A + B + C, G2 = D + E (B, C, E published)
+//	A: one respondent, 95 of G1's 100; G1 (PL 10) and D (PL 5) primaries
+func TestInsidersDoNotCollude(t *testing.T) {
+	p := &pluginsdk.Problem{Tables: []pluginsdk.Table{{Name: "t", Dims: []pluginsdk.Dimension{{Name: "d",
+		Codes:  []string{"T", "G1", "A", "B", "C", "G2", "D", "E"},
+		Parent: []int32{-1, 0, 1, 1, 1, 0, 5, 5}, Depth: []int32{0, 1, 2, 2, 2, 1, 2, 2}}}}}}
+	c := &p.Cells
+	const g1, a, g2, d = 1, 2, 5, 6
+	c.Value = []float64{160, 100, 95, 3, 2, 60, 40, 20}
+	c.Freq = []int64{30, 12, 1, 6, 5, 18, 9, 9}
+	c.Coords = []int32{0, 1, 2, 3, 4, 5, 6, 7}
+	c.Status = make([]cellstatus.Status, len(c.Value))
+	c.LowerPL = make([]float64, len(c.Value))
+	c.UpperPL = make([]float64, len(c.Value))
+	for i := range c.Status {
+		c.Status[i] = cellstatus.Safe
+	}
+	for i, pl := range map[int]float64{g1: 10, a: 9.5, d: 5} {
+		c.Status[i] = cellstatus.UnsafeRule
+		c.LowerPL[i], c.UpperPL[i] = pl, pl
+	}
+	st := slices.Clone(c.Status)
+	st[g2] = cellstatus.Secondary
+	rep, err := Suppression(context.Background(), p, st, Options{Workers: 1, Bounds: BoundsNonNegative, Singletons: SingletonsCollude})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var under []int
+	for _, f := range rep.UnderProtected {
+		under = append(under, f.Cell)
+	}
+	// Knowing A, G1 is 100 to A's respondent, and T − G1 − E gives D.
+	if !slices.Equal(under, []int{d}) || rep.Verdict[d] != VerdictExact {
+		t.Errorf("under-protected %v (D %v), want [%d] exactly disclosed", under, rep.Verdict[d], d)
+	}
+	if rep.Verdict[g1] != VerdictProtected || rep.Counts.Protected != 2 || rep.Counts.Exact != 1 || rep.Counts.Partial != 0 {
+		t.Errorf("G1 %v, counts %+v; want G1 and A protected", rep.Verdict[g1], rep.Counts)
 	}
 }
