@@ -1,0 +1,134 @@
+package gh
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/sdcengine/argus/batch"
+	"github.com/sdcengine/argus/internal/pluginclient"
+	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// errCaptured ends a batch job once its GH step's job is captured.
+var errCaptured = errors.New("captured")
+
+// capture is a batch.Protector that serves GH by recording the job the
+// host would send the plugin (problem, parameters, limits) and failing it.
+type capture struct{ job *pluginclient.Job }
+
+func (c *capture) Method(code string) (batch.MethodRef, bool) {
+	if code != "GH" {
+		return batch.MethodRef{}, false
+	}
+	return batch.MethodRef{Info: Method{}.Info(), Plugin: "hypercube", Version: "test"}, true
+}
+
+func (c *capture) Protect(_ context.Context, job pluginclient.Job) (*pluginsdk.Result, error) {
+	c.job = &job
+	return nil, errCaptured
+}
+
+// batchJob runs the batch job dir/arb up to its GH step and returns that
+// step's job as the host builds it.
+func batchJob(tb testing.TB, dir, arb string) *pluginclient.Job {
+	tb.Helper()
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tmp := tb.TempDir()
+	c := &capture{}
+	// The job names its files relative to the working directory, as
+	// rtauargus runs τ-Argus from the job's folder.
+	tb.Chdir(dir)
+	_, rep := batch.Run(context.Background(), batch.Config{BatchFile: arb,
+		Logbook: filepath.Join(tmp, "logbook.txt"), TempDir: tmp, Protector: c, Log: zerolog.Nop()})
+	if c.job == nil {
+		tb.Fatalf("%s: the job reached no GH step: %v", dir, rep.Errors)
+	}
+	return c.job
+}
+
+// protectJob runs GH on a captured job with its parameters, as the plugin
+// does, and returns the result and the primaries the host's audit (with
+// the single-respondent primaries colluding) finds under-protected.
+func protectJob(t *testing.T, job *pluginclient.Job) (*pluginsdk.Result, int) {
+	t.Helper()
+	params, diags := pluginsdk.ValidateParams(Method{}, job.Params)
+	if len(diags) > 0 {
+		t.Fatalf("parameters: %v", diags)
+	}
+	o := OptionsFrom(params, job.Limits)
+	if !o.Singleton {
+		t.Fatal("the job does not ask for singleton protection")
+	}
+	res, err := Protect(context.Background(), job.Problem, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pluginsdk.CheckResult(job.Problem, pluginsdk.OutputSuppression, res); err != nil {
+		t.Fatal(err)
+	}
+	return res, singletonAudit(t, job.Problem, res.Status)
+}
+
+// TestRepairConverges: GH's repair ends with every primary protected on
+// 3-D hierarchical tables where a total is dominated by one
+// single-respondent cell below it. The colluding-singletons audit used to
+// fix that cell in the total's attacker problems too, which no pattern can
+// satisfy (the total then never moves below the insider's own value), so
+// the repair hid every cell it could reach over dozens of rounds and gave
+// up: rtauargus's datatest1 with GH(1,100) ("2 of 110 primary cells
+// under-protected after 71 repair rounds", 526 secondaries), and tables
+// of argus generate with microdata values and a dominance rule.
+func TestRepairConverges(t *testing.T) {
+	gen := func(shape string, seed uint64, prot string) func(t *testing.T) *pluginclient.Job {
+		return func(t *testing.T) *pluginclient.Job {
+			s := tablegen.Spec{Shape: shape, Seed: seed, Values: tablegen.ValuesMicro, BoundFactor: 1.5}
+			var err error
+			if s.Primary, err = tablegen.ParseRule("nk:1,85"); err != nil {
+				t.Fatal(err)
+			}
+			if s.Protection, err = tablegen.ParseProtection(prot); err != nil {
+				t.Fatal(err)
+			}
+			in, err := tablegen.Generate(context.Background(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			if err := in.WriteJob(tablegen.Job{Dir: dir, Name: "g", Suppress: "GH(100,0,1)"}); err != nil {
+				t.Fatal(err)
+			}
+			return batchJob(t, dir, "g.arb")
+		}
+	}
+	cases := []struct {
+		name string
+		job  func(t *testing.T) *pluginclient.Job
+		// most is the largest number of secondaries accepted: well below
+		// what hiding every reachable cell took.
+		most int64
+	}{
+		{"rtauargus datatest1 GH(1,100)", func(t *testing.T) *pluginclient.Job { return batchJob(t, "testdata/dt1", "tab1.arb") }, 400},
+		{"generated t2.4xt3.2x4 seed 3 nk:1,85 rule", gen("t2.4xt3.2x4", 3, "rule"), 420},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, under := protectJob(t, tc.job(t))
+			if res.Outcome != pluginsdk.OutcomeFeasible || res.Stats.UnderProtectedAfter != 0 || under != 0 {
+				t.Fatalf("outcome %v, %d under-protected after the repair, host audit %d under-protected; diagnostics %v",
+					res.Outcome, res.Stats.UnderProtectedAfter, under, res.Diagnostics)
+			}
+			if res.Stats.Secondaries > tc.most {
+				t.Errorf("%d secondaries, want at most %d", res.Stats.Secondaries, tc.most)
+			}
+			t.Logf("%d secondaries, cost %.0f, %v repair rounds", res.Stats.Secondaries, res.Stats.SuppressedCost, res.Stats.Extra["repair_rounds"])
+		})
+	}
+}
