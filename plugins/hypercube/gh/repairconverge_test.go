@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/rs/zerolog"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/batch"
 	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/internal/tablegen"
@@ -130,5 +133,42 @@ func TestRepairConverges(t *testing.T) {
 			}
 			t.Logf("%d secondaries, cost %.0f, %v repair rounds", res.Stats.Secondaries, res.Stats.SuppressedCost, res.Stats.Extra["repair_rounds"])
 		})
+	}
+}
+
+// TestRepairUnprotectable: a primary that no pattern protects (a colluding
+// single respondent of its row and the row's frozen cells give it away
+// whatever is hidden) is recognised as such after a few audits: the
+// repair stops hiding cells for it and says so, naming it, instead of
+// hiding every cell it can reach round after round.
+func TestRepairUnprotectable(t *testing.T) {
+	b := newBuilder(flat("r", 5), flat("c", 5))
+	for i := 1; i <= 5; i++ {
+		for j := 1; j <= 5; j++ {
+			b.set(float64(10*i+j), strconv.Itoa(i), strconv.Itoa(j))
+		}
+	}
+	// Row 1: (1,1) one respondent, (1,2) primary, the rest of the row and
+	// its total protected: (1,2) = (1,T) − (1,3..5) − (1,1).
+	b.primary(2, "1", "1").single("1", "1").primary(2, "1", "2").primary(3, "3", "4")
+	for _, c := range []string{"T", "3", "4", "5"} {
+		b.with(cellstatus.Protected, "1", c)
+	}
+	p := b.build()
+	o := DefaultOptions()
+	o.Ratio = 0.2
+	res, _ := run(t, p, o)
+	t.Logf("%d secondaries, %v repair rounds", res.Stats.Secondaries, res.Stats.Extra["repair_rounds"])
+	target := b.id("1", "2")
+	i := slices.IndexFunc(res.Diagnostics, func(d pluginsdk.Diagnostic) bool { return d.Code == "hypercube.unprotectable" })
+	if i < 0 || !slices.Equal(res.Diagnostics[i].Cells, []int{target}) {
+		t.Fatalf("no hypercube.unprotectable diagnostic naming cell %d: %v", target, res.Diagnostics)
+	}
+	if res.Outcome != pluginsdk.OutcomePartial || res.Stats.UnderProtectedAfter != 1 || res.Stats.Extra["unprotectable"] != 1 {
+		t.Errorf("outcome %v, %d under-protected after, %v unprotectable; want partial, 1, 1",
+			res.Outcome, res.Stats.UnderProtectedAfter, res.Stats.Extra["unprotectable"])
+	}
+	if n := singletonAudit(t, p, res.Status); n != 1 {
+		t.Errorf("host audit: %d under-protected, want 1 (the unprotectable cell)", n)
 	}
 }

@@ -379,17 +379,23 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		}
 		// A primary whose attacker LPs gave no result is not proven
 		// protected: it counts as under-protected (and cannot be repaired).
-		e.underAfter = len(rep.UnderProtected) + len(rep.Unverified)
 		if round == 0 {
-			e.underBefore = e.underAfter
+			e.underBefore = len(rep.UnderProtected) + len(rep.Unverified)
 			for _, d := range rep.Diagnostics {
 				if d.Severity == pluginsdk.SeverityError {
 					diags = append(diags, d)
 				}
 			}
 		}
-		if e.underAfter == 0 {
-			return diags, nil
+		if err := e.dropHopeless(rep, aopts); err != nil {
+			if e.ctx.Err() == nil && !e.deadline.IsZero() && time.Now().After(e.deadline) {
+				return diags, errTimeLimit
+			}
+			return diags, fmt.Errorf("gh: audit: %w", err)
+		}
+		e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless)
+		if len(rep.UnderProtected)+len(rep.Unverified) == 0 {
+			return e.withHopeless(diags), nil
 		}
 		failing = make(map[int]bool, e.underAfter)
 		for _, f := range rep.UnderProtected {
@@ -416,7 +422,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 				Cells:   cells})
 		}
 		if e.o.MaxRepairRounds > 0 && round >= e.o.MaxRepairRounds {
-			return stuck(), nil
+			return e.withHopeless(stuck()), nil
 		}
 		e.repairRounds++
 		added := 0
@@ -470,12 +476,68 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			}
 		}
 		if added == 0 {
-			return stuck(), nil
+			return e.withHopeless(stuck()), nil
 		}
 		if err := e.iterate(); err != nil {
 			return diags, err
 		}
 	}
+}
+
+// hopelessAfter is the number of audits a primary fails before the repair
+// checks whether any pattern can protect it.
+const hopelessAfter = 3
+
+// dropHopeless counts the audits each primary of rep failed and checks
+// those failing for the hopelessAfter-th time against the pattern that
+// hides every cell a method may hide: hiding cells only widens the
+// attacker's intervals, so a primary under-protected even then is
+// protected by no pattern (under the audit's model: its protection levels,
+// a-priori bounds and colluding single respondents). Those are moved from
+// rep to e.hopeless, so that the repair stops hiding cells for them
+// (before, it hid every cell it could reach, round after round).
+func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options) error {
+	var check []int
+	for _, f := range rep.UnderProtected {
+		if e.failures[f.Cell]++; e.failures[f.Cell] == hopelessAfter {
+			check = append(check, f.Cell)
+		}
+	}
+	if len(check) == 0 {
+		return nil
+	}
+	all := slices.Clone(e.p.Cells.Status)
+	for i, s := range all {
+		if sec, ok := s.ToSecondary(); ok {
+			all[i] = sec
+		}
+	}
+	aopts.Cells = check
+	ctx, cancel := e.auditContext()
+	defer cancel()
+	hr, err := audit.Suppression(ctx, e.p, all, aopts)
+	if err != nil {
+		return err
+	}
+	drop := make(map[int]bool, len(hr.UnderProtected))
+	for _, f := range hr.UnderProtected {
+		drop[f.Cell] = true
+		e.hopeless = append(e.hopeless, f.Cell)
+	}
+	rep.UnderProtected = slices.DeleteFunc(rep.UnderProtected, func(f audit.Finding) bool { return drop[f.Cell] })
+	return nil
+}
+
+// withHopeless adds to diags the warning naming the primaries that no
+// pattern protects, if any.
+func (e *engine) withHopeless(diags []pluginsdk.Diagnostic) []pluginsdk.Diagnostic {
+	if len(e.hopeless) == 0 {
+		return diags
+	}
+	cells := slices.Sorted(slices.Values(e.hopeless))
+	return append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.unprotectable",
+		Summary: fmt.Sprintf("hypercube: no suppression pattern protects %d primary cells: the attacker narrows them below their protection levels even with every cell hidden", len(cells)),
+		Cells:   cells})
 }
 
 // audit judges the targets (hidden primaries of status): local audits
@@ -674,6 +736,7 @@ func (e *engine) result() *pluginsdk.Result {
 		"local_audits":    float64(e.localAudits),
 		"local_proven":    float64(e.localProven),
 		"audit_targets":   float64(e.wholeTargets),
+		"unprotectable":   float64(len(e.hopeless)),
 	}
 	var perStep [steps + 1]int
 	none := 0
