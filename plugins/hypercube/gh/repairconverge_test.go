@@ -172,3 +172,34 @@ func TestRepairUnprotectable(t *testing.T) {
 		t.Errorf("host audit: %d under-protected, want 1 (the unprotectable cell)", n)
 	}
 }
+
+// TestRepairHidesZeros: a primary that only a zero cell can protect (its
+// row total is protected, its one neighbour in the row has value 0, which
+// GHMiter never hides) is protected by the repair's last resort, which
+// hides that zero cell, instead of being given up after the repair hid
+// everything else it could reach.
+func TestRepairHidesZeros(t *testing.T) {
+	b := newBuilder(flat("r", 3), flat("c", 3))
+	for i := 1; i <= 3; i++ {
+		for j := 1; j <= 3; j++ {
+			b.set(float64(10*i+j), strconv.Itoa(i), strconv.Itoa(j))
+		}
+	}
+	b.set(0, "1", "2").set(0, "1", "3")
+	b.primary(2, "1", "1").with(cellstatus.Protected, "1", "T")
+	p := b.build()
+	// Only down: (1,1) = (1,T) − (1,2) − (1,3) cannot exceed (1,T).
+	target := b.id("1", "1")
+	p.Cells.UpperPL[target] = 0
+	res, _ := run(t, p, DefaultOptions())
+	t.Logf("%d secondaries, %v repair rounds, %v widened", res.Stats.Secondaries, res.Stats.Extra["repair_rounds"], res.Stats.Extra["repair_widened"])
+	if res.Outcome != pluginsdk.OutcomeFeasible || res.Stats.UnderProtectedAfter != 0 {
+		t.Fatalf("outcome %v, %d under-protected after the repair; diagnostics %v", res.Outcome, res.Stats.UnderProtectedAfter, res.Diagnostics)
+	}
+	if n := underProtected(t, p, res.Status); n != 0 {
+		t.Errorf("host audit: %d under-protected", n)
+	}
+	if !res.Status[b.id("1", "2")].IsSuppressed() && !res.Status[b.id("1", "3")].IsSuppressed() {
+		t.Error("no zero cell of row 1 hidden")
+	}
+}

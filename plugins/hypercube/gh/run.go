@@ -470,7 +470,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		// colluding singletons), suppress the cheapest published cell
 		// nearest to the primary through the relations of hidden cells.
 		for _, r := range stuckCells {
-			if e.supp[r] && e.widen(r) {
+			if e.supp[r] && (e.widen(r, false) || e.widen(r, true)) {
 				e.widened++
 				added++
 			}
@@ -576,8 +576,11 @@ func (e *engine) isSingleCell(i int) bool {
 
 // widen suppresses the cheapest published, non-frozen cell nearest to
 // root r: in a relation with r, else in a relation with a hidden cell of
-// such a relation, and so on. It reports whether it found one.
-func (e *engine) widen(r int32) bool {
+// such a relation, and so on. With zeros set it takes only cells frozen
+// for their zero a-priori range (a zero value; GHMiter never hides them,
+// but the audit gives a hidden one room, so the last resort of the repair
+// does). It reports whether it found one.
+func (e *engine) widen(r int32, zeros bool) bool {
 	rel := &e.p.Relations
 	e.cellRelations()
 	if e.classCells.Start == nil {
@@ -616,7 +619,7 @@ func (e *engine) widen(r int32) bool {
 					switch {
 					case e.supp[q]:
 						next = append(next, d32)
-					case !e.frozen[q] && e.p.Cells.Status[d].CanBeSecondary():
+					case e.p.Cells.Status[d].CanBeSecondary() && (zeros && e.frozen[q] && e.zeroRange(q) || !zeros && !e.frozen[q]):
 						if best < 0 || e.cost[q] < e.cost[best] || (e.cost[q] == e.cost[best] && q < best) {
 							best = q
 						}
@@ -631,6 +634,22 @@ func (e *engine) widen(r int32) bool {
 		frontier = next
 	}
 	return false
+}
+
+// zeroRange reports whether root q is frozen only for its zero a-priori
+// range: published, of no range, and no cell of its class protected or
+// empty. e.classCells must be built (widen).
+func (e *engine) zeroRange(q int32) bool {
+	if e.supp[q] || e.capUp[q] != 0 || e.capDown[q] != 0 {
+		return false
+	}
+	members, _ := e.classCells.Col(int(q))
+	for _, c := range members {
+		if !e.p.Cells.Status[c].CanBeSecondary() {
+			return false
+		}
+	}
+	return true
 }
 
 // cellRelations builds e.relsOf (cell → its relations) on first use.
