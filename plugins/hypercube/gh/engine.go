@@ -131,8 +131,8 @@ type engine struct {
 	relsOf, classCells numeric.CSC
 	// unverifiedWidened are the unverified primaries widened once.
 	unverifiedWidened map[int32]bool
-	// failures counts the audits each primary failed; hopeless lists the
-	// primaries that no pattern protects (dropHopeless).
+	// failures counts the audits each primary failed (−1 once checked);
+	// hopeless lists the primaries that no pattern protects (dropHopeless).
 	failures                map[int]int
 	hopeless                []int
 	underBefore, underAfter int

@@ -387,11 +387,8 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 				}
 			}
 		}
-		if err := e.dropHopeless(rep, aopts); err != nil {
-			if e.ctx.Err() == nil && !e.deadline.IsZero() && time.Now().After(e.deadline) {
-				return diags, errTimeLimit
-			}
-			return diags, fmt.Errorf("gh: audit: %w", err)
+		if err := e.dropHopeless(rep, aopts, false); err != nil {
+			return diags, e.auditError(err)
 		}
 		e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless)
 		if len(rep.UnderProtected)+len(rep.Unverified) == 0 {
@@ -476,6 +473,11 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			}
 		}
 		if added == 0 {
+			// Name the primaries that no pattern protects as such.
+			if err := e.dropHopeless(rep, aopts, true); err != nil {
+				return diags, e.auditError(err)
+			}
+			e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless)
 			return e.withHopeless(stuck()), nil
 		}
 		if err := e.iterate(); err != nil {
@@ -496,26 +498,37 @@ const hopelessAfter = 3
 // a-priori bounds and colluding single respondents). Those are moved from
 // rep to e.hopeless, so that the repair stops hiding cells for them
 // (before, it hid every cell it could reach, round after round).
-func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options) error {
+// With all set (the repair has nothing left to add) every primary of rep
+// not checked yet is checked.
+func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options, all bool) error {
 	var check []int
 	for _, f := range rep.UnderProtected {
-		if e.failures[f.Cell]++; e.failures[f.Cell] == hopelessAfter {
+		n := e.failures[f.Cell]
+		if n < 0 { // checked: it has a protected pattern
+			continue
+		}
+		if !all {
+			n++
+			e.failures[f.Cell] = n
+		}
+		if all || n >= hopelessAfter {
+			e.failures[f.Cell] = -1
 			check = append(check, f.Cell)
 		}
 	}
 	if len(check) == 0 {
 		return nil
 	}
-	all := slices.Clone(e.p.Cells.Status)
-	for i, s := range all {
+	hidden := slices.Clone(e.p.Cells.Status)
+	for i, s := range hidden {
 		if sec, ok := s.ToSecondary(); ok {
-			all[i] = sec
+			hidden[i] = sec
 		}
 	}
 	aopts.Cells = check
 	ctx, cancel := e.auditContext()
 	defer cancel()
-	hr, err := audit.Suppression(ctx, e.p, all, aopts)
+	hr, err := audit.Suppression(ctx, e.p, hidden, aopts)
 	if err != nil {
 		return err
 	}
@@ -526,6 +539,15 @@ func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options) error {
 	}
 	rep.UnderProtected = slices.DeleteFunc(rep.UnderProtected, func(f audit.Finding) bool { return drop[f.Cell] })
 	return nil
+}
+
+// auditError is the error of a failed audit: errTimeLimit past the soft
+// deadline, else err wrapped.
+func (e *engine) auditError(err error) error {
+	if e.ctx.Err() == nil && !e.deadline.IsZero() && time.Now().After(e.deadline) {
+		return errTimeLimit
+	}
+	return fmt.Errorf("gh: audit: %w", err)
 }
 
 // withHopeless adds to diags the warning naming the primaries that no
