@@ -2,11 +2,13 @@ package audit
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -117,5 +119,60 @@ func TestInsidersDoNotCollude(t *testing.T) {
 	}
 	if rep.Verdict[g1] != VerdictProtected || rep.Counts.Protected != 2 || rep.Counts.Exact != 1 || rep.Counts.Partial != 0 {
 		t.Errorf("G1 %v, counts %+v; want G1 and A protected", rep.Verdict[g1], rep.Counts)
+	}
+}
+
+// TestInsidersAgainstOracle: under SingletonsCollude every primary's
+// bounds are those of the oracle with every other singleton fixed, except
+// a primary that fails so and contains singletons (its row total, here):
+// its bounds are the oracle's with those insiders free.
+func TestInsidersAgainstOracle(t *testing.T) {
+	const rows, cols = 6, 5
+	for seed := uint64(1); seed <= 3; seed++ {
+		p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{rows, cols}, Seed: seed, PrimaryFraction: 0.3})
+		c := &p.Cells
+		rng := rand.New(rand.NewPCG(seed, 2))
+		for i := range c.Freq {
+			if c.Status[i].IsPrimary() && rng.IntN(2) == 0 {
+				c.Freq[i] = 1
+			}
+		}
+		for r := 1; r <= rows; r++ {
+			i := cell(cols, r, 0)
+			c.Status[i] = cellstatus.UnsafeRule
+			c.LowerPL[i], c.UpperPL[i] = 0.3*c.Value[i], 0.3*c.Value[i]
+		}
+		st := randomStatuses(p, 0.3, seed)
+		rc, err := Suppression(context.Background(), p, st, Options{Singletons: SingletonsCollude, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _ := prepare(p, st, Options{})
+		free := make([]bool, p.NumCells())
+		var targets []int
+		for i, s := range st {
+			if s.IsSuppressed() {
+				free[i] = true
+				if s.IsPrimary() {
+					targets = append(targets, i)
+				}
+			}
+		}
+		single := func(i int) bool { return st[i].IsPrimary() && c.Freq[i] == 1 }
+		fl, fu := oracle(t, p, free, in.lo, in.hi, targets, func(tg, i int) bool { return i != tg && single(i) })
+		rl, ru := oracle(t, p, free, in.lo, in.hi, targets, func(tg, i int) bool { return i != tg && single(i) && !contains(p, tg, i) })
+		released := 0
+		for _, i := range targets {
+			wl, wu := fl[i], fu[i]
+			insiders := slices.ContainsFunc(targets, func(s int) bool { return s != i && single(s) && contains(p, i, s) })
+			if verdict.Interval(c.Value[i], in.levels(i), wl, wu, rc.Tolerance).Failed() && insiders {
+				wl, wu = rl[i], ru[i]
+				released++
+			}
+			if !near(rc.Lower[i], wl) || !near(rc.Upper[i], wu) {
+				t.Errorf("seed %d cell %d: [%g, %g], oracle [%g, %g]", seed, i, rc.Lower[i], rc.Upper[i], wl, wu)
+			}
+		}
+		t.Logf("seed %d: %d primaries, %d audited with their insiders free", seed, len(targets), released)
 	}
 }
