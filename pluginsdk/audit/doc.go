@@ -74,7 +74,13 @@
 // primary with frequency 1 (status 7 or 8 when the problem has no
 // frequencies) is known to the attackers, so it is fixed at its value,
 // except the cell being attacked itself. Hidden cells that are not
-// primaries stay free even with frequency 1.
+// primaries stay free even with frequency 1. A singleton does not collude
+// against a cell it is part of (in every dimension the cell's code is the
+// singleton's or an ancestor of it): what its respondent knows of that
+// cell is its own contribution, and a total that one respondent dominates
+// could otherwise never be protected, whatever is hidden. A primary found
+// under-protected with such insiders is audited again with them free (the
+// others still fixed), and that verdict is reported.
 //
 // # Method
 //

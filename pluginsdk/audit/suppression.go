@@ -39,16 +39,30 @@ func Suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 			only[c] = true
 		}
 	}
-	for i := range n {
+	in.hide(a, only)
+	r, err := in.attackAndReport(ctx, a, start)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.releaseInsiders(ctx, r, start); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// hide sets the attack's free cells (the hidden ones) with their targets
+// (of those, the cells Targets selects, narrowed to only when non-nil) and
+// the published values of the others.
+func (in *input) hide(a *attack, only []bool) {
+	for i := range a.n {
 		if in.status[i].IsSuppressed() {
 			a.free[i] = true
 			a.counts.Hidden++
-			a.target[i] = (opts.Targets != TargetsPrimaries || in.status[i].IsPrimary()) && (only == nil || only[i])
+			a.target[i] = (in.opts.Targets != TargetsPrimaries || in.status[i].IsPrimary()) && (only == nil || only[i])
 		} else {
-			a.val[i] = p.Cells.Value[i]
+			a.val[i] = in.p.Cells.Value[i]
 		}
 	}
-	return in.attackAndReport(ctx, a, start)
 }
 
 // Intervals audits published intervals: cell i is published as [lo[i],
@@ -175,6 +189,9 @@ type input struct {
 	spl      []float64
 	tol      float64
 	opts     Options
+	// released marks the single-respondent primaries that do not collude
+	// in this attack (releaseInsiders); nil: none.
+	released []bool
 }
 
 func prepare(p *pluginsdk.Problem, status []cellstatus.Status, opts Options) (*input, error) {
@@ -362,7 +379,7 @@ func (in *input) singletons(a *attack) error {
 	c := &in.p.Cells
 	own := ownCells(in.p, in.status)
 	for i := range a.n {
-		if !a.free[i] || !in.status[i].IsPrimary() || (own != nil && own[i]) {
+		if !a.free[i] || !in.status[i].IsPrimary() || (own != nil && own[i]) || (in.released != nil && in.released[i]) {
 			continue
 		}
 		single := in.status[i].IsSingleton()

@@ -107,7 +107,14 @@
 // cheapest published, non-frozen cell nearest to it through the relations
 // of hidden cells ("repair_widened"), so it acts until the audit is clean
 // or nothing but frozen cells is left. Hiding cells only widens the attacker's intervals, so
-// rounds after the first audit only the primaries that failed.
+// rounds after the first audit only the primaries that failed, and the
+// repair converges whenever some pattern protects them: at worst it hides
+// every cell their relations reach, as a last resort (when no other cell
+// is left) cells of value 0, which hypercubes never use. A primary that fails its third audit
+// is audited once against the pattern hiding every cell a method may hide;
+// if it fails even there no pattern protects it, and the repair stops
+// hiding cells for it ("unprotectable", warning
+// hypercube.unprotectable naming it; the result is OutcomePartial).
 //
 // Each audit first proves what it can locally: a primary in a large
 // component of hidden cells is audited on a sub-problem made of the hidden

@@ -130,7 +130,11 @@ type engine struct {
 	// the cells whose root is r, r first); built on first use (cellRelations, widen).
 	relsOf, classCells numeric.CSC
 	// unverifiedWidened are the unverified primaries widened once.
-	unverifiedWidened       map[int32]bool
+	unverifiedWidened map[int32]bool
+	// failures counts the audits each primary failed (−1 once checked);
+	// hopeless lists the primaries that no pattern protects (dropHopeless).
+	failures                map[int]int
+	hopeless                []int
 	underBefore, underAfter int
 	timedOut                bool
 	lastProgress            float64
@@ -142,7 +146,7 @@ func key(s int, t int32) uint64 { return uint64(s)<<32 | uint64(uint32(t)) }
 // sub-tables and their occurrence lists.
 func newEngine(ctx context.Context, p *pluginsdk.Problem, o Options) (*engine, error) {
 	e := &engine{p: p, o: o, n: p.NumCells(), ctx: ctx, cache: map[uint64][]cubeRec{}, step: map[uint64]int8{},
-		short: map[uint64]bool{}, unverifiedWidened: map[int32]bool{}}
+		short: map[uint64]bool{}, unverifiedWidened: map[int32]bool{}, failures: map[int]int{}}
 	e.srch.e = e
 	if o.TimeLimit > 0 {
 		e.deadline = time.Now().Add(o.TimeLimit)

@@ -379,17 +379,20 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		}
 		// A primary whose attacker LPs gave no result is not proven
 		// protected: it counts as under-protected (and cannot be repaired).
-		e.underAfter = len(rep.UnderProtected) + len(rep.Unverified)
 		if round == 0 {
-			e.underBefore = e.underAfter
+			e.underBefore = len(rep.UnderProtected) + len(rep.Unverified)
 			for _, d := range rep.Diagnostics {
 				if d.Severity == pluginsdk.SeverityError {
 					diags = append(diags, d)
 				}
 			}
 		}
-		if e.underAfter == 0 {
-			return diags, nil
+		if err := e.dropHopeless(rep, aopts, false); err != nil {
+			return diags, e.auditError(err)
+		}
+		e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless)
+		if len(rep.UnderProtected)+len(rep.Unverified) == 0 {
+			return e.withHopeless(diags), nil
 		}
 		failing = make(map[int]bool, e.underAfter)
 		for _, f := range rep.UnderProtected {
@@ -416,7 +419,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 				Cells:   cells})
 		}
 		if e.o.MaxRepairRounds > 0 && round >= e.o.MaxRepairRounds {
-			return stuck(), nil
+			return e.withHopeless(stuck()), nil
 		}
 		e.repairRounds++
 		added := 0
@@ -464,18 +467,99 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		// colluding singletons), suppress the cheapest published cell
 		// nearest to the primary through the relations of hidden cells.
 		for _, r := range stuckCells {
-			if e.supp[r] && e.widen(r) {
+			if e.supp[r] && (e.widen(r, false) || e.widen(r, true)) {
 				e.widened++
 				added++
 			}
 		}
 		if added == 0 {
-			return stuck(), nil
+			// Name the primaries that no pattern protects as such.
+			if err := e.dropHopeless(rep, aopts, true); err != nil {
+				return diags, e.auditError(err)
+			}
+			e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless)
+			return e.withHopeless(stuck()), nil
 		}
 		if err := e.iterate(); err != nil {
 			return diags, err
 		}
 	}
+}
+
+// hopelessAfter is the number of audits a primary fails before the repair
+// checks whether any pattern can protect it.
+const hopelessAfter = 3
+
+// dropHopeless counts the audits each primary of rep failed and checks
+// those failing for the hopelessAfter-th time against the pattern that
+// hides every cell a method may hide: hiding cells only widens the
+// attacker's intervals, so a primary under-protected even then is
+// protected by no pattern (under the audit's model: its protection levels,
+// a-priori bounds and colluding single respondents). Those are moved from
+// rep to e.hopeless, so that the repair stops hiding cells for them
+// (before, it hid every cell it could reach, round after round).
+// With all set (the repair has nothing left to add) every primary of rep
+// not checked yet is checked.
+func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options, all bool) error {
+	var check []int
+	for _, f := range rep.UnderProtected {
+		n := e.failures[f.Cell]
+		if n < 0 { // checked: it has a protected pattern
+			continue
+		}
+		if !all {
+			n++
+			e.failures[f.Cell] = n
+		}
+		if all || n >= hopelessAfter {
+			e.failures[f.Cell] = -1
+			check = append(check, f.Cell)
+		}
+	}
+	if len(check) == 0 {
+		return nil
+	}
+	hidden := slices.Clone(e.p.Cells.Status)
+	for i, s := range hidden {
+		if sec, ok := s.ToSecondary(); ok {
+			hidden[i] = sec
+		}
+	}
+	aopts.Cells = check
+	ctx, cancel := e.auditContext()
+	defer cancel()
+	hr, err := audit.Suppression(ctx, e.p, hidden, aopts)
+	if err != nil {
+		return err
+	}
+	drop := make(map[int]bool, len(hr.UnderProtected))
+	for _, f := range hr.UnderProtected {
+		drop[f.Cell] = true
+		e.hopeless = append(e.hopeless, f.Cell)
+	}
+	rep.UnderProtected = slices.DeleteFunc(rep.UnderProtected, func(f audit.Finding) bool { return drop[f.Cell] })
+	return nil
+}
+
+// auditError is the error of a failed audit: errTimeLimit past the soft
+// deadline, else err wrapped.
+func (e *engine) auditError(err error) error {
+	if e.ctx.Err() == nil && !e.deadline.IsZero() && time.Now().After(e.deadline) {
+		return errTimeLimit
+	}
+	return fmt.Errorf("gh: audit: %w", err)
+}
+
+// withHopeless adds to diags the warning naming the primaries that no
+// pattern protects, if any.
+func (e *engine) withHopeless(diags []pluginsdk.Diagnostic) []pluginsdk.Diagnostic {
+	if len(e.hopeless) == 0 {
+		return diags
+	}
+	cells := slices.Sorted(slices.Values(e.hopeless))
+	return append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.unprotectable",
+		Summary: fmt.Sprintf("hypercube: no suppression pattern protects %d primary cells: the attacker narrows them below their protection levels even with every cell hidden", len(cells)),
+		Cells:   cells})
 }
 
 // audit judges the targets (hidden primaries of status): local audits
@@ -514,8 +598,11 @@ func (e *engine) isSingleCell(i int) bool {
 
 // widen suppresses the cheapest published, non-frozen cell nearest to
 // root r: in a relation with r, else in a relation with a hidden cell of
-// such a relation, and so on. It reports whether it found one.
-func (e *engine) widen(r int32) bool {
+// such a relation, and so on. With zeros set it takes only cells frozen
+// for their zero a-priori range (a zero value; GHMiter never hides them,
+// but the audit gives a hidden one room, so the last resort of the repair
+// does). It reports whether it found one.
+func (e *engine) widen(r int32, zeros bool) bool {
 	rel := &e.p.Relations
 	e.cellRelations()
 	if e.classCells.Start == nil {
@@ -554,7 +641,7 @@ func (e *engine) widen(r int32) bool {
 					switch {
 					case e.supp[q]:
 						next = append(next, d32)
-					case !e.frozen[q] && e.p.Cells.Status[d].CanBeSecondary():
+					case e.p.Cells.Status[d].CanBeSecondary() && (zeros && e.frozen[q] && e.zeroRange(q) || !zeros && !e.frozen[q]):
 						if best < 0 || e.cost[q] < e.cost[best] || (e.cost[q] == e.cost[best] && q < best) {
 							best = q
 						}
@@ -569,6 +656,22 @@ func (e *engine) widen(r int32) bool {
 		frontier = next
 	}
 	return false
+}
+
+// zeroRange reports whether root q is frozen only for its zero a-priori
+// range: published, of no range, and no cell of its class protected or
+// empty. e.classCells must be built (widen).
+func (e *engine) zeroRange(q int32) bool {
+	if e.supp[q] || e.capUp[q] != 0 || e.capDown[q] != 0 {
+		return false
+	}
+	members, _ := e.classCells.Col(int(q))
+	for _, c := range members {
+		if !e.p.Cells.Status[c].CanBeSecondary() {
+			return false
+		}
+	}
+	return true
 }
 
 // cellRelations builds e.relsOf (cell → its relations) on first use.
@@ -674,6 +777,7 @@ func (e *engine) result() *pluginsdk.Result {
 		"local_audits":    float64(e.localAudits),
 		"local_proven":    float64(e.localProven),
 		"audit_targets":   float64(e.wholeTargets),
+		"unprotectable":   float64(len(e.hopeless)),
 	}
 	var perStep [steps + 1]int
 	none := 0
