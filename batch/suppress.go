@@ -327,7 +327,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		}
 		if !colluding {
 			e.warn("the audit does not let the single-respondent primaries collude, although the method protects them " +
-				"against each other: the audit's configured parameters choose a weaker audit")
+				"against each other or declares nothing of it: the audit's configured parameters choose a weaker audit")
 		}
 	}
 	start := time.Now()

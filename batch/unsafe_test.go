@@ -315,3 +315,72 @@ func TestBadBooleanBeforeWork(t *testing.T) {
 		})
 	}
 }
+
+// legacy serves the fake's methods as a plugin before contract 1.2 does:
+// without parameter roles (the catalog marks them RolesUndeclared).
+type legacy struct{ *fakeProtector }
+
+func (l legacy) Method(code string) (MethodRef, bool) {
+	ref, ok := l.fakeProtector.Method(code)
+	if !strings.EqualFold(code, AuditMethod) {
+		ref.Info.RolesUndeclared = true
+	}
+	return ref, ok
+}
+
+// TestLegacyPlugin: of a method whose plugin declares no parameter roles
+// the host knows nothing: its pattern is audited with the single-respondent
+// primaries colluding, whatever its parameters' names and values say, and
+// the logbook says why (the configured audit can still choose the weaker
+// audit, with a warning); a rounding method without a declared base is
+// refused before it runs, since its table could not be checked.
+func TestLegacyPlugin(t *testing.T) {
+	data := writeFiles(t, map[string]string{
+		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n",
+		"t.tab": "Total,105,S\r\nA,42.5,U\r\nB,62.5,S\r\n",
+	})
+	head := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n"
+	for _, tc := range []struct {
+		name, suppress string
+		params         map[string]map[string]string
+		code           int
+		collude        bool
+		logbook        string
+	}{
+		{"switch off", "SING(1,0)", nil, ExitError, true, "predates contract 1.2 and declares no parameter roles"},
+		{"configured audit", "SING(1,0)", map[string]map[string]string{"AUDIT": {"singletons": "ignore"}}, ExitOK, false,
+			"the audit's configured parameters choose a weaker audit"},
+		{"rounding", "RND(1,20)", nil, ExitError, false, "declares no parameter of role rounding base"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "job.arb")
+			if err := os.WriteFile(path, []byte(head+"<SUPPRESS> "+tc.suppress+"\r\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg := Config{BatchFile: path, Logbook: filepath.Join(dir, "log.txt"), TempDir: dir,
+				Protector: legacy{newFake(t, singMethod{}, nearest{}, singAudit{})}, MethodParams: tc.params}
+			code, rep := Run(t.Context(), cfg)
+			lb, _ := os.ReadFile(cfg.Logbook)
+			if code != tc.code || !strings.Contains(string(lb), tc.logbook) {
+				t.Fatalf("exit %d (want %d), logbook lacks %q:\n%s", code, tc.code, tc.logbook, lb)
+			}
+			var m *MethodReport
+			for _, s := range rep.Steps {
+				if s.Method != nil {
+					m = s.Method
+				}
+			}
+			if tc.suppress == "RND(1,20)" {
+				if m != nil {
+					t.Errorf("the rounding ran: %+v", m)
+				}
+				return
+			}
+			if m == nil || m.Audit == nil || (m.Audit.Singletons == reportColluding) != tc.collude {
+				t.Errorf("audit %+v, want colluding %v\n%s", m, tc.collude, lb)
+			}
+		})
+	}
+}
