@@ -16,12 +16,12 @@ import (
 // runFacts reads what the host must know of a run of the method from the
 // parameters it declares with a role (pluginsdk.RunFactsOf), never from
 // parameter names. A rounding method must declare its base: the host
-// checks the rounded table with it. A method whose plugin predates the roles (contract 1.0
-// or 1.1) declares nothing: its pattern is audited with the
-// single-respondent primaries colluding, the strictest audit, since the
-// host cannot tell whether it was asked to protect them (the configured
-// AUDIT.singletons=ignore is the named weaker choice), and the logbook says
-// so.
+// checks the rounded table with it. A method whose plugin predates the
+// roles (contract 1.0 or 1.1) declares nothing: its pattern is audited
+// with the single-respondent primaries colluding, the strictest audit,
+// since the host cannot tell whether it was asked to protect them (the
+// configured AUDIT.singletons=ignore is the named weaker choice), and the
+// logbook says so.
 func (e *engine) runFacts(ref MethodRef, params map[string]string) (pluginsdk.RunFacts, error) {
 	f, err := pluginsdk.RunFactsOf(ref.Info, params)
 	if err != nil {
