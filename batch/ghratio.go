@@ -2,17 +2,11 @@ package batch
 
 import (
 	"cmp"
-	"slices"
 	"strconv"
 
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/pluginsdk"
 )
-
-// ratioParam is the name of the hypercube's sliding protection ratio
-// parameter. A method that declares a float parameter of this name gets
-// τ-Argus's ratio of the table's safety rules when the job does not set it.
-const ratioParam = "ratio"
 
 // slidingRatio is the sliding protection ratio τ-Argus gives the hypercube
 // for a rule set: max(2·(100/k − 1), 2·p/100) over the first dominance rule
@@ -46,20 +40,16 @@ func slidingRatio(s *rules.Set) float64 {
 	return 2 * s.ManualMargin / 100
 }
 
-// addSlidingRatio sets the method's ratio parameter to τ-Argus's sliding
-// ratio of the first table's rules when the method declares it and neither
-// the job nor the configuration sets it.
+// addSlidingRatio sets the method's parameter of role sliding ratio to
+// τ-Argus's sliding ratio of the first table's rules when the method
+// declares one and neither the job nor the configuration sets it.
 func addSlidingRatio(params map[string]string, info pluginsdk.MethodInfo, specs []*tableSpec) {
-	if len(specs) == 0 {
+	s, ok := info.Param(pluginsdk.RoleSlidingRatio)
+	if len(specs) == 0 || !ok {
 		return
 	}
-	if _, set := params[ratioParam]; set {
+	if _, set := params[s.Name]; set {
 		return
 	}
-	if !slices.ContainsFunc(info.Params, func(s pluginsdk.ParamSpec) bool {
-		return s.Name == ratioParam && s.Type == pluginsdk.ParamFloat
-	}) {
-		return
-	}
-	params[ratioParam] = strconv.FormatFloat(slidingRatio(&specs[0].set), 'g', -1, 64)
+	params[s.Name] = strconv.FormatFloat(slidingRatio(&specs[0].set), 'g', -1, 64)
 }

@@ -3,7 +3,6 @@ package batch
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/arb"
@@ -13,13 +12,6 @@ import (
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/rounded"
-)
-
-// The rounding plugin's parameters that the host reads: the base and the
-// steps K, which decide what the host's check of the rounded table allows.
-const (
-	roundBase  = "base"
-	roundSteps = "steps"
 )
 
 // roundingPrecheck makes τ-Argus's check of RND(t, base, ...) that needs
@@ -74,27 +66,19 @@ func minRoundBase(t *tableSpec) int64 {
 // table that fails the check is unsafe, as after a failed audit
 // (markUnsafe).
 func (e *engine) rounded(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, res *pluginsdk.Result, mr *MethodReport,
-	params map[string]string, target string, took time.Duration) error {
+	facts pluginsdk.RunFacts, target string, took time.Duration) error {
 	if len(res.Values) != p.NumCells() {
 		return fmt.Errorf("the rounding method returned %d values for %d cells", len(res.Values), p.NumCells())
 	}
-	base, err := strconv.Atoi(params[roundBase])
-	if err != nil || base < 1 {
-		return fmt.Errorf("rounding: no valid base among the parameters (%q)", params[roundBase])
+	// The base and the steps K, read from the method's parameters of those
+	// roles (see runFacts), decide what the check allows. τ-Argus's
+	// partitioning makes the first variable's totals the sums of the
+	// rounded categories, which may jump: the method reports how far.
+	base, steps := facts.RoundingBase, facts.RoundingSteps
+	if base < 1 {
+		return fmt.Errorf("rounding: no valid base among the parameters (%d)", base)
 	}
-	steps := 0
-	if s, ok := params[roundSteps]; ok {
-		if steps, err = strconv.Atoi(s); err != nil {
-			f, ferr := strconv.ParseFloat(s, 64)
-			if ferr != nil || f != math.Trunc(f) {
-				return fmt.Errorf("rounding: steps %q is not an integer", s)
-			}
-			steps = int(f)
-		}
-	}
-	// τ-Argus's partitioning makes the first variable's totals the sums of
-	// the rounded categories, which may jump: the method reports how far.
-	if params["partitions"] == "1" {
+	if facts.RoundingPartitions {
 		steps = max(steps, int(res.Stats.Extra["steps_used"]))
 	}
 	rep, err := rounded.Check(p, res.Values, float64(base), max(steps, 0))
@@ -152,9 +136,9 @@ func (e *engine) rounded(p *pluginsdk.Problem, m *problem.Mapping, specs []*tabl
 }
 
 // roundingStart is τ-Argus's logbook line at the start of a rounding.
-func roundingStart(specs []*tableSpec, params map[string]string) string {
+func roundingStart(specs []*tableSpec, facts pluginsdk.RunFacts) string {
 	s := "Start of the rounding procedure for table: " + describe(specs[0])
-	if params["partitions"] == "1" {
+	if facts.RoundingPartitions {
 		s += " (with partitions)"
 	}
 	return s

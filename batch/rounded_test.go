@@ -20,8 +20,8 @@ func (nearest) Info() pluginsdk.MethodInfo {
 	return pluginsdk.MethodInfo{Code: "RND",
 		Params: []pluginsdk.ParamSpec{
 			{Name: "base", Type: pluginsdk.ParamInt, BatchPosition: 1, Required: true, Help: "base",
-				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchInt, Label: "rounding base"}},
-			{Name: "steps", Type: pluginsdk.ParamInt, BatchPosition: 2, Default: "0", Help: "steps"},
+				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchInt, Label: "rounding base"}, Role: pluginsdk.RoleRoundingBase},
+			{Name: "steps", Type: pluginsdk.ParamInt, BatchPosition: 2, Default: "0", Help: "steps", Role: pluginsdk.RoleRoundingSteps},
 			{Name: "broken", Type: pluginsdk.ParamBool, Default: "false", Help: "leave the total out of balance"}},
 		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputRounded},
 		Structures:   []pluginsdk.Structure{pluginsdk.StructureHierarchical}}

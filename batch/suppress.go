@@ -87,6 +87,10 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		return err
 	}
 	addSlidingRatio(params, ref.Info, specs)
+	facts, err := e.runFacts(ref, params)
+	if err != nil {
+		return err
+	}
 	var ckmJob *cellKeyJob
 	if isCellKey(c.Method) {
 		if ckmJob, err = e.cellKeySetup(c, specs[0], params); err != nil {
@@ -119,7 +123,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		target = "the linked tables"
 	}
 	if ref.Info.Capabilities.Output == pluginsdk.OutputRounded {
-		e.logf("%s", roundingStart(specs, params))
+		e.logf("%s", roundingStart(specs, facts))
 	} else {
 		e.logf("Start of the %s protection for %s", name, target)
 	}
@@ -161,7 +165,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	case pluginsdk.OutputAdjusted:
 		return e.adjusted(p, m, specs, res, step.Method, name, target, took)
 	case pluginsdk.OutputRounded:
-		return e.rounded(p, m, specs, res, step.Method, params, target, took)
+		return e.rounded(p, m, specs, res, step.Method, facts, target, took)
 	case pluginsdk.OutputPerturbed:
 		return e.perturbed(p, m, specs, ckmJob, res, step.Method, name, took)
 	case pluginsdk.OutputIntervals:
@@ -177,7 +181,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	for _, t := range specs {
 		t.protected, t.method, t.details = took, name, nil
 	}
-	if err := e.audit(p, m, specs, res.Status, step.Method, singletonProtection(ref.Info, params), target); err != nil {
+	if err := e.audit(p, m, specs, res.Status, step.Method, colludingAudit(facts), target); err != nil {
 		return err
 	}
 	if c.Table != 0 && !e.suppressFollows(c) {
@@ -185,7 +189,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 			return err
 		}
 	}
-	if tauArgusSingletonRules(ref.Info, params) {
+	if facts.Singletons == pluginsdk.SingletonTauArgusRules {
 		return e.colludingCheck(p, m, res.Status, step.Method)
 	}
 	return nil
@@ -197,8 +201,8 @@ func (e *engine) suppress(c *arb.Suppress) error {
 // the cells named, and do not fail the table (τ-Argus's own patterns would).
 func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status []cellstatus.Status, mr *MethodReport) error {
 	ref, ok := e.cfg.Protector.Method(AuditMethod)
-	if !ok || !hasParam(ref.Info, auditSingletons) {
-		return nil
+	if _, can := ref.Info.Param(pluginsdk.RoleSingletonProtection); !ok || !can {
+		return nil // a check only: an audit plugin that cannot collude skips it
 	}
 	single := false
 	for i, s := range status {
@@ -217,7 +221,10 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 		e.logf("The check against colluding single respondents is skipped: the audit of the pattern stopped at its time limit")
 		return nil
 	}
-	params := map[string]string{auditSingletons: auditCollude}
+	params := map[string]string{}
+	if _, err := auditColluding(ref.Info, params); err != nil {
+		return err
+	}
 	if hasParam(ref.Info, auditMode) {
 		params[auditMode] = auditVerdicts
 	}
@@ -316,9 +323,15 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		params[auditMode] = e.auditModeFor(m)
 	}
 	verdictsOnPrimaries(ref.Info, params)
-	_, set = params[auditSingletons]
-	if singletons && !set && hasParam(ref.Info, auditSingletons) {
-		params[auditSingletons] = auditCollude
+	colluding := false
+	if singletons {
+		if colluding, err = auditColluding(ref.Info, params); err != nil {
+			return err
+		}
+		if !colluding {
+			e.warn("the audit does not let the single-respondent primaries collude, although the method protects them " +
+				"against each other or declares nothing of it: the audit's configured parameters choose a weaker audit")
+		}
 	}
 	start := time.Now()
 	limit := e.auditLimit()
@@ -330,8 +343,8 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	if res.Outcome == pluginsdk.OutcomeTimeLimit {
 		ar.TimedOut, ar.Limit = true, limit.Seconds()
 	}
-	if params[auditSingletons] == auditCollude {
-		ar.Singletons = auditCollude
+	if colluding {
+		ar.Singletons = reportColluding
 	}
 	failed := make([]bool, len(status))
 	for i, s := range status {
@@ -377,7 +390,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		}
 	}
 	mr.Audit = ar
-	if ar.Singletons == auditCollude {
+	if ar.Singletons == reportColluding {
 		e.logf("Audit against the single-respondent cells colluding (the method was asked for singleton protection)")
 	}
 	if ar.TimedOut {

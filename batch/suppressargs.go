@@ -3,6 +3,7 @@ package batch
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/arb"
@@ -212,11 +213,66 @@ func (e *engine) checkSuppressArgs(cmds []arb.Command) (int, error) {
 		if r, ok := e.cfg.Protector.Method(c.Method); ok {
 			ref = &r
 		}
-		if _, err := suppressParams(c, ref); err != nil {
+		params, err := suppressParams(c, ref)
+		if err != nil {
 			return i, err
+		}
+		if ref == nil {
+			continue
+		}
+		if err := lineParamValues(ref.Info, params); err != nil {
+			return i, &Error{Pos: *c.Head(), Err: err}
+		}
+		// The configured values are the job's, not the line's: a bad one
+		// stops the job before any work.
+		if err := configuredParamValues(ref.Info, params, e.cfg.MethodParams); err != nil {
+			return 0, err
+		}
+		if a, ok := e.cfg.Protector.Method(AuditMethod); ok {
+			if err := configuredParamValues(a.Info, map[string]string{}, e.cfg.MethodParams); err != nil {
+				return 0, err
+			}
 		}
 	}
 	return len(cmds), nil
+}
+
+// lineParamValues checks the values a <SUPPRESS> line gives its method as
+// the method will (pluginsdk.CheckParams, which reads booleans as the host
+// reads those of a role): the first bad value is an error naming the
+// parameter.
+func lineParamValues(info pluginsdk.MethodInfo, params map[string]string) error {
+	return badParam(info, params, nil)
+}
+
+// configuredParamValues checks the configured values (site configuration,
+// --param) of the method that params (the line's) does not give: an
+// undeclared name, or a value the method would refuse, is an error naming
+// the configured parameter. A missing required parameter is not: the host
+// may fill it in later (the cell key method's files).
+func configuredParamValues(info pluginsdk.MethodInfo, params map[string]string, configured map[string]map[string]string) error {
+	merged := maps.Clone(params)
+	if err := addConfigured(merged, info, configured); err != nil {
+		return err
+	}
+	return badParam(info, merged, params)
+}
+
+// badParam returns the first value of params the method's specs refuse
+// (an unknown name or an invalid value), skipping the names in skip; for
+// a configured one (skip non-nil) the error names it as configured.
+func badParam(info pluginsdk.MethodInfo, params, skip map[string]string) error {
+	for _, d := range pluginsdk.CheckParams(info, params) {
+		if _, line := skip[d.Param]; line || d.Severity != pluginsdk.SeverityError || d.Code == "param.missing" {
+			continue
+		}
+		if skip == nil {
+			return errors.New(d.Summary)
+		}
+		return fmt.Errorf("configured parameter %s.%s: %s", info.Code, d.Param,
+			strings.TrimPrefix(d.Summary, info.Code+": parameter "+d.Param+": "))
+	}
+	return nil
 }
 
 // missingMethod is the error for a <SUPPRESS> method no installed plugin

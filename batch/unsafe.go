@@ -9,78 +9,65 @@ import (
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
+	"github.com/sdcengine/argus/internal/wire"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
-// Parameters by which a method says that it protects single-respondent
-// cells against their respondents (and the audit checks it so): a boolean
-// "singleton" (GH's τ-Argus switch) that is on, or a "singletons" choice set
-// to "global" (all single-respondent primaries colluding, as OPT offers).
-// τ-Argus's row-wise singleton options of MOD and OPT (virtual cells per
-// relation) promise less and keep the classical audit.
-const (
-	singletonParam  = "singleton"
-	singletonsParam = "singletons"
-	// auditSingletons is the audit plugin's parameter and its value for
-	// colluding singletons.
-	auditSingletons = "singletons"
-	auditCollude    = "collude"
-)
-
-// singletonProtection reports whether the method was asked to protect
-// single-respondent cells against their respondents, from its parameters as
-// given and their declared defaults.
-func singletonProtection(info pluginsdk.MethodInfo, params map[string]string) bool {
-	for _, s := range info.Params {
-		v, ok := params[s.Name]
-		if !ok {
-			v = s.Default
-		}
-		switch {
-		case s.Name == singletonParam && s.Type == pluginsdk.ParamBool:
-			b, err := strconv.ParseBool(strings.TrimSpace(v))
-			return err == nil && b
-		case s.Name == singletonsParam && s.Type == pluginsdk.ParamEnum:
-			return v == "global" || v == auditCollude
-		}
+// runFacts reads what the host must know of a run of the method from the
+// parameters it declares with a role (pluginsdk.RunFactsOf), never from
+// parameter names. A rounding method must declare its base: the host
+// checks the rounded table with it. A method whose plugin predates the
+// roles (contract 1.0 or 1.1) declares nothing: its pattern is audited
+// with the single-respondent primaries colluding, the strictest audit,
+// since the host cannot tell whether it was asked to protect them (the
+// configured AUDIT.singletons=ignore is the named weaker choice), and the
+// logbook says so.
+func (e *engine) runFacts(ref MethodRef, params map[string]string) (pluginsdk.RunFacts, error) {
+	f, err := pluginsdk.RunFactsOf(ref.Info, params)
+	if err != nil {
+		return f, err
 	}
-	return false
+	out := ref.Info.Capabilities.Output
+	if out == pluginsdk.OutputRounded && !f.HasRoundingBase {
+		return f, fmt.Errorf("method %s returns a rounded table but declares no parameter of role rounding base "+
+			"(plugin %s %s; contract 1.%d): argus cannot check the rounded table", ref.Info.Code, ref.Plugin, ref.Version, wire.MinorRoles)
+	}
+	if f.Singletons == pluginsdk.SingletonUnknown && out == pluginsdk.OutputSuppression {
+		e.warn(fmt.Sprintf("method %s: plugin %s %s predates contract 1.%d and declares no parameter roles: "+
+			"its result is audited with the single-respondent primaries colluding (install its current version)",
+			ref.Info.Code, ref.Plugin, ref.Version, wire.MinorRoles))
+	}
+	return f, nil
 }
 
-// The single-respondent options of τ-Argus's MOD and OPT (also ours in
-// their τ-Argus mode).
-const (
-	singleSingleParam   = "single_single"
-	singleMultipleParam = "single_multiple"
-	singletonsTauArgus  = "tauargus"
-)
+// reportColluding is AuditReport.Singletons of an audit that let the
+// single-respondent primaries collude.
+const reportColluding = "collude"
 
-// tauArgusSingletonRules reports whether the method was asked for τ-Argus's
-// single-respondent rules of MOD and OPT (single_single, single_multiple):
-// they guard against a respondent recomputing another cell in the same
-// relation, which is less than protection against all single respondents
-// colluding. Such a pattern is not failed by the colluding audit (τ-Argus's
-// own patterns would fail), but that audit runs as a check and its findings
-// are reported (see engine.colludingCheck).
-func tauArgusSingletonRules(info pluginsdk.MethodInfo, params map[string]string) bool {
-	value := func(s pluginsdk.ParamSpec) string {
-		if v, ok := params[s.Name]; ok {
-			return strings.TrimSpace(v)
-		}
-		return s.Default
+// colludingAudit reports whether the audit after a run with facts f lets
+// the single-respondent primaries collude: when the method protects them
+// against each other, and when nothing is known of it.
+func colludingAudit(f pluginsdk.RunFacts) bool {
+	return f.Singletons == pluginsdk.SingletonColluding || f.Singletons == pluginsdk.SingletonUnknown
+}
+
+// auditColluding sets the audit's parameter of role singleton protection
+// to its colluding value unless params (the configured audit parameters)
+// already set it, and reports whether the audit so set lets the
+// single-respondent primaries collude. An audit plugin that declares no
+// such parameter cannot audit so: an error.
+func auditColluding(info pluginsdk.MethodInfo, params map[string]string) (bool, error) {
+	s, ok := info.Param(pluginsdk.RoleSingletonProtection)
+	v, vok := s.ValueFor(pluginsdk.SingletonColluding)
+	if !ok || !vok {
+		return false, fmt.Errorf("audit failed: the audit plugin cannot let the single-respondent primaries collude "+
+			"(it predates contract 1.%d; install the audit plugin of this release)", wire.MinorRoles)
 	}
-	rules := false
-	for _, s := range info.Params {
-		switch {
-		case s.Name == singletonsParam && s.Type == pluginsdk.ParamEnum && value(s) != singletonsTauArgus:
-			return false // none, or a mode of its own (global is checked in full)
-		case (s.Name == singleSingleParam || s.Name == singleMultipleParam) && s.Type == pluginsdk.ParamBool:
-			if b, err := strconv.ParseBool(value(s)); err == nil && b {
-				rules = true
-			}
-		}
+	if _, set := params[s.Name]; !set {
+		params[s.Name] = v
 	}
-	return rules
+	f, err := pluginsdk.RunFactsOf(info, params)
+	return f.Singletons == pluginsdk.SingletonColluding, err
 }
 
 // unsafeTable records that a table's last protection failed its audit.

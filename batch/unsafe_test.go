@@ -74,14 +74,17 @@ func TestLinkedUnsafe(t *testing.T) {
 	}
 }
 
-// singMethod declares GH's singleton switch (batch position 1).
+// singMethod declares a switch of GH's singleton protection (batch
+// position 1) and a sliding ratio, by their roles; their names mean
+// nothing to the host.
 type singMethod struct{ keep }
 
 func (singMethod) Info() pluginsdk.MethodInfo {
 	i := keep{}.Info()
 	i.Code = "SING"
-	i.Params = []pluginsdk.ParamSpec{{Name: "singleton", Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 1, Help: "singletons"},
-		{Name: "ratio", Type: pluginsdk.ParamFloat, Min: "0", Help: "sliding ratio"}}
+	i.Params = []pluginsdk.ParamSpec{{Name: "sp", Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 1, Help: "singletons",
+		Role: pluginsdk.RoleSingletonProtection},
+		{Name: "sr", Type: pluginsdk.ParamFloat, Min: "0", Help: "sliding ratio", Role: pluginsdk.RoleSlidingRatio}}
 	return i
 }
 
@@ -92,7 +95,8 @@ type singAudit struct{}
 func (singAudit) Info() pluginsdk.MethodInfo {
 	return pluginsdk.MethodInfo{Code: AuditMethod, Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals},
 		Params: []pluginsdk.ParamSpec{{Name: "singletons", Type: pluginsdk.ParamEnum, Default: "ignore",
-			Allowed: []string{"ignore", "collude"}, Help: "attacker model"}},
+			Allowed: []string{"ignore", "collude"}, Help: "attacker model", Role: pluginsdk.RoleSingletonProtection,
+			Levels: []pluginsdk.SingletonProtection{pluginsdk.SingletonNone, pluginsdk.SingletonColluding}}},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureHierarchical}}
 }
 
@@ -110,8 +114,10 @@ func (singAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.
 // TestSingletonAudit: when the method is asked for singleton protection
 // (GH's switch, on by default as in τ-Argus), the audit after <SUPPRESS>
 // lets the single-respondent primaries collude; the configuration can
-// still choose the audit's model. The method also gets τ-Argus's sliding
-// ratio of the table's rules (MAN(20): 0.4).
+// still choose the audit's model. The switch is read by its role with the
+// SDK's boolean parser, as the method reads it: a configured "yes" or "on"
+// is on for both. The method also gets τ-Argus's sliding ratio of the
+// table's rules (MAN(20): 0.4) in its parameter of that role.
 func TestSingletonAudit(t *testing.T) {
 	data := writeFiles(t, map[string]string{
 		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n",
@@ -128,6 +134,9 @@ func TestSingletonAudit(t *testing.T) {
 		{"off", "SING(1,0)", nil, false},
 		{"on", "SING(1,1)", nil, true},
 		{"configured audit", "SING(1)", map[string]map[string]string{"AUDIT": {"singletons": "ignore"}}, false},
+		{"configured yes", "SING(1)", map[string]map[string]string{"SING": {"sp": "yes"}}, true},
+		{"configured On", "SING(1)", map[string]map[string]string{"SING": {"sp": " On "}}, true},
+		{"configured no", "SING(1)", map[string]map[string]string{"SING": {"sp": "no"}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -154,7 +163,7 @@ func TestSingletonAudit(t *testing.T) {
 			if want := map[bool]int{true: ExitError, false: ExitOK}[tc.collude]; code != want {
 				t.Errorf("exit %d, want %d\n%s", code, want, lb)
 			}
-			if m.Params["ratio"] != "0.4" {
+			if m.Params["sr"] != "0.4" {
 				t.Errorf("method params %v, want ratio 0.4", m.Params)
 			}
 		})
@@ -221,7 +230,8 @@ type ssMethod struct{ keep }
 func (ssMethod) Info() pluginsdk.MethodInfo {
 	i := keep{}.Info()
 	i.Code = "SS"
-	i.Params = []pluginsdk.ParamSpec{{Name: singleSingleParam, Type: pluginsdk.ParamBool, Default: "true", Help: "single-single rule"}}
+	i.Params = []pluginsdk.ParamSpec{{Name: "ss", Type: pluginsdk.ParamBool, Default: "true", Help: "single-single rule",
+		Role: pluginsdk.RoleSingletonRule}}
 	return i
 }
 
@@ -262,5 +272,115 @@ func TestColludingCheckAfterTimeLimit(t *testing.T) {
 	}
 	if !strings.Contains(lb, "colluding single respondents is skipped") {
 		t.Errorf("the logbook does not say the colluding check was skipped:\n%s", lb)
+	}
+}
+
+// TestBadBooleanBeforeWork: a configured boolean the SDK's parser does
+// not read ("maybe") stops the job before any command runs, with the
+// configured parameter named; so does one of the audit's. Before, the host
+// read it as off and the method refused it only when the table was built.
+func TestBadBooleanBeforeWork(t *testing.T) {
+	data := writeFiles(t, map[string]string{
+		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n",
+		"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
+	})
+	job := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> SING(1)\r\n"
+	for _, tc := range []struct {
+		name   string
+		params map[string]map[string]string
+		want   string
+	}{
+		{"method", map[string]map[string]string{"SING": {"sp": "maybe"}}, `configured parameter SING.sp: "maybe" is not a boolean`},
+		{"audit", map[string]map[string]string{"AUDIT": {"singletons": "all"}}, `configured parameter AUDIT.singletons: "all" is not one of ignore, collude`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "job.arb")
+			if err := os.WriteFile(path, []byte(job), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg := Config{BatchFile: path, Logbook: filepath.Join(dir, "log.txt"), TempDir: dir,
+				Protector: newFake(t, singMethod{}, singAudit{}), MethodParams: tc.params}
+			code, rep := Run(t.Context(), cfg)
+			lb, _ := os.ReadFile(cfg.Logbook)
+			if code != ExitError || !strings.Contains(string(lb), tc.want) || !slices.ContainsFunc(rep.Errors, func(e string) bool {
+				return strings.Contains(e, tc.want)
+			}) {
+				t.Fatalf("exit %d, errors %v, want %q\n%s", code, rep.Errors, tc.want, lb)
+			}
+			if len(rep.Steps) != 0 || strings.Contains(string(lb), "READTABLE") {
+				t.Errorf("commands ran before the error: %d steps\n%s", len(rep.Steps), lb)
+			}
+		})
+	}
+}
+
+// legacy serves the fake's methods as a plugin before contract 1.2 does:
+// without parameter roles (the catalog marks them RolesUndeclared).
+type legacy struct{ *fakeProtector }
+
+func (l legacy) Method(code string) (MethodRef, bool) {
+	ref, ok := l.fakeProtector.Method(code)
+	if !strings.EqualFold(code, AuditMethod) {
+		ref.Info.RolesUndeclared = true
+	}
+	return ref, ok
+}
+
+// TestLegacyPlugin: of a method whose plugin declares no parameter roles
+// the host knows nothing: its pattern is audited with the single-respondent
+// primaries colluding, whatever its parameters' names and values say, and
+// the logbook says why (the configured audit can still choose the weaker
+// audit, with a warning); a rounding method without a declared base is
+// refused before it runs, since its table could not be checked.
+func TestLegacyPlugin(t *testing.T) {
+	data := writeFiles(t, map[string]string{
+		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n",
+		"t.tab": "Total,105,S\r\nA,42.5,U\r\nB,62.5,S\r\n",
+	})
+	head := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n"
+	for _, tc := range []struct {
+		name, suppress string
+		params         map[string]map[string]string
+		code           int
+		collude        bool
+		logbook        string
+	}{
+		{"switch off", "SING(1,0)", nil, ExitError, true, "predates contract 1.2 and declares no parameter roles"},
+		{"configured audit", "SING(1,0)", map[string]map[string]string{"AUDIT": {"singletons": "ignore"}}, ExitOK, false,
+			"the audit's configured parameters choose a weaker audit"},
+		{"rounding", "RND(1,20)", nil, ExitError, false, "declares no parameter of role rounding base"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "job.arb")
+			if err := os.WriteFile(path, []byte(head+"<SUPPRESS> "+tc.suppress+"\r\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg := Config{BatchFile: path, Logbook: filepath.Join(dir, "log.txt"), TempDir: dir,
+				Protector: legacy{newFake(t, singMethod{}, nearest{}, singAudit{})}, MethodParams: tc.params}
+			code, rep := Run(t.Context(), cfg)
+			lb, _ := os.ReadFile(cfg.Logbook)
+			if code != tc.code || !strings.Contains(string(lb), tc.logbook) {
+				t.Fatalf("exit %d (want %d), logbook lacks %q:\n%s", code, tc.code, tc.logbook, lb)
+			}
+			var m *MethodReport
+			for _, s := range rep.Steps {
+				if s.Method != nil {
+					m = s.Method
+				}
+			}
+			if tc.suppress == "RND(1,20)" {
+				if m != nil {
+					t.Errorf("the rounding ran: %+v", m)
+				}
+				return
+			}
+			if m == nil || m.Audit == nil || (m.Audit.Singletons == reportColluding) != tc.collude {
+				t.Errorf("audit %+v, want colluding %v\n%s", m, tc.collude, lb)
+			}
+		})
 	}
 }

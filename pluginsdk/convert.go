@@ -30,8 +30,19 @@ func infoToProto(m MethodInfo) *sdcpb.MethodInfo {
 		out.Params = append(out.Params, &sdcpb.ParamSpec{
 			Name: p.Name, Type: sdcpb.ParamType(p.Type), DefaultValue: p.Default, Required: p.Required,
 			Help: p.Help, AllowedValues: p.Allowed, BatchPosition: int32(p.BatchPosition), Min: p.Min, Max: p.Max,
-			Batch: batchFormToProto(p.Batch),
+			Batch: batchFormToProto(p.Batch), Role: sdcpb.ParamRole(p.Role), SingletonLevels: levelsToProto(p.Levels),
 		})
+	}
+	return out
+}
+
+func levelsToProto(ls []SingletonProtection) []sdcpb.SingletonProtection {
+	if len(ls) == 0 {
+		return nil
+	}
+	out := make([]sdcpb.SingletonProtection, len(ls))
+	for i, l := range ls {
+		out[i] = sdcpb.SingletonProtection(l)
 	}
 	return out
 }

@@ -38,7 +38,10 @@
 // parameter with a [ParamSpec.BatchPosition] takes the argument there, read
 // as its [BatchForm] says, with τ-Argus's checks and messages
 // ([BatchParams]). [ValidateParams] then checks types and ranges and calls
-// the method's [ParamValidator].
+// the method's [ParamValidator]. A name means nothing to the host: what it
+// must know of a run (singleton protection, sliding ratio, rounding base)
+// it reads from the parameters declared with a [ParamRole] ([RunFactsOf]),
+// and both sides read booleans with [ParseBool].
 //
 // Texts (variable names, codes, parameters) reach a plugin as UTF-8, even
 // from a host job whose τ-Argus files are Latin-1: the host converts them.

@@ -66,6 +66,11 @@ type MethodInfo struct {
 	Capabilities Capabilities
 	// Structures lists the table structures the method accepts.
 	Structures []Structure
+	// RolesUndeclared is set by the host, never by a method: the method's
+	// plugin predates parameter roles (contract 1.0 or 1.1), so a
+	// parameter without a role may still mean something ([RunFactsOf]
+	// returns SingletonUnknown).
+	RolesUndeclared bool `json:",omitempty"`
 }
 
 // Structure is a kind of table a method accepts.
@@ -130,6 +135,103 @@ type ParamSpec struct {
 	// 0) and words its complaints; the zero value passes the argument as
 	// written and makes no τ-Argus check. See [BatchParams].
 	Batch BatchForm
+	// Role is what the parameter's value means to the host, which reads a
+	// run's facts from the parameters with a role ([RunFactsOf]) and never
+	// from parameter names. RoleNone: nothing.
+	Role ParamRole
+	// Levels, for RoleSingletonProtection on a ParamEnum, is the protection
+	// each value of Allowed chooses (same length and order).
+	Levels []SingletonProtection
+}
+
+// ParamRole is what a parameter's value means to the host. A method
+// declares each role at most once, except RoleSingletonRule ([LintInfo]).
+type ParamRole int
+
+// Parameter roles (the wire's ParamRole).
+const (
+	// RoleNone: the parameter means nothing to the host.
+	RoleNone ParamRole = 0
+	// RoleSingletonProtection (ParamBool or ParamEnum): the protection of
+	// single-respondent cells the run gives. A bool on is
+	// SingletonColluding, off SingletonNone; an enum maps its values with
+	// ParamSpec.Levels. On the audit method, the choice that makes the
+	// audit let the single-respondent primaries collude.
+	RoleSingletonProtection ParamRole = 1
+	// RoleSingletonRule (ParamBool): one of τ-Argus's relation-wise
+	// single-respondent rules (MOD, OPT, NET). A run at
+	// SingletonTauArgusRules, or without a RoleSingletonProtection
+	// parameter, promises these rules when one of them is on and nothing
+	// when all are off.
+	RoleSingletonRule ParamRole = 2
+	// RoleSlidingRatio (ParamFloat): τ-Argus's sliding protection ratio;
+	// the host sets it from the table's safety rules when the job does not.
+	RoleSlidingRatio ParamRole = 3
+	// RoleRoundingBase (ParamInt): the rounding base; the host checks that
+	// every rounded value is a multiple of it.
+	RoleRoundingBase ParamRole = 4
+	// RoleRoundingSteps (ParamInt): the further multiples K a rounded value
+	// may move.
+	RoleRoundingSteps ParamRole = 5
+	// RoleRoundingPartitions (ParamBool, or ParamInt 0 or 1): τ-Argus's
+	// partitioning, whose totals may move further, by Stats.Extra["steps_used"].
+	RoleRoundingPartitions ParamRole = 6
+)
+
+// String returns the role's name as in the contract, without its prefix.
+func (r ParamRole) String() string {
+	switch r {
+	case RoleNone:
+		return "none"
+	case RoleSingletonProtection:
+		return "singleton_protection"
+	case RoleSingletonRule:
+		return "singleton_rule"
+	case RoleSlidingRatio:
+		return "sliding_ratio"
+	case RoleRoundingBase:
+		return "rounding_base"
+	case RoleRoundingSteps:
+		return "rounding_steps"
+	case RoleRoundingPartitions:
+		return "rounding_partitions"
+	}
+	return "ParamRole(" + strconv.Itoa(int(r)) + ")"
+}
+
+// SingletonProtection is what a run promises single-respondent cells.
+type SingletonProtection int
+
+// Singleton protections (the wire's SingletonProtection).
+const (
+	// SingletonUnknown: not declared (a plugin of contract 1.0 or 1.1).
+	SingletonUnknown SingletonProtection = 0
+	// SingletonNone: nothing against single respondents; the host audits
+	// classically.
+	SingletonNone SingletonProtection = 1
+	// SingletonTauArgusRules: τ-Argus's relation-wise rules; the host
+	// audits classically and reports, as a warning, what colluding single
+	// respondents could find.
+	SingletonTauArgusRules SingletonProtection = 2
+	// SingletonColluding: against all single-respondent primaries
+	// colluding; the host audits so.
+	SingletonColluding SingletonProtection = 3
+)
+
+// String returns the protection's name: unknown, none, tauargus_rules or
+// colluding.
+func (s SingletonProtection) String() string {
+	switch s {
+	case SingletonUnknown:
+		return "unknown"
+	case SingletonNone:
+		return "none"
+	case SingletonTauArgusRules:
+		return "tauargus_rules"
+	case SingletonColluding:
+		return "colluding"
+	}
+	return "SingletonProtection(" + strconv.Itoa(int(s)) + ")"
 }
 
 // BatchForm is how τ-Argus reads one positional argument of

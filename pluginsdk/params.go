@@ -45,7 +45,7 @@ func (p Params) Float(name string) float64 {
 
 // Bool returns the parameter as a boolean, false if unset or not a boolean.
 func (p Params) Bool(name string) bool {
-	v, _ := parseBool(p.values[name])
+	v, _ := ParseBool(p.values[name])
 	return v
 }
 
@@ -68,14 +68,25 @@ func parseInt(s string) (int, error) {
 	return int(f), nil
 }
 
-func parseBool(s string) (bool, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "1", "true", "yes", "y", "on":
-		return true, nil
-	case "0", "false", "no", "n", "off":
-		return false, nil
+// BoolSpellings are the spellings of a boolean parameter value that
+// [ParseBool] accepts, true ones first, in lower case; letter case and
+// surrounding spaces do not matter. They are the same on both sides of the
+// contract (host and plugin use ParseBool) and fixed within contract v1.
+var BoolSpellings = [2][]string{{"1", "true", "yes", "y", "on"}, {"0", "false", "no", "n", "off"}}
+
+// ParseBool reads a boolean parameter value: one of [BoolSpellings],
+// whatever the letter case and surrounding spaces; anything else is an
+// error. It is the one boolean parser of the contract: the host reads the
+// values of parameters with a role through it, the SDK every ParamBool.
+func ParseBool(s string) (bool, error) {
+	v := strings.ToLower(strings.TrimSpace(s))
+	for i, set := range BoolSpellings {
+		if slices.Contains(set, v) {
+			return i == 0, nil
+		}
 	}
-	return false, fmt.Errorf("%q is not a boolean (use 0/1 or true/false)", s)
+	return false, fmt.Errorf("%q is not a boolean (use %s for true, %s for false)", s,
+		strings.Join(BoolSpellings[0], "/"), strings.Join(BoolSpellings[1], "/"))
 }
 
 // parseDuration accepts Go durations ("90s") and bare numbers, which mean
@@ -100,7 +111,26 @@ func parseDuration(s string) (time.Duration, error) {
 // resulting Params with diagnostics. The parameters are valid when no
 // diagnostic has SeverityError.
 func ValidateParams(m Method, raw map[string]string) (Params, []Diagnostic) {
-	info := m.Info()
+	values, diags := checkParams(m.Info(), raw)
+	p := Params{values: values}
+	if v, ok := m.(ParamValidator); ok && !hasErrors(diags) {
+		diags = append(diags, v.ValidateParams(p)...)
+	}
+	return p, diags
+}
+
+// CheckParams checks raw values against the parameter specs of info, as
+// [ValidateParams] does without the method's own checks: unknown names
+// (code param.unknown), values that do not parse as their type or lie out
+// of range (param.invalid) and required parameters missing
+// (param.missing). Each diagnostic names its parameter (Diagnostic.Param).
+// The host checks a job's parameters with it before any work.
+func CheckParams(info MethodInfo, raw map[string]string) []Diagnostic {
+	_, diags := checkParams(info, raw)
+	return diags
+}
+
+func checkParams(info MethodInfo, raw map[string]string) (map[string]string, []Diagnostic) {
 	var diags []Diagnostic
 	bad := func(code, param, format string, args ...any) {
 		diags = append(diags, Diagnostic{Severity: SeverityError, Code: code, Param: param,
@@ -134,11 +164,7 @@ func ValidateParams(m Method, raw map[string]string) (Params, []Diagnostic) {
 			bad("param.missing", s.Name, "%s: parameter %s is required", info.Code, s.Name)
 		}
 	}
-	p := Params{values: values}
-	if v, ok := m.(ParamValidator); ok && !hasErrors(diags) {
-		diags = append(diags, v.ValidateParams(p)...)
-	}
-	return p, diags
+	return values, diags
 }
 
 func paramNames(specs []ParamSpec) []string {
@@ -154,7 +180,7 @@ func checkValue(s ParamSpec, v string) error {
 	numeric := false
 	switch s.Type {
 	case ParamBool:
-		_, err := parseBool(v)
+		_, err := ParseBool(v)
 		return err
 	case ParamInt:
 		i, err := parseInt(v)
@@ -220,8 +246,9 @@ func Errorf(code, format string, args ...any) error {
 }
 
 // LintInfo checks a method's self-description: a code, distinct parameter
-// names, declared types, parseable defaults, distinct batch positions. It
-// returns every problem found.
+// names, declared types, parseable defaults, distinct batch positions,
+// parameter roles of the right types, each declared once. It returns every
+// problem found.
 func LintInfo(info MethodInfo) []error {
 	var errs []error
 	if strings.TrimSpace(info.Code) == "" {
@@ -273,5 +300,5 @@ func LintInfo(info MethodInfo) []error {
 			pos[s.BatchPosition] = s.Name
 		}
 	}
-	return errs
+	return append(errs, lintRoles(info)...)
 }

@@ -50,6 +50,7 @@ import (
 
 	"github.com/sdcengine/argus/batch/pathmap"
 	"github.com/sdcengine/argus/host/proctree"
+	"github.com/sdcengine/argus/internal/wire"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -309,6 +310,7 @@ func load(ctx context.Context, path string, cfg Config) (*Entry, error) {
 	key := cacheKey(path, e.SHA256)
 	if cfg.CacheDir != "" && key != "" {
 		if info, ok := readCache(cfg.CacheDir, key); ok {
+			compatible(&info) // a description cached by an earlier host
 			e.Info = info
 			return e, nil
 		}
@@ -385,13 +387,14 @@ func checkInfo(info pluginsdk.PluginInfo) error {
 
 // compatible reads a description in the host's contract: a plugin of
 // contract 1.0 (minor 0), whose NeedsFrequency no host read, was sent the
-// frequencies whatever it declared, and still is.
+// frequencies whatever it declared, and still is; a plugin before contract
+// 1.2 declares no parameter roles (MethodInfo.RolesUndeclared).
 func compatible(info *pluginsdk.PluginInfo) {
-	if info.ProtocolMinor >= 1 {
-		return
-	}
 	for i := range info.Methods {
-		info.Methods[i].Capabilities.NeedsFrequency = true
+		info.Methods[i].RolesUndeclared = info.ProtocolMinor < wire.MinorRoles
+		if info.ProtocolMinor < 1 {
+			info.Methods[i].Capabilities.NeedsFrequency = true
+		}
 	}
 }
 

@@ -18,3 +18,22 @@ func TestCompatibleMinor0(t *testing.T) {
 		}
 	}
 }
+
+// TestCompatibleRoles: a plugin before contract 1.2 declares no parameter
+// roles, so nothing is known of its runs (the host audits them
+// colluding); from minor 2 its roles count.
+func TestCompatibleRoles(t *testing.T) {
+	for _, minor := range []int{0, 1, 2} {
+		info := pluginsdk.PluginInfo{Name: "p", ProtocolMinor: minor, Methods: []pluginsdk.MethodInfo{{Code: "X",
+			Params: []pluginsdk.ParamSpec{{Name: "singleton", Type: pluginsdk.ParamBool, Default: "false"}}}}}
+		compatible(&info)
+		f, err := pluginsdk.RunFactsOf(info.Methods[0], nil)
+		want := pluginsdk.SingletonNone
+		if minor < 2 {
+			want = pluginsdk.SingletonUnknown
+		}
+		if err != nil || f.Singletons != want {
+			t.Errorf("minor %d: singleton protection %v (%v), want %v", minor, f.Singletons, err, want)
+		}
+	}
+}

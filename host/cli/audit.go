@@ -49,7 +49,7 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 		fmt.Fprintf(env.Stderr, "argus audit: %v\n", err)
 		return ExitError
 	}
-	entry, _, ok := cat.Lookup("AUDIT")
+	entry, info, ok := cat.Lookup("AUDIT")
 	if !ok {
 		why := cat.Unavailable("AUDIT")
 		if why != "" {
@@ -60,7 +60,14 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 	}
 	params := map[string]string{"bounds": *bounds}
 	if *singletons {
-		params["singletons"] = "collude"
+		// The audit's choice of colluding single respondents, by its role.
+		s, _ := info.Param(pluginsdk.RoleSingletonProtection)
+		v, ok := s.ValueFor(pluginsdk.SingletonColluding)
+		if !ok {
+			fmt.Fprintln(env.Stderr, "argus audit: the audit plugin cannot let the single-respondent cells collude (install the audit plugin of this release)")
+			return ExitError
+		}
+		params[s.Name] = v
 	}
 	runAudit := func(p *pluginsdk.Problem) (*pluginsdk.Result, error) {
 		res, err := newRunner(log, "").Run(ctx, entry, pluginclient.Job{Method: "AUDIT", Params: params, Problem: p, JobID: "audit"})

@@ -42,7 +42,9 @@ func (c *Client) Describe(ctx context.Context, hostVersion string) (pluginsdk.Pl
 	info := pluginsdk.PluginInfo{Name: r.GetPluginName(), Version: r.GetPluginVersion(), SDKVersion: r.GetSdkVersion(),
 		ProtocolMinor: int(r.GetProtocolMinor())}
 	for _, m := range r.GetMethods() {
-		info.Methods = append(info.Methods, infoFromProto(m))
+		mi := infoFromProto(m)
+		mi.RolesUndeclared = info.ProtocolMinor < wire.MinorRoles
+		info.Methods = append(info.Methods, mi)
 	}
 	return info, nil
 }

@@ -34,7 +34,19 @@ func infoFromProto(m *sdcpb.MethodInfo) pluginsdk.MethodInfo {
 			Name: p.GetName(), Type: pluginsdk.ParamType(p.GetType()), Default: p.GetDefaultValue(), Required: p.GetRequired(),
 			Help: p.GetHelp(), Allowed: p.GetAllowedValues(), BatchPosition: int(p.GetBatchPosition()),
 			Min: p.GetMin(), Max: p.GetMax(), Batch: batchFormFromProto(p.GetBatch()),
+			Role: pluginsdk.ParamRole(p.GetRole()), Levels: levelsFromProto(p.GetSingletonLevels()),
 		})
+	}
+	return out
+}
+
+func levelsFromProto(ls []sdcpb.SingletonProtection) []pluginsdk.SingletonProtection {
+	if len(ls) == 0 {
+		return nil
+	}
+	out := make([]pluginsdk.SingletonProtection, len(ls))
+	for i, l := range ls {
+		out[i] = pluginsdk.SingletonProtection(l)
 	}
 	return out
 }

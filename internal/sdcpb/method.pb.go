@@ -1,11 +1,15 @@
 // The contract between the host and a protection-method plugin.
 //
-// Contract version 1.1 (major 1 = go-plugin protocol version 1 and this
+// Contract version 1.2 (major 1 = go-plugin protocol version 1 and this
 // package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
 // the protection verdicts of ResultBlock and the batch forms of ParamSpec;
 // the host acts on Capabilities.needs_frequency and max_dimensions, and the
 // flags no host read are reserved. A host sends the frequencies to a plugin
-// of minor 0 whatever it declares.
+// of minor 0 whatever it declares. Minor 2 added the parameter roles
+// (ParamSpec.role, singleton_levels): what the host knows of a method's run
+// it reads from them. A plugin of minor 0 or 1 declares none: the host
+// audits its results with the single-respondent primaries colluding (the
+// strictest audit), sets no parameter of it and refuses it for rounding.
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new
@@ -177,6 +181,145 @@ func (ParamType) EnumDescriptor() ([]byte, []int) {
 	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{1}
 }
 
+// ParamRole is what a parameter's value means to the host. A method
+// declares each role at most once, except PARAM_ROLE_SINGLETON_RULE. Boolean
+// values are read with the SDK's one parser (pluginsdk.ParseBool).
+type ParamRole int32
+
+const (
+	// The parameter means nothing to the host.
+	ParamRole_PARAM_ROLE_UNSPECIFIED ParamRole = 0
+	// Bool or enum: which protection of single-respondent cells the run
+	// gives. A bool on is SINGLETON_PROTECTION_COLLUDING, off NONE; an enum
+	// maps its values with singleton_levels. The host audits a colluding run
+	// with the single-respondent primaries colluding. (The audit method
+	// declares it on the choice that makes it audit so.)
+	ParamRole_PARAM_ROLE_SINGLETON_PROTECTION ParamRole = 1
+	// Bool: one of τ-Argus's relation-wise single-respondent rules (MOD, OPT,
+	// NET). A run at SINGLETON_PROTECTION_TAUARGUS_RULES (or without a
+	// PARAM_ROLE_SINGLETON_PROTECTION parameter) with one of them on promises
+	// these rules, and none with all of them off.
+	ParamRole_PARAM_ROLE_SINGLETON_RULE ParamRole = 2
+	// Float: τ-Argus's sliding protection ratio; the host sets it from the
+	// table's safety rules when the job does not.
+	ParamRole_PARAM_ROLE_SLIDING_RATIO ParamRole = 3
+	// Int: the rounding base; the host checks every rounded value is a
+	// multiple of it.
+	ParamRole_PARAM_ROLE_ROUNDING_BASE ParamRole = 4
+	// Int: the further multiples K a rounded value may move.
+	ParamRole_PARAM_ROLE_ROUNDING_STEPS ParamRole = 5
+	// Bool or int (0 or 1): τ-Argus's partitioning of a rounding, whose
+	// totals may jump further (by Stats.extra["steps_used"]).
+	ParamRole_PARAM_ROLE_ROUNDING_PARTITIONS ParamRole = 6
+)
+
+// Enum value maps for ParamRole.
+var (
+	ParamRole_name = map[int32]string{
+		0: "PARAM_ROLE_UNSPECIFIED",
+		1: "PARAM_ROLE_SINGLETON_PROTECTION",
+		2: "PARAM_ROLE_SINGLETON_RULE",
+		3: "PARAM_ROLE_SLIDING_RATIO",
+		4: "PARAM_ROLE_ROUNDING_BASE",
+		5: "PARAM_ROLE_ROUNDING_STEPS",
+		6: "PARAM_ROLE_ROUNDING_PARTITIONS",
+	}
+	ParamRole_value = map[string]int32{
+		"PARAM_ROLE_UNSPECIFIED":          0,
+		"PARAM_ROLE_SINGLETON_PROTECTION": 1,
+		"PARAM_ROLE_SINGLETON_RULE":       2,
+		"PARAM_ROLE_SLIDING_RATIO":        3,
+		"PARAM_ROLE_ROUNDING_BASE":        4,
+		"PARAM_ROLE_ROUNDING_STEPS":       5,
+		"PARAM_ROLE_ROUNDING_PARTITIONS":  6,
+	}
+)
+
+func (x ParamRole) Enum() *ParamRole {
+	p := new(ParamRole)
+	*p = x
+	return p
+}
+
+func (x ParamRole) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ParamRole) Descriptor() protoreflect.EnumDescriptor {
+	return file_sdcplugin_v1_method_proto_enumTypes[2].Descriptor()
+}
+
+func (ParamRole) Type() protoreflect.EnumType {
+	return &file_sdcplugin_v1_method_proto_enumTypes[2]
+}
+
+func (x ParamRole) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ParamRole.Descriptor instead.
+func (ParamRole) EnumDescriptor() ([]byte, []int) {
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{2}
+}
+
+// SingletonProtection is what a run promises single-respondent cells.
+type SingletonProtection int32
+
+const (
+	// Not declared (a plugin of contract 1.0 or 1.1).
+	SingletonProtection_SINGLETON_PROTECTION_UNSPECIFIED SingletonProtection = 0
+	// Nothing against single respondents; the host audits classically.
+	SingletonProtection_SINGLETON_PROTECTION_NONE SingletonProtection = 1
+	// τ-Argus's relation-wise rules: the host audits classically and reports
+	// (as a warning) what colluding single respondents could find.
+	SingletonProtection_SINGLETON_PROTECTION_TAUARGUS_RULES SingletonProtection = 2
+	// All single-respondent primaries colluding: the host audits so.
+	SingletonProtection_SINGLETON_PROTECTION_COLLUDING SingletonProtection = 3
+)
+
+// Enum value maps for SingletonProtection.
+var (
+	SingletonProtection_name = map[int32]string{
+		0: "SINGLETON_PROTECTION_UNSPECIFIED",
+		1: "SINGLETON_PROTECTION_NONE",
+		2: "SINGLETON_PROTECTION_TAUARGUS_RULES",
+		3: "SINGLETON_PROTECTION_COLLUDING",
+	}
+	SingletonProtection_value = map[string]int32{
+		"SINGLETON_PROTECTION_UNSPECIFIED":    0,
+		"SINGLETON_PROTECTION_NONE":           1,
+		"SINGLETON_PROTECTION_TAUARGUS_RULES": 2,
+		"SINGLETON_PROTECTION_COLLUDING":      3,
+	}
+)
+
+func (x SingletonProtection) Enum() *SingletonProtection {
+	p := new(SingletonProtection)
+	*p = x
+	return p
+}
+
+func (x SingletonProtection) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (SingletonProtection) Descriptor() protoreflect.EnumDescriptor {
+	return file_sdcplugin_v1_method_proto_enumTypes[3].Descriptor()
+}
+
+func (SingletonProtection) Type() protoreflect.EnumType {
+	return &file_sdcplugin_v1_method_proto_enumTypes[3]
+}
+
+func (x SingletonProtection) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use SingletonProtection.Descriptor instead.
+func (SingletonProtection) EnumDescriptor() ([]byte, []int) {
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{3}
+}
+
 // BatchSyntax is how τ-Argus reads a positional argument.
 type BatchSyntax int32
 
@@ -218,11 +361,11 @@ func (x BatchSyntax) String() string {
 }
 
 func (BatchSyntax) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[2].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[4].Descriptor()
 }
 
 func (BatchSyntax) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[2]
+	return &file_sdcplugin_v1_method_proto_enumTypes[4]
 }
 
 func (x BatchSyntax) Number() protoreflect.EnumNumber {
@@ -231,7 +374,7 @@ func (x BatchSyntax) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use BatchSyntax.Descriptor instead.
 func (BatchSyntax) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{2}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{4}
 }
 
 // OutputKind is what a method returns.
@@ -282,11 +425,11 @@ func (x OutputKind) String() string {
 }
 
 func (OutputKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[3].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[5].Descriptor()
 }
 
 func (OutputKind) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[3]
+	return &file_sdcplugin_v1_method_proto_enumTypes[5]
 }
 
 func (x OutputKind) Number() protoreflect.EnumNumber {
@@ -295,7 +438,7 @@ func (x OutputKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use OutputKind.Descriptor instead.
 func (OutputKind) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{3}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{5}
 }
 
 // CellStatus uses τ-Argus's status codes 1–14 exactly. Append-only.
@@ -368,11 +511,11 @@ func (x CellStatus) String() string {
 }
 
 func (CellStatus) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[4].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[6].Descriptor()
 }
 
 func (CellStatus) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[4]
+	return &file_sdcplugin_v1_method_proto_enumTypes[6]
 }
 
 func (x CellStatus) Number() protoreflect.EnumNumber {
@@ -381,7 +524,7 @@ func (x CellStatus) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use CellStatus.Descriptor instead.
 func (CellStatus) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{4}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{6}
 }
 
 // ProtectionVerdict is an audit's judgement of one sensitive cell.
@@ -426,11 +569,11 @@ func (x ProtectionVerdict) String() string {
 }
 
 func (ProtectionVerdict) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[5].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[7].Descriptor()
 }
 
 func (ProtectionVerdict) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[5]
+	return &file_sdcplugin_v1_method_proto_enumTypes[7]
 }
 
 func (x ProtectionVerdict) Number() protoreflect.EnumNumber {
@@ -439,7 +582,7 @@ func (x ProtectionVerdict) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ProtectionVerdict.Descriptor instead.
 func (ProtectionVerdict) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{5}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{7}
 }
 
 // VerdictReason says why a cell got its verdict.
@@ -491,11 +634,11 @@ func (x VerdictReason) String() string {
 }
 
 func (VerdictReason) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[6].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[8].Descriptor()
 }
 
 func (VerdictReason) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[6]
+	return &file_sdcplugin_v1_method_proto_enumTypes[8]
 }
 
 func (x VerdictReason) Number() protoreflect.EnumNumber {
@@ -504,7 +647,7 @@ func (x VerdictReason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use VerdictReason.Descriptor instead.
 func (VerdictReason) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{6}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{8}
 }
 
 // Outcome is the domain result of a Protect job.
@@ -564,11 +707,11 @@ func (x Outcome) String() string {
 }
 
 func (Outcome) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[7].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[9].Descriptor()
 }
 
 func (Outcome) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[7]
+	return &file_sdcplugin_v1_method_proto_enumTypes[9]
 }
 
 func (x Outcome) Number() protoreflect.EnumNumber {
@@ -577,7 +720,7 @@ func (x Outcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Outcome.Descriptor instead.
 func (Outcome) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{7}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{9}
 }
 
 // Severity of a diagnostic.
@@ -617,11 +760,11 @@ func (x Severity) String() string {
 }
 
 func (Severity) Descriptor() protoreflect.EnumDescriptor {
-	return file_sdcplugin_v1_method_proto_enumTypes[8].Descriptor()
+	return file_sdcplugin_v1_method_proto_enumTypes[10].Descriptor()
 }
 
 func (Severity) Type() protoreflect.EnumType {
-	return &file_sdcplugin_v1_method_proto_enumTypes[8]
+	return &file_sdcplugin_v1_method_proto_enumTypes[10]
 }
 
 func (x Severity) Number() protoreflect.EnumNumber {
@@ -630,7 +773,7 @@ func (x Severity) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Severity.Descriptor instead.
 func (Severity) EnumDescriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{8}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{10}
 }
 
 // HostInfo tells the plugin which host is calling.
@@ -929,9 +1072,16 @@ type ParamSpec struct {
 	// How τ-Argus reads the positional argument (batch_position > 0) and the
 	// words of its complaints; absent = the text as written, no τ-Argus
 	// checks.
-	Batch         *BatchForm `protobuf:"bytes,10,opt,name=batch,proto3" json:"batch,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Batch *BatchForm `protobuf:"bytes,10,opt,name=batch,proto3" json:"batch,omitempty"`
+	// What the parameter means to the host (contract 1.2). The host reads a
+	// method's run (singleton protection, rounding base...) from the
+	// parameters with a role and their values, never from parameter names.
+	Role ParamRole `protobuf:"varint,11,opt,name=role,proto3,enum=sdcplugin.v1.ParamRole" json:"role,omitempty"`
+	// For role PARAM_ROLE_SINGLETON_PROTECTION on an enum parameter: the
+	// protection each allowed value chooses, one per allowed_values entry.
+	SingletonLevels []SingletonProtection `protobuf:"varint,12,rep,packed,name=singleton_levels,json=singletonLevels,proto3,enum=sdcplugin.v1.SingletonProtection" json:"singleton_levels,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *ParamSpec) Reset() {
@@ -1030,6 +1180,20 @@ func (x *ParamSpec) GetMax() string {
 func (x *ParamSpec) GetBatch() *BatchForm {
 	if x != nil {
 		return x.Batch
+	}
+	return nil
+}
+
+func (x *ParamSpec) GetRole() ParamRole {
+	if x != nil {
+		return x.Role
+	}
+	return ParamRole_PARAM_ROLE_UNSPECIFIED
+}
+
+func (x *ParamSpec) GetSingletonLevels() []SingletonProtection {
+	if x != nil {
+		return x.SingletonLevels
 	}
 	return nil
 }
@@ -2952,7 +3116,7 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\fcapabilities\x18\x06 \x01(\v2\x1a.sdcplugin.v1.CapabilitiesR\fcapabilities\x12<\n" +
 	"\n" +
 	"structures\x18\a \x03(\x0e2\x1c.sdcplugin.v1.TableStructureR\n" +
-	"structures\"\xc2\x02\n" +
+	"structures\"\xbd\x03\n" +
 	"\tParamSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12+\n" +
 	"\x04type\x18\x02 \x01(\x0e2\x17.sdcplugin.v1.ParamTypeR\x04type\x12#\n" +
@@ -2964,7 +3128,9 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x03min\x18\b \x01(\tR\x03min\x12\x10\n" +
 	"\x03max\x18\t \x01(\tR\x03max\x12-\n" +
 	"\x05batch\x18\n" +
-	" \x01(\v2\x17.sdcplugin.v1.BatchFormR\x05batch\"\xb2\x01\n" +
+	" \x01(\v2\x17.sdcplugin.v1.BatchFormR\x05batch\x12+\n" +
+	"\x04role\x18\v \x01(\x0e2\x17.sdcplugin.v1.ParamRoleR\x04role\x12L\n" +
+	"\x10singleton_levels\x18\f \x03(\x0e2!.sdcplugin.v1.SingletonProtectionR\x0fsingletonLevels\"\xb2\x01\n" +
 	"\tBatchForm\x121\n" +
 	"\x06syntax\x18\x01 \x01(\x0e2\x19.sdcplugin.v1.BatchSyntaxR\x06syntax\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x14\n" +
@@ -3161,7 +3327,20 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x10PARAM_TYPE_FLOAT\x10\x03\x12\x15\n" +
 	"\x11PARAM_TYPE_STRING\x10\x04\x12\x13\n" +
 	"\x0fPARAM_TYPE_ENUM\x10\x05\x12\x17\n" +
-	"\x13PARAM_TYPE_DURATION\x10\x06*j\n" +
+	"\x13PARAM_TYPE_DURATION\x10\x06*\xea\x01\n" +
+	"\tParamRole\x12\x1a\n" +
+	"\x16PARAM_ROLE_UNSPECIFIED\x10\x00\x12#\n" +
+	"\x1fPARAM_ROLE_SINGLETON_PROTECTION\x10\x01\x12\x1d\n" +
+	"\x19PARAM_ROLE_SINGLETON_RULE\x10\x02\x12\x1c\n" +
+	"\x18PARAM_ROLE_SLIDING_RATIO\x10\x03\x12\x1c\n" +
+	"\x18PARAM_ROLE_ROUNDING_BASE\x10\x04\x12\x1d\n" +
+	"\x19PARAM_ROLE_ROUNDING_STEPS\x10\x05\x12\"\n" +
+	"\x1ePARAM_ROLE_ROUNDING_PARTITIONS\x10\x06*\xa7\x01\n" +
+	"\x13SingletonProtection\x12$\n" +
+	" SINGLETON_PROTECTION_UNSPECIFIED\x10\x00\x12\x1d\n" +
+	"\x19SINGLETON_PROTECTION_NONE\x10\x01\x12'\n" +
+	"#SINGLETON_PROTECTION_TAUARGUS_RULES\x10\x02\x12\"\n" +
+	"\x1eSINGLETON_PROTECTION_COLLUDING\x10\x03*j\n" +
 	"\vBatchSyntax\x12\x15\n" +
 	"\x11BATCH_SYNTAX_TEXT\x10\x00\x12\x14\n" +
 	"\x10BATCH_SYNTAX_INT\x10\x01\x12\x17\n" +
@@ -3236,96 +3415,100 @@ func file_sdcplugin_v1_method_proto_rawDescGZIP() []byte {
 	return file_sdcplugin_v1_method_proto_rawDescData
 }
 
-var file_sdcplugin_v1_method_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
+var file_sdcplugin_v1_method_proto_enumTypes = make([]protoimpl.EnumInfo, 11)
 var file_sdcplugin_v1_method_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_sdcplugin_v1_method_proto_goTypes = []any{
 	(TableStructure)(0),            // 0: sdcplugin.v1.TableStructure
 	(ParamType)(0),                 // 1: sdcplugin.v1.ParamType
-	(BatchSyntax)(0),               // 2: sdcplugin.v1.BatchSyntax
-	(OutputKind)(0),                // 3: sdcplugin.v1.OutputKind
-	(CellStatus)(0),                // 4: sdcplugin.v1.CellStatus
-	(ProtectionVerdict)(0),         // 5: sdcplugin.v1.ProtectionVerdict
-	(VerdictReason)(0),             // 6: sdcplugin.v1.VerdictReason
-	(Outcome)(0),                   // 7: sdcplugin.v1.Outcome
-	(Severity)(0),                  // 8: sdcplugin.v1.Severity
-	(*HostInfo)(nil),               // 9: sdcplugin.v1.HostInfo
-	(*DescribeRequest)(nil),        // 10: sdcplugin.v1.DescribeRequest
-	(*DescribeResponse)(nil),       // 11: sdcplugin.v1.DescribeResponse
-	(*MethodInfo)(nil),             // 12: sdcplugin.v1.MethodInfo
-	(*ParamSpec)(nil),              // 13: sdcplugin.v1.ParamSpec
-	(*BatchForm)(nil),              // 14: sdcplugin.v1.BatchForm
-	(*Capabilities)(nil),           // 15: sdcplugin.v1.Capabilities
-	(*ValidateParamsRequest)(nil),  // 16: sdcplugin.v1.ValidateParamsRequest
-	(*ValidateParamsResponse)(nil), // 17: sdcplugin.v1.ValidateParamsResponse
-	(*ProtectRequest)(nil),         // 18: sdcplugin.v1.ProtectRequest
-	(*Header)(nil),                 // 19: sdcplugin.v1.Header
-	(*TableSpec)(nil),              // 20: sdcplugin.v1.TableSpec
-	(*Dimension)(nil),              // 21: sdcplugin.v1.Dimension
-	(*Limits)(nil),                 // 22: sdcplugin.v1.Limits
-	(*ClientCapabilities)(nil),     // 23: sdcplugin.v1.ClientCapabilities
-	(*CellBlock)(nil),              // 24: sdcplugin.v1.CellBlock
-	(*LinkBlock)(nil),              // 25: sdcplugin.v1.LinkBlock
-	(*RelationBlock)(nil),          // 26: sdcplugin.v1.RelationBlock
-	(*EndOfInput)(nil),             // 27: sdcplugin.v1.EndOfInput
-	(*ProtectResponse)(nil),        // 28: sdcplugin.v1.ProtectResponse
-	(*Progress)(nil),               // 29: sdcplugin.v1.Progress
-	(*ResultBlock)(nil),            // 30: sdcplugin.v1.ResultBlock
-	(*Diagnostic)(nil),             // 31: sdcplugin.v1.Diagnostic
-	(*Stats)(nil),                  // 32: sdcplugin.v1.Stats
-	(*Published)(nil),              // 33: sdcplugin.v1.Published
-	(*Completed)(nil),              // 34: sdcplugin.v1.Completed
-	nil,                            // 35: sdcplugin.v1.ValidateParamsRequest.ParamsEntry
-	nil,                            // 36: sdcplugin.v1.Header.ParamsEntry
-	nil,                            // 37: sdcplugin.v1.Stats.ExtraEntry
-	nil,                            // 38: sdcplugin.v1.Published.ExtraEntry
+	(ParamRole)(0),                 // 2: sdcplugin.v1.ParamRole
+	(SingletonProtection)(0),       // 3: sdcplugin.v1.SingletonProtection
+	(BatchSyntax)(0),               // 4: sdcplugin.v1.BatchSyntax
+	(OutputKind)(0),                // 5: sdcplugin.v1.OutputKind
+	(CellStatus)(0),                // 6: sdcplugin.v1.CellStatus
+	(ProtectionVerdict)(0),         // 7: sdcplugin.v1.ProtectionVerdict
+	(VerdictReason)(0),             // 8: sdcplugin.v1.VerdictReason
+	(Outcome)(0),                   // 9: sdcplugin.v1.Outcome
+	(Severity)(0),                  // 10: sdcplugin.v1.Severity
+	(*HostInfo)(nil),               // 11: sdcplugin.v1.HostInfo
+	(*DescribeRequest)(nil),        // 12: sdcplugin.v1.DescribeRequest
+	(*DescribeResponse)(nil),       // 13: sdcplugin.v1.DescribeResponse
+	(*MethodInfo)(nil),             // 14: sdcplugin.v1.MethodInfo
+	(*ParamSpec)(nil),              // 15: sdcplugin.v1.ParamSpec
+	(*BatchForm)(nil),              // 16: sdcplugin.v1.BatchForm
+	(*Capabilities)(nil),           // 17: sdcplugin.v1.Capabilities
+	(*ValidateParamsRequest)(nil),  // 18: sdcplugin.v1.ValidateParamsRequest
+	(*ValidateParamsResponse)(nil), // 19: sdcplugin.v1.ValidateParamsResponse
+	(*ProtectRequest)(nil),         // 20: sdcplugin.v1.ProtectRequest
+	(*Header)(nil),                 // 21: sdcplugin.v1.Header
+	(*TableSpec)(nil),              // 22: sdcplugin.v1.TableSpec
+	(*Dimension)(nil),              // 23: sdcplugin.v1.Dimension
+	(*Limits)(nil),                 // 24: sdcplugin.v1.Limits
+	(*ClientCapabilities)(nil),     // 25: sdcplugin.v1.ClientCapabilities
+	(*CellBlock)(nil),              // 26: sdcplugin.v1.CellBlock
+	(*LinkBlock)(nil),              // 27: sdcplugin.v1.LinkBlock
+	(*RelationBlock)(nil),          // 28: sdcplugin.v1.RelationBlock
+	(*EndOfInput)(nil),             // 29: sdcplugin.v1.EndOfInput
+	(*ProtectResponse)(nil),        // 30: sdcplugin.v1.ProtectResponse
+	(*Progress)(nil),               // 31: sdcplugin.v1.Progress
+	(*ResultBlock)(nil),            // 32: sdcplugin.v1.ResultBlock
+	(*Diagnostic)(nil),             // 33: sdcplugin.v1.Diagnostic
+	(*Stats)(nil),                  // 34: sdcplugin.v1.Stats
+	(*Published)(nil),              // 35: sdcplugin.v1.Published
+	(*Completed)(nil),              // 36: sdcplugin.v1.Completed
+	nil,                            // 37: sdcplugin.v1.ValidateParamsRequest.ParamsEntry
+	nil,                            // 38: sdcplugin.v1.Header.ParamsEntry
+	nil,                            // 39: sdcplugin.v1.Stats.ExtraEntry
+	nil,                            // 40: sdcplugin.v1.Published.ExtraEntry
 }
 var file_sdcplugin_v1_method_proto_depIdxs = []int32{
-	9,  // 0: sdcplugin.v1.DescribeRequest.host:type_name -> sdcplugin.v1.HostInfo
-	12, // 1: sdcplugin.v1.DescribeResponse.methods:type_name -> sdcplugin.v1.MethodInfo
-	13, // 2: sdcplugin.v1.MethodInfo.params:type_name -> sdcplugin.v1.ParamSpec
-	15, // 3: sdcplugin.v1.MethodInfo.capabilities:type_name -> sdcplugin.v1.Capabilities
+	11, // 0: sdcplugin.v1.DescribeRequest.host:type_name -> sdcplugin.v1.HostInfo
+	14, // 1: sdcplugin.v1.DescribeResponse.methods:type_name -> sdcplugin.v1.MethodInfo
+	15, // 2: sdcplugin.v1.MethodInfo.params:type_name -> sdcplugin.v1.ParamSpec
+	17, // 3: sdcplugin.v1.MethodInfo.capabilities:type_name -> sdcplugin.v1.Capabilities
 	0,  // 4: sdcplugin.v1.MethodInfo.structures:type_name -> sdcplugin.v1.TableStructure
 	1,  // 5: sdcplugin.v1.ParamSpec.type:type_name -> sdcplugin.v1.ParamType
-	14, // 6: sdcplugin.v1.ParamSpec.batch:type_name -> sdcplugin.v1.BatchForm
-	2,  // 7: sdcplugin.v1.BatchForm.syntax:type_name -> sdcplugin.v1.BatchSyntax
-	3,  // 8: sdcplugin.v1.Capabilities.output:type_name -> sdcplugin.v1.OutputKind
-	35, // 9: sdcplugin.v1.ValidateParamsRequest.params:type_name -> sdcplugin.v1.ValidateParamsRequest.ParamsEntry
-	31, // 10: sdcplugin.v1.ValidateParamsResponse.diagnostics:type_name -> sdcplugin.v1.Diagnostic
-	19, // 11: sdcplugin.v1.ProtectRequest.header:type_name -> sdcplugin.v1.Header
-	24, // 12: sdcplugin.v1.ProtectRequest.cells:type_name -> sdcplugin.v1.CellBlock
-	26, // 13: sdcplugin.v1.ProtectRequest.relations:type_name -> sdcplugin.v1.RelationBlock
-	27, // 14: sdcplugin.v1.ProtectRequest.end:type_name -> sdcplugin.v1.EndOfInput
-	25, // 15: sdcplugin.v1.ProtectRequest.links:type_name -> sdcplugin.v1.LinkBlock
-	36, // 16: sdcplugin.v1.Header.params:type_name -> sdcplugin.v1.Header.ParamsEntry
-	20, // 17: sdcplugin.v1.Header.tables:type_name -> sdcplugin.v1.TableSpec
-	22, // 18: sdcplugin.v1.Header.limits:type_name -> sdcplugin.v1.Limits
-	23, // 19: sdcplugin.v1.Header.client_capabilities:type_name -> sdcplugin.v1.ClientCapabilities
-	21, // 20: sdcplugin.v1.TableSpec.dimensions:type_name -> sdcplugin.v1.Dimension
-	4,  // 21: sdcplugin.v1.CellBlock.status:type_name -> sdcplugin.v1.CellStatus
-	29, // 22: sdcplugin.v1.ProtectResponse.progress:type_name -> sdcplugin.v1.Progress
-	30, // 23: sdcplugin.v1.ProtectResponse.result:type_name -> sdcplugin.v1.ResultBlock
-	34, // 24: sdcplugin.v1.ProtectResponse.completed:type_name -> sdcplugin.v1.Completed
-	4,  // 25: sdcplugin.v1.ResultBlock.status:type_name -> sdcplugin.v1.CellStatus
-	5,  // 26: sdcplugin.v1.ResultBlock.verdict:type_name -> sdcplugin.v1.ProtectionVerdict
-	6,  // 27: sdcplugin.v1.ResultBlock.verdict_reason:type_name -> sdcplugin.v1.VerdictReason
-	8,  // 28: sdcplugin.v1.Diagnostic.severity:type_name -> sdcplugin.v1.Severity
-	37, // 29: sdcplugin.v1.Stats.extra:type_name -> sdcplugin.v1.Stats.ExtraEntry
-	38, // 30: sdcplugin.v1.Published.extra:type_name -> sdcplugin.v1.Published.ExtraEntry
-	7,  // 31: sdcplugin.v1.Completed.outcome:type_name -> sdcplugin.v1.Outcome
-	31, // 32: sdcplugin.v1.Completed.diagnostics:type_name -> sdcplugin.v1.Diagnostic
-	32, // 33: sdcplugin.v1.Completed.stats:type_name -> sdcplugin.v1.Stats
-	33, // 34: sdcplugin.v1.Completed.published:type_name -> sdcplugin.v1.Published
-	10, // 35: sdcplugin.v1.MethodService.Describe:input_type -> sdcplugin.v1.DescribeRequest
-	16, // 36: sdcplugin.v1.MethodService.ValidateParams:input_type -> sdcplugin.v1.ValidateParamsRequest
-	18, // 37: sdcplugin.v1.MethodService.Protect:input_type -> sdcplugin.v1.ProtectRequest
-	11, // 38: sdcplugin.v1.MethodService.Describe:output_type -> sdcplugin.v1.DescribeResponse
-	17, // 39: sdcplugin.v1.MethodService.ValidateParams:output_type -> sdcplugin.v1.ValidateParamsResponse
-	28, // 40: sdcplugin.v1.MethodService.Protect:output_type -> sdcplugin.v1.ProtectResponse
-	38, // [38:41] is the sub-list for method output_type
-	35, // [35:38] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	16, // 6: sdcplugin.v1.ParamSpec.batch:type_name -> sdcplugin.v1.BatchForm
+	2,  // 7: sdcplugin.v1.ParamSpec.role:type_name -> sdcplugin.v1.ParamRole
+	3,  // 8: sdcplugin.v1.ParamSpec.singleton_levels:type_name -> sdcplugin.v1.SingletonProtection
+	4,  // 9: sdcplugin.v1.BatchForm.syntax:type_name -> sdcplugin.v1.BatchSyntax
+	5,  // 10: sdcplugin.v1.Capabilities.output:type_name -> sdcplugin.v1.OutputKind
+	37, // 11: sdcplugin.v1.ValidateParamsRequest.params:type_name -> sdcplugin.v1.ValidateParamsRequest.ParamsEntry
+	33, // 12: sdcplugin.v1.ValidateParamsResponse.diagnostics:type_name -> sdcplugin.v1.Diagnostic
+	21, // 13: sdcplugin.v1.ProtectRequest.header:type_name -> sdcplugin.v1.Header
+	26, // 14: sdcplugin.v1.ProtectRequest.cells:type_name -> sdcplugin.v1.CellBlock
+	28, // 15: sdcplugin.v1.ProtectRequest.relations:type_name -> sdcplugin.v1.RelationBlock
+	29, // 16: sdcplugin.v1.ProtectRequest.end:type_name -> sdcplugin.v1.EndOfInput
+	27, // 17: sdcplugin.v1.ProtectRequest.links:type_name -> sdcplugin.v1.LinkBlock
+	38, // 18: sdcplugin.v1.Header.params:type_name -> sdcplugin.v1.Header.ParamsEntry
+	22, // 19: sdcplugin.v1.Header.tables:type_name -> sdcplugin.v1.TableSpec
+	24, // 20: sdcplugin.v1.Header.limits:type_name -> sdcplugin.v1.Limits
+	25, // 21: sdcplugin.v1.Header.client_capabilities:type_name -> sdcplugin.v1.ClientCapabilities
+	23, // 22: sdcplugin.v1.TableSpec.dimensions:type_name -> sdcplugin.v1.Dimension
+	6,  // 23: sdcplugin.v1.CellBlock.status:type_name -> sdcplugin.v1.CellStatus
+	31, // 24: sdcplugin.v1.ProtectResponse.progress:type_name -> sdcplugin.v1.Progress
+	32, // 25: sdcplugin.v1.ProtectResponse.result:type_name -> sdcplugin.v1.ResultBlock
+	36, // 26: sdcplugin.v1.ProtectResponse.completed:type_name -> sdcplugin.v1.Completed
+	6,  // 27: sdcplugin.v1.ResultBlock.status:type_name -> sdcplugin.v1.CellStatus
+	7,  // 28: sdcplugin.v1.ResultBlock.verdict:type_name -> sdcplugin.v1.ProtectionVerdict
+	8,  // 29: sdcplugin.v1.ResultBlock.verdict_reason:type_name -> sdcplugin.v1.VerdictReason
+	10, // 30: sdcplugin.v1.Diagnostic.severity:type_name -> sdcplugin.v1.Severity
+	39, // 31: sdcplugin.v1.Stats.extra:type_name -> sdcplugin.v1.Stats.ExtraEntry
+	40, // 32: sdcplugin.v1.Published.extra:type_name -> sdcplugin.v1.Published.ExtraEntry
+	9,  // 33: sdcplugin.v1.Completed.outcome:type_name -> sdcplugin.v1.Outcome
+	33, // 34: sdcplugin.v1.Completed.diagnostics:type_name -> sdcplugin.v1.Diagnostic
+	34, // 35: sdcplugin.v1.Completed.stats:type_name -> sdcplugin.v1.Stats
+	35, // 36: sdcplugin.v1.Completed.published:type_name -> sdcplugin.v1.Published
+	12, // 37: sdcplugin.v1.MethodService.Describe:input_type -> sdcplugin.v1.DescribeRequest
+	18, // 38: sdcplugin.v1.MethodService.ValidateParams:input_type -> sdcplugin.v1.ValidateParamsRequest
+	20, // 39: sdcplugin.v1.MethodService.Protect:input_type -> sdcplugin.v1.ProtectRequest
+	13, // 40: sdcplugin.v1.MethodService.Describe:output_type -> sdcplugin.v1.DescribeResponse
+	19, // 41: sdcplugin.v1.MethodService.ValidateParams:output_type -> sdcplugin.v1.ValidateParamsResponse
+	30, // 42: sdcplugin.v1.MethodService.Protect:output_type -> sdcplugin.v1.ProtectResponse
+	40, // [40:43] is the sub-list for method output_type
+	37, // [37:40] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_sdcplugin_v1_method_proto_init() }
@@ -3350,7 +3533,7 @@ func file_sdcplugin_v1_method_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sdcplugin_v1_method_proto_rawDesc), len(file_sdcplugin_v1_method_proto_rawDesc)),
-			NumEnums:      9,
+			NumEnums:      11,
 			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,

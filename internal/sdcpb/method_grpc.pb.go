@@ -1,11 +1,15 @@
 // The contract between the host and a protection-method plugin.
 //
-// Contract version 1.1 (major 1 = go-plugin protocol version 1 and this
+// Contract version 1.2 (major 1 = go-plugin protocol version 1 and this
 // package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
 // the protection verdicts of ResultBlock and the batch forms of ParamSpec;
 // the host acts on Capabilities.needs_frequency and max_dimensions, and the
 // flags no host read are reserved. A host sends the frequencies to a plugin
-// of minor 0 whatever it declares.
+// of minor 0 whatever it declares. Minor 2 added the parameter roles
+// (ParamSpec.role, singleton_levels): what the host knows of a method's run
+// it reads from them. A plugin of minor 0 or 1 declares none: the host
+// audits its results with the single-respondent primaries colluding (the
+// strictest audit), sets no parameter of it and refuses it for rounding.
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new

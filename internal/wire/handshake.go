@@ -13,8 +13,14 @@ const ProtocolVersion = 1
 // (HostInfo.protocol_minor, DescribeResponse.protocol_minor). Minor 1: the
 // host acts on needs_frequency and max_dimensions, and the capability flags
 // no host read are reserved; a plugin of minor 0 is sent the frequencies
-// whatever it declares, as it always was.
-const ProtocolMinor = 1
+// whatever it declares, as it always was. Minor 2: parameter roles
+// (ParamSpec.role): the host reads what it must know of a method's run from
+// them; a plugin of minor 0 or 1 declares none (see catalog's compatible).
+const ProtocolMinor = 2
+
+// MinorRoles is the contract minor that added parameter roles: a plugin of
+// an earlier minor declares none.
+const MinorRoles = 2
 
 // EnvLogLevel names the environment variable through which the host sets a
 // plugin's log level (trace, debug, info, warn, error).

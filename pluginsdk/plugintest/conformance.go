@@ -35,7 +35,8 @@ type Options struct {
 }
 
 // Run is the conformance suite: it checks that every method of p describes
-// itself well, validates parameters, handles empty, one-cell and 5 MiB+
+// itself well, validates parameters, declares parameter roles the host can
+// read and accepts the values the host reads from them, handles empty, one-cell and 5 MiB+
 // tables, returns results of the right shape that never suppress a frozen
 // cell nor release a primary, ends exactly once, reports progress and honours
 // cancellation and deadlines where it says it does, and is deterministic
@@ -78,6 +79,7 @@ type conformance struct {
 
 func (c *conformance) run(t *testing.T) {
 	t.Run("ValidateParams", c.validateParams)
+	t.Run("Roles", c.roles)
 	t.Run("EmptyTable", func(t *testing.T) {
 		c.protectOK(t, &pluginsdk.Problem{})
 	})

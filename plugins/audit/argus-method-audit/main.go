@@ -58,6 +58,7 @@ func (method) Info() pluginsdk.MethodInfo {
 			{Name: "bounds", Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "tauargus", "nonnegative"},
 				BatchPosition: 1, Help: "a-priori bounds: the problem's own (auto), τ-Argus's [0, 1.5·max] (tauargus) or [0, +∞) (nonnegative)"},
 			{Name: "singletons", Type: pluginsdk.ParamEnum, Default: "ignore", Allowed: []string{"ignore", "collude"},
+				Role: pluginsdk.RoleSingletonProtection, Levels: []pluginsdk.SingletonProtection{pluginsdk.SingletonNone, pluginsdk.SingletonColluding},
 				BatchPosition: 2, Help: "collude: single-respondent primaries are known to each other (multi-attacker audit; the host sets it " +
 					"when the method was asked for singleton protection); cells that make up another cell with its other contributors do not count against it"},
 			{Name: "mode", Type: pluginsdk.ParamEnum, Default: "bounds", Allowed: []string{"bounds", "verdicts"},

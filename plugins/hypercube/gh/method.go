@@ -40,7 +40,7 @@ func (Method) Info() pluginsdk.MethodInfo {
 			{Name: ParamModelSize, Type: pluginsdk.ParamInt, Default: "0", Min: "0", Max: "2", BatchPosition: 2,
 				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchInt, Label: "model size"},
 				Help:  "τ-Argus's model size (0 normal, 1 large); accepted and ignored: sub-tables are limited by memory only"},
-			{Name: ParamSingleton, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 3,
+			{Name: ParamSingleton, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 3, Role: pluginsdk.RoleSingletonProtection,
 				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchFlag, Label: "singleton"},
 				Help: "singleton protection: a hypercube with a single-respondent corner other than its target gets a second one " +
 					"without it (GHMiter), and the repair audits with the single-respondent primaries colluding (so does the host)"},
@@ -48,8 +48,9 @@ func (Method) Info() pluginsdk.MethodInfo {
 				Help: "audit the pattern and add hypercubes for under-protected primaries until the audit is clean"},
 			{Name: ParamCriterion, Type: pluginsdk.ParamEnum, Default: "ratio", Allowed: []string{"ratio", "levels"},
 				Help: "hypercube acceptance: τ-Argus's sliding ratio (ratio) or the cells' protection levels (levels)"},
-			{Name: ParamRatio, Type: pluginsdk.ParamFloat, Min: "0",
-				Help: "sliding protection ratio; default: τ-Argus's, derived from the primaries' protection levels"},
+			{Name: ParamRatio, Type: pluginsdk.ParamFloat, Min: "0", Role: pluginsdk.RoleSlidingRatio,
+				Help: "sliding protection ratio; default: τ-Argus's, derived from the primaries' protection levels " +
+					"(argus sets τ-Argus's ratio of the table's safety rules when the job does not)"},
 			{Name: ParamCost, Type: pluginsdk.ParamEnum, Default: "log", Allowed: []string{"log", "problem"},
 				Help: "cost of a new suppression: ln(1+|value|) as GHMiter, weighted up to ×(1+2·dimensions) for totals (user costs ignored), or the problem's costs"},
 			{Name: ParamChoose, Type: pluginsdk.ParamEnum, Default: "cost", Allowed: []string{"count", "cost"},

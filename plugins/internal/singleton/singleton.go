@@ -129,9 +129,9 @@ const (
 // τ-Argus.
 func Params() []pluginsdk.ParamSpec {
 	return []pluginsdk.ParamSpec{
-		{Name: ParamSingleSingle, Type: pluginsdk.ParamBool, Default: "true",
+		{Name: ParamSingleSingle, Type: pluginsdk.ParamBool, Default: "true", Role: pluginsdk.RoleSingletonRule,
 			Help: "tauargus singletons: protect the sum of two single-respondent primaries of a relation"},
-		{Name: ParamSingleMultiple, Type: pluginsdk.ParamBool, Default: "true",
+		{Name: ParamSingleMultiple, Type: pluginsdk.ParamBool, Default: "true", Role: pluginsdk.RoleSingletonRule,
 			Help: "tauargus singletons: protect the sum of a single-respondent and another primary of a relation"},
 		{Name: ParamMinFreq, Type: pluginsdk.ParamBool, Default: "true",
 			Help: "tauargus singletons: protect the sum of the primaries of a relation whose frequencies add up to less than the minimum frequency"},

@@ -55,10 +55,10 @@ func (modular) Info() pluginsdk.MethodInfo {
 			{Name: pStart, Type: pluginsdk.ParamEnum, Default: "net", Allowed: []string{"net", "none"},
 				Help: "start pattern of each two-dimensional sub-table's exact solve: none, or net (NET's shortest-path pattern, " +
 					"which the engine checks and completes, so protection never depends on it)"},
-			{Name: pSingleSingle, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 2,
+			{Name: pSingleSingle, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 2, Role: pluginsdk.RoleSingletonRule,
 				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchFlag, Label: "singleton-singleton"},
 				Help:  "protect rows whose only primaries are two single-respondent cells"},
-			{Name: pSingleMultiple, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 3,
+			{Name: pSingleMultiple, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 3, Role: pluginsdk.RoleSingletonRule,
 				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchFlag, Label: "singleton-multiple"},
 				Help:  "protect rows whose only primaries are a single-respondent and another primary"},
 			{Name: pMinFreq, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 4,

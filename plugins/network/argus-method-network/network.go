@@ -42,6 +42,7 @@ func (network) Info() pluginsdk.MethodInfo {
 				Help: "order in which the primaries are protected: as given (cell order), by ascending or descending value, " +
 					"or best: all three, keeping the cheapest pattern (three times the work)"},
 			{Name: pSingletons, Type: pluginsdk.ParamEnum, Default: "tauargus", Allowed: []string{"tauargus", "none"},
+				Role: pluginsdk.RoleSingletonProtection, Levels: []pluginsdk.SingletonProtection{pluginsdk.SingletonTauArgusRules, pluginsdk.SingletonNone},
 				Help: "singleton protection: τ-Argus's virtual cells per relation (the sum of the primaries named by the three " +
 					"switches must be able to move while the others stay), or none (τ-Argus's NET)"},
 			{Name: pCleanup, Type: pluginsdk.ParamBool, Default: "true",

@@ -48,6 +48,8 @@ func (optimal) Info() pluginsdk.MethodInfo {
 			{Name: pGap, Type: pluginsdk.ParamFloat, Default: "0", Min: "0", Max: "1",
 				Help: "relative optimality gap at which to stop (0: prove optimality)"},
 			{Name: pSingletons, Type: pluginsdk.ParamEnum, Default: "tauargus", Allowed: []string{"tauargus", "none", "local", "global"},
+				Role: pluginsdk.RoleSingletonProtection, Levels: []pluginsdk.SingletonProtection{pluginsdk.SingletonTauArgusRules,
+					pluginsdk.SingletonNone, pluginsdk.SingletonNone, pluginsdk.SingletonColluding},
 				Help: "singleton protection: τ-Argus's virtual cells per relation (tauargus), none, the relation-wise " +
 					"constraints (8) of Castro (2012) (local), or all single-respondent primaries colluding (10) (global)"},
 			{Name: pStart, Type: pluginsdk.ParamEnum, Default: startAuto, Allowed: []string{startAuto, startGH, startNet, startNone},
