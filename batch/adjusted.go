@@ -26,7 +26,8 @@ func adjustedStatus(p *pluginsdk.Problem, res *pluginsdk.Result) []cellstatus.St
 // adjusted stores the result of a method that publishes an adjusted table
 // (CTA, ECTA) in the tables, logs it as τ-Argus does (the changed cells are
 // the secondaries) with the parameters published with it (ECTA's α and β,
-// also in the report and the HTML report of every output) and audits it.
+// also in the report and the HTML report of every output) and audits the
+// values as the outputs print them.
 func (e *engine) adjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, res *pluginsdk.Result, mr *MethodReport,
 	name, target string, took time.Duration) error {
 	status := adjustedStatus(p, res)
@@ -50,7 +51,11 @@ func (e *engine) adjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tab
 	for _, t := range specs {
 		t.protected, t.method, t.details = took, name, details
 	}
-	return e.auditAdjusted(p, m, specs, status, res.Values, res.Published, mr, target)
+	printed, err := printedValues(m, p.NumCells(), printedValue)
+	if err != nil {
+		return err
+	}
+	return e.auditAdjusted(p, m, specs, status, printed, res.Published, mr, target)
 }
 
 // auditAdjusted audits an adjusted table through the audit plugin (the
@@ -59,6 +64,9 @@ func (e *engine) adjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tab
 // interval from those bounds must cover it), every relation hold, every
 // cell stay within its bounds and no frozen cell change. A failure makes
 // the tables unsafe, as a failed audit of a pattern does (markUnsafe).
+// values are the adjusted values as the outputs print them (printedValues):
+// relations must hold and primaries lie outside their intervals at the
+// table's decimals.
 func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []cellstatus.Status,
 	values []float64, pub *pluginsdk.Published, mr *MethodReport, target string) error {
 	ref, params, ok, err := e.auditSetup(specs, mr, target, "adjusted table")
