@@ -74,6 +74,7 @@ func TestAdjustedTable(t *testing.T) {
 		// Integer tables: the outputs print no decimals.
 		int2 = "Total,10,S\r\nA,4,U\r\nB,6,S\r\n"
 		int3 = "Total,15,S\r\nA,4,U\r\nB,6,S\r\nC,5,S\r\n"
+		big  = "Total,200000000,S\r\nA,100000000,U\r\nB,100000000,S\r\n"
 	)
 	for _, tc := range []struct {
 		name, params string
@@ -90,6 +91,12 @@ func TestAdjustedTable(t *testing.T) {
 		{"printed inside", "by=0.4", 0, int2, "MAN(10)", ExitError, "1 of 1 primary cells are not moved out of their protection intervals"},
 		// A 5.2, B 5.4, C 4.4 add up to 15, but are printed 5, 5 and 4.
 		{"printed not additive", "by=1.2,spread=0.5", 0, int3, "MAN(20)", ExitError, "the adjusted table fails its audit: 1 relations violated"},
+		// 120000000.00 + 80000000.01 is one cent off the total: within the
+		// audit's tolerance for a table of this size, not as printed.
+		{"printed one cent off", "by=20000000,spread=0.9999999995", 2, big, "MAN(20)", ExitError, "the adjusted table fails its audit: 1 relations violated"},
+		// A at 119999999.95 is 5 cents inside its protection interval,
+		// within the audit's tolerance for a table of this size.
+		{"printed 5 cents inside", "by=19999999.95", 2, big, "MAN(20)", ExitError, "1 of 1 primary cells are not moved out of their protection intervals"},
 		// On the grid both pass.
 		{"printed on the grid", "by=2,spread=0.5", 0, int3, "MAN(20)", ExitOK, "Audit: all 1 primary cells are protected; the adjusted table is additive"},
 	} {

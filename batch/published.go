@@ -8,6 +8,9 @@ import (
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
+	"github.com/sdcengine/argus/internal/numeric"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
 // The audits judge what the outputs print, not the method's continuous
@@ -105,4 +108,53 @@ func checkPrinted(t *table.Table, typ output.Type, o output.Options) error {
 		}
 	}
 	return nil
+}
+
+// printedReport is the host's own check of an adjusted or rounded table as
+// printed, exact at the table's decimals where the audit compares with a
+// tolerance relative to the table's largest value (which lets a relation
+// of a large table be off by a printed unit).
+type printedReport struct {
+	// NonAdditive counts the relations whose printed values do not add up
+	// (a residual of at least numeric.HalfUnit).
+	NonAdditive int
+	// Inside marks the primaries printed inside their protection interval
+	// by more than the slack of their own size (numeric.Slack), at most
+	// half a printed unit (numeric.HalfUnit).
+	Inside []bool
+}
+
+// checkPrintedTable checks the printed values of p's cells: every relation, and
+// with primaries every primary's distance from its true value.
+func checkPrintedTable(p *pluginsdk.Problem, values []float64, primaries bool) (printedReport, error) {
+	var r printedReport
+	rel, err := relations.Of(p)
+	if err != nil {
+		return r, fmt.Errorf("relations of the printed table: %w", err)
+	}
+	tol := numeric.HalfUnit(p.Decimals)
+	for i := range rel.Len() {
+		if res := math.Abs(relations.Residual(&rel, values, i)); !(res < tol) {
+			r.NonAdditive++
+		}
+	}
+	if !primaries {
+		return r, nil
+	}
+	r.Inside = make([]bool, p.NumCells())
+	for g, s := range p.Cells.Status {
+		if !s.IsPrimary() {
+			continue
+		}
+		v, a := p.Cells.Value[g], values[g]
+		var lpl, upl float64
+		if len(p.Cells.LowerPL) == len(values) && len(p.Cells.UpperPL) == len(values) {
+			lpl, upl = p.Cells.LowerPL[g], p.Cells.UpperPL[g]
+		}
+		slack := math.Min(numeric.Slack(math.Abs(v)+lpl+upl), numeric.HalfUnit(p.Decimals))
+		if a > v-lpl+slack && a < v+upl-slack {
+			r.Inside[g] = true
+		}
+	}
+	return r, nil
 }

@@ -112,6 +112,11 @@ func (e *engine) rounded(p *pluginsdk.Problem, m *problem.Mapping, specs []*tabl
 	if err != nil {
 		return err
 	}
+	exact, err := checkPrintedTable(p, printed, false)
+	if err != nil {
+		return err
+	}
+	rep.NonAdditive = max(rep.NonAdditive, exact.NonAdditive)
 	lower, upper := res.Stats.Bound, res.Stats.Objective
 	if v, ok := res.Stats.Extra["lower_bound"]; ok {
 		lower = v
