@@ -425,3 +425,77 @@ func TestPublishedReadBack(t *testing.T) {
 		})
 	}
 }
+
+// readByCodes reads the values output type typ prints for a
+// two-dimensional table, by the cell's codes "a|b"; type 7 is read with
+// its original value (AO+), empty when the file has none.
+func readByCodes(t *testing.T, path string, typ int) (value, orig map[string]string) {
+	t.Helper()
+	value, orig = map[string]string{}, map[string]string{}
+	ls := lines(t, path)
+	switch typ {
+	case 1:
+		head := strings.Split(ls[0], ",")[1:]
+		for _, l := range ls[1:] {
+			fs := strings.Split(l, ",")
+			for k, h := range head {
+				value[unquote(fs[0])+"|"+unquote(h)] = fs[1+k]
+			}
+		}
+	case 2, 3:
+		if typ == 2 {
+			ls = ls[1:]
+		}
+		for _, l := range ls {
+			fs := strings.Split(l, ",")
+			value[unquote(fs[0])+"|"+unquote(fs[1])] = fs[2]
+		}
+	case 7:
+		for _, l := range ls {
+			fs := strings.Split(l, ";")
+			key := unquote(fs[0]) + "|" + unquote(fs[1])
+			value[key] = fs[2]
+			if len(fs) > 3 {
+				orig[key] = fs[3]
+			}
+		}
+	}
+	return value, orig
+}
+
+// checkCKMPublished judges the files of the cell key method job of
+// TestCKMJob (in dir) from what they print: every number at the table's
+// decimals, each cell published as the same number by every output (the
+// numbers the host checked), an empty cell (original 0) published as 0, no
+// count negative.
+func checkCKMPublished(t *testing.T, dir string) {
+	t.Helper()
+	for _, tc := range []struct {
+		prefix string
+		dec    int
+		files  map[int]string
+	}{
+		{"freq", 0, map[int]string{1: "freq1.csv", 2: "freq2.csv", 3: "freq3.txt"}},
+		{"mag", 2, map[int]string{1: "mag1.csv", 2: "mag2.csv", 3: "mag3.txt"}},
+	} {
+		ref, orig := readByCodes(t, filepath.Join(dir, tc.prefix+"7.csv"), 7)
+		for key, v := range ref {
+			p := scaled(t, tc.prefix+"7.csv", v, tc.dec, tc.dec)
+			o := scaled(t, tc.prefix+"7.csv", orig[key], tc.dec, tc.dec)
+			if (o == 0 && p != 0) || (tc.dec == 0 && p < 0) {
+				t.Errorf("%s7.csv: cell %s published %s, original %s", tc.prefix, key, v, orig[key])
+			}
+		}
+		for typ, f := range tc.files {
+			got, _ := readByCodes(t, filepath.Join(dir, f), typ)
+			if len(got) != len(ref) {
+				t.Errorf("%s: %d cells, %s7.csv %d", f, len(got), tc.prefix, len(ref))
+			}
+			for key, v := range got {
+				if scaled(t, f, v, tc.dec, tc.dec) != scaled(t, f, ref[key], tc.dec, tc.dec) {
+					t.Errorf("%s: cell %s published %s, %s7.csv %s", f, key, v, tc.prefix, ref[key])
+				}
+			}
+		}
+	}
+}
