@@ -373,6 +373,15 @@ func TestPublishedReadBack(t *testing.T) {
 					t.Errorf("argus audit p6.jj: exit %d\n%s%s", code, out, errOut)
 				}
 			}},
+		// CTA's solution of Simple2D with unit weights lies on the grid
+		// (TestCTAJob): published, and must pass as printed.
+		{name: "CTA", dec: 2, job: pubJob(s2d, "P(15,1)", "CTA(1)", `(1, 1, , "c1.csv")`, `(1, 2, , "c2.csv")`, `(1, 3, AS+, "c3.txt")`),
+			params: []string{"--param=CTA.weights=unit", "--param=CTA.gap=0"},
+			check: func(t *testing.T, dir string, b *beforeTable) {
+				for typ, f := range map[int]string{1: "c1.csv", 2: "c2.csv", 3: "c3.txt"} {
+					checkAdjusted(t, b, readOutput(t, b, filepath.Join(dir, f), typ, false))
+				}
+			}},
 		{name: "CTA integer table", dec: 0, mayFail: true, failLine: "Error in protection: not protected, outputs not written",
 			job:    pubJob(`"IndustryCode""Size"|"Var1"`, "NK(3,75)", "CTA(1)", `(1, 1, , "a1.csv")`, `(1, 2, , "a2.csv")`, `(1, 3, AS+, "a3.txt")`),
 			params: []string{"--param=CTA.weights=unit", "--param=CTA.max_time=10s"},
