@@ -9,6 +9,7 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // adjustedStatus returns the statuses of an adjusted table: the method's,
@@ -26,7 +27,8 @@ func adjustedStatus(p *pluginsdk.Problem, res *pluginsdk.Result) []cellstatus.St
 // adjusted stores the result of a method that publishes an adjusted table
 // (CTA, ECTA) in the tables, logs it as τ-Argus does (the changed cells are
 // the secondaries) with the parameters published with it (ECTA's α and β,
-// also in the report and the HTML report of every output) and audits it.
+// also in the report and the HTML report of every output) and audits the
+// values as the outputs print them.
 func (e *engine) adjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, res *pluginsdk.Result, mr *MethodReport,
 	name, target string, took time.Duration) error {
 	status := adjustedStatus(p, res)
@@ -50,7 +52,11 @@ func (e *engine) adjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tab
 	for _, t := range specs {
 		t.protected, t.method, t.details = took, name, details
 	}
-	return e.auditAdjusted(p, m, specs, status, res.Values, res.Published, mr, target)
+	printed, err := printedValues(m, p.NumCells(), printedValue)
+	if err != nil {
+		return err
+	}
+	return e.auditAdjusted(p, m, specs, status, printed, res.Published, mr, target)
 }
 
 // auditAdjusted audits an adjusted table through the audit plugin (the
@@ -59,6 +65,11 @@ func (e *engine) adjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tab
 // interval from those bounds must cover it), every relation hold, every
 // cell stay within its bounds and no frozen cell change. A failure makes
 // the tables unsafe, as a failed audit of a pattern does (markUnsafe).
+// values are the adjusted values as the outputs print them (printedValues):
+// relations must hold and primaries lie outside their intervals at the
+// table's decimals, which the host checks exactly as well
+// (checkPrintedTable; the audit's tolerance grows with the table's largest
+// value).
 func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []cellstatus.Status,
 	values []float64, pub *pluginsdk.Published, mr *MethodReport, target string) error {
 	ref, params, ok, err := e.auditSetup(specs, mr, target, "adjusted table")
@@ -91,13 +102,26 @@ func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs [
 	if ecta && res.Stats.Extra["ecta"] != 1 {
 		return fmt.Errorf("audit failed: the audit plugin did not audit the table with its published α and β")
 	}
+	exact, err := checkPrintedTable(p, values, !ecta)
+	if err != nil {
+		return err
+	}
 	ar := &AuditReport{Done: true, Mode: "adjusted", Seconds: time.Since(start).Seconds(), Figures: res.Stats.Extra}
 	var defects []string
 	for _, d := range []struct{ key, what string }{
 		{"nonadditive", "relations violated"}, {"out_of_bounds", "cells outside their a-priori bounds"},
 		{"frozen_changed", "protected or empty cells changed"}} {
-		if k := int(res.Stats.Extra[d.key]); k > 0 {
+		k := int(res.Stats.Extra[d.key])
+		if d.key == "nonadditive" {
+			k = max(k, exact.NonAdditive)
+		}
+		if k > 0 {
 			defects = append(defects, fmt.Sprintf("%d %s", k, d.what))
+		}
+	}
+	for g, in := range exact.Inside {
+		if in && g < len(res.Verdicts) {
+			res.Verdicts[g] = verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.TooClose}
 		}
 	}
 	ar.Defects = strings.Join(defects, ", ")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,14 +13,16 @@ import (
 )
 
 // shift is a test adjusting method: it moves the primary up by "by" and,
-// unless "broken" is set, the other interior cell down by as much, so that
-// the total stays.
+// unless "broken" is set, the other interior cells down by as much (each
+// by the share "spread" says, the whole shift otherwise), so that the total
+// stays.
 type shift struct{}
 
 func (shift) Info() pluginsdk.MethodInfo {
 	return pluginsdk.MethodInfo{Code: "CTA",
 		Params: []pluginsdk.ParamSpec{{Name: "by", Type: pluginsdk.ParamFloat, Default: "1", Help: "the shift"},
-			{Name: "broken", Type: pluginsdk.ParamBool, Default: "false", Help: "leave the total out of balance"}},
+			{Name: "broken", Type: pluginsdk.ParamBool, Default: "false", Help: "leave the total out of balance"},
+			{Name: "spread", Type: pluginsdk.ParamFloat, Default: "1", Help: "the share of the shift each other cell takes"}},
 		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputAdjusted},
 		Structures:   []pluginsdk.Structure{pluginsdk.StructureHierarchical}}
 }
@@ -33,7 +36,7 @@ func (shift) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Resu
 		case s.IsPrimary():
 			v[i] += by
 		case i > 0 && !req.Params.Bool("broken"):
-			v[i] -= by
+			v[i] -= by * req.Params.Float("spread")
 		}
 	}
 	return &pluginsdk.Result{Values: v}, nil
@@ -66,21 +69,43 @@ func (adjustedAudit) Protect(ctx context.Context, req *pluginsdk.Request) (*plug
 // moved far enough, or a table that is no longer additive, withholds the
 // outputs with exit code 2.
 func TestAdjustedTable(t *testing.T) {
+	const (
+		tab2 = "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n"
+		// Integer tables: the outputs print no decimals.
+		int2 = "Total,10,S\r\nA,4,U\r\nB,6,S\r\n"
+		int3 = "Total,15,S\r\nA,4,U\r\nB,6,S\r\nC,5,S\r\n"
+		big  = "Total,200000000,S\r\nA,100000000,U\r\nB,100000000,S\r\n"
+	)
 	for _, tc := range []struct {
 		name, params string
+		dec          int
+		tab, rule    string
 		code         int
 		logbook      string
 	}{
-		{"protected", "", ExitOK, "Audit: all 1 primary cells are protected; the adjusted table is additive"},
-		{"too close", "by=0.5", ExitError, "1 of 1 primary cells are not moved out of their protection intervals"},
-		{"not additive", "broken=true", ExitError, "the adjusted table fails its audit: 1 relations violated"},
+		{"protected", "", 2, tab2, "MAN(20)", ExitOK, "Audit: all 1 primary cells are protected; the adjusted table is additive"},
+		{"too close", "by=0.5", 2, tab2, "MAN(20)", ExitError, "1 of 1 primary cells are not moved out of their protection intervals"},
+		{"not additive", "broken=true", 2, tab2, "MAN(20)", ExitError, "the adjusted table fails its audit: 1 relations violated"},
+		// The audit judges the values as printed: A moved by exactly its
+		// protection level 0.4 is 4.4, printed 4 — inside its interval.
+		{"printed inside", "by=0.4", 0, int2, "MAN(10)", ExitError, "1 of 1 primary cells are not moved out of their protection intervals"},
+		// A 5.2, B 5.4, C 4.4 add up to 15, but are printed 5, 5 and 4.
+		{"printed not additive", "by=1.2,spread=0.5", 0, int3, "MAN(20)", ExitError, "the adjusted table fails its audit: 1 relations violated"},
+		// 120000000.00 + 80000000.01 is one cent off the total: within the
+		// audit's tolerance for a table of this size, not as printed.
+		{"printed one cent off", "by=20000000,spread=0.9999999995", 2, big, "MAN(20)", ExitError, "the adjusted table fails its audit: 1 relations violated"},
+		// A at 119999999.95 is 5 cents inside its protection interval,
+		// within the audit's tolerance for a table of this size.
+		{"printed 5 cents inside", "by=19999999.95", 2, big, "MAN(20)", ExitError, "1 of 1 primary cells are not moved out of their protection intervals"},
+		// On the grid both pass.
+		{"printed on the grid", "by=2,spread=0.5", 0, int3, "MAN(20)", ExitOK, "Audit: all 1 primary cells are protected; the adjusted table is additive"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := t.TempDir()
 			files := map[string]string{
 				"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\n" +
-					"val\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n",
-				"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
+					"val\r\n  <NUMERIC>\r\n  <DECIMALS> " + strconv.Itoa(tc.dec) + "\r\nst\r\n  <STATUS>\r\n",
+				"t.tab": tc.tab,
 			}
 			for name, text := range files {
 				if err := os.WriteFile(filepath.Join(data, name), []byte(text), 0o644); err != nil {
@@ -89,7 +114,7 @@ func TestAdjustedTable(t *testing.T) {
 			}
 			arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n" +
 				"<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
-				"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> CTA(1)\r\n" +
+				"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> " + tc.rule + "\r\n<READTABLE>\r\n<SUPPRESS> CTA(1)\r\n" +
 				"<WRITETABLE> (1, 1, , \"out1.csv\")\r\n<WRITETABLE> (1, 2, AS+, \"out2.csv\")\r\n" +
 				"<WRITETABLE> (1, 3, AS+, \"out3.txt\")\r\n<WRITETABLE> (1, 6, , \"out6.jj\")\r\n"
 			prot := newFake(t, shift{}, adjustedAudit{})
@@ -100,8 +125,11 @@ func TestAdjustedTable(t *testing.T) {
 			}
 			cfg := Config{BatchFile: path, Logbook: filepath.Join(dir, "log.txt"), TempDir: dir, Protector: prot, Version: "test"}
 			if tc.params != "" {
-				k, v, _ := strings.Cut(tc.params, "=")
-				cfg.MethodParams = map[string]map[string]string{"CTA": {k: v}}
+				cfg.MethodParams = map[string]map[string]string{"CTA": {}}
+				for _, kv := range strings.Split(tc.params, ",") {
+					k, v, _ := strings.Cut(kv, "=")
+					cfg.MethodParams["CTA"][k] = v
+				}
 			}
 			code, rep := Run(t.Context(), cfg)
 			lb, _ := os.ReadFile(cfg.Logbook)
@@ -117,6 +145,9 @@ func TestAdjustedTable(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.dec == 0 {
+				return
 			}
 			// codes, adjusted value, original value, status: A (unsafe
 			// manual, 9) moved up by 1, B (safe manual, 2) down by 1 and

@@ -11,6 +11,7 @@ import (
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/infile"
+	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/argusio/ptable"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
@@ -246,14 +247,21 @@ func (e *engine) perturbed(p *pluginsdk.Problem, m *problem.Mapping, specs []*ta
 	if job == nil {
 		job = &cellKeyJob{}
 	}
-	if err := checkPerturbed(p, job, res.Values); err != nil {
-		return fmt.Errorf("the cell key method's result fails the host's check, nothing is published: %w", err)
+	if len(res.Values) != p.NumCells() {
+		return fmt.Errorf("the cell key method returned %d values for %d cells", len(res.Values), p.NumCells())
 	}
 	for ti, t := range m.Tables {
 		for i := range t.Cells {
 			t.Cells[i].Perturbed = res.Values[m.Cell[ti][i]]
 		}
 		t.Method = table.MethodCKM
+	}
+	printed, err := printedValues(m, p.NumCells(), printedValue)
+	if err == nil {
+		err = checkPerturbed(p, job, printed)
+	}
+	if err != nil {
+		return fmt.Errorf("the cell key method's result fails the host's check, nothing is published: %w", err)
 	}
 	changed := 0
 	for i, v := range res.Values {
@@ -270,18 +278,21 @@ func (e *engine) perturbed(p *pluginsdk.Problem, m *problem.Mapping, specs []*ta
 }
 
 // checkPerturbed is the host's check of a CKM result (see the top of this
-// file).
+// file) on the perturbed values as the outputs print them: each is
+// compared with what the outputs print of the value it must equal.
 func checkPerturbed(p *pluginsdk.Problem, job *cellKeyJob, values []float64) error {
+	f := output.FormatOf(auditedOutput, output.Options{})
+	printed := func(x float64) float64 { return f.Number(x, p.Decimals).Value }
 	for i, v := range values {
 		s, x := p.Cells.Status[i], p.Cells.Value[i]
 		switch {
 		case s == cellstatus.Empty && v != 0:
 			return fmt.Errorf("cell %d: empty cell published as non-zero", i)
-		case s == cellstatus.Protected && v != x:
+		case s == cellstatus.Protected && v != printed(x):
 			return fmt.Errorf("cell %d: protected cell changed", i)
 		case s == cellstatus.Empty || s == cellstatus.Protected:
 		case job.freq != nil:
-			if want := job.freq.PerturbedCount(p.Cells.Freq[i], x, p.Cells.CellKey[i], job.weighted); v != want {
+			if want := job.freq.PerturbedCount(p.Cells.Freq[i], x, p.Cells.CellKey[i], job.weighted); v != printed(want) {
 				return fmt.Errorf("cell %d: perturbed count is not the p-table's for its count and cell key", i)
 			}
 		}

@@ -51,7 +51,7 @@ func intervalStatus(p *pluginsdk.Problem, res *pluginsdk.Result) []cellstatus.St
 // intervals stores the result of a method that publishes intervals (IP)
 // in the tables, logs it (the cells published as an interval, the
 // objective and bound, where the true values lie in their intervals) and
-// audits it.
+// audits the intervals as the outputs print them.
 func (e *engine) intervals(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, res *pluginsdk.Result, mr *MethodReport,
 	name, target string, took time.Duration) error {
 	status := intervalStatus(p, res)
@@ -77,7 +77,15 @@ func (e *engine) intervals(p *pluginsdk.Problem, m *problem.Mapping, specs []*ta
 	for _, t := range specs {
 		t.protected, t.method = took, name
 	}
-	return e.auditIntervals(p, m, specs, status, res.Lower, res.Upper, mr, target)
+	lower, err := printedValues(m, p.NumCells(), printedLower)
+	if err != nil {
+		return err
+	}
+	upper, err := printedValues(m, p.NumCells(), printedUpper)
+	if err != nil {
+		return err
+	}
+	return e.auditIntervals(p, m, specs, status, lower, upper, mr, target)
 }
 
 // auditIntervals audits published intervals through the audit plugin (the

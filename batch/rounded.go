@@ -61,7 +61,8 @@ func minRoundBase(t *tableSpec) int64 {
 
 // rounded stores the result of a method that publishes a rounded table
 // (RND) in the tables, so that every output writes the rounded values,
-// logs it as τ-Argus does and checks it again: every value a multiple of
+// logs it as τ-Argus does and checks it again, on the values as the outputs
+// print them: every value a multiple of
 // the base within its cell's allowed multiples, every relation holding. A
 // table that fails the check is unsafe, as after a failed audit
 // (markUnsafe).
@@ -81,16 +82,25 @@ func (e *engine) rounded(p *pluginsdk.Problem, m *problem.Mapping, specs []*tabl
 	if facts.RoundingPartitions {
 		steps = max(steps, int(res.Stats.Extra["steps_used"]))
 	}
-	rep, err := rounded.Check(p, res.Values, float64(base), max(steps, 0))
-	if err != nil {
-		return err
-	}
 	for ti, t := range m.Tables {
 		for i := range t.Cells {
 			t.Cells[i].Rounded = res.Values[m.Cell[ti][i]]
 		}
 		t.Method = table.MethodRounding
 	}
+	printed, err := printedValues(m, p.NumCells(), printedValue)
+	if err != nil {
+		return err
+	}
+	rep, err := rounded.Check(p, printed, float64(base), max(steps, 0))
+	if err != nil {
+		return err
+	}
+	exact, err := checkPrintedTable(p, printed, false)
+	if err != nil {
+		return err
+	}
+	rep.NonAdditive = max(rep.NonAdditive, exact.NonAdditive)
 	lower, upper := res.Stats.Bound, res.Stats.Objective
 	if v, ok := res.Stats.Extra["lower_bound"]; ok {
 		lower = v

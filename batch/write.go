@@ -33,6 +33,9 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 	if e.withhold(c, t, path) {
 		return nil
 	}
+	if err := checkPrinted(t.table, typ, opts); err != nil {
+		return err
+	}
 	report, err := output.ReportName(path)
 	if err != nil {
 		return fmt.Errorf("output file name %s has no extension", c.File)

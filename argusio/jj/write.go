@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
 	"github.com/sdcengine/argus/argusio/table"
 )
@@ -216,7 +217,7 @@ func writeCells(bw, fw *bufio.Writer, t *table.Table, lay Layout, b Bounds, o Wr
 		} else if v+upl > ub {
 			ub = v + upl
 		}
-		valStr := numfmt.C(v, dec)
+		valStr := output.Publish(t, c, output.TypeJJ, output.Options{}).Value.Text
 		costStr := strconv.FormatInt(scaledCost(t, c, maxCost), 10)
 		line = line[:0]
 		line = strconv.AppendInt(line, int64(j), 10)

@@ -59,37 +59,29 @@ func cLabel(d *table.Dimension, i int, quotes bool) string {
 	return s
 }
 
-// cCell writes the value part of a cell as the engine's WriteCSVCell does.
-func cCell(s *sink, t *table.Table, c *table.Cell, showUnsafe, sbs bool) {
+// cCell writes the value part of a cell as the engine's WriteCSVCell does:
+// what [Publish] returns for output type typ, then the original value and
+// the status where the output shows them.
+func cCell(s *sink, t *table.Table, c *table.Cell, typ Type, o Options) {
 	dec := t.Response.Decimals
 	rt := respType(t)
-	published := func() float64 {
-		switch rt {
-		case 1:
-			return c.Rounded
-		case 2:
-			return c.Adjusted
-		case 3:
-			return c.Perturbed
-		}
-		return c.Value
-	}
-	switch c.Status {
-	case cellstatus.Safe, cellstatus.SafeManual, cellstatus.EmptyNonStructural, cellstatus.Protected:
-		s.str(numfmt.C(published(), dec))
-	case cellstatus.UnsafeFreq, cellstatus.UnsafeRequest, cellstatus.UnsafeZero, cellstatus.UnsafeRule,
-		cellstatus.UnsafeSingleton, cellstatus.UnsafeManual, cellstatus.Secondary, cellstatus.SecondaryManual:
-		if rt == 0 && !showUnsafe {
-			s.byte('x')
-		} else {
-			s.str(numfmt.C(published(), dec))
-		}
-	case cellstatus.Empty:
+	sbs := typ == TypeSBS
+	showUnsafe := sbs || ((typ == TypePivot || typ == TypeCodeValue) && o.AddStatus)
+	pc := Publish(t, c, typ, o)
+	switch pc.Shown {
+	case ShowValue:
+		s.str(pc.Value.Text)
+	case ShowHidden:
+		s.byte('x')
+	case ShowEmpty:
 		s.byte('-')
 	}
-	// Status 8 and unknown statuses write nothing, as in τ-Argus.
-	if t.Method == table.MethodInterval && !sbs {
-		writeInterval(s, c, dec)
+	if pc.Interval {
+		// The interval published by interval protection.
+		s.byte(',')
+		s.str(pc.Lower.Text)
+		s.byte(',')
+		s.str(pc.Upper.Text)
 	}
 	if showUnsafe && !sbs {
 		switch rt {
@@ -109,19 +101,6 @@ func cCell(s *sink, t *table.Table, c *table.Cell, showUnsafe, sbs bool) {
 			}
 		}
 	}
-}
-
-// writeInterval writes ",lower,upper", the interval published by interval
-// protection (",-,-" for an empty cell).
-func writeInterval(s *sink, c *table.Cell, dec int) {
-	if c.Status == cellstatus.Empty {
-		s.str(",-,-")
-		return
-	}
-	s.byte(',')
-	s.str(numfmt.C(c.IntervalLower, dec))
-	s.byte(',')
-	s.str(numfmt.C(c.IntervalUpper, dec))
 }
 
 func checkTable(t *table.Table) error {
@@ -192,7 +171,7 @@ func writeCSVColumnLabels(s *sink, t *table.Table, d int, quotes bool) {
 func writeCSVTable(s *sink, t *table.Table, quotes bool, idx []int, niv int) {
 	n := len(t.Dims)
 	if niv == n {
-		cCell(s, t, &t.Cells[t.Index(idx)], false, false)
+		cCell(s, t, &t.Cells[t.Index(idx)], TypeCSV, Options{})
 		if idx[n-1] < t.Dims[n-1].Len()-1 {
 			s.byte(',')
 		}
@@ -282,7 +261,7 @@ func header(t *table.Table, o Options) string {
 }
 
 // cellRecords is the engine's WriteCellRecords.
-func cellRecords(w io.Writer, t *table.Table, o Options, first string, sbs, hl, suppressEmpty, showUnsafe bool, what string) error {
+func cellRecords(w io.Writer, t *table.Table, typ Type, o Options, first string, hl, suppressEmpty bool, what string) error {
 	if err := checkTable(t); err != nil {
 		return err
 	}
@@ -313,8 +292,8 @@ func cellRecords(w io.Writer, t *table.Table, o Options, first string, sbs, hl, 
 				s.byte(',')
 			}
 		}
-		cCell(s, t, c, showUnsafe, sbs)
-		if sbs {
+		cCell(s, t, c, typ, o)
+		if typ == TypeSBS {
 			writeSBSTail(s, c, rules, sbsCode)
 		}
 		s.line()
@@ -386,7 +365,7 @@ func WritePivot(w io.Writer, t *table.Table, o Options) error {
 	if err := checkTable(t); err != nil {
 		return err
 	}
-	return cellRecords(w, t, o, header(t, o), false, false, o.SuppressEmpty, o.AddStatus, "pivot table file")
+	return cellRecords(w, t, TypePivot, o, header(t, o), false, o.SuppressEmpty, "pivot table file")
 }
 
 // WriteCodeValue writes output type 3, the code-value file (§11.2): as
@@ -407,7 +386,7 @@ func WriteCodeValue(w io.Writer, t *table.Table, o Options) error {
 	if o.FirstLine {
 		first = header(t, o)
 	}
-	return cellRecords(w, t, o, first, false, false, o.SuppressEmpty, o.AddStatus, "code-value file")
+	return cellRecords(w, t, TypeCodeValue, o, first, false, o.SuppressEmpty, "code-value file")
 }
 
 // WriteSBS writes output type 4, the SBS format (§11.3): only cells with
@@ -426,7 +405,7 @@ func WriteSBS(w io.Writer, t *table.Table, o Options) error {
 	if err := checkTable(t); err != nil {
 		return err
 	}
-	return cellRecords(w, t, o, "", true, o.HierLevels, true, true, "SBS file")
+	return cellRecords(w, t, TypeSBS, o, "", o.HierLevels, true, "SBS file")
 }
 
 // Write writes one of the single-file output types 1–4, 5 (the .tab part

@@ -14,6 +14,14 @@
 // Windows locale there. Lines end in CRLF unless [Options.Newline] says
 // otherwise.
 //
+// What a writer prints of a cell — which value (the cell value, or the
+// rounded, adjusted or perturbed one), hidden as "x", empty as "-", the
+// interval of interval protection — and how it is rounded and formatted is
+// decided by one function, [Publish], which every writer (and the JJ writer)
+// calls and the host's audits call too, so that the numbers audited are
+// the numbers published ([Number] carries the printed text and the number
+// it stands for).
+//
 // Writers write to an io.Writer; the caller names the files (see
 // [MetadataName], [RecodedHRCName], [ReportName]) and makes them appear
 // atomically. [Options.Set] is the one reader of the option letters of

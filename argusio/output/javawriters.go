@@ -67,11 +67,8 @@ func WriteIntermediate(w io.Writer, t *table.Table, o Options) error {
 	f := func(x float64) { s.str(numfmt.Java(x, dec, sep)) }
 	ntop := TopNColumns(t, o)
 	javaRecords(s, t, o, func(c *table.Cell) {
-		if t.Method == table.MethodRounding {
-			f(c.Rounded)
-		} else {
-			f(c.Value)
-		}
+		pc := Publish(t, c, TypeIntermediate, o)
+		s.str(pc.Value.Text)
 		s.byte(';')
 		freq, top := c.Freq, c.TopN
 		if o.Holding {
@@ -102,11 +99,11 @@ func WriteIntermediate(w io.Writer, t *table.Table, o Options) error {
 		f(c.LowerPL)
 		s.byte(';')
 		f(c.UpperPL)
-		if t.Method == table.MethodInterval {
+		if pc.Interval {
 			s.byte(';')
-			f(c.IntervalLower)
+			s.str(pc.Lower.Text)
 			s.byte(';')
-			f(c.IntervalUpper)
+			s.str(pc.Upper.Text)
 		}
 		if o.AddAudit {
 			s.byte(';')
@@ -379,7 +376,7 @@ func WriteCKM(w io.Writer, t *table.Table, o Options) error {
 	dec := t.Response.Decimals
 	sep := o.sep()
 	javaRecords(s, t, o, func(c *table.Cell) {
-		s.str(numfmt.Java(c.Perturbed, dec, sep))
+		s.str(Publish(t, c, TypeCKM, o).Value.Text)
 		if o.CKMOriginal {
 			s.byte(';')
 			s.str(numfmt.Java(c.Value, dec, sep))

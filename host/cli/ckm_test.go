@@ -137,6 +137,7 @@ func TestCKMJob(t *testing.T) {
 			t.Errorf("logbook lacks %q:\n%s", want, lb)
 		}
 	}
+	checkCKMPublished(t, dir)
 	freq := ckmRows(t, filepath.Join(dir, "freq7.csv"))
 	region := ckmRows(t, filepath.Join(dir, "region7.csv"))
 	mag := ckmRows(t, filepath.Join(dir, "mag7.csv"))

@@ -93,3 +93,12 @@ func Transpose(rows, cols int, row func(r int) ([]int, []float64), keep func(r, 
 	}
 	return m
 }
+
+// HalfUnit is half a unit of the last digit of numbers printed with dec
+// decimals: 0.5·10^−dec. Numbers printed with dec decimals are whole
+// multiples of 10^−dec, so a sum of them that is not zero is at least a
+// unit away from it; a residual below HalfUnit is the rounding noise of
+// their binary form, one at or above it a printed sum that does not add up.
+func HalfUnit(dec int) float64 {
+	return 0.5 * math.Pow10(-dec)
+}

@@ -1,0 +1,69 @@
+package batch
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestIntervalsAuditedAsPrinted: the audit's attacker knows the intervals
+// as the outputs print them. A's protection interval under MAN(21) is
+// [3.3575, 5.1425]; published as 4.25 ± 0.893 it is covered, but printed
+// with the table's two decimals as [3.36, 5.14] it is not, and the outputs
+// are withheld; ± 0.9, printed [3.35, 5.15], covers it.
+func TestIntervalsAuditedAsPrinted(t *testing.T) {
+	for _, tc := range []struct {
+		by      string
+		code    int
+		logbook string
+	}{
+		{"0.893", ExitError, "1 of 1 primary cells can be narrowed below their protection levels"},
+		{"0.9", ExitOK, "Audit: all 1 primary cells are protected by the published intervals"},
+	} {
+		t.Run(tc.by, func(t *testing.T) {
+			data := t.TempDir()
+			files := map[string]string{
+				"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\n" +
+					"val\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n",
+				"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
+			}
+			for name, text := range files {
+				if err := os.WriteFile(filepath.Join(data, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n" +
+				"<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
+				"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(21)\r\n<READTABLE>\r\n<SUPPRESS> IP(1)\r\n" +
+				"<WRITETABLE> (1, 3, AS+, \"out3.txt\")\r\n<WRITETABLE> (1, 5, , \"out5.tab\")\r\n"
+			dir := t.TempDir()
+			path := filepath.Join(dir, "job.arb")
+			if err := os.WriteFile(path, []byte(arb), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg := Config{BatchFile: path, Logbook: filepath.Join(dir, "log.txt"), TempDir: dir,
+				Protector: newFake(t, widen{}, intervalAudit{}), Version: "test",
+				MethodParams: map[string]map[string]string{"IP": {"by": tc.by}}}
+			code, rep := Run(t.Context(), cfg)
+			lb, _ := os.ReadFile(cfg.Logbook)
+			if code != tc.code || !strings.Contains(string(lb), tc.logbook) {
+				t.Fatalf("exit %d (want %d), errors %v; logbook lacks %q:\n%s", code, tc.code, rep.Errors, tc.logbook, lb)
+			}
+			out3, err := os.ReadFile(filepath.Join(dir, "out3.txt"))
+			if tc.code != ExitOK {
+				if err == nil {
+					t.Errorf("the unsafe table was written:\n%s", out3)
+				}
+				return
+			}
+			if err != nil || !strings.Contains(string(out3), `"A",4.25,3.35,5.15,9`) {
+				t.Errorf("type 3 output (%v) lacks A's printed interval:\n%s", err, out3)
+			}
+			out5, err := os.ReadFile(filepath.Join(dir, "out5.tab"))
+			if err != nil || !strings.Contains(string(out5), ";3.35;5.15") {
+				t.Errorf("type 5 output (%v) lacks A's printed interval:\n%s", err, out5)
+			}
+		})
+	}
+}
