@@ -427,6 +427,9 @@ func (e *engine) runJob() int {
 		if err := e.precheck(job.Commands); err != nil {
 			return e.fail(err)
 		}
+		if err := e.preflight(job.Commands); err != nil {
+			return e.fail(err)
+		}
 		for _, cmd := range job.Commands {
 			if code, done := e.execute(cmd); done {
 				return code
@@ -544,7 +547,7 @@ func (e *engine) versionInfo(c *arb.VersionInfo) error {
 func (e *engine) openData(name string, h *arb.Header, tabular bool) error {
 	path, err := e.findInput(name, inputFile)
 	if err != nil {
-		return withHint(err, "%s", inputHint(e.resolver, name))
+		return inputErr(e.resolver, name, err)
 	}
 	kind := "microdata file"
 	if tabular {
@@ -560,7 +563,7 @@ func (e *engine) openData(name string, h *arb.Header, tabular bool) error {
 func (e *engine) openMetadata(c *arb.OpenMetadata) error {
 	path, err := e.findInput(c.File, inputFile)
 	if err != nil {
-		return withHint(err, "%s", inputHint(e.resolver, c.File))
+		return inputErr(e.resolver, c.File, err)
 	}
 	if err := e.guard.input(path, inputWhat("metadata file", &c.Header)); err != nil {
 		return err

@@ -66,6 +66,16 @@ func (e *engine) lookupInput(name string, resolve func(r arb.Resolver, name stri
 	return real, true, nil
 }
 
+// inputErr is the error for an input file name that could not be found:
+// err with the places it was looked for as hint, or err alone for an
+// unmapped Windows path, which was not looked for at all.
+func inputErr(r arb.Resolver, name string, err error) error {
+	if errors.Is(err, pathmap.ErrUnmapped) {
+		return err
+	}
+	return withHint(err, "%s", inputHint(r, name))
+}
+
 // warnCase records that a file was found ignoring case.
 func (e *engine) warnCase(name, real string) {
 	msg := fmt.Sprintf("file %s not found as written; using %s, whose name differs only in case (Windows ignores case)", name, real)
