@@ -1,12 +1,15 @@
 package batch
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/atomicfile"
+	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/logbook"
 	"github.com/sdcengine/argus/argusio/output"
@@ -52,11 +55,17 @@ func (e *engine) preflight(cmds []arb.Command) error {
 		}
 		r := e.resolver
 		r.Exists = exists
-		if _, err := resolve(r, mapped); err == nil {
-			return nil
+		if p, err := resolve(r, mapped); err == nil {
+			if written[resolvedPath(p)] {
+				return nil // written by the job before it is read
+			}
 		}
-		if _, _, err := e.lookupInput(name, resolve); err != nil {
+		p, _, err := e.lookupInput(name, resolve)
+		if err != nil {
 			return preflightErr(h, fieldCol(h, field), inputErr(e.resolver, name, err))
+		}
+		if err := sniffBinary(p); err != nil {
+			return preflightErr(h, fieldCol(h, field), err)
 		}
 		return nil
 	}
@@ -301,4 +310,34 @@ func fieldCol(h *arb.Header, field int) int {
 		}
 	}
 	return h.Pos.Column
+}
+
+// sniffLen is how much of an input file sniffBinary reads.
+const sniffLen = 64 << 10
+
+// sniffBinary refuses an input file whose start holds a NUL byte: no text
+// file of τ-Argus has one (binary, compressed, UTF-16), and read as text
+// its lines would be garbage, some readers skipping them as incorrect. The
+// error names the file, line and column. A file that cannot be opened is
+// left to its command.
+func sniffBinary(path string) error {
+	f, err := infile.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	buf := make([]byte, sniffLen)
+	n, _ := io.ReadFull(f, buf)
+	buf = buf[:n]
+	i := bytes.IndexByte(buf, 0)
+	if i < 0 {
+		return nil
+	}
+	line, start := 1, 0
+	for j := 0; j < i; j++ {
+		if buf[j] == '\n' || (buf[j] == '\r' && buf[j+1] != '\n') {
+			line, start = line+1, j+1
+		}
+	}
+	return &lex.ParseError{Pos: lex.Pos{File: path, Line: line, Column: i - start + 1}, Err: lex.ErrBinary}
 }

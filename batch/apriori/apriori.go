@@ -240,6 +240,9 @@ func Apply(ctx context.Context, t *table.Table, r io.Reader, name string, opt Op
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, lex.ErrBinary) {
+			return res, err // names the file, line and column
+		}
 		return res, fmt.Errorf("apriori: reading %s: %w", name, err)
 	}
 	return res, nil

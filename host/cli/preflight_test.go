@@ -94,3 +94,67 @@ func listDir(t *testing.T, dir string) []string {
 	}
 	return names
 }
+
+// TestBadInputRefused: bad input that was accepted silently (a .tab line
+// with more or fewer fields than the .rda declares, a negative frequency
+// or protection level, a binary file as a-priori file or metadata, whose
+// lines were skipped as incorrect and the file called applied) is an error
+// naming the file, line and field: exit 2, no output.
+func TestBadInputRefused(t *testing.T) {
+	const rda = "<SEPARATOR> \";\"\nA\n  <RECODEABLE>\n  <TOTCODE> \"T\"\nV\n  <NUMERIC>\nN\n  <FREQUENCY>\n" +
+		"S\n  <STATUS>\nL\n  <NUMERIC> <LOWERPL>\nU\n  <NUMERIC> <UPPERPL>\n"
+	const tab = "a;1;1;S;;\nb;2;1;U;1;1\nT;3;2;S;;\n"
+	const job = "<OPENTABLEDATA> \"t.tab\"\n<OPENMETADATA> \"t.rda\"\n<SPECIFYTABLE> \"A\"|\"V\"||\n<SAFETYRULE> MAN(10)\n" +
+		"<READTABLE> 1\n<APRIORI> \"t.hst\", 1, \";\", 1, 0\n<WRITETABLE> (1,3,AS+,\"out.txt\")\n"
+	binary := "PK\x03\x04\x14\x00;\x00\x08\x00\n" + strings.Repeat("\x00\x9c;\x01\xff\n", 50)
+	for _, c := range []struct {
+		name  string
+		files map[string]string // replaced files
+		want  []string
+	}{
+		{"a .tab line with a field too many", map[string]string{"t.tab": strings.Replace(tab, "b;2;1;U;1;1", "b;2;1;U;1;1;7", 1)},
+			[]string{"t.tab on line 2", "the line has 7 fields, the metadata declares 6 (A;V;N;S;L;U)"}},
+		{"a .tab line with fields missing", map[string]string{"t.tab": strings.Replace(tab, "a;1;1;S;;", "a;1", 1)},
+			[]string{"t.tab on line 1", "the line has 2 fields, the metadata declares 6"}},
+		{"a negative protection level in a .tab", map[string]string{"t.tab": strings.Replace(tab, "b;2;1;U;1;1", "b;2;1;U;-1;1", 1)},
+			[]string{"t.tab on line 2", "field 5 (L): a protection level cannot be negative"}},
+		{"a negative frequency in a .tab", map[string]string{"t.tab": strings.Replace(tab, "b;2;1;U;1;1", "b;2;-1;U;1;1", 1)},
+			[]string{"t.tab on line 2", "field 3 (N): a frequency cannot be negative"}},
+		{"a binary a-priori file", map[string]string{"t.hst": binary},
+			[]string{"job.arb:6:11: ", "t.hst:1:6: a NUL byte: this is not a text file"}},
+		{"a binary metadata file", map[string]string{"t.rda": binary},
+			[]string{"job.arb:2:16: ", "t.rda:1:6: a NUL byte"}},
+		{"a .tab in UTF-16", map[string]string{"t.tab": "\xff\xfea\x00;\x001\x00"},
+			[]string{"job.arb:1:17: ", "t.tab:1:4: a NUL byte"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{"t.rda": rda, "t.tab": tab, "t.hst": "a;S\n", "job.arb": job}
+			for name, text := range c.files {
+				files[name] = text
+			}
+			for name, text := range files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			logbook := filepath.Join(dir, "logbook.txt")
+			code, out, errOut := run(t, t.TempDir(), filepath.Join(dir, "job.arb"), logbook)
+			lb, _ := os.ReadFile(logbook)
+			if code != ExitError {
+				t.Fatalf("exit %d, want %d\n%s%s\n%s", code, ExitError, out, errOut, lb)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(string(lb), w) || !strings.Contains(errOut, w) {
+					t.Errorf("logbook or stderr lacks %q:\n%s\n%s", w, lb, errOut)
+				}
+			}
+			if strings.Contains(string(lb), "has been applied") {
+				t.Errorf("logbook says the a-priori file was applied:\n%s", lb)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "out.txt")); err == nil {
+				t.Error("out.txt written")
+			}
+		})
+	}
+}
