@@ -72,15 +72,13 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 			case "report":
 				a.report = val
 			case "time-limit":
-				a.timeLimit, err = time.ParseDuration(val)
+				a.timeLimit, err = parseLimit(val, false)
 			case "suppress-limit":
-				a.suppressLimit, err = time.ParseDuration(val)
+				a.suppressLimit, err = parseLimit(val, false)
 			case "audit-limit":
-				a.auditLimit, err = time.ParseDuration(val)
+				a.auditLimit, err = parseLimit(val, false)
 			case "threads":
-				if a.threads, err = strconv.Atoi(val); err == nil && a.threads < 1 {
-					err = fmt.Errorf("%d threads: at least 1", a.threads)
-				}
+				a.threads, err = parseCount(val, 1)
 			case "pathmap":
 				var r pathmap.Rule
 				if r, err = pathmap.ParseRule(val); err == nil {
@@ -89,7 +87,9 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 			case "publish-unsafe":
 				a.publishUnsafe, err = strconv.ParseBool(val)
 			case "transient-status":
-				a.transientStatus, err = strconv.Atoi(val)
+				if a.transientStatus, err = parseCount(val, 0); err == nil && a.transientStatus > 255 {
+					err = fmt.Errorf("%d: an exit status is at most 255", a.transientStatus)
+				}
 			case "param":
 				var method, pname, pval string
 				if method, pname, pval, err = catalog.ParseParam(val); err == nil {

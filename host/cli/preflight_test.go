@@ -158,3 +158,56 @@ func TestBadInputRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestBadCommandLine: negative (and, where 0 means nothing sensible,
+// zero) durations and counts on the command line were taken as "none" or
+// the default, or made the job fail with a misleading message
+// (--time-limit=-5s: "job time limit reached"); an output folder that does
+// not exist was reported through the temporary file's name. Each is refused
+// before any work, naming the option, with exit 2 and no logbook.
+func TestBadCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	job := filepath.Join(dir, "job.arb")
+	if err := os.WriteFile(job, []byte("<OPENTABLEDATA> \"t.tab\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logbook := filepath.Join(dir, "log.txt")
+	t.Chdir(dir)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{job, logbook, "--time-limit=-5s"}, "option --time-limit: -5s: must not be negative"},
+		{[]string{job, logbook, "--time-limit=0s"}, "option --time-limit: 0s: must be more than zero"},
+		{[]string{job, logbook, "--suppress-limit=-1m"}, "option --suppress-limit: -1m: must not be negative"},
+		{[]string{job, logbook, "--audit-limit=0"}, "option --audit-limit: 0: must be more than zero"},
+		{[]string{job, logbook, "--threads=-2"}, "option --threads: -2: must be at least 1"},
+		{[]string{job, logbook, "--transient-status=-1"}, "option --transient-status: -1: must not be negative"},
+		{[]string{job, logbook, "--transient-status=300"}, "an exit status is at most 255"},
+		{[]string{"run-all", "-workers", "-1", dir}, `invalid value "-1" for flag -workers: -1: must not be negative`},
+		{[]string{"run-all", "-retries=-1", dir}, `invalid value "-1" for flag -retries`},
+		{[]string{"run-all", "-time-limit=-5s", dir}, `invalid value "-5s" for flag -time-limit: -5s: must not be negative`},
+		{[]string{"run-all", dir, "--", "--time-limit=-5s"}, "job options after --: option --time-limit: -5s: must not be negative"},
+		{[]string{"worker", "-nats", "nats://127.0.0.1:1", "-ack-wait=0s"}, `invalid value "0s" for flag -ack-wait`},
+		{[]string{"worker", "-nats", "nats://127.0.0.1:1", "-max-deliveries=0"}, `invalid value "0" for flag -max-deliveries: 0: must be at least 1`},
+		{[]string{"worker", "-nats", "nats://127.0.0.1:1", "--", "--threads=0"}, "job options after --: option --threads: 0: must be at least 1"},
+		{[]string{"status", "-nats", "nats://127.0.0.1:1", "-wait=-1s"}, `invalid value "-1s" for flag -wait`},
+		{[]string{"generate", "-shape", "4x3", "-maxfreq", "-3", "-jj", "x.jj"}, `invalid value "-3" for flag -maxfreq`},
+		{[]string{"generate", "-shape", "4x3", "-units", "-2", "-jj", "x.jj"}, `invalid value "-2" for flag -units`},
+		{[]string{"generate", "-shape", "4x3", "-job", "gen/t"}, `-job gen/t: output folder "gen" does not exist`},
+		{[]string{"generate", "-shape", "4x3", "-jj", "x.jj", "-job", "gen/t"}, `-job gen/t: output folder "gen" does not exist`},
+	} {
+		t.Run(strings.Join(c.args[max(0, len(c.args)-2):], " "), func(t *testing.T) {
+			code, out, errOut := run(t, t.TempDir(), c.args...)
+			if code != ExitError || !strings.Contains(errOut, c.want) {
+				t.Errorf("exit %d, stderr %q, want %q\n%s", code, errOut, c.want, out)
+			}
+			for _, f := range []string{logbook, "x.jj", "gen"} {
+				if _, err := os.Stat(f); err == nil {
+					t.Errorf("%s written", f)
+					os.RemoveAll(f)
+				}
+			}
+		})
+	}
+}
