@@ -211,3 +211,38 @@ func TestBadCommandLine(t *testing.T) {
 		})
 	}
 }
+
+// TestAprioriSkippedWarned: an a-priori file whose lines are skipped or
+// refused under IgnoreError (τ-Argus's batch default: a negative
+// protection level or cost, an unknown code or action) was reported as
+// "has been applied" and nothing more; the logbook and stderr now warn,
+// naming the lines.
+func TestAprioriSkippedWarned(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"t.rda": "<SEPARATOR> \";\"\nA\n  <RECODEABLE>\n  <TOTCODE> \"T\"\nV\n  <NUMERIC>\nN\n  <FREQUENCY>\n" +
+			"S\n  <STATUS>\nL\n  <NUMERIC> <LOWERPL>\nU\n  <NUMERIC> <UPPERPL>\n",
+		"t.tab": "a;1;1;S;;\nb;2;1;U;1;1\nT;3;2;S;;\n",
+		"t.hst": "b;PL;-1;2\na;C;-5\nzz;S\na;X\na;S\n",
+		"job.arb": "<OPENTABLEDATA> \"t.tab\"\n<OPENMETADATA> \"t.rda\"\n<SPECIFYTABLE> \"A\"|\"V\"||\n<SAFETYRULE> MAN(10)\n" +
+			"<READTABLE> 1\n<APRIORI> \"t.hst\", 1, \";\", 1, 0\n<WRITETABLE> (1,3,AS+,\"out.txt\")\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	logbook := filepath.Join(dir, "logbook.txt")
+	report := filepath.Join(dir, "report.json")
+	code, out, errOut := run(t, t.TempDir(), filepath.Join(dir, "job.arb"), logbook, "--report="+report)
+	lb, _ := os.ReadFile(logbook)
+	rep, _ := os.ReadFile(report)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s\n%s", code, out, errOut, lb)
+	}
+	want := "a-priori file t.hst: 4 of its 5 lines skipped or refused (IgnoreError): line 1: Illegal values for the protection levels; " +
+		"line 2: Illegal new cost value; line 3: Code number 1 code: zz could not be found; line 4: Illegal apriori command(X)"
+	if !strings.Contains(string(lb), "WARNING: "+want) || !strings.Contains(string(rep), "job.arb:6: warning: "+want) {
+		t.Errorf("logbook or run report lacks the warning %q:\n%s\n%s", want, lb, rep)
+	}
+}
