@@ -44,7 +44,7 @@ type pfTable struct {
 // preflight walks the commands as they will run, without reading data.
 func (e *engine) preflight(cmds []arb.Command) error {
 	var tables []*pfTable
-	tabular := false
+	tabular, dataFile := false, ""
 	logbookAt := ""              // the <LOGBOOK> in force, which gets the error
 	written := map[string]bool{} // resolved paths of the job's earlier outputs
 	exists := func(p string) bool { return fileExists(p) || written[resolvedPath(p)] }
@@ -88,10 +88,14 @@ func (e *engine) preflight(cmds []arb.Command) error {
 			tables = nil
 		case *arb.OpenMicrodata:
 			tabular, err = false, input(h, 0, c.File, inputFile)
+			dataFile, _ = e.quietInput(c.File, inputFile)
 		case *arb.OpenTableData:
 			tabular, err = true, input(h, 0, c.File, inputFile)
+			dataFile, _ = e.quietInput(c.File, inputFile)
 		case *arb.OpenMetadata:
-			err = input(h, 0, c.File, inputFile)
+			if err = input(h, 0, c.File, inputFile); err == nil {
+				err = e.preflightMetadata(h, c.File, tabular, dataFile)
+			}
 		case *arb.SpecifyTable:
 			tables = append(tables, &pfTable{spec: c, tabular: tabular})
 		case *arb.SafetyRule:
@@ -132,6 +136,26 @@ func (e *engine) preflight(cmds []arb.Command) error {
 				e.log.Out = logbook.AppendFile{Path: logbookAt}
 			}
 			return err
+		}
+	}
+	return nil
+}
+
+// preflightMetadata sniffs the files a metadata file names (hierarchy
+// files, code lists) for binary content; the metadata's own errors are
+// left to <OPENMETADATA>.
+func (e *engine) preflightMetadata(h *arb.Header, name string, tabular bool, dataFile string) error {
+	path, ok := e.quietInput(name, inputFile)
+	if !ok {
+		return nil
+	}
+	m, err := readMetadata(path, tabular)
+	if err != nil || e.mapMetadataPaths(m, dataFile, func(string, string) {}) != nil {
+		return nil
+	}
+	for _, f := range metadataFiles(m, dataFile) {
+		if err := sniffBinary(f.path); err != nil {
+			return preflightErr(h, fieldCol(h, 0), fmt.Errorf("%s: %w", f.what, err))
 		}
 	}
 	return nil

@@ -30,29 +30,37 @@ func TestFailBeforeWork(t *testing.T) {
 	for _, c := range []struct {
 		name, job string
 		want      []string
-		not       []string // in neither logbook nor stderr
+		not       []string          // in neither logbook nor stderr
+		files     map[string]string // inputs replaced
 	}{
 		{"IP and type 6", strings.Replace(ip, `(1, 5, , "ip5.tab")`, `(1, 6, , "ip6.jj")`, 1),
-			[]string{"job.arb:14:18: Chosen output type 6 is not allowed for this type of protection"}, nil},
+			[]string{"job.arb:14:18: Chosen output type 6 is not allowed for this type of protection"}, nil, nil},
 		{"missing output folder", strings.Replace(ip, `"ip5.tab"`, `"nodir/ip5.tab"`, 1),
-			[]string{`job.arb:14:23: output folder "nodir" does not exist`}, nil},
+			[]string{`job.arb:14:23: output folder "nodir" does not exist`}, nil, nil},
 		{"unmapped output path", strings.Replace(ip, `"ip5.tab"`, `"Z:\out\ip5.tab"`, 1),
-			[]string{`job.arb:14:23: Z:\out\ip5.tab: no path mapping covers this Windows path`, `pathmap Z:\ <directory>`}, nil},
+			[]string{`job.arb:14:23: Z:\out\ip5.tab: no path mapping covers this Windows path`, `pathmap Z:\ <directory>`}, nil, nil},
 		{"missing input after the work", ip + "<CLEAR>\n<OPENMICRODATA> \"nosuch.asc\"\n",
-			[]string{"job.arb:16:17: file: nosuch.asc could not be found"}, nil},
+			[]string{"job.arb:16:17: file: nosuch.asc could not be found"}, nil, nil},
 		{"rounding base below the frequency rule", strings.Replace(rnd, "RND(1,5,", "RND(1,2,", 1),
-			[]string{"job.arb:11:18: The rounding base is too small", "A minimum of 3 is required"}, nil},
+			[]string{"job.arb:11:18: The rounding base is too small", "A minimum of 3 is required"}, nil, nil},
 		{"table never specified", strings.Replace(ip, `(1, 5, , "ip5.tab")`, `(2, 5, , "ip5.tab")`, 1),
-			[]string{"job.arb:14:15: Illegal table number (2)"}, nil},
+			[]string{"job.arb:14:15: Illegal table number (2)"}, nil, nil},
 		{"unmapped input path", strings.Replace(ip, `"tau_testW.asc"`, `"U:\data\tau_testW.asc"`, 1),
 			[]string{`job.arb:5:17: U:\data\tau_testW.asc: no path mapping covers this Windows path`, `pathmap U:\ <directory>`},
-			[]string{"is used as given"}},
+			[]string{"is used as given"}, nil},
 		{"version file in a missing folder", ip + "<VERSIONINFO> \"nodir/v.txt\"\n",
-			[]string{`job.arb:15:15: output folder "nodir" does not exist`}, nil},
+			[]string{`job.arb:15:15: output folder "nodir" does not exist`}, nil, nil},
+		{"binary hierarchy file", ip, []string{"job.arb:6:16: the file of <HIERCODELIST> of variable Region", "region2.hrc:1:3: a NUL byte"}, nil,
+			map[string]string{"region2.hrc": "PK\x00\x01;\n"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			job := simple2DJob(t, "", c.job)
 			dir := filepath.Dir(job)
+			for name, text := range c.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			before := listDir(t, dir)
 			logbook := filepath.Join(dir, "logbook.txt")
 			code, out, errOut := run(t, plugins, job, logbook)
