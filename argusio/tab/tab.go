@@ -415,7 +415,7 @@ func (r *Reader) checkFieldCount() error {
 		return nil
 	}
 	n := strings.Count(r.sc.Line(), l.Separator) + 1
-	if n == len(l.Columns) {
+	if n == len(l.Columns) || (n > len(l.Columns) && l.ExtraFields) {
 		return nil
 	}
 	if n < len(l.Columns) && !slices.ContainsFunc(l.Columns[n:], func(c Column) bool { return c.Role != LowerPL && c.Role != UpperPL }) {

@@ -213,6 +213,12 @@ func TestRead(t *testing.T) {
 				`error: x.tab:2:1: the line has 6 fields, the metadata declares 4 (A,V,F,St)`,
 				`line 3 codes ["  c"] resp 3 freq 1 shadow 3 cost 3 status 2/2 pl 0/0`,
 			}},
+		{"extra fields accepted with ExtraFields (AR+ audit columns)", Layout{Separator: ",", StatusOnly: true, ExtraFields: true, Columns: simple.Columns},
+			"b,3,1,S,1,2,3,0,0,0\na,3\n",
+			[]string{
+				`line 1 codes ["  b"] resp 3 freq 1 shadow 3 cost 3 status 2/2 pl 0/0`,
+				`error: x.tab:2:1: the line has 2 fields, the metadata declares 4 (A,V,F,St)`,
+			}},
 		{"trailing protection levels may be left out", Layout{Separator: ";", StatusOnly: true, ManualMargin: 10, Columns: []Column{
 			{Name: "A", Role: Code, TotalCode: "T"}, {Name: "V", Role: Response}, {Name: "F", Role: Frequency},
 			{Name: "S", Role: Status}, {Name: "L", Role: LowerPL}, {Name: "U", Role: UpperPL}}},
