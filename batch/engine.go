@@ -421,7 +421,9 @@ func (e *engine) runJob() int {
 		}
 	}
 	// τ-Argus executes every line before it reads the next, so the commands
-	// before a malformed line run first.
+	// before a malformed line run first; argus refuses the job before any
+	// work instead (unless a <GOINTERACTIVE> ends it before that line),
+	// after the checks of the lines before it.
 	if job != nil {
 		e.commands = job.Commands
 		if err := e.precheck(job.Commands); err != nil {
@@ -429,6 +431,9 @@ func (e *engine) runJob() int {
 		}
 		if err := e.preflight(job.Commands); err != nil {
 			return e.fail(err)
+		}
+		if parseErr != nil && !slices.ContainsFunc(job.Commands, isInteractive) {
+			return e.fail(refusedEarly(parseErr))
 		}
 		for _, cmd := range job.Commands {
 			if code, done := e.execute(cmd); done {

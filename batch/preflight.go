@@ -365,3 +365,15 @@ func sniffBinary(path string) error {
 	}
 	return &lex.ParseError{Pos: lex.Pos{File: path, Line: line, Column: i - start + 1}, Err: lex.ErrBinary}
 }
+
+// isInteractive reports whether cmd is <GOINTERACTIVE>.
+func isInteractive(cmd arb.Command) bool {
+	_, ok := cmd.(*arb.GoInteractive)
+	return ok
+}
+
+// refusedEarly marks the error of a malformed batch line, refused before
+// the lines before it run.
+func refusedEarly(err error) error {
+	return fmt.Errorf("%w (refused before the job started)", err)
+}

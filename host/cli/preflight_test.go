@@ -50,6 +50,9 @@ func TestFailBeforeWork(t *testing.T) {
 			[]string{"is used as given"}, nil},
 		{"version file in a missing folder", ip + "<VERSIONINFO> \"nodir/v.txt\"\n",
 			[]string{`job.arb:15:15: output folder "nodir" does not exist`}, nil, nil},
+		{"malformed line after the work", ip + "<NOSUCH> 1\n", []string{"job.arb:15:1: Unknown keyword <NOSUCH>"}, nil, nil},
+		{"bad <SUPPRESS> argument after the work", ip + "<SUPPRESS> GH(1,100,x)\n",
+			[]string{"job.arb:15:21: Illegal value (x) for model size in GH"}, nil, nil},
 		{"binary hierarchy file", ip, []string{"job.arb:6:16: the file of <HIERCODELIST> of variable Region", "region2.hrc:1:3: a NUL byte"}, nil,
 			map[string]string{"region2.hrc": "PK\x00\x01;\n"}},
 	} {
