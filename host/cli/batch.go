@@ -185,6 +185,14 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 		fmt.Fprintf(env.Stderr, "argus: %v\n", err)
 		return ExitError
 	}
+	// A run report that cannot be written was found out only after the
+	// job (exit 0, a warning): refuse the job before it starts.
+	if a.report != "" {
+		if err := atomicfile.CheckDir(filepath.Dir(a.report)); err != nil {
+			fmt.Fprintf(env.Stderr, "argus: option --report=%s: report %v\n", a.report, err)
+			return ExitError
+		}
+	}
 	// The job's time limit covers finding the plugins too (a plugin may
 	// take its whole describe time limit).
 	if a.timeLimit > 0 {

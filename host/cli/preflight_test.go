@@ -195,6 +195,7 @@ func TestBadCommandLine(t *testing.T) {
 		{[]string{job, logbook, "--threads=-2"}, "option --threads: -2: must be at least 1"},
 		{[]string{job, logbook, "--transient-status=-1"}, "option --transient-status: -1: must not be negative"},
 		{[]string{job, logbook, "--transient-status=300"}, "an exit status is at most 255"},
+		{[]string{job, logbook, "--report=nodir/r.json"}, `option --report=nodir/r.json: report folder "nodir" does not exist`},
 		{[]string{"run-all", "-workers", "-1", dir}, `invalid value "-1" for flag -workers: -1: must not be negative`},
 		{[]string{"run-all", "-retries=-1", dir}, `invalid value "-1" for flag -retries`},
 		{[]string{"run-all", "-time-limit=-5s", dir}, `invalid value "-5s" for flag -time-limit: -5s: must not be negative`},
