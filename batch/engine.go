@@ -429,11 +429,16 @@ func (e *engine) runJob() int {
 		if err := e.precheck(job.Commands); err != nil {
 			return e.fail(err)
 		}
-		if err := e.preflight(job.Commands); err != nil {
-			return e.fail(err)
+		lb, err := e.preflight(job.Commands)
+		if err == nil && parseErr != nil && !slices.ContainsFunc(job.Commands, isInteractive) {
+			err = refusedEarly(parseErr)
 		}
-		if parseErr != nil && !slices.ContainsFunc(job.Commands, isInteractive) {
-			return e.fail(refusedEarly(parseErr))
+		if err != nil {
+			if lb != "" {
+				// Clients read the logbook the batch file names.
+				e.log.Out = logbook.AppendFile{Path: lb}
+			}
+			return e.fail(err)
 		}
 		for _, cmd := range job.Commands {
 			if code, done := e.execute(cmd); done {

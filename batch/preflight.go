@@ -11,7 +11,6 @@ import (
 	"github.com/sdcengine/argus/argusio/atomicfile"
 	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/lex"
-	"github.com/sdcengine/argus/argusio/logbook"
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/rules"
@@ -42,10 +41,12 @@ type pfTable struct {
 }
 
 // preflight walks the commands as they will run, without reading data.
-func (e *engine) preflight(cmds []arb.Command) error {
+// It returns the logbook the last <LOGBOOK> names, "" when none does or
+// the walk stopped before one: clients read the logbook the batch file
+// names, so a job refused early writes its error there.
+func (e *engine) preflight(cmds []arb.Command) (logbookAt string, err error) {
 	var tables []*pfTable
 	tabular, dataFile := false, ""
-	logbookAt := ""              // the <LOGBOOK> in force, which gets the error
 	written := map[string]bool{} // resolved paths of the job's earlier outputs
 	exists := func(p string) bool { return fileExists(p) || written[resolvedPath(p)] }
 	input := func(h *arb.Header, field int, name string, resolve func(arb.Resolver, string) (string, error)) error {
@@ -83,7 +84,7 @@ func (e *engine) preflight(cmds []arb.Command) error {
 		var err error
 		switch c := cmd.(type) {
 		case *arb.GoInteractive:
-			return nil // nothing after it runs
+			return logbookAt, nil // nothing after it runs
 		case *arb.Clear:
 			tables = nil
 		case *arb.OpenMicrodata:
@@ -131,14 +132,10 @@ func (e *engine) preflight(cmds []arb.Command) error {
 			}
 		}
 		if err != nil {
-			if logbookAt != "" {
-				// Clients read the logbook the batch file names.
-				e.log.Out = logbook.AppendFile{Path: logbookAt}
-			}
-			return err
+			return logbookAt, err
 		}
 	}
-	return nil
+	return logbookAt, nil
 }
 
 // preflightMetadata sniffs the files a metadata file names (hierarchy
