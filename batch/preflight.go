@@ -79,8 +79,19 @@ func (e *engine) preflight(cmds []arb.Command) (logbookAt string, err error) {
 		}
 		return tables[n-1], nil
 	}
+	var order arb.Order
 	for _, cmd := range cmds {
 		h := cmd.Head()
+		if _, ok := cmd.(*arb.Comment); ok {
+			continue
+		}
+		if err := order.Check(cmd); err != nil {
+			pe, _ := err.(*lex.ParseError)
+			if pe != nil {
+				err = &lex.ParseError{Pos: pe.Pos, Text: pe.Text, Err: fmt.Errorf("%w (refused before the job started)", pe.Err)}
+			}
+			return logbookAt, &Error{Pos: *h, Err: err}
+		}
 		var err error
 		switch c := cmd.(type) {
 		case *arb.GoInteractive:

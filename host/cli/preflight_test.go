@@ -50,6 +50,8 @@ func TestFailBeforeWork(t *testing.T) {
 			[]string{"is used as given"}, nil},
 		{"version file in a missing folder", ip + "<VERSIONINFO> \"nodir/v.txt\"\n",
 			[]string{`job.arb:15:15: output folder "nodir" does not exist`}, nil, nil},
+		{"keyword out of order after the work", ip + "<SAFETYRULE> P(15,1)\n",
+			[]string{"job.arb:15:1: This keyword (<SAFETYRULE>) is not allowed in this position"}, nil, nil},
 		{"malformed line after the work", ip + "<NOSUCH> 1\n", []string{"job.arb:15:1: Unknown keyword <NOSUCH>"}, nil, nil},
 		{"bad <SUPPRESS> argument after the work", ip + "<SUPPRESS> GH(1,100,x)\n",
 			[]string{"job.arb:15:21: Illegal value (x) for model size in GH"}, nil, nil},
