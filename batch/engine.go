@@ -557,7 +557,7 @@ func (e *engine) versionInfo(c *arb.VersionInfo) error {
 func (e *engine) openData(name string, h *arb.Header, tabular bool) error {
 	path, err := e.findInput(name, inputFile)
 	if err != nil {
-		return inputErr(e.resolver, name, err)
+		return e.inputErr(name, err)
 	}
 	kind := "microdata file"
 	if tabular {
@@ -573,7 +573,7 @@ func (e *engine) openData(name string, h *arb.Header, tabular bool) error {
 func (e *engine) openMetadata(c *arb.OpenMetadata) error {
 	path, err := e.findInput(c.File, inputFile)
 	if err != nil {
-		return inputErr(e.resolver, c.File, err)
+		return e.inputErr(c.File, err)
 	}
 	if err := e.guard.input(path, inputWhat("metadata file", &c.Header)); err != nil {
 		return err

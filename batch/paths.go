@@ -67,13 +67,17 @@ func (e *engine) lookupInput(name string, resolve func(r arb.Resolver, name stri
 }
 
 // inputErr is the error for an input file name that could not be found:
-// err with the places it was looked for as hint, or err alone for an
-// unmapped Windows path, which was not looked for at all.
-func inputErr(r arb.Resolver, name string, err error) error {
+// err with the places it was looked for as hint, or with the path a
+// mapped Windows path was read as, or err alone for an unmapped Windows
+// path, which was not looked for at all.
+func (e *engine) inputErr(name string, err error) error {
 	if errors.Is(err, pathmap.ErrUnmapped) {
 		return err
 	}
-	return withHint(err, "%s", inputHint(r, name))
+	if mapped, merr := e.mapPath(name); merr == nil && pathmap.IsWindowsPath(name) && mapped != name {
+		return withHint(err, "%s is read as %s (path mapping); check the path and the mapping", name, mapped)
+	}
+	return withHint(err, "%s", inputHint(e.resolver, name))
 }
 
 // warnCase records that a file was found ignoring case.

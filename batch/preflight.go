@@ -63,7 +63,7 @@ func (e *engine) preflight(cmds []arb.Command) (logbookAt string, err error) {
 		}
 		p, _, err := e.lookupInput(name, resolve)
 		if err != nil {
-			return preflightErr(h, fieldCol(h, field), inputErr(e.resolver, name, err))
+			return preflightErr(h, fieldCol(h, field), e.inputErr(name, err))
 		}
 		if err := sniffBinary(p); err != nil {
 			return preflightErr(h, fieldCol(h, field), err)

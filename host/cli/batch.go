@@ -82,6 +82,9 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 			case "pathmap":
 				var r pathmap.Rule
 				if r, err = pathmap.ParseRule(val); err == nil {
+					if st, serr := os.Stat(r.Dir); serr != nil || !st.IsDir() {
+						err = fmt.Errorf("%s: the directory %s does not exist", val, r.Dir)
+					}
 					a.pathmap = append(a.pathmap, r)
 				}
 			case "publish-unsafe":
