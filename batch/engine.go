@@ -424,10 +424,23 @@ func (e *engine) runJob() int {
 		}
 	}
 	// τ-Argus executes every line before it reads the next, so the commands
-	// before a malformed line run first.
+	// before a malformed line run first; argus refuses the job before any
+	// work instead (unless a <GOINTERACTIVE> ends it before that line),
+	// after the checks of the lines before it.
 	if job != nil {
 		e.commands = job.Commands
 		if err := e.precheck(job.Commands); err != nil {
+			return e.fail(err)
+		}
+		lb, err := e.preflight(job.Commands)
+		if err == nil && parseErr != nil && !slices.ContainsFunc(job.Commands, isInteractive) {
+			err = refusedEarly(parseErr)
+		}
+		if err != nil {
+			if lb != "" {
+				// Clients read the logbook the batch file names.
+				e.log.Out = logbook.AppendFile{Path: lb}
+			}
 			return e.fail(err)
 		}
 		for _, cmd := range job.Commands {
@@ -547,7 +560,7 @@ func (e *engine) versionInfo(c *arb.VersionInfo) error {
 func (e *engine) openData(name string, h *arb.Header, tabular bool) error {
 	path, err := e.findInput(name, inputFile)
 	if err != nil {
-		return withHint(err, "%s", inputHint(e.resolver, name))
+		return e.inputErr(name, err)
 	}
 	kind := "microdata file"
 	if tabular {
@@ -563,7 +576,7 @@ func (e *engine) openData(name string, h *arb.Header, tabular bool) error {
 func (e *engine) openMetadata(c *arb.OpenMetadata) error {
 	path, err := e.findInput(c.File, inputFile)
 	if err != nil {
-		return withHint(err, "%s", inputHint(e.resolver, c.File))
+		return e.inputErr(c.File, err)
 	}
 	if err := e.guard.input(path, inputWhat("metadata file", &c.Header)); err != nil {
 		return err

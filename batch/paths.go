@@ -66,6 +66,20 @@ func (e *engine) lookupInput(name string, resolve func(r arb.Resolver, name stri
 	return real, true, nil
 }
 
+// inputErr is the error for an input file name that could not be found:
+// err with the places it was looked for as hint, or with the path a
+// mapped Windows path was read as, or err alone for an unmapped Windows
+// path, which was not looked for at all.
+func (e *engine) inputErr(name string, err error) error {
+	if errors.Is(err, pathmap.ErrUnmapped) {
+		return err
+	}
+	if mapped, merr := e.mapPath(name); merr == nil && pathmap.IsWindowsPath(name) && mapped != name {
+		return withHint(err, "%s is read as %s (path mapping); check the path and the mapping", name, mapped)
+	}
+	return withHint(err, "%s", inputHint(e.resolver, name))
+}
+
 // warnCase records that a file was found ignoring case.
 func (e *engine) warnCase(name, real string) {
 	msg := fmt.Sprintf("file %s not found as written; using %s, whose name differs only in case (Windows ignores case)", name, real)

@@ -113,7 +113,7 @@ func TestWindowsPaths(t *testing.T) {
 			{"<VERSIONINFO> \"C:\\v.txt\"\r\n", `pathmap C:\ <directory>`},
 		} {
 			code, rep, lb := runMapped(t, dir, strings.Replace(job, "<WRITETABLE> (1, 3, AS+, \"\\\\SERVER\\share\\OUT\\t.txt\")\r\n", tc.line, 1), pm)
-			if code != ExitError || len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0], "job.arb:8: ") || !strings.Contains(rep.Errors[0], tc.want) {
+			if code != ExitError || len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0], "job.arb:8:") || !strings.Contains(rep.Errors[0], tc.want) {
 				t.Errorf("%s: exit %d, errors %q", tc.line, code, rep.Errors)
 			}
 			_ = lb

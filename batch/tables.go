@@ -285,6 +285,9 @@ func (e *engine) apriori(c *arb.Apriori) error {
 		e.warn(w)
 	}
 	e.logf("Apriori file %s has been read", c.File)
+	if skipped := res.Skipped(); len(skipped) > 0 {
+		e.warnSkipped(c, skipped, len(res.Lines))
+	}
 	return nil
 }
 

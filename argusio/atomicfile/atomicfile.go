@@ -80,6 +80,9 @@ func dirOf(path string) string {
 func write(path string, perm os.FileMode, fill func(w io.Writer) error) error {
 	dir := dirOf(path)
 	_, base := filepath.Split(path)
+	if err := CheckDir(filepath.Clean(dir)); err != nil {
+		return fmt.Errorf("write %s: %w", path, err) // not the temporary file's name
+	}
 	if f := openAnonymous(dir); f != nil {
 		return writeAnonymous(f, dir, base, path, perm, fill)
 	}

@@ -218,3 +218,32 @@ func TestWriterSweepsOnce(t *testing.T) {
 		t.Errorf("first write into %s left the stale %s", dirB, filepath.Base(other))
 	}
 }
+
+// TestMissingFolder: a write into a folder that is missing or is a file
+// says so, naming the folder as given, never the temporary file; CheckDir
+// says the same before any write.
+func TestMissingFolder(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, c := range []struct{ path, want string }{
+		{"nodir/out.csv", `folder "nodir" does not exist`},
+		{"f/out.csv", `folder "f" is not a folder`},
+		{"f/sub/out.csv", `folder "f/sub" does not exist`},
+	} {
+		err := Write(c.path, 0o644, func(io.Writer) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), tempMark) {
+			t.Errorf("Write(%s) = %v, want %q", c.path, err, c.want)
+		}
+		var de *DirError
+		if err := CheckDir(filepath.Dir(c.path)); !errors.As(err, &de) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("CheckDir(%s) = %v, want %q", filepath.Dir(c.path), err, c.want)
+		}
+	}
+	if err := CheckDir(dir); err != nil {
+		t.Errorf("CheckDir of a writable folder: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package lex
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -11,6 +12,10 @@ import (
 // maxLine is the longest physical line accepted (bytes); longer lines make
 // [Scanner.Err] report bufio.ErrTooLong.
 const maxLine = 1 << 30
+
+// ErrBinary is the error of [Scanner.Err] for a line with a NUL byte: the
+// file is not a text file (binary, compressed, or saved as UTF-16).
+var ErrBinary = errors.New("a NUL byte: this is not a text file (binary, compressed, or saved as UTF-16; save it as plain text)")
 
 // Scanner reads a τ-Argus text file line by line and splits the current line
 // into tokens, fields and characters the way τ-Argus's Tokenizer does.
@@ -88,8 +93,9 @@ func (s *Scanner) readPhysical() (string, bool) {
 
 // NextLine advances to the next acceptable line: every TAB is replaced by a
 // blank, surrounding white space is stripped, and empty lines and lines that
-// start with "//" are skipped. It returns false at the end of the input or on
-// a read error (see [Scanner.Err]); the current line is then empty.
+// start with "//" are skipped. It returns false at the end of the input, on
+// a read error or at a line with a NUL byte ([ErrBinary]; see
+// [Scanner.Err]); the current line is then empty.
 func (s *Scanner) NextLine() bool {
 	for {
 		raw, ok := s.readPhysical()
@@ -98,6 +104,14 @@ func (s *Scanner) NextLine() bool {
 			return false
 		}
 		s.lineNo++
+		if i := strings.IndexByte(raw, 0); i >= 0 {
+			// A text file of τ-Argus has no NUL byte; a binary file (or one
+			// in UTF-16) read as text gives lines of garbage, which some
+			// readers would skip as incorrect and call the file applied.
+			s.err = &ParseError{Pos: Pos{File: s.name, Line: s.lineNo, Column: i + 1}, Err: ErrBinary}
+			s.text, s.line, s.off, s.tokOff, s.start = "", "", 0, 0, 0
+			return false
+		}
 		raw = strings.ReplaceAll(raw, "\t", " ")
 		lead := leadingSpace(raw, IsJavaWhitespace)
 		text := Strip(raw[lead:])

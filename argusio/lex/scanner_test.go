@@ -230,3 +230,20 @@ func TestPosString(t *testing.T) {
 		t.Errorf("ParseError: %v", e)
 	}
 }
+
+// TestBinaryInput: a line with a NUL byte stops the scanner with
+// ErrBinary at its line and column; the lines before it are read.
+func TestBinaryInput(t *testing.T) {
+	s := NewScanner(strings.NewReader("a;b\nPK\x03\x04;\x00x\nc;d\n"), "x.hst")
+	var lines []string
+	for s.NextLine() {
+		lines = append(lines, s.Text())
+	}
+	var pe *ParseError
+	if len(lines) != 1 || !errors.As(s.Err(), &pe) || !errors.Is(s.Err(), ErrBinary) || pe.Line != 2 || pe.Column != 6 {
+		t.Fatalf("lines %q, error %v", lines, s.Err())
+	}
+	if !strings.HasPrefix(s.Err().Error(), "x.hst:2:6: a NUL byte") {
+		t.Errorf("message %q", s.Err())
+	}
+}

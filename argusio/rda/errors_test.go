@@ -34,6 +34,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad length free", Microdata, "<SEPARATOR> ;\nA 1.5\n <RECODEABLE>\n", "Illegal field length (1.5) in line 2", 2},
 		{"missing length", Microdata, "A 1\n <RECODEABLE>\n", "Illegal field length () in line 1", 1},
 		{"bad decimals", Microdata, micro + " <DECIMALS> two\n", "Illegal number of decimals (two) in line 3", 3},
+		{"negative decimals", Microdata, micro + " <DECIMALS> -2\n", "Illegal number of decimals (-2) in line 3: it cannot be negative", 3},
+		{"negative distance", Microdata, micro + " <DISTANCE> 2 -4\n", "Illegal distance (-4) in line 3: it cannot be negative", 3},
 		{"hierlevels sum", Microdata, "A 1 5\n <RECODEABLE>\n <HIERLEVELS> 2 2\n", "Error in specification of hierarchical levels for variable A", 3},
 		{"hierlevels zero inside", Microdata, "A 1 5\n <RECODEABLE>\n <HIERLEVELS> 2 0 3\n", "Error in specification of hierarchical levels for variable A", 3},
 		{"hierlevels too many", Microdata, "A 1 11\n <RECODEABLE>\n <HIERLEVELS> 1 1 1 1 1 1 1 1 1 1 1\n", "Error in specification of hierarchical levels for variable A", 3},

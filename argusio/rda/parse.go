@@ -150,6 +150,17 @@ func (p *parser) parseInt(tok, what string) (int, error) {
 	return n, nil
 }
 
+// parseNonNegative parses an integer that cannot be negative (argus's
+// check: τ-Argus took a negative number of decimals or distance and failed
+// later, or not at all).
+func (p *parser) parseNonNegative(tok, what string) (int, error) {
+	n, err := p.parseInt(tok, what)
+	if err == nil && n < 0 {
+		return 0, p.errf("Illegal %s (%s) in line %d: it cannot be negative", what, tok, p.s.LineNumber())
+	}
+	return n, err
+}
+
 // declare handles a variable line.
 func (p *parser) declare(name string, pos lex.Pos) error {
 	s := p.s
@@ -240,7 +251,7 @@ func (p *parser) common(tok string) (bool, error) {
 			case lex.Strip(t) == "":
 				v.Distance[i] = v.Distance[i-1]
 			default:
-				n, err := p.parseInt(t, "distance")
+				n, err := p.parseNonNegative(t, "distance")
 				if err != nil {
 					return true, err
 				}
@@ -258,7 +269,7 @@ func (p *parser) common(tok string) (bool, error) {
 	case "<HIERCODELIST>":
 		v.HierFile = p.quoted()
 	case "<DECIMALS>":
-		n, err := p.parseInt(s.NextToken(), "number of decimals")
+		n, err := p.parseNonNegative(s.NextToken(), "number of decimals")
 		if err != nil {
 			return true, err
 		}

@@ -128,6 +128,11 @@ type Layout struct {
 	Safe, Unsafe, Protect string
 	// Columns are the variables of the .rda in declaration order.
 	Columns []Column
+	// ExtraFields accepts fields after the declared ones, which are
+	// ignored: τ-Argus's type-5 output with AR+ appends six audit columns
+	// its .rda lists only in comments ("cannot be read back into
+	// TauArgus"). Without it such a line is an error ([ErrFieldCount]).
+	ExtraFields bool
 	// FrequencyTable is true when <SPECIFYTABLE> names "<freq>" as the
 	// response: the cell value is then the frequency column.
 	FrequencyTable bool

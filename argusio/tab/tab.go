@@ -7,8 +7,10 @@
 // τ-Argus tokenizer (package lex): leading and trailing white space is
 // stripped, tabs become blanks, blank lines and lines starting with "//" are
 // skipped. Each field is taken with nextField(separator): trimmed and one
-// pair of surrounding quotes removed; missing trailing fields are empty,
-// extra fields ignored.
+// pair of surrounding quotes removed. A line with more fields than the
+// layout has columns, or fewer, is an error ([ErrFieldCount]; τ-Argus
+// reads missing fields as empty and ignores extra ones), except that
+// trailing protection-level columns may be left out.
 //
 // Per line, [Reader.Read] returns a [Row] with:
 //
@@ -56,6 +58,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -86,6 +89,14 @@ var (
 	ErrTopNOrder        = errors.New("Error in the order of the TopN")
 	ErrSeparatorMissing = errors.New("Separator not found in table file")
 	ErrBadSeparator     = errors.New("separator is not a valid regular expression")
+	// ErrFieldCount: a line has more or fewer fields than the metadata
+	// declares variables (argus's words: τ-Argus reads missing fields as
+	// empty and ignores extra ones, so a shifted or truncated line was
+	// read silently).
+	ErrFieldCount = errors.New("wrong number of fields")
+	// ErrNegative: a frequency or protection level below zero (argus's
+	// words: τ-Argus accepts them and protects nothing).
+	ErrNegative = errors.New("negative value")
 )
 
 // numberReason says why a number field was refused, without its text.
@@ -230,6 +241,9 @@ func (r *Reader) buildRow() (*Row, error) {
 		}
 		return x, nil
 	}
+	if err := r.checkFieldCount(); err != nil {
+		return nil, err
+	}
 	for j = range l.Columns {
 		c := &l.Columns[j]
 		v := sc.NextField(l.Separator)
@@ -262,8 +276,11 @@ func (r *Reader) buildRow() (*Row, error) {
 				status = cellstatus.Empty
 			} else {
 				n, e := lex.ToInteger(v)
-				if e != nil {
+				switch {
+				case e != nil:
 					err = fail(ErrNumber, numberReason(e), e)
+				case n < 0 && n != unknown:
+					err = fail(ErrNegative, "a frequency cannot be negative", nil)
 				}
 				freq = n
 			}
@@ -277,11 +294,11 @@ func (r *Reader) buildRow() (*Row, error) {
 			iTop++
 		case LowerPL:
 			if !notGiven {
-				lower, err = number(v)
+				lower, err = r.level(v, number, fail)
 			}
 		case UpperPL:
 			if !notGiven {
-				upper, err = number(v)
+				upper, err = r.level(v, number, fail)
 			}
 		case Status:
 			hasStatus = true
@@ -398,6 +415,40 @@ func (r *Reader) buildRow() (*Row, error) {
 	row.Response, row.Freq, row.Shadow, row.Cost = response, freq, shadow, cost
 	row.Lower, row.Upper = lower, upper
 	return row, nil
+}
+
+// checkFieldCount refuses a line with more fields than the layout's
+// columns, or fewer unless only trailing protection-level columns are
+// left out (they matter only for unsafe cells, and default from the
+// manual margin there). A separator inside quotes separates too, as for
+// nextField.
+func (r *Reader) checkFieldCount() error {
+	l := &r.layout
+	if l.Separator == "" {
+		return nil
+	}
+	n := strings.Count(r.sc.Line(), l.Separator) + 1
+	if n == len(l.Columns) || (n > len(l.Columns) && l.ExtraFields) {
+		return nil
+	}
+	if n < len(l.Columns) && !slices.ContainsFunc(l.Columns[n:], func(c Column) bool { return c.Role != LowerPL && c.Role != UpperPL }) {
+		return nil
+	}
+	names := make([]string, len(l.Columns))
+	for i, c := range l.Columns {
+		names[i] = c.Name
+	}
+	return &lex.ParseError{Pos: r.sc.LinePos(), Err: lex.Reason(ErrFieldCount,
+		fmt.Sprintf("the line has %d fields, the metadata declares %d (%s)", n, len(l.Columns), strings.Join(names, l.Separator)))}
+}
+
+// level reads a protection level, which cannot be negative.
+func (r *Reader) level(v string, number func(string) (float64, error), fail func(error, string, error) error) (float64, error) {
+	x, err := number(v)
+	if err == nil && x < 0 && x != unknown {
+		return 0, fail(ErrNegative, "a protection level cannot be negative", nil)
+	}
+	return x, err
 }
 
 // status maps an upper-cased status value.

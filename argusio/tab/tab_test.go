@@ -178,7 +178,7 @@ func TestRead(t *testing.T) {
 		{"shadow, cost, last column of a role wins", Layout{Separator: ";", StatusOnly: true, Columns: []Column{
 			{Name: "A", Role: Code, TotalCode: "T"}, {Name: "V1", Role: Response}, {Name: "V2", Role: Response},
 			{Name: "F", Role: Frequency}, {Name: "Sh", Role: Shadow}, {Name: "C", Role: Cost}, {Name: "X", Role: Skip}}},
-			"a;1;2;1;7;0;junk\na;1;2;1;-;-\na;1;2;1;;-1\n",
+			"a;1;2;1;7;0;junk\na;1;2;1;-;-;\na;1;2;1;;-1;\n",
 			[]string{
 				`line 1 codes ["a"] resp 2 freq 1 shadow 7 cost 0.0001 status 1/1 pl 0/0`,
 				`line 2 codes ["a"] resp 2 freq 1 shadow 2 cost 2 status 1/1 pl 0/0`,
@@ -207,10 +207,36 @@ func TestRead(t *testing.T) {
 			"a,5,,e\n",
 			[]string{`line 1 codes ["  a"] resp 5 freq 1 shadow 5 cost 5 status 10/10 pl 0/0`}},
 		{"missing and extra fields", Layout{Separator: ",", StatusOnly: true, Columns: simple.Columns},
-			"a,3\nb,3,1,S,extra,more\n",
+			"a,3\nb,3,1,S,extra,more\nc,3,1,S\n",
 			[]string{
-				`error: x.tab:1:1: A non-empty cell cannot have a status empty`,
-				`line 2 codes ["  b"] resp 3 freq 1 shadow 3 cost 3 status 2/2 pl 0/0`,
+				`error: x.tab:1:1: the line has 2 fields, the metadata declares 4 (A,V,F,St)`,
+				`error: x.tab:2:1: the line has 6 fields, the metadata declares 4 (A,V,F,St)`,
+				`line 3 codes ["  c"] resp 3 freq 1 shadow 3 cost 3 status 2/2 pl 0/0`,
+			}},
+		{"extra fields accepted with ExtraFields (AR+ audit columns)", Layout{Separator: ",", StatusOnly: true, ExtraFields: true, Columns: simple.Columns},
+			"b,3,1,S,1,2,3,0,0,0\na,3\n",
+			[]string{
+				`line 1 codes ["  b"] resp 3 freq 1 shadow 3 cost 3 status 2/2 pl 0/0`,
+				`error: x.tab:2:1: the line has 2 fields, the metadata declares 4 (A,V,F,St)`,
+			}},
+		{"trailing protection levels may be left out", Layout{Separator: ";", StatusOnly: true, ManualMargin: 10, Columns: []Column{
+			{Name: "A", Role: Code, TotalCode: "T"}, {Name: "V", Role: Response}, {Name: "F", Role: Frequency},
+			{Name: "S", Role: Status}, {Name: "L", Role: LowerPL}, {Name: "U", Role: UpperPL}}},
+			"a;3;1;S\nb;30;1;U;2\nc;30;1;U\n",
+			[]string{
+				`line 1 codes ["a"] resp 3 freq 1 shadow 3 cost 3 status 2/2 pl 0/0`,
+				`line 2 codes ["b"] resp 30 freq 1 shadow 30 cost 30 status 9/9 pl 2/3`,
+				`line 3 codes ["c"] resp 30 freq 1 shadow 30 cost 30 status 9/9 pl 3/3`,
+			}},
+		{"negative frequencies and protection levels", Layout{Separator: ";", StatusOnly: true, Columns: []Column{
+			{Name: "A", Role: Code, TotalCode: "T"}, {Name: "V", Role: Response}, {Name: "F", Role: Frequency},
+			{Name: "S", Role: Status}, {Name: "L", Role: LowerPL}, {Name: "U", Role: UpperPL}}},
+			"a;3;-1;S;;\nb;30;1;U;-2;3\nc;30;1;U;2;-0.5\nd;-30;1;U;2;3\n",
+			[]string{
+				`error: x.tab:1:5: field 3 (F): a frequency cannot be negative`,
+				`error: x.tab:2:10: field 5 (L): a protection level cannot be negative`,
+				`error: x.tab:3:12: field 6 (U): a protection level cannot be negative`,
+				`line 4 codes ["d"] resp -30 freq 1 shadow -30 cost 30 status 9/9 pl 2/3`,
 			}},
 		{"hierarchical codes are not padded", Layout{Separator: ",", StatusOnly: true, Columns: []Column{
 			{Name: "H", Role: Code, TotalCode: "T", Hierarchical: true, Length: 5}, {Name: "V", Role: Response}}},

@@ -270,6 +270,9 @@ func Apply(ctx context.Context, t *table.Table, r io.Reader, name string, opt Op
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, lex.ErrBinary) {
+			return res, err // names the file, line and column
+		}
 		return res, fmt.Errorf("apriori: reading %s: %w", name, err)
 	}
 	return res, nil
@@ -634,4 +637,35 @@ func (a *applier) setStatus(i int, st cellstatus.Status) {
 	default:
 		c.Status = st
 	}
+}
+
+// Skipped lists, one entry per line, the lines skipped and the changes
+// refused under IgnoreError ("line 3: Code number 1 code: zz could not be
+// found"), without the values of the line; nil when there were none.
+// τ-Argus counts them only, and its logbook says the file "has been
+// applied" even when no line was.
+func (r *Result) Skipped() []string {
+	var out []string
+	for _, ln := range r.Lines {
+		reason := ln.Err
+		if reason == "" {
+			for _, c := range ln.Cells {
+				if !c.OK {
+					reason = c.Err
+					break
+				}
+			}
+		}
+		if reason == "" {
+			continue
+		}
+		reason, _, _ = strings.Cut(reason, "\n")
+		for _, p := range []string{"Illegal values for the protection levels", "Illegal new cost value"} {
+			if strings.HasPrefix(reason, p) {
+				reason = p // the values may be confidential
+			}
+		}
+		out = append(out, "line "+strconv.Itoa(ln.Line)+": "+reason)
+	}
+	return out
 }

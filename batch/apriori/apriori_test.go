@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -467,4 +468,22 @@ func readEx2(t *testing.T, dir string) (*table.Table, *rules.Set) {
 		t.Fatal(err)
 	}
 	return res.Table, &set
+}
+
+// TestSkipped: under IgnoreError the lines skipped and the changes refused
+// are listed by line, without the values of the line (τ-Argus only counts
+// them); applied lines are not listed.
+func TestSkipped(t *testing.T) {
+	res, err := apply(t, testTable(t), "N1;f;pl;-1;2\nN;f;c;-3\nN;zz;S\nN;f;X\nN;f;S\n", apriori.Options{IgnoreError: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"line 1: Illegal values for the protection levels", "line 2: Illegal new cost value",
+		"line 3: Code number 2 code: zz could not be found", "line 4: Illegal apriori command(X) in line 4"}
+	if got := res.Skipped(); !slices.Equal(got, want) {
+		t.Errorf("Skipped() = %q, want %q", got, want)
+	}
+	if res, _ := apply(t, testTable(t), "N;f;S\n", apriori.Options{IgnoreError: true}); res.Skipped() != nil {
+		t.Errorf("Skipped() = %q for a file applied whole", res.Skipped())
+	}
 }

@@ -83,7 +83,7 @@ func (r *reader) setup() error {
 		return fmt.Errorf("%w: %d explanatory variables (at most %d)", ErrSpec, len(expl), table.MaxDims)
 	}
 	l := tab.Layout{Separator: meta.Separator, Safe: meta.Safe, Unsafe: meta.Unsafe, Protect: meta.Protect,
-		FrequencyTable: r.spec.FreqTable, StatusOnly: r.opt.StatusOnly}
+		FrequencyTable: r.spec.FreqTable, StatusOnly: r.opt.StatusOnly, ExtraFields: r.opt.ExtraFields}
 	var lastResp *rda.Variable
 	for i, v := range meta.Variables {
 		c := tab.Column{Name: v.Name, TotalCode: v.TotCode, Missing1: v.Missing[0], Missing2: v.Missing[1],

@@ -183,6 +183,11 @@ type Options struct {
 	// Rules are the table's safety rules; nil means none (τ-Argus's
 	// defaults: manual margin 20%). Their Decimals should be the response's.
 	Rules *rules.Set
+	// ExtraFields accepts lines with fields after the declared ones (the
+	// audit columns of a type-5 output written with AR+; see
+	// [tab.Layout]). Batch jobs refuse them, as τ-Argus cannot read such
+	// a file back.
+	ExtraFields bool
 }
 
 // OptionsFromBatch returns the Options of a parsed <READTABLE> for a table

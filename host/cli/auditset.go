@@ -127,7 +127,7 @@ func readIntermediate(ctx context.Context, path string) (*table.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := tabinput.Read(ctx, src, spec, tabinput.Options{StatusOnly: true, Additivity: tabinput.Accept})
+	res, err := tabinput.Read(ctx, src, spec, tabinput.Options{StatusOnly: true, Additivity: tabinput.Accept, ExtraFields: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

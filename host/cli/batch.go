@@ -72,24 +72,27 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 			case "report":
 				a.report = val
 			case "time-limit":
-				a.timeLimit, err = time.ParseDuration(val)
+				a.timeLimit, err = parseLimit(val, false)
 			case "suppress-limit":
-				a.suppressLimit, err = time.ParseDuration(val)
+				a.suppressLimit, err = parseLimit(val, false)
 			case "audit-limit":
-				a.auditLimit, err = time.ParseDuration(val)
+				a.auditLimit, err = parseLimit(val, false)
 			case "threads":
-				if a.threads, err = strconv.Atoi(val); err == nil && a.threads < 1 {
-					err = fmt.Errorf("%d threads: at least 1", a.threads)
-				}
+				a.threads, err = parseCount(val, 1)
 			case "pathmap":
 				var r pathmap.Rule
 				if r, err = pathmap.ParseRule(val); err == nil {
+					if st, serr := os.Stat(r.Dir); serr != nil || !st.IsDir() {
+						err = fmt.Errorf("%s: the directory %s does not exist", val, r.Dir)
+					}
 					a.pathmap = append(a.pathmap, r)
 				}
 			case "publish-unsafe":
 				a.publishUnsafe, err = strconv.ParseBool(val)
 			case "transient-status":
-				a.transientStatus, err = strconv.Atoi(val)
+				if a.transientStatus, err = parseCount(val, 0); err == nil && a.transientStatus > 255 {
+					err = fmt.Errorf("%d: an exit status is at most 255", a.transientStatus)
+				}
 			case "param":
 				var method, pname, pval string
 				if method, pname, pval, err = catalog.ParseParam(val); err == nil {
@@ -184,6 +187,14 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "argus: %v\n", err)
 		return ExitError
+	}
+	// A run report that cannot be written was found out only after the
+	// job (exit 0, a warning): refuse the job before it starts.
+	if a.report != "" {
+		if err := atomicfile.CheckDir(filepath.Dir(a.report)); err != nil {
+			fmt.Fprintf(env.Stderr, "argus: option --report=%s: report %v\n", a.report, err)
+			return ExitError
+		}
 	}
 	// The job's time limit covers finding the plugins too (a plugin may
 	// take its whole describe time limit).

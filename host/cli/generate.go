@@ -41,8 +41,8 @@ func cmdGenerate(ctx context.Context, env Env, _ zerolog.Logger) int {
 	fs.Uint64Var(&s.Seed, "seed", 1, "random seed")
 	values := fs.String("values", "uniform", "value model: uniform, roehrig or micro")
 	fs.Float64Var(&s.ZeroProb, "zero", 0, "probability of an empty bottom cell (uniform; 0 = 0.1, negative = none)")
-	fs.IntVar(&s.MaxFreq, "maxfreq", 0, "largest frequency of a bottom cell (0 = 10)")
-	fs.IntVar(&s.Units, "units", 0, "number of units (micro; 0 = 3 per bottom cell)")
+	fs.Var(countValue{p: &s.MaxFreq, lo: 0}, "maxfreq", "largest frequency of a bottom cell (0 = 10)")
+	fs.Var(countValue{p: &s.Units, lo: 0}, "units", "number of units (micro; 0 = 3 per bottom cell)")
 	primary := fs.String("primary", "", "primary rule: frac:F, count:K, nk:N,K, p:P or freq:N (default: the preset's count, else frac:0.1)")
 	protection := fs.String("protection", "frac:0.2", "protection levels: frac:F, frac:L,U or rule")
 	cost := fs.String("cost", "value", "cost: value, unit, freq or inverse (1/value)")
@@ -63,6 +63,16 @@ func cmdGenerate(ctx context.Context, env Env, _ zerolog.Logger) int {
 	if s.Shape == "" || (*jjFile == "" && *job == "") {
 		fs.Usage()
 		return ExitError
+	}
+	// The output folders are checked before the table is generated (a
+	// large one takes a while) and before either output is written.
+	for _, out := range []struct{ flag, path string }{{"jj", *jjFile}, {"job", *job}} {
+		if out.path == "" {
+			continue
+		}
+		if err := atomicfile.CheckDir(filepath.Dir(out.path)); err != nil {
+			return fail(fmt.Errorf("-%s %s: output %w", out.flag, out.path, err))
+		}
 	}
 	var err error
 	if s.Values, err = tablegen.ParseValues(*values); err != nil {

@@ -68,12 +68,16 @@ func cmdWorker(ctx context.Context, env Env, log zerolog.Logger) int {
 	nf := addNATSFlags(fs)
 	dir := fs.String("dir", filepath.Join(os.TempDir(), "argus-worker"), "directory for the job directories")
 	name := fs.String("name", "", "worker name in job states (default host-pid)")
-	timeLimit := fs.Duration("time-limit", 0, "time limit of each job (0: none)")
-	ackWait := fs.Duration("ack-wait", 30*time.Second, "how long the server waits for a sign of life before it gives a job to another worker")
-	deliveries := fs.Int("max-deliveries", 3, "how often a job is taken at most (transient failures, killed workers)")
+	timeLimit := durationFlag(fs, "time-limit", 0, true, "time limit of each job (0: none)")
+	ackWait := durationFlag(fs, "ack-wait", 30*time.Second, false, "how long the server waits for a sign of life before it gives a job to another worker")
+	deliveries := countFlag(fs, "max-deliveries", 3, 1, "how often a job is taken at most (transient failures, killed workers)")
 	argus := fs.String("argus", "", "argus binary to run the jobs with (default: this one)")
 	jobArgs, err := parseJobArgs(fs, env.Args[1:])
 	if err != nil {
+		return ExitError
+	}
+	if err := checkJobArgs(jobArgs); err != nil {
+		fmt.Fprintf(env.Stderr, "argus worker: %v\n", err)
 		return ExitError
 	}
 	exe, err := executable(env, *argus)
@@ -153,7 +157,7 @@ func cmdStatus(ctx context.Context, env Env, log zerolog.Logger) int {
 	fs.SetOutput(env.Stderr)
 	nf := addNATSFlags(fs)
 	run := fs.String("run", time.Now().UTC().Format("20060102"), "run name")
-	wait := fs.Duration("wait", 0, "wait up to this long for every job to end")
+	wait := durationFlag(fs, "wait", 0, true, "wait up to this long for every job to end (0: do not wait)")
 	out := fs.String("out", "", "write summary.json and summary.html here and fetch the jobs' outputs into OUT/JOB/")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	if err := fs.Parse(env.Args[1:]); err != nil {

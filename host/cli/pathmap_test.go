@@ -14,12 +14,20 @@ import (
 // file's pathmap lines and by --pathmap; an unmapped one is an error on
 // stderr and in the logbook, never a stray file.
 func TestBatchPathMap(t *testing.T) {
-	a, err := parseBatchArgs([]string{"job.arb", `--pathmap=U:\=/data/u`, "--pathmap=\\\\SRV\\s=/mnt/s"})
-	if err != nil || len(a.pathmap) != 2 || a.pathmap[0] != (pathmap.Rule{Prefix: `U:\`, Dir: "/data/u"}) {
+	u, srv := t.TempDir(), t.TempDir()
+	a, err := parseBatchArgs([]string{"job.arb", `--pathmap=U:\=` + u, "--pathmap=\\\\SRV\\s=" + srv})
+	if err != nil || len(a.pathmap) != 2 || a.pathmap[0] != (pathmap.Rule{Prefix: `U:\`, Dir: u}) {
 		t.Fatalf("parseBatchArgs: %+v, %v", a, err)
 	}
-	if _, err := parseBatchArgs([]string{"job.arb", "--pathmap=/x=/y"}); err == nil {
+	if _, err := parseBatchArgs([]string{"job.arb", "--pathmap=/x=" + u}); err == nil {
 		t.Error("--pathmap with a non-Windows prefix accepted")
+	}
+	// A mapping to a directory that does not exist made every file under
+	// it "could not be found", with the hint that the path "is used as
+	// given".
+	if _, err := parseBatchArgs([]string{"job.arb", `--pathmap=U:\=/no/such/dir`}); err == nil ||
+		!strings.Contains(err.Error(), "the directory /no/such/dir does not exist") {
+		t.Errorf("--pathmap to a missing directory: %v", err)
 	}
 
 	dir := t.TempDir()
@@ -59,6 +67,14 @@ func TestBatchPathMap(t *testing.T) {
 	}
 	if out, err := os.ReadFile(filepath.Join(dir, "s", "out.txt")); err != nil || !strings.Contains(string(out), "\"a\",1,1") {
 		t.Errorf("output %q, %v", out, err)
+	}
+	// A mapped path whose file is missing: the hint says what it was read
+	// as (it said the path "is used as given").
+	write("missing.arb", "<OPENTABLEDATA> \"U:\\nosuch.tab\"\n<OPENMETADATA> \"U:\\t.rda\"\n")
+	code, errOut = runIn("missing.arb", "log2.txt")
+	if want := `hint: U:\nosuch.tab is read as ` + filepath.Join(dir, "u", "nosuch.tab") + " (path mapping)"; code != 2 ||
+		!strings.Contains(errOut, want) || strings.Contains(errOut, "used as given") {
+		t.Errorf("missing mapped file: exit %d, stderr %s, want %q", code, errOut, want)
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {

@@ -51,13 +51,17 @@ func cmdRunAll(ctx context.Context, env Env, log zerolog.Logger) int {
 	fs := flag.NewFlagSet("run-all", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	state := fs.String("state", "argus-run", "state directory: a directory per job and the summary (summary.json, summary.html)")
-	workers := fs.Int("workers", 0, "jobs at once (default: from the CPUs and the available memory)")
-	retries := fs.Int("retries", 2, "retries of a job that failed for a transient reason (killed, plugin crash)")
-	timeLimit := fs.Duration("time-limit", 0, "time limit of each job (0: none)")
+	workers := countFlag(fs, "workers", 0, 0, "jobs at once (0, the default: from the CPUs and the available memory)")
+	retries := countFlag(fs, "retries", 2, 0, "retries of a job that failed for a transient reason (killed, plugin crash)")
+	timeLimit := durationFlag(fs, "time-limit", 0, true, "time limit of each job (0: none)")
 	force := fs.Bool("force", false, "run every job, also those complete from an earlier run")
 	argus := fs.String("argus", "", "argus binary to run the jobs with (default: this one)")
 	jobArgs, err := parseJobArgs(fs, env.Args[1:])
 	if err != nil {
+		return ExitError
+	}
+	if err := checkJobArgs(jobArgs); err != nil {
+		fmt.Fprintf(env.Stderr, "argus run-all: %v\n", err)
 		return ExitError
 	}
 	if fs.NArg() == 0 {
