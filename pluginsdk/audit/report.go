@@ -99,6 +99,10 @@ type Counts struct {
 	// Midpoint counts the primaries whose true value lies at the midpoint
 	// of their published interval (Intervals only; Report.Midpoint).
 	Midpoint int
+	// DerivedMidpoint counts the primaries whose true value lies at the
+	// midpoint of the attacker's interval, within the table's last decimal
+	// (Intervals with ModeBounds only; reported, not judged).
+	DerivedMidpoint int
 }
 
 // Timing splits the wall-clock time of an audit.

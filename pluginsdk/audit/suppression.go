@@ -172,7 +172,9 @@ func (in *input) judgePublished(r *Report, lo, hi []float64) {
 // of their published interval (Report.Midpoint) and, with
 // MidpointDisclosure, makes those the levels alone protect under-protected
 // for that reason. The published ends are what everyone sees, so the
-// judgement is on them, not on the attacker's interval.
+// judgement is on them; the primaries at the midpoint of the attacker's
+// interval are counted (Counts.DerivedMidpoint, exact bounds only), not
+// judged.
 func (in *input) judgeMidpoints(r *Report, lo, hi []float64) {
 	step := verdict.Step(in.p.Decimals)
 	v := in.p.Cells.Value
@@ -186,6 +188,15 @@ func (in *input) judgeMidpoints(r *Report, lo, hi []float64) {
 		}
 	}
 	r.Counts.Midpoint = len(r.Midpoint)
+	if in.opts.Mode != ModeBounds {
+		return
+	}
+	for i := range r.Verdicts {
+		l, h := r.Lower[i], r.Upper[i]
+		if in.status[i].IsPrimary() && !math.IsInf(l, 0) && !math.IsInf(h, 0) && verdict.AtMidpoint(v[i], l, h, step, r.Tolerance) {
+			r.Counts.DerivedMidpoint++
+		}
+	}
 }
 
 // input is a checked problem with its derived columns.

@@ -198,7 +198,8 @@ func intervals(ctx context.Context, p *pluginsdk.Problem, opts audit.Options) (*
 	}
 	c := rep.Counts
 	res.Stats.Extra = map[string]float64{"intervals": 1, "primaries": float64(c.Primaries), "exact": float64(c.Exact),
-		"partial": float64(c.Partial), "inconsistent": float64(c.Inconsistent), "midpoint": float64(c.Midpoint), "lps": float64(c.LPs),
+		"partial": float64(c.Partial), "inconsistent": float64(c.Inconsistent), "midpoint": float64(c.Midpoint),
+		"derived_midpoint": float64(c.DerivedMidpoint), "lps": float64(c.LPs),
 		"unverified": float64(len(rep.Unverified)), "seconds": rep.Timing.Total.Seconds()}
 	return res, nil
 }
