@@ -91,23 +91,27 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 // paper (whose Table 3 has 18–28 % interval cells and Table 4 77–87 % of
 // the values at the midpoint for symmetric levels, 1–3.5 % asymmetric);
 // "sym" and "asym" keep the levels (KeepLevels), "avoid" is the default,
-// symmetric levels with AvoidMidpoint (seed 1). The metric width is the
+// symmetric levels with AvoidMidpoint (seed 1), "avoid-spread0.2" the same
+// with Spread 0.2 instead of 0.5. The metric width is the
 // unweighted total width, sens-mid the sensitive cells at their published
 // midpoint, widened those AvoidMidpoint widened off it.
 func BenchmarkCastro(b *testing.B) {
 	for _, shape := range []string{"castro1", "castro2", "castro3", "castro4", "castro5", "castro6"} {
 		for _, pl := range []struct {
-			name string
-			prot tablegen.Protection
-			mid  Midpoint
-		}{{"sym", tablegen.Protection{Lower: 0.2, Upper: 0.2}, KeepLevels}, {"asym", tablegen.Protection{Lower: 0.05, Upper: 0.2}, KeepLevels},
-			{"avoid", tablegen.Protection{Lower: 0.2, Upper: 0.2}, AvoidMidpoint}} {
+			name   string
+			prot   tablegen.Protection
+			mid    Midpoint
+			spread float64
+		}{{"sym", tablegen.Protection{Lower: 0.2, Upper: 0.2}, KeepLevels, 0}, {"asym", tablegen.Protection{Lower: 0.05, Upper: 0.2}, KeepLevels, 0},
+			{"avoid", tablegen.Protection{Lower: 0.2, Upper: 0.2}, AvoidMidpoint, 0},
+			{"avoid-spread0.2", tablegen.Protection{Lower: 0.2, Upper: 0.2}, AvoidMidpoint, 0.2}} {
 			b.Run(shape+"/"+pl.name, func(b *testing.B) {
 				in, err := tablegen.Generate(b.Context(), tablegen.Spec{Shape: shape, Seed: 1, Protection: pl.prot, BoundFactor: 1000})
 				if err != nil {
 					b.Fatal(err)
 				}
-				solveBench(b, in.Problem, Options{Weights: weights.Inverse, Midpoint: pl.mid, Seed: 1, TimeLimit: benchLimit(b, time.Minute), Workers: 1})
+				solveBench(b, in.Problem, Options{Weights: weights.Inverse, Midpoint: pl.mid, Spread: pl.spread, Seed: 1,
+					TimeLimit: benchLimit(b, time.Minute), Workers: 1})
 			})
 		}
 	}
