@@ -49,7 +49,9 @@ func (method) Info() pluginsdk.MethodInfo {
 			"cell below its lower or upper protection level, at the least weighted total width (a linear program solved " +
 			"by cutting planes with warm-started attacker LPs, HiGHS). Protected and empty cells are published exactly; " +
 			"safe cells given a proper interval are reported as secondaries. At the time limit the last master solution " +
-			"is widened until it protects and returned with its bound.",
+			"is widened until it protects and returned with its bound. By default no sensitive cell's true value lies at " +
+			"its published interval's midpoint (levels raised on a side drawn from the seed, then intervals still centred " +
+			"widened on one side); midpoint=keep keeps the levels as given, with a warning.",
 		Params: []pluginsdk.ParamSpec{
 			{Name: pMaxTime, Type: pluginsdk.ParamDuration, Default: "10", Min: "0",
 				Help: "time limit (minutes, or a Go duration; 0: none); the best feasible intervals are returned when it is reached"},
