@@ -956,7 +956,8 @@ func (md *model) offMidpoint(sol *Solution, i int, step float64) bool {
 		// The ends stay on the table's decimals (the sum is snapped back
 		// onto them when floating point moved it off by less than tol).
 		snap := func(x float64) float64 {
-			if r := math.Round(x/step) * step; math.Abs(r-x) <= md.tol {
+			scale := math.Round(1 / step)
+			if r := math.Round(x*scale) / scale; math.Abs(r-x) <= md.tol {
 				return r
 			}
 			return x
