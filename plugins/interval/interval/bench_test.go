@@ -74,13 +74,14 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.ReportMetric(width, "width")
 	b.ReportMetric(float64(len(rep.Midpoint)), "sens-mid")
 	b.ReportMetric(float64(sol.Widened), "widened")
+	b.ReportMetric(float64(sol.Reraised), "reraised")
 	b.ReportMetric(float64(rep.Counts.DerivedMidpoint), "derived-mid")
 	pct := func(k int) float64 { return 100 * float64(sol.Classes[k]) / float64(max(sol.Intervals, 1)) }
 	b.Logf("%d cells, %d sensitive: objective %.6g, bound %.6g, gap %.4f%%, optimal %v, time limit %v, widest %v; %d intervals (%.1f %%); "+
-		"classes −50 %.1f, (−50,0) %.1f, 0 %.1f, (0,50) %.1f, 50 %.1f %%; %d sensitive at their midpoint (audit), %d widened off it, %d at the attacker's; "+
+		"classes −50 %.1f, (−50,0) %.1f, 0 %.1f, (0,50) %.1f, 50 %.1f %%; %d sensitive at their midpoint (audit), %d re-raised, %d widened off it, %d at the attacker's; "+
 		"%d rounds, %d cuts + %d relation cuts, %d LPs, %d repaired; audit clean (%d LPs); %v",
 		p.NumCells(), sol.Sensitive, sol.Objective, sol.Bound, 100*sol.Gap, sol.Optimal, sol.TimeLimit, sol.Widest, sol.Intervals,
-		100*float64(sol.Intervals)/float64(p.NumCells()), pct(0), pct(1), pct(2), pct(3), pct(4), len(rep.Midpoint), sol.Widened, rep.Counts.DerivedMidpoint,
+		100*float64(sol.Intervals)/float64(p.NumCells()), pct(0), pct(1), pct(2), pct(3), pct(4), len(rep.Midpoint), sol.Reraised, sol.Widened, rep.Counts.DerivedMidpoint,
 		sol.Rounds, sol.Cuts, sol.RelationCuts, sol.LPs, sol.Repaired, rep.Counts.LPs, sol.Time.Round(time.Millisecond))
 }
 

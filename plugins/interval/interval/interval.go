@@ -157,8 +157,9 @@ type Solution struct {
 	// AtMidpoint counts the sensitive cells whose value lies within the
 	// table's last decimal of their published interval's midpoint
 	// (verdict.AtMidpoint); Widened the sensitive cells whose interval
-	// AvoidMidpoint widened for it after the solve.
-	AtMidpoint, Widened int
+	// AvoidMidpoint widened for it after the solve; Reraised the sensitive
+	// cells whose level AvoidMidpoint raised again at the first optimum.
+	AtMidpoint, Widened, Reraised int
 	// Time is the wall-clock time of the solve.
 	Time time.Duration
 }
@@ -549,6 +550,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	)
 	level := checkAll
 	var recent []int
+	reraised := false
 	for {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -616,6 +618,18 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 				Elapsed: time.Since(start), Phase: "cuts", TimedOut: timedOut, TargetsAll: len(md.targets)})
 		}
 		if len(cuts) == 0 && !timedOut {
+			if full && md.avoid && !reraised {
+				// Once, at the first optimum: cells it centres on their
+				// value get a higher level on one side, and the rounds go on.
+				reraised = true
+				if sol.Reraised, err = md.reraise(master, d); err != nil {
+					return nil, err
+				}
+				if sol.Reraised > 0 {
+					level = checkAll
+					continue
+				}
+			}
 			if full {
 				sol.Optimal = true
 				break
@@ -925,6 +939,58 @@ func (md *model) finish(sol *Solution, d []float64) {
 		sol.Objective += md.w[i] * (sol.Upper[i] - sol.Lower[i])
 	}
 	sol.Classes, sol.Intervals = Classify(md.a, sol.Lower, sol.Upper, md.tol)
+}
+
+// reraise raises, for every sensitive cell that d (an optimum of the
+// master) centres on its value (|d⁺ − d⁻| within 3 last decimals, so that
+// the rounded ends could put it at the midpoint), the level of its drawn
+// side (else the other, where the bound leaves room) to that side's d plus
+// its drawn share of the width, at least 3 last decimals more than the
+// other side: the attackers must then reach it, so that the interval an
+// attacker derives is not centred either. The master's bounds and the
+// targets take the new levels (the cuts found stay valid). It returns the
+// number of cells raised.
+func (md *model) reraise(master *solver.Solver, d []float64) (int, error) {
+	step := verdict.Step(md.p.Decimals)
+	scale := math.Round(1 / step)
+	ceil := func(x float64) float64 { return math.Ceil(x*scale-md.tol*scale) / scale }
+	index := map[[2]int]int{} // (cell, up) → target
+	for k, t := range md.targets {
+		index[[2]int{t.cell, b2i(t.up)}] = k
+	}
+	raised := 0
+	for c, i := range md.cells {
+		dn, up := d[downCol(c)], d[upCol(c)]
+		if md.lpl[i] == 0 && md.upl[i] == 0 || math.Abs(up-dn) > 3*step+md.tol {
+			continue
+		}
+		for _, side := range []bool{md.upSide[i], !md.upSide[i]} {
+			k, ok := index[[2]int{i, b2i(side)}]
+			mine, other, limit, col, lvl := dn, up, md.capDown[i], downCol(c), &md.lpl[i]
+			if side {
+				mine, other, limit, col, lvl = up, dn, md.capUp[i], upCol(c), &md.upl[i]
+			}
+			by := ceil(math.Max(3*step-(mine-other), md.share[i]*(dn+up)))
+			if !ok || mine+by > limit+md.tol {
+				continue
+			}
+			*lvl = math.Max(*lvl, math.Min(mine+by, limit))
+			md.targets[k].level = *lvl
+			if err := master.SetColBounds(col, *lvl, limit); err != nil {
+				return 0, fmt.Errorf("interval: raising the level of cell %d: %w", i, err)
+			}
+			raised++
+			break
+		}
+	}
+	return raised, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // offMidpoint widens the published interval of sensitive cell i, whose
