@@ -46,7 +46,10 @@
 // published interval then discloses: anyone who takes its average finds
 // the value. The default, AvoidMidpoint, raises one level of every
 // sensitive cell, the side and the amount drawn per cell from Seed, so that
-// the levels become asymmetric (as the paper recommends); then, on the
+// the levels become asymmetric (as the paper recommends). At the first
+// optimum, the cells it still centres on their value get the level of one
+// side raised again, beyond that side's width, and the rounds go on (once;
+// the attacker's interval is then not centred either). Then, on the
 // published ends (rounded outwards to the table's decimals), every
 // sensitive cell whose value still lies within the table's last decimal of
 // its interval's midpoint (verdict.AtMidpoint) has its interval widened on
