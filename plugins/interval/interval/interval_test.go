@@ -254,6 +254,24 @@ func TestNoMidpoint(t *testing.T) {
 	}
 }
 
+// TestReraise: on this grid the first optimum (levels raised once) still
+// centres a primary's interval on its value, because other cells' needs
+// set its width: widened after the solve alone, its published interval
+// would be off-centre but the attacker's not. The default raises its level
+// again and goes on: neither interval is centred, nothing is widened.
+func TestReraise(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{7, 6}, Seed: 5, PrimaryFraction: 0.3, ProtectionPct: 20})
+	sol := audited(t, p, Options{Weights: weights.Unit, Seed: 5})
+	rep, err := audit.Intervals(t.Context(), p, sol.Lower, sol.Upper, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Reraised == 0 || sol.Widened != 0 || len(rep.Midpoint) != 0 || rep.Counts.DerivedMidpoint != 0 {
+		t.Errorf("re-raised %d, widened %d, at the published midpoint %v, at the attacker's %d; want >0, 0, none, 0",
+			sol.Reraised, sol.Widened, rep.Midpoint, rep.Counts.DerivedMidpoint)
+	}
+}
+
 // TestMidpointNoRoom: a primary whose a-priori bounds are exactly its
 // protection interval can only be published as that interval, centred on
 // its value: the default neither fails nor moves it, and counts it.
