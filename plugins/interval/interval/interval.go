@@ -48,8 +48,9 @@
 // sensitive cell, the side and the amount drawn per cell from Seed, so that
 // the levels become asymmetric (as the paper recommends). At the first
 // optimum, the cells it still centres on their value get the level of one
-// side raised again, beyond that side's width, and the rounds go on (once;
-// the attacker's interval is then not centred either). Then, on the
+// side raised again, beyond that side's width, and the rounds go on (at
+// most reraisePasses times; the attacker's interval is then not centred
+// either). Then, on the
 // published ends (rounded outwards to the table's decimals), every
 // sensitive cell whose value still lies within the table's last decimal of
 // its interval's midpoint (verdict.AtMidpoint) has its interval widened on
@@ -160,8 +161,8 @@ type Solution struct {
 	// AtMidpoint counts the sensitive cells whose value lies within the
 	// table's last decimal of their published interval's midpoint
 	// (verdict.AtMidpoint); Widened the sensitive cells whose interval
-	// AvoidMidpoint widened for it after the solve; Reraised the sensitive
-	// cells whose level AvoidMidpoint raised again at the first optimum.
+	// AvoidMidpoint widened for it after the solve; Reraised the levels
+	// AvoidMidpoint raised again at an optimum (reraisePasses at most).
 	AtMidpoint, Widened, Reraised int
 	// Time is the wall-clock time of the solve.
 	Time time.Duration
@@ -469,6 +470,11 @@ func (at *attacker) check(ctx context.Context, md *model, t target) (*cut, error
 	return cu, nil
 }
 
+// reraisePasses bounds the optima AvoidMidpoint re-raises levels at: a
+// pass can centre cells the one before did not (their widths follow the
+// raised ones); what is left after the last is widened after the solve.
+const reraisePasses = 4
+
 // cutZero is the magnitude below which a reduced cost is taken as zero in
 // a cut (dropping it only weakens the cut's left side by that little, and
 // the next round's check catches what is missed).
@@ -553,7 +559,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	)
 	level := checkAll
 	var recent []int
-	reraised := false
+	passes := 0 // of reraise
 	for {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -621,14 +627,15 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 				Elapsed: time.Since(start), Phase: "cuts", TimedOut: timedOut, TargetsAll: len(md.targets)})
 		}
 		if len(cuts) == 0 && !timedOut {
-			if full && md.avoid && !reraised {
-				// Once, at the first optimum: cells it centres on their
-				// value get a higher level on one side, and the rounds go on.
-				reraised = true
-				if sol.Reraised, err = md.reraise(master, d); err != nil {
+			if full && md.avoid && passes < reraisePasses {
+				// At an optimum, cells it centres on their value get a
+				// higher level on one side, and the rounds go on.
+				passes++
+				k, err := md.reraise(master, d)
+				if err != nil {
 					return nil, err
 				}
-				if sol.Reraised > 0 {
+				if sol.Reraised += k; k > 0 {
 					level = checkAll
 					continue
 				}
