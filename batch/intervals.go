@@ -85,20 +85,39 @@ func (e *engine) intervals(p *pluginsdk.Problem, m *problem.Mapping, specs []*ta
 	if err != nil {
 		return err
 	}
-	return e.auditIntervals(p, m, specs, status, lower, upper, mr, target)
+	return e.auditIntervals(p, m, specs, status, lower, upper, mr, target, res.Stats.Extra[figureMidpointKept] == 1)
 }
+
+// figureMidpointKept is the figure (1) by which an interval result says that
+// its method was asked to keep the protection levels as given (IP's
+// midpoint=keep): true values at their intervals' midpoints are then the
+// stated choice, which the audit counts (a warning) without failing.
+const figureMidpointKept = "midpoint_kept"
+
+// The audit plugin's parameter that accepts midpoints, and the figure that
+// counts the primaries at their published interval's midpoint.
+const (
+	auditMidpoint         = "midpoint"
+	auditMidpointAccepted = "accepted"
+	auditFigureMidpoint   = "midpoint"
+)
 
 // auditIntervals audits published intervals through the audit plugin (the
 // problem carries them): the attacker knows every interval, the relations
 // and the a-priori bounds, and must not narrow a primary below its
 // protection levels. The attacker's intervals become the cells' realised
 // bounds. A failure makes the tables unsafe, as a failed audit of a
-// pattern does (markUnsafe).
+// pattern does (markUnsafe). A primary whose true value lies at its
+// published interval's midpoint fails too, unless midpointKept (the method
+// was asked by name to keep its levels): then the count is a warning.
 func (e *engine) auditIntervals(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []cellstatus.Status,
-	lower, upper []float64, mr *MethodReport, target string) error {
-	_, params, ok, err := e.auditSetup(specs, mr, target, "published intervals")
+	lower, upper []float64, mr *MethodReport, target string, midpointKept bool) error {
+	ref, params, ok, err := e.auditSetup(specs, mr, target, "published intervals")
 	if !ok || err != nil {
 		return err
+	}
+	if _, set := params[auditMidpoint]; midpointKept && !set && hasParam(ref.Info, auditMidpoint) {
+		params[auditMidpoint] = auditMidpointAccepted
 	}
 	ap := *p
 	ap.Cells.PublishedLower, ap.Cells.PublishedUpper = lower, upper
@@ -111,7 +130,8 @@ func (e *engine) auditIntervals(p *pluginsdk.Problem, m *problem.Mapping, specs 
 	if res.Stats.Extra["intervals"] != 1 {
 		return fmt.Errorf("audit failed: the audit plugin does not audit published intervals (it predates them; install the audit plugin of this release)")
 	}
-	ar := &AuditReport{Done: true, Mode: "intervals", Seconds: time.Since(start).Seconds(), Figures: res.Stats.Extra}
+	ar := &AuditReport{Done: true, Mode: "intervals", Seconds: time.Since(start).Seconds(), Figures: res.Stats.Extra,
+		Midpoint: int(res.Stats.Extra[auditFigureMidpoint]), MidpointAccepted: params[auditMidpoint] == auditMidpointAccepted}
 	if res.Outcome == pluginsdk.OutcomeTimeLimit {
 		ar.TimedOut, ar.Limit = true, limit.Seconds()
 	}
@@ -139,17 +159,37 @@ func (e *engine) auditIntervals(p *pluginsdk.Problem, m *problem.Mapping, specs 
 		}
 	}
 	mr.Audit = ar
+	e.logMidpoints(ar)
 	switch {
 	case ar.Defects != "":
 		e.logf("WARNING: audit of the published intervals: %s", ar.Defects)
 	case ar.Unverified > 0:
 		e.logf("WARNING: audit: %d of %d primary cells are under-protected or unverified (%d unverified: their protection is not proven)",
 			ar.UnderProtected, ar.Primaries, ar.Unverified)
-	case ar.UnderProtected > 0:
+	case ar.UnderProtected > 0 && (ar.MidpointAccepted || ar.UnderProtected > ar.Midpoint):
 		e.logf("WARNING: audit: %d of %d primary cells can be narrowed below their protection levels from the published intervals", ar.UnderProtected, ar.Primaries)
 	default:
 		e.logf("Audit: all %d primary cells are protected by the published intervals", ar.Primaries)
 	}
 	e.markUnsafe(specs, ar, perTable, target)
 	return nil
+}
+
+// logMidpoints logs the primaries whose true value lies at their published
+// interval's midpoint: a warning (kept in the run report) when the method
+// was asked by name to keep its levels, else a disclosure that the audit
+// counted among the failures.
+func (e *engine) logMidpoints(ar *AuditReport) {
+	switch {
+	case ar.Midpoint == 0:
+	case ar.MidpointAccepted:
+		msg := fmt.Sprintf("WARNING: %d of %d primary cells have their true value at the midpoint of their published interval "+
+			"(the method was asked to keep its protection levels as given): anyone who takes the interval's average finds it",
+			ar.Midpoint, ar.Primaries)
+		e.logf("%s", msg)
+		e.report.Warnings = append(e.report.Warnings, msg)
+	default:
+		e.logf("WARNING: audit: %d of %d primary cells have their true value at the midpoint of their published interval "+
+			"(a disclosure: anyone who takes the interval's average finds it)", ar.Midpoint, ar.Primaries)
+	}
 }

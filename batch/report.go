@@ -109,6 +109,12 @@ type AuditReport struct {
 	// respondents colluding could narrow below their protection levels;
 	// reported, not failed.
 	CollusionUnderProtected int `json:"collusion_under_protected,omitempty"`
+	// Midpoint counts, for published intervals (Mode "intervals"), the
+	// primaries whose true value lies at their interval's midpoint (within
+	// the table's last decimal): failures among UnderProtected, unless
+	// MidpointAccepted (the method was asked by name to keep its levels).
+	Midpoint         int  `json:"midpoint,omitempty"`
+	MidpointAccepted bool `json:"midpoint_accepted,omitempty"`
 	// Defects are, for an adjusted table (Mode "adjusted"), what makes it
 	// unpublishable beyond its primaries: relations violated, cells outside
 	// their bounds, frozen cells changed; "" for none.

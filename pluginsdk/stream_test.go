@@ -306,7 +306,7 @@ func TestVerdictEnums(t *testing.T) {
 		}
 	}
 	reasons := map[verdict.Reason]string{verdict.ReasonNone: "UNSPECIFIED", verdict.Exact: "EXACT", verdict.Partial: "PARTIAL",
-		verdict.Unsolved: "UNSOLVED", verdict.TooClose: "TOO_CLOSE", verdict.Uncovered: "UNCOVERED"}
+		verdict.Unsolved: "UNSOLVED", verdict.TooClose: "TOO_CLOSE", verdict.Uncovered: "UNCOVERED", verdict.Midpoint: "MIDPOINT"}
 	for r := verdict.Reason(0); r.Valid(); r++ {
 		if got, want := sdcpb.VerdictReason(r).String(), "VERDICT_REASON_"+reasons[r]; got != want {
 			t.Errorf("reason %v is %s on the wire, want %s", r, got, want)

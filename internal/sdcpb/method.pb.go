@@ -601,6 +601,9 @@ const (
 	VerdictReason_VERDICT_REASON_TOO_CLOSE VerdictReason = 4
 	// The published interval does not cover the cell's protection levels.
 	VerdictReason_VERDICT_REASON_UNCOVERED VerdictReason = 5
+	// The true value lies at the midpoint of the interval published for the
+	// cell (within the table's last decimal).
+	VerdictReason_VERDICT_REASON_MIDPOINT VerdictReason = 6
 )
 
 // Enum value maps for VerdictReason.
@@ -612,6 +615,7 @@ var (
 		3: "VERDICT_REASON_UNSOLVED",
 		4: "VERDICT_REASON_TOO_CLOSE",
 		5: "VERDICT_REASON_UNCOVERED",
+		6: "VERDICT_REASON_MIDPOINT",
 	}
 	VerdictReason_value = map[string]int32{
 		"VERDICT_REASON_UNSPECIFIED": 0,
@@ -620,6 +624,7 @@ var (
 		"VERDICT_REASON_UNSOLVED":    3,
 		"VERDICT_REASON_TOO_CLOSE":   4,
 		"VERDICT_REASON_UNCOVERED":   5,
+		"VERDICT_REASON_MIDPOINT":    6,
 	}
 )
 
@@ -3376,14 +3381,15 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x1ePROTECTION_VERDICT_UNSPECIFIED\x10\x00\x12 \n" +
 	"\x1cPROTECTION_VERDICT_PROTECTED\x10\x01\x12&\n" +
 	"\"PROTECTION_VERDICT_UNDER_PROTECTED\x10\x02\x12!\n" +
-	"\x1dPROTECTION_VERDICT_UNVERIFIED\x10\x03*\xbe\x01\n" +
+	"\x1dPROTECTION_VERDICT_UNVERIFIED\x10\x03*\xdb\x01\n" +
 	"\rVerdictReason\x12\x1e\n" +
 	"\x1aVERDICT_REASON_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14VERDICT_REASON_EXACT\x10\x01\x12\x1a\n" +
 	"\x16VERDICT_REASON_PARTIAL\x10\x02\x12\x1b\n" +
 	"\x17VERDICT_REASON_UNSOLVED\x10\x03\x12\x1c\n" +
 	"\x18VERDICT_REASON_TOO_CLOSE\x10\x04\x12\x1c\n" +
-	"\x18VERDICT_REASON_UNCOVERED\x10\x05*\xc2\x01\n" +
+	"\x18VERDICT_REASON_UNCOVERED\x10\x05\x12\x1b\n" +
+	"\x17VERDICT_REASON_MIDPOINT\x10\x06*\xc2\x01\n" +
 	"\aOutcome\x12\x17\n" +
 	"\x13OUTCOME_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fOUTCOME_OPTIMAL\x10\x01\x12\x14\n" +

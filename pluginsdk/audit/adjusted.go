@@ -255,7 +255,12 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 		if err != nil {
 			return nil, err
 		}
-		if r.Attack, err = Intervals(ctx, p, lo, hi, opts.Options); err != nil {
+		// ECTA's bounds are centred on the published value by
+		// construction: their midpoint is judged by ECTA's own rules (the
+		// published value's distance), not as interval protection's.
+		ao := opts.Options
+		ao.Midpoint = MidpointAccepted
+		if r.Attack, err = Intervals(ctx, p, lo, hi, ao); err != nil {
 			return nil, err
 		}
 		// ECTA protects by the published bounds, not by the distance of

@@ -52,7 +52,11 @@
 // A primary is under-protected when its published interval does not cover
 // its protection interval (verdict.Uncovered; published as a point:
 // verdict.Exact), or when the relations let the attacker narrow it below
-// the levels (verdict.Partial, verdict.Exact). Intervals that no additive
+// the levels (verdict.Partial, verdict.Exact). A primary whose true value
+// lies at the midpoint of its published interval, within the table's last
+// decimal, is a disclosure too (verdict.Midpoint: anyone taking the
+// interval's average finds it), unless Options.Midpoint accepts it; such
+// cells are listed in Report.Midpoint either way. Intervals that no additive
 // table satisfies (a relation whose right-hand side lies outside the range
 // of its terms' intervals) are reported (audit.intervals_inconsistent,
 // Counts.Inconsistent).

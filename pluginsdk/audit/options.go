@@ -61,6 +61,21 @@ const (
 	ModeVerdicts
 )
 
+// MidpointMode selects how Intervals judges a primary whose true value
+// lies at the midpoint of its published interval (verdict.AtMidpoint).
+type MidpointMode int
+
+const (
+	// MidpointDisclosure: such a primary is under-protected (reason
+	// verdict.Midpoint), whatever the attacker derives: anyone taking the
+	// interval's average finds its value.
+	MidpointDisclosure MidpointMode = iota
+	// MidpointAccepted: such primaries are counted and listed
+	// (Report.Midpoint) but judged by their protection levels alone; for
+	// intervals whose method was asked by name to keep symmetric levels.
+	MidpointAccepted
+)
+
 // Progress is a progress report.
 type Progress struct {
 	// Done and Total count the audited cells.
@@ -90,6 +105,9 @@ type Options struct {
 	Cells []int
 	// Mode selects exact bounds or verdicts only.
 	Mode Mode
+	// Midpoint selects how Intervals judges a primary at the midpoint of
+	// its published interval.
+	Midpoint MidpointMode
 	// Tolerance is the absolute tolerance of the comparisons (exactness,
 	// protection levels, additivity of the published values); 0 means
 	// verdict.Tolerance of the cell values.

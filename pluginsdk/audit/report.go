@@ -96,6 +96,13 @@ type Counts struct {
 	// Inconsistent counts relations that no values within the published
 	// intervals satisfy (Intervals only).
 	Inconsistent int
+	// Midpoint counts the primaries whose true value lies at the midpoint
+	// of their published interval (Intervals only; Report.Midpoint).
+	Midpoint int
+	// DerivedMidpoint counts the primaries whose true value lies at the
+	// midpoint of the attacker's interval, within the table's last decimal
+	// (Intervals with ModeBounds only; reported, not judged).
+	DerivedMidpoint int
 }
 
 // Timing splits the wall-clock time of an audit.
@@ -131,6 +138,13 @@ type Report struct {
 	// infeasible). Their protection is not proven: a method must count them
 	// as under-protected.
 	Unverified []int
+	// Midpoint lists, for Intervals, the primaries whose true value lies
+	// at the midpoint of their published interval, within the table's last
+	// decimal (verdict.AtMidpoint). With Options.Midpoint
+	// MidpointDisclosure those of them the levels alone protect get the
+	// verdict under-protected, reason verdict.Midpoint; they are not in
+	// UnderProtected, which lists what the attacker derives.
+	Midpoint []int
 	// TimedOut reports that Options.TimeLimit stopped the audit before
 	// every LP was solved; the cells it left open are Unknown (Unverified).
 	TimedOut bool

@@ -71,7 +71,9 @@ func (in *input) hide(a *attack, only []bool) {
 // of the primaries that are not published exactly are computed
 // (Options.Targets); verdicts as for Suppression. The statuses are those of
 // p. An interval that does not contain the cell's value is reported as a
-// diagnostic.
+// diagnostic. A primary whose true value lies at the midpoint of its
+// published interval is listed in Report.Midpoint and, unless
+// Options.Midpoint accepts it, under-protected (reason verdict.Midpoint).
 func Intervals(ctx context.Context, p *pluginsdk.Problem, lo, hi []float64, opts Options) (*Report, error) {
 	start := time.Now()
 	in, err := prepare(p, nil, opts)
@@ -121,6 +123,7 @@ func Intervals(ctx context.Context, p *pluginsdk.Problem, lo, hi []float64, opts
 		return nil, err
 	}
 	in.judgePublished(r, lo, hi)
+	in.judgeMidpoints(r, lo, hi)
 	return r, nil
 }
 
@@ -176,6 +179,37 @@ func (in *input) judgePublished(r *Report, lo, hi []float64) {
 	}
 	if added {
 		slices.SortFunc(r.UnderProtected, func(a, b Finding) int { return a.Cell - b.Cell })
+	}
+}
+
+// judgeMidpoints lists the primaries whose true value lies at the midpoint
+// of their published interval (Report.Midpoint) and, with
+// MidpointDisclosure, makes those the levels alone protect under-protected
+// for that reason. The published ends are what everyone sees, so the
+// judgement is on them; the primaries at the midpoint of the attacker's
+// interval are counted (Counts.DerivedMidpoint, exact bounds only), not
+// judged.
+func (in *input) judgeMidpoints(r *Report, lo, hi []float64) {
+	step := verdict.Step(in.p.Decimals)
+	v := in.p.Cells.Value
+	for i := range r.Verdicts {
+		if !in.status[i].IsPrimary() || !verdict.AtMidpoint(v[i], lo[i], hi[i], step, r.Tolerance) {
+			continue
+		}
+		r.Midpoint = append(r.Midpoint, i)
+		if in.opts.Midpoint == MidpointDisclosure && r.Verdicts[i].Kind == verdict.Protected {
+			r.Verdicts[i] = verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.Midpoint}
+		}
+	}
+	r.Counts.Midpoint = len(r.Midpoint)
+	if in.opts.Mode != ModeBounds {
+		return
+	}
+	for i := range r.Verdicts {
+		l, h := r.Lower[i], r.Upper[i]
+		if in.status[i].IsPrimary() && !math.IsInf(l, 0) && !math.IsInf(h, 0) && verdict.AtMidpoint(v[i], l, h, step, r.Tolerance) {
+			r.Counts.DerivedMidpoint++
+		}
 	}
 }
 

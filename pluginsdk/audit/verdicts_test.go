@@ -73,6 +73,43 @@ func publishedIntervals(p *pluginsdk.Problem, x11, x23 [2]float64) (lo, hi []flo
 	return lo, hi
 }
 
+// TestIntervalsMidpoint: a primary (value 40, levels 10, no decimals)
+// whose published interval has its midpoint within one unit of the value
+// is a midpoint disclosure, listed and counted; under-protected by default,
+// protected when the options accept midpoints. One more unit of asymmetry
+// and it is not one.
+func TestIntervalsMidpoint(t *testing.T) {
+	prim := cell(3, 2, 3)
+	for _, tc := range []struct {
+		name     string
+		x11, x23 [2]float64
+		mode     MidpointMode
+		at       bool
+		want     verdict.Verdict
+	}{
+		{"symmetric", [2]float64{5, 35}, [2]float64{25, 55}, MidpointDisclosure, true, verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.Midpoint}},
+		{"one unit off", [2]float64{5, 37}, [2]float64{25, 57}, MidpointDisclosure, true, verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.Midpoint}},
+		{"accepted", [2]float64{5, 35}, [2]float64{25, 55}, MidpointAccepted, true, verdict.Verdict{Kind: verdict.Protected}},
+		{"asymmetric", [2]float64{5, 38}, [2]float64{25, 58}, MidpointDisclosure, false, verdict.Verdict{Kind: verdict.Protected}},
+		// A failure for another reason keeps that reason.
+		{"narrowed", [2]float64{18, 22}, [2]float64{25, 55}, MidpointDisclosure, true, verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.Partial}},
+	} {
+		p, _ := seedExample()
+		for _, ij := range [][2]int{{1, 1}, {1, 3}, {2, 1}} {
+			p.Cells.Status[cell(3, ij[0], ij[1])] = cellstatus.Secondary
+		}
+		lo, hi := publishedIntervals(p, tc.x11, tc.x23)
+		r, err := Intervals(context.Background(), p, lo, hi, Options{Bounds: BoundsNonNegative, Midpoint: tc.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantVerdicts(t, tc.name, r.Verdicts, prim, tc.want)
+		if at := slices.Equal(r.Midpoint, []int{prim}) && r.Counts.Midpoint == 1; at != tc.at || !tc.at && len(r.Midpoint) > 0 {
+			t.Errorf("%s: midpoint cells %v (count %d), want the primary: %v", tc.name, r.Midpoint, r.Counts.Midpoint, tc.at)
+		}
+	}
+}
+
 func TestIntervalsVerdicts(t *testing.T) {
 	prim := cell(3, 2, 3)
 	for _, tc := range []struct {
@@ -81,8 +118,9 @@ func TestIntervalsVerdicts(t *testing.T) {
 		want         verdict.Verdict
 		inconsistent bool
 	}{
-		// x11 ∈ [5, 35] lets x23 = 20 + x11 take all of [25, 55] ⊇ [30, 50].
-		{"protected", [2]float64{5, 35}, [2]float64{25, 55}, verdict.Verdict{Kind: verdict.Protected}, false},
+		// x11 ∈ [5, 38] lets x23 = 20 + x11 take all of [25, 58] ⊇ [30, 50]
+		// (whose midpoint, 41.5, is not the value 40: TestIntervalsMidpoint).
+		{"protected", [2]float64{5, 38}, [2]float64{25, 58}, verdict.Verdict{Kind: verdict.Protected}, false},
 		// The published interval of the primary covers its levels, but
 		// x11 ∈ [18, 22] confines it to [38, 42].
 		{"narrowed by the relations", [2]float64{18, 22}, [2]float64{25, 55}, verdict.Verdict{Kind: verdict.UnderProtected, Reason: verdict.Partial}, false},

@@ -21,7 +21,11 @@
 // audited with the intervals as the attacker's bounds (audit.Intervals):
 // every primary's verdict is whether the attacker can narrow it below its
 // protection levels; relations the intervals cannot satisfy are counted in
-// the figure inconsistent.
+// the figure inconsistent. A primary whose true value lies at the midpoint of
+// its published interval (within the table's last decimal) is a disclosure
+// (verdict reason midpoint), counted in the figure midpoint; with the
+// parameter midpoint=accepted (the host sets it when the method says it was
+// asked to keep symmetric levels) it is counted, not failed.
 //
 // The audit runs in a plugin process, like every method, so that the host
 // stays free of the solver's C code.
@@ -74,6 +78,10 @@ func (method) Info() pluginsdk.MethodInfo {
 					"(0: not an ECTA table); the primaries are then judged by the attacker problems of α and beta"},
 			{Name: "beta", Type: pluginsdk.ParamFloat, Default: "0", Min: "0",
 				Help: "ECTA's β, the largest relative perturbation of the other cells (with alpha)"},
+			{Name: "midpoint", Type: pluginsdk.ParamEnum, Default: "disclosure", Allowed: []string{"disclosure", "accepted"},
+				Help: "published intervals: a primary whose true value lies at its interval's midpoint (within the table's last " +
+					"decimal) is a disclosure (anyone taking the average finds it); accepted: counted in the figure midpoint, " +
+					"judged by its levels alone (intervals asked by name to keep symmetric levels)"},
 			{Name: "center", Type: pluginsdk.ParamEnum, Default: "published", Allowed: []string{"published", "original"},
 				Help: "the values ECTA's bounds are relative to: the published ones or the original ones (with alpha)"},
 		},
@@ -104,6 +112,9 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	if req.Params.String("targets") == "primaries" {
 		opts.Targets = audit.TargetsPrimaries
+	}
+	if req.Params.String("midpoint") == "accepted" {
+		opts.Midpoint = audit.MidpointAccepted
 	}
 	opts.OnProgress = func(pr audit.Progress) {
 		f := -1.0
@@ -188,7 +199,8 @@ func intervals(ctx context.Context, p *pluginsdk.Problem, opts audit.Options) (*
 	}
 	c := rep.Counts
 	res.Stats.Extra = map[string]float64{"intervals": 1, "primaries": float64(c.Primaries), "exact": float64(c.Exact),
-		"partial": float64(c.Partial), "inconsistent": float64(c.Inconsistent), "lps": float64(c.LPs),
+		"partial": float64(c.Partial), "inconsistent": float64(c.Inconsistent), "midpoint": float64(c.Midpoint),
+		"derived_midpoint": float64(c.DerivedMidpoint), "lps": float64(c.LPs),
 		"unverified": float64(len(rep.Unverified)), "seconds": rep.Timing.Total.Seconds()}
 	return res, nil
 }

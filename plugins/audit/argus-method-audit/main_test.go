@@ -312,7 +312,9 @@ func TestAdjustedECTA(t *testing.T) {
 // TestIntervals: a problem with published intervals (interval protection)
 // is audited with them as the attacker's bounds. The primary (2,3) of the
 // seed table (levels 10) with the 2×2 cycle (2,3), (2,1), (1,3), (1,1)
-// published as value ± 10 is protected; with ± 5 its own interval does not
+// published as [value − 10, value + 13] is protected; as value ± 10 its
+// value is its interval's midpoint, a disclosure (figure midpoint 1) unless
+// the parameter midpoint accepts it; with ± 5 its own interval does not
 // cover the levels; with only the primary's interval wide and the others
 // exact, the attacker recomputes it from its row.
 func TestIntervals(t *testing.T) {
@@ -321,14 +323,19 @@ func TestIntervals(t *testing.T) {
 	cycle := []int{prim, 2*4 + 1, 1*4 + 3, 1*4 + 1}
 	for _, tc := range []struct {
 		name      string
-		width     float64
+		down, up  float64
 		cells     []int
+		midpoint  string
 		protected bool
 		reason    verdict.Reason
+		atMid     float64
 	}{
-		{"protected", 10, cycle, true, 0},
-		{"uncovered", 5, cycle, false, verdict.Uncovered},
-		{"recomputed", 10, cycle[:1], false, verdict.Exact},
+		{"protected", 10, 13, cycle, "", true, 0, 0},
+		{"midpoint", 10, 10, cycle, "", false, verdict.Midpoint, 1},
+		{"midpoint accepted", 10, 10, cycle, "accepted", true, 0, 1},
+		// Listed at the midpoint, failed as uncovered.
+		{"uncovered", 5, 5, cycle, "", false, verdict.Uncovered, 1},
+		{"recomputed", 10, 13, cycle[:1], "", false, verdict.Exact, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := seedTable()
@@ -342,11 +349,15 @@ func TestIntervals(t *testing.T) {
 			}
 			lo, hi := append([]float64(nil), p.Cells.Value...), append([]float64(nil), p.Cells.Value...)
 			for _, k := range tc.cells {
-				lo[k] -= tc.width
-				hi[k] += tc.width
+				lo[k] -= tc.down
+				hi[k] += tc.up
 			}
 			p.Cells.PublishedLower, p.Cells.PublishedUpper = lo, hi
-			res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p})
+			params := map[string]string{}
+			if tc.midpoint != "" {
+				params["midpoint"] = tc.midpoint
+			}
+			res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p, Params: params})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -356,6 +367,9 @@ func TestIntervals(t *testing.T) {
 			v := res.Verdicts[prim]
 			if (v.Kind == verdict.Protected) != tc.protected || !tc.protected && v.Reason != tc.reason {
 				t.Errorf("verdict of the primary %v, want protected %v (%v)", v, tc.protected, tc.reason)
+			}
+			if got := res.Stats.Extra["midpoint"]; got != tc.atMid {
+				t.Errorf("figure midpoint %v, want %v", got, tc.atMid)
 			}
 		})
 	}

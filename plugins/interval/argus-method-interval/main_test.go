@@ -65,3 +65,51 @@ func TestProtect(t *testing.T) {
 		t.Errorf("objective %v below the bound %v", res.Stats.Objective, res.Stats.Bound)
 	}
 }
+
+// TestMidpointParams: through the plugin protocol, the default publishes no
+// sensitive value at its interval's midpoint (figure at_midpoint 0, no
+// midpoint diagnostic), the same seed parameter gives the same intervals;
+// midpoint=keep, asked for by name, says so (figure midpoint_kept, warning
+// ip.midpoint_kept naming the cells at their midpoint).
+func TestMidpointParams(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4}, Seed: 2, PrimaryFraction: 0.2, ProtectionPct: 20})
+	client := plugintest.Serve(t, plugin())
+	protect := func(params map[string]string) *pluginsdk.Result {
+		t.Helper()
+		params[pWeights] = "unit"
+		res, err := client.Protect(t.Context(), plugintest.Job{Method: "IP", Problem: p, Params: params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Outcome.HasResult() {
+			t.Fatalf("outcome %v: %v", res.Outcome, res.Diagnostics)
+		}
+		return res
+	}
+	codes := func(res *pluginsdk.Result) map[string]pluginsdk.Diagnostic {
+		m := map[string]pluginsdk.Diagnostic{}
+		for _, d := range res.Diagnostics {
+			m[d.Code] = d
+		}
+		return m
+	}
+	def := protect(map[string]string{pSeed: "3"})
+	if x := def.Stats.Extra; x["at_midpoint"] != 0 || x[figureMidpointKept] != 0 {
+		t.Errorf("default: figures %v", x)
+	}
+	if d := codes(def); len(d) > 0 {
+		t.Errorf("default: diagnostics %v", def.Diagnostics)
+	}
+	again := protect(map[string]string{pSeed: "3"})
+	for i := range def.Lower {
+		if def.Lower[i] != again.Lower[i] || def.Upper[i] != again.Upper[i] {
+			t.Fatalf("seed 3 twice: cell %d [%v, %v] and [%v, %v]", i, def.Lower[i], def.Upper[i], again.Lower[i], again.Upper[i])
+		}
+	}
+	keep := protect(map[string]string{pMidpoint: "keep"})
+	d, ok := codes(keep)["ip.midpoint_kept"]
+	if keep.Stats.Extra[figureMidpointKept] != 1 || !ok || d.Severity != pluginsdk.SeverityWarning ||
+		len(d.Cells) != int(keep.Stats.Extra["at_midpoint"]) || len(d.Cells) == 0 {
+		t.Errorf("keep: figures %v, diagnostics %v", keep.Stats.Extra, keep.Diagnostics)
+	}
+}

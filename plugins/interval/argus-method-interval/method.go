@@ -23,11 +23,18 @@ const (
 	pWeights  = "weights"
 	pMidpoint = "midpoint"
 	pSpread   = "spread"
+	pSeed     = "seed"
 )
 
 var (
 	midpointNames = map[string]interval.Midpoint{"keep": interval.KeepLevels, "avoid": interval.AvoidMidpoint}
 )
+
+// figureMidpointKept is the figure (1) by which the result says that the
+// method was asked to keep the levels as given, so that true values at
+// their intervals' midpoints are its stated choice: the host's audit then
+// counts them without failing the table.
+const figureMidpointKept = "midpoint_kept"
 
 // classNames are the figures of the five classes of interval.Classify.
 var classNames = [5]string{"mid_at_minus50", "mid_minus", "mid_at_value", "mid_plus", "mid_at_plus50"}
@@ -42,17 +49,23 @@ func (method) Info() pluginsdk.MethodInfo {
 			"cell below its lower or upper protection level, at the least weighted total width (a linear program solved " +
 			"by cutting planes with warm-started attacker LPs, HiGHS). Protected and empty cells are published exactly; " +
 			"safe cells given a proper interval are reported as secondaries. At the time limit the last master solution " +
-			"is widened until it protects and returned with its bound.",
+			"is widened until it protects and returned with its bound. By default no sensitive cell's true value lies at " +
+			"its published interval's midpoint (levels raised on a side drawn from the seed, then intervals still centred " +
+			"widened on one side); midpoint=keep keeps the levels as given, with a warning.",
 		Params: []pluginsdk.ParamSpec{
 			{Name: pMaxTime, Type: pluginsdk.ParamDuration, Default: "10", Min: "0",
 				Help: "time limit (minutes, or a Go duration; 0: none); the best feasible intervals are returned when it is reached"},
 			{Name: pWeights, Type: pluginsdk.ParamEnum, Default: "cost", Allowed: weights.Names,
 				Help: "weights of the widths: the cells' costs (τ-Argus), 1, 1/|a| or 1/√|a| (|a| below 1 counts as 1)"},
-			{Name: pMidpoint, Type: pluginsdk.ParamEnum, Default: "keep", Allowed: []string{"keep", "avoid"},
-				Help: "keep: the protection levels as given (symmetric levels put most true values at their interval's " +
-					"midpoint); avoid: one level of every sensitive cell raised, the side and amount drawn from the job's seed"},
+			{Name: pMidpoint, Type: pluginsdk.ParamEnum, Default: "avoid", Allowed: []string{"avoid", "keep"},
+				Help: "avoid: no sensitive cell's true value at (within the table's last decimal of) its published interval's " +
+					"midpoint: one level of every sensitive cell raised, the side and amount drawn from the seed, and an interval " +
+					"still centred on its value widened on one side; keep (weaker, with a warning): the protection levels as " +
+					"given, symmetric levels put most true values at their interval's midpoint, where anyone taking the average finds them"},
 			{Name: pSpread, Type: pluginsdk.ParamFloat, Default: "0.5", Min: "0", Max: "10",
 				Help: "with midpoint avoid: the raised level grows by a random 25–100 % of this share of the larger level"},
+			{Name: pSeed, Type: pluginsdk.ParamInt, Default: "0", Min: "0",
+				Help: "seed of the random draws of midpoint avoid (0: the job's seed); the same seed gives the same intervals"},
 		},
 		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
@@ -69,8 +82,12 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if n == 0 {
 		return &pluginsdk.Result{Status: status, Lower: []float64{}, Upper: []float64{}, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
+	seed := int64(req.Params.Int(pSeed))
+	if seed == 0 {
+		seed = req.Limits.Seed
+	}
 	opts := interval.Options{Weights: weights.Named(req.Params.String(pWeights)), Midpoint: midpointNames[req.Params.String(pMidpoint)],
-		Spread: req.Params.Float(pSpread), Seed: req.Limits.Seed, Workers: req.Limits.Threads}
+		Spread: req.Params.Float(pSpread), Seed: seed, Workers: req.Limits.Threads}
 	// The solve takes 9/10 of the time, the plugin's own audit the rest.
 	total := req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
 	opts.TimeLimit = total * 9 / 10
@@ -104,7 +121,11 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if total > 0 {
 		auditLimit = max(total-time.Since(start), total/10)
 	}
-	rep, err := audit.Intervals(ctx, p, sol.Lower, sol.Upper, audit.Options{Workers: req.Limits.Threads, TimeLimit: auditLimit})
+	ao := audit.Options{Workers: req.Limits.Threads, TimeLimit: auditLimit}
+	if opts.Midpoint == interval.KeepLevels {
+		ao.Midpoint = audit.MidpointAccepted
+	}
+	rep, err := audit.Intervals(ctx, p, sol.Lower, sol.Upper, ao)
 	if err != nil {
 		return nil, fmt.Errorf("auditing the intervals: %w", err)
 	}
@@ -127,6 +148,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	case sol.TimeLimit:
 		res.Outcome = pluginsdk.OutcomeTimeLimit
 	}
+	res.Diagnostics = append(res.Diagnostics, midpointDiagnostics(opts.Midpoint, sol, rep)...)
 	if len(rep.Unverified) > 0 {
 		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "ip.unverified",
 			Summary: fmt.Sprintf("the plugin's audit could not verify %d sensitive cells", len(rep.Unverified)), Cells: rep.Unverified})
@@ -134,7 +156,10 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	extra := map[string]float64{"sensitive": float64(sol.Sensitive), "intervals": float64(sol.Intervals),
 		"interval_share": float64(sol.Intervals) / float64(n), "rounds": float64(sol.Rounds), "cuts": float64(sol.Cuts),
 		"relation_cuts": float64(sol.RelationCuts), "lps": float64(sol.LPs), "repaired": float64(sol.Repaired), "widest": b2f(sol.Widest),
-		"bound": sol.Bound, "audit_lps": float64(rep.Counts.LPs)}
+		"bound": sol.Bound, "audit_lps": float64(rep.Counts.LPs), "at_midpoint": float64(len(rep.Midpoint)), "widened": float64(sol.Widened)}
+	if opts.Midpoint == interval.KeepLevels {
+		extra[figureMidpointKept] = 1
+	}
 	for k, c := range sol.Classes {
 		share := 0.0
 		if sol.Intervals > 0 {
@@ -148,6 +173,24 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Float64("gap", sol.Gap).Int("rounds", sol.Rounds).
 		Dur("took", time.Since(start)).Msg("IP done")
 	return res, nil
+}
+
+// midpointDiagnostics warn of sensitive cells whose true value lies at
+// their published interval's midpoint (the audit's list): with keep, the
+// choice asked for by name, always (naming the count, possibly 0), with
+// avoid only when a cell's a-priori bounds left no room to move it off.
+func midpointDiagnostics(m interval.Midpoint, sol *interval.Solution, rep *audit.Report) []pluginsdk.Diagnostic {
+	switch {
+	case m == interval.KeepLevels:
+		return []pluginsdk.Diagnostic{{Severity: pluginsdk.SeverityWarning, Code: "ip.midpoint_kept", Cells: rep.Midpoint,
+			Summary: fmt.Sprintf("midpoint=keep was asked for: %d of %d sensitive cells have their true value at the midpoint of "+
+				"their published interval, where anyone who takes the interval's average finds it", len(rep.Midpoint), sol.Sensitive)}}
+	case len(rep.Midpoint) > 0:
+		return []pluginsdk.Diagnostic{{Severity: pluginsdk.SeverityWarning, Code: "ip.midpoint", Cells: rep.Midpoint,
+			Summary: fmt.Sprintf("%d sensitive cells keep their true value at the midpoint of their published interval: their "+
+				"a-priori bounds leave no room to widen it on one side", len(rep.Midpoint))}}
+	}
+	return nil
 }
 
 func b2f(b bool) float64 {

@@ -43,10 +43,25 @@
 //
 // With symmetric levels most intervals have the true value at their exact
 // midpoint (Baena et al. 2017, Table 4), which the midpoint of the
-// published interval then discloses. Option Midpoint AvoidMidpoint raises
-// one level of every sensitive cell, the side and the amount drawn per cell
-// from Seed, so that the levels become asymmetric; Solution.Classes gives
-// the distribution of the true value's position in its interval.
+// published interval then discloses: anyone who takes its average finds
+// the value. The default, AvoidMidpoint, raises one level of every
+// sensitive cell, the side and the amount drawn per cell from Seed, so that
+// the levels become asymmetric (as the paper recommends). At the first
+// optimum, the cells it still centres on their value get the level of one
+// side raised again, beyond that side's width, and the rounds go on (at
+// most reraisePasses times; the attacker's interval is then not centred
+// either). Then, on the
+// published ends (rounded outwards to the table's decimals), every
+// sensitive cell whose value still lies within the table's last decimal of
+// its interval's midpoint (verdict.AtMidpoint) has its interval widened on
+// one side (the raised one, else the other) by a drawn share of its width,
+// at least until the midpoint is 1.5 last decimals away. Widening an
+// interval never weakens protection, so the intervals stay protected; only
+// a cell whose a-priori bounds leave no room on either side stays at its
+// midpoint (Solution.AtMidpoint counts it, the audit reports it). The same
+// Seed gives the same intervals. KeepLevels, asked for by name, uses the
+// levels as given. Solution.Classes gives the distribution of the true
+// value's position in its interval.
 package interval
 
 import (
@@ -73,12 +88,15 @@ type Midpoint int
 
 // Midpoint choices.
 const (
-	// KeepLevels uses the protection levels as given.
-	KeepLevels Midpoint = iota
-	// AvoidMidpoint raises, per sensitive cell, one of its two levels (the
-	// side drawn at random) by a random share of Spread of the level, so
-	// that the true value does not sit at the interval's midpoint.
-	AvoidMidpoint
+	// AvoidMidpoint, the default, raises, per sensitive cell, one of its
+	// two levels (the side drawn at random) by a random share of Spread of
+	// the level, and widens the published interval of every sensitive cell
+	// whose value still lies at its midpoint, so that no true value sits at
+	// its interval's midpoint (see the package documentation).
+	AvoidMidpoint Midpoint = iota
+	// KeepLevels uses the protection levels as given: with symmetric
+	// levels most sensitive values lie at their interval's midpoint.
+	KeepLevels
 )
 
 // Options control Solve.
@@ -88,10 +106,12 @@ type Options struct {
 	TimeLimit time.Duration
 	// Weights selects the weights of the widths.
 	Weights weights.Kind
-	// Midpoint and Spread: see AvoidMidpoint. Spread ≤ 0 means 0.5.
+	// Midpoint and Spread: see AvoidMidpoint (the zero value). Spread ≤ 0
+	// means 0.5.
 	Midpoint Midpoint
 	Spread   float64
-	// Seed seeds the random levels of AvoidMidpoint.
+	// Seed seeds the random draws of AvoidMidpoint: the same seed gives
+	// the same intervals.
 	Seed int64
 	// Workers is the number of attacker LPs solved at once (≤ 1: one).
 	Workers int
@@ -138,6 +158,12 @@ type Solution struct {
 	// Classes is the distribution of the true value's position in the
 	// proper intervals (see Classify).
 	Classes [5]int
+	// AtMidpoint counts the sensitive cells whose value lies within the
+	// table's last decimal of their published interval's midpoint
+	// (verdict.AtMidpoint); Widened the sensitive cells whose interval
+	// AvoidMidpoint widened for it after the solve; Reraised the levels
+	// AvoidMidpoint raised again at an optimum (reraisePasses at most).
+	AtMidpoint, Widened, Reraised int
 	// Time is the wall-clock time of the solve.
 	Time time.Duration
 }
@@ -188,6 +214,11 @@ type model struct {
 	targets []target
 	rel     pluginsdk.Relations
 	tol     float64
+	// avoid: AvoidMidpoint; upSide and share are its draws per sensitive
+	// cell (the raised side, the share of the width to widen by).
+	avoid  bool
+	upSide []bool
+	share  []float64
 }
 
 // Master columns: d⁻ of cell i is column 2·col[i], d⁺ is 2·col[i]+1.
@@ -206,7 +237,8 @@ func build(p *pluginsdk.Problem, opts Options) (*model, error) {
 	}
 	md := &model{p: p, n: n, a: p.Cells.Value, rel: rel, tol: verdict.Tolerance(p.Cells.Value),
 		capDown: make([]float64, n), capUp: make([]float64, n), w: make([]float64, n), free: make([]bool, n),
-		col: make([]int, n), lpl: make([]float64, n), upl: make([]float64, n)}
+		col: make([]int, n), lpl: make([]float64, n), upl: make([]float64, n),
+		avoid: opts.Midpoint == AvoidMidpoint, upSide: make([]bool, n), share: make([]float64, n)}
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x1e7e4a1))
 	spread := opts.Spread
 	if spread <= 0 {
@@ -251,27 +283,8 @@ func build(p *pluginsdk.Problem, opts Options) (*model, error) {
 			// must not be published exactly (the audit's rule).
 			md.upl[i] = 2 * md.tol
 		}
-		if opts.Midpoint == AvoidMidpoint {
-			origL, origU := md.lpl[i], md.upl[i]
-			f := spread * (0.25 + 0.75*rng.Float64())
-			// The raised level is a multiple of the table's last decimal,
-			// so that the intervals need no rounding outwards.
-			raise := math.Ceil(f*math.Max(md.lpl[i], md.upl[i])*grid) / grid
-			if rng.IntN(2) == 0 {
-				md.lpl[i] += raise
-			} else {
-				md.upl[i] += raise
-			}
-			// The raised level must stay within the bounds; if it does not,
-			// the other side takes it.
-			if md.lpl[i] > md.capDown[i] {
-				md.upl[i] += md.lpl[i] - math.Max(md.capDown[i], origL)
-				md.lpl[i] = math.Max(md.capDown[i], origL)
-			}
-			if md.upl[i] > md.capUp[i] {
-				md.lpl[i] += md.upl[i] - math.Max(md.capUp[i], origU)
-				md.upl[i] = math.Max(md.capUp[i], origU)
-			}
+		if md.avoid {
+			md.raiseLevel(i, rng, spread, grid)
 		}
 		if md.lpl[i] > md.capDown[i]+md.tol || md.upl[i] > md.capUp[i]+md.tol {
 			bad = append(bad, i)
@@ -297,6 +310,27 @@ func build(p *pluginsdk.Problem, opts Options) (*model, error) {
 		}
 	}
 	return md, nil
+}
+
+// raiseLevel draws AvoidMidpoint's side and share for sensitive cell i and
+// raises the level of that side by the share (25–100 % of spread) of the
+// larger level, rounded up to the table's last decimal (1/grid) so that the
+// intervals need no rounding outwards. What the a-priori bound leaves no
+// room for on that side goes to the other side, as far as its bound lets
+// it: a raise never makes levels infeasible that were not.
+func (md *model) raiseLevel(i int, rng *rand.Rand, spread, grid float64) {
+	f := spread * (0.25 + 0.75*rng.Float64())
+	md.share[i] = f / 2
+	raise := math.Ceil(f*math.Max(md.lpl[i], md.upl[i])*grid) / grid
+	md.upSide[i] = rng.IntN(2) == 1
+	level, other := &md.lpl[i], &md.upl[i]
+	room, otherRoom := md.capDown[i]-md.lpl[i], md.capUp[i]-md.upl[i]
+	if md.upSide[i] {
+		level, other, room, otherRoom = other, level, otherRoom, room
+	}
+	take := math.Min(raise, math.Max(room, 0))
+	*level += take
+	*other += math.Min(raise-take, math.Max(otherRoom, 0))
 }
 
 // cut is a row Σ val·col ≥ lo of the master.
@@ -436,6 +470,11 @@ func (at *attacker) check(ctx context.Context, md *model, t target) (*cut, error
 	return cu, nil
 }
 
+// reraisePasses bounds the optima AvoidMidpoint re-raises levels at: a
+// pass can centre cells the one before did not (their widths follow the
+// raised ones); what is left after the last is widened after the solve.
+const reraisePasses = 4
+
 // cutZero is the magnitude below which a reduced cost is taken as zero in
 // a cut (dropping it only weakens the cut's left side by that little, and
 // the next round's check catches what is missed).
@@ -520,6 +559,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	)
 	level := checkAll
 	var recent []int
+	passes := 0 // of reraise
 	for {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -587,6 +627,19 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 				Elapsed: time.Since(start), Phase: "cuts", TimedOut: timedOut, TargetsAll: len(md.targets)})
 		}
 		if len(cuts) == 0 && !timedOut {
+			if full && md.avoid && passes < reraisePasses {
+				// At an optimum, cells it centres on their value get a
+				// higher level on one side, and the rounds go on.
+				passes++
+				k, err := md.reraise(master, d)
+				if err != nil {
+					return nil, err
+				}
+				if sol.Reraised += k; k > 0 {
+					level = checkAll
+					continue
+				}
+			}
 			if full {
 				sol.Optimal = true
 				break
@@ -880,9 +933,119 @@ func (md *model) finish(sol *Solution, d []float64) {
 		if up > md.tol {
 			sol.Upper[i] = math.Min(out(md.a[i]+up, true), md.a[i]+md.capUp[i])
 		}
+	}
+	step := verdict.Step(md.p.Decimals)
+	for _, i := range md.cells {
+		if md.lpl[i] == 0 && md.upl[i] == 0 || !verdict.AtMidpoint(md.a[i], sol.Lower[i], sol.Upper[i], step, md.tol) {
+			continue
+		}
+		if md.avoid && md.offMidpoint(sol, i, step) {
+			sol.Widened++
+			continue
+		}
+		sol.AtMidpoint++
+	}
+	for _, i := range md.cells {
 		sol.Objective += md.w[i] * (sol.Upper[i] - sol.Lower[i])
 	}
 	sol.Classes, sol.Intervals = Classify(md.a, sol.Lower, sol.Upper, md.tol)
+}
+
+// reraise raises, for every sensitive cell that d (an optimum of the
+// master) centres on its value (|d⁺ − d⁻| within 3 last decimals, so that
+// the rounded ends could put it at the midpoint), the level of its drawn
+// side (else the other, where the bound leaves room) to that side's d plus
+// its drawn share of the width, at least 3 last decimals more than the
+// other side: the attackers must then reach it, so that the interval an
+// attacker derives is not centred either. The master's bounds and the
+// targets take the new levels (the cuts found stay valid). It returns the
+// number of cells raised.
+func (md *model) reraise(master *solver.Solver, d []float64) (int, error) {
+	step := verdict.Step(md.p.Decimals)
+	scale := math.Round(1 / step)
+	ceil := func(x float64) float64 { return math.Ceil(x*scale-md.tol*scale) / scale }
+	index := map[[2]int]int{} // (cell, up) → target
+	for k, t := range md.targets {
+		index[[2]int{t.cell, b2i(t.up)}] = k
+	}
+	raised := 0
+	for c, i := range md.cells {
+		dn, up := d[downCol(c)], d[upCol(c)]
+		if md.lpl[i] == 0 && md.upl[i] == 0 || math.Abs(up-dn) > 3*step+md.tol {
+			continue
+		}
+		for _, side := range []bool{md.upSide[i], !md.upSide[i]} {
+			k, ok := index[[2]int{i, b2i(side)}]
+			mine, other, limit, col, lvl := dn, up, md.capDown[i], downCol(c), &md.lpl[i]
+			if side {
+				mine, other, limit, col, lvl = up, dn, md.capUp[i], upCol(c), &md.upl[i]
+			}
+			by := ceil(math.Max(3*step-(mine-other), md.share[i]*(dn+up)))
+			if !ok || mine+by > limit+md.tol {
+				continue
+			}
+			*lvl = math.Max(*lvl, math.Min(mine+by, limit))
+			md.targets[k].level = *lvl
+			if err := master.SetColBounds(col, *lvl, limit); err != nil {
+				return 0, fmt.Errorf("interval: raising the level of cell %d: %w", i, err)
+			}
+			raised++
+			break
+		}
+	}
+	return raised, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// offMidpoint widens the published interval of sensitive cell i, whose
+// value lies at its midpoint, on one side: by the cell's drawn share of
+// the width, at least until the value is 1.5 last decimals (step) from the
+// midpoint, in multiples of step; on the raised side if its a-priori bound
+// leaves room, else on the other, else by the least amount on either. It
+// reports whether the cell is off its midpoint now. A wider interval
+// protects every cell at least as well (the attacker's tables only grow).
+func (md *model) offMidpoint(sol *Solution, i int, step float64) bool {
+	a, lo, hi := md.a[i], sol.Lower[i], sol.Upper[i]
+	ceil := func(x float64) float64 { return math.Ceil(x/step-md.tol/step) * step }
+	// least[side] is the widening that puts the midpoint 1.5 steps off the
+	// value on that side (side true: above it, the upper end moved).
+	least := map[bool]float64{true: ceil(3*step - ((hi - a) - (a - lo))), false: ceil(3*step - ((a - lo) - (hi - a)))}
+	drawn := ceil(md.share[i] * (hi - lo))
+	room := map[bool]float64{true: a + md.capUp[i] - hi, false: lo - (a - md.capDown[i])}
+	for _, try := range []struct {
+		up    bool
+		least bool
+	}{{md.upSide[i], false}, {md.upSide[i], true}, {!md.upSide[i], false}, {!md.upSide[i], true}} {
+		by := least[try.up]
+		if !try.least {
+			by = math.Max(by, drawn)
+		}
+		if by > room[try.up]+md.tol {
+			continue
+		}
+		// The ends stay on the table's decimals (the sum is snapped back
+		// onto them when floating point moved it off by less than tol).
+		snap := func(x float64) float64 {
+			scale := math.Round(1 / step)
+			if r := math.Round(x*scale) / scale; math.Abs(r-x) <= md.tol {
+				return r
+			}
+			return x
+		}
+		if try.up {
+			sol.Upper[i] = math.Min(snap(hi+by), a+md.capUp[i])
+		} else {
+			sol.Lower[i] = math.Max(snap(lo-by), a-md.capDown[i])
+		}
+		return true
+	}
+	return false
 }
 
 // Classify returns the distribution of the true values' positions in

@@ -3,6 +3,7 @@ package interval
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -65,7 +67,7 @@ func audited(t *testing.T, p *pluginsdk.Problem, opts Options) *Solution {
 	return sol
 }
 
-// TestSmallOptimum: one primary of a 3×3 table with levels 5 and 5. Each
+// TestSmallOptimum (the levels kept as given): one primary of a 3×3 table with levels 5 and 5. Each
 // relation through it needs a partner that moves against it, and each
 // partner another relation's partner: the cheapest are 2×2 cycles of
 // four cells moving 5 each way (objective 40 with unit weights; the two
@@ -88,7 +90,7 @@ func TestSmallOptimum(t *testing.T) {
 			prim := 2*4 + 3
 			p.Cells.Status[prim] = cellstatus.UnsafeRule
 			p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = tc.lpl, tc.upl
-			sol := audited(t, p, Options{Weights: weights.Unit})
+			sol := audited(t, p, Options{Weights: weights.Unit, Midpoint: KeepLevels})
 			if !sol.Optimal || math.Abs(sol.Objective-tc.want) > 1e-6 || math.Abs(sol.Bound-tc.want) > 1e-6 {
 				t.Fatalf("optimal %v objective %v bound %v, want optimal %v", sol.Optimal, sol.Objective, sol.Bound, tc.want)
 			}
@@ -133,8 +135,8 @@ func TestFrozenExact(t *testing.T) {
 // and the bound stays below the repaired objective.
 func TestRepair(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 5}, Seed: 3, PrimaryFraction: 0.25, ProtectionPct: 30})
-	full := audited(t, p, Options{Weights: weights.Unit})
-	sol := audited(t, p, Options{Weights: weights.Unit, MaxRounds: 1})
+	full := audited(t, p, Options{Weights: weights.Unit, Midpoint: KeepLevels})
+	sol := audited(t, p, Options{Weights: weights.Unit, Midpoint: KeepLevels, MaxRounds: 1})
 	if sol.Optimal || sol.Repaired == 0 {
 		t.Fatalf("optimal %v after %d rounds, %d repaired: want a repaired, unproven solution", sol.Optimal, sol.Rounds, sol.Repaired)
 	}
@@ -177,7 +179,7 @@ func TestAvoidMidpoint(t *testing.T) {
 		p.Cells.Status[k] = cellstatus.UnsafeRule
 		p.Cells.LowerPL[k], p.Cells.UpperPL[k] = 0.2*p.Cells.Value[k], 0.2*p.Cells.Value[k]
 	}
-	keep := audited(t, p, Options{Weights: weights.Unit})
+	keep := audited(t, p, Options{Weights: weights.Unit, Midpoint: KeepLevels})
 	avoid := audited(t, p, Options{Weights: weights.Unit, Midpoint: AvoidMidpoint, Seed: 7})
 	again := audited(t, p, Options{Weights: weights.Unit, Midpoint: AvoidMidpoint, Seed: 7})
 	if avoid.Classes != again.Classes || avoid.Objective != again.Objective {
@@ -188,6 +190,138 @@ func TestAvoidMidpoint(t *testing.T) {
 		t.Errorf("at the midpoint: keep %v (%v), avoid %v (%v)", share(keep), keep.Classes, share(avoid), avoid.Classes)
 	}
 	t.Logf("keep %v objective %v; avoid %v objective %v", keep.Classes, keep.Objective, avoid.Classes, avoid.Objective)
+}
+
+// symmetricPrimaries is grid3x3(small) with primaries of symmetric levels
+// of 20 % and values with decimals (the table has 2): with the levels kept
+// the optimal intervals put most of them at their midpoints.
+func symmetricPrimaries() (*pluginsdk.Problem, []int) {
+	p := grid3x3(small)
+	p.Decimals = 2
+	prims := []int{1*4 + 1, 1*4 + 3, 2*4 + 2, 3*4 + 2}
+	for _, k := range prims {
+		p.Cells.Status[k] = cellstatus.UnsafeRule
+		p.Cells.LowerPL[k], p.Cells.UpperPL[k] = 0.2*p.Cells.Value[k], 0.2*p.Cells.Value[k]
+	}
+	return p, prims
+}
+
+// midpointCells returns the primaries whose value lies within the last
+// decimal of their interval's midpoint, as the audit judges them.
+func midpointCells(t *testing.T, p *pluginsdk.Problem, sol *Solution, mode audit.MidpointMode) []int {
+	t.Helper()
+	rep, err := audit.Intervals(t.Context(), p, sol.Lower, sol.Upper, audit.Options{Midpoint: mode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range rep.Midpoint {
+		if mode == audit.MidpointDisclosure && rep.Verdicts[k].Reason != verdict.Midpoint {
+			t.Errorf("cell %d at its midpoint: verdict %v", k, rep.Verdicts[k])
+		}
+	}
+	return rep.Midpoint
+}
+
+// TestNoMidpoint: by default (zero Options) no primary's value lies within
+// the last decimal of its published interval's midpoint, for every seed
+// tried, and the audit finds none; the same seed gives the same intervals.
+// With the levels kept, most primaries are at their midpoints and the
+// audit lists them (failed, unless accepted).
+func TestNoMidpoint(t *testing.T) {
+	p, prims := symmetricPrimaries()
+	keep := audited(t, p, Options{Weights: weights.Unit, Midpoint: KeepLevels})
+	if at := midpointCells(t, p, keep, audit.MidpointDisclosure); len(at) < len(prims)/2 || keep.AtMidpoint != len(at) {
+		t.Errorf("levels kept: %v at the midpoint (solution: %d), want most of %v", at, keep.AtMidpoint, prims)
+	}
+	if at := midpointCells(t, p, keep, audit.MidpointAccepted); len(at) != keep.AtMidpoint {
+		t.Errorf("accepted: %v listed, want %d", at, keep.AtMidpoint)
+	}
+	for seed := range int64(20) {
+		sol := audited(t, p, Options{Weights: weights.Unit, Seed: seed})
+		if at := midpointCells(t, p, sol, audit.MidpointDisclosure); len(at) > 0 || sol.AtMidpoint != 0 {
+			t.Errorf("seed %d: %v at the midpoint (solution: %d)", seed, at, sol.AtMidpoint)
+			for _, k := range at {
+				t.Logf("cell %d: value %v, interval [%v, %v]", k, p.Cells.Value[k], sol.Lower[k], sol.Upper[k])
+			}
+		}
+		if sol.Objective < keep.Objective-1e-6 {
+			t.Errorf("seed %d: objective %v below the optimum of the levels kept %v", seed, sol.Objective, keep.Objective)
+		}
+		again := audited(t, p, Options{Weights: weights.Unit, Seed: seed})
+		if !slices.Equal(sol.Lower, again.Lower) || !slices.Equal(sol.Upper, again.Upper) {
+			t.Errorf("seed %d: two solves, different intervals", seed)
+		}
+	}
+}
+
+// TestReraise: on this grid the first optimum (levels raised once) still
+// centres a primary's interval on its value, because other cells' needs
+// set its width: widened after the solve alone, its published interval
+// would be off-centre but the attacker's not. The default raises its level
+// again and goes on: neither interval is centred, nothing is widened.
+func TestReraise(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{7, 6}, Seed: 5, PrimaryFraction: 0.3, ProtectionPct: 20})
+	sol := audited(t, p, Options{Weights: weights.Unit, Seed: 5})
+	rep, err := audit.Intervals(t.Context(), p, sol.Lower, sol.Upper, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Reraised == 0 || sol.Widened != 0 || len(rep.Midpoint) != 0 || rep.Counts.DerivedMidpoint != 0 {
+		t.Errorf("re-raised %d, widened %d, at the published midpoint %v, at the attacker's %d; want >0, 0, none, 0",
+			sol.Reraised, sol.Widened, rep.Midpoint, rep.Counts.DerivedMidpoint)
+	}
+}
+
+// TestMidpointNoRoom: a primary whose a-priori bounds are exactly its
+// protection interval can only be published as that interval, centred on
+// its value: the default neither fails nor moves it, and counts it.
+func TestMidpointNoRoom(t *testing.T) {
+	p := grid3x3(small)
+	prim := 2*4 + 3 // value 40
+	p.Cells.Status[prim] = cellstatus.UnsafeRule
+	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 5, 5
+	p.Cells.LowerBound[prim], p.Cells.UpperBound[prim] = 35, 45
+	sol := audited(t, p, Options{Weights: weights.Unit})
+	if sol.Lower[prim] != 35 || sol.Upper[prim] != 45 || sol.AtMidpoint != 1 || sol.Widened != 0 {
+		t.Errorf("primary published as [%v, %v], %d at the midpoint, %d widened; want [35, 45], 1, 0",
+			sol.Lower[prim], sol.Upper[prim], sol.AtMidpoint, sol.Widened)
+	}
+	if at := midpointCells(t, p, sol, audit.MidpointDisclosure); !slices.Equal(at, []int{prim}) {
+		t.Errorf("audit: %v at the midpoint, want [%d]", at, prim)
+	}
+}
+
+// TestOffMidpoint: offMidpoint on intervals centred on their values, in a
+// table with no decimals: the raised side when it has room, else the
+// other; the widening a multiple of the last decimal that puts the
+// midpoint at least 1.5 of them off the value.
+func TestOffMidpoint(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		lo, hi         float64
+		capDown, capUp float64
+		upSide         bool
+		share          float64
+		wantLo, wantHi float64
+		wantOff        bool
+	}{
+		{"raised side", 90, 110, 100, 100, true, 0.25, 90, 115, true},
+		{"at least 1.5 units", 90, 110, 100, 100, false, 0, 87, 110, true},
+		{"no room above", 90, 110, 100, 10, true, 0.25, 85, 110, true},
+		{"the least above", 90, 110, 100, 13, true, 0.5, 90, 113, true},
+		{"one unit off", 90, 111, 100, 100, true, 0, 90, 113, true},
+		{"no room", 90, 110, 10, 10, true, 0.1, 90, 110, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := &model{p: &pluginsdk.Problem{}, a: []float64{100}, capDown: []float64{tc.capDown}, capUp: []float64{tc.capUp},
+				upSide: []bool{tc.upSide}, share: []float64{tc.share}, tol: 1e-7}
+			sol := &Solution{Lower: []float64{tc.lo}, Upper: []float64{tc.hi}}
+			off := md.offMidpoint(sol, 0, 1)
+			if off != tc.wantOff || sol.Lower[0] != tc.wantLo || sol.Upper[0] != tc.wantHi {
+				t.Errorf("[%v, %v] off %v, want [%v, %v] %v", sol.Lower[0], sol.Upper[0], off, tc.wantLo, tc.wantHi, tc.wantOff)
+			}
+		})
+	}
 }
 
 // TestTinyTimeLimit: a time limit too short for anything ends with

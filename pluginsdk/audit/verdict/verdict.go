@@ -81,10 +81,15 @@ const (
 	// Uncovered: the interval published for the cell does not contain its
 	// protection interval, or is narrower than its sliding level.
 	Uncovered
+	// Midpoint: the cell's true value lies at the midpoint of the interval
+	// published for it ([AtMidpoint]): anyone who takes the interval's
+	// average finds the value, whatever the attacker derives.
+	Midpoint
 )
 
 var reasonNames = [...]string{"", "exact disclosure", "partial disclosure", "attacker problem unsolved",
-	"adjusted value within the protection levels", "published interval does not cover the protection levels"}
+	"adjusted value within the protection levels", "published interval does not cover the protection levels",
+	"true value at the published interval's midpoint"}
 
 // String returns the reason's description ("" for ReasonNone).
 func (r Reason) String() string {
@@ -167,6 +172,22 @@ func judgeInterval(v float64, l Levels, lo, hi, tol float64, short Reason) Verdi
 		return Verdict{Kind: Protected}
 	}
 	return Verdict{UnderProtected, short}
+}
+
+// Step is the table's last decimal, 10^−decimals (1 for decimals ≤ 0): the
+// published values of a table written with that many decimals lie on
+// multiples of it.
+func Step(decimals int) float64 {
+	return math.Pow(10, -float64(max(decimals, 0)))
+}
+
+// AtMidpoint reports whether the true value v of a cell published as the
+// proper interval [lo, hi] (wider than tol) lies at its midpoint, within
+// step (the table's last decimal, [Step]) plus tol: the published ends are
+// rounded to the table's decimals, so a value within one last decimal of
+// the midpoint is what anyone taking the interval's average finds.
+func AtMidpoint(v, lo, hi, step, tol float64) bool {
+	return hi-lo > tol && math.Abs(v-(lo+hi)/2) <= step+tol
 }
 
 // Deviation judges a sensitive cell with true value v published at the

@@ -111,7 +111,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("reason %d has no description", r)
 		}
 	}
-	if Kind(4).Valid() || Reason(6).Valid() {
+	if Kind(4).Valid() || Reason(7).Valid() {
 		t.Error("out-of-range kind or reason is valid")
 	}
 	if got := (Verdict{UnderProtected, Exact}).String(); got != "under-protected: exact disclosure" {
