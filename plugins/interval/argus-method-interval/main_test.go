@@ -113,3 +113,20 @@ func TestMidpointParams(t *testing.T) {
 		t.Errorf("keep: figures %v, diagnostics %v", keep.Stats.Extra, keep.Diagnostics)
 	}
 }
+
+// TestDataSeed: the default seed is the same for the same table and changes
+// with a confidential value that the published table does not show.
+func TestDataSeed(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4}, Seed: 2, PrimaryFraction: 0.2, ProtectionPct: 20})
+	q := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4}, Seed: 2, PrimaryFraction: 0.2, ProtectionPct: 20})
+	if dataSeed(p) != dataSeed(q) {
+		t.Fatal("the same table gave two seeds")
+	}
+	q.Cells.Value[0]++
+	if dataSeed(p) == dataSeed(q) {
+		t.Fatal("a changed value left the seed unchanged")
+	}
+	if dataSeed(p) <= 0 {
+		t.Fatalf("seed %d: want a positive seed (0 would mean 'none')", dataSeed(p))
+	}
+}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"time"
 
@@ -65,7 +67,7 @@ func (method) Info() pluginsdk.MethodInfo {
 			{Name: pSpread, Type: pluginsdk.ParamFloat, Default: "0.5", Min: "0", Max: "10",
 				Help: "with midpoint avoid: the raised level grows by a random 25–100 % of this share of the larger level"},
 			{Name: pSeed, Type: pluginsdk.ParamInt, Default: "0", Min: "0",
-				Help: "seed of the random draws of midpoint avoid (0: the job's seed); the same seed gives the same intervals"},
+				Help: "seed of the random draws of midpoint avoid (0: derived from the table's confidential values, so that it cannot be redone from the published table); the same seed gives the same intervals"},
 		},
 		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
@@ -84,7 +86,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	seed := int64(req.Params.Int(pSeed))
 	if seed == 0 {
-		seed = req.Limits.Seed
+		seed = req.Limits.Seed ^ dataSeed(p)
 	}
 	opts := interval.Options{Weights: weights.Named(req.Params.String(pWeights)), Midpoint: midpointNames[req.Params.String(pMidpoint)],
 		Spread: req.Params.Float(pSpread), Seed: seed, Workers: req.Limits.Threads}
@@ -198,4 +200,22 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// dataSeed derives the default seed of the random draws from the table's
+// confidential values (every cell's value and status): the same table gets
+// the same intervals, and someone who sees only the published table cannot
+// redo the draws to learn which side of each interval was raised, as they
+// could with a fixed default seed.
+func dataSeed(p *pluginsdk.Problem) int64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for i, v := range p.Cells.Value {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+		h.Write(b[:])
+		if i < len(p.Cells.Status) {
+			h.Write([]byte{byte(p.Cells.Status[i])})
+		}
+	}
+	return int64(h.Sum64() &^ (1 << 63))
 }
