@@ -9,9 +9,10 @@ import (
 
 // TestIntervalsAuditedAsPrinted: the audit's attacker knows the intervals
 // as the outputs print them. A's protection interval under MAN(21) is
-// [3.3575, 5.1425]; published as 4.25 ± 0.893 it is covered, but printed
-// with the table's two decimals as [3.36, 5.14] it is not, and the outputs
-// are withheld; ± 0.9, printed [3.35, 5.15], covers it.
+// [3.3575, 5.1425]; published as [4.25 − 0.893, 4.25 + 1.5·0.893] (the
+// fake method's asymmetric intervals) it is covered, but the lower bound
+// printed with the table's two decimals, 3.36, is not, and the outputs are
+// withheld; with 0.9, printed [3.35, 5.60], it is covered.
 func TestIntervalsAuditedAsPrinted(t *testing.T) {
 	for _, tc := range []struct {
 		by      string
@@ -57,11 +58,11 @@ func TestIntervalsAuditedAsPrinted(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || !strings.Contains(string(out3), `"A",4.25,3.35,5.15,9`) {
+			if err != nil || !strings.Contains(string(out3), `"A",4.25,3.35,5.60,9`) {
 				t.Errorf("type 3 output (%v) lacks A's printed interval:\n%s", err, out3)
 			}
 			out5, err := os.ReadFile(filepath.Join(dir, "out5.tab"))
-			if err != nil || !strings.Contains(string(out5), ";3.35;5.15") {
+			if err != nil || !strings.Contains(string(out5), ";3.35;5.60") {
 				t.Errorf("type 5 output (%v) lacks A's printed interval:\n%s", err, out5)
 			}
 		})
