@@ -21,7 +21,7 @@ func TestBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, err := build(in.Problem, Options{})
+	md, err := build(in.Problem, Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,8 @@ func TestSolveGenerated(t *testing.T) {
 	for _, opts := range []Options{
 		{Weights: weights.Inverse, Gap: 0.001},
 		{Weights: weights.Unit, Gap: 0.01, Descent: 0.2, TimeLimit: 10 * time.Second},
-		{Weights: weights.SqrtInverse, Gap: 0.05, Integer: true, TimeLimit: 10 * time.Second},
+		{Weights: weights.SqrtInverse, Gap: 0.05, TimeLimit: 10 * time.Second},
+		{Weights: weights.Inverse, Gap: 0.001, Continuous: true},
 		{Weights: weights.Cost, Gap: 0.01, Heuristic: HeuristicFixRelax},
 		{Weights: weights.Unit, Gap: 0.01, Heuristic: HeuristicNone},
 		{Weights: weights.Unit, Gap: 0.01, Flips: 0.3, TimeLimit: 10 * time.Second},
@@ -76,8 +77,8 @@ func TestSolveGenerated(t *testing.T) {
 			if s.IsPrimary() && (sol.Values[i] > p.Cells.Value[i]) != sol.Up[i] {
 				t.Errorf("cell %d: moved to %v from %v, Up %v", i, sol.Values[i], p.Cells.Value[i], sol.Up[i])
 			}
-			if opts.Integer && sol.Values[i] != math.Round(sol.Values[i]) {
-				t.Errorf("cell %d: %v not an integer", i, sol.Values[i])
+			if !opts.Continuous && sol.Values[i] != math.Round(sol.Values[i]) {
+				t.Errorf("cell %d: %v not an integer (the table has no decimals)", i, sol.Values[i])
 			}
 		}
 		if sol.First != "mip" && sol.Objective > sol.FirstObjective*(1+1e-9) {
@@ -120,7 +121,7 @@ func TestRelationCuts(t *testing.T) {
 	}
 	p := in.Problem
 	opts := Options{Weights: weights.Unit}
-	md, err := build(p, opts)
+	md, err := build(p, opts, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ func TestTighten(t *testing.T) {
 	if !plain.Optimal {
 		t.Fatal("plain model not solved to optimality")
 	}
-	md, err := build(p, opts)
+	md, err := build(p, opts, false)
 	if err != nil {
 		t.Fatal(err)
 	}
