@@ -14,7 +14,6 @@ import (
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
-	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
 // method is the CTA method.
@@ -115,8 +114,11 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		return nil, pluginsdk.Errorf("cta.check", "the adjusted table fails its check: %d under-protected, %d relations violated (largest residual %.3g), %d out of bounds, %d frozen cells changed",
 			rep.Counts.UnderProtected, rep.Counts.NonAdditive, rep.MaxResidual, rep.Counts.OutOfBounds, rep.Counts.FrozenChanged)
 	}
-	if err := checkGrid(p, sol.Values); err != nil {
-		return nil, err
+	// The same in integer units of the table's grid, as the host writes
+	// the values: on the grid, every relation exact, every primary outside
+	// its protection interval rounded outward.
+	if err := grid.Verify(p, sol.Values, true); err != nil {
+		return nil, pluginsdk.Errorf("cta.check", "the adjusted table fails its check %v", err)
 	}
 	pluginsdk.MarkChanged(p, sol.Values, status)
 	res := &pluginsdk.Result{Status: status, Values: sol.Values, Outcome: pluginsdk.OutcomeFeasible}
@@ -151,22 +153,4 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-// checkGrid checks the values as the host will write them, in integer units
-// of the table's grid: on the grid, every relation exact, every primary
-// outside its protection interval rounded outward.
-func checkGrid(p *pluginsdk.Problem, values []float64) error {
-	rel, err := relations.Of(p)
-	if err != nil {
-		return pluginsdk.Errorf("table.relations", "relations of the table: %v", err)
-	}
-	rep, err := grid.Check(p, rel, values, true)
-	if err != nil {
-		return fmt.Errorf("checking the adjusted table on the grid: %w", err)
-	}
-	if !rep.OK() {
-		return pluginsdk.Errorf("cta.check", "the adjusted table fails its check on the grid of %d decimals: %s", p.Decimals, rep)
-	}
-	return nil
 }

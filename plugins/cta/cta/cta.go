@@ -726,14 +726,25 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			opts.Progress(Progress{Phase: phase, Objective: obj, Bound: bound, Elapsed: time.Since(start)})
 		}
 	}
+	h := &heuristics{md: md, opts: opts, left: left}
+	defer h.close()
 	if len(md.sens) == 0 { // nothing to protect: the original table (on the grid) is optimal
-		sol.Values, sol.Optimal, sol.First = md.publish(slices.Clone(md.a)), true, "none"
+		sol.Values, sol.Optimal, sol.First = slices.Clone(md.a), true, "none"
+		if md.onGrid { // the nearest exactly additive table on the grid
+			cols, err := h.gridFixed(ctx, nil)
+			if err != nil {
+				return nil, err
+			}
+			if cols == nil {
+				return nil, &InfeasibleError{Reason: "the table admits no exactly additive table on its grid within its bounds"}
+			}
+			sol.Values = md.values(cols, nil)
+		}
+		sol.Values = md.publish(sol.Values)
 		sol.Objective = md.distance(sol.Values)
 		sol.Time = time.Since(start)
 		return sol, nil
 	}
-	h := &heuristics{md: md, opts: opts, left: left}
-	defer h.close()
 	// The incumbent is always the table of an LP with the directions fixed
 	// (exact values, a column solution feasible for the MIP); a MIP solution
 	// counts only through that LP, since a tiny fractional y lets a big-M

@@ -113,6 +113,12 @@ type Options struct {
 	// Threads bounds the parallel linear programs and the audit's workers
 	// (0: GOMAXPROCS).
 	Threads int
+	// Continuous leaves the published values off the table's grid (the
+	// linear programs' values, not rounded): for comparison only. Written
+	// with the table's decimals such a table is additive only within the
+	// rounding of its terms. By default the values are on the grid (see
+	// grid.go).
+	Continuous bool
 	// Progress, if set, receives progress reports.
 	Progress func(Progress)
 }
@@ -206,6 +212,7 @@ type problem struct {
 	m        *solver.Model
 	rel      pluginsdk.Relations
 	tol      float64
+	grid     *gridModel // the rounding to the table's grid (nil: Options.Continuous)
 }
 
 // Sampling returns, for sensitive cell i of value a with levels l, u and
@@ -375,6 +382,11 @@ func build(p *pluginsdk.Problem, alpha float64, opts Options) (*problem, error) 
 		}
 	}
 	pr.m, pr.rel = m, rel
+	if !opts.Continuous {
+		if err := pr.buildGrid(); err != nil {
+			return nil, err
+		}
+	}
 	return pr, nil
 }
 
@@ -461,6 +473,14 @@ type candidate struct {
 // from the previous one's basis (warm start).
 type worker struct {
 	s *solver.Solver
+	r *solver.Solver // the rounding to the grid (gridRound), made when first needed
+}
+
+func (w *worker) close() {
+	w.s.Close()
+	if w.r != nil {
+		w.r.Close()
+	}
 }
 
 // Solve finds a protected ECTA table of p.
@@ -506,6 +526,20 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	sol := &Solution{Alpha: alpha, Sensitive: len(pr.sens), Columns: pr.m.NumCols(), Rows: pr.m.NumRows()}
 	if len(pr.sens) == 0 {
 		sol.Values = slices.Clone(pr.a)
+		if pr.grid != nil { // the original table rounded to the grid, exactly additive
+			w := &worker{}
+			v, b, err := pr.gridRound(ctx, w, pr.a, nil, opts.TimeLimit)
+			if w.r != nil {
+				w.r.Close()
+			}
+			if err != nil {
+				return nil, err
+			}
+			if v == nil {
+				return nil, fmt.Errorf("ecta: %w: the table admits no exactly additive rounding to its grid", ErrNoTable)
+			}
+			sol.Values, sol.Beta, sol.LPBeta = v, b, b
+		}
 		sol.Time = time.Since(start)
 		return sol, nil
 	}
@@ -536,8 +570,8 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		if err != nil {
 			return nil, fmt.Errorf("ecta: %w", err)
 		}
-		defer s.Close()
 		workers[w] = &worker{s: s}
+		defer workers[w].close()
 	}
 	fixed := make([]bool, len(pr.sens))
 	nfixed := 0
@@ -747,6 +781,9 @@ func (pr *problem) solveLP(ctx context.Context, w *worker, opts Options, round, 
 		if fixed[k] {
 			d = 0
 		}
+		if pr.grid != nil {
+			d = pr.gridXi(k, d, fixed[k])
+		}
 		xi[k] = d
 		cols[k] = pr.col[i]
 		lo[k], hi[k] = d, d
@@ -760,7 +797,7 @@ func (pr *problem) solveLP(ctx context.Context, w *worker, opts Options, round, 
 		}
 		lo[k], hi[k] = pr.dlo[k], pr.dhi[k]
 		if fixed[k] {
-			lo[k], hi[k] = 0, 0
+			lo[k], hi[k] = xi[k], xi[k]
 		}
 	}
 	if err := w.s.SetColsBounds(cols, lo, hi); err != nil {
@@ -808,6 +845,25 @@ func (pr *problem) solveLP(ctx context.Context, w *worker, opts Options, round, 
 		}
 	}
 	c.lpBeta = math.Max(res.ColValues[0], 0)
+	if pr.grid != nil {
+		v, b, err := pr.gridRound(ctx, w, c.values, fixed, limit)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("ecta: round %d, candidate %d: %w", round, t+1, err)
+		}
+		if v == nil { // no rounding to the grid: infeasible there
+			c.feasible, c.values = false, nil
+			return c, nil
+		}
+		c.values, c.lpBeta, realised = v, b, 0
+		for i := range pr.n {
+			if pr.col[i] >= 0 && !pr.p.Cells.Status[i].IsPrimary() {
+				realised = math.Max(realised, 2*math.Abs(v[i]-pr.a[i])/math.Abs(pr.a[i]))
+			}
+		}
+	}
 	c.beta = math.Max(c.lpBeta, realised)
 	return c, nil
 }

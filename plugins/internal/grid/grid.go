@@ -17,6 +17,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
 // MaxDecimals is the largest number of decimals a grid may have: 10^d must
@@ -170,6 +171,23 @@ func Check(p *pluginsdk.Problem, rel pluginsdk.Relations, values []float64, leve
 		}
 	}
 	return r, nil
+}
+
+// Verify is Check with p's relations, for a method's check of its values
+// before they leave: an error names what is wrong.
+func Verify(p *pluginsdk.Problem, values []float64, levels bool) error {
+	rel, err := relations.Of(p)
+	if err != nil {
+		return fmt.Errorf("grid: relations of the table: %w", err)
+	}
+	rep, err := Check(p, rel, values, levels)
+	if err != nil {
+		return err
+	}
+	if !rep.OK() {
+		return fmt.Errorf("on the grid of %d decimals: %s", p.Decimals, rep)
+	}
+	return nil
 }
 
 // Outside reports whether v, a value on the grid, lies outside the

@@ -1,0 +1,231 @@
+package ecta
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/plugins/internal/grid"
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// The published values are on the table's grid (multiples of 10^−d, d the
+// table's decimals), exactly additive there: the host writes them with d
+// decimals, and values off the grid would be written rounded, the written
+// table no longer additive. Each candidate's random values ξ are drawn on
+// the grid, within the grid points of their sampling interval (so that
+// their published intervals still cover their protection intervals), and
+// the linear program's values of the other cells are rounded by a small
+// MIP in grid units (gridRound): each cell to the grid point below or above
+// its value, the relations exact in integers, β least. A candidate that no
+// such rounding fits (within gridWiden more grid points either side) is
+// infeasible. The audit then judges the rounded table with its own β.
+
+// gridWiden is the number of grid points beyond the two nearest a cell's
+// rounding may take when the nearest admit no exactly additive table.
+const gridWiden = 2
+
+// gridModel is the rounding MIP of a table in grid units: column 0 is β,
+// then an integer column per adjustable cell, its deviation k = X − A from
+// the grid point A nearest its value; rows |X − a·10^d| ≤ β/2·|a|·10^d for
+// the other cells, and the relations Σ coef·k = R − Σ coef·A.
+type gridModel struct {
+	g      grid.Grid
+	A      []float64 // cell → nearest grid point of its value, in grid units
+	lo, hi []float64 // cell → a-priori bounds rounded inward, in grid units
+	klo    []float64 // sensitive index → grid range of its value, in grid units
+	khi    []float64
+	m      *solver.Model
+}
+
+// buildGrid makes pr's rounding model; a protected or empty cell off the
+// grid (which must keep its value) and a sensitive cell whose sampling
+// interval holds no grid point make it fail.
+func (pr *problem) buildGrid() error {
+	g, err := grid.Of(pr.p)
+	if err != nil {
+		return pluginsdk.Errorf("table.decimals", "ecta: %v", err)
+	}
+	gm := &gridModel{g: g, A: make([]float64, pr.n), lo: make([]float64, pr.n), hi: make([]float64, pr.n)}
+	var off []int
+	for i, v := range pr.a {
+		k, ok := g.Units(v)
+		if !ok {
+			if st := pr.p.Cells.Status[i]; st == cellstatus.Protected || st.IsEmpty() || pr.col[i] < 0 {
+				off = append(off, i)
+			}
+			k = g.Nearest(v)
+		}
+		gm.A[i], gm.lo[i], gm.hi[i] = k, g.Ceil(pr.lo[i]), g.Floor(pr.hi[i])
+	}
+	if len(off) > 0 {
+		return &InfeasibleError{Cells: off, Reason: fmt.Sprintf("%d cells that keep their values have more than the table's %d decimals", len(off), g.Decimals())}
+	}
+	var bad []int
+	for k, i := range pr.sens {
+		lo, hi := g.Ceil(pr.a[i]+pr.dlo[k]), g.Floor(pr.a[i]+pr.dhi[k])
+		if lo > hi {
+			bad = append(bad, i)
+		}
+		gm.klo, gm.khi = append(gm.klo, lo), append(gm.khi, hi)
+	}
+	if len(bad) > 0 {
+		return &InfeasibleError{Cells: bad, Reason: fmt.Sprintf("the sampling interval of %d sensitive cells holds no value on the table's grid of %d decimals; raise α", len(bad), g.Decimals())}
+	}
+	m := solver.NewModel(solver.Minimize)
+	if _, err := m.AddCol(1, 0, math.Inf(1), solver.Continuous); err != nil {
+		return fmt.Errorf("ecta: %w", err)
+	}
+	s := g.Scale()
+	for i := range pr.n {
+		if pr.col[i] < 0 {
+			continue
+		}
+		c, err := m.AddCol(0, 0, 0, solver.Integer)
+		if err != nil {
+			return fmt.Errorf("ecta: cell %d: %w", i, err)
+		}
+		if c != pr.col[i] {
+			return fmt.Errorf("ecta: cell %d: rounding column %d, linear program's %d", i, c, pr.col[i])
+		}
+		if pr.p.Cells.Status[i].IsPrimary() {
+			continue
+		}
+		// X − a·s = k + A − a·s, within ±β/2·|a|·s.
+		h, r := math.Abs(pr.a[i])*s/2, pr.a[i]*s-gm.A[i]
+		if _, err := m.AddRow(math.Inf(-1), r, []int{c, 0}, []float64{1, -h}); err != nil {
+			return fmt.Errorf("ecta: cell %d: %w", i, err)
+		}
+		if _, err := m.AddRow(r, math.Inf(1), []int{c, 0}, []float64{1, h}); err != nil {
+			return fmt.Errorf("ecta: cell %d: %w", i, err)
+		}
+	}
+	if err := pr.gridRelations(gm, m); err != nil {
+		return err
+	}
+	gm.m = m
+	pr.grid = gm
+	return nil
+}
+
+// gridRelations adds the relations of pr to the rounding model, exact in
+// integers: their coefficients must be integers and their right-hand sides
+// on the grid.
+func (pr *problem) gridRelations(gm *gridModel, m *solver.Model) error {
+	for q := range pr.rel.Len() {
+		cells, coef := pr.rel.Terms(q)
+		rhs, ok := gm.g.Units(pr.rel.Rhs(q))
+		if !ok {
+			return fmt.Errorf("ecta: relation %d: right-hand side %v is not on the grid of %d decimals", q, pr.rel.Rhs(q), gm.g.Decimals())
+		}
+		var idx []int
+		var val []float64
+		for k, c := range cells {
+			if coef[k] != math.Trunc(coef[k]) {
+				return fmt.Errorf("ecta: relation %d: coefficient %v of cell %d is not an integer: no exactly additive table on the grid", q, coef[k], c)
+			}
+			rhs -= coef[k] * gm.A[c]
+			if pr.col[c] >= 0 {
+				idx, val = append(idx, pr.col[c]), append(val, coef[k])
+			}
+		}
+		if len(idx) == 0 {
+			if rhs != 0 {
+				return &InfeasibleError{Reason: fmt.Sprintf("relation %d holds only fixed cells and does not add up on the table's grid", q)}
+			}
+			continue
+		}
+		if _, err := m.AddRow(rhs, rhs, idx, val); err != nil {
+			return fmt.Errorf("ecta: relation %d: %w", q, err)
+		}
+	}
+	return nil
+}
+
+// gridXi returns the random deviation d of sensitive cell k put on the grid:
+// the grid point of its sampling interval nearest a + d, as a deviation
+// from a (for a cell fixed at its true value, the grid point nearest a).
+func (pr *problem) gridXi(k int, d float64, fixed bool) float64 {
+	gm, i := pr.grid, pr.sens[k]
+	x := gm.A[i]
+	if !fixed {
+		x = math.Min(math.Max(gm.g.Nearest(pr.a[i]+d), gm.klo[k]), gm.khi[k])
+	}
+	return gm.g.Value(x) - pr.a[i]
+}
+
+// gridRound rounds the values v of a candidate (additive, within bounds,
+// the sensitive cells fixed at their random values on the grid, the tied
+// ones within their sampling intervals) to the grid: each adjustable cell
+// to the grid point below or above its value (widened by up to gridWiden
+// points when that admits no table), the relations exact in integers and
+// β least. It returns the rounded values and their β, or nil when no
+// rounding was found.
+func (pr *problem) gridRound(ctx context.Context, w *worker, v []float64, fixed []bool, limit time.Duration) ([]float64, float64, error) {
+	gm := pr.grid
+	if w.r == nil {
+		s, err := solver.New(gm.m, solver.Options{})
+		if err != nil {
+			return nil, 0, fmt.Errorf("ecta: %w", err)
+		}
+		w.r = s
+	}
+	sidx := make(map[int]int, len(pr.sens))
+	for k, i := range pr.sens {
+		sidx[i] = k
+	}
+	var cols []int
+	var lo, hi []float64
+	for widen := 0.0; widen <= gridWiden; widen++ {
+		cols, lo, hi = cols[:0], lo[:0], hi[:0]
+		for i := range pr.n {
+			if pr.col[i] < 0 {
+				continue
+			}
+			l, h := gm.g.Floor(v[i])-widen, gm.g.Ceil(v[i])+widen
+			bl, bh := gm.lo[i], gm.hi[i]
+			if k, ok := sidx[i]; ok {
+				bl, bh = gm.klo[k], gm.khi[k]
+				if pr.tgt[k] < 0 || fixed[k] { // fixed: on the grid already
+					x := gm.g.Nearest(v[i])
+					l, h, bl, bh = x, x, x, x
+				}
+			}
+			l, h = math.Max(l, bl), math.Min(h, bh)
+			if l > h {
+				l, h = bl, bh // the LP's value lies outside: the whole range
+			}
+			cols, lo, hi = append(cols, pr.col[i]), append(lo, l-gm.A[i]), append(hi, h-gm.A[i])
+		}
+		if err := w.r.SetColsBounds(cols, lo, hi); err != nil {
+			return nil, 0, fmt.Errorf("ecta: %w", err)
+		}
+		if err := w.r.SetOptions(solver.Options{TimeLimit: limit, MIPRelGap: gridGap}); err != nil {
+			return nil, 0, fmt.Errorf("ecta: %w", err)
+		}
+		res, err := w.r.Solve(ctx)
+		if err != nil {
+			return nil, 0, fmt.Errorf("ecta: rounding to the grid: %w", err)
+		}
+		if !res.HasPrimal {
+			continue
+		}
+		out := make([]float64, pr.n)
+		for i, a := range gm.A {
+			x := a
+			if pr.col[i] >= 0 {
+				x += math.Round(res.ColValues[pr.col[i]])
+			}
+			out[i] = gm.g.Value(x) // a kept cell: its value, on the grid (buildGrid)
+		}
+		return out, math.Max(res.ColValues[0], 0), nil
+	}
+	return nil, 0, nil
+}
+
+// gridGap is the relative gap at which the rounding MIP stops: its β only
+// ranks the candidates, the audit judges them with their realised β.
+const gridGap = 1e-3
