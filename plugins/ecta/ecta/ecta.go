@@ -528,7 +528,7 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		sol.Values = slices.Clone(pr.a)
 		if pr.grid != nil { // the original table rounded to the grid, exactly additive
 			w := &worker{}
-			v, b, err := pr.gridRound(ctx, w, pr.a, nil, opts.TimeLimit)
+			v, err := pr.gridRound(ctx, w, pr.a, nil, opts.TimeLimit)
 			if w.r != nil {
 				w.r.Close()
 			}
@@ -538,7 +538,12 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 			if v == nil {
 				return nil, fmt.Errorf("ecta: %w: the table admits no exactly additive rounding to its grid", ErrNoTable)
 			}
-			sol.Values, sol.Beta, sol.LPBeta = v, b, b
+			sol.Values = v
+			for i, x := range v {
+				if pr.col[i] >= 0 {
+					sol.Beta = math.Max(sol.Beta, 2*math.Abs(x-pr.a[i])/math.Abs(pr.a[i]))
+				}
+			}
 		}
 		sol.Time = time.Since(start)
 		return sol, nil
@@ -846,7 +851,7 @@ func (pr *problem) solveLP(ctx context.Context, w *worker, opts Options, round, 
 	}
 	c.lpBeta = math.Max(res.ColValues[0], 0)
 	if pr.grid != nil {
-		v, b, err := pr.gridRound(ctx, w, c.values, fixed, limit)
+		v, err := pr.gridRound(ctx, w, c.values, fixed, limit)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -857,7 +862,7 @@ func (pr *problem) solveLP(ctx context.Context, w *worker, opts Options, round, 
 			c.feasible, c.values = false, nil
 			return c, nil
 		}
-		c.values, c.lpBeta, realised = v, b, 0
+		c.values, realised = v, 0
 		for i := range pr.n {
 			if pr.col[i] >= 0 && !pr.p.Cells.Status[i].IsPrimary() {
 				realised = math.Max(realised, 2*math.Abs(v[i]-pr.a[i])/math.Abs(pr.a[i]))
