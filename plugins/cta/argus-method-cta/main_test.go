@@ -195,3 +195,24 @@ func TestSimple2D(t *testing.T) {
 		t.Errorf("figure cuts %v: unit weights should give branch and bound relation cuts", res.Stats.Extra["cuts"])
 	}
 }
+
+// TestGridOffGridValues: values with more decimals than the table's (an
+// integer table of tenths), with and without primaries: the published
+// table is on the grid and exactly additive there, the primaries outside
+// their rounded-outward intervals.
+func TestGridOffGridValues(t *testing.T) {
+	for _, prim := range []bool{false, true} {
+		p := grid3x3([3][3]float64{{20.4, 24.3, 28.4}, {38.3, 38.4, 40.4}, {40.3, 39.3, 42.4}})
+		if prim {
+			for _, k := range []int{1*4 + 1, 2*4 + 3, 3*4 + 2} {
+				p.Cells.Status[k] = cellstatus.UnsafeRule
+				p.Cells.LowerPL[k], p.Cells.UpperPL[k] = 3.5, 2.5
+			}
+		}
+		res := protect(t, p, map[string]string{pWeights: "unit", pGap: "0"})
+		checkAdjusted(t, p, res)
+		if viol, inside := gridtest.Check(t, p, res.Values, true); viol+inside > 0 {
+			t.Errorf("primaries %v: %d relations violated, %d primaries inside as written", prim, viol, inside)
+		}
+	}
+}

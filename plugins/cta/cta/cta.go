@@ -729,19 +729,10 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	h := &heuristics{md: md, opts: opts, left: left}
 	defer h.close()
 	if len(md.sens) == 0 { // nothing to protect: the original table (on the grid) is optimal
-		sol.Values, sol.Optimal, sol.First = slices.Clone(md.a), true, "none"
-		if md.onGrid { // the nearest exactly additive table on the grid
-			cols, err := h.gridFixed(ctx, nil)
-			if err != nil {
-				return nil, err
-			}
-			if cols == nil {
-				return nil, &InfeasibleError{Reason: "the table admits no exactly additive table on its grid within its bounds"}
-			}
-			sol.Values = md.values(cols, nil)
+		if sol.Values, err = h.unprotected(ctx); err != nil {
+			return nil, err
 		}
-		sol.Values = md.publish(sol.Values)
-		sol.Objective = md.distance(sol.Values)
+		sol.Optimal, sol.First, sol.Objective = true, "none", md.distance(sol.Values)
 		sol.Time = time.Since(start)
 		return sol, nil
 	}

@@ -322,6 +322,25 @@ func (h *heuristics) gridFixed(ctx context.Context, up []bool) ([]float64, error
 	return cols, nil
 }
 
+// unprotected returns the published values of a table without sensitive
+// cells: the original ones, on the grid the nearest exactly additive table
+// there (the LP on the grid without directions).
+func (h *heuristics) unprotected(ctx context.Context) ([]float64, error) {
+	md := h.md
+	x := slices.Clone(md.a)
+	if md.onGrid {
+		cols, err := h.gridFixed(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		if cols == nil {
+			return nil, &InfeasibleError{Reason: "the table admits no exactly additive table on its grid within its bounds"}
+		}
+		x = md.values(cols, nil)
+	}
+	return md.publish(x), nil
+}
+
 // gridGap is the relative gap of the MIP on the grid with the directions
 // fixed (heuristics.gridFixed): its LP relaxation is often integral
 // already, and the rest is a rounding of a few cells.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"slices"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"testing"
 
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
@@ -173,5 +175,32 @@ func TestGridOutput(t *testing.T) {
 			reaudit(t, tc.p, res, audit.CenterPublished)
 			t.Logf("α %g β %g (LP β %g), rounds %v", res.Published.Alpha, res.Published.Beta, res.Stats.Extra["lp_beta"], res.Stats.Extra["rounds"])
 		})
+	}
+}
+
+// TestGridOffGridValues: values with more decimals than the table's (a
+// table of hundredths published with one decimal), with and without
+// primaries: the published table is on the grid and exactly additive there.
+func TestGridOffGridValues(t *testing.T) {
+	for _, prim := range []bool{false, true} {
+		p := hundredths(gridTable(1, 8, 6))
+		p.Decimals = 1
+		if !prim {
+			for i, s := range p.Cells.Status {
+				if s.IsPrimary() {
+					p.Cells.Status[i] = cellstatus.Safe
+				}
+			}
+		}
+		res := protect(t, p, nil)
+		if !res.Outcome.HasResult() {
+			t.Fatalf("outcome %v: %+v", res.Outcome, res.Diagnostics)
+		}
+		if viol, _ := gridtest.Check(t, p, res.Values, false); viol > 0 {
+			t.Errorf("primaries %v: %d relations violated as written", prim, viol)
+		}
+		if prim {
+			reaudit(t, p, res, audit.CenterPublished)
+		}
 	}
 }

@@ -525,26 +525,10 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	}
 	sol := &Solution{Alpha: alpha, Sensitive: len(pr.sens), Columns: pr.m.NumCols(), Rows: pr.m.NumRows()}
 	if len(pr.sens) == 0 {
-		sol.Values = slices.Clone(pr.a)
-		if pr.grid != nil { // the original table rounded to the grid, exactly additive
-			w := &worker{}
-			v, err := pr.gridRound(ctx, w, pr.a, nil, opts.TimeLimit)
-			if w.r != nil {
-				w.r.Close()
-			}
-			if err != nil {
-				return nil, err
-			}
-			if v == nil {
-				return nil, fmt.Errorf("ecta: %w: the table admits no exactly additive rounding to its grid", ErrNoTable)
-			}
-			sol.Values = v
-			for i, x := range v {
-				if pr.col[i] >= 0 {
-					sol.Beta = math.Max(sol.Beta, 2*math.Abs(x-pr.a[i])/math.Abs(pr.a[i]))
-				}
-			}
+		if sol.Values, sol.Beta, err = pr.unprotected(ctx, opts.TimeLimit); err != nil {
+			return nil, err
 		}
+		sol.LPBeta = sol.Beta
 		sol.Time = time.Since(start)
 		return sol, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
@@ -234,6 +235,33 @@ func (pr *problem) gridRound(ctx context.Context, w *worker, v []float64, fixed 
 		return out, nil
 	}
 	return nil, nil
+}
+
+// unprotected returns the published values of a table without sensitive
+// cells and their β: the original values, on the grid an exactly additive
+// rounding of them.
+func (pr *problem) unprotected(ctx context.Context, limit time.Duration) ([]float64, float64, error) {
+	if pr.grid == nil {
+		return slices.Clone(pr.a), 0, nil
+	}
+	w := &worker{}
+	v, err := pr.gridRound(ctx, w, pr.a, nil, limit)
+	if w.r != nil {
+		w.r.Close()
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	if v == nil {
+		return nil, 0, fmt.Errorf("ecta: %w: the table admits no exactly additive rounding to its grid", ErrNoTable)
+	}
+	beta := 0.0
+	for i, x := range v {
+		if pr.col[i] >= 0 {
+			beta = math.Max(beta, 2*math.Abs(x-pr.a[i])/math.Abs(pr.a[i]))
+		}
+	}
+	return v, beta, nil
 }
 
 // gridGap is the relative gap at which the rounding MIP stops: its
