@@ -674,6 +674,16 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 				if d > 0 && (c.prot || !c.audited || !c.doublable()) {
 					continue
 				}
+				if d == 0 && pr.grid != nil { // to the grid before its first judgement
+					ok, err := pr.gridCandidate(ctx, workers[0], c, fixed, left())
+					if err != nil {
+						return nil, err
+					}
+					if !ok { // no rounding: not protected, never re-audited
+						c.audited, c.prot, c.failed, c.rep = true, false, nil, nil
+						continue
+					}
+				}
 				if err := try(c, c.beta*math.Exp2(float64(d))); err != nil {
 					return nil, err
 				}
@@ -834,25 +844,6 @@ func (pr *problem) solveLP(ctx context.Context, w *worker, opts Options, round, 
 		}
 	}
 	c.lpBeta = math.Max(res.ColValues[0], 0)
-	if pr.grid != nil {
-		v, err := pr.gridRound(ctx, w, c.values, fixed, limit)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, fmt.Errorf("ecta: round %d, candidate %d: %w", round, t+1, err)
-		}
-		if v == nil { // no rounding to the grid: infeasible there
-			c.feasible, c.values = false, nil
-			return c, nil
-		}
-		c.values, realised = v, 0
-		for i := range pr.n {
-			if pr.col[i] >= 0 && !pr.p.Cells.Status[i].IsPrimary() {
-				realised = math.Max(realised, 2*math.Abs(v[i]-pr.a[i])/math.Abs(pr.a[i]))
-			}
-		}
-	}
 	c.beta = math.Max(c.lpBeta, realised)
 	return c, nil
 }

@@ -18,12 +18,14 @@ import (
 // decimals, and values off the grid would be written rounded, the written
 // table no longer additive. Each candidate's random values ξ are drawn on
 // the grid, within the grid points of their sampling interval (so that
-// their published intervals still cover their protection intervals), and
-// the linear program's values of the other cells are rounded by a small
-// MIP in grid units (gridRound): each cell to the grid point below or above
-// its value, the relations exact in integers. A candidate that no
-// such rounding fits (within gridWiden more grid points either side) is
-// infeasible. The audit then judges the rounded table with its own β.
+// their published intervals still cover their protection intervals). A
+// candidate's linear program leaves the other cells off the grid; before
+// its first judgement (in increasing β, so that most candidates of a round
+// are never rounded) a small MIP in grid units rounds them (gridRound): each
+// cell to the grid point below or above its value, or up to gridWiden more
+// when these admit no table, the relations exact in integers. A candidate
+// without a rounding counts as not protected. The audit judges the rounded
+// table with its realised β.
 
 // gridWiden is the number of grid points beyond the two nearest a cell's
 // rounding may take when the nearest admit no exactly additive table.
@@ -40,6 +42,12 @@ type gridModel struct {
 	klo    []float64 // sensitive index → grid range of its value, in grid units
 	khi    []float64
 	m      *solver.Model
+	// Per adjustable cell (by column of k): k = F − A + b + p − m, F the
+	// grid point below the LP's value x = F + f, b ∈ {0, 1} the rounding
+	// down or up, p, m ≥ 0 the moves beyond (repair): at costs (1 − 2f),
+	// 1 and 1 (over the cell's value) they make Σ |X − x| exactly, a convex
+	// cost. split[k] is the row, bcol/pcol/mcol its columns.
+	split, bcol, pcol, mcol map[int]int
 }
 
 // buildGrid makes pr's rounding model; a protected or empty cell off the
@@ -94,6 +102,23 @@ func (pr *problem) buildGrid() error {
 	}
 	if err := pr.gridRelations(gm, m); err != nil {
 		return err
+	}
+	gm.split, gm.bcol, gm.pcol, gm.mcol = map[int]int{}, map[int]int{}, map[int]int{}, map[int]int{}
+	for i := range pr.n {
+		k := pr.col[i]
+		if k < 0 {
+			continue
+		}
+		var cs [3]int
+		for j, hi := range []float64{1, 0, 0} {
+			if cs[j], err = m.AddCol(0, 0, hi, solver.Integer); err != nil {
+				return fmt.Errorf("ecta: cell %d: %w", i, err)
+			}
+		}
+		gm.bcol[k], gm.pcol[k], gm.mcol[k] = cs[0], cs[1], cs[2]
+		if gm.split[k], err = m.AddRow(0, 0, []int{k, cs[0], cs[1], cs[2]}, []float64{1, -1, -1, 1}); err != nil {
+			return fmt.Errorf("ecta: cell %d: %w", i, err)
+		}
 	}
 	gm.m = m
 	pr.grid = gm
@@ -184,40 +209,50 @@ func (pr *problem) gridRound(ctx context.Context, w *worker, v []float64, fixed 
 	for k, i := range pr.sens {
 		sidx[i] = k
 	}
-	var cols []int
-	var lo, hi, cost []float64
-	for widen := 0.0; widen <= gridWiden; widen++ {
-		cols, lo, hi, cost = cols[:0], lo[:0], hi[:0], cost[:0]
-		for i := range pr.n {
-			if pr.col[i] < 0 {
-				continue
-			}
-			x := v[i] * gm.g.Scale()
-			l, h := gm.g.Floor(v[i])-widen, gm.g.Ceil(v[i])+widen
-			bl, bh := gm.lo[i], gm.hi[i]
-			if k, ok := sidx[i]; ok {
-				bl, bh = gm.klo[k], gm.khi[k]
-				if pr.tgt[k] < 0 || fixed[k] { // fixed: on the grid already
-					x = gm.g.Nearest(v[i])
-					l, h, bl, bh = x, x, x, x
-				}
-			}
-			l, h = math.Max(l, bl), math.Min(h, bh)
-			if l > h {
-				l, h = bl, bh // the LP's value lies outside: the whole range
-			}
-			// |X − x| over X in [⌊x⌋, ⌊x⌋ + 1] is linear in X: slope 1 − 2·frac.
-			f := x - math.Floor(x)
-			cols, lo, hi = append(cols, pr.col[i]), append(lo, l-gm.A[i]), append(hi, h-gm.A[i])
-			cost = append(cost, (1-2*f)/math.Max(math.Abs(pr.a[i])*gm.g.Scale(), 1))
+	var kc, bc, pm []int
+	var klo, khi, cost, pmCost, zero []float64
+	for i := range pr.n {
+		k := pr.col[i]
+		if k < 0 {
+			continue
 		}
-		if err := w.r.SetColsBounds(cols, lo, hi); err != nil {
+		x := v[i] * gm.g.Scale()
+		bl, bh := gm.lo[i], gm.hi[i]
+		fl := gm.g.Floor(v[i])
+		f := math.Max(x-fl, 0)
+		if s, ok := sidx[i]; ok {
+			bl, bh = gm.klo[s], gm.khi[s]
+			if pr.tgt[s] < 0 || fixed[s] { // fixed: on the grid already
+				fl = gm.g.Nearest(v[i])
+				bl, bh, f = fl, fl, 0
+			}
+		}
+		if err := w.r.SetRowBounds(gm.split[k], fl-gm.A[i], fl-gm.A[i]); err != nil {
 			return nil, fmt.Errorf("ecta: %w", err)
 		}
-		if err := w.r.SetColsCost(cols, cost); err != nil {
-			return nil, fmt.Errorf("ecta: %w", err)
+		wt := 1 / math.Max(math.Abs(pr.a[i])*gm.g.Scale(), 1)
+		kc, klo, khi = append(kc, k), append(klo, bl-gm.A[i]), append(khi, bh-gm.A[i])
+		bc, cost = append(bc, gm.bcol[k]), append(cost, (1-2*f)*wt)
+		pm, pmCost = append(pm, gm.pcol[k], gm.mcol[k]), append(pmCost, wt, wt)
+		zero = append(zero, 0, 0)
+	}
+	if err := w.r.SetColsBounds(kc, klo, khi); err != nil {
+		return nil, fmt.Errorf("ecta: %w", err)
+	}
+	if err := w.r.SetColsCost(append(bc, pm...), append(cost, pmCost...)); err != nil {
+		return nil, fmt.Errorf("ecta: %w", err)
+	}
+	if err := w.r.SetOptions(solver.Options{TimeLimit: limit, MIPRelGap: gridGap}); err != nil {
+		return nil, fmt.Errorf("ecta: %w", err)
+	}
+	// First the two grid points around each value; when they admit no
+	// table, up to gridWiden more either side.
+	for _, widen := range []float64{0, gridWiden} {
+		up := make([]float64, len(zero))
+		for j := range up {
+			up[j] = widen
 		}
-		if err := w.r.SetOptions(solver.Options{TimeLimit: limit, MIPRelGap: gridGap}); err != nil {
+		if err := w.r.SetColsBounds(pm, zero, up); err != nil {
 			return nil, fmt.Errorf("ecta: %w", err)
 		}
 		res, err := w.r.Solve(ctx)
@@ -235,6 +270,26 @@ func (pr *problem) gridRound(ctx context.Context, w *worker, v []float64, fixed 
 		return out, nil
 	}
 	return nil, nil
+}
+
+// gridCandidate rounds candidate c to the grid (gridRound) and sets its β
+// to the larger of its LP's and the rounded table's realised one; ok is
+// false when no rounding was found.
+func (pr *problem) gridCandidate(ctx context.Context, w *worker, c *candidate, fixed []bool, limit time.Duration) (ok bool, err error) {
+	v, err := pr.gridRound(ctx, w, c.values, fixed, limit)
+	if err != nil || v == nil {
+		if err != nil && ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		return false, err
+	}
+	c.values = v
+	for i := range pr.n {
+		if pr.col[i] >= 0 && !pr.p.Cells.Status[i].IsPrimary() {
+			c.beta = math.Max(c.beta, 2*math.Abs(v[i]-pr.a[i])/math.Abs(pr.a[i]))
+		}
+	}
+	return true, nil
 }
 
 // unprotected returns the published values of a table without sensitive
