@@ -6,6 +6,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
+	"github.com/sdcengine/argus/plugins/internal/grid/gridtest"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -141,32 +142,40 @@ func TestInfeasibleNamed(t *testing.T) {
 	}
 }
 
-// TestIntegerOutput: with integer output the adjusted values of an integer
-// table are integers and the table stays additive.
-func TestIntegerOutput(t *testing.T) {
-	p := grid3x3([3][3]float64{{20, 24, 28}, {38, 38, 40}, {40, 39, 42}})
-	for _, k := range []int{1*4 + 1, 2*4 + 3, 3*4 + 2} {
-		p.Cells.Status[k] = cellstatus.UnsafeRule
-		p.Cells.LowerPL[k], p.Cells.UpperPL[k] = 3.5, 2.5
-	}
-	res := protect(t, p, map[string]string{pWeights: "unit", pInteger: "no"})
-	checkAdjusted(t, p, res)
-	frac := false
-	for _, v := range res.Values {
-		frac = frac || v != math.Round(v)
-	}
-	if !frac {
-		t.Logf("continuous output happens to be integral")
-	}
-	for k := range p.Cells.LowerPL {
-		p.Cells.LowerPL[k], p.Cells.UpperPL[k] = math.Ceil(p.Cells.LowerPL[k]), math.Ceil(p.Cells.UpperPL[k])
-	}
-	res = protect(t, p, map[string]string{pWeights: "unit", pInteger: "yes"})
-	checkAdjusted(t, p, res)
-	for i, v := range res.Values {
-		if v != math.Round(v) {
-			t.Errorf("cell %d: %v is not an integer", i, v)
-		}
+// TestGridOutput: the adjusted values are on the table's grid (integers
+// without decimals, hundredths with two) exactly as the host writes them,
+// every relation holds exactly in grid units, and every primary is outside
+// its protection interval rounded outward to the grid, for levels that are
+// not on the grid (a third, a half). Before the values were continuous and
+// written rounded, so the written table did not add up and primaries fell
+// back inside.
+func TestGridOutput(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		decimals int
+		v        [3][3]float64
+		lpl, upl float64
+	}{
+		{"integers", 0, [3][3]float64{{20, 24, 28}, {38, 38, 40}, {40, 39, 42}}, 3.5, 2.5},
+		{"integers thirds", 0, [3][3]float64{{20, 24, 28}, {38, 38, 40}, {40, 39, 42}}, 10.0 / 3, 20.0 / 3},
+		{"hundredths", 2, [3][3]float64{{20.13, 24.07, 28.71}, {38.29, 38.01, 40.55}, {40.02, 39.93, 42.48}}, 10.0 / 3, 2.5},
+		{"hundredths thirds", 2, [3][3]float64{{0.13, 0.07, 0.71}, {0.29, 0.11, 0.55}, {0.02, 0.93, 0.48}}, 0.1 / 3, 0.05 / 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := grid3x3(tc.v)
+			p.Decimals = tc.decimals
+			for _, k := range []int{1*4 + 1, 2*4 + 3, 3*4 + 2} {
+				p.Cells.Status[k] = cellstatus.UnsafeRule
+				p.Cells.LowerPL[k], p.Cells.UpperPL[k] = tc.lpl, tc.upl
+			}
+			for _, w := range []string{"unit", "cost", "inverse"} {
+				res := protect(t, p, map[string]string{pWeights: w, pGap: "0"})
+				checkAdjusted(t, p, res)
+				if viol, inside := gridtest.Check(t, p, res.Values, true); viol+inside > 0 {
+					t.Errorf("weights %s: %d relations violated, %d primaries inside as written", w, viol, inside)
+				}
+			}
+		})
 	}
 }
 
@@ -176,6 +185,7 @@ func TestSimple2D(t *testing.T) {
 	p := csptest.Simple2D(t)
 	res := protect(t, p, map[string]string{pWeights: "unit", pGap: "0"})
 	rep := checkAdjusted(t, p, res)
+	gridtest.Check(t, p, res.Values, true)
 	t.Logf("%v objective %.2f bound %.2f in %v; %d changed, %d secondaries; extra %v", res.Outcome, res.Stats.Objective,
 		res.Stats.Bound, res.Stats.WallTime, rep.Counts.Changed, res.Stats.Secondaries, res.Stats.Extra)
 	if res.Outcome != pluginsdk.OutcomeOptimal || math.Abs(res.Stats.Objective-5157.1) > 0.05 {
@@ -183,5 +193,26 @@ func TestSimple2D(t *testing.T) {
 	}
 	if res.Stats.Extra["cuts"] <= 0 {
 		t.Errorf("figure cuts %v: unit weights should give branch and bound relation cuts", res.Stats.Extra["cuts"])
+	}
+}
+
+// TestGridOffGridValues: values with more decimals than the table's (an
+// integer table of tenths), with and without primaries: the published
+// table is on the grid and exactly additive there, the primaries outside
+// their rounded-outward intervals.
+func TestGridOffGridValues(t *testing.T) {
+	for _, prim := range []bool{false, true} {
+		p := grid3x3([3][3]float64{{20.4, 24.3, 28.4}, {38.3, 38.4, 40.4}, {40.3, 39.3, 42.4}})
+		if prim {
+			for _, k := range []int{1*4 + 1, 2*4 + 3, 3*4 + 2} {
+				p.Cells.Status[k] = cellstatus.UnsafeRule
+				p.Cells.LowerPL[k], p.Cells.UpperPL[k] = 3.5, 2.5
+			}
+		}
+		res := protect(t, p, map[string]string{pWeights: "unit", pGap: "0"})
+		checkAdjusted(t, p, res)
+		if viol, inside := gridtest.Check(t, p, res.Values, true); viol+inside > 0 {
+			t.Errorf("primaries %v: %d relations violated, %d primaries inside as written", prim, viol, inside)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/cta/cta"
+	"github.com/sdcengine/argus/plugins/internal/grid"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -24,7 +25,6 @@ const (
 	pGap       = "gap"
 	pWeights   = "weights"
 	pHeuristic = "heuristic"
-	pInteger   = "integer"
 	pDescent   = "descent"
 	pFlips     = "flips"
 )
@@ -43,7 +43,10 @@ func (method) Info() pluginsdk.MethodInfo {
 			"every cell stays within its a-priori bounds, protected and empty cells keep their values, and the weighted " +
 			"L1 distance to the original table is minimal (HiGHS MIP). A first protected table comes from the LP " +
 			"relaxation (rounded, or fixed and relaxed in blocks) and starts branch and bound; at the time limit the best " +
-			"table is returned with its gap. Safe cells whose value changed are reported as secondaries, as τ-Argus does.",
+			"table is returned with its gap. The values are on the table's grid (multiples of 10^−decimals, integers without " +
+			"decimals): the model is solved in grid units with integer deviations and the protection levels rounded outward, " +
+			"so the table written with its decimals is exactly additive and every sensitive cell stays out of its protection " +
+			"interval. Safe cells whose value changed are reported as secondaries, as τ-Argus does.",
 		Params: []pluginsdk.ParamSpec{
 			{Name: pMaxTime, Type: pluginsdk.ParamDuration, Default: "10", Min: "0",
 				Help: "time limit (minutes, or a Go duration; 0: none); the best protected table is returned when it is reached"},
@@ -59,10 +62,7 @@ func (method) Info() pluginsdk.MethodInfo {
 					"improving the first table before branch and bound on the whole table (0: none)"},
 			{Name: pFlips, Type: pluginsdk.ParamFloat, Default: strconv.FormatFloat(cta.DefaultFlips, 'g', -1, 64), Min: "0", Max: "1",
 				Help: "share of the time limit kept after branch and bound for the local search flipping one sensitive " +
-					"cell's direction at a time from the best table (0: none; not with integer output)"},
-			{Name: pInteger, Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "yes", "no"},
-				Help: "integer adjusted values: yes, no, or auto (yes when the table has no decimals and its values, bounds " +
-					"and protection levels are integers)"},
+					"cell's direction at a time from the best table (0: none; not used on the table's grid, where each step would be a MIP)"},
 		},
 		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputAdjusted},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
@@ -82,17 +82,6 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	opts := cta.Options{Gap: req.Params.Float(pGap), Weights: weights.Named(req.Params.String(pWeights)),
 		Heuristic: heuristicNames[req.Params.String(pHeuristic)], Seed: req.Limits.Seed, Descent: req.Params.Float(pDescent), Flips: req.Params.Float(pFlips)}
 	opts.TimeLimit = req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
-	switch req.Params.String(pInteger) {
-	case "yes":
-		if !cta.Integral(p) {
-			return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInvalidParams, Diagnostics: []pluginsdk.Diagnostic{{
-				Severity: pluginsdk.SeverityError, Code: "param.invalid", Param: pInteger,
-				Summary: "integer output needs integer values, bounds and protection levels"}}}, nil
-		}
-		opts.Integer = true
-	case "auto":
-		opts.Integer = p.Decimals == 0 && cta.Integral(p)
-	}
 	opts.Progress = func(pr cta.Progress) {
 		f := -1.0
 		if opts.TimeLimit > 0 {
@@ -100,7 +89,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		}
 		req.Progress(pluginsdk.Progress{Phase: pr.Phase, Fraction: f, Objective: pr.Objective, Bound: pr.Bound})
 	}
-	req.Log.Debug().Int("cells", n).Dur("limit", opts.TimeLimit).Bool("integer", opts.Integer).Msg("CTA start")
+	req.Log.Debug().Int("cells", n).Dur("limit", opts.TimeLimit).Int("decimals", p.Decimals).Msg("CTA start")
 	sol, err := cta.Solve(ctx, p, opts)
 	var inf *cta.InfeasibleError
 	switch {
@@ -125,6 +114,12 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		return nil, pluginsdk.Errorf("cta.check", "the adjusted table fails its check: %d under-protected, %d relations violated (largest residual %.3g), %d out of bounds, %d frozen cells changed",
 			rep.Counts.UnderProtected, rep.Counts.NonAdditive, rep.MaxResidual, rep.Counts.OutOfBounds, rep.Counts.FrozenChanged)
 	}
+	// The same in integer units of the table's grid, as the host writes
+	// the values: on the grid, every relation exact, every primary outside
+	// its protection interval rounded outward.
+	if err := grid.Verify(p, sol.Values, true); err != nil {
+		return nil, pluginsdk.Errorf("cta.check", "the adjusted table fails its check %v", err)
+	}
 	pluginsdk.MarkChanged(p, sol.Values, status)
 	res := &pluginsdk.Result{Status: status, Values: sol.Values, Outcome: pluginsdk.OutcomeFeasible}
 	switch {
@@ -144,7 +139,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		Extra: map[string]float64{"sensitive": float64(sol.Sensitive), "up": float64(up), "columns": float64(sol.Columns),
 			"rows": float64(sol.Rows), "heuristic_lps": float64(sol.LPs), "first_objective": sol.FirstObjective,
 			"first_seconds": sol.FirstTime.Seconds(), "changed": float64(rep.Counts.Changed), "l1": rep.L1,
-			"max_residual": rep.MaxResidual, "integer": b2f(opts.Integer), "first_by_mip": b2f(sol.First == "mip"),
+			"max_residual": rep.MaxResidual, "decimals": float64(p.Decimals), "first_by_mip": b2f(sol.First == "mip"),
 			"descent_cycles": float64(sol.Cycles), "descent_improved": float64(sol.Improved), "flips": float64(sol.Flipped),
 			"cuts": float64(sol.Cuts), "tightened": float64(sol.Tightened)}}
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)

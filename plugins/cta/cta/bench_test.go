@@ -60,6 +60,7 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.Helper()
 	var sol *Solution
 	opts.PlainModel = os.Getenv("ARGUS_CTA_PLAIN") != ""
+	opts.Continuous = os.Getenv("ARGUS_CTA_CONTINUOUS") != "" // the values off the grid, for the cost of the grid
 	opts.Progress = func(pr Progress) { b.Logf("%8.3fs %s %.6g", pr.Elapsed.Seconds(), pr.Phase, pr.Objective) }
 	cpu0 := cputime.Used()
 	for b.Loop() {

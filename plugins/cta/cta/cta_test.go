@@ -3,12 +3,14 @@ package cta
 import (
 	"errors"
 	"math"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/plugins/internal/grid/gridtest"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
@@ -21,7 +23,7 @@ func TestBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, err := build(in.Problem, Options{})
+	md, err := build(in.Problem, Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +57,8 @@ func TestSolveGenerated(t *testing.T) {
 	for _, opts := range []Options{
 		{Weights: weights.Inverse, Gap: 0.001},
 		{Weights: weights.Unit, Gap: 0.01, Descent: 0.2, TimeLimit: 10 * time.Second},
-		{Weights: weights.SqrtInverse, Gap: 0.05, Integer: true, TimeLimit: 10 * time.Second},
+		{Weights: weights.SqrtInverse, Gap: 0.05, TimeLimit: 10 * time.Second},
+		{Weights: weights.Inverse, Gap: 0.001, Continuous: true},
 		{Weights: weights.Cost, Gap: 0.01, Heuristic: HeuristicFixRelax},
 		{Weights: weights.Unit, Gap: 0.01, Heuristic: HeuristicNone},
 		{Weights: weights.Unit, Gap: 0.01, Flips: 0.3, TimeLimit: 10 * time.Second},
@@ -76,8 +79,8 @@ func TestSolveGenerated(t *testing.T) {
 			if s.IsPrimary() && (sol.Values[i] > p.Cells.Value[i]) != sol.Up[i] {
 				t.Errorf("cell %d: moved to %v from %v, Up %v", i, sol.Values[i], p.Cells.Value[i], sol.Up[i])
 			}
-			if opts.Integer && sol.Values[i] != math.Round(sol.Values[i]) {
-				t.Errorf("cell %d: %v not an integer", i, sol.Values[i])
+			if !opts.Continuous && sol.Values[i] != math.Round(sol.Values[i]) {
+				t.Errorf("cell %d: %v not an integer (the table has no decimals)", i, sol.Values[i])
 			}
 		}
 		if sol.First != "mip" && sol.Objective > sol.FirstObjective*(1+1e-9) {
@@ -120,7 +123,7 @@ func TestRelationCuts(t *testing.T) {
 	}
 	p := in.Problem
 	opts := Options{Weights: weights.Unit}
-	md, err := build(p, opts)
+	md, err := build(p, opts, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +212,7 @@ func TestTighten(t *testing.T) {
 	if !plain.Optimal {
 		t.Fatal("plain model not solved to optimality")
 	}
-	md, err := build(p, opts)
+	md, err := build(p, opts, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,5 +247,63 @@ func TestTighten(t *testing.T) {
 	}
 	if math.Abs(res.Objective-plain.Objective) > boundMargin*plain.Objective {
 		t.Errorf("tightened optimum %v, plain %v", res.Objective, plain.Objective)
+	}
+}
+
+// TestGridGenerated: on a generated hierarchical table with asymmetric
+// levels that are not on the grid, as integers and as hundredths, Solve
+// returns values on the grid that, as written, satisfy every relation
+// exactly and leave every primary outside its protection interval rounded
+// outward; the continuous solution (Options.Continuous) is not on the grid,
+// and the grid's distance is at least its bound.
+func TestGridGenerated(t *testing.T) {
+	for _, d := range []int{0, 2} {
+		in, err := tablegen.Generate(t.Context(), tablegen.Spec{Shape: "r30p4x8", Seed: 3,
+			Protection: tablegen.Protection{Lower: 0.07, Upper: 0.13}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := in.Problem
+		for i := range p.Cells.LowerPL { // levels off the grid (the generator's are whole units)
+			p.Cells.LowerPL[i] += 1.0 / 3
+			p.Cells.UpperPL[i] += 2.0 / 3
+		}
+		if d > 0 {
+			c := &p.Cells
+			for _, col := range [][]float64{c.Value, c.LowerPL, c.UpperPL, c.LowerBound, c.UpperBound} {
+				for i := range col {
+					col[i] /= math.Pow10(d)
+				}
+			}
+			p.Decimals = d
+		}
+		sol, err := Solve(t.Context(), p, Options{Weights: weights.Unit, Gap: 0.01, TimeLimit: 20 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if viol, inside := gridtest.Check(t, p, sol.Values, true); viol+inside > 0 {
+			t.Errorf("%d decimals: %d relations violated, %d primaries inside as written", d, viol, inside)
+		}
+		rep, err := audit.Adjusted(t.Context(), p, sol.Values, audit.AdjustedOptions{})
+		if err != nil || !rep.Safe() {
+			t.Fatalf("%d decimals: audit %v, %+v", d, err, rep.Counts)
+		}
+		cont, err := Solve(t.Context(), p, Options{Weights: weights.Unit, Gap: 0.01, TimeLimit: 20 * time.Second, Continuous: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		off := 0
+		for _, v := range cont.Values {
+			if back, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', d, 64), 64); back != v {
+				off++
+			}
+		}
+		t.Logf("%d decimals: distance %.6g on the grid (bound %.6g), %.6g continuous (%d values off the grid)", d, sol.Objective, sol.Bound, cont.Objective, off)
+		if off == 0 {
+			t.Errorf("%d decimals: the continuous solution is on the grid: the test proves nothing", d)
+		}
+		if sol.Objective < sol.Bound-1e-9*sol.Bound {
+			t.Errorf("distance %v below the bound %v", sol.Objective, sol.Bound)
+		}
 	}
 }

@@ -18,6 +18,7 @@ type heuristics struct {
 	opts Options
 	left func() time.Duration
 	s    *solver.Solver
+	g    *solver.Solver // the model in grid units, deviations integer (gridFixed)
 	lps  int
 	ylo  []float64 // sensitive index → the y bounds of the model
 	yhi  []float64
@@ -39,6 +40,9 @@ const polishTime = 2 * time.Second
 func (h *heuristics) close() {
 	if h.s != nil {
 		h.s.Close()
+	}
+	if h.g != nil {
+		h.g.Close()
 	}
 }
 
@@ -222,7 +226,7 @@ func (h *heuristics) fixRelax(ctx context.Context, cur []float64) ([]float64, er
 }
 
 // fixed returns the least-distance table for the given directions of the
-// sensitive cells (integer deviations with Options.Integer), or nil when
+// sensitive cells (integer deviations on the grid), or nil when
 // these directions admit none. The directions stay fixed in the instance.
 func (h *heuristics) fixed(ctx context.Context, up []bool) ([]float64, error) {
 	if _, err := h.relaxation(); err != nil {
@@ -237,11 +241,8 @@ func (h *heuristics) fixed(ctx context.Context, up []bool) ([]float64, error) {
 	}
 	h.fixing = true
 	defer func() { h.fixing = false }()
-	if h.opts.Integer {
-		if err := h.setIntegral(solver.Integer); err != nil {
-			return nil, err
-		}
-		defer h.setIntegral(solver.Continuous)
+	if h.md.onGrid {
+		return h.gridFixed(ctx, up)
 	}
 	cols, ok, _, err := h.solve(ctx)
 	if err != nil || !ok {
@@ -250,20 +251,100 @@ func (h *heuristics) fixed(ctx context.Context, up []bool) ([]float64, error) {
 	return cols, nil
 }
 
-// setIntegral sets the type of every deviation column.
-func (h *heuristics) setIntegral(t solver.VarType) error {
-	for i := range h.md.n {
-		if h.md.plus[i] < 0 {
-			continue
+// gridFixed is fixed on the table's grid: the least-distance table with
+// integer deviations in grid units for the directions up (a MIP on the
+// model in grid units, where the data are integers and the relations
+// exact), returned as columns of the model in the table's units; nil when
+// these directions admit no table on the grid.
+func (h *heuristics) gridFixed(ctx context.Context, up []bool) ([]float64, error) {
+	md := h.md
+	if h.g == nil {
+		gm, err := build(md.p, h.opts, true)
+		if err != nil {
+			return nil, err
 		}
-		for _, j := range []int{h.md.plus[i], h.md.minus[i]} {
-			if err := h.s.SetColType(j, t); err != nil {
-				return fmt.Errorf("cta: %w", err)
+		if gm.m.NumCols() != md.m.NumCols() || gm.m.NumRows() != md.m.NumRows() {
+			return nil, fmt.Errorf("cta: the model in grid units has %d×%d, the model %d×%d", gm.m.NumRows(), gm.m.NumCols(), md.m.NumRows(), md.m.NumCols())
+		}
+		s, err := solver.New(gm.m, solver.Options{RandomSeed: int(h.opts.Seed & 0x7fffffff)})
+		if err != nil {
+			return nil, fmt.Errorf("cta: %w", err)
+		}
+		h.g = s
+		for i := range md.n {
+			if md.plus[i] < 0 {
+				continue
+			}
+			for _, j := range []int{md.plus[i], md.minus[i]} {
+				if err := s.SetColType(j, solver.Integer); err != nil {
+					return nil, fmt.Errorf("cta: %w", err)
+				}
 			}
 		}
 	}
-	return nil
+	lo, hi := make([]float64, len(md.sens)), make([]float64, len(md.sens))
+	for k := range md.sens {
+		if up[k] {
+			lo[k], hi[k] = 1, 1
+		}
+	}
+	if err := h.g.SetColsBounds(md.ycol, lo, hi); err != nil {
+		return nil, fmt.Errorf("cta: %w", err)
+	}
+	o := solver.Options{RandomSeed: int(h.opts.Seed & 0x7fffffff), TimeLimit: h.left(), MIPRelGap: gridGap}
+	if h.polish && o.TimeLimit > 0 {
+		o.TimeLimit = max(o.TimeLimit, polishTime)
+	}
+	if err := h.g.SetOptions(o); err != nil {
+		return nil, fmt.Errorf("cta: %w", err)
+	}
+	h.lps++
+	res, err := h.g.Solve(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cta: %w", err)
+	}
+	if !res.HasPrimal || len(res.ColValues) != md.m.NumCols() {
+		return nil, nil
+	}
+	cols := make([]float64, len(res.ColValues))
+	for j, v := range res.ColValues {
+		cols[j] = v / md.f // deviations in grid units; y in 0/1, exact either way
+	}
+	for k, y := range md.ycol {
+		cols[y] = lo[k]
+	}
+	for i := range md.n {
+		if md.plus[i] >= 0 {
+			cols[md.plus[i]] = math.Round(res.ColValues[md.plus[i]]) / md.f
+			cols[md.minus[i]] = math.Round(res.ColValues[md.minus[i]]) / md.f
+		}
+	}
+	return cols, nil
 }
+
+// unprotected returns the published values of a table without sensitive
+// cells: the original ones, on the grid the nearest exactly additive table
+// there (the LP on the grid without directions).
+func (h *heuristics) unprotected(ctx context.Context) ([]float64, error) {
+	md := h.md
+	x := slices.Clone(md.a)
+	if md.onGrid {
+		cols, err := h.gridFixed(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		if cols == nil {
+			return nil, &InfeasibleError{Reason: "the table admits no exactly additive table on its grid within its bounds"}
+		}
+		x = md.values(cols, nil)
+	}
+	return md.publish(x), nil
+}
+
+// gridGap is the relative gap of the MIP on the grid with the directions
+// fixed (heuristics.gridFixed): its LP relaxation is often integral
+// already, and the rest is a rounding of a few cells.
+const gridGap = 1e-6
 
 // maxBlockTime bounds one step of the block coordinate descent.
 const maxBlockTime = 5 * time.Second
@@ -387,11 +468,11 @@ func (h *heuristics) descend(ctx context.Context, mip *solver.Solver, best func(
 // flipped and the LP with every direction fixed solved again (a hot start);
 // a flip that shortens the distance is kept. It sweeps until a sweep keeps
 // nothing, the time until is reached or ctx is done, and returns the
-// number of flips kept. Not for integer output (each LP would be a MIP).
+// number of flips kept. Not on the grid (each LP would be a MIP).
 func (h *heuristics) flip(ctx context.Context, best func() ([]float64, []bool, float64),
 	accept func(cols []float64, up []bool, how string), until time.Time) (kept int) {
 	md := h.md
-	if h.opts.Integer || h.relaxed == nil {
+	if h.md.onGrid || h.relaxed == nil {
 		return 0
 	}
 	order := make([]int, 0, len(md.sens))

@@ -2,8 +2,12 @@ package main
 
 import (
 	"slices"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"testing"
 
+	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
+	"github.com/sdcengine/argus/plugins/internal/grid/gridtest"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -41,7 +45,7 @@ func reaudit(t *testing.T, p *pluginsdk.Problem, res *pluginsdk.Result, center a
 	return rep
 }
 
-func grid(seed uint64, sizes ...int) *pluginsdk.Problem {
+func gridTable(seed uint64, sizes ...int) *pluginsdk.Problem {
 	return plugintest.Grid(plugintest.GridSpec{Sizes: sizes, Seed: seed, PrimaryFraction: 0.15, ProtectionPct: 15, EmptyFraction: 0.05})
 }
 
@@ -55,10 +59,10 @@ func TestProtected(t *testing.T) {
 		params map[string]string
 		center audit.Center
 	}{
-		{"2-D fixed", grid(1, 8, 6), nil, audit.CenterPublished},
-		{"3-D fixed", grid(2, 5, 4, 3), map[string]string{"alpha": "0.4", "candidates": "4"}, audit.CenterPublished},
-		{"2-D free", grid(3, 8, 6), map[string]string{"variant": "free"}, audit.CenterPublished},
-		{"2-D original centre", grid(4, 8, 6), map[string]string{"center": "original"}, audit.CenterOriginal},
+		{"2-D fixed", gridTable(1, 8, 6), nil, audit.CenterPublished},
+		{"3-D fixed", gridTable(2, 5, 4, 3), map[string]string{"alpha": "0.4", "candidates": "4"}, audit.CenterPublished},
+		{"2-D free", gridTable(3, 8, 6), map[string]string{"variant": "free"}, audit.CenterPublished},
+		{"2-D original centre", gridTable(4, 8, 6), map[string]string{"center": "original"}, audit.CenterOriginal},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := protect(t, tc.p, tc.params)
@@ -90,7 +94,7 @@ func TestProtected(t *testing.T) {
 // TestDeterministic: the same seed gives the same table, another seed
 // another one.
 func TestDeterministic(t *testing.T) {
-	p := grid(5, 7, 7)
+	p := gridTable(5, 7, 7)
 	a := protect(t, p, map[string]string{"seed": "7"})
 	b := protect(t, p, map[string]string{"seed": "7"})
 	c := protect(t, p, map[string]string{"seed": "8"})
@@ -105,7 +109,7 @@ func TestDeterministic(t *testing.T) {
 // TestAlphaTooSmall: an α below the protection levels cannot protect; the
 // cells are named.
 func TestAlphaTooSmall(t *testing.T) {
-	p := grid(6, 6, 5)
+	p := gridTable(6, 6, 5)
 	res := protect(t, p, map[string]string{"alpha": "0.05"})
 	if res.Outcome != pluginsdk.OutcomeInfeasible || len(res.Diagnostics) == 0 || len(res.Diagnostics[0].Cells) == 0 {
 		t.Fatalf("outcome %v, diagnostics %+v", res.Outcome, res.Diagnostics)
@@ -115,7 +119,7 @@ func TestAlphaTooSmall(t *testing.T) {
 // TestTimeLimit: a time limit too short for any protected table ends the
 // job with that explanation (outcome failed), never with an unaudited table.
 func TestTimeLimit(t *testing.T) {
-	p := grid(7, 20, 15)
+	p := gridTable(7, 20, 15)
 	res := protect(t, p, map[string]string{"max_time": "1ns"})
 	switch {
 	case res.Outcome == pluginsdk.OutcomeFailed:
@@ -126,5 +130,77 @@ func TestTimeLimit(t *testing.T) {
 		reaudit(t, p, res, audit.CenterPublished)
 	default:
 		t.Errorf("outcome %v: %+v", res.Outcome, res.Diagnostics)
+	}
+}
+
+// hundredths returns p with its values, bounds and levels divided by 100
+// and two decimals: the same table on the grid of hundredths.
+func hundredths(p *pluginsdk.Problem) *pluginsdk.Problem {
+	c := &p.Cells
+	for _, col := range [][]float64{c.Value, c.LowerPL, c.UpperPL, c.SlidingPL, c.LowerBound, c.UpperBound} {
+		for i := range col {
+			col[i] /= 100
+		}
+	}
+	p.Decimals = 2
+	return p
+}
+
+// TestGridOutput: the published values are on the table's grid (integers
+// without decimals, hundredths with two) exactly as the host writes them,
+// every relation holds exactly in grid units, and the table as written
+// passes the audit with the published α and β. Before the values were the
+// linear programs' and written rounded, so the written table did not add
+// up (Simple2D: 17 relations off by 0.01–0.02, the grand total among them).
+func TestGridOutput(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		p      *pluginsdk.Problem
+		params map[string]string
+	}{
+		{"integers fixed", gridTable(1, 8, 6), nil},
+		{"integers free", gridTable(3, 8, 6), map[string]string{"variant": "free"}},
+		{"hundredths fixed", hundredths(gridTable(1, 8, 6)), nil},
+		{"hundredths 3-D", hundredths(gridTable(2, 5, 4, 3)), map[string]string{"alpha": "0.4", "candidates": "4"}},
+		{"Simple2D", csptest.Simple2D(t), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := protect(t, tc.p, tc.params)
+			if !res.Outcome.HasResult() {
+				t.Fatalf("outcome %v: %+v", res.Outcome, res.Diagnostics)
+			}
+			if viol, _ := gridtest.Check(t, tc.p, res.Values, false); viol > 0 {
+				t.Errorf("%d relations violated as written", viol)
+			}
+			reaudit(t, tc.p, res, audit.CenterPublished)
+			t.Logf("α %g β %g (LP β %g), rounds %v", res.Published.Alpha, res.Published.Beta, res.Stats.Extra["lp_beta"], res.Stats.Extra["rounds"])
+		})
+	}
+}
+
+// TestGridOffGridValues: values with more decimals than the table's (a
+// table of hundredths published with one decimal), with and without
+// primaries: the published table is on the grid and exactly additive there.
+func TestGridOffGridValues(t *testing.T) {
+	for _, prim := range []bool{false, true} {
+		p := hundredths(gridTable(1, 8, 6))
+		p.Decimals = 1
+		if !prim {
+			for i, s := range p.Cells.Status {
+				if s.IsPrimary() {
+					p.Cells.Status[i] = cellstatus.Safe
+				}
+			}
+		}
+		res := protect(t, p, nil)
+		if !res.Outcome.HasResult() {
+			t.Fatalf("outcome %v: %+v", res.Outcome, res.Diagnostics)
+		}
+		if viol, _ := gridtest.Check(t, p, res.Values, false); viol > 0 {
+			t.Errorf("primaries %v: %d relations violated as written", prim, viol)
+		}
+		if prim {
+			reaudit(t, p, res, audit.CenterPublished)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/ecta/ecta"
+	"github.com/sdcengine/argus/plugins/internal/grid"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 )
@@ -41,7 +42,10 @@ func (method) Info() pluginsdk.MethodInfo {
 			"fix the sensitive cells at random values within ±α/2 and minimise β; each candidate is audited with its α and β " +
 			"(a single-relation screen first, then the audit's verdicts), the protected one with the least β is published; " +
 			"otherwise β is doubled and the candidates re-audited (a doubled β that protects is lowered again by bisection), " +
-			"then K sensitive cells found under-protected are fixed at their true values and the round repeats.",
+			"then K sensitive cells found under-protected are fixed at their true values and the round repeats. The values are " +
+			"on the table's grid (multiples of 10^−decimals): the random values are drawn on it and the other cells rounded " +
+			"to it by a MIP keeping the relations exact, so the table written with its decimals is exactly additive; " +
+			"the audit judges the rounded table.",
 		Params: []pluginsdk.ParamSpec{
 			{Name: pAlpha, Type: pluginsdk.ParamFloat, Default: "0", Min: "0", Max: "1", BatchPosition: 1,
 				Help: "α, the largest relative perturbation of a sensitive cell (0: the larger of " +
@@ -131,6 +135,11 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if !rep.Safe() {
 		return nil, pluginsdk.Errorf("ecta.check", "the adjusted table fails its check: %d under-protected, %d relations violated (largest residual %.3g), %d out of bounds, %d frozen cells changed",
 			rep.Counts.UnderProtected, rep.Counts.NonAdditive, rep.MaxResidual, rep.Counts.OutOfBounds, rep.Counts.FrozenChanged)
+	}
+	// The same in integer units of the table's grid, as the host writes
+	// the values: on the grid, every relation exact.
+	if err := grid.Verify(p, sol.Values, false); err != nil {
+		return nil, pluginsdk.Errorf("ecta.check", "the adjusted table fails its check %v", err)
 	}
 	pluginsdk.MarkChanged(p, sol.Values, status)
 	res := &pluginsdk.Result{Status: status, Values: sol.Values, Outcome: pluginsdk.OutcomeFeasible,

@@ -59,6 +59,7 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.Helper()
 	var sol *Solution
 	opts = benchOptions(b, opts)
+	opts.Continuous = os.Getenv("ARGUS_ECTA_CONTINUOUS") != "" // the values off the grid, for the cost of the grid
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
@@ -93,6 +94,7 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.ReportMetric(cpu.Seconds(), "cpu-s/op")
 	b.ReportMetric(sol.Alpha, "alpha")
 	b.ReportMetric(sol.Beta, "beta")
+	b.ReportMetric(rep.L1, "l1")
 	b.ReportMetric(float64(len(sol.Rounds)), "rounds")
 	b.ReportMetric(sol.LPTime.Seconds(), "lp-s")
 	b.ReportMetric(sol.AuditTime.Seconds(), "audit-s")

@@ -113,6 +113,12 @@ type Options struct {
 	// Threads bounds the parallel linear programs and the audit's workers
 	// (0: GOMAXPROCS).
 	Threads int
+	// Continuous leaves the published values off the table's grid (the
+	// linear programs' values, not rounded): for comparison only. Written
+	// with the table's decimals such a table is additive only within the
+	// rounding of its terms. By default the values are on the grid (see
+	// grid.go).
+	Continuous bool
 	// Progress, if set, receives progress reports.
 	Progress func(Progress)
 }
@@ -206,6 +212,7 @@ type problem struct {
 	m        *solver.Model
 	rel      pluginsdk.Relations
 	tol      float64
+	grid     *gridModel // the rounding to the table's grid (nil: Options.Continuous)
 }
 
 // Sampling returns, for sensitive cell i of value a with levels l, u and
@@ -375,6 +382,11 @@ func build(p *pluginsdk.Problem, alpha float64, opts Options) (*problem, error) 
 		}
 	}
 	pr.m, pr.rel = m, rel
+	if !opts.Continuous {
+		if err := pr.buildGrid(); err != nil {
+			return nil, err
+		}
+	}
 	return pr, nil
 }
 
@@ -461,6 +473,14 @@ type candidate struct {
 // from the previous one's basis (warm start).
 type worker struct {
 	s *solver.Solver
+	r *solver.Solver // the rounding to the grid (gridRound), made when first needed
+}
+
+func (w *worker) close() {
+	w.s.Close()
+	if w.r != nil {
+		w.r.Close()
+	}
 }
 
 // Solve finds a protected ECTA table of p.
@@ -505,7 +525,10 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	}
 	sol := &Solution{Alpha: alpha, Sensitive: len(pr.sens), Columns: pr.m.NumCols(), Rows: pr.m.NumRows()}
 	if len(pr.sens) == 0 {
-		sol.Values = slices.Clone(pr.a)
+		if sol.Values, sol.Beta, err = pr.unprotected(ctx, opts.TimeLimit); err != nil {
+			return nil, err
+		}
+		sol.LPBeta = sol.Beta
 		sol.Time = time.Since(start)
 		return sol, nil
 	}
@@ -536,8 +559,8 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		if err != nil {
 			return nil, fmt.Errorf("ecta: %w", err)
 		}
-		defer s.Close()
 		workers[w] = &worker{s: s}
+		defer workers[w].close()
 	}
 	fixed := make([]bool, len(pr.sens))
 	nfixed := 0
@@ -651,6 +674,16 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 				if d > 0 && (c.prot || !c.audited || !c.doublable()) {
 					continue
 				}
+				if d == 0 && pr.grid != nil { // to the grid before its first judgement
+					ok, err := pr.gridCandidate(ctx, workers[0], c, fixed, left())
+					if err != nil {
+						return nil, err
+					}
+					if !ok { // no rounding: not protected, never re-audited
+						c.audited, c.prot, c.failed, c.rep = true, false, nil, nil
+						continue
+					}
+				}
 				if err := try(c, c.beta*math.Exp2(float64(d))); err != nil {
 					return nil, err
 				}
@@ -747,6 +780,9 @@ func (pr *problem) solveLP(ctx context.Context, w *worker, opts Options, round, 
 		if fixed[k] {
 			d = 0
 		}
+		if pr.grid != nil {
+			d = pr.gridXi(k, d, fixed[k])
+		}
 		xi[k] = d
 		cols[k] = pr.col[i]
 		lo[k], hi[k] = d, d
@@ -760,7 +796,7 @@ func (pr *problem) solveLP(ctx context.Context, w *worker, opts Options, round, 
 		}
 		lo[k], hi[k] = pr.dlo[k], pr.dhi[k]
 		if fixed[k] {
-			lo[k], hi[k] = 0, 0
+			lo[k], hi[k] = xi[k], xi[k]
 		}
 	}
 	if err := w.s.SetColsBounds(cols, lo, hi); err != nil {
