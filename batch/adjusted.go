@@ -2,6 +2,7 @@ package batch
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -40,9 +41,15 @@ func (e *engine) adjusted(p *pluginsdk.Problem, m *problem.Mapping, specs []*tab
 	e.logf("%s run completed. Time used %d seconds\nNumber of changed cells (secondaries): %d", name, int(took.Seconds()), n)
 	mr.Secondaries, mr.SuppressedCost = int(n), cost
 	var details []string
-	if pub := res.Published; pub != nil {
+	if res.Published != nil {
+		// α and β are published, and so audited, as printed: rounded up to
+		// publishedDigits significant digits (wider bounds, still true).
+		pub := *res.Published
+		pub.Alpha, pub.Beta = ceilDigits(pub.Alpha, publishedDigits), ceilDigits(pub.Beta, publishedDigits)
+		res.Published = &pub
 		mr.Published = &PublishedReport{Alpha: pub.Alpha, Beta: pub.Beta}
-		line := fmt.Sprintf("Published with α = %.6g (largest relative perturbation of a sensitive cell) and β = %.6g (of the other cells)", pub.Alpha, pub.Beta)
+		line := fmt.Sprintf("Published with α = %.*g (largest relative perturbation of a sensitive cell) and β = %.*g (of the other cells)",
+			publishedDigits, pub.Alpha, publishedDigits, pub.Beta)
 		if pub.Extra["center_original"] == 1 {
 			line += ", relative to the original values"
 		}
@@ -155,4 +162,25 @@ func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs [
 	}
 	e.markUnsafe(specs, ar, perTable, target)
 	return nil
+}
+
+// publishedDigits is the number of significant digits with which ECTA's α
+// and β are printed in the logbook and the reports.
+const publishedDigits = 6
+
+// ceilDigits returns the smallest number of at most digits significant
+// digits that is not below x (x itself when it has no more digits): the
+// bound an attacker reads, so that the printed α or β is never narrower
+// than the one the method computed.
+func ceilDigits(x float64, digits int) float64 {
+	if x <= 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'e', digits-1, 64), 64)
+	if v >= x {
+		return v
+	}
+	unit := math.Pow(10, math.Floor(math.Log10(v))-float64(digits-1))
+	v, _ = strconv.ParseFloat(strconv.FormatFloat(v+unit, 'e', digits-1, 64), 64)
+	return v
 }

@@ -223,3 +223,27 @@ func TestInfeasibleNamesCells(t *testing.T) {
 		t.Error("an output was written")
 	}
 }
+
+// TestCeilDigits: α and β as printed are never below the method's and print
+// back as themselves.
+func TestCeilDigits(t *testing.T) {
+	for _, tc := range []struct{ x, want float64 }{
+		{0.0552000000000001, 0.0552001},
+		{0.0552, 0.0552},
+		{0.3, 0.3},
+		{0.123456789, 0.123457},
+		{0.123456123, 0.123457},
+		{0.9999995, 1},
+		{0.99999951, 1},
+		{0, 0},
+		{1.5e-7, 1.5e-7},
+	} {
+		got := ceilDigits(tc.x, publishedDigits)
+		if got != tc.want || got < tc.x {
+			t.Errorf("ceilDigits(%v) = %v, want %v (≥ x)", tc.x, got, tc.want)
+		}
+		if s := strconv.FormatFloat(got, 'g', publishedDigits, 64); s != strconv.FormatFloat(got, 'g', -1, 64) {
+			t.Errorf("ceilDigits(%v) = %v prints as %s with %d digits", tc.x, got, s, publishedDigits)
+		}
+	}
+}
