@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -88,7 +87,7 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 					a.pathmap = append(a.pathmap, r)
 				}
 			case "publish-unsafe":
-				a.publishUnsafe, err = strconv.ParseBool(val)
+				a.publishUnsafe, err = pluginsdk.ParseBool(val)
 			case "transient-status":
 				if a.transientStatus, err = parseCount(val, 0); err == nil && a.transientStatus > 255 {
 					err = fmt.Errorf("%d: an exit status is at most 255", a.transientStatus)

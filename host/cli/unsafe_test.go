@@ -210,6 +210,10 @@ func TestPublishUnsafeFlag(t *testing.T) {
 		{[]string{"job.arb", "--publish-unsafe=true"}, true, false},
 		{[]string{"job.arb", "--publish-unsafe=false"}, false, false},
 		{[]string{"job.arb", "--publish-unsafe=maybe"}, false, true},
+		// the one boolean parser of method parameters, not Go's strconv
+		{[]string{"job.arb", "--publish-unsafe=yes"}, true, false},
+		{[]string{"job.arb", "--publish-unsafe=off"}, false, false},
+		{[]string{"job.arb", "--publish-unsafe=t"}, false, true},
 	} {
 		a, err := parseBatchArgs(tc.args)
 		if (err != nil) != tc.err || err == nil && (a.publishUnsafe != tc.want || a.file != "job.arb") {
