@@ -339,6 +339,13 @@ func (e *engine) precheck(cmds []arb.Command) error {
 // precheckMetadata records the files a metadata file names, read quietly
 // (its own errors are reported when <OPENMETADATA> runs).
 func (e *engine) precheckMetadata(g *guard, name string, tabular bool, dataFile string) error {
+	return g.inputAll(e.quietMetadataFiles(name, tabular, dataFile))
+}
+
+// quietMetadataFiles returns the files a metadata file names (hierarchy
+// files, code lists), read quietly: nil when the metadata cannot be read or
+// its paths mapped (its own errors are reported when <OPENMETADATA> runs).
+func (e *engine) quietMetadataFiles(name string, tabular bool, dataFile string) []plannedFile {
 	path, ok := e.quietInput(name, inputFile)
 	if !ok {
 		return nil
@@ -347,7 +354,7 @@ func (e *engine) precheckMetadata(g *guard, name string, tabular bool, dataFile 
 	if err != nil || e.mapMetadataPaths(m, dataFile, func(string, string) {}) != nil {
 		return nil
 	}
-	return g.inputAll(metadataFiles(m, dataFile))
+	return metadataFiles(m, dataFile)
 }
 
 // readMetadata opens and parses a metadata file, for microdata or tabular

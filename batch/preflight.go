@@ -153,15 +153,7 @@ func (e *engine) preflight(cmds []arb.Command) (logbookAt string, err error) {
 // files, code lists) for binary content; the metadata's own errors are
 // left to <OPENMETADATA>.
 func (e *engine) preflightMetadata(h *arb.Header, name string, tabular bool, dataFile string) error {
-	path, ok := e.quietInput(name, inputFile)
-	if !ok {
-		return nil
-	}
-	m, err := readMetadata(path, tabular)
-	if err != nil || e.mapMetadataPaths(m, dataFile, func(string, string) {}) != nil {
-		return nil
-	}
-	for _, f := range metadataFiles(m, dataFile) {
+	for _, f := range e.quietMetadataFiles(name, tabular, dataFile) {
 		if err := sniffBinary(f.path); err != nil {
 			return preflightErr(h, fieldCol(h, 0), fmt.Errorf("%s: %w", f.what, err))
 		}
