@@ -200,20 +200,7 @@ func (noTable) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Re
 // exit code 2 and the logbook names the cells of its diagnostic by their
 // codes.
 func TestInfeasibleNamesCells(t *testing.T) {
-	data := t.TempDir()
-	files := map[string]string{
-		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\n" +
-			"val\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n",
-		"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(data, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n" +
-		"<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
-		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> CTA(1)\r\n" +
+	arb := regionJob(t, "2", "MAN(20)") + "<SUPPRESS> CTA(1)\r\n" +
 		"<WRITETABLE> (1, 3, AS+, \"out3.txt\")\r\n"
 	dir, code, _, lb := runJob(t, arb, newFake(t, noTable{}, adjustedAudit{}))
 	if code != ExitError || !strings.Contains(lb, "ERROR protection.infeasible: 1 sensitive cells cannot leave their protection interval within their a-priori bounds; cells: region=A") {

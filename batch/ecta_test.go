@@ -74,20 +74,7 @@ func TestECTATable(t *testing.T) {
 		{"old audit", "0.5,0.1", adjustedAudit{}, ExitError, "it predates ECTA"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			data := t.TempDir()
-			files := map[string]string{
-				"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\n" +
-					"val\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n",
-				"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
-			}
-			for name, text := range files {
-				if err := os.WriteFile(filepath.Join(data, name), []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n" +
-				"<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
-				"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> ECTA(1," + tc.args + ")\r\n" +
+			arb := regionJob(t, "2", "MAN(20)") + "<SUPPRESS> ECTA(1," + tc.args + ")\r\n" +
 				"<WRITETABLE> (1, 3, AS+, \"out3.txt\")\r\n"
 			dir, code, rep, lb := runJob(t, arb, newFake(t, publishBounds{}, tc.audit))
 			if code != tc.code || !strings.Contains(lb, tc.logbook) {

@@ -586,3 +586,19 @@ func TestTableNamesAsDeclared(t *testing.T) {
 		}
 	}
 }
+
+// regionJob writes the one-dimensional test table (region Total = A + B,
+// A unsafe, values with two decimals in the table file, decimals as given
+// in the metadata) and returns the head of a job that reads it with the
+// safety rule rule; the caller adds <SUPPRESS> and <WRITETABLE> lines.
+func regionJob(t *testing.T, decimals, rule string) string {
+	t.Helper()
+	data := writeFiles(t, map[string]string{
+		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\n" +
+			"val\r\n  <NUMERIC>\r\n  <DECIMALS> " + decimals + "\r\nst\r\n  <STATUS>\r\n",
+		"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
+	})
+	return "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n" +
+		"<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> " + rule + "\r\n<READTABLE>\r\n"
+}

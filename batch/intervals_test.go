@@ -101,20 +101,7 @@ func TestIntervalTable(t *testing.T) {
 			"WARNING: 1 of 1 primary cells have their true value at the midpoint of their published interval (the method was asked"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			data := t.TempDir()
-			files := map[string]string{
-				"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\n" +
-					"val\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n",
-				"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
-			}
-			for name, text := range files {
-				if err := os.WriteFile(filepath.Join(data, name), []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n" +
-				"<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
-				"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> IP(1)\r\n" +
+			arb := regionJob(t, "2", "MAN(20)") + "<SUPPRESS> IP(1)\r\n" +
 				"<WRITETABLE> (1, 1, , \"out1.csv\")\r\n<WRITETABLE> (1, 3, AS+, \"out3.txt\")\r\n"
 			prot := newFake(t, widen{}, intervalAudit{})
 			dir := t.TempDir()

@@ -46,20 +46,7 @@ func (exactAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk
 func TestAuditToleranceIgnoresDecimals(t *testing.T) {
 	for _, decimals := range []string{"0", "2", "15"} {
 		t.Run(decimals, func(t *testing.T) {
-			data := t.TempDir()
-			files := map[string]string{
-				"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\n" +
-					"val\r\n  <NUMERIC>\r\n  <DECIMALS> " + decimals + "\r\nst\r\n  <STATUS>\r\n",
-				"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
-			}
-			for name, text := range files {
-				if err := os.WriteFile(filepath.Join(data, name), []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n" +
-				"<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
-				"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> KEEP(1)\r\n"
+			arb := regionJob(t, decimals, "MAN(20)") + "<SUPPRESS> KEEP(1)\r\n"
 			_, code, rep, lb := runJob(t, arb, newFake(t, keep{}, exactAudit{}))
 			// A table left under-protected ends the job with exit code 2.
 			if code != ExitError {

@@ -119,12 +119,7 @@ func (singAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.
 // is on for both. The method also gets τ-Argus's sliding ratio of the
 // table's rules (MAN(20): 0.4) in its parameter of that role.
 func TestSingletonAudit(t *testing.T) {
-	data := writeFiles(t, map[string]string{
-		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n",
-		"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
-	})
-	head := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
-		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n"
+	head := regionJob(t, "2", "MAN(20)")
 	for _, tc := range []struct {
 		name, suppress string
 		params         map[string]map[string]string
@@ -205,12 +200,7 @@ func (w withoutAudit) Method(code string) (MethodRef, bool) {
 // were safe: without an audit plugin the table's outputs are withheld and
 // the job ends with exit code 2, unless --publish-unsafe.
 func TestNoAuditPlugin(t *testing.T) {
-	data := writeFiles(t, map[string]string{
-		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n",
-		"t.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n",
-	})
-	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
-		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n" +
+	arb := regionJob(t, "2", "MAN(20)") +
 		"<SUPPRESS> KEEP(1)\r\n<WRITETABLE> (1, 2, AS+, \"t.csv\")\r\n"
 	dir, code, rep, lb := runJob(t, arb, withoutAudit{newFake(t, keep{})})
 	if code != ExitError {
