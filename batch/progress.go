@@ -63,7 +63,9 @@ func (l *progressLog) report(p pluginsdk.Progress, now time.Time) {
 	}
 	l.latest, l.got, l.lastReport = p, true, now
 	gap := now.Sub(l.last)
-	if (p.Phase != l.phase && gap >= l.interval/4) || gap >= l.interval {
+	// A step at its end (all done) needs no line for its new phase: the
+	// step's own closing line follows.
+	if (p.Phase != l.phase && gap >= l.interval/4 && !(p.Fraction >= 1)) || gap >= l.interval {
 		l.emit(now)
 	}
 }
@@ -213,7 +215,7 @@ func (e *engine) withProgressLog(ctx context.Context, job pluginclient.Job, run 
 // barStep names a step on the progress bar: step, the plugin's phase and
 // its counts.
 func barStep(step string, p pluginsdk.Progress) string {
-	if ph := clean(p.Phase); ph != "" {
+	if ph := clean(p.Phase); ph != "" && !strings.EqualFold(ph, step) {
 		step += " " + ph
 	}
 	if m := clean(p.Message); m != "" {

@@ -39,7 +39,8 @@ func TestProgressLog(t *testing.T) {
 		{80 * time.Second, nil, ""},
 		{90 * time.Second, nil, "argus progress: GH: audit, round 1: 5 of 50 primaries audited, 7 iterations; 1m30s elapsed, 8m30s left before the time limit"},
 		{150 * time.Second, nil, "argus progress: GH: audit, round 1: 5 of 50 primaries audited, 7 iterations (reported 1m50s ago); 2m30s elapsed, 7m30s left before the time limit"},
-		{11 * time.Minute, nil, "argus progress: GH: audit, round 1: 5 of 50 primaries audited, 7 iterations (reported 10m20s ago); 11m0s elapsed, 0s left before the time limit"},
+		{160 * time.Second, &pluginsdk.Progress{Phase: "done", Fraction: 1}, ""}, // the end needs no line
+		{11 * time.Minute, nil, "argus progress: GH: done, 100% done (reported 8m20s ago); 11m0s elapsed, 0s left before the time limit"},
 	} {
 		n := len(lines)
 		if ev.report != nil {

@@ -229,6 +229,11 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	if sockets == "" {
 		sockets = os.TempDir()
 	}
+	bar := newProgress(env.Stderr)
+	if bar.on {
+		// Log lines (the plugins' too) go above the bar, not into it.
+		log = log.Output(zerolog.ConsoleWriter{Out: bar, TimeFormat: "15:04:05"})
+	}
 	prot := &protector{cat: cat, run: newRunner(log, sockets)}
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
 		Protector: prot, Log: log, TimeLimit: a.timeLimit,
@@ -243,7 +248,6 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 		reportPath = filepath.Join(dir, strings.TrimSuffix(filepath.Base(a.file), filepath.Ext(a.file))+".report.json")
 	}
 	cfg.RunReport = reportPath
-	bar := newProgress(env.Stderr)
 	cfg.Progress = bar.update
 	code, rep := batch.Run(ctx, cfg)
 	bar.done()
@@ -274,6 +278,7 @@ type progress struct {
 	last  time.Time
 	step  string
 	shown bool
+	line  string // the bar on show
 }
 
 func newProgress(w io.Writer) *progress {
@@ -294,7 +299,23 @@ func (p *progress) update(step string, fraction float64) {
 		return
 	}
 	p.last, p.step, p.shown = time.Now(), key, true
-	fmt.Fprintf(p.w, "\r\033[K%s", progressLine(step, fraction))
+	p.line = progressLine(step, fraction)
+	fmt.Fprintf(p.w, "\r\033[K%s", p.line)
+}
+
+// Write writes log output above the bar: the bar is cleared, b written
+// and the bar drawn again.
+func (p *progress) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+	n, err := p.w.Write(b)
+	if p.shown {
+		fmt.Fprint(p.w, p.line)
+	}
+	return n, err
 }
 
 // maxProgressLine bounds the status line, so that it fits a terminal's
@@ -326,4 +347,5 @@ func (p *progress) done() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
+	p.shown, p.line = false, ""
 }

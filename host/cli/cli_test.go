@@ -267,3 +267,24 @@ func TestBatchLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressLogAbove: on a terminal, a log line is written above the bar
+// (the bar cleared first and drawn again after), never into it, and
+// nothing is redrawn after the run.
+func TestProgressLogAbove(t *testing.T) {
+	var b bytes.Buffer
+	p := &progress{w: &b, on: true}
+	p.update("GH hypercube: pass 1", 0.5)
+	if _, err := p.Write([]byte("03:35:38 INF hypercube done\n")); err != nil {
+		t.Fatal(err)
+	}
+	p.done()
+	if _, err := p.Write([]byte("03:35:39 INF batch job finished\n")); err != nil {
+		t.Fatal(err)
+	}
+	bar := "[##########..........]  50% GH hypercube: pass 1"
+	want := "\r\033[K" + bar + "\r\033[K03:35:38 INF hypercube done\n" + bar + "\r\033[K03:35:39 INF batch job finished\n"
+	if b.String() != want {
+		t.Errorf("terminal output\n%q\nwant\n%q", b.String(), want)
+	}
+}

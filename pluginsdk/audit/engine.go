@@ -185,6 +185,7 @@ const (
 // the LPs; solveAll solves them.
 func (a *attack) run(ctx context.Context) error {
 	a.initResults()
+	a.progress(true) // 0 of the targets: the setup may take a while
 	a.reference()
 	a.grid = dataGrid(a.ref, a.lo, a.hi, a.ovLo, a.ovHi)
 	red, err := a.substitute(ctx)
