@@ -128,7 +128,10 @@ func progressText(p pluginsdk.Progress) string {
 	if p.Fraction >= 0 && !math.IsNaN(p.Fraction) {
 		parts = append(parts, fmt.Sprintf("%.0f%% done", 100*min(p.Fraction, 1)))
 	}
-	if p.Iterations > 0 {
+	switch {
+	case p.Iterations == 1:
+		parts = append(parts, "1 iteration")
+	case p.Iterations > 1:
 		parts = append(parts, fmt.Sprintf("%d iterations", p.Iterations))
 	}
 	if len(parts) == 0 {

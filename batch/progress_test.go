@@ -91,6 +91,9 @@ func TestProgressLogQuiet(t *testing.T) {
 // TestProgressTextClean: a plugin's text cannot break the logbook for the
 // clients that read it (no "<", no "Error", one line, bounded).
 func TestProgressTextClean(t *testing.T) {
+	if got := progressText(pluginsdk.Progress{Phase: "audit", Fraction: -1, Iterations: 1}); got != "audit, 1 iteration" {
+		t.Errorf("progressText = %q, want %q", got, "audit, 1 iteration")
+	}
 	got := progressText(pluginsdk.Progress{Phase: "<SUPPRESS>\nError in", Message: strings.Repeat("x", 300), Fraction: 2})
 	if strings.ContainsAny(got, "<>\n") || strings.Contains(got, "Error") || len([]rune(got)) > 2*maxProgressText+20 {
 		t.Errorf("progressText = %q", got)
