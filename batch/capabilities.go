@@ -23,7 +23,9 @@ func (e *engine) protect(ctx context.Context, job pluginclient.Job) (*pluginsdk.
 	if ok {
 		job.Problem = pluginclient.Fit(ref.Info.Capabilities, job.Problem)
 	}
-	res, err := e.cfg.Protector.Protect(ctx, job)
+	res, err := e.withProgressLog(ctx, job, func(job pluginclient.Job) (*pluginsdk.Result, error) {
+		return e.cfg.Protector.Protect(ctx, job)
+	})
 	if err != nil || !ok {
 		return res, err
 	}

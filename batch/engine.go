@@ -120,6 +120,11 @@ type Config struct {
 	AuditLimit time.Duration
 	// Progress, if set, receives progress of long steps.
 	Progress func(step string, fraction float64)
+	// ProgressInterval is how often a plugin step (a method, an audit)
+	// writes its progress to the logbook, and at the most how often at a
+	// change of phase; 0 means DefaultProgressInterval. Steps shorter than
+	// a quarter of it write none.
+	ProgressInterval time.Duration
 	// Version is the program version written to reports.
 	Version string
 	// PublishUnsafe writes the outputs of a table whose final audit found

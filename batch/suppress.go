@@ -136,7 +136,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	start := time.Now()
 	res, err := e.protect(ctx, pluginclient.Job{Method: c.Method, Params: params, Problem: p,
 		JobID: fmt.Sprintf("suppress-%d", c.Head().Pos.Line), Limits: pluginsdk.Limits{TimeLimit: e.cfg.SuppressLimit, Threads: max(e.cfg.Threads, 1)},
-		OnProgress: func(pr pluginsdk.Progress) { e.progress(c.Method+" "+pr.Phase, pr.Fraction) }})
+		OnProgress: func(pr pluginsdk.Progress) { e.progress(barStep(c.Method, pr), pr.Fraction) }})
 	if err != nil {
 		return err
 	}
@@ -417,7 +417,7 @@ func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, para
 	ap.Cells.Status = status
 	res, err := e.protect(e.ctx, pluginclient.Job{Method: AuditMethod, Problem: &ap, JobID: jobID, Params: params,
 		Limits:     pluginsdk.Limits{TimeLimit: limit},
-		OnProgress: func(pr pluginsdk.Progress) { e.progress(step, pr.Fraction) }})
+		OnProgress: func(pr pluginsdk.Progress) { e.progress(barStep(step, pr), pr.Fraction) }})
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}

@@ -33,6 +33,8 @@ type batchArgs struct {
 	report                          string
 	timeLimit, suppressLimit        time.Duration
 	auditLimit                      time.Duration
+	// progressInterval is --progress-interval=D (0: the default).
+	progressInterval time.Duration
 	// threads is the number of threads a method may use (--threads=N).
 	threads int
 	// publishUnsafe writes the outputs of tables that failed their audit.
@@ -49,7 +51,7 @@ type batchArgs struct {
 
 // parseBatchArgs reads "BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]"
 // and the options --report=FILE, --time-limit=D, --suppress-limit=D,
-// --audit-limit=D, --threads=N,
+// --audit-limit=D, --progress-interval=D, --threads=N,
 // --param=METHOD.name=value and --pathmap=PREFIX=DIR (both repeatable) and
 // --publish-unsafe[=BOOL], which may stand anywhere.
 func parseBatchArgs(args []string) (batchArgs, error) {
@@ -76,6 +78,8 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 				a.suppressLimit, err = parseLimit(val, false)
 			case "audit-limit":
 				a.auditLimit, err = parseLimit(val, false)
+			case "progress-interval":
+				a.progressInterval, err = parseLimit(val, false)
 			case "threads":
 				a.threads, err = parseCount(val, 1)
 			case "pathmap":
@@ -225,10 +229,15 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	if sockets == "" {
 		sockets = os.TempDir()
 	}
+	bar := newProgress(env.Stderr)
+	if bar.on {
+		// Log lines (the plugins' too) go above the bar, not into it.
+		log = log.Output(zerolog.ConsoleWriter{Out: bar, TimeFormat: "15:04:05"})
+	}
 	prot := &protector{cat: cat, run: newRunner(log, sockets)}
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
 		Protector: prot, Log: log, TimeLimit: a.timeLimit,
-		SuppressLimit: a.suppressLimit, AuditLimit: a.auditLimit, Threads: a.threads, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,
+		SuppressLimit: a.suppressLimit, AuditLimit: a.auditLimit, Threads: a.threads, ProgressInterval: a.progressInterval, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,
 		MethodParams: mergeParams(cat.Params, a.params), PathMap: pm, Warnings: catProblems}
 	reportPath := a.report
 	if reportPath == "" {
@@ -239,7 +248,6 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 		reportPath = filepath.Join(dir, strings.TrimSuffix(filepath.Base(a.file), filepath.Ext(a.file))+".report.json")
 	}
 	cfg.RunReport = reportPath
-	bar := newProgress(env.Stderr)
 	cfg.Progress = bar.update
 	code, rep := batch.Run(ctx, cfg)
 	bar.done()
@@ -270,6 +278,7 @@ type progress struct {
 	last  time.Time
 	step  string
 	shown bool
+	line  string // the bar on show
 }
 
 func newProgress(w io.Writer) *progress {
@@ -283,24 +292,53 @@ func (p *progress) update(step string, fraction float64) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	// A new step shows at once; within a step at most ten updates a second.
-	if step == p.step && time.Since(p.last) < 100*time.Millisecond {
+	// A new step shows at once; within a step (the text before its
+	// counts) at most ten updates a second.
+	key, _, _ := strings.Cut(step, ":")
+	if key == p.step && time.Since(p.last) < 100*time.Millisecond {
 		return
 	}
-	p.last, p.step, p.shown = time.Now(), step, true
-	fmt.Fprintf(p.w, "\r\033[K%s", progressLine(step, fraction))
+	p.last, p.step, p.shown = time.Now(), key, true
+	p.line = progressLine(step, fraction)
+	fmt.Fprintf(p.w, "\r\033[K%s", p.line)
 }
 
-// progressLine is the status line of a step: a 20-character bar and the
-// percentage when the fraction is known (0 to 1), else the step alone.
-func progressLine(step string, fraction float64) string {
-	if fraction < 0 || math.IsNaN(fraction) {
-		return step + " ..."
+// Write writes log output above the bar: the bar is cleared, b written
+// and the bar drawn again.
+func (p *progress) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
 	}
-	fraction = min(fraction, 1)
-	const width = 20
-	full := int(fraction * width)
-	return fmt.Sprintf("[%s%s] %3.0f%% %s", strings.Repeat("#", full), strings.Repeat(".", width-full), 100*fraction, step)
+	n, err := p.w.Write(b)
+	if p.shown {
+		fmt.Fprint(p.w, p.line)
+	}
+	return n, err
+}
+
+// maxProgressLine bounds the status line, so that it fits a terminal's
+// line and "\r" redraws it in place.
+const maxProgressLine = 79
+
+// progressLine is the status line of a step: a 20-character bar and the
+// percentage when the fraction is known (0 to 1), else the step alone; at
+// most maxProgressLine characters.
+func progressLine(step string, fraction float64) string {
+	var line string
+	if fraction < 0 || math.IsNaN(fraction) {
+		line = step + " ..."
+	} else {
+		fraction = min(fraction, 1)
+		const width = 20
+		full := int(fraction * width)
+		line = fmt.Sprintf("[%s%s] %3.0f%% %s", strings.Repeat("#", full), strings.Repeat(".", width-full), 100*fraction, step)
+	}
+	if r := []rune(line); len(r) > maxProgressLine {
+		line = string(r[:maxProgressLine-1]) + "…"
+	}
+	return line
 }
 
 func (p *progress) done() {
@@ -309,4 +347,5 @@ func (p *progress) done() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
+	p.shown, p.line = false, ""
 }

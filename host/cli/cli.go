@@ -64,6 +64,7 @@ Usage:
         [--report=FILE] [--time-limit=D] [--suppress-limit=D]
         [--audit-limit=D] [--threads=N] [--param=METHOD.name=value ...]
         [--pathmap=PREFIX=DIR ...] [--publish-unsafe]
+        [--progress-interval=D]
                             run a τ-Argus batch job; --audit-limit bounds
                             each audit of a pattern (default 10m: what it
                             has not proven by then is unverified, the
@@ -74,7 +75,9 @@ Usage:
                             reads Windows paths starting with PREFIX
                             (U:\ or \\SERVER\share\) in DIR;
                             --publish-unsafe writes the outputs of tables
-                            that failed their audit (withheld otherwise)
+                            that failed their audit (withheld otherwise);
+                            a long step writes its progress to the logbook
+                            every --progress-interval (default 1m)
   argus plugins [-json] [-params]
                             list the installed method plugins (and their
                             parameters)

@@ -146,6 +146,8 @@ func TestProgressLine(t *testing.T) {
 		{"audit", 1, "[####################] 100% audit"},
 		{"audit", 1.5, "[####################] 100% audit"},
 		{"reading microdata (pass 1 of 2)", -1, "reading microdata (pass 1 of 2) ..."},
+		{"GH hypercube: pass 2: 31000 of 36015 sub-tables, a long message that does not fit", 0.5,
+			"[##########..........]  50% GH hypercube: pass 2: 31000 of 36015 sub-tables, a…"},
 	} {
 		if got := progressLine(tc.step, tc.f); got != tc.want {
 			t.Errorf("progressLine(%q, %v) = %q, want %q", tc.step, tc.f, got, tc.want)
@@ -158,6 +160,19 @@ func TestProgressLine(t *testing.T) {
 	p.done()
 	if b.Len() != 0 {
 		t.Errorf("progress on a non-terminal: %q", b.String())
+	}
+	// A file that is not a terminal (stderr redirected, a client's pipe):
+	// nothing is written either.
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p = newProgress(f)
+	p.update("GH hypercube", 0.5)
+	p.done()
+	if st, err := f.Stat(); err != nil || st.Size() != 0 {
+		t.Errorf("progress on a file that is not a terminal: %d bytes (%v)", st.Size(), err)
 	}
 }
 
@@ -250,5 +265,26 @@ func TestBatchLimits(t *testing.T) {
 		if _, err := parseBatchArgs([]string{"job.arb", bad}); err == nil {
 			t.Errorf("%s accepted", bad)
 		}
+	}
+}
+
+// TestProgressLogAbove: on a terminal, a log line is written above the bar
+// (the bar cleared first and drawn again after), never into it, and
+// nothing is redrawn after the run.
+func TestProgressLogAbove(t *testing.T) {
+	var b bytes.Buffer
+	p := &progress{w: &b, on: true}
+	p.update("GH hypercube: pass 1", 0.5)
+	if _, err := p.Write([]byte("03:35:38 INF hypercube done\n")); err != nil {
+		t.Fatal(err)
+	}
+	p.done()
+	if _, err := p.Write([]byte("03:35:39 INF batch job finished\n")); err != nil {
+		t.Fatal(err)
+	}
+	bar := "[##########..........]  50% GH hypercube: pass 1"
+	want := "\r\033[K" + bar + "\r\033[K03:35:38 INF hypercube done\n" + bar + "\r\033[K03:35:39 INF batch job finished\n"
+	if b.String() != want {
+		t.Errorf("terminal output\n%q\nwant\n%q", b.String(), want)
 	}
 }

@@ -185,6 +185,9 @@ const (
 // the LPs; solveAll solves them.
 func (a *attack) run(ctx context.Context) error {
 	a.initResults()
+	if a.opts.OnProgress != nil { // 0 of the targets: the setup may take a while
+		a.opts.OnProgress(Progress{Total: a.totalTargets, Elapsed: time.Since(a.start)})
+	}
 	a.reference()
 	a.grid = dataGrid(a.ref, a.lo, a.hi, a.ovLo, a.ovHi)
 	red, err := a.substitute(ctx)

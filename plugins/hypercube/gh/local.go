@@ -103,6 +103,7 @@ func (e *engine) proveLocally(ctx context.Context, status []cellstatus.Status, t
 				}
 			}
 		}
+		e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Message: fmt.Sprintf("local proofs: %d of %d primaries proven", len(proven), len(targets))})
 		sb.reset()
 		batch = batch[:0]
 		return nil

@@ -121,10 +121,12 @@ func (e *engine) iterate() error {
 			if err := e.processSub(si); err != nil {
 				return err
 			}
+			f := -1.0 // passes after the first: unknown
 			if e.passes == 0 {
-				e.progress(pluginsdk.Progress{Phase: "hypercube", Fraction: 0.5 * float64(si+1) / float64(len(e.subs)),
-					Iterations: int64(e.visits)})
+				f = 0.5 * float64(si+1) / float64(len(e.subs))
 			}
+			e.progress(pluginsdk.Progress{Phase: "hypercube", Fraction: f, Iterations: int64(e.visits),
+				Message: fmt.Sprintf("pass %d: at sub-table %d of %d", e.passes+1, si+1, len(e.subs))})
 		}
 		if !any {
 			return nil
@@ -422,6 +424,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			return e.withHopeless(stuck()), nil
 		}
 		e.repairRounds++
+		e.progress(pluginsdk.Progress{Phase: "repair", Fraction: -1, Message: fmt.Sprintf("round %d: %d primaries under-protected, %d unverified", round+1, len(rep.UnderProtected), len(rep.Unverified))})
 		added := 0
 		var stuckCells []int32
 		for _, f := range rep.UnderProtected {
@@ -526,6 +529,7 @@ func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options, all bool) 
 		}
 	}
 	aopts.Cells = check
+	e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Message: fmt.Sprintf("checking %d primaries against the widest pattern", len(check))})
 	ctx, cancel := e.auditContext()
 	defer cancel()
 	hr, err := audit.Suppression(ctx, e.p, hidden, aopts)
@@ -582,6 +586,10 @@ func (e *engine) audit(ctx context.Context, status []cellstatus.Status, targets 
 		return &audit.Report{}, nil
 	}
 	aopts.Cells = rest
+	aopts.OnProgress = func(pr audit.Progress) {
+		e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Iterations: int64(pr.LPs),
+			Message: fmt.Sprintf("whole table: %d of %d primaries audited (%d proven locally)", pr.Done, pr.Total, len(proven))})
+	}
 	return audit.Suppression(ctx, e.p, status, aopts)
 }
 

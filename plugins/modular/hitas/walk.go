@@ -3,6 +3,7 @@ package hitas
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -149,5 +150,6 @@ func (h *run) progress(pass, done int) {
 	if f >= 0 {
 		h.lastProgress = f
 	}
-	h.o.progress(pluginsdk.Progress{Phase: "subtables", Fraction: f, Iterations: int64(h.stats.solved)})
+	h.o.progress(pluginsdk.Progress{Phase: "subtables", Fraction: f, Iterations: int64(h.stats.solved),
+		Message: fmt.Sprintf("pass %d: %d of %d sub-tables done", pass+1, done, len(h.subs))})
 }

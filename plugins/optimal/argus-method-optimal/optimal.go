@@ -138,7 +138,11 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		if math.IsInf(obj, 0) {
 			obj = 0
 		}
-		req.Progress(pluginsdk.Progress{Phase: pr.Phase, Fraction: f, Iterations: pr.Iterations, Objective: obj, Bound: pr.Bound})
+		msg := "no pattern yet"
+		if obj > 0 {
+			msg = fmt.Sprintf("gap %.2f%% (best pattern to lower bound)", 100*max(0, obj-pr.Bound)/obj)
+		}
+		req.Progress(pluginsdk.Progress{Phase: pr.Phase, Fraction: f, Iterations: pr.Iterations, Objective: obj, Bound: pr.Bound, Message: msg})
 	}
 	req.Log.Debug().Int("cells", n).Int("relations", rel.Len()).Int("virtual", virtual).Dur("limit", opts.TimeLimit).Msg("OPT start")
 	sol, err := csp.Solve(ctx, in, opts)
