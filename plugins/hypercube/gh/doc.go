@@ -97,7 +97,10 @@
 // For every primary found under-protected, the movement its hypercubes must
 // carry is first raised to its protection level in each direction the audit
 // found short, which the hypercube iteration passes on to the corners'
-// hypercubes in their other sub-tables; if the primary already had that
+// hypercubes in their other sub-tables, and from those to their corners,
+// up to Options.PropagationDepth corners away (default 2: without a limit
+// the chain reaches most of a large hierarchical table and hides it; the
+// audit judges what the cut leaves open); if the primary already had that
 // requirement, the cheapest further hypercube with at least one additional
 // suppression, over all its sub-tables, is added. The iteration then protects
 // the new secondaries and the audit runs again, until it is clean or nothing

@@ -99,8 +99,11 @@ type engine struct {
 	needSum  []float64
 	// plUp, plDown are the primaries' protection levels (per root).
 	plUp, plDown []float64
-	ratio        float64
-	tol          float64
+	// depth is, per root, how many hypercube corners its requirement was
+	// passed through (0: its own, a primary's; Options.PropagationDepth).
+	depth []int32
+	ratio float64
+	tol   float64
 
 	subs     []sub
 	pos      []int32
@@ -289,6 +292,7 @@ func (e *engine) cellState() {
 	e.needSum = make([]float64, n)
 	e.plUp = make([]float64, n)
 	e.plDown = make([]float64, n)
+	e.depth = make([]int32, n)
 	col := func(v []float64, i int) float64 {
 		if len(v) == 0 {
 			return 0

@@ -20,6 +20,7 @@ const (
 	ParamCost      = "cost"
 	ParamChoose    = "choose"
 	ParamRounds    = "max_repair_rounds"
+	ParamDepth     = "propagation_depth"
 )
 
 // Info describes GH: τ-Argus's three batch parameters GH(t, aprioriPct,
@@ -57,6 +58,9 @@ func (Method) Info() pluginsdk.MethodInfo {
 				Help: "hypercube ranking: lowest cost first (cost: less suppressed value, totals last), or fewest new suppressions first as GHMiter (count)"},
 			{Name: ParamRounds, Type: pluginsdk.ParamInt, Default: "0", Min: "0",
 				Help: "largest number of audit–repair rounds; 0 = until the audit is clean or nothing can be added"},
+			{Name: ParamDepth, Type: pluginsdk.ParamInt, Default: "2", Min: "0",
+				Help: "how far a movement the repair demands of a primary is passed on: to the corners of its hypercubes (1), " +
+					"of theirs (2), …; 0 = without limit (hides far more cells on large tables; the audit judges the pattern either way)"},
 		},
 		Capabilities: pluginsdk.Capabilities{
 			Output:         pluginsdk.OutputSuppression,
@@ -93,6 +97,9 @@ func OptionsFrom(params pluginsdk.Params, limits pluginsdk.Limits) Options {
 		o.Choose = ChooseCount
 	}
 	o.MaxRepairRounds = params.Int(ParamRounds)
+	if params.Has(ParamDepth) {
+		o.PropagationDepth = params.Int(ParamDepth)
+	}
 	o.AuditWorkers = limits.Threads
 	o.TimeLimit = limits.TimeLimit
 	return o

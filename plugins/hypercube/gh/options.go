@@ -77,6 +77,16 @@ type Options struct {
 	// (every round adds a suppression or raises a requirement, so the loop
 	// ends).
 	MaxRepairRounds int
+	// PropagationDepth bounds how far a requirement is passed on through
+	// the corners of hypercubes: a primary's own requirement reaches the
+	// corners of its hypercubes (depth 1), theirs reach their corners
+	// (depth 2), and so on; 0 means no bound. Every corner must carry the
+	// movement of the target in all its sub-tables for the hypercubes
+	// alone to prove protection, but on large hierarchical tables that
+	// chain reaches most of the table (t4.5³, 15 625 cells: 8 558
+	// secondaries without a bound, 6 838 with depth 2); the repair's audit
+	// judges the pattern either way and adds hypercubes where it fails.
+	PropagationDepth int
 	// AuditWorkers is the number of parallel LP solvers of the audit; 0
 	// means one.
 	AuditWorkers int
@@ -96,11 +106,14 @@ type Options struct {
 	localCells int
 }
 
+// DefaultPropagationDepth is the default Options.PropagationDepth.
+const DefaultPropagationDepth = 2
+
 // DefaultOptions returns τ-Argus's defaults (a-priori 100 %, singleton
 // protection on, the derived sliding ratio) with the repair on and the
 // hypercubes ranked by cost (ChooseCost with CostLog).
 func DefaultOptions() Options {
-	return Options{AprioriPct: 100, Singleton: true, Repair: true, Ratio: -1, Choose: ChooseCost}
+	return Options{AprioriPct: 100, Singleton: true, Repair: true, Ratio: -1, Choose: ChooseCost, PropagationDepth: DefaultPropagationDepth}
 }
 
 // Applied describes one hypercube the method applied.

@@ -321,7 +321,7 @@ func (e *engine) apply(si int, t int32, rec *cubeRec, repair bool) {
 // checked again in all its sub-tables.
 func (e *engine) propagate(t int32, rec *cubeRec) {
 	nd := e.flowOf(t, int(rec.step))
-	if nd == (need{}) {
+	if nd == (need{}) || (e.o.PropagationDepth > 0 && int(e.depth[t]) >= e.o.PropagationDepth) {
 		return
 	}
 	for mask, r := range rec.corners {
@@ -333,6 +333,12 @@ func (e *engine) propagate(t int32, rec *cubeRec) {
 			up, down = down, up
 		}
 		if up > e.needUp[r]+e.tol || down > e.needDown[r]+e.tol || nd.sum > e.needSum[r]+e.tol {
+			// r's depth: the shortest chain that raised its requirement
+			// (a primary reached so counts as reached, its own
+			// requirement travels no further than the chain's).
+			if e.depth[r] == 0 || e.depth[r] > e.depth[t]+1 {
+				e.depth[r] = e.depth[t] + 1
+			}
 			e.needUp[r], e.needDown[r], e.needSum[r] = max(e.needUp[r], up), max(e.needDown[r], down), max(e.needSum[r], nd.sum)
 			e.markDirty(r)
 		}
