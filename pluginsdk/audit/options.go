@@ -127,8 +127,9 @@ type Options struct {
 	// call at a time.
 	OnProgress func(Progress)
 
-	// noDifferencing and noReuse switch off the shortcuts, for tests.
-	noDifferencing, noReuse bool
+	// noDifferencing and noReuse switch off the shortcuts, for tests;
+	// noLocal the local proofs (local.go).
+	noDifferencing, noReuse, noLocal bool
 }
 
 func (o *Options) workers() int {

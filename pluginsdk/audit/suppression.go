@@ -39,6 +39,25 @@ func Suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 			only[c] = true
 		}
 	}
+	var loc *localResult
+	if opts.Mode == ModeVerdicts && !opts.noLocal {
+		if loc, err = in.proveLocally(ctx, only, start); err != nil {
+			return nil, err
+		}
+		if loc.count > 0 {
+			if only == nil {
+				only = make([]bool, n)
+				for i := range only {
+					only[i] = true
+				}
+			}
+			for i, ok := range loc.proven {
+				if ok {
+					only[i] = false
+				}
+			}
+		}
+	}
 	in.hide(a, only)
 	r, err := in.attackAndReport(ctx, a, start)
 	if err != nil {
@@ -46,6 +65,9 @@ func Suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 	}
 	if err := in.releaseInsiders(ctx, r, start); err != nil {
 		return nil, err
+	}
+	if loc != nil {
+		loc.merge(r, in.status)
 	}
 	return r, nil
 }
