@@ -95,8 +95,12 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 	comp, size := in.openComponents(open)
 	mark := make([]int32, n)
 	m := int32(0)
+	base := localCells
+	if in.opts.localCells > 0 {
+		base = in.opts.localCells
+	}
 	for stage := range localStages {
-		cellsN := localCells << (2 * stage)
+		cellsN := base << (2 * stage)
 		batchN := localBatch * cellsN
 		var jobs []localBatchJob
 		var cur localBatchJob

@@ -130,6 +130,9 @@ type Options struct {
 	// noDifferencing and noReuse switch off the shortcuts, for tests;
 	// noLocal the local proofs (local.go).
 	noDifferencing, noReuse, noLocal bool
+	// localCells replaces the size of the first neighbourhoods of the
+	// local proofs (localCells), for tests; 0 means the default.
+	localCells int
 }
 
 func (o *Options) workers() int {
