@@ -35,9 +35,9 @@ import (
 // larger is left to the audit of the whole table. Targets not proven try
 // again with neighbourhoods 4 and 16 times larger (localStages).
 const (
-	localCells  = 300
+	localCells  = 100
 	localBatch  = 4
-	localStages = 3
+	localStages = 4
 )
 
 // localResult holds what the local audits proved.
