@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -42,7 +43,11 @@ const (
 
 // localResult holds what the local audits proved.
 type localResult struct {
-	proven       []bool // per cell
+	proven []bool // per cell
+	// seenLo and seenHi are per cell the least and greatest value it takes
+	// in the feasible points the local audits found (certificates).
+	seenLo, seenHi []float64
+	certified      int
 	lower, upper []float64
 	verdicts     []verdict.Verdict
 	verdict      []Verdict
@@ -65,7 +70,10 @@ type localBatchJob struct {
 func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time) (*localResult, error) {
 	n := in.p.NumCells()
 	res := &localResult{proven: make([]bool, n), lower: make([]float64, n), upper: make([]float64, n),
-		verdicts: make([]verdict.Verdict, n), verdict: make([]Verdict, n)}
+		verdicts: make([]verdict.Verdict, n), verdict: make([]Verdict, n), seenLo: make([]float64, n), seenHi: make([]float64, n)}
+	for i := range n {
+		res.seenLo[i], res.seenHi[i] = math.Inf(1), math.Inf(-1)
+	}
 	if in.rel.Len() == 0 {
 		return res, nil
 	}
@@ -235,6 +243,9 @@ func (in *input) runLocal(ctx context.Context, jobs []localBatchJob, relsOf *num
 // auditLocal audits one batch on its sub-problem and records the targets
 // it proves.
 func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJob, start time.Time, res *localResult, mu *sync.Mutex) error {
+	if job.targets = in.certify(job.targets, res, mu); len(job.targets) == 0 {
+		return nil
+	}
 	sb.free(job.free)
 	defer sb.reset()
 	sub, subStatus, local := sb.build()
@@ -243,6 +254,16 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 	o.Cells = make([]int, len(job.targets))
 	for q, t := range job.targets {
 		o.Cells[q] = int(local[t])
+	}
+	// Every feasible point found is one of the whole table's (the other
+	// cells at their values): a witness for the targets of later batches.
+	o.onWitness = func(cols []int, x []float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		for q, j := range cols {
+			c := sb.cells[j]
+			res.seenLo[c], res.seenHi[c] = math.Min(res.seenLo[c], x[q]), math.Max(res.seenHi[c], x[q])
+		}
 	}
 	if o.TimeLimit > 0 {
 		left := o.TimeLimit - time.Since(start)
@@ -280,6 +301,41 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 		res.verdict[t], res.verdicts[t] = v, rep.Verdicts[j]
 	}
 	return nil
+}
+
+// certify proves by the witnesses seen so far (feasible points of the
+// whole table's base problems, checked by arithmetic) the primaries of
+// targets whose protection interval they span, and returns the others.
+// Only primaries with protection levels are settled so: the report gives
+// them their protection interval, whatever witnesses proved it.
+func (in *input) certify(targets []int, res *localResult, mu *sync.Mutex) []int {
+	mu.Lock()
+	defer mu.Unlock()
+	v := in.p.Cells.Value
+	open := targets[:0:0]
+	for _, t := range targets {
+		if res.proven[t] {
+			continue
+		}
+		lpl, upl, spl := in.lpl[t], in.upl[t], in.spl[t]
+		lo, hi := res.seenLo[t], res.seenHi[t]
+		canonical := in.status[t].IsPrimary() && lpl+upl > 2*in.tol && lpl+upl >= spl
+		if !canonical || lo > v[t]-lpl+in.tol || hi < v[t]+upl-in.tol || hi-lo < math.Max(spl-in.tol, 2*in.tol) {
+			open = append(open, t)
+			continue
+		}
+		pv := verdict.Interval(v[t], in.levels(t), lo, hi, in.tol)
+		if pv.Kind != verdict.Protected {
+			open = append(open, t)
+			continue
+		}
+		res.proven[t] = true
+		res.count++
+		res.certified++
+		res.lower[t], res.upper[t] = v[t]-lpl, v[t]+upl
+		res.verdict[t], res.verdicts[t] = VerdictProtected, pv
+	}
+	return open
 }
 
 // merge puts the targets proven locally into r, the report of the audit

@@ -133,6 +133,9 @@ type Options struct {
 	// localCells replaces the size of the first neighbourhoods of the
 	// local proofs (localCells), for tests; 0 means the default.
 	localCells int
+	// onWitness, if set, receives every verified feasible point of the
+	// base problems (cells, their values; local.go's certificates).
+	onWitness func(cells []int, x []float64)
 }
 
 func (o *Options) workers() int {
