@@ -48,12 +48,12 @@ type localResult struct {
 	// in the feasible points the local audits found (certificates).
 	seenLo, seenHi []float64
 	certified      int
-	lower, upper []float64
-	verdicts     []verdict.Verdict
-	verdict      []Verdict
-	count        int
-	lps, settled int
-	iterations   int64
+	lower, upper   []float64
+	verdicts       []verdict.Verdict
+	verdict        []Verdict
+	count          int
+	lps, settled   int
+	iterations     int64
 }
 
 // localBatchJob is one sub-problem: its targets and free cells.
