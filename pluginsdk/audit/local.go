@@ -48,6 +48,8 @@ type localResult struct {
 	// in the feasible points the local audits found (certificates).
 	seenLo, seenHi []float64
 	certified      int
+	targets        int // the number of targets
+	lastProgress   time.Time
 	lower, upper   []float64
 	verdicts       []verdict.Verdict
 	verdict        []Verdict
@@ -96,6 +98,7 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 	if len(targets) == 0 {
 		return res, nil
 	}
+	res.targets = len(targets)
 	relsOf := numeric.Transpose(in.rel.Len(), n, func(k int) ([]int, []float64) {
 		cells, _ := in.rel.Terms(k)
 		return cells, nil
@@ -289,6 +292,7 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 	if hasError(rep.Diagnostics) {
 		return nil
 	}
+	defer res.progress(in.opts.OnProgress, start)
 	for _, t := range job.targets {
 		j := local[t]
 		v := rep.Verdict[j]
@@ -301,6 +305,16 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 		res.verdict[t], res.verdicts[t] = v, rep.Verdicts[j]
 	}
 	return nil
+}
+
+// progress reports the local proofs so far (called with the results'
+// lock held, so one call at a time): cells proven of the targets.
+func (lr *localResult) progress(f func(Progress), start time.Time) {
+	if f == nil || time.Since(lr.lastProgress) < 100*time.Millisecond {
+		return
+	}
+	lr.lastProgress = time.Now()
+	f(Progress{Done: lr.count, Total: lr.targets, LPs: lr.lps, Elapsed: time.Since(start)})
 }
 
 // certify proves by the witnesses seen so far (feasible points of the
