@@ -34,7 +34,8 @@ import (
 // and share their LPs) are audited together until their union reaches
 // localBatch times that; a target whose component of hidden cells is no
 // larger is left to the audit of the whole table. Targets not proven try
-// again with neighbourhoods 4 and 16 times larger (localStages).
+// again with neighbourhoods 4, 16 and 64 times larger (localStages), as
+// long as each stage proves at least half the targets it tries.
 const (
 	localCells  = 100
 	localBatch  = 4
@@ -157,10 +158,20 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 		if len(jobs) == 0 {
 			continue
 		}
+		tried, before := 0, res.count
+		for _, j := range jobs {
+			tried += len(j.targets)
+		}
 		if err := in.runLocal(ctx, jobs, &relsOf, start, res); err != nil {
 			return nil, err
 		}
 		if in.opts.TimeLimit > 0 && time.Since(start) >= in.opts.TimeLimit {
+			break
+		}
+		// A stage that proves less than half its targets meets a pattern
+		// that does not protect them (or only through far cells): larger
+		// neighbourhoods would cost more than the whole table's audit.
+		if 2*(res.count-before) < tried {
 			break
 		}
 	}
