@@ -52,7 +52,7 @@ func TestLocalProofsAgree(t *testing.T) {
 				for _, targets := range []Targets{TargetsPrimaries, TargetsAll} {
 					name := fmt.Sprintf("seed%d/share%v/singletons%d/targets%d", seed, share, mode, targets)
 					p, st := localGrid(seed, share, mode == SingletonsCollude)
-					o := Options{Workers: 2, Mode: ModeVerdicts, Singletons: mode, Targets: targets, localCells: 4}
+					o := Options{Workers: 2, Mode: ModeVerdicts, Singletons: mode, Targets: targets, localCells: 25}
 					fast, err := Suppression(context.Background(), p, st, o)
 					if err != nil {
 						t.Fatalf("%s: %v", name, err)
