@@ -35,7 +35,8 @@ import (
 // localBatch times that; a target whose component of hidden cells is no
 // larger is left to the audit of the whole table. Targets not proven try
 // again with neighbourhoods 4, 16 and 64 times larger (localStages), as
-// long as each stage proves at least half the targets it tries.
+// long as each stage proves at least half the targets it tries and the
+// larger neighbourhoods hold together at most twice the hidden cells.
 const (
 	localCells  = 100
 	localBatch  = 4
@@ -50,6 +51,7 @@ type localResult struct {
 	seenLo, seenHi []float64
 	certified      int
 	targets        int // the number of targets
+	colluder       []bool
 	lastProgress   time.Time
 	lower, upper   []float64
 	verdicts       []verdict.Verdict
@@ -86,6 +88,7 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 			colluder[c] = true
 		}
 	}
+	res.colluder = colluder
 	hidden := func(i int) bool { return in.status[i].IsSuppressed() }
 	// A colluding singleton is fixed in every problem but its own: it is
 	// never part of another target's neighbourhood.
@@ -105,6 +108,10 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 		return cells, nil
 	}, nil)
 	comp, size := in.openComponents(open)
+	openCells := 0
+	for _, k := range size {
+		openCells += k
+	}
 	mark := make([]int32, n)
 	m := int32(0)
 	base := localCells
@@ -158,9 +165,14 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 		if len(jobs) == 0 {
 			continue
 		}
-		tried, before := 0, res.count
+		tried, before, cells := 0, res.count, 0
 		for _, j := range jobs {
-			tried += len(j.targets)
+			tried, cells = tried+len(j.targets), cells+len(j.free)
+		}
+		// Larger neighbourhoods for many targets: their LPs together would
+		// be larger than the whole table's.
+		if stage > 0 && cells > 2*openCells {
+			break
 		}
 		if err := in.runLocal(ctx, jobs, &relsOf, start, res); err != nil {
 			return nil, err
@@ -286,7 +298,14 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 		}
 		o.TimeLimit = left
 	}
-	rep, err := Suppression(ctx, sub, subStatus, o)
+	var colluding []bool
+	if in.opts.Singletons == SingletonsCollude {
+		colluding = make([]bool, len(sb.cells))
+		for j, c := range sb.cells {
+			colluding[j] = res.colluder[c]
+		}
+	}
+	rep, err := suppression(ctx, sub, subStatus, o, colluding)
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("audit: %w", ctx.Err())
@@ -394,13 +413,13 @@ func hasError(ds []pluginsdk.Diagnostic) bool {
 	return false
 }
 
-// subBuilder collects the sub-problem of a local audit: free cells, the
-// relations touching them and the cells of those relations.
+// subBuilder collects the sub-problem of a local audit: the free cells
+// and the relations touching them, with every other cell's value moved
+// to the right-hand side.
 type subBuilder struct {
 	in     *input
 	relsOf *numeric.CSC
 	local  []int32 // per cell of p: its index in the sub-problem, −1 if none
-	isFree []bool
 	relIn  []bool
 	cells  []int
 	rels   []int
@@ -408,53 +427,40 @@ type subBuilder struct {
 
 func newSubBuilder(in *input, relsOf *numeric.CSC) *subBuilder {
 	n := in.p.NumCells()
-	b := &subBuilder{in: in, relsOf: relsOf, local: make([]int32, n), isFree: make([]bool, n), relIn: make([]bool, in.rel.Len())}
+	b := &subBuilder{in: in, relsOf: relsOf, local: make([]int32, n), relIn: make([]bool, in.rel.Len())}
 	for i := range b.local {
 		b.local[i] = -1
 	}
 	return b
 }
 
-func (b *subBuilder) add(c int) {
-	if b.local[c] < 0 {
-		b.local[c] = int32(len(b.cells))
-		b.cells = append(b.cells, c)
-	}
-}
-
-// free adds hidden cells kept hidden, with their relations and the cells
-// of those.
+// free adds hidden cells kept hidden, with their relations.
 func (b *subBuilder) free(cells []int32) {
 	for _, c := range cells {
-		if b.isFree[c] {
+		if b.local[c] >= 0 {
 			continue
 		}
-		b.isFree[c] = true
-		b.add(int(c))
+		b.local[c] = int32(len(b.cells))
+		b.cells = append(b.cells, int(c))
 		rels, _ := b.relsOf.Col(int(c))
 		for _, k := range rels {
-			if b.relIn[k] {
-				continue
-			}
-			b.relIn[k] = true
-			b.rels = append(b.rels, int(k))
-			terms, _ := b.in.rel.Terms(int(k))
-			for _, d := range terms {
-				b.add(d)
+			if !b.relIn[k] {
+				b.relIn[k] = true
+				b.rels = append(b.rels, int(k))
 			}
 		}
 	}
 }
 
-// build returns the sub-problem, its statuses (the free cells' own, every
-// other cell published) and the map from cells of p to its cells. The
-// sub-problem carries the whole table's a-priori bounds as its bound
-// columns.
+// build returns the sub-problem (its cells the free ones, with their own
+// statuses, the whole table's a-priori bounds as bound columns, and the
+// relations over them with the other cells' values in the right-hand
+// sides, compensated sums) and the map from cells of p to its cells.
 func (b *subBuilder) build() (*pluginsdk.Problem, []cellstatus.Status, []int32) {
 	in := b.in
 	c := &in.p.Cells
 	m := len(b.cells)
-	sub := &pluginsdk.Problem{}
+	sub := &pluginsdk.Problem{Decimals: in.p.Decimals}
 	sc := &sub.Cells
 	pick := func(col []float64) []float64 {
 		if len(col) != len(c.Value) {
@@ -475,31 +481,32 @@ func (b *subBuilder) build() (*pluginsdk.Problem, []cellstatus.Status, []int32) 
 		}
 	}
 	sc.Status = make([]cellstatus.Status, m)
-	status := make([]cellstatus.Status, m)
 	for j, i := range b.cells {
-		sc.Status[j] = c.Status[i]
-		status[j] = in.status[i]
-		if in.status[i].IsSuppressed() && !b.isFree[i] {
-			status[j] = cellstatus.Safe
-		}
+		sc.Status[j] = in.status[i]
 	}
 	terms := make([]int, 0, 16)
+	coefs := make([]float64, 0, 16)
 	for _, k := range b.rels {
 		cells, coef := in.rel.Terms(k)
-		terms = terms[:0]
-		for _, d := range cells {
-			terms = append(terms, int(b.local[d]))
+		terms, coefs = terms[:0], coefs[:0]
+		var rhs ksum
+		rhs.add(in.rel.Rhs(k))
+		for q, d := range cells {
+			if j := b.local[d]; j >= 0 {
+				terms, coefs = append(terms, int(j)), append(coefs, coef[q])
+			} else {
+				rhs.add(-coef[q] * c.Value[d])
+			}
 		}
-		sub.Relations.Add(terms, coef, in.rel.Rhs(k))
+		sub.Relations.Add(terms, coefs, rhs.sum())
 	}
-	return sub, status, b.local
+	return sub, sc.Status, b.local
 }
 
 // reset empties the builder for the next batch.
 func (b *subBuilder) reset() {
 	for _, i := range b.cells {
 		b.local[i] = -1
-		b.isFree[i] = false
 	}
 	for _, k := range b.rels {
 		b.relIn[k] = false
