@@ -36,7 +36,7 @@ import (
 // larger is left to the audit of the whole table. Targets not proven try
 // again with neighbourhoods 4, 16 and 64 times larger (localStages), as
 // long as each stage proves at least half the targets it tries and the
-// larger neighbourhoods hold together at most twice the hidden cells.
+// larger neighbourhoods hold together at most 16 times the hidden cells.
 const (
 	localCells  = 100
 	localBatch  = 4
@@ -171,7 +171,7 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 		}
 		// Larger neighbourhoods for many targets: their LPs together would
 		// be larger than the whole table's.
-		if stage > 0 && cells > 2*openCells {
+		if stage > 0 && cells > 16*openCells {
 			break
 		}
 		if err := in.runLocal(ctx, jobs, &relsOf, start, res); err != nil {
