@@ -35,8 +35,9 @@ import (
 // localBatch times that; a target whose component of hidden cells is no
 // larger is left to the audit of the whole table. Targets not proven try
 // again with neighbourhoods 4, 16 and 64 times larger (localStages), as
-// long as each stage proves at least half the targets it tries and the
-// larger neighbourhoods hold together at most 16 times the hidden cells.
+// long as each stage proves at least an eighth of the targets it tries and the
+// neighbourhoods beyond the second size hold together at most 16 times
+// the hidden cells.
 const (
 	localCells  = 100
 	localBatch  = 4
@@ -171,7 +172,7 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 		}
 		// Larger neighbourhoods for many targets: their LPs together would
 		// be larger than the whole table's.
-		if stage > 0 && cells > 16*openCells {
+		if stage > 1 && cells > 16*openCells {
 			break
 		}
 		if err := in.runLocal(ctx, jobs, &relsOf, start, res); err != nil {
@@ -180,10 +181,10 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 		if in.opts.TimeLimit > 0 && time.Since(start) >= in.opts.TimeLimit {
 			break
 		}
-		// A stage that proves less than half its targets meets a pattern
+		// A stage that proves less than an eighth of its targets meets a pattern
 		// that does not protect them (or only through far cells): larger
 		// neighbourhoods would cost more than the whole table's audit.
-		if 2*(res.count-before) < tried {
+		if 8*(res.count-before) < tried {
 			break
 		}
 	}
