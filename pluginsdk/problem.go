@@ -157,13 +157,15 @@ func (r *Relations) Add(cells []int, coef []float64, rhs float64) {
 	if len(r.Start) == 0 {
 		r.Start = append(r.Start, 0)
 	}
-	if rhs != 0 && len(r.RHS) == 0 {
-		r.RHS = make([]float64, r.Len())
+	prev := r.Len()
+	dense := len(r.RHS) > 0 || rhs != 0
+	if rhs != 0 && len(r.RHS) < prev { // the earlier right-hand sides are 0
+		r.RHS = append(r.RHS, make([]float64, prev-len(r.RHS))...)
 	}
 	r.Cell = append(r.Cell, cells...)
 	r.Coef = append(r.Coef, coef...)
 	r.Start = append(r.Start, len(r.Cell))
-	if len(r.RHS) > 0 {
+	if dense {
 		r.RHS = append(r.RHS, rhs)
 	}
 }

@@ -2,12 +2,15 @@ package audit
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/batch/problem"
+	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
@@ -15,12 +18,14 @@ import (
 func benchAudit(b *testing.B, p *pluginsdk.Problem, st []cellstatus.Status, opts Options) {
 	b.Helper()
 	var r *Report
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		var err error
 		if r, err = Suppression(context.Background(), p, st, opts); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric((cputime.Used()-cpu0).Seconds()/float64(b.N), "cpu-s")
 	ct := r.Counts
 	b.ReportMetric(float64(ct.Hidden), "hidden")
 	b.ReportMetric(float64(ct.Differenced), "differenced")
@@ -29,6 +34,8 @@ func benchAudit(b *testing.B, p *pluginsdk.Problem, st []cellstatus.Status, opts
 	b.ReportMetric(float64(ct.Partial+ct.Exact), "failing")
 	b.ReportMetric(float64(ct.Settled), "settled")
 	b.ReportMetric(float64(ct.SimplexIterations), "iterations")
+	b.ReportMetric(float64(ct.Local), "local")
+	b.ReportMetric(float64(len(r.Unverified)), "unverified")
 }
 
 // allSuppressed hides every cell of p (primaries keep their status).
@@ -150,5 +157,68 @@ func BenchmarkJJFile(b *testing.B) {
 			}
 			benchAudit(b, p, st, Options{Mode: tc.mode, Targets: tc.targets})
 		})
+	}
+}
+
+// cubePattern hides, for every primary of a 3-D plugintest.Grid of n codes
+// per dimension, the corners of a hypercube through it and a random other
+// interior cell (as a hypercube method's pattern, totals published).
+func cubePattern(p *pluginsdk.Problem, n int, seed uint64) []cellstatus.Status {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	st := append([]cellstatus.Status(nil), p.Cells.Status...)
+	ext := n + 1
+	at := func(x, y, z int) int { return (x*ext+y)*ext + z }
+	for i, s := range p.Cells.Status {
+		if !s.IsPrimary() {
+			continue
+		}
+		c := p.Coords(i)
+		var o [3]int
+		for d := range o {
+			o[d] = 1 + rng.IntN(n-1)
+			if o[d] >= int(c[d]) {
+				o[d]++
+			}
+		}
+		for mask := range 8 {
+			x, y, z := int(c[0]), int(c[1]), int(c[2])
+			if mask&1 != 0 {
+				x = o[0]
+			}
+			if mask&2 != 0 {
+				y = o[1]
+			}
+			if mask&4 != 0 {
+				z = o[2]
+			}
+			j := at(x, y, z)
+			if sec, ok := st[j].ToSecondary(); ok {
+				st[j] = sec
+			}
+		}
+	}
+	return st
+}
+
+// BenchmarkCubes audits hypercube patterns (cubePattern, 5 % primaries)
+// on n × n × n grids, verdicts on the primaries as the host asks them:
+// with local proofs on 1 and 2 workers and, up to 10⁵ cells, the whole
+// table alone. 100 × 100 × 100 is 1 030 301 cells.
+func BenchmarkCubes(b *testing.B) {
+	for _, n := range []int{30, 46, 100} {
+		p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{n, n, n}, Seed: 3, PrimaryFraction: 0.05})
+		st := cubePattern(p, n, 1)
+		for _, tc := range []struct {
+			name    string
+			workers int
+			whole   bool
+		}{{"local-1", 1, false}, {"local-2", 2, false}, {"whole-2", 2, true}} {
+			b.Run(fmt.Sprintf("%d/%s", n, tc.name), func(b *testing.B) {
+				if tc.whole && n > 46 {
+					b.Skip("the whole table alone takes too long")
+				}
+				benchAudit(b, p, st, Options{Workers: tc.workers, Mode: ModeVerdicts, Targets: TargetsPrimaries, noLocal: tc.whole})
+			})
+		}
 	}
 }

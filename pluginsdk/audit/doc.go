@@ -88,6 +88,19 @@
 //
 // # Method
 //
+// In verdict mode (Suppression) every target is first audited on a
+// sub-problem around it (local.go): the hidden cells nearest to it through
+// the relations stay hidden, every other cell is published at its value.
+// That only narrows the attacker (the true table stays feasible, and a
+// feasible point of the narrowed problems is one of the whole table's), so
+// a primary found protected there, or a secondary found not recomputable,
+// is so in the whole table; a local failure proves nothing. Colluding
+// singletons never join another target's neighbourhood. Neighbourhoods of
+// consecutive targets are audited together, on all workers; targets not
+// proven try larger neighbourhoods, and the rest (with every target of a
+// small component) get the audit of the whole table described below, whose
+// verdicts are exact. Counts.Local counts the cells proven locally.
+//
 // Published cells are substituted into the right-hand sides. Hidden cells
 // that a relation determines alone (directly or after substituting others
 // so determined: plain differencing) are settled without an LP. The

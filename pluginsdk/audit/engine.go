@@ -1167,6 +1167,9 @@ func (w *worker) solveLimited(ctx context.Context) (*solver.Result, error) {
 // states with their protection interval, want.canonical). Called with k.mu
 // held (or before the workers start).
 func (a *attack) scan(k *component, x []float64, shared bool) {
+	if a.opts.onWitness != nil {
+		a.opts.onWitness(k.cols, x)
+	}
 	for q, c := range k.cols {
 		if a.overridden(c) {
 			continue

@@ -127,8 +127,15 @@ type Options struct {
 	// call at a time.
 	OnProgress func(Progress)
 
-	// noDifferencing and noReuse switch off the shortcuts, for tests.
-	noDifferencing, noReuse bool
+	// noDifferencing and noReuse switch off the shortcuts, for tests;
+	// noLocal the local proofs (local.go).
+	noDifferencing, noReuse, noLocal bool
+	// localCells replaces the size of the first neighbourhoods of the
+	// local proofs (localCells), for tests; 0 means the default.
+	localCells int
+	// onWitness, if set, receives every verified feasible point of the
+	// base problems (cells, their values; local.go's certificates).
+	onWitness func(cells []int, x []float64)
 }
 
 func (o *Options) workers() int {

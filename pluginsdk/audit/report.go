@@ -80,6 +80,9 @@ type Counts struct {
 	// Singletons is the number of hidden primaries treated as colluding
 	// singletons.
 	Singletons int
+	// Local counts the audited cells proven on sub-problems around them
+	// (ModeVerdicts): protected primaries, secondaries not recomputable.
+	Local int
 	// Differenced counts hidden cells settled by differencing alone.
 	Differenced int
 	// Components is the number of LP components; LargestComponent the

@@ -22,11 +22,18 @@ import (
 // tables (package relations, trivial levels kept); otherwise p.Relations
 // are used. p is not modified.
 func Suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.Status, opts Options) (*Report, error) {
+	return suppression(ctx, p, status, opts, nil)
+}
+
+// suppression is Suppression with the colluding singletons given
+// (input.colluding; nil: found from p).
+func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.Status, opts Options, colluding []bool) (*Report, error) {
 	start := time.Now()
 	in, err := prepare(p, status, opts)
 	if err != nil {
 		return nil, err
 	}
+	in.colluding = colluding
 	n := p.NumCells()
 	a := in.newAttack(&opts, start)
 	var only []bool
@@ -39,6 +46,25 @@ func Suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 			only[c] = true
 		}
 	}
+	var loc *localResult
+	if opts.Mode == ModeVerdicts && !opts.noLocal {
+		if loc, err = in.proveLocally(ctx, only, start); err != nil {
+			return nil, err
+		}
+		if loc.count > 0 {
+			if only == nil {
+				only = make([]bool, n)
+				for i := range only {
+					only[i] = true
+				}
+			}
+			for i, ok := range loc.proven {
+				if ok {
+					only[i] = false
+				}
+			}
+		}
+	}
 	in.hide(a, only)
 	r, err := in.attackAndReport(ctx, a, start)
 	if err != nil {
@@ -46,6 +72,9 @@ func Suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 	}
 	if err := in.releaseInsiders(ctx, r, start); err != nil {
 		return nil, err
+	}
+	if loc != nil {
+		loc.merge(r, in.status)
 	}
 	return r, nil
 }
@@ -226,6 +255,9 @@ type input struct {
 	// released marks the single-respondent primaries that do not collude
 	// in this attack (releaseInsiders); nil: none.
 	released []bool
+	// colluding, when set, gives the colluding singletons (those the
+	// whole table's audit fixes, for a sub-problem of it: local.go).
+	colluding []bool
 }
 
 func prepare(p *pluginsdk.Problem, status []cellstatus.Status, opts Options) (*input, error) {
@@ -411,7 +443,10 @@ func (in *input) singletons(a *attack) error {
 		return fmt.Errorf("audit: %w: unknown singleton mode %d", errInput, in.opts.Singletons)
 	}
 	c := &in.p.Cells
-	own := ownCells(in.p, in.status)
+	var own []bool
+	if in.colluding == nil {
+		own = ownCells(in.p, in.status)
+	}
 	for i := range a.n {
 		if !a.free[i] || !in.status[i].IsPrimary() || (own != nil && own[i]) || (in.released != nil && in.released[i]) {
 			continue
@@ -419,6 +454,9 @@ func (in *input) singletons(a *attack) error {
 		single := in.status[i].IsSingleton()
 		if len(c.Freq) == a.n {
 			single = c.Freq[i] == 1
+		}
+		if in.colluding != nil {
+			single = in.colluding[i]
 		}
 		if !single {
 			continue

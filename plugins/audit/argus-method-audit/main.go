@@ -164,7 +164,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	c := rep.Counts
 	res.Stats.Extra = map[string]float64{"primaries": float64(c.Primaries), "exact": float64(c.Exact),
 		"partial": float64(c.Partial), "lps": float64(c.LPs), "components": float64(c.Components),
-		"largest_component": float64(c.LargestComponent), "unverified": float64(len(rep.Unverified)),
+		"largest_component": float64(c.LargestComponent), "unverified": float64(len(rep.Unverified)), "local": float64(c.Local),
 		"seconds": rep.Timing.Total.Seconds()}
 	return res, nil
 }

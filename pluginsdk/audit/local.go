@@ -1,0 +1,516 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/numeric"
+	"github.com/sdcengine/argus/internal/unionfind"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+)
+
+// Local proofs. The attacker problem of a cell over the whole table is one
+// LP over every hidden cell of its component; on large tables that
+// component holds most hidden cells, and with colluding singletons every
+// singleton has problems of its own, so the audit grows far faster than
+// the table. Fixing hidden cells at their true values only narrows the
+// attacker's feasible set (the true table stays in it), and a feasible
+// point of the narrowed problems is one of the whole table's: a target
+// that the attacker problems restricted to a neighbourhood of it (every
+// other cell published) find protected (a primary) or not recomputable
+// (a secondary) is so in the whole table. A local audit proves only that,
+// never a failure: in verdict mode every target is first audited locally,
+// and the whole table only for the targets not proven so, whose verdicts
+// are those of the whole table.
+
+// localCells is the size of a target's first neighbourhood: the hidden
+// cells nearest to it through the relations, breadth first. The
+// neighbourhoods of consecutive targets (by cell index, so they overlap
+// and share their LPs) are audited together until their union reaches
+// localBatch times that; a target whose component of hidden cells is no
+// larger is left to the audit of the whole table. Targets not proven try
+// again with neighbourhoods 4, 16 and 64 times larger (localStages), as
+// long as each stage proves at least an eighth of the targets it tries and the
+// neighbourhoods beyond the second size hold together at most 16 times
+// the hidden cells.
+const (
+	localCells  = 100
+	localBatch  = 4
+	localStages = 4
+)
+
+// localResult holds what the local audits proved.
+type localResult struct {
+	proven []bool // per cell
+	// seenLo and seenHi are per cell the least and greatest value it takes
+	// in the feasible points the local audits found (certificates).
+	seenLo, seenHi []float64
+	certified      int
+	targets        int // the number of targets
+	colluder       []bool
+	lastProgress   time.Time
+	lower, upper   []float64
+	verdicts       []verdict.Verdict
+	verdict        []Verdict
+	count          int
+	lps, settled   int
+	iterations     int64
+}
+
+// localBatchJob is one sub-problem: its targets and free cells.
+type localBatchJob struct {
+	targets []int
+	free    []int32
+}
+
+// proveLocally audits the targets (the hidden cells hide marks as targets,
+// narrowed to only when non-nil) on sub-problems made of their
+// neighbourhoods and the relations touching them, every other cell
+// published at its value, and returns what it proved. The sub-problems are
+// solved in parallel, one worker each.
+func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time) (*localResult, error) {
+	n := in.p.NumCells()
+	res := &localResult{proven: make([]bool, n), lower: make([]float64, n), upper: make([]float64, n),
+		verdicts: make([]verdict.Verdict, n), verdict: make([]Verdict, n), seenLo: make([]float64, n), seenHi: make([]float64, n)}
+	for i := range n {
+		res.seenLo[i], res.seenHi[i] = math.Inf(1), math.Inf(-1)
+	}
+	if in.rel.Len() == 0 {
+		return res, nil
+	}
+	colluder := make([]bool, n)
+	if in.opts.Singletons == SingletonsCollude {
+		for _, c := range in.colluders() {
+			colluder[c] = true
+		}
+	}
+	res.colluder = colluder
+	hidden := func(i int) bool { return in.status[i].IsSuppressed() }
+	// A colluding singleton is fixed in every problem but its own: it is
+	// never part of another target's neighbourhood.
+	open := func(i int) bool { return hidden(i) && !colluder[i] }
+	var targets []int
+	for i := range n {
+		if hidden(i) && (in.opts.Targets != TargetsPrimaries || in.status[i].IsPrimary()) && (only == nil || only[i]) {
+			targets = append(targets, i)
+		}
+	}
+	if len(targets) == 0 {
+		return res, nil
+	}
+	res.targets = len(targets)
+	relsOf := numeric.Transpose(in.rel.Len(), n, func(k int) ([]int, []float64) {
+		cells, _ := in.rel.Terms(k)
+		return cells, nil
+	}, nil)
+	comp, size := in.openComponents(open)
+	openCells := 0
+	for _, k := range size {
+		openCells += k
+	}
+	mark := make([]int32, n)
+	m := int32(0)
+	base := localCells
+	if in.opts.localCells > 0 {
+		base = in.opts.localCells
+	}
+	for stage := range localStages {
+		cellsN := base << (2 * stage)
+		batchN := localBatch * cellsN
+		var jobs []localBatchJob
+		var cur localBatchJob
+		inBatch := map[int32]bool{}
+		for _, t := range targets {
+			if res.proven[t] || (comp[t] >= 0 && size[comp[t]] <= batchN) {
+				continue
+			}
+			m++
+			region := []int32{int32(t)}
+			mark[t] = m
+			for q := 0; q < len(region) && len(region) < cellsN; q++ {
+				rels, _ := relsOf.Col(int(region[q]))
+				for _, k := range rels {
+					cells, _ := in.rel.Terms(int(k))
+					for _, d := range cells {
+						if len(region) >= cellsN {
+							break
+						}
+						if mark[d] == m || !open(d) {
+							continue
+						}
+						mark[d] = m
+						region = append(region, int32(d))
+					}
+				}
+			}
+			for _, c := range region {
+				if !inBatch[c] {
+					inBatch[c] = true
+					cur.free = append(cur.free, c)
+				}
+			}
+			cur.targets = append(cur.targets, t)
+			if len(cur.free) >= batchN {
+				jobs = append(jobs, cur)
+				cur, inBatch = localBatchJob{}, map[int32]bool{}
+			}
+		}
+		if len(cur.targets) > 0 {
+			jobs = append(jobs, cur)
+		}
+		if len(jobs) == 0 {
+			continue
+		}
+		tried, before, cells := 0, res.count, 0
+		for _, j := range jobs {
+			tried, cells = tried+len(j.targets), cells+len(j.free)
+		}
+		// Larger neighbourhoods for many targets: their LPs together would
+		// be larger than the whole table's.
+		if stage > 1 && cells > 16*openCells {
+			break
+		}
+		if err := in.runLocal(ctx, jobs, &relsOf, start, res); err != nil {
+			return nil, err
+		}
+		if in.opts.TimeLimit > 0 && time.Since(start) >= in.opts.TimeLimit {
+			break
+		}
+		// A stage that proves less than an eighth of its targets meets a pattern
+		// that does not protect them (or only through far cells): larger
+		// neighbourhoods would cost more than the whole table's audit.
+		if 8*(res.count-before) < tried {
+			break
+		}
+	}
+	return res, nil
+}
+
+// openComponents returns per cell the representative of its component of
+// open cells joined through the relations (−1 for the others) and the
+// size of each component by representative.
+func (in *input) openComponents(open func(int) bool) ([]int32, map[int32]int) {
+	n := in.p.NumCells()
+	sets := unionfind.New(n)
+	for k := range in.rel.Len() {
+		cells, _ := in.rel.Terms(k)
+		first := int32(-1)
+		for _, c := range cells {
+			if !open(c) {
+				continue
+			}
+			if first < 0 {
+				first = int32(c)
+				continue
+			}
+			first = sets.Union(first, int32(c))
+		}
+	}
+	comp := make([]int32, n)
+	size := map[int32]int{}
+	for i := range comp {
+		comp[i] = -1
+		if open(i) {
+			comp[i] = sets.Find(int32(i))
+			size[comp[i]]++
+		}
+	}
+	return comp, size
+}
+
+// runLocal audits the batches on the workers and records what they prove.
+func (in *input) runLocal(ctx context.Context, jobs []localBatchJob, relsOf *numeric.CSC, start time.Time, res *localResult) error {
+	nw := min(in.opts.workers(), len(jobs))
+	ch := make(chan localBatchJob)
+	errs := make(chan error, nw)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for range nw {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sb := newSubBuilder(in, relsOf)
+			for job := range ch {
+				if err := in.auditLocal(lctx, sb, job, start, res, &mu); err != nil {
+					errs <- err
+					cancel()
+					for range ch { // drain
+					}
+					return
+				}
+			}
+		}()
+	}
+	for _, j := range jobs {
+		if lctx.Err() != nil {
+			break
+		}
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	return nil
+}
+
+// auditLocal audits one batch on its sub-problem and records the targets
+// it proves.
+func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJob, start time.Time, res *localResult, mu *sync.Mutex) error {
+	if job.targets = in.certify(job.targets, res, mu); len(job.targets) == 0 {
+		return nil
+	}
+	sb.free(job.free)
+	defer sb.reset()
+	sub, subStatus, local := sb.build()
+	o := in.opts
+	o.Workers, o.Bounds, o.Tolerance, o.OnProgress, o.noLocal = 1, BoundsAuto, in.tol, nil, true
+	o.Cells = make([]int, len(job.targets))
+	for q, t := range job.targets {
+		o.Cells[q] = int(local[t])
+	}
+	// Every feasible point found is one of the whole table's (the other
+	// cells at their values): a witness for the targets of later batches.
+	o.onWitness = func(cols []int, x []float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		for q, j := range cols {
+			c := sb.cells[j]
+			res.seenLo[c], res.seenHi[c] = math.Min(res.seenLo[c], x[q]), math.Max(res.seenHi[c], x[q])
+		}
+	}
+	if o.TimeLimit > 0 {
+		left := o.TimeLimit - time.Since(start)
+		if left <= 0 {
+			return nil
+		}
+		o.TimeLimit = left
+	}
+	var colluding []bool
+	if in.opts.Singletons == SingletonsCollude {
+		colluding = make([]bool, len(sb.cells))
+		for j, c := range sb.cells {
+			colluding[j] = res.colluder[c]
+		}
+	}
+	rep, err := suppression(ctx, sub, subStatus, o, colluding)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("audit: %w", ctx.Err())
+		}
+		return fmt.Errorf("audit: local audit of %d cells: %w", len(job.free), err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	res.lps += rep.Counts.LPs
+	res.settled += rep.Counts.Settled
+	res.iterations += rep.Counts.SimplexIterations
+	// Published values found inconsistent: the local audit proves nothing
+	// (the audit of the whole table reports them).
+	if hasError(rep.Diagnostics) {
+		return nil
+	}
+	defer res.progress(in.opts.OnProgress, start)
+	for _, t := range job.targets {
+		j := local[t]
+		v := rep.Verdict[j]
+		if res.proven[t] || (v != VerdictProtected && v != VerdictHidden) {
+			continue
+		}
+		res.proven[t] = true
+		res.count++
+		res.lower[t], res.upper[t] = rep.Lower[j], rep.Upper[j]
+		res.verdict[t], res.verdicts[t] = v, rep.Verdicts[j]
+	}
+	return nil
+}
+
+// progress reports the local proofs so far (called with the results'
+// lock held, so one call at a time): cells proven of the targets.
+func (lr *localResult) progress(f func(Progress), start time.Time) {
+	if f == nil || time.Since(lr.lastProgress) < 100*time.Millisecond {
+		return
+	}
+	lr.lastProgress = time.Now()
+	f(Progress{Done: lr.count, Total: lr.targets, LPs: lr.lps, Elapsed: time.Since(start)})
+}
+
+// certify proves by the witnesses seen so far (feasible points of the
+// whole table's base problems, checked by arithmetic) the primaries of
+// targets whose protection interval they span, and returns the others.
+// Only primaries with protection levels are settled so: the report gives
+// them their protection interval, whatever witnesses proved it.
+func (in *input) certify(targets []int, res *localResult, mu *sync.Mutex) []int {
+	mu.Lock()
+	defer mu.Unlock()
+	v := in.p.Cells.Value
+	open := targets[:0:0]
+	for _, t := range targets {
+		if res.proven[t] {
+			continue
+		}
+		lpl, upl, spl := in.lpl[t], in.upl[t], in.spl[t]
+		lo, hi := res.seenLo[t], res.seenHi[t]
+		canonical := in.status[t].IsPrimary() && lpl+upl > 2*in.tol && lpl+upl >= spl
+		if !canonical || lo > v[t]-lpl+in.tol || hi < v[t]+upl-in.tol || hi-lo < math.Max(spl-in.tol, 2*in.tol) {
+			open = append(open, t)
+			continue
+		}
+		pv := verdict.Interval(v[t], in.levels(t), lo, hi, in.tol)
+		if pv.Kind != verdict.Protected {
+			open = append(open, t)
+			continue
+		}
+		res.proven[t] = true
+		res.count++
+		res.certified++
+		res.lower[t], res.upper[t] = v[t]-lpl, v[t]+upl
+		res.verdict[t], res.verdicts[t] = VerdictProtected, pv
+	}
+	return open
+}
+
+// merge puts the targets proven locally into r, the report of the audit
+// of the whole table in which they were not audited.
+func (lr *localResult) merge(r *Report, status []cellstatus.Status) {
+	ct := &r.Counts
+	for t, ok := range lr.proven {
+		if !ok {
+			continue
+		}
+		r.Lower[t], r.Upper[t], r.Verdict[t], r.Verdicts[t] = lr.lower[t], lr.upper[t], lr.verdict[t], lr.verdicts[t]
+		ct.Audited++
+		if status[t].IsPrimary() {
+			ct.Primaries++
+			ct.Protected++
+		}
+	}
+	ct.Local = lr.count
+	ct.LPs += lr.lps
+	ct.Settled += lr.settled
+	ct.SimplexIterations += lr.iterations
+}
+
+// hasError reports whether ds holds an error.
+func hasError(ds []pluginsdk.Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == pluginsdk.SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// subBuilder collects the sub-problem of a local audit: the free cells
+// and the relations touching them, with every other cell's value moved
+// to the right-hand side.
+type subBuilder struct {
+	in     *input
+	relsOf *numeric.CSC
+	local  []int32 // per cell of p: its index in the sub-problem, −1 if none
+	relIn  []bool
+	cells  []int
+	rels   []int
+}
+
+func newSubBuilder(in *input, relsOf *numeric.CSC) *subBuilder {
+	n := in.p.NumCells()
+	b := &subBuilder{in: in, relsOf: relsOf, local: make([]int32, n), relIn: make([]bool, in.rel.Len())}
+	for i := range b.local {
+		b.local[i] = -1
+	}
+	return b
+}
+
+// free adds hidden cells kept hidden, with their relations.
+func (b *subBuilder) free(cells []int32) {
+	for _, c := range cells {
+		if b.local[c] >= 0 {
+			continue
+		}
+		b.local[c] = int32(len(b.cells))
+		b.cells = append(b.cells, int(c))
+		rels, _ := b.relsOf.Col(int(c))
+		for _, k := range rels {
+			if !b.relIn[k] {
+				b.relIn[k] = true
+				b.rels = append(b.rels, int(k))
+			}
+		}
+	}
+}
+
+// build returns the sub-problem (its cells the free ones, with their own
+// statuses, the whole table's a-priori bounds as bound columns, and the
+// relations over them with the other cells' values in the right-hand
+// sides, compensated sums) and the map from cells of p to its cells.
+func (b *subBuilder) build() (*pluginsdk.Problem, []cellstatus.Status, []int32) {
+	in := b.in
+	c := &in.p.Cells
+	m := len(b.cells)
+	sub := &pluginsdk.Problem{Decimals: in.p.Decimals}
+	sc := &sub.Cells
+	pick := func(col []float64) []float64 {
+		if len(col) != len(c.Value) {
+			return nil
+		}
+		out := make([]float64, m)
+		for j, i := range b.cells {
+			out[j] = col[i]
+		}
+		return out
+	}
+	sc.Value, sc.LowerPL, sc.UpperPL, sc.SlidingPL = pick(c.Value), pick(in.lpl), pick(in.upl), pick(in.spl)
+	sc.LowerBound, sc.UpperBound = pick(in.lo), pick(in.hi)
+	if len(c.Freq) == len(c.Value) {
+		sc.Freq = make([]int64, m)
+		for j, i := range b.cells {
+			sc.Freq[j] = c.Freq[i]
+		}
+	}
+	sc.Status = make([]cellstatus.Status, m)
+	for j, i := range b.cells {
+		sc.Status[j] = in.status[i]
+	}
+	terms := make([]int, 0, 16)
+	coefs := make([]float64, 0, 16)
+	for _, k := range b.rels {
+		cells, coef := in.rel.Terms(k)
+		terms, coefs = terms[:0], coefs[:0]
+		var rhs ksum
+		rhs.add(in.rel.Rhs(k))
+		for q, d := range cells {
+			if j := b.local[d]; j >= 0 {
+				terms, coefs = append(terms, int(j)), append(coefs, coef[q])
+			} else {
+				rhs.add(-coef[q] * c.Value[d])
+			}
+		}
+		sub.Relations.Add(terms, coefs, rhs.sum())
+	}
+	return sub, sc.Status, b.local
+}
+
+// reset empties the builder for the next batch.
+func (b *subBuilder) reset() {
+	for _, i := range b.cells {
+		b.local[i] = -1
+	}
+	for _, k := range b.rels {
+		b.relIn[k] = false
+	}
+	b.cells, b.rels = b.cells[:0], b.rels[:0]
+}

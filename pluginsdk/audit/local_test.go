@@ -1,0 +1,121 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/plugintest"
+)
+
+// localGrid is a random 3-D grid with a random share of its suppressible
+// cells hidden besides the primaries and, with singles, every other
+// primary made single-respondent.
+func localGrid(seed uint64, share float64, singles bool) (*pluginsdk.Problem, []cellstatus.Status) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{7, 6, 5}, Seed: seed, PrimaryFraction: 0.12})
+	if singles {
+		k := 0
+		for i, s := range p.Cells.Status {
+			if s.IsPrimary() && p.Cells.Freq[i] > 0 {
+				if k%2 == 0 {
+					p.Cells.Freq[i] = 1
+				}
+				k++
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 7))
+	st := append([]cellstatus.Status(nil), p.Cells.Status...)
+	for i, s := range st {
+		if sec, ok := s.ToSecondary(); ok && rng.Float64() < share {
+			st[i] = sec
+		}
+	}
+	return p, st
+}
+
+// TestLocalProofsAgree: on random grids whose patterns range from
+// under-protected (few secondaries) to well protected, with and without
+// colluding singletons, for the primaries and for every hidden cell, the
+// audit with local proofs on tiny neighbourhoods gives every cell the
+// verdict of the audit of the whole table alone, and the local proofs do
+// prove cells (else the comparison would prove nothing).
+func TestLocalProofsAgree(t *testing.T) {
+	local, under := 0, 0
+	for seed := uint64(1); seed <= 6; seed++ {
+		for _, share := range []float64{0.1, 0.3, 0.6} {
+			for _, mode := range []SingletonMode{SingletonsIgnore, SingletonsCollude} {
+				for _, targets := range []Targets{TargetsPrimaries, TargetsAll} {
+					name := fmt.Sprintf("seed%d/share%v/singletons%d/targets%d", seed, share, mode, targets)
+					p, st := localGrid(seed, share, mode == SingletonsCollude)
+					o := Options{Workers: 2, Mode: ModeVerdicts, Singletons: mode, Targets: targets, localCells: 25}
+					fast, err := Suppression(context.Background(), p, st, o)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					o.noLocal = true
+					whole, err := Suppression(context.Background(), p, st, o)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					for i := range whole.Verdict {
+						if fast.Verdict[i] != whole.Verdict[i] || fast.Verdicts[i].Kind != whole.Verdicts[i].Kind {
+							t.Errorf("%s: cell %d: verdict %v (%v) with local proofs, %v (%v) for the whole table",
+								name, i, fast.Verdict[i], fast.Verdicts[i], whole.Verdict[i], whole.Verdicts[i])
+						}
+					}
+					if fast.Counts.Protected != whole.Counts.Protected || fast.Counts.Audited != whole.Counts.Audited ||
+						len(fast.UnderProtected) != len(whole.UnderProtected) {
+						t.Errorf("%s: counts %+v with local proofs, %+v for the whole table", name, fast.Counts, whole.Counts)
+					}
+					local += fast.Counts.Local
+					under += len(whole.UnderProtected)
+				}
+			}
+		}
+	}
+	if local == 0 || under == 0 {
+		t.Fatalf("%d cells proven locally, %d under-protected: the comparison proves nothing", local, under)
+	}
+	t.Logf("%d cells proven locally, %d under-protected", local, under)
+}
+
+// TestLocalProofsSound: every cell a local audit proves is proven so by
+// the audit of the whole table with exact bounds (ModeBounds).
+func TestLocalProofsSound(t *testing.T) {
+	proven := 0
+	for seed := uint64(1); seed <= 4; seed++ {
+		for _, share := range []float64{0.3, 0.6} {
+			for _, mode := range []SingletonMode{SingletonsIgnore, SingletonsCollude} {
+				p, st := localGrid(seed, share, mode == SingletonsCollude)
+				o := Options{Workers: 1, Mode: ModeVerdicts, Singletons: mode, localCells: 4}
+				in, err := prepare(p, st, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lr, err := in.proveLocally(context.Background(), nil, time.Now())
+				if err != nil {
+					t.Fatal(err)
+				}
+				exact, err := Suppression(context.Background(), p, st, Options{Workers: 1, Singletons: mode})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for c, ok := range lr.proven {
+					if ok && exact.Verdict[c] != lr.verdict[c] {
+						t.Errorf("seed %d, share %v, singletons %d: cell %d proven %v locally, %v by the exact audit [%g, %g]",
+							seed, share, mode, c, lr.verdict[c], exact.Verdict[c], exact.Lower[c], exact.Upper[c])
+					}
+				}
+				proven += lr.count
+			}
+		}
+	}
+	if proven == 0 {
+		t.Fatal("no local proof: the comparison proves nothing")
+	}
+}
