@@ -217,8 +217,17 @@ func BenchmarkCubes(b *testing.B) {
 				if tc.whole && n > 46 {
 					b.Skip("the whole table alone takes too long")
 				}
-				benchAudit(b, p, st, Options{Workers: tc.workers, Mode: ModeVerdicts, Targets: TargetsPrimaries, noLocal: tc.whole})
+				benchAudit(b, p, st, Options{Workers: tc.workers, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: wholeTable(tc.whole)})
 			})
 		}
 	}
+}
+
+// wholeTable is Options.LocalCells for a benchmark that audits every
+// target on the whole table (whole) or with local proofs.
+func wholeTable(whole bool) int {
+	if whole {
+		return -1
+	}
+	return 0
 }

@@ -116,8 +116,8 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 	mark := make([]int32, n)
 	m := int32(0)
 	base := localCells
-	if in.opts.localCells > 0 {
-		base = in.opts.localCells
+	if in.opts.LocalCells > 0 {
+		base = in.opts.LocalCells
 	}
 	for stage := range localStages {
 		cellsN := base << (2 * stage)
@@ -277,7 +277,7 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 	defer sb.reset()
 	sub, subStatus, local := sb.build()
 	o := in.opts
-	o.Workers, o.Bounds, o.Tolerance, o.OnProgress, o.noLocal = 1, BoundsAuto, in.tol, nil, true
+	o.Workers, o.Bounds, o.Tolerance, o.OnProgress, o.LocalCells = 1, BoundsAuto, in.tol, nil, -1
 	o.Cells = make([]int, len(job.targets))
 	for q, t := range job.targets {
 		o.Cells[q] = int(local[t])
@@ -326,14 +326,18 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 	defer res.progress(in.opts.OnProgress, start)
 	for _, t := range job.targets {
 		j := local[t]
-		v := rep.Verdict[j]
-		if res.proven[t] || (v != VerdictProtected && v != VerdictHidden) {
+		// Only a protected primary is proven here, and reported with its
+		// protection interval as the whole table's audit reports it: the
+		// sub-problem's bounds are a narrower attacker's, and which batch
+		// or witness proved a target depends on the workers' timing. Other
+		// targets go to the whole table.
+		if res.proven[t] || rep.Verdict[j] != VerdictProtected || !in.canonical(t) {
 			continue
 		}
 		res.proven[t] = true
 		res.count++
-		res.lower[t], res.upper[t] = rep.Lower[j], rep.Upper[j]
-		res.verdict[t], res.verdicts[t] = v, rep.Verdicts[j]
+		res.lower[t], res.upper[t] = in.p.Cells.Value[t]-in.lpl[t], in.p.Cells.Value[t]+in.upl[t]
+		res.verdict[t], res.verdicts[t] = VerdictProtected, rep.Verdicts[j]
 	}
 	return nil
 }
@@ -364,8 +368,7 @@ func (in *input) certify(targets []int, res *localResult, mu *sync.Mutex) []int 
 		}
 		lpl, upl, spl := in.lpl[t], in.upl[t], in.spl[t]
 		lo, hi := res.seenLo[t], res.seenHi[t]
-		canonical := in.status[t].IsPrimary() && lpl+upl > 2*in.tol && lpl+upl >= spl
-		if !canonical || lo > v[t]-lpl+in.tol || hi < v[t]+upl-in.tol || hi-lo < math.Max(spl-in.tol, 2*in.tol) {
+		if !in.canonical(t) || lo > v[t]-lpl+in.tol || hi < v[t]+upl-in.tol || hi-lo < math.Max(spl-in.tol, 2*in.tol) {
 			open = append(open, t)
 			continue
 		}
@@ -513,4 +516,13 @@ func (b *subBuilder) reset() {
 		b.relIn[k] = false
 	}
 	b.cells, b.rels = b.cells[:0], b.rels[:0]
+}
+
+// canonical reports whether target t is a primary that a report of a
+// protected verdict gives its protection interval (levels wider than the
+// tolerance, the sliding level within them), as the whole table's audit
+// does (want.canonical).
+func (in *input) canonical(t int) bool {
+	lpl, upl := in.lpl[t], in.upl[t]
+	return in.status[t].IsPrimary() && lpl+upl > 2*in.tol && lpl+upl >= in.spl[t]
 }

@@ -16,7 +16,7 @@ import (
 // cells hidden besides the primaries and, with singles, every other
 // primary made single-respondent.
 func localGrid(seed uint64, share float64, singles bool) (*pluginsdk.Problem, []cellstatus.Status) {
-	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{7, 6, 5}, Seed: seed, PrimaryFraction: 0.12})
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{7, 6, 5}, Seed: seed, PrimaryFraction: 0.12, ProtectionPct: 20})
 	if singles {
 		k := 0
 		for i, s := range p.Cells.Status {
@@ -52,12 +52,12 @@ func TestLocalProofsAgree(t *testing.T) {
 				for _, targets := range []Targets{TargetsPrimaries, TargetsAll} {
 					name := fmt.Sprintf("seed%d/share%v/singletons%d/targets%d", seed, share, mode, targets)
 					p, st := localGrid(seed, share, mode == SingletonsCollude)
-					o := Options{Workers: 2, Mode: ModeVerdicts, Singletons: mode, Targets: targets, localCells: 25}
+					o := Options{Workers: 2, Mode: ModeVerdicts, Singletons: mode, Targets: targets, LocalCells: 25}
 					fast, err := Suppression(context.Background(), p, st, o)
 					if err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}
-					o.noLocal = true
+					o.LocalCells = -1
 					whole, err := Suppression(context.Background(), p, st, o)
 					if err != nil {
 						t.Fatalf("%s: %v", name, err)
@@ -92,7 +92,7 @@ func TestLocalProofsSound(t *testing.T) {
 		for _, share := range []float64{0.3, 0.6} {
 			for _, mode := range []SingletonMode{SingletonsIgnore, SingletonsCollude} {
 				p, st := localGrid(seed, share, mode == SingletonsCollude)
-				o := Options{Workers: 1, Mode: ModeVerdicts, Singletons: mode, localCells: 4}
+				o := Options{Workers: 1, Mode: ModeVerdicts, Singletons: mode, LocalCells: 25}
 				in, err := prepare(p, st, o)
 				if err != nil {
 					t.Fatal(err)

@@ -127,12 +127,14 @@ type Options struct {
 	// call at a time.
 	OnProgress func(Progress)
 
-	// noDifferencing and noReuse switch off the shortcuts, for tests;
-	// noLocal the local proofs (local.go).
-	noDifferencing, noReuse, noLocal bool
-	// localCells replaces the size of the first neighbourhoods of the
-	// local proofs (localCells), for tests; 0 means the default.
-	localCells int
+	// LocalCells is the size of the first neighbourhoods of the local
+	// proofs in verdict mode (local.go): 0 means the default, a negative
+	// number no local proofs (every target on the whole table). Verdicts
+	// are the same either way; only the time differs.
+	LocalCells int
+
+	// noDifferencing and noReuse switch off the shortcuts, for tests.
+	noDifferencing, noReuse bool
 	// onWitness, if set, receives every verified feasible point of the
 	// base problems (cells, their values; local.go's certificates).
 	onWitness func(cells []int, x []float64)

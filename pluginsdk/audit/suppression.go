@@ -47,7 +47,7 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 		}
 	}
 	var loc *localResult
-	if opts.Mode == ModeVerdicts && !opts.noLocal {
+	if opts.Mode == ModeVerdicts && opts.LocalCells >= 0 {
 		if loc, err = in.proveLocally(ctx, only, start); err != nil {
 			return nil, err
 		}
