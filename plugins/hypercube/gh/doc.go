@@ -119,17 +119,11 @@
 // hiding cells for it ("unprotectable", warning
 // hypercube.unprotectable naming it; the result is OutcomePartial).
 //
-// Each audit first proves what it can locally: a primary in a large
-// component of hidden cells is audited on a sub-problem made of the hidden
-// cells nearest to it (breadth first through the relations) and the
-// relations touching them, every other cell published at its value. Fixing
-// cells at their true values only narrows the attacker's feasible set, so a
-// local proof of protection holds for the whole table; the primaries not
-// proven so (and those in small components) are then audited on the whole
-// table alone (audit.Options.Cells), exactly. The pattern is the same as
-// with whole-table audits only, in LPs of a few hundred columns instead of
-// one per colluding singleton over the whole component
-// ("local_audits", "local_proven", "audit_targets"). The result
+// Each audit is the audit package's in verdict mode, which first proves
+// what it can locally (a primary on a sub-problem of the hidden cells
+// nearest to it, every other cell published at its value, which only
+// narrows the attacker) and audits the rest on the whole table; the
+// figures "local_proven" and "audit_targets" count the two. The result
 // counts the under-protected primaries of the first and the last audit
 // (Stats.UnderProtectedBefore, UnderProtectedAfter) and is OutcomePartial,
 // with a diagnostic listing the cells, when some remain.

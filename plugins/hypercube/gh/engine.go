@@ -125,9 +125,9 @@ type engine struct {
 	repairRounds       int
 	raised             int
 	widened            int
-	// localAudits counts the local audits, localProven the primaries they
-	// proved protected and wholeTargets those audited on the whole table.
-	localAudits, localProven, wholeTargets int
+	// localProven counts the primaries the repair's audits proved
+	// protected locally and wholeTargets those audited on the whole table.
+	localProven, wholeTargets int
 	// relsOf lists the relations of every cell (column c: the relations
 	// cell c is in) and classCells the cells of every class (column r:
 	// the cells whose root is r, r first); built on first use (cellRelations, widen).

@@ -101,8 +101,9 @@ type Options struct {
 	// repairPick, if set, is told about every hypercube the repair picks
 	// for an under-protected primary, before it is applied (tests).
 	repairPick func(e *engine, t int32, step int, rec *cubeRec)
-	// localCells is the neighbourhood size of the repair's local audits
-	// (0: defaultLocalCells; negative: no local audits) (tests).
+	// localCells is the audit's LocalCells in the repair's audits: the
+	// size of the first neighbourhoods of its local proofs (0: the audit's
+	// default; negative: none) (tests).
 	localCells int
 }
 

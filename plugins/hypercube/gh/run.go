@@ -572,31 +572,26 @@ func (e *engine) withHopeless(diags []pluginsdk.Diagnostic) []pluginsdk.Diagnost
 		Cells:   cells})
 }
 
-// audit judges the targets (hidden primaries of status): local audits
-// first, then the audit of the whole table for the targets they did not
-// prove protected.
+// audit judges the targets (hidden primaries of status) with the audit's
+// verdicts: its local proofs first, the whole table for the targets they
+// leave.
 func (e *engine) audit(ctx context.Context, status []cellstatus.Status, targets []int, aopts audit.Options) (*audit.Report, error) {
-	proven, err := e.proveLocally(ctx, status, targets, aopts)
+	if len(targets) == 0 {
+		return &audit.Report{}, nil
+	}
+	aopts.Cells = targets
+	aopts.LocalCells = e.o.localCells
+	aopts.OnProgress = func(pr audit.Progress) {
+		e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Iterations: int64(pr.LPs),
+			Message: fmt.Sprintf("%d of %d primaries audited", pr.Done, pr.Total)})
+	}
+	rep, err := audit.Suppression(ctx, e.p, status, aopts)
 	if err != nil {
 		return nil, err
 	}
-	rest := make([]int, 0, len(targets)-len(proven))
-	for _, t := range targets {
-		if !proven[t] {
-			rest = append(rest, t)
-		}
-	}
-	e.localProven += len(proven)
-	e.wholeTargets += len(rest)
-	if len(rest) == 0 {
-		return &audit.Report{}, nil
-	}
-	aopts.Cells = rest
-	aopts.OnProgress = func(pr audit.Progress) {
-		e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Iterations: int64(pr.LPs),
-			Message: fmt.Sprintf("whole table: %d of %d primaries audited (%d proven locally)", pr.Done, pr.Total, len(proven))})
-	}
-	return audit.Suppression(ctx, e.p, status, aopts)
+	e.localProven += rep.Counts.Local
+	e.wholeTargets += len(targets) - rep.Counts.Local
+	return rep, nil
 }
 
 // isSingleCell reports whether cell i is a single-respondent cell as the
@@ -788,7 +783,6 @@ func (e *engine) result() *pluginsdk.Result {
 		"repair_raised":   float64(e.raised),
 		"repair_widened":  float64(e.widened),
 		"singleton_short": float64(len(e.short)),
-		"local_audits":    float64(e.localAudits),
 		"local_proven":    float64(e.localProven),
 		"audit_targets":   float64(e.wholeTargets),
 		"unprotectable":   float64(len(e.hopeless)),
