@@ -318,8 +318,9 @@ type Capabilities struct {
 type Limits struct {
 	// TimeLimit is the soft limit: return the best result by then. 0 = none.
 	TimeLimit time.Duration
-	// Threads the method may use; 0 = its own choice. A host of contract
-	// 1.3 or later always sets it (see [Capabilities.ThreadIndependent]).
+	// Threads the method may use; 0 = its own choice. In a batch job a
+	// host of contract 1.3 or later sets it (see
+	// [Capabilities.ThreadIndependent]).
 	Threads int
 	// Seed for randomised steps.
 	Seed int64

@@ -1904,9 +1904,9 @@ type Limits struct {
 	// Soft time limit in milliseconds: the method returns its best result by
 	// then with OUTCOME_TIME_LIMIT. 0 = none.
 	TimeLimitMs int64 `protobuf:"varint,1,opt,name=time_limit_ms,json=timeLimitMs,proto3" json:"time_limit_ms,omitempty"`
-	// Threads the method may use; 0 = plugin's choice. A host of contract 1.3
-	// or later always sets it: one for a method that does not declare
-	// Capabilities.thread_independent, unless its user chose more.
+	// Threads the method may use; 0 = plugin's choice. In a batch job a host
+	// of contract 1.3 or later sets it: one for a method that does not
+	// declare Capabilities.thread_independent, unless its user chose more.
 	Threads int32 `protobuf:"varint,2,opt,name=threads,proto3" json:"threads,omitempty"`
 	// Seed for randomised steps.
 	Seed int64 `protobuf:"varint,3,opt,name=seed,proto3" json:"seed,omitempty"`
