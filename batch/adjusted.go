@@ -113,7 +113,7 @@ func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs [
 	if err != nil {
 		return err
 	}
-	ar := &AuditReport{Done: true, Mode: "adjusted", Seconds: time.Since(start).Seconds(), Figures: res.Stats.Extra}
+	ar := &AuditReport{Done: true, Mode: "adjusted", Seconds: time.Since(start).Seconds(), Threads: e.lastAuditThreads, Figures: res.Stats.Extra}
 	var defects []string
 	for _, d := range []struct{ key, what string }{
 		{"nonadditive", "relations violated"}, {"out_of_bounds", "cells outside their a-priori bounds"},

@@ -107,10 +107,16 @@ type Config struct {
 	TimeLimit time.Duration
 	// SuppressLimit bounds each <SUPPRESS>; 0 = the method's own limit only.
 	SuppressLimit time.Duration
-	// Threads is the number of threads a method may use
-	// (pluginsdk.Limits.Threads); 0 means one, the default, so that the
-	// jobs of a nightly run, one per core, do not compete.
+	// Threads is the number of threads every method and audit of the job
+	// uses (pluginsdk.Limits.Threads, argus --threads=N). 0, the default:
+	// Cores for a method whose result does not depend on the thread count
+	// (pluginsdk.Capabilities.ThreadIndependent), one for the others, so
+	// that a rerun on another machine gives the same result.
 	Threads int
+	// Cores is the number of cores the job may use (argus --cores=N; a
+	// nightly run gives each of its concurrent jobs a share); 0 means
+	// DefaultCores.
+	Cores int
 	// AuditLimit bounds each audit of a suppression pattern (the final
 	// audit after <SUPPRESS>, the colluding-singletons check); 0 means
 	// DefaultAuditLimit, and the job's TimeLimit bounds it too. An audit
@@ -231,6 +237,9 @@ type engine struct {
 	// guard knows the job's files, so that no output replaces another of
 	// them.
 	guard guard
+	// lastAuditThreads is the number of threads of the last audit, which
+	// the logbook gave (0: none yet).
+	lastAuditThreads int
 }
 
 // Run executes the job described by cfg and returns its exit code and run

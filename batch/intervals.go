@@ -130,7 +130,7 @@ func (e *engine) auditIntervals(p *pluginsdk.Problem, m *problem.Mapping, specs 
 	if res.Stats.Extra["intervals"] != 1 {
 		return fmt.Errorf("audit failed: the audit plugin does not audit published intervals (it predates them; install the audit plugin of this release)")
 	}
-	ar := &AuditReport{Done: true, Mode: "intervals", Seconds: time.Since(start).Seconds(), Figures: res.Stats.Extra,
+	ar := &AuditReport{Done: true, Mode: "intervals", Seconds: time.Since(start).Seconds(), Threads: e.lastAuditThreads, Figures: res.Stats.Extra,
 		Midpoint: int(res.Stats.Extra[auditFigureMidpoint]), MidpointAccepted: params[auditMidpoint] == auditMidpointAccepted}
 	if res.Outcome == pluginsdk.OutcomeTimeLimit {
 		ar.TimedOut, ar.Limit = true, limit.Seconds()

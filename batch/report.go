@@ -60,6 +60,8 @@ type MethodReport struct {
 	Objective      float64           `json:"objective,omitempty"`
 	Gap            float64           `json:"gap,omitempty"`
 	Seconds        float64           `json:"seconds"`
+	// Threads is the number of threads the method was given.
+	Threads int `json:"threads,omitempty"`
 	// Figures are the method's own figures (its Stats.Extra: sub-tables
 	// solved, time limits hit, backtracks, ...), for understanding where a
 	// run spent its time.
@@ -79,6 +81,8 @@ type PublishedReport struct {
 // AuditReport is the audit of a suppression pattern.
 type AuditReport struct {
 	Done bool `json:"done"`
+	// Threads is the number of threads the audit was given.
+	Threads int `json:"threads,omitempty"`
 	// Mode is what the audit computed: "bounds" (the exact attacker
 	// intervals) or "verdicts" (protected or not, as exactly); "adjusted"
 	// for an adjusted table, "intervals" for published intervals (IP).

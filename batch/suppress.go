@@ -133,9 +133,11 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		ctx, cancel = context.WithTimeout(ctx, e.cfg.SuppressLimit)
 		defer cancel()
 	}
+	threads, why := e.threadsFor(ref.Info)
+	e.logf("%s", threadsLine(ref.Info.Code, threads, why))
 	start := time.Now()
 	res, err := e.protect(ctx, pluginclient.Job{Method: c.Method, Params: params, Problem: p,
-		JobID: fmt.Sprintf("suppress-%d", c.Head().Pos.Line), Limits: pluginsdk.Limits{TimeLimit: e.cfg.SuppressLimit, Threads: max(e.cfg.Threads, 1)},
+		JobID: fmt.Sprintf("suppress-%d", c.Head().Pos.Line), Limits: pluginsdk.Limits{TimeLimit: e.cfg.SuppressLimit, Threads: threads},
 		OnProgress: func(pr pluginsdk.Progress) { e.progress(barStep(c.Method, pr), pr.Fraction) }})
 	if err != nil {
 		return err
@@ -156,7 +158,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	}
 	step := e.report.lastStep()
 	step.Method = &MethodReport{Code: c.Method, Plugin: ref.Plugin, Version: ref.Version, Params: params, Outcome: res.Outcome.String(),
-		Objective: res.Stats.Objective, Gap: res.Stats.Gap, Seconds: took.Seconds(), Figures: res.Stats.Extra}
+		Objective: res.Stats.Objective, Gap: res.Stats.Gap, Seconds: took.Seconds(), Figures: res.Stats.Extra, Threads: threads}
 	switch ref.Info.Capabilities.Output {
 	case pluginsdk.OutputSuppression:
 		if err := m.ApplySuppression(res.Status); err != nil {
@@ -339,7 +341,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	if err != nil {
 		return err
 	}
-	ar := &AuditReport{Done: true, Mode: params[auditMode], Seconds: time.Since(start).Seconds(), Figures: res.Stats.Extra}
+	ar := &AuditReport{Done: true, Mode: params[auditMode], Seconds: time.Since(start).Seconds(), Threads: e.lastAuditThreads, Figures: res.Stats.Extra}
 	if res.Outcome == pluginsdk.OutcomeTimeLimit {
 		ar.TimedOut, ar.Limit = true, limit.Seconds()
 	}
@@ -416,7 +418,7 @@ func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, para
 	ap := *p
 	ap.Cells.Status = status
 	res, err := e.protect(e.ctx, pluginclient.Job{Method: AuditMethod, Problem: &ap, JobID: jobID, Params: params,
-		Limits:     pluginsdk.Limits{TimeLimit: limit},
+		Limits:     pluginsdk.Limits{TimeLimit: limit, Threads: e.auditThreads()},
 		OnProgress: func(pr pluginsdk.Progress) { e.progress(barStep(step, pr), pr.Fraction) }})
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -168,10 +169,18 @@ func TestAuditTimeLimit(t *testing.T) {
 	}
 }
 
-// threadsKeep is KEEP recording the threads it was given.
+// threadsKeep is KEEP recording the threads it was given, declaring its
+// result independent of them when free.
 type threadsKeep struct {
 	keep
-	got *atomic.Int64
+	free bool
+	got  *atomic.Int64
+}
+
+func (k threadsKeep) Info() pluginsdk.MethodInfo {
+	info := k.keep.Info()
+	info.Capabilities.ThreadIndependent = k.free
+	return info
 }
 
 func (k threadsKeep) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
@@ -179,23 +188,81 @@ func (k threadsKeep) Protect(ctx context.Context, req *pluginsdk.Request) (*plug
 	return k.keep.Protect(ctx, req)
 }
 
-// TestMethodThreads: a method gets Config.Threads threads, one by default.
+// threadsAudit is passAudit recording the threads it was given, declaring
+// its result independent of them when free.
+type threadsAudit struct {
+	passAudit
+	free bool
+	got  *atomic.Int64
+}
+
+func (a threadsAudit) Info() pluginsdk.MethodInfo {
+	info := a.passAudit.Info()
+	info.Capabilities.ThreadIndependent = a.free
+	return info
+}
+
+func (a threadsAudit) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	a.got.Store(int64(req.Limits.Threads))
+	return a.passAudit.Protect(ctx, req)
+}
+
+// TestMethodThreads: without Config.Threads, a method (and the audit)
+// whose result does not depend on the thread count gets the job's cores
+// (Config.Cores, else GOMAXPROCS), any other one thread; Config.Threads
+// sets the count of all. The logbook and the run report say what was used
+// and why.
 func TestMethodThreads(t *testing.T) {
 	rda := "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\nst\r\n  <STATUS>\r\n"
 	data := writeFiles(t, map[string]string{"r.rda": rda, "r.tab": "Total,10.5,S\r\nA,4.25,U\r\nB,6.25,S\r\n"})
 	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "r.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "r.rda") + "\"\r\n" +
 		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> KEEP(1)\r\n"
-	for _, tc := range []struct{ threads, want int }{{0, 1}, {1, 1}, {4, 4}} {
-		dir := t.TempDir()
-		path := filepath.Join(dir, "job.arb")
-		if err := os.WriteFile(path, []byte(arb), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		var got atomic.Int64
-		Run(t.Context(), Config{BatchFile: path, Logbook: filepath.Join(dir, "log.txt"), TempDir: dir,
-			Protector: newFake(t, threadsKeep{got: &got}, verdictAudit{}), Log: zerolog.Nop(), Version: "test", Threads: tc.threads})
-		if int(got.Load()) != tc.want {
-			t.Errorf("Config.Threads %d: the method got %d threads, want %d", tc.threads, got.Load(), tc.want)
-		}
+	gmp := runtime.GOMAXPROCS(0)
+	for _, tc := range []struct {
+		name                  string
+		threads, cores        int
+		free, auditFree       bool
+		wantMethod, wantAudit int
+		wantLog               string
+	}{
+		{name: "dependent", cores: 4, auditFree: true, wantMethod: 1, wantAudit: 4,
+			wantLog: "KEEP uses 1 thread: its result may depend on the thread count"},
+		{name: "independent", cores: 4, free: true, auditFree: true, wantMethod: 4, wantAudit: 4,
+			wantLog: "KEEP uses 4 threads: its result does not depend on the thread count"},
+		{name: "machine", free: true, auditFree: true, wantMethod: gmp, wantAudit: gmp},
+		{name: "old audit", cores: 4, free: true, wantMethod: 4, wantAudit: 1,
+			wantLog: "The audit uses 1 thread: its result may depend on the thread count"},
+		{name: "set", threads: 3, cores: 2, auditFree: true, wantMethod: 3, wantAudit: 3,
+			wantLog: "KEEP uses 3 threads: set by --threads"},
+		{name: "set one", threads: 1, cores: 4, free: true, auditFree: true, wantMethod: 1, wantAudit: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "job.arb")
+			if err := os.WriteFile(path, []byte(arb), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var got, gotAudit atomic.Int64
+			lb := filepath.Join(dir, "log.txt")
+			_, rep := Run(t.Context(), Config{BatchFile: path, Logbook: lb, TempDir: dir,
+				Protector: newFake(t, threadsKeep{free: tc.free, got: &got}, threadsAudit{free: tc.auditFree, got: &gotAudit}),
+				Log:       zerolog.Nop(), Version: "test", Threads: tc.threads, Cores: tc.cores})
+			if int(got.Load()) != tc.wantMethod || int(gotAudit.Load()) != tc.wantAudit {
+				t.Errorf("the method got %d threads and the audit %d, want %d and %d", got.Load(), gotAudit.Load(), tc.wantMethod, tc.wantAudit)
+			}
+			b, _ := os.ReadFile(lb)
+			if !strings.Contains(string(b), tc.wantLog) {
+				t.Errorf("the logbook does not say %q:\n%s", tc.wantLog, b)
+			}
+			var mr *MethodReport
+			for _, s := range rep.Steps {
+				if s.Method != nil {
+					mr = s.Method
+				}
+			}
+			if mr == nil || mr.Threads != tc.wantMethod || mr.Audit == nil || mr.Audit.Threads != tc.wantAudit {
+				t.Errorf("run report: method %+v", mr)
+			}
+		})
 	}
 }

@@ -17,10 +17,11 @@ func infoToProto(m MethodInfo) *sdcpb.MethodInfo {
 	out := &sdcpb.MethodInfo{
 		Code: m.Code, Aliases: m.Aliases, Summary: m.Summary, Description: m.Description,
 		Capabilities: &sdcpb.Capabilities{
-			Output:         sdcpb.OutputKind(m.Capabilities.Output),
-			NeedsFrequency: m.Capabilities.NeedsFrequency,
-			LinkedTables:   m.Capabilities.LinkedTables,
-			MaxDimensions:  int32(m.Capabilities.MaxDimensions),
+			Output:            sdcpb.OutputKind(m.Capabilities.Output),
+			NeedsFrequency:    m.Capabilities.NeedsFrequency,
+			LinkedTables:      m.Capabilities.LinkedTables,
+			MaxDimensions:     int32(m.Capabilities.MaxDimensions),
+			ThreadIndependent: m.Capabilities.ThreadIndependent,
 		},
 	}
 	for _, s := range m.Structures {

@@ -304,13 +304,23 @@ type Capabilities struct {
 	// MaxDimensions is the largest number of dimensions of a table the
 	// method protects; the host refuses a larger table. 0 = no limit.
 	MaxDimensions int
+	// ThreadIndependent: the method's result (statuses, values, intervals,
+	// verdicts, outcome, published figures) is the same whatever
+	// Limits.Threads is, for the same problem, parameters and seed
+	// (contract 1.3; the conformance suite checks it). The host then lets
+	// the method use all the job's cores by default; a method without it
+	// gets one thread unless the user sets the thread count, so that a
+	// rerun elsewhere gives the same result.
+	ThreadIndependent bool `json:",omitempty"`
 }
 
 // Limits bound a job.
 type Limits struct {
 	// TimeLimit is the soft limit: return the best result by then. 0 = none.
 	TimeLimit time.Duration
-	// Threads the method may use; 0 = its own choice.
+	// Threads the method may use; 0 = its own choice. In a batch job a
+	// host of contract 1.3 or later sets it (see
+	// [Capabilities.ThreadIndependent]).
 	Threads int
 	// Seed for randomised steps.
 	Seed int64

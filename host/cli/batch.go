@@ -35,8 +35,11 @@ type batchArgs struct {
 	auditLimit                      time.Duration
 	// progressInterval is --progress-interval=D (0: the default).
 	progressInterval time.Duration
-	// threads is the number of threads a method may use (--threads=N).
+	// threads is the number of threads every method and audit uses
+	// (--threads=N); 0: batch.Config.Threads's default.
 	threads int
+	// cores is the number of cores the job may use (--cores=N); 0: all.
+	cores int
 	// publishUnsafe writes the outputs of tables that failed their audit.
 	publishUnsafe bool
 	// params are --param=METHOD.name=value settings.
@@ -51,7 +54,7 @@ type batchArgs struct {
 
 // parseBatchArgs reads "BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]"
 // and the options --report=FILE, --time-limit=D, --suppress-limit=D,
-// --audit-limit=D, --progress-interval=D, --threads=N,
+// --audit-limit=D, --progress-interval=D, --threads=N, --cores=N,
 // --param=METHOD.name=value and --pathmap=PREFIX=DIR (both repeatable) and
 // --publish-unsafe[=BOOL], which may stand anywhere.
 func parseBatchArgs(args []string) (batchArgs, error) {
@@ -82,6 +85,8 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 				a.progressInterval, err = parseLimit(val, false)
 			case "threads":
 				a.threads, err = parseCount(val, 1)
+			case "cores":
+				a.cores, err = parseCount(val, 1)
 			case "pathmap":
 				var r pathmap.Rule
 				if r, err = pathmap.ParseRule(val); err == nil {
@@ -237,7 +242,7 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	prot := &protector{cat: cat, run: newRunner(log, sockets)}
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
 		Protector: prot, Log: log, TimeLimit: a.timeLimit,
-		SuppressLimit: a.suppressLimit, AuditLimit: a.auditLimit, Threads: a.threads, ProgressInterval: a.progressInterval, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,
+		SuppressLimit: a.suppressLimit, AuditLimit: a.auditLimit, Threads: a.threads, Cores: a.cores, ProgressInterval: a.progressInterval, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,
 		MethodParams: mergeParams(cat.Params, a.params), PathMap: pm, Warnings: catProblems}
 	reportPath := a.report
 	if reportPath == "" {

@@ -62,14 +62,19 @@ const usage = `argus runs τ-Argus batch jobs with plugin protection methods.
 Usage:
   argus BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]
         [--report=FILE] [--time-limit=D] [--suppress-limit=D]
-        [--audit-limit=D] [--threads=N] [--param=METHOD.name=value ...]
-        [--pathmap=PREFIX=DIR ...] [--publish-unsafe]
-        [--progress-interval=D]
+        [--audit-limit=D] [--threads=N] [--cores=N]
+        [--param=METHOD.name=value ...] [--pathmap=PREFIX=DIR ...]
+        [--publish-unsafe] [--progress-interval=D]
                             run a τ-Argus batch job; --audit-limit bounds
                             each audit of a pattern (default 10m: what it
                             has not proven by then is unverified, the
-                            table withheld); --threads lets a method
-                            use N threads (default 1); --param sets a method
+                            table withheld); a method whose result does
+                            not depend on the thread count, and the audit,
+                            use the job's --cores (default: the machine's),
+                            any other method one thread, so that a rerun
+                            gives the same result; --threads=N sets the
+                            threads of all (the logbook says what each
+                            used and why); --param sets a method
                             parameter the batch file does not give
                             (argus plugins -params lists them); --pathmap
                             reads Windows paths starting with PREFIX
@@ -88,11 +93,13 @@ Usage:
         [-values MODEL] [-cost C] (-jj FILE | -job DIR/NAME) [-method M]
                             write a generated test table as a JJ file or
                             a τ-Argus job (argus generate -h for more)
-  argus run-all [-workers N] [-state DIR] [-retries N] [-time-limit D]
-        [-force] DIR|BATCHFILE|@LIST ... [-- JOB OPTIONS]
+  argus run-all [-workers N] [-cores N] [-state DIR] [-retries N]
+        [-time-limit D] [-force] DIR|BATCHFILE|@LIST ... [-- JOB OPTIONS]
                             run many batch jobs, each its own argus process,
-                            N at once; complete jobs of an earlier run in
-                            DIR (default argus-run) are not run again;
+                            N at once, sharing the machine's cores (-cores:
+                            a job alone gets all, jobs at once a share each,
+                            as their --cores); complete jobs of an earlier
+                            run in DIR (default argus-run) are not run again;
                             transient failures are retried; summary in
                             DIR/summary.json and summary.html; exit 0 only
                             when every job succeeded

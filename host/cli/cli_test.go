@@ -254,14 +254,14 @@ func TestBrokenPluginOtherJobs(t *testing.T) {
 }
 
 func TestBatchLimits(t *testing.T) {
-	a, err := parseBatchArgs([]string{"job.arb", "--time-limit=1h", "--suppress-limit=5m", "--audit-limit=90s", "--threads=4"})
+	a, err := parseBatchArgs([]string{"job.arb", "--time-limit=1h", "--suppress-limit=5m", "--audit-limit=90s", "--threads=4", "--cores=3"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.timeLimit != time.Hour || a.suppressLimit != 5*time.Minute || a.auditLimit != 90*time.Second || a.threads != 4 {
+	if a.timeLimit != time.Hour || a.suppressLimit != 5*time.Minute || a.auditLimit != 90*time.Second || a.threads != 4 || a.cores != 3 {
 		t.Errorf("parseBatchArgs: %+v", a)
 	}
-	for _, bad := range []string{"--audit-limit=soon", "--threads=0", "--threads=all"} {
+	for _, bad := range []string{"--audit-limit=soon", "--threads=0", "--threads=all", "--cores=0"} {
 		if _, err := parseBatchArgs([]string{"job.arb", bad}); err == nil {
 			t.Errorf("%s accepted", bad)
 		}

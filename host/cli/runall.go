@@ -52,6 +52,7 @@ func cmdRunAll(ctx context.Context, env Env, log zerolog.Logger) int {
 	fs.SetOutput(env.Stderr)
 	state := fs.String("state", "argus-run", "state directory: a directory per job and the summary (summary.json, summary.html)")
 	workers := countFlag(fs, "workers", 0, 0, "jobs at once (0, the default: from the CPUs and the available memory)")
+	cores := countFlag(fs, "cores", 0, 0, "cores the jobs share, each job getting its share as --cores (0, the default: the machine's)")
 	retries := countFlag(fs, "retries", 2, 0, "retries of a job that failed for a transient reason (killed, plugin crash)")
 	timeLimit := durationFlag(fs, "time-limit", 0, true, "time limit of each job (0: none)")
 	force := fs.Bool("force", false, "run every job, also those complete from an earlier run")
@@ -79,7 +80,7 @@ func cmdRunAll(ctx context.Context, env Env, log zerolog.Logger) int {
 		return ExitError
 	}
 	opts := runall.Options{Exec: runall.Exec{Argus: exe, Args: jobArgs, TimeLimit: *timeLimit, Env: jobEnv(env)},
-		StateDir: *state, Workers: *workers, Retries: *retries, Force: *force, Log: log}
+		StateDir: *state, Workers: *workers, Cores: *cores, Retries: *retries, Force: *force, Log: log}
 	if isTerminal(env.Stderr) {
 		opts.Progress = env.Stderr
 	}

@@ -36,6 +36,9 @@ type Exec struct {
 	Argus string
 	// Args are options added to every job's command line (--param=...).
 	Args []string
+	// Cores, when not 0, is the job's share of the machine's cores
+	// (--cores=N, before Args: a --cores there wins).
+	Cores int
 	// Env are extra environment entries (KEY=VALUE) for the job.
 	Env []string
 	// TimeLimit is the job's --time-limit; 0 means none. The process is
@@ -75,6 +78,9 @@ func (x *Exec) Command(batchFile, dir string) []string {
 		"--report=" + filepath.Join(dir, ReportFile), "--transient-status=" + strconv.Itoa(TransientStatus)}
 	if x.TimeLimit > 0 {
 		args = append(args, "--time-limit="+x.TimeLimit.String())
+	}
+	if x.Cores > 0 {
+		args = append(args, "--cores="+strconv.Itoa(x.Cores))
 	}
 	return append(args, x.Args...)
 }

@@ -37,6 +37,8 @@ type Result struct {
 	// not run again; its figures are that run's.
 	Resumed bool    `json:"resumed,omitempty"`
 	Seconds float64 `json:"seconds"`
+	// Cores is the job's share of the run's cores (its --cores).
+	Cores int `json:"cores,omitempty"`
 	// Error is why the job failed: its errors from the run report, else
 	// how its process ended.
 	Error string `json:"error,omitempty"`

@@ -5,7 +5,9 @@
 // type), so a job has its own TEMPDIR, its own plugin processes and its own
 // time limit, and a job that crashes or is killed takes nothing else with
 // it. A bounded number of jobs run at once (DefaultWorkers: from the cores
-// and the available memory).
+// and the available memory), and they share the machine's cores: each job
+// is given its share (argus --cores=N), so that a job running alone uses
+// them all and concurrent jobs together use no more than there are.
 //
 // Each job has a directory under the run's state directory, named by its
 // ID, holding its logbook, run report, stderr and TEMPDIR. When a job ends
@@ -147,6 +149,9 @@ type Options struct {
 	StateDir string
 	// Workers is how many jobs run at once; 0 means DefaultWorkers().
 	Workers int
+	// Cores are the cores the run's jobs share (each job's --cores); 0
+	// means batch.DefaultCores().
+	Cores int
 	// Retries is how many times a transient failure is retried.
 	Retries int
 	// RetryDelay is the pause before a retry, doubled each time; default
@@ -165,6 +170,8 @@ type Summary struct {
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
 	Workers  int       `json:"workers"`
+	// Cores are the cores the jobs shared.
+	Cores int `json:"cores,omitempty"`
 	// Counts per status, and Resumed: jobs complete from an earlier run.
 	Counts  map[string]int `json:"counts"`
 	Resumed int            `json:"resumed"`
@@ -201,7 +208,12 @@ func Run(ctx context.Context, opts Options, jobs []Job) (*Summary, error) {
 		workers = DefaultWorkers()
 	}
 	workers = min(workers, max(len(jobs), 1))
-	sum := &Summary{Started: time.Now().UTC(), Workers: workers}
+	cores := opts.Cores
+	if cores <= 0 {
+		cores = batch.DefaultCores()
+	}
+	share := newCoreShare(cores, workers, len(jobs))
+	sum := &Summary{Started: time.Now().UTC(), Workers: workers, Cores: cores}
 	results := make([]Result, len(jobs))
 	prog := newProgress(opts.Progress, len(jobs))
 	queue := make(chan int)
@@ -210,7 +222,7 @@ func Run(ctx context.Context, opts Options, jobs []Job) (*Summary, error) {
 		wg.Go(func() {
 			for i := range queue {
 				prog.start()
-				results[i] = runJob(ctx, opts, jobs[i])
+				results[i] = runJob(ctx, opts, jobs[i], share)
 				prog.finish(&results[i])
 			}
 		})
@@ -252,13 +264,15 @@ func (s *Summary) Tally() {
 }
 
 // runJob runs one job to its end: skipped when complete, else attempts
-// until it succeeds, fails for good or runs out of retries.
-func runJob(ctx context.Context, opts Options, job Job) Result {
+// until it succeeds, fails for good or runs out of retries, with its share
+// of the run's cores.
+func runJob(ctx context.Context, opts Options, job Job, share *coreShare) Result {
 	dir := filepath.Join(opts.StateDir, "jobs", job.ID)
 	res := Result{ID: job.ID, BatchFile: job.BatchFile, Dir: dir, ExitCode: -1, Audit: "not audited"}
 	log := opts.Log.With().Str("job", job.ID).Str("batch_file", job.BatchFile).Logger()
 	batchSum, _, err := fileSHA256(job.BatchFile)
 	if err != nil {
+		share.skip()
 		res.Status, res.Error = StatusFailed, fmt.Sprintf("batch file: %v", err)
 		log.Error().Err(err).Msg("job not started")
 		return res
@@ -266,6 +280,7 @@ func runJob(ctx context.Context, opts Options, job Job) Result {
 	if !opts.Force {
 		m, err := checkMarker(dir, batchSum)
 		if err == nil {
+			share.skip()
 			r := m.Result
 			r.Resumed = true
 			log.Info().Str("status", r.Status).Msg("job complete from an earlier run; not run again")
@@ -274,14 +289,19 @@ func runJob(ctx context.Context, opts Options, job Job) Result {
 		log.Debug().Err(err).Msg("job runs")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		share.skip()
 		res.Status, res.Error = StatusFailed, fmt.Sprintf("job directory: %v", err)
 		return res
 	}
+	x := opts.Exec
+	x.Cores = share.take()
+	defer share.give(x.Cores)
+	res.Cores = x.Cores
 	delay := cmp.Or(opts.RetryDelay, time.Second)
 	for {
 		res.Attempts++
-		log.Info().Int("attempt", res.Attempts).Msg("job started")
-		a := opts.Exec.Run(ctx, job.BatchFile, dir)
+		log.Info().Int("attempt", res.Attempts).Int("cores", x.Cores).Msg("job started")
+		a := x.Run(ctx, job.BatchFile, dir)
 		rep := res.Settle(a, dir)
 		ev := log.Info()
 		if a.describe() != "" {

@@ -248,3 +248,51 @@ func TestProgress(t *testing.T) {
 		t.Errorf("progress %q", out)
 	}
 }
+
+// TestJobsShareCores: each job gets its share of the run's cores as
+// --cores=N: all of them when it runs alone, half each when two run at
+// once; a --cores among the job options wins.
+func TestJobsShareCores(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		workers int
+		args    []string
+		want    string
+	}{
+		{"alone", 1, nil, "--cores=4"},
+		{"two at once", 2, nil, "--cores=2"},
+		{"job options win", 2, []string{"--cores=1"}, "--cores=1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, state := t.TempDir(), t.TempDir()
+			jobs := writeJobs(t, dir, map[string]string{
+				"a.arb": "args " + filepath.Join(dir, "a.args") + "\nsleep 1s",
+				"b.arb": "args " + filepath.Join(dir, "b.args") + "\nsleep 1s"})
+			x := fakeExec(t)
+			x.Args = tc.args
+			sum, err := Run(t.Context(), Options{Exec: x, StateDir: state, Workers: tc.workers, Cores: 4, Log: zerolog.Nop()}, jobs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range []string{"a.args", "b.args"} {
+				b, err := os.ReadFile(filepath.Join(dir, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts := strings.Fields(string(b))
+				var last string
+				for _, o := range opts {
+					if strings.HasPrefix(o, "--cores=") {
+						last = o
+					}
+				}
+				if last != tc.want {
+					t.Errorf("%s: the job's last --cores is %q, want %q (%v)", name, last, tc.want, opts)
+				}
+			}
+			if sum.Cores != 4 {
+				t.Errorf("summary: %d cores, want 4", sum.Cores)
+			}
+		})
+	}
+}

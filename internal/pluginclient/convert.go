@@ -20,10 +20,11 @@ func infoFromProto(m *sdcpb.MethodInfo) pluginsdk.MethodInfo {
 	out := pluginsdk.MethodInfo{
 		Code: m.GetCode(), Aliases: m.GetAliases(), Summary: m.GetSummary(), Description: m.GetDescription(),
 		Capabilities: pluginsdk.Capabilities{
-			Output:         pluginsdk.OutputKind(c.GetOutput()),
-			NeedsFrequency: c.GetNeedsFrequency(),
-			LinkedTables:   c.GetLinkedTables(),
-			MaxDimensions:  int(c.GetMaxDimensions()),
+			Output:            pluginsdk.OutputKind(c.GetOutput()),
+			NeedsFrequency:    c.GetNeedsFrequency(),
+			LinkedTables:      c.GetLinkedTables(),
+			MaxDimensions:     int(c.GetMaxDimensions()),
+			ThreadIndependent: c.GetThreadIndependent(),
 		},
 	}
 	for _, s := range m.GetStructures() {

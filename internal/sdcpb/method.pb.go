@@ -1,6 +1,6 @@
 // The contract between the host and a protection-method plugin.
 //
-// Contract version 1.2 (major 1 = go-plugin protocol version 1 and this
+// Contract version 1.3 (major 1 = go-plugin protocol version 1 and this
 // package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
 // the protection verdicts of ResultBlock and the batch forms of ParamSpec;
 // the host acts on Capabilities.needs_frequency and max_dimensions, and the
@@ -10,6 +10,9 @@
 // it reads from them. A plugin of minor 0 or 1 declares none: the host
 // audits its results with the single-respondent primaries colluding (the
 // strictest audit), sets no parameter of it and refuses it for rounding.
+// Minor 3 added Capabilities.thread_independent: the host gives a method that
+// declares it all the job's cores by default, and one thread to the others
+// (a plugin of minor 0 to 2 declares none).
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new
@@ -1300,8 +1303,15 @@ type Capabilities struct {
 	// The largest number of dimensions of a table the method protects; the
 	// host refuses a larger table. 0 = no limit.
 	MaxDimensions int32 `protobuf:"varint,11,opt,name=max_dimensions,json=maxDimensions,proto3" json:"max_dimensions,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// The method's result (the result blocks, Completed's outcome and
+	// published figures) is the same whatever Limits.threads is, for the same
+	// problem, parameters and seed (contract 1.3). The host then lets the
+	// method use all the job's cores by default; a method without it gets
+	// one thread unless the user sets the thread count, so that a rerun gives
+	// the same result. Stats may differ.
+	ThreadIndependent bool `protobuf:"varint,13,opt,name=thread_independent,json=threadIndependent,proto3" json:"thread_independent,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *Capabilities) Reset() {
@@ -1360,6 +1370,13 @@ func (x *Capabilities) GetMaxDimensions() int32 {
 		return x.MaxDimensions
 	}
 	return 0
+}
+
+func (x *Capabilities) GetThreadIndependent() bool {
+	if x != nil {
+		return x.ThreadIndependent
+	}
+	return false
 }
 
 type ValidateParamsRequest struct {
@@ -1887,7 +1904,9 @@ type Limits struct {
 	// Soft time limit in milliseconds: the method returns its best result by
 	// then with OUTCOME_TIME_LIMIT. 0 = none.
 	TimeLimitMs int64 `protobuf:"varint,1,opt,name=time_limit_ms,json=timeLimitMs,proto3" json:"time_limit_ms,omitempty"`
-	// Threads the method may use; 0 = plugin's choice.
+	// Threads the method may use; 0 = plugin's choice. In a batch job a host
+	// of contract 1.3 or later sets it: one for a method that does not
+	// declare Capabilities.thread_independent, unless its user chose more.
 	Threads int32 `protobuf:"varint,2,opt,name=threads,proto3" json:"threads,omitempty"`
 	// Seed for randomised steps.
 	Seed int64 `protobuf:"varint,3,opt,name=seed,proto3" json:"seed,omitempty"`
@@ -3142,13 +3161,14 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x05above\x18\x03 \x01(\tR\x05above\x12'\n" +
 	"\x0finvalid_message\x18\x04 \x01(\tR\x0einvalidMessage\x12\x1d\n" +
 	"\n" +
-	"not_linked\x18\x05 \x01(\bR\tnotLinked\"\x8c\x03\n" +
+	"not_linked\x18\x05 \x01(\bR\tnotLinked\"\xbb\x03\n" +
 	"\fCapabilities\x120\n" +
 	"\x06output\x18\x01 \x01(\x0e2\x18.sdcplugin.v1.OutputKindR\x06output\x12'\n" +
 	"\x0fneeds_frequency\x18\x04 \x01(\bR\x0eneedsFrequency\x12#\n" +
 	"\rlinked_tables\x18\n" +
 	" \x01(\bR\flinkedTables\x12%\n" +
-	"\x0emax_dimensions\x18\v \x01(\x05R\rmaxDimensionsJ\x04\b\x02\x10\x03J\x04\b\x03\x10\x04J\x04\b\x05\x10\x06J\x04\b\x06\x10\aJ\x04\b\a\x10\bJ\x04\b\b\x10\tJ\x04\b\t\x10\n" +
+	"\x0emax_dimensions\x18\v \x01(\x05R\rmaxDimensions\x12-\n" +
+	"\x12thread_independent\x18\r \x01(\bR\x11threadIndependentJ\x04\b\x02\x10\x03J\x04\b\x03\x10\x04J\x04\b\x05\x10\x06J\x04\b\x06\x10\aJ\x04\b\a\x10\bJ\x04\b\b\x10\tJ\x04\b\t\x10\n" +
 	"J\x04\b\f\x10\rR\x0fneeds_relationsR\x0fneeds_hierarchyR\x17needs_top_contributionsR\x10reports_progressR\x14honours_cancellationR\rdeterministicR\x1cpartial_result_on_time_limitR\x15guarantees_protection\"\xb3\x01\n" +
 	"\x15ValidateParamsRequest\x12\x16\n" +
 	"\x06method\x18\x01 \x01(\tR\x06method\x12G\n" +

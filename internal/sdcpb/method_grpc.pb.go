@@ -1,6 +1,6 @@
 // The contract between the host and a protection-method plugin.
 //
-// Contract version 1.2 (major 1 = go-plugin protocol version 1 and this
+// Contract version 1.3 (major 1 = go-plugin protocol version 1 and this
 // package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
 // the protection verdicts of ResultBlock and the batch forms of ParamSpec;
 // the host acts on Capabilities.needs_frequency and max_dimensions, and the
@@ -10,6 +10,9 @@
 // it reads from them. A plugin of minor 0 or 1 declares none: the host
 // audits its results with the single-respondent primaries colluding (the
 // strictest audit), sets no parameter of it and refuses it for rounding.
+// Minor 3 added Capabilities.thread_independent: the host gives a method that
+// declares it all the job's cores by default, and one thread to the others
+// (a plugin of minor 0 to 2 declares none).
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new

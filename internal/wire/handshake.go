@@ -16,7 +16,9 @@ const ProtocolVersion = 1
 // whatever it declares, as it always was. Minor 2: parameter roles
 // (ParamSpec.role): the host reads what it must know of a method's run from
 // them; a plugin of minor 0 or 1 declares none (see catalog's compatible).
-const ProtocolMinor = 2
+// Minor 3: Capabilities.thread_independent; a plugin of an earlier minor
+// declares none, and its methods get one thread unless the user sets more.
+const ProtocolMinor = 3
 
 // MinorRoles is the contract minor that added parameter roles: a plugin of
 // an earlier minor declares none.

@@ -3,6 +3,8 @@ package plugintest
 import (
 	"context"
 	"errors"
+	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -26,6 +28,10 @@ type Options struct {
 	// Small returns the small table used for the result checks. Nil: a 6×5
 	// grid with primaries, protected and empty cells.
 	Small func() *pluginsdk.Problem
+	// Medium returns the table on which a method declaring
+	// Capabilities.ThreadIndependent must give the same result with 1, 2
+	// and 4 threads (besides Small). Nil: a 14×12 grid with 15% primaries.
+	Medium func() *pluginsdk.Problem
 	// CancelWithin is how fast a cancelled job must end (default 10 s).
 	CancelWithin time.Duration
 	// Prepare, when set, adds what the method needs beyond the suite's
@@ -40,7 +46,9 @@ type Options struct {
 // tables, returns results of the right shape that never suppress a frozen
 // cell nor release a primary, ends exactly once, reports progress and honours
 // cancellation and deadlines where it says it does, and is deterministic
-// where it says it is. Every check runs through the real wire path.
+// where it says it is: for a seed, and for any thread count when it
+// declares Capabilities.ThreadIndependent. Every check runs through the
+// real wire path.
 func Run(t *testing.T, p pluginsdk.Plugin, opts *Options) {
 	if opts == nil {
 		opts = &Options{}
@@ -144,6 +152,59 @@ func (c *conformance) run(t *testing.T) {
 			t.Error("two runs with the same seed gave different results")
 		}
 	})
+	t.Run("ThreadIndependent", c.threadIndependent)
+}
+
+// threadIndependent checks that a method declaring its result independent
+// of the thread count gives the same result with 1, 2 and 4 threads.
+func (c *conformance) threadIndependent(t *testing.T) {
+	if !c.info.Capabilities.ThreadIndependent {
+		t.Skip("the method does not declare its result independent of the thread count")
+	}
+	for name, problem := range map[string]func() *pluginsdk.Problem{"small": c.small, "medium": c.medium} {
+		if err := c.sameForThreads(t.Context(), problem, 2, 4); err != nil {
+			t.Errorf("%s table: %v", name, err)
+		}
+	}
+}
+
+// sameForThreads protects problem() with one thread and with each of
+// threads, and reports the first difference of result as an error.
+func (c *conformance) sameForThreads(ctx context.Context, problem func() *pluginsdk.Problem, threads ...int) error {
+	one, err := c.protectErr(ctx, problem(), 1)
+	if err != nil {
+		return err
+	}
+	for _, n := range threads {
+		res, err := c.protectErr(ctx, problem(), n)
+		if err != nil {
+			return fmt.Errorf("%d threads: %w", n, err)
+		}
+		if diff := resultDiff(one, res); diff != "" {
+			return fmt.Errorf("%d threads give other %s than one thread", n, diff)
+		}
+	}
+	return nil
+}
+
+// resultDiff names what differs between two results ("" for nothing):
+// statuses, values, intervals, verdicts, outcome, published figures.
+func resultDiff(a, b *pluginsdk.Result) string {
+	switch {
+	case !slices.Equal(a.Status, b.Status):
+		return "statuses"
+	case !slices.Equal(a.Values, b.Values):
+		return "values"
+	case !slices.Equal(a.Lower, b.Lower) || !slices.Equal(a.Upper, b.Upper):
+		return "intervals"
+	case !slices.Equal(a.Verdicts, b.Verdicts):
+		return "verdicts"
+	case a.Outcome != b.Outcome:
+		return "outcomes"
+	case !reflect.DeepEqual(a.Published, b.Published):
+		return "published figures"
+	}
+	return ""
 }
 
 func (c *conformance) small() *pluginsdk.Problem {
@@ -153,6 +214,13 @@ func (c *conformance) small() *pluginsdk.Problem {
 	return Grid(GridSpec{Sizes: []int{6, 5}, Seed: 11, PrimaryFraction: 0.2, ProtectedFraction: 0.05, EmptyFraction: 0.05})
 }
 
+func (c *conformance) medium() *pluginsdk.Problem {
+	if c.opts.Medium != nil {
+		return c.opts.Medium()
+	}
+	return Grid(GridSpec{Sizes: []int{14, 12}, Seed: 13, PrimaryFraction: 0.15})
+}
+
 func (c *conformance) hard() *pluginsdk.Problem {
 	if c.opts.Hard != nil {
 		return c.opts.Hard()
@@ -160,12 +228,15 @@ func (c *conformance) hard() *pluginsdk.Problem {
 	return Grid(GridSpec{Sizes: []int{60, 60}, Seed: 5, PrimaryFraction: 0.2})
 }
 
-func (c *conformance) job(p *pluginsdk.Problem) pluginclient.Job {
+func (c *conformance) job(p *pluginsdk.Problem) pluginclient.Job { return c.jobWith(p, 1) }
+
+// jobWith is the job protecting p with threads threads.
+func (c *conformance) jobWith(p *pluginsdk.Problem, threads int) pluginclient.Job {
 	if c.opts.Prepare != nil {
 		c.opts.Prepare(p)
 	}
 	return pluginclient.Job{Method: c.info.Code, Params: c.params, JobID: "conformance",
-		Limits: pluginsdk.Limits{Seed: 7, Threads: 1}, Problem: p}
+		Limits: pluginsdk.Limits{Seed: 7, Threads: threads}, Problem: p}
 }
 
 func (c *conformance) validateParams(t *testing.T) {
@@ -207,17 +278,33 @@ func (c *conformance) validateParams(t *testing.T) {
 // outcome (or a justified infeasible one).
 func (c *conformance) protectOK(t *testing.T, p *pluginsdk.Problem) *pluginsdk.Result {
 	t.Helper()
-	res, err := c.client.Protect(t.Context(), c.job(p))
+	return c.protectWith(t, p, 1)
+}
+
+// protectWith is protectOK with threads threads.
+func (c *conformance) protectWith(t *testing.T, p *pluginsdk.Problem, threads int) *pluginsdk.Result {
+	t.Helper()
+	res, err := c.protectErr(t.Context(), p, threads)
 	if err != nil {
-		t.Fatalf("Protect: %v", err)
-	}
-	if !res.Outcome.HasResult() {
-		t.Fatalf("Protect: outcome %v without result: %v", res.Outcome, res.Diagnostics)
-	}
-	if err := pluginsdk.CheckResult(p, c.info.Capabilities.Output, res); err != nil {
-		t.Fatalf("Protect: %v", err)
+		t.Fatal(err)
 	}
 	return res
+}
+
+// protectErr runs p with threads threads and requires a well-formed result
+// with a result-bearing outcome.
+func (c *conformance) protectErr(ctx context.Context, p *pluginsdk.Problem, threads int) (*pluginsdk.Result, error) {
+	res, err := c.client.Protect(ctx, c.jobWith(p, threads))
+	if err != nil {
+		return nil, fmt.Errorf("Protect: %w", err)
+	}
+	if !res.Outcome.HasResult() {
+		return nil, fmt.Errorf("Protect: outcome %v without result: %v", res.Outcome, res.Diagnostics)
+	}
+	if err := pluginsdk.CheckResult(p, c.info.Capabilities.Output, res); err != nil {
+		return nil, fmt.Errorf("Protect: %w", err)
+	}
+	return res, nil
 }
 
 // checkSuppressionShape checks what CheckResult cannot express alone:

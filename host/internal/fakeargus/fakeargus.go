@@ -9,6 +9,8 @@
 //
 //	count FILE     append the batch file's name to FILE (counts the runs)
 //	pidfile FILE   write the process id to FILE
+//	args FILE      write the command line's options (--name=value), one a
+//	               line, to FILE
 //	sleep D        sleep
 //	crash-once [F] the first run (no file F, default BATCHFILE.crashed)
 //	               makes F and kills itself with SIGKILL
@@ -79,6 +81,16 @@ func Main(args []string) int {
 			f.Close()
 		case "pidfile":
 			if err := os.WriteFile(arg, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+				return 2
+			}
+		case "args":
+			var opts []string
+			for _, a := range args {
+				if strings.HasPrefix(a, "--") {
+					opts = append(opts, a)
+				}
+			}
+			if err := os.WriteFile(arg, []byte(strings.Join(opts, "\n")+"\n"), 0o644); err != nil {
 				return 2
 			}
 		case "sleep":

@@ -86,7 +86,7 @@ func (method) Info() pluginsdk.MethodInfo {
 				Help: "the values ECTA's bounds are relative to: the published ones or the original ones (with alpha)"},
 		},
 		Capabilities: pluginsdk.Capabilities{
-			Output: pluginsdk.OutputIntervals, NeedsFrequency: true, LinkedTables: true,
+			Output: pluginsdk.OutputIntervals, NeedsFrequency: true, LinkedTables: true, ThreadIndependent: true,
 		},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
 			pluginsdk.StructureHierarchical, pluginsdk.StructureLinked, pluginsdk.StructureGeneral},

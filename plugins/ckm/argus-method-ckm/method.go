@@ -77,7 +77,7 @@ func (method) Info() pluginsdk.MethodInfo {
 			{Name: pKeyDec, Type: pluginsdk.ParamInt, Default: "15", Min: "1", Max: strconv.Itoa(ckm.MaxKeyDecimals),
 				Help: "decimals of the record key: the cell key digits shifted between draws (magnitude)"},
 		},
-		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputPerturbed, NeedsFrequency: true},
+		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputPerturbed, NeedsFrequency: true, ThreadIndependent: true},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
 			pluginsdk.StructureHierarchical, pluginsdk.StructureGeneral},
 	}

@@ -64,7 +64,7 @@ func (method) Info() pluginsdk.MethodInfo {
 				Help: "share of the time limit kept after branch and bound for the local search flipping one sensitive " +
 					"cell's direction at a time from the best table (0: none; not used on the table's grid, where each step would be a MIP)"},
 		},
-		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputAdjusted},
+		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputAdjusted, ThreadIndependent: true},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
 			pluginsdk.StructureHierarchical, pluginsdk.StructureGeneral},
 	}

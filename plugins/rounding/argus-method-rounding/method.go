@@ -59,7 +59,7 @@ func (method) Info() pluginsdk.MethodInfo {
 			{Name: pGap, Type: pluginsdk.ParamFloat, Default: "0", Min: "0", Max: "1",
 				Help: "relative optimality gap at which branch and bound stops under stop rule 2 (0: prove optimality)"},
 		},
-		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputRounded},
+		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputRounded, ThreadIndependent: true},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
 			pluginsdk.StructureHierarchical, pluginsdk.StructureGeneral},
 	}
