@@ -353,3 +353,36 @@ func TestLPTimeLimitProvesNothing(t *testing.T) {
 		t.Errorf("%d primaries under-protected", u)
 	}
 }
+
+// lateTimer is a context whose deadline has passed but whose timer has not
+// fired yet (Err nil, Done never closed): what an attacker LP sees when
+// HiGHS stops at the deadline by its own clock on a loaded machine.
+type lateTimer struct{ context.Context }
+
+func (lateTimer) Deadline() (time.Time, bool) { return time.Now().Add(-time.Second), true }
+
+// TestLPTimeLimitBeforeTimer: an attacker LP that HiGHS stops at the
+// deadline before the context's timer fires counts as stopped by the LP
+// limit (it proves nothing), not as a failure of the run (t4.5³ OPT
+// start=gh failed with "solve interrupted after 10.009s: context deadline
+// exceeded").
+func TestLPTimeLimitBeforeTimer(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{20, 20, 20}, Seed: 3, PrimaryFraction: 0.05})
+	in := FromProblem(p, p.Relations)
+	e := &engine{opts: &Options{Workers: 1, LPTimeLimit: time.Hour}, reqs: requirements{unprotectable: map[int]bool{}}}
+	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	e.reqs.build(e.model)
+	pool, err := newWorkerPool(e.model, e.opts, len(e.reqs.tasks))
+	e.pool = pool
+	defer pool.close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.attack(lateTimer{context.Background()}, pool[0], e.toFloat(e.allOn()), e.reqs.tasks[0].col, up)
+	if err != nil {
+		t.Fatalf("attack: %v", err)
+	}
+	if r.ok || e.lpLimits.Load() != 1 {
+		t.Errorf("ok %v, %d LPs stopped by the limit; want not ok, 1", r.ok, e.lpLimits.Load())
+	}
+}
