@@ -48,3 +48,35 @@ func TestStartParam(t *testing.T) {
 		})
 	}
 }
+
+// TestNetStartWitnesses: with NET's start on Simple2D (τ-Argus's singleton
+// cells: 9 virtual cells), NET's witnesses, extended to the virtual cells,
+// prove requirements of the start without LPs (none would without the
+// extension: every witness moves a cell some virtual cell sums); the run
+// still proves the optimum that the run without a start proves, and the
+// audit finds the pattern clean.
+func TestNetStartWitnesses(t *testing.T) {
+	p := csptest.Simple2D(t)
+	var cost [2]float64
+	for k, from := range []string{startNet, startNone} {
+		res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p,
+			Params: map[string]string{pSingletons: "tauargus", pStart: from}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != pluginsdk.OutcomeOptimal {
+			t.Fatalf("start %s: outcome %v", from, res.Outcome)
+		}
+		if rep := csptest.Audit(t, p, res.Status); len(rep.UnderProtected) > 0 {
+			t.Errorf("start %s: audit: %d primaries under-protected", from, len(rep.UnderProtected))
+		}
+		_, cost[k] = csptest.Summary(p, res.Status)
+		t.Logf("start %s: cost %.0f, %v", from, cost[k], res.Stats.Extra)
+		if from == startNet && res.Stats.Extra["start_witnessed"] == 0 {
+			t.Errorf("start net: no requirement proven by NET's witnesses")
+		}
+	}
+	if cost[0] != cost[1] {
+		t.Errorf("optimum %.0f with NET's start, %.0f without", cost[0], cost[1])
+	}
+}
