@@ -78,6 +78,9 @@ func Solve(ctx context.Context, in *Instance, opts Options) (*Solution, error) {
 		e.clock.deadline = e.clock.start.Add(opts.TimeLimit)
 	}
 	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	if opts.Start != nil && e.model.hyper == nil {
+		e.model.indexGrid(hyperStartDims)
+	}
 	defer e.close()
 	sol, err := e.run(ctx)
 	if err != nil {

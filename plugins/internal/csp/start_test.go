@@ -386,3 +386,41 @@ func TestLPTimeLimitBeforeTimer(t *testing.T) {
 		t.Errorf("ok %v, %d LPs stopped by the limit; want not ok, 1", r.ok, e.lpLimits.Load())
 	}
 }
+
+// TestStartThreeDims: on a 3-D grid a start pattern (every suppressible
+// cell) is checked by hypercubes within it, as on four or more dimensions,
+// without the preprocessing's attacker LP per requirement (fewer attacker
+// LPs than without the start); the pattern returned is protected and
+// cheaper than the start. Without a start the engine keeps to LPs on three
+// dimensions.
+func TestStartThreeDims(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 5, 4}, Seed: 11, PrimaryFraction: 0.1})
+	in := FromProblem(p, p.Relations)
+	all := make([]bool, p.NumCells())
+	cost := 0.0
+	for i, k := range in.Kind {
+		if all[i] = k == Free; all[i] {
+			cost += in.cost(i)
+		}
+	}
+	var sols [2]*Solution
+	for k, start := range [][]bool{all, nil} {
+		sol, err := Solve(context.Background(), FromProblem(p, p.Relations), Options{Start: start, Workers: 1, HeuristicOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u := auditPattern(t, p, sol.Suppressed); u > 0 {
+			t.Errorf("start %v: %d primaries under-protected", start != nil, u)
+		}
+		t.Logf("start %v: cost %g (start %g), %d tasks, %d hypercubes, %d attacker LPs", start != nil, sol.Cost, cost, sol.Stats.Tasks, sol.Stats.Hypercubes, sol.Stats.AttackerLPs)
+		sols[k] = sol
+	}
+	with, without := sols[0].Stats, sols[1].Stats
+	if with.Hypercubes == 0 || with.AttackerLPs >= without.AttackerLPs || !(sols[0].Cost < cost) {
+		t.Errorf("with the start: %d hypercubes, %d attacker LPs (%d without), cost %g (start %g); want hypercubes, fewer LPs, a cheaper pattern",
+			with.Hypercubes, with.AttackerLPs, without.AttackerLPs, sols[0].Cost, cost)
+	}
+	if without.Hypercubes != 0 {
+		t.Errorf("without a start: %d hypercubes", without.Hypercubes)
+	}
+}
