@@ -23,6 +23,7 @@ const (
 	pSingletons = "singletons"
 	pStart      = "start"
 	pMode       = "mode"
+	pGHRatio    = "gh_ratio"
 )
 
 // Values of the mode parameter.
@@ -64,6 +65,9 @@ func (optimal) Info() pluginsdk.MethodInfo {
 					"no integer master (lp: a lower bound and the gap are reported); or only the start heuristic and its " +
 					"clean-up (heuristic: fastest). In every mode each requirement is proven by an attacker LP before the " +
 					"pattern is returned, so the heuristic modes cost secondaries, never protection"},
+			{Name: pGHRatio, Type: pluginsdk.ParamFloat, Min: "0", Role: pluginsdk.RoleSlidingRatio,
+				Help: "sliding protection ratio of GH's start pattern (start=gh): τ-Argus's, which argus sets from the table's " +
+					"safety rules as for GH; default: derived from the primaries' protection levels"},
 		}, singleton.Params()...),
 		Capabilities: pluginsdk.Capabilities{
 			Output:         pluginsdk.OutputSuppression,
@@ -116,7 +120,11 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 			start, ws, startTime, err = netStart(ctx, p, singletons, singleton.RuleFrom(req.Params))
 			opts.StartWitnesses = startDeviations(ws, n, virtual)
 		} else {
-			start, startTime, err = ghStart(ctx, p, opts.TimeLimit, singletons, req.Limits.Threads)
+			ratio := -1.0 // derived by GH
+			if req.Params.Has(pGHRatio) {
+				ratio = req.Params.Float(pGHRatio)
+			}
+			start, startTime, err = ghStart(ctx, p, opts.TimeLimit, singletons, ratio, req.Limits.Threads)
 		}
 		if err != nil {
 			return nil, err

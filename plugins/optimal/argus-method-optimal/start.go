@@ -117,15 +117,17 @@ func startDeviations(ws []netflow.Witness, n int, virtual [][]int) []csp.Deviati
 	return out
 }
 
-// ghStart runs GH's hypercube pass on p (singleton protection as asked)
-// within a third of the engine's time limit, and returns its suppressed
+// ghStart runs GH's hypercube pass on p (singleton protection as asked,
+// the sliding ratio given; negative: GH derives it) within a third of the
+// engine's time limit, and returns its suppressed
 // cells. GH's own audit and repair are off: the engine checks the pattern
 // and protects what it leaves unprotected, mostly by hypercubes too
 // (datatest2: GH's repair took 60–150 s of a loaded box and gave a start
 // 20 % dearer than the pass alone completed by the engine in seconds).
-func ghStart(ctx context.Context, p *pluginsdk.Problem, limit time.Duration, singleton bool, threads int) ([]bool, time.Duration, error) {
+func ghStart(ctx context.Context, p *pluginsdk.Problem, limit time.Duration, singleton bool, ratio float64, threads int) ([]bool, time.Duration, error) {
 	o := gh.DefaultOptions()
 	o.Singleton = singleton
+	o.Ratio = ratio
 	o.Repair = false
 	o.AuditWorkers = threads
 	if limit > 0 {
