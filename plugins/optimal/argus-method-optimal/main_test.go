@@ -148,7 +148,7 @@ func BenchmarkIndustryBySize(b *testing.B) {
 					b.Errorf("audit: %d primaries under-protected", len(rep.UnderProtected))
 				}
 			}
-			b.ReportMetric((cputime.Used() - cpu).Seconds()/float64(b.N), "cpu-s/run")
+			b.ReportMetric((cputime.Used()-cpu).Seconds()/float64(b.N), "cpu-s/run")
 		})
 	}
 }
