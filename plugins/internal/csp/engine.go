@@ -78,6 +78,9 @@ func Solve(ctx context.Context, in *Instance, opts Options) (*Solution, error) {
 		e.clock.deadline = e.clock.start.Add(opts.TimeLimit)
 	}
 	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	if opts.Start != nil && e.model.hyper == nil {
+		e.model.indexGrid(hyperStartDims)
+	}
 	defer e.close()
 	sol, err := e.run(ctx)
 	if err != nil {
@@ -213,7 +216,10 @@ func (e *engine) attack(ctx context.Context, w *worker, y []float64, j, d int) (
 	lctx, cancel := context.WithTimeout(ctx, e.opts.LPTimeLimit)
 	defer cancel()
 	r, err := w.att.solve(lctx, y, j, d)
-	if err != nil && ctx.Err() == nil && lctx.Err() != nil {
+	// HiGHS stops at the deadline by its own clock, often before the
+	// context's timer fires (a loaded machine): the solver then reports
+	// the deadline while lctx.Err() is still nil.
+	if err != nil && ctx.Err() == nil && (lctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)) {
 		e.lpLimits.Add(1)
 		return attack{}, nil
 	}

@@ -39,8 +39,16 @@ type Grid struct {
 
 // hyperMinDims is the number of dimensions from which the engine tries
 // hypercube witnesses before the routing LPs (once the router has found the
-// LP over the whole table too slow).
-const hyperMinDims = 4
+// LP over the whole table too slow); with a start pattern
+// (Options.Start), hyperStartDims: a start is given because the table is
+// too large for the engine's own first pattern, and on three dimensions
+// too the preprocessing's attacker LP per requirement, each over the whole
+// table, then took all the time (t4.5³, 15 625 cells: more than 5 minutes
+// with GH's start; GH alone 7 s).
+const (
+	hyperMinDims   = 4
+	hyperStartDims = 3
+)
 
 // hyperCands is the number of cheapest alternative codes per dimension
 // tried, besides the total.
@@ -75,10 +83,10 @@ type hypergrid struct {
 }
 
 // newHypergrid indexes the grid of an instance with n cells; nil when there
-// is none, it has fewer than hyperMinDims dimensions or its dense indices
+// is none, it has fewer than minDims dimensions or its dense indices
 // overflow.
-func newHypergrid(g *Grid, n int) *hypergrid {
-	if g == nil || len(g.Sizes) < hyperMinDims {
+func newHypergrid(g *Grid, n, minDims int) *hypergrid {
+	if g == nil || len(g.Sizes) < minDims {
 		return nil
 	}
 	dense, err := relations.NewGridSizes(g.Sizes)

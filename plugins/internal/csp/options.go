@@ -63,6 +63,13 @@ type Options struct {
 	// avoid). Entries of primaries and fixed cells are ignored; a frozen
 	// cell in the start is an error.
 	Start []bool
+	// StartWitnesses, with Start, are deviations that prove the start's
+	// protection (the method that gave the start found them, as NET's
+	// flows). The engine checks each (it must fit the start pattern and
+	// keep every relation, else it is ignored) and stores it as the
+	// witness of every requirement it meets, so that neither the check of
+	// the start nor its clean-up needs an LP for those requirements.
+	StartWitnesses []Deviation
 	// LPTimeLimit bounds each attacker LP (0: none). An LP that hits it
 	// proves nothing: its requirement counts as unmet under the pattern
 	// (the heuristic protects it anew, the master gets no cut from it), so
@@ -85,6 +92,13 @@ type Options struct {
 	// master's MIP solves stop, instead of Gap (as when HiGHS stops
 	// early, within its gap or at a time limit).
 	masterGap float64
+}
+
+// Deviation is a change of the instance's cells: Dev[k] for cell Cells[k],
+// every other cell unchanged.
+type Deviation struct {
+	Cells []int32
+	Dev   []float64
 }
 
 // Progress is a progress report.
@@ -175,6 +189,9 @@ type Stats struct {
 	// (or that its check could not prove within LPTimeLimit).
 	StartCost  float64
 	StartUnmet int
+	// StartWitnessed is the number of requirements that
+	// Options.StartWitnesses proved.
+	StartWitnessed int
 	// Time is the wall-clock time.
 	Time time.Duration
 }

@@ -255,7 +255,15 @@ func presolve(in *Instance, minRange float64) *model {
 		m.rowStart = append(m.rowStart, len(m.rowCol))
 	}
 	m.cols = numeric.Transpose(m.numRows(), m.n, m.row, nil)
-	m.hyper = newHypergrid(in.Grid, n)
+	m.indexGrid(hyperMinDims)
+	return m
+}
+
+// indexGrid indexes the instance's grid for hypercube witnesses when it
+// has at least minDims dimensions (m.hyper stays nil otherwise).
+func (m *model) indexGrid(minDims int) {
+	n := m.in.NumCells()
+	m.hyper = newHypergrid(m.in.Grid, n, minDims)
 	if h := m.hyper; h != nil {
 		h.located = make([]bool, m.n)
 		for i := range min(n, len(h.g.Coords)/len(h.g.Sizes)) {
@@ -264,7 +272,6 @@ func presolve(in *Instance, minRange float64) *model {
 			}
 		}
 	}
-	return m
 }
 
 // numRows returns the number of relations over columns.

@@ -42,6 +42,7 @@ func (e *engine) search(ctx context.Context) error {
 	if e.opts.Start != nil {
 		e.startPattern(y)
 		e.stats.StartCost = m.patternCost(y)
+		e.useStartWitnesses(y)
 		if m.hyper != nil {
 			// The start is there to spare the routing LP over the whole
 			// table.

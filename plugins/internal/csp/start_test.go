@@ -353,3 +353,74 @@ func TestLPTimeLimitProvesNothing(t *testing.T) {
 		t.Errorf("%d primaries under-protected", u)
 	}
 }
+
+// lateTimer is a context whose deadline has passed but whose timer has not
+// fired yet (Err nil, Done never closed): what an attacker LP sees when
+// HiGHS stops at the deadline by its own clock on a loaded machine.
+type lateTimer struct{ context.Context }
+
+func (lateTimer) Deadline() (time.Time, bool) { return time.Now().Add(-time.Second), true }
+
+// TestLPTimeLimitBeforeTimer: an attacker LP that HiGHS stops at the
+// deadline before the context's timer fires counts as stopped by the LP
+// limit (it proves nothing), not as a failure of the run (t4.5³ OPT
+// start=gh failed with "solve interrupted after 10.009s: context deadline
+// exceeded").
+func TestLPTimeLimitBeforeTimer(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{20, 20, 20}, Seed: 3, PrimaryFraction: 0.05})
+	in := FromProblem(p, p.Relations)
+	e := &engine{opts: &Options{Workers: 1, LPTimeLimit: time.Hour}, reqs: requirements{unprotectable: map[int]bool{}}}
+	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	e.reqs.build(e.model)
+	pool, err := newWorkerPool(e.model, e.opts, len(e.reqs.tasks))
+	e.pool = pool
+	defer pool.close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.attack(lateTimer{context.Background()}, pool[0], e.toFloat(e.allOn()), e.reqs.tasks[0].col, up)
+	if err != nil {
+		t.Fatalf("attack: %v", err)
+	}
+	if r.ok || e.lpLimits.Load() != 1 {
+		t.Errorf("ok %v, %d LPs stopped by the limit; want not ok, 1", r.ok, e.lpLimits.Load())
+	}
+}
+
+// TestStartThreeDims: on a 3-D grid a start pattern (every suppressible
+// cell) is checked by hypercubes within it, as on four or more dimensions,
+// without the preprocessing's attacker LP per requirement (fewer attacker
+// LPs than without the start); the pattern returned is protected and
+// cheaper than the start. Without a start the engine keeps to LPs on three
+// dimensions.
+func TestStartThreeDims(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 5, 4}, Seed: 11, PrimaryFraction: 0.1})
+	in := FromProblem(p, p.Relations)
+	all := make([]bool, p.NumCells())
+	cost := 0.0
+	for i, k := range in.Kind {
+		if all[i] = k == Free; all[i] {
+			cost += in.cost(i)
+		}
+	}
+	var sols [2]*Solution
+	for k, start := range [][]bool{all, nil} {
+		sol, err := Solve(context.Background(), FromProblem(p, p.Relations), Options{Start: start, Workers: 1, HeuristicOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u := auditPattern(t, p, sol.Suppressed); u > 0 {
+			t.Errorf("start %v: %d primaries under-protected", start != nil, u)
+		}
+		t.Logf("start %v: cost %g (start %g), %d tasks, %d hypercubes, %d attacker LPs", start != nil, sol.Cost, cost, sol.Stats.Tasks, sol.Stats.Hypercubes, sol.Stats.AttackerLPs)
+		sols[k] = sol
+	}
+	with, without := sols[0].Stats, sols[1].Stats
+	if with.Hypercubes == 0 || with.AttackerLPs >= without.AttackerLPs || !(sols[0].Cost < cost) {
+		t.Errorf("with the start: %d hypercubes, %d attacker LPs (%d without), cost %g (start %g); want hypercubes, fewer LPs, a cheaper pattern",
+			with.Hypercubes, with.AttackerLPs, without.AttackerLPs, sols[0].Cost, cost)
+	}
+	if without.Hypercubes != 0 {
+		t.Errorf("without a start: %d hypercubes", without.Hypercubes)
+	}
+}

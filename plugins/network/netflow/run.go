@@ -74,6 +74,9 @@ type Options struct {
 	TimeLimit time.Duration
 	// Progress, if set, receives the share of targets done.
 	Progress func(done float64)
+	// Witnesses asks for the witnesses of the final pattern
+	// (Result.Witnesses).
+	Witnesses bool
 }
 
 // Stats are a run's figures.
@@ -114,7 +117,23 @@ type Result struct {
 	Unprotected, Under []int
 	// Audited reports that the pattern went through the audit.
 	Audited bool
-	Stats   Stats
+	// Witnesses (with Options.Witnesses, on a table that is a single
+	// network) prove the pattern's protection: one per requirement met.
+	Witnesses []Witness
+	Stats     Stats
+}
+
+// Witness is a deviation of the table's cells that an attacker cannot
+// exclude under the pattern: it keeps every relation, moves only
+// suppressed cells and each within its a-priori bounds. Cell moves by at
+// least the requirement it proves, in its direction.
+type Witness struct {
+	// Cell is the primary whose requirement it proves.
+	Cell int
+	// Cells and Dev are the moved cells and their moves (Cell's among
+	// them).
+	Cells []int32
+	Dev   []float64
 }
 
 // Shape describes the table of p as the method sees it: "2-D", "1H2D"
@@ -264,7 +283,27 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*Result, err
 	res.Unprotected = slices.Compact(res.Unprotected)
 	res.Status = s.status()
 	res.Stats = s.stats
+	if o.Witnesses && len(s.graphs) == 1 {
+		res.Witnesses = s.liveWitnesses()
+	}
 	return res, nil
+}
+
+// liveWitnesses returns the witnesses that the run has not replaced, as
+// deviations of the table: the flow of each cell of the cycles, and the
+// target's own cell moved by the flow around them. (On a single network the
+// graph's balances are the table's relations.)
+func (s *solver) liveWitnesses() []Witness {
+	var out []Witness
+	for id, w := range s.witnesses {
+		if s.dead[id] {
+			continue
+		}
+		ws := Witness{Cell: w.t.cell, Cells: append(slices.Clone(w.cells), int32(w.t.cell)),
+			Dev: append(slices.Clone(w.flow), float64(w.t.dir)*w.moved)}
+		out = append(out, ws)
+	}
+	return out
 }
 
 // primaryTargets returns the lower and upper requirement of every primary

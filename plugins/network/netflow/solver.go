@@ -45,6 +45,7 @@ type witness struct {
 	t     target
 	cells []int32
 	flow  []float64 // per cell of cells: the amount it moves
+	moved float64   // how far the flow moves the target's cell (t.dir's way)
 }
 
 // solver holds the state of one run.
@@ -177,9 +178,9 @@ func (s *solver) protect(t target, allowNew bool) bool {
 	}
 	s.blocked[t.cell] = true
 	defer func() { s.blocked[t.cell] = false }()
-	_, ok := s.send(g, int32(a), t.dir, t.need, allowNew, nil)
+	got, ok := s.send(g, int32(a), t.dir, t.need, allowNew, nil)
 	if ok {
-		s.record(t)
+		s.record(t, got)
 	}
 	s.reset()
 	return ok
@@ -246,9 +247,10 @@ func (s *solver) send(g *graph, a int32, dir int8, need float64, allowNew bool, 
 	return got, need-got <= s.tol
 }
 
-// record stores the current flow as the witness of t.
-func (s *solver) record(t target) {
-	w := witness{t: t}
+// record stores the current flow, which moves t's cell by moved, as the
+// witness of t.
+func (s *solver) record(t target, moved float64) {
+	w := witness{t: t, moved: moved}
 	for _, c := range s.touched {
 		if math.Abs(s.flow[c]) > s.tol/2 {
 			w.cells = append(w.cells, c)
@@ -278,6 +280,7 @@ func (s *solver) reset() {
 // may cross others, when the members' moves add up to need.
 func (s *solver) protectGroup(t target, allowNew bool) bool {
 	g := s.graphs[t.g]
+	moved := 0.0 // by the last attempt
 	attempt := func(c int, strict, allow bool) (bool, float64) {
 		a := g.arcOf(c)
 		if a < 0 {
@@ -288,6 +291,7 @@ func (s *solver) protectGroup(t target, allowNew bool) bool {
 		}
 		cost := 0.0
 		got, ok := s.send(g, int32(a), 1, t.need, allow, &cost)
+		moved = got
 		for _, u := range t.group {
 			s.blocked[u] = false
 		}
@@ -305,7 +309,7 @@ func (s *solver) protectGroup(t target, allowNew bool) bool {
 	keep := func(c int) bool {
 		w := t
 		w.cell = c
-		s.record(w)
+		s.record(w, moved)
 		s.reset()
 		return true
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/singleton"
+	"github.com/sdcengine/argus/plugins/network/netflow"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -22,6 +23,7 @@ const (
 	pSingletons = "singletons"
 	pStart      = "start"
 	pMode       = "mode"
+	pGHRatio    = "gh_ratio"
 )
 
 // Values of the mode parameter.
@@ -63,6 +65,9 @@ func (optimal) Info() pluginsdk.MethodInfo {
 					"no integer master (lp: a lower bound and the gap are reported); or only the start heuristic and its " +
 					"clean-up (heuristic: fastest). In every mode each requirement is proven by an attacker LP before the " +
 					"pattern is returned, so the heuristic modes cost secondaries, never protection"},
+			{Name: pGHRatio, Type: pluginsdk.ParamFloat, Min: "0", Role: pluginsdk.RoleSlidingRatio,
+				Help: "sliding protection ratio of GH's start pattern (start=gh): τ-Argus's, which argus sets from the table's " +
+					"safety rules as for GH; default: derived from the primaries' protection levels"},
 		}, singleton.Params()...),
 		Capabilities: pluginsdk.Capabilities{
 			Output:         pluginsdk.OutputSuppression,
@@ -96,7 +101,7 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	case modeHeuristic:
 		opts.HeuristicOnly = true
 	}
-	virtual := 0
+	var virtual [][]int // the cells each virtual cell sums
 	switch req.Params.String(pSingletons) {
 	case "local":
 		opts.Singletons = csp.SingletonLocal
@@ -111,9 +116,15 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		var start []bool
 		singletons := req.Params.String(pSingletons) != "none"
 		if from == startNet {
-			start, startTime, err = netStart(ctx, p, singletons, singleton.RuleFrom(req.Params))
+			var ws []netflow.Witness
+			start, ws, startTime, err = netStart(ctx, p, singletons, singleton.RuleFrom(req.Params))
+			opts.StartWitnesses = startDeviations(ws, n, virtual)
 		} else {
-			start, startTime, err = ghStart(ctx, p, opts.TimeLimit, singletons, req.Limits.Threads)
+			ratio := -1.0 // derived by GH
+			if req.Params.Has(pGHRatio) {
+				ratio = req.Params.Float(pGHRatio)
+			}
+			start, startTime, err = ghStart(ctx, p, opts.TimeLimit, singletons, ratio, req.Limits.Threads)
 		}
 		if err != nil {
 			return nil, err
@@ -144,7 +155,7 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		}
 		req.Progress(pluginsdk.Progress{Phase: pr.Phase, Fraction: f, Iterations: pr.Iterations, Objective: obj, Bound: pr.Bound, Message: msg})
 	}
-	req.Log.Debug().Int("cells", n).Int("relations", rel.Len()).Int("virtual", virtual).Dur("limit", opts.TimeLimit).Msg("OPT start")
+	req.Log.Debug().Int("cells", n).Int("relations", rel.Len()).Int("virtual", len(virtual)).Dur("limit", opts.TimeLimit).Msg("OPT start")
 	sol, err := csp.Solve(ctx, in, opts)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -192,9 +203,9 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		Extra: map[string]float64{"columns": float64(st.Columns), "rows": float64(st.Rows), "tasks": float64(st.Tasks),
 			"cuts": float64(st.Cuts), "rounds": float64(st.Rounds), "master_solves": float64(st.MasterSolves),
 			"attacker_lps": float64(st.AttackerLPs), "router_lps": float64(st.RouterLPs),
-			"heuristic_cost": st.HeuristicCost, "root_bound": st.RootBound, "virtual_cells": float64(virtual),
+			"heuristic_cost": st.HeuristicCost, "root_bound": st.RootBound, "virtual_cells": float64(len(virtual)),
 			"hypercubes": float64(st.Hypercubes), "lp_time_limits": float64(st.LPTimeLimits),
-			"start_cost": st.StartCost, "start_unmet": float64(st.StartUnmet), "start_seconds": startTime.Seconds()}}
+			"start_cost": st.StartCost, "start_unmet": float64(st.StartUnmet), "start_witnessed": float64(st.StartWitnessed), "start_seconds": startTime.Seconds()}}
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Int64("secondaries", res.Stats.Secondaries).
 		Float64("gap", sol.Gap).Dur("took", time.Since(start)).Msg("OPT done")

@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/hypercube/gh"
+	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/plugins/network/netflow"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -54,31 +57,77 @@ func startFrom(mode string, p *pluginsdk.Problem) string {
 }
 
 // netStart runs NET on p (the singleton switches rule; none when
-// singletons is false) and returns its suppressed cells. NET's own audit is
-// off: the engine checks the pattern.
-func netStart(ctx context.Context, p *pluginsdk.Problem, singletons bool, rule singleton.Rule) ([]bool, time.Duration, error) {
-	o := netflow.Options{Order: netflow.OrderDescending, Audit: netflow.AuditNever}
+// singletons is false) and returns its suppressed cells and its witnesses.
+// NET's own audit is off: the engine checks the pattern, and the witnesses
+// (csp.Options.StartWitnesses), which spare the check's attacker LPs and
+// the clean-up's first routing LPs (IndustryCode × Size Var2: a third of
+// OPT's time).
+func netStart(ctx context.Context, p *pluginsdk.Problem, singletons bool, rule singleton.Rule) ([]bool, []netflow.Witness, time.Duration, error) {
+	o := netflow.Options{Order: netflow.OrderDescending, Audit: netflow.AuditNever, Witnesses: true}
 	if singletons {
 		o.Singletons = rule
 	}
-	return startPattern(ctx, p, func() ([]cellstatus.Status, error) {
+	var ws []netflow.Witness
+	start, took, err := startPattern(ctx, p, func() ([]cellstatus.Status, error) {
 		res, err := netflow.Protect(ctx, p, o)
 		if err != nil {
 			return nil, err
 		}
+		ws = res.Witnesses
 		return res.Status, nil
 	})
+	if start == nil {
+		ws = nil
+	}
+	return start, ws, took, err
 }
 
-// ghStart runs GH's hypercube pass on p (singleton protection as asked)
-// within a third of the engine's time limit, and returns its suppressed
+// startDeviations turns NET's witnesses over the n cells of the problem
+// into the engine's deviations, each extended to the virtual cells
+// (cell n+k sums the cells virtual[k]): a virtual cell moves by the sum of
+// its cells' moves.
+func startDeviations(ws []netflow.Witness, n int, virtual [][]int) []csp.Deviation {
+	if len(ws) == 0 {
+		return nil
+	}
+	sums := map[int][]int32{} // cell → the virtual cells summing it
+	for k, cells := range virtual {
+		for _, c := range cells {
+			sums[c] = append(sums[c], int32(n+k))
+		}
+	}
+	out := make([]csp.Deviation, len(ws))
+	moves := map[int32]float64{}
+	for i, w := range ws {
+		d := csp.Deviation{Cells: w.Cells, Dev: w.Dev}
+		clear(moves)
+		for k, c := range w.Cells {
+			for _, v := range sums[int(c)] {
+				moves[v] += w.Dev[k]
+			}
+		}
+		if len(moves) > 0 {
+			d.Cells, d.Dev = slices.Clone(w.Cells), slices.Clone(w.Dev)
+			for _, v := range slices.Sorted(maps.Keys(moves)) {
+				d.Cells, d.Dev = append(d.Cells, v), append(d.Dev, moves[v])
+			}
+		}
+		out[i] = d
+	}
+	return out
+}
+
+// ghStart runs GH's hypercube pass on p (singleton protection as asked,
+// the sliding ratio given; negative: GH derives it) within a third of the
+// engine's time limit, and returns its suppressed
 // cells. GH's own audit and repair are off: the engine checks the pattern
 // and protects what it leaves unprotected, mostly by hypercubes too
 // (datatest2: GH's repair took 60–150 s of a loaded box and gave a start
 // 20 % dearer than the pass alone completed by the engine in seconds).
-func ghStart(ctx context.Context, p *pluginsdk.Problem, limit time.Duration, singleton bool, threads int) ([]bool, time.Duration, error) {
+func ghStart(ctx context.Context, p *pluginsdk.Problem, limit time.Duration, singleton bool, ratio float64, threads int) ([]bool, time.Duration, error) {
 	o := gh.DefaultOptions()
 	o.Singleton = singleton
+	o.Ratio = ratio
 	o.Repair = false
 	o.AuditWorkers = threads
 	if limit > 0 {

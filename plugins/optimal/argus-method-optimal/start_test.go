@@ -48,3 +48,64 @@ func TestStartParam(t *testing.T) {
 		})
 	}
 }
+
+// TestNetStartWitnesses: with NET's start on Simple2D (τ-Argus's singleton
+// cells: 9 virtual cells), NET's witnesses, extended to the virtual cells,
+// prove requirements of the start without LPs (none would without the
+// extension: every witness moves a cell some virtual cell sums); the run
+// still proves the optimum that the run without a start proves, and the
+// audit finds the pattern clean.
+func TestNetStartWitnesses(t *testing.T) {
+	p := csptest.Simple2D(t)
+	var cost [2]float64
+	for k, from := range []string{startNet, startNone} {
+		res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p,
+			Params: map[string]string{pSingletons: "tauargus", pStart: from}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != pluginsdk.OutcomeOptimal {
+			t.Fatalf("start %s: outcome %v", from, res.Outcome)
+		}
+		if rep := csptest.Audit(t, p, res.Status); len(rep.UnderProtected) > 0 {
+			t.Errorf("start %s: audit: %d primaries under-protected", from, len(rep.UnderProtected))
+		}
+		_, cost[k] = csptest.Summary(p, res.Status)
+		t.Logf("start %s: cost %.0f, %v", from, cost[k], res.Stats.Extra)
+		if from == startNet && res.Stats.Extra["start_witnessed"] == 0 {
+			t.Errorf("start net: no requirement proven by NET's witnesses")
+		}
+	}
+	if cost[0] != cost[1] {
+		t.Errorf("optimum %.0f with NET's start, %.0f without", cost[0], cost[1])
+	}
+}
+
+// TestGHStartRatio: the sliding ratio of GH's start (gh_ratio, the role
+// through which argus passes τ-Argus's ratio of the table's rules, 0 for a
+// manual rule without margin as GH gets it in the same job) reaches GH: a
+// ratio of 0 gives a cheaper start than the ratio GH derives from the
+// protection levels, and the engine completes either into a protected
+// pattern.
+func TestGHStartRatio(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4, 4}, Seed: 3, PrimaryFraction: 0.1})
+	var startCost [2]float64
+	for k, ratio := range []string{"", "0"} {
+		params := map[string]string{pStart: startGH, pSingletons: "none", pMode: modeHeuristic}
+		if ratio != "" {
+			params[pGHRatio] = ratio
+		}
+		res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p, Params: params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep := csptest.Audit(t, p, res.Status); len(rep.UnderProtected) > 0 {
+			t.Errorf("gh_ratio %q: %d primaries under-protected", ratio, len(rep.UnderProtected))
+		}
+		startCost[k] = res.Stats.Extra["start_cost"]
+		t.Logf("gh_ratio %q: %v, start cost %g, cost %g", ratio, res.Outcome, startCost[k], res.Stats.SuppressedCost)
+	}
+	if !(startCost[1] < startCost[0]) {
+		t.Errorf("start cost %g with gh_ratio 0, %g with GH's own ratio; want less", startCost[1], startCost[0])
+	}
+}
