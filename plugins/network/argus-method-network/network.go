@@ -58,6 +58,10 @@ func (network) Info() pluginsdk.MethodInfo {
 		Capabilities: pluginsdk.Capabilities{
 			Output:         pluginsdk.OutputSuppression,
 			NeedsFrequency: true,
+			// The flows are found one after the other; threads only run
+			// the audit's LPs side by side, whose verdicts do not depend
+			// on them.
+			ThreadIndependent: true,
 		},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D},
 	}
