@@ -98,13 +98,12 @@ func (h *run) walk(ctx context.Context) error {
 					h.stats.unreached = len(h.subs) - done
 					return nil
 				}
-				bt, err := h.solveWave(ctx, wave, seen)
+				bt, err := h.solveWave(ctx, wave, seen, func(n int) { h.progress(pass, done+n) })
 				if err != nil {
 					return err
 				}
 				backtracked = backtracked || bt
 				done += len(wave)
-				h.progress(pass, done)
 			}
 			if backtracked {
 				break
@@ -157,8 +156,9 @@ func (h *run) waves(a, b int) [][]int {
 // Options.Workers of them at a time, then applies their results in
 // sub-table order: new suppressions join the pass's pattern, and those
 // of cells an earlier sub-table of the pass saw published (seen) are
-// backtracked (reported by backtracked).
-func (h *run) solveWave(ctx context.Context, wave []int, seen []bool) (backtracked bool, err error) {
+// backtracked (reported by backtracked). solved(n) is called, one call
+// at a time, as the wave's n-th sub-table is solved.
+func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved func(n int)) (backtracked bool, err error) {
 	threads := h.o.Workers
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
@@ -171,11 +171,17 @@ func (h *run) solveWave(ctx context.Context, wave []int, seen []bool) (backtrack
 	}
 	errs := make([]error, len(jobs))
 	var next atomic.Int64
+	var mu sync.Mutex
+	n := 0
 	var wg sync.WaitGroup
 	for range threads {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
 				errs[i] = h.solveJob(ctx, jobs[i])
+				mu.Lock()
+				n++
+				solved(n)
+				mu.Unlock()
 			}
 		})
 	}

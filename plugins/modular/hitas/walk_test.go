@@ -121,3 +121,27 @@ func TestThreads(t *testing.T) {
 		t.Errorf("the patterns of 1 and 2 threads differ")
 	}
 }
+
+// TestProgressPerSubtable: a pass reports its progress as each sub-table
+// is solved, also within a wave of sub-tables solved side by side (a wave
+// of 64 bottom sub-tables of t4.5³ takes minutes).
+func TestProgressPerSubtable(t *testing.T) {
+	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	var mu sync.Mutex
+	var fractions []float64
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Workers: 2,
+		Progress: func(pr pluginsdk.Progress) {
+			mu.Lock()
+			defer mu.Unlock()
+			if pr.Phase == "subtables" && pr.Fraction >= 0 {
+				fractions = append(fractions, pr.Fraction)
+			}
+		}}
+	h := newTestRun(t, p, &o)
+	if err := h.walk(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if len(fractions) < len(h.subs) || !slices.IsSorted(fractions) || fractions[len(fractions)-1] != 1 {
+		t.Errorf("progress %v, want one step per sub-table of %d, up to 1", fractions, len(h.subs))
+	}
+}
