@@ -100,5 +100,7 @@ func (h *run) share(k int, left time.Duration) time.Duration {
 		f *= 2
 	}
 	// Sub-tables solved side by side share the time of the wall clock.
-	return min(time.Duration(float64(pass)*f*float64(max(1, pl.width))), left)
+	// A solve may run a quarter past its share before it is given up
+	// (solveCapped): no share reaches into the audit's tenth.
+	return min(time.Duration(float64(pass)*f*float64(max(1, pl.width))), max((left-pl.limit/10)*4/5, time.Millisecond))
 }

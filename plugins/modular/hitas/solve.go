@@ -39,7 +39,7 @@ func (h *run) solveWhole(ctx context.Context) error {
 // deadline (budget.go); a share below the per-sub-table limit ends the
 // solve at the root.
 func (h *run) engineOptions(k int) csp.Options {
-	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, MaxMasterSolves: h.o.MasterSolves, Workers: h.o.Workers, Seed: h.o.Seed}
+	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, MaxMasterSolves: h.o.MasterSolves, MasterStall: h.o.MasterStall, Workers: h.o.Workers, Seed: h.o.Seed}
 	if k >= 0 {
 		// The threads go to sub-tables solved side by side (walk.go); one
 		// worker per solve keeps the pattern the same for any number.
@@ -103,10 +103,12 @@ type subJob struct {
 	sol      *csp.Solution
 	netStart bool
 	netTime  time.Duration
+	// skipped reports that the deadline came before the solve started.
+	skipped bool
 }
 
 // prepareSub returns sub-table k's job: its cached answer when a sub-table
-// seen before had the same input, else its instance and engine options.
+// seen before had the same input, else its instance.
 func (h *run) prepareSub(k int) *subJob {
 	sr := &h.subs[k]
 	j := &subJob{k: k, key: h.key(k, sr)}
@@ -115,18 +117,20 @@ func (h *run) prepareSub(k int) *subJob {
 		return j
 	}
 	j.in, j.local = h.instance(sr)
-	j.eo = h.engineOptions(k)
 	return j
 }
 
-// solveJob solves a prepared sub-table job. It reads the run's state but
-// writes only to j, so the jobs of sub-tables without shared cells may run
+// solveJob solves a prepared sub-table job with the engine options of its
+// start. It reads the run's state but writes only to j, so the jobs of sub-tables without shared cells may run
 // at the same time.
 func (h *run) solveJob(ctx context.Context, j *subJob) error {
 	if j.ok {
 		return nil
 	}
 	sr := &h.subs[j.k]
+	// The options (the time share) are taken as the solve starts, with
+	// the time left then.
+	j.eo = h.engineOptions(j.k)
 	if h.o.NetStart {
 		begin := time.Now()
 		j.eo.Start = h.netStart(ctx, sr, j.in, j.local)

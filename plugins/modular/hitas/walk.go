@@ -98,12 +98,17 @@ func (h *run) walk(ctx context.Context) error {
 					h.stats.unreached = len(h.subs) - done
 					return nil
 				}
-				bt, err := h.solveWave(ctx, wave, seen, func(n int) { h.progress(pass, done+n) })
+				bt, skipped, err := h.solveWave(ctx, wave, seen, func(n int) { h.progress(pass, done+n) })
 				if err != nil {
 					return err
 				}
 				backtracked = backtracked || bt
 				done += len(wave)
+				if skipped > 0 {
+					h.timedOut = true
+					h.stats.unreached = len(h.subs) - done + skipped
+					return nil
+				}
 			}
 			if backtracked {
 				break
@@ -157,8 +162,9 @@ func (h *run) waves(a, b int) [][]int {
 // sub-table order: new suppressions join the pass's pattern, and those
 // of cells an earlier sub-table of the pass saw published (seen) are
 // backtracked (reported by backtracked). solved(n) is called, one call
-// at a time, as the wave's n-th sub-table is solved.
-func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved func(n int)) (backtracked bool, err error) {
+// at a time, as the wave's n-th sub-table is solved. The sub-tables not
+// started by the deadline are left unsolved (counted by skipped).
+func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved func(n int)) (backtracked bool, skipped int, err error) {
 	threads := h.o.Workers
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
@@ -177,6 +183,10 @@ func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved fun
 	for range threads {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
+				if !jobs[i].ok && !h.o.Deadline.IsZero() && !time.Now().Before(h.o.Deadline) {
+					jobs[i].skipped = true // the deadline came: left unsolved
+					continue
+				}
 				errs[i] = h.solveJob(ctx, jobs[i])
 				mu.Lock()
 				n++
@@ -187,10 +197,14 @@ func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved fun
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return false, err
+		return false, 0, err
 	}
 	cur, back, g := &h.current, &h.backtrack, &h.given
 	for _, j := range jobs {
+		if j.skipped {
+			skipped++
+			continue
+		}
 		newly := h.finishSub(j)
 		for i, r := range newly.cells {
 			if seen[r] && !back.cell[r] {
@@ -210,7 +224,7 @@ func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved fun
 			}
 		}
 	}
-	return backtracked, nil
+	return backtracked, skipped, nil
 }
 
 // startPass sets the pattern at the start of a pass (the primaries, the
