@@ -63,7 +63,9 @@ type Options struct {
 	// FinalAudit audits the whole problem at the end and repairs the
 	// primaries left under-protected across sub-tables.
 	FinalAudit bool
-	// Workers and Seed are passed to the engine and the audit.
+	// Workers is the number of sub-tables solved side by side (one engine
+	// worker each; 0: GOMAXPROCS) and the workers of the final audit and
+	// repair; Seed is passed to the engine.
 	Workers int
 	Seed    int64
 	// Deadline is the soft deadline of the whole run (zero: none): no
