@@ -53,6 +53,12 @@ type engine struct {
 	// iterations counts cutting-plane rounds and master solves
 	// (Progress.Iterations).
 	iterations int64
+	// stall is the incumbent's cost as the master solves last lowered it,
+	// and the master solves done by then (Options.MasterStall).
+	stall struct {
+		cost  float64
+		since int
+	}
 
 	stats        Stats
 	badWitnesses atomic.Int64 // Stats.BadWitnesses, counted by the workers
@@ -74,6 +80,7 @@ func Solve(ctx context.Context, in *Instance, opts Options) (*Solution, error) {
 		return nil, err
 	}
 	e := &engine{opts: &opts, clock: clock{start: time.Now()}, reqs: requirements{unprotectable: map[int]bool{}}}
+	e.stall.cost = math.Inf(1)
 	if opts.TimeLimit > 0 {
 		e.clock.deadline = e.clock.start.Add(opts.TimeLimit)
 	}

@@ -46,6 +46,13 @@ type Options struct {
 	// pattern is protected whatever the bound; the solution's gap says how
 	// far from proven it is.
 	MaxMasterSolves int
+	// MasterStall, if positive, ends the integer master solves after that
+	// many of them in a row gave no cheaper incumbent (local branching's
+	// solves included). Where the root's bound is weak (three-dimensional
+	// tables), each master solve can take seconds and find patterns a few
+	// per cent cheaper at most; like MaxMasterSolves it bounds work, not
+	// time, so the pattern does not depend on the machine's speed.
+	MasterStall int
 	// MaxCutsPerRound bounds the cuts added per cutting-plane round; 0
 	// means 100 per worker.
 	MaxCutsPerRound int

@@ -241,9 +241,15 @@ func (e *engine) integerMaster(ctx context.Context) error {
 	}
 }
 
-// masterLeft reports whether Options.MaxMasterSolves allows another
-// integer master solve.
+// masterLeft reports whether Options.MaxMasterSolves and
+// Options.MasterStall allow another integer master solve.
 func (e *engine) masterLeft() bool {
+	if e.best.cost < e.stall.cost {
+		e.stall.cost, e.stall.since = e.best.cost, e.stats.MasterSolves
+	}
+	if s := e.opts.MasterStall; s > 0 && e.stats.MasterSolves-e.stall.since >= s {
+		return false
+	}
 	n := e.opts.MaxMasterSolves
 	return n == 0 || n > 0 && e.stats.MasterSolves < n
 }

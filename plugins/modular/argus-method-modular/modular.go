@@ -19,6 +19,7 @@ const (
 	pMaxTime         = "max_time_per_subtable"
 	pGap             = "subtable_gap"
 	pMasterSolves    = "subtable_master_solves"
+	pMasterStall     = "subtable_master_stall"
 	pSingleSingle    = "single_single"
 	pSingleMultiple  = "single_multiple"
 	pMinFreq         = "min_freq"
@@ -52,6 +53,9 @@ func (modular) Info() pluginsdk.MethodInfo {
 			{Name: pMasterSolves, Type: pluginsdk.ParamInt, Default: "7", Min: "-1",
 				Help: "integer master solves per sub-table after its root (0: no bound, −1: none, the root's LP-guided pattern is kept); " +
 					"they only prove and improve the sub-table's pattern, which protects the sub-table whatever their number"},
+			{Name: pMasterStall, Type: pluginsdk.ParamInt, Default: "2", Min: "0",
+				Help: "end a sub-table's master solves after this many in a row found no cheaper pattern (0: go on up to " + pMasterSolves + "); " +
+					"like " + pMasterSolves + " it bounds work, never protection"},
 			{Name: pStart, Type: pluginsdk.ParamEnum, Default: "net", Allowed: []string{"net", "none"},
 				Help: "start pattern of each two-dimensional sub-table's exact solve: none, or net (NET's shortest-path pattern, " +
 					"which the engine checks and completes, so protection never depends on it)"},
@@ -132,7 +136,7 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	start := time.Now()
 	dw, _ := parseDistance(req.Params.String(pDistanceWeights))
 	o := hitas.Options{
-		PerSubtable: req.Params.Duration(pMaxTime), Gap: req.Params.Float(pGap), MasterSolves: req.Params.Int(pMasterSolves),
+		PerSubtable: req.Params.Duration(pMaxTime), Gap: req.Params.Float(pGap), MasterSolves: req.Params.Int(pMasterSolves), MasterStall: req.Params.Int(pMasterStall),
 		NetStart: req.Params.String(pStart) == "net",
 		Singletons: hitas.Singletons{SingleSingle: req.Params.Bool(pSingleSingle),
 			SingleMultiple: req.Params.Bool(pSingleMultiple), MinFreq: req.Params.Bool(pMinFreq)},

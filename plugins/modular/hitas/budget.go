@@ -44,6 +44,9 @@ type plan struct {
 	rest []float64
 	// weight[k] is sub-table k's weight.
 	weight []float64
+	// width is the number of sub-tables solved side by side in the
+	// current wave (walk.go): each gets as many times its share.
+	width int
 }
 
 // planPass weighs the sub-tables at the start of a pass (after the pass's
@@ -96,5 +99,8 @@ func (h *run) share(k int, left time.Duration) time.Duration {
 	} else {
 		f *= 2
 	}
-	return time.Duration(float64(pass) * f)
+	// Sub-tables solved side by side share the time of the wall clock.
+	// A solve may run a quarter past its share before it is given up
+	// (solveCapped): no share reaches into the audit's tenth.
+	return min(time.Duration(float64(pass)*f*float64(max(1, pl.width))), max((left-pl.limit/10)*4/5, time.Millisecond))
 }

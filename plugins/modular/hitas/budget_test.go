@@ -85,3 +85,26 @@ func TestRootOnlyWhenShort(t *testing.T) {
 		})
 	}
 }
+
+// TestShareLeavesAuditTime: with sub-tables solved side by side (plan
+// width 2), no sub-table's share reaches into the tenth of the run's limit
+// kept for the final audit, less the quarter a solve may run past its share
+// (solveCapped). With the shares doubled for two threads and capped at the
+// time left only, the last sub-tables of a pass got all of it: on t4.11³
+// with --time-limit=120s the host stopped the plugin without a pattern.
+func TestShareLeavesAuditTime(t *testing.T) {
+	p := csptest.HierTable(3, 0.3, csptest.Tree2, csptest.Tree2, csptest.Flat(3))
+	const limit = 100 * time.Second
+	h := newTestRun(t, p, &Options{PerSubtable: time.Minute, Deadline: time.Now().Add(time.Hour)})
+	h.plan.limit = limit
+	h.startPass()
+	h.planPass(limit)
+	h.plan.width = 2
+	for _, left := range []time.Duration{limit, limit / 2, limit / 5, limit / 10} {
+		for k := range h.subs {
+			if s, most := h.share(k, left), max((left-limit/10)*4/5, time.Millisecond); s > most || s <= 0 {
+				t.Errorf("%v left: sub-table %d gets %v, want within (0, %v]", left, k, s, most)
+			}
+		}
+	}
+}

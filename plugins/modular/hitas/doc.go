@@ -22,7 +22,11 @@
 //     mode), ordered by increasing sum of hierarchy levels; a pass protects
 //     them top down, and when a sub-table has to suppress a margin an
 //     earlier sub-table published, the pass is abandoned and the run
-//     backtracks: that margin becomes a primary of the next pass.
+//     backtracks: that margin becomes a primary of the next pass. Within
+//     one sum of levels, sub-tables that share no class are solved side by
+//     side (waves) with Options.Workers threads, one engine worker each,
+//     and their results applied in sub-table order, so the pattern does
+//     not depend on the number of threads.
 //   - solve.go: one sub-table's solve with the exact engine of
 //     plugins/internal/csp, cached per input, and the protection levels of
 //     its new secondaries (HiTaS CalcPbounds). A solve may stop within a

@@ -3,7 +3,6 @@ package hitas
 import (
 	"context"
 	"strconv"
-	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp"
@@ -34,8 +33,6 @@ func (h *run) netStart(ctx context.Context, sr *subRef, in *csp.Instance, local 
 			at = append(at, k)
 		}
 	}
-	begin := time.Now()
-	defer func() { h.stats.netStartTime += time.Since(begin) }()
 	p := subProblem(st.Shape(), dims, in, len(local), func(i int, dst []int) []int { return st.Local(at[i], dst) })
 	res, err := netflow.Protect(ctx, p, netflow.Options{Audit: netflow.AuditNever})
 	if err != nil {
@@ -46,7 +43,6 @@ func (h *run) netStart(ctx context.Context, sr *subRef, in *csp.Instance, local 
 	for i, s := range res.Status {
 		start[i] = s.IsSuppressed() && in.Kind[i] == csp.Free
 	}
-	h.stats.netStarts++
 	return start
 }
 

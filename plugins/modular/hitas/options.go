@@ -30,6 +30,12 @@ type Options struct {
 	// master solves: nearly all of a run's time. Like Gap, it never changes
 	// whether a pattern protects the sub-table.
 	MasterSolves int
+	// MasterStall ends a sub-table's master solves after that many in a
+	// row found no cheaper pattern (csp.Options.MasterStall; 0: no such
+	// end). On the bottom sub-tables of a three-dimensional table
+	// (6×6×6 cells, a root bound below half the pattern's cost) a master
+	// solve takes seconds and rarely finds a cheaper pattern.
+	MasterStall int
 	// NetStart starts the exact solve of every two-dimensional sub-table
 	// from NET's pattern (Castro's shortest paths), which the engine checks
 	// and completes (csp.Options.Start).
@@ -57,7 +63,9 @@ type Options struct {
 	// FinalAudit audits the whole problem at the end and repairs the
 	// primaries left under-protected across sub-tables.
 	FinalAudit bool
-	// Workers and Seed are passed to the engine and the audit.
+	// Workers is the number of sub-tables solved side by side (one engine
+	// worker each; 0: GOMAXPROCS) and the workers of the final audit and
+	// repair; Seed is passed to the engine.
 	Workers int
 	Seed    int64
 	// Deadline is the soft deadline of the whole run (zero: none): no

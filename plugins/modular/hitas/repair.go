@@ -38,8 +38,19 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	o.progress(pluginsdk.Progress{Phase: "repair", Fraction: -1})
 	in := csp.FromProblem(p, rel)
 	in.Kind = append([]csp.Kind(nil), in.Kind...)
+	// The repair protects the primaries the audit did not prove protected;
+	// the others keep their suppression without a requirement (adding
+	// suppressions never takes protection away), so that the engine does
+	// not prove them again on the whole table.
+	target := make(map[int]bool, len(rep.UnderProtected)+len(rep.Unverified))
+	for _, f := range rep.UnderProtected {
+		target[f.Cell] = true
+	}
+	for _, c := range rep.Unverified {
+		target[c] = true
+	}
 	for i, s := range status {
-		if s.IsSecondary() {
+		if s.IsSecondary() || (in.Kind[i] == csp.Primary && !target[i]) {
 			in.Kind[i] = csp.Fixed
 		}
 	}
@@ -47,7 +58,11 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	if !o.Deadline.IsZero() {
 		eo.TimeLimit = max(time.Until(o.Deadline), time.Second)
 	}
-	sol, err := csp.Solve(ctx, in, eo)
+	solve := csp.Solve
+	if o.solve != nil {
+		solve = o.solve
+	}
+	sol, err := solve(ctx, in, eo)
 	if err != nil {
 		return fmt.Errorf("repair: %w", err)
 	}

@@ -1,10 +1,13 @@
 package hitas
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/plugins/internal/csp"
+	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 )
@@ -49,5 +52,61 @@ func TestUnverifiedByTimeLimit(t *testing.T) {
 	}
 	if len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Summary, "time limit") {
 		t.Errorf("diagnostics %+v, want one naming the time limit", res.Diagnostics)
+	}
+}
+
+// TestRepairTargets: the final repair gives the engine requirements for the
+// primaries the audit found under-protected only (the others stay
+// suppressed, without a requirement the engine would prove again on the
+// whole table), and the repaired pattern protects every primary. Before,
+// every primary of the table was a requirement of the repair.
+func TestRepairTargets(t *testing.T) {
+	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Workers: 1}
+	res, err := Protect(t.Context(), p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	primaries := 0
+	for _, s := range p.Cells.Status {
+		if s.IsPrimary() {
+			primaries++
+		}
+	}
+	// Publish secondaries until some primaries, not all, are left
+	// under-protected.
+	status := res.Status
+	var before *audit.Report
+	for i := range status {
+		if !status[i].IsSecondary() {
+			continue
+		}
+		status[i] = p.Cells.Status[i]
+		before = csptest.Audit(t, p, status)
+		if n := len(before.UnderProtected); n > 0 && n < primaries {
+			break
+		}
+	}
+	if n := len(before.UnderProtected); n == 0 || n == primaries {
+		t.Fatalf("%d of %d primaries under-protected; want some", n, primaries)
+	}
+	var required int
+	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+		for _, k := range in.Kind {
+			if k == csp.Primary {
+				required++
+			}
+		}
+		return csp.Solve(ctx, in, eo)
+	}
+	out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
+	if err := finalAudit(t.Context(), p, p.Relations, status, &o, out); err != nil {
+		t.Fatal(err)
+	}
+	if required != len(before.UnderProtected) {
+		t.Errorf("the repair had %d primaries with requirements, want the %d under-protected (of %d)", required, len(before.UnderProtected), primaries)
+	}
+	if after := csptest.Audit(t, p, status); len(after.UnderProtected) > 0 || out.Outcome != pluginsdk.OutcomeFeasible {
+		t.Errorf("after the repair: %d under-protected, outcome %v", len(after.UnderProtected), out.Outcome)
 	}
 }

@@ -39,7 +39,12 @@ func (h *run) solveWhole(ctx context.Context) error {
 // deadline (budget.go); a share below the per-sub-table limit ends the
 // solve at the root.
 func (h *run) engineOptions(k int) csp.Options {
-	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, MaxMasterSolves: h.o.MasterSolves, Workers: h.o.Workers, Seed: h.o.Seed}
+	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, MaxMasterSolves: h.o.MasterSolves, MasterStall: h.o.MasterStall, Workers: h.o.Workers, Seed: h.o.Seed}
+	if k >= 0 {
+		// The threads go to sub-tables solved side by side (walk.go); one
+		// worker per solve keeps the pattern the same for any number.
+		o.Workers = 1
+	}
 	if h.o.Log.Debug().Enabled() {
 		o.Logf = func(format string, args ...any) { h.o.Log.Debug().Msgf("csp: "+format, args...) }
 	}
@@ -79,34 +84,98 @@ func (h *run) key(k int, sr *subRef) string {
 	return b.String()
 }
 
+// subJob is one sub-table's solve: its input key, its engine instance
+// (local maps instance cells to problem cells) and options. A job is
+// prepared and finished by the walk, in sub-table order; only its solve
+// (solveJob) runs in parallel with the solves of other sub-tables.
+type subJob struct {
+	k     int
+	key   string
+	in    *csp.Instance
+	local []int
+	eo    csp.Options
+	// hit is the cached answer of a sub-table seen before with the same
+	// input (ok when there is one).
+	hit cached
+	ok  bool
+	// sol is the solve's solution; netStart reports that it started from
+	// NET's pattern, which took netTime.
+	sol      *csp.Solution
+	netStart bool
+	netTime  time.Duration
+	// skipped reports that the deadline came before the solve started.
+	skipped bool
+}
+
+// prepareSub returns sub-table k's job: its cached answer when a sub-table
+// seen before had the same input, else its instance.
+func (h *run) prepareSub(k int) *subJob {
+	sr := &h.subs[k]
+	j := &subJob{k: k, key: h.key(k, sr)}
+	if c, ok := h.cache[j.key]; ok {
+		j.hit, j.ok = c, true
+		return j
+	}
+	j.in, j.local = h.instance(sr)
+	return j
+}
+
+// solveJob solves a prepared sub-table job with the engine options of its
+// start. It reads the run's state but writes only to j, so the jobs of sub-tables without shared cells may run
+// at the same time.
+func (h *run) solveJob(ctx context.Context, j *subJob) error {
+	if j.ok {
+		return nil
+	}
+	sr := &h.subs[j.k]
+	// The options (the time share) are taken as the solve starts, with
+	// the time left then.
+	j.eo = h.engineOptions(j.k)
+	if h.o.NetStart {
+		begin := time.Now()
+		j.eo.Start = h.netStart(ctx, sr, j.in, j.local)
+		j.netStart, j.netTime = j.eo.Start != nil, time.Since(begin)
+	}
+	sol, err := h.solveCapped(ctx, j.in, j.eo)
+	if err != nil {
+		return fmt.Errorf("modular: sub-table %v of table %d: %w", sr.st.Codes, sr.table, err)
+	}
+	j.sol = sol
+	return nil
+}
+
 // solveSub protects sub-table k and returns its new suppressions with
 // their protection levels; a sub-table seen before with the same input
 // gives the same answer from the cache.
 func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
-	sr := &h.subs[k]
-	key := h.key(k, sr)
-	if c, ok := h.cache[key]; ok {
+	j := h.prepareSub(k)
+	if err := h.solveJob(ctx, j); err != nil {
+		return cached{}, err
+	}
+	return h.finishSub(j), nil
+}
+
+// finishSub records a solved job (figures, cache) and returns the new
+// suppressions of its sub-table with their protection levels.
+func (h *run) finishSub(j *subJob) cached {
+	if j.ok {
 		h.stats.reused++
-		return c, nil
+		return j.hit
 	}
-	in, local := h.instance(sr)
-	eo := h.engineOptions(k)
-	if h.o.NetStart {
-		eo.Start = h.netStart(ctx, sr, in, local)
+	sr, in, local, eo, sol := &h.subs[j.k], j.in, j.local, j.eo, j.sol
+	if j.netStart {
+		h.stats.netStarts++
 	}
+	h.stats.netStartTime += j.netTime
 	if eo.MaxMasterSolves < 0 && h.o.MasterSolves >= 0 {
 		h.stats.rootOnly++
-	}
-	sol, err := h.solveCapped(ctx, in, eo)
-	if err != nil {
-		return cached{}, fmt.Errorf("modular: sub-table %v of table %d: %w", sr.st.Codes, sr.table, err)
 	}
 	h.stats.record(sol)
 	if len(sol.Unprotectable) > 0 {
 		h.stats.infeasible++
 	}
 	st := &sol.Stats
-	h.o.Log.Debug().Int("subtable", k).Ints("levels", sr.st.Levels).Int("cells", st.Cells).Int("columns", st.Columns).
+	h.o.Log.Debug().Int("subtable", j.k).Ints("levels", sr.st.Levels).Int("cells", st.Cells).Int("columns", st.Columns).
 		Int("rows", st.Rows).Int("tasks", st.Tasks).Int("rounds", st.Rounds).Int("master_solves", st.MasterSolves).
 		Int64("attacker_lps", st.AttackerLPs).Int64("router_lps", st.RouterLPs).Int64("nodes", st.Nodes).
 		Float64("cost", sol.Cost).Float64("heuristic_cost", st.HeuristicCost).Float64("root_bound", st.RootBound).
@@ -135,8 +204,8 @@ func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
 		out.lpl = append(out.lpl, l)
 		out.upl = append(out.upl, u)
 	}
-	h.cache[key] = out
-	return out, nil
+	h.cache[j.key] = out
+	return out
 }
 
 // solveCapped solves a sub-table under a hard cap on its time: its limit

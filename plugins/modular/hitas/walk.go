@@ -3,8 +3,12 @@ package hitas
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sdcengine/argus/pluginsdk"
@@ -66,61 +70,161 @@ func subtables(ctx context.Context, p *pluginsdk.Problem) ([]subRef, error) {
 // of levels at a time); a cell that a sub-table newly suppresses after an
 // earlier sub-table of the pass saw it published is backtracked: the pass
 // ends with its group and the next one starts with that cell as a primary.
+// Within a group, sub-tables without shared cells are solved side by side
+// (waves): the result is the one of solving them one after the other.
 // A problem without tables is protected as one sub-table.
 func (h *run) walk(ctx context.Context) error {
 	if len(h.p.Tables) == 0 {
 		return h.solveWhole(ctx)
 	}
 	n := h.p.NumCells()
-	cur, back, g := &h.current, &h.backtrack, &h.given
 	for pass := 0; ; pass++ {
 		h.stats.passes++
 		h.startPass()
 		seen := make([]bool, n)
 		backtracked := false
-		for k := 0; k < len(h.subs); {
-			gnr := h.subs[k].gnr
-			for ; k < len(h.subs) && h.subs[k].gnr == gnr; k++ {
+		done := 0
+		for a := 0; a < len(h.subs); {
+			b := a
+			for b < len(h.subs) && h.subs[b].gnr == h.subs[a].gnr {
+				b++
+			}
+			for _, wave := range h.waves(a, b) {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
 				if !h.o.Deadline.IsZero() && !time.Now().Before(h.o.Deadline) {
 					h.timedOut = true
-					h.stats.unreached = len(h.subs) - k
+					h.stats.unreached = len(h.subs) - done
 					return nil
 				}
-				newly, err := h.solveSub(ctx, k)
+				bt, skipped, err := h.solveWave(ctx, wave, seen, func(n int) { h.progress(pass, done+n) })
 				if err != nil {
 					return err
 				}
-				for i, r := range newly.cells {
-					if seen[r] && !back.cell[r] {
-						back.cell[r] = true
-						back.lowerPL[r], back.upperPL[r] = newly.lpl[i], newly.upl[i]
-						h.stats.backtracks++
-						backtracked = true
-					}
-					cur.suppressed[r] = true
-					if !g.primary[r] {
-						cur.lowerPL[r], cur.upperPL[r] = newly.lpl[i], newly.upl[i]
-					}
+				backtracked = backtracked || bt
+				done += len(wave)
+				if skipped > 0 {
+					h.timedOut = true
+					h.stats.unreached = len(h.subs) - done + skipped
+					return nil
 				}
-				for _, c := range h.subs[k].st.Cells {
-					if c >= 0 {
-						seen[h.cls.root[c]] = true
-					}
-				}
-				h.progress(pass, k+1)
 			}
 			if backtracked {
 				break
 			}
+			a = b
 		}
 		if !backtracked {
 			return nil
 		}
 		h.o.Log.Debug().Int("pass", pass).Int("backtracks", h.stats.backtracks).Msg("MOD restarts")
 	}
+}
+
+// waves splits the group of sub-tables a..b−1 into waves, in order: a
+// sub-table goes into the wave after the latest one holding an earlier
+// sub-table of the group that shares a class with it. The sub-tables of a
+// wave share no class, and every sub-table is solved after the earlier ones
+// it shares classes with: solving the waves in order, and each wave's
+// sub-tables in any order, gives what solving the group one sub-table after
+// the other does (a sub-table's solve reads and writes the state of its
+// own classes only).
+func (h *run) waves(a, b int) [][]int {
+	last := map[int32]int{} // class → the latest wave with a sub-table holding it
+	var out [][]int
+	for k := a; k < b; k++ {
+		w := 0
+		cells := h.subs[k].st.Cells
+		for _, c := range cells {
+			if c < 0 {
+				continue
+			}
+			if x, ok := last[h.cls.root[c]]; ok {
+				w = max(w, x+1)
+			}
+		}
+		for _, c := range cells {
+			if c >= 0 {
+				last[h.cls.root[c]] = w
+			}
+		}
+		if w == len(out) {
+			out = append(out, nil)
+		}
+		out[w] = append(out[w], k)
+	}
+	return out
+}
+
+// solveWave solves the sub-tables of a wave (sharing no class) with up to
+// Options.Workers of them at a time, then applies their results in
+// sub-table order: new suppressions join the pass's pattern, and those
+// of cells an earlier sub-table of the pass saw published (seen) are
+// backtracked (reported by backtracked). solved(n) is called, one call
+// at a time, as the wave's n-th sub-table is solved. The sub-tables not
+// started by the deadline are left unsolved (counted by skipped).
+func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved func(n int)) (backtracked bool, skipped int, err error) {
+	threads := h.o.Workers
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	threads = max(1, min(threads, len(wave)))
+	h.plan.width = threads
+	jobs := make([]*subJob, len(wave))
+	for i, k := range wave {
+		jobs[i] = h.prepareSub(k)
+	}
+	errs := make([]error, len(jobs))
+	var next atomic.Int64
+	var mu sync.Mutex
+	n := 0
+	var wg sync.WaitGroup
+	for range threads {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
+				if !jobs[i].ok && !h.o.Deadline.IsZero() && !time.Now().Before(h.o.Deadline) {
+					jobs[i].skipped = true // the deadline came: left unsolved
+					continue
+				}
+				errs[i] = h.solveJob(ctx, jobs[i])
+				mu.Lock()
+				n++
+				solved(n)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return false, 0, err
+	}
+	cur, back, g := &h.current, &h.backtrack, &h.given
+	for _, j := range jobs {
+		if j.skipped {
+			skipped++
+			continue
+		}
+		newly := h.finishSub(j)
+		for i, r := range newly.cells {
+			if seen[r] && !back.cell[r] {
+				back.cell[r] = true
+				back.lowerPL[r], back.upperPL[r] = newly.lpl[i], newly.upl[i]
+				h.stats.backtracks++
+				backtracked = true
+			}
+			cur.suppressed[r] = true
+			if !g.primary[r] {
+				cur.lowerPL[r], cur.upperPL[r] = newly.lpl[i], newly.upl[i]
+			}
+		}
+		for _, c := range h.subs[j.k].st.Cells {
+			if c >= 0 {
+				seen[h.cls.root[c]] = true
+			}
+		}
+	}
+	return backtracked, skipped, nil
 }
 
 // startPass sets the pattern at the start of a pass (the primaries, the
