@@ -91,6 +91,10 @@ func (modular) Info() pluginsdk.MethodInfo {
 			Output:         pluginsdk.OutputSuppression,
 			NeedsFrequency: true,
 			LinkedTables:   true,
+			// Sub-tables run side by side only when they share no cell,
+			// each on one engine worker, and their results are applied in
+			// sub-table order: the walk one after the other.
+			ThreadIndependent: true,
 		},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
 			pluginsdk.StructureHierarchical, pluginsdk.StructureLinked, pluginsdk.StructureGeneral},
