@@ -127,12 +127,8 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	} else {
 		e.logf("Start of the %s protection for %s", name, target)
 	}
-	ctx := e.ctx
-	if e.cfg.SuppressLimit > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, e.cfg.SuppressLimit)
-		defer cancel()
-	}
+	ctx, cancel := e.methodContext()
+	defer cancel()
 	threads, why := e.threadsFor(ref.Info)
 	e.logf("%s", threadsLine(ref.Info.Code, threads, why))
 	start := time.Now()
@@ -430,6 +426,35 @@ func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, para
 		return nil, fmt.Errorf("audit failed: the audit plugin returned no verdicts (it predates contract 1.%d; install the audit plugin of this release)", wire.ProtocolMinor)
 	}
 	return res, nil
+}
+
+// auditReserve is the share of the job's time left that a method leaves
+// to the audit of its result and the outputs: a quarter.
+const auditReserve = 4
+
+// methodContext is the context of a method's run: the job's, ended after
+// Config.SuppressLimit and, when the job has a deadline, after three
+// quarters of the time left (auditReserve), so that a method that uses all
+// its time still leaves its audit time to judge the result (before, a
+// method given the job's whole deadline left the audit seconds, and the
+// job ended in an error instead of a verdict).
+func (e *engine) methodContext() (context.Context, context.CancelFunc) {
+	end, bounded := e.ctx.Deadline()
+	if e.cfg.SuppressLimit > 0 {
+		if d := time.Now().Add(e.cfg.SuppressLimit); !bounded || d.Before(end) {
+			end, bounded = d, true
+		}
+	}
+	if d, ok := e.ctx.Deadline(); ok {
+		left := time.Until(d)
+		if r := time.Now().Add(left - left/auditReserve); r.Before(end) {
+			end = r
+		}
+	}
+	if !bounded {
+		return e.ctx, func() {}
+	}
+	return context.WithDeadline(e.ctx, end)
 }
 
 // DefaultAuditLimit bounds an audit when Config.AuditLimit is 0.

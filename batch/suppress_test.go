@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -280,5 +281,63 @@ func TestLimitNoteWithoutBound(t *testing.T) {
 	}
 	if limitNote("OPT", pluginsdk.OutcomeOptimal, pluginsdk.Stats{Gap: 0.1}, time.Second) != "" {
 		t.Error("note for an optimal result")
+	}
+}
+
+// deadlineRecorder records the deadline of the context each method ran
+// with.
+type deadlineRecorder struct {
+	*fakeProtector
+	got map[string]time.Time
+}
+
+func (d *deadlineRecorder) Protect(ctx context.Context, job pluginclient.Job) (*pluginsdk.Result, error) {
+	if end, ok := ctx.Deadline(); ok {
+		d.got[job.Method] = end
+	}
+	return d.fakeProtector.Protect(ctx, job)
+}
+
+// TestMethodLeavesAuditTime: under a job deadline a method gets three
+// quarters of the time left and its audit the rest; before, the method got
+// the job's deadline and, using all of it, left its audit seconds (the
+// t4.11³ GH job with --time-limit=10m ended in an audit error).
+func TestMethodLeavesAuditTime(t *testing.T) {
+	needCorpus(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "job.arb")
+	if err := os.WriteFile(path, []byte(simpleJob(t, "<SUPPRESS> KEEP(1)\r\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		suppress time.Duration
+		want     time.Duration // the method's deadline, from the start
+	}{
+		{"job deadline only", 0, 75 * time.Second},
+		{"a shorter suppress limit", 10 * time.Second, 10 * time.Second},
+		{"a longer suppress limit", time.Hour, 75 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &deadlineRecorder{fakeProtector: newFake(t, keep{}), got: map[string]time.Time{}}
+			start := time.Now()
+			ctx, cancel := context.WithDeadline(t.Context(), start.Add(100*time.Second))
+			defer cancel()
+			code, _ := Run(ctx, Config{BatchFile: path, Logbook: filepath.Join(dir, "log.txt"), TempDir: dir, Protector: rec,
+				SuppressLimit: tc.suppress, Log: zerolog.Nop(), Version: "test"})
+			if code != ExitOK {
+				t.Fatalf("exit %d", code)
+			}
+			m, ok := rec.got["KEEP"]
+			if !ok {
+				t.Fatal("the method ran without a deadline")
+			}
+			if got := m.Sub(start); got > tc.want+time.Second || got < tc.want-5*time.Second {
+				t.Errorf("method deadline %v after the start, want %v", got, tc.want)
+			}
+			if a := rec.got[AuditMethod]; !a.Equal(start.Add(100 * time.Second)) {
+				t.Errorf("audit deadline %v after the start, want the job's", a.Sub(start))
+			}
+		})
 	}
 }
