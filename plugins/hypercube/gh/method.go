@@ -107,9 +107,7 @@ func OptionsFrom(params pluginsdk.Params, limits pluginsdk.Limits) Options {
 
 // Protect runs the hypercube on req.Problem with req's parameters and limits.
 func (Method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
-	o := OptionsFrom(req.Params, req.Limits)
-	o.Progress = req.Progress
-	res, err := Protect(ctx, req.Problem, o)
+	res, err := Protect(ctx, req.Problem, optionsFor(ctx, req))
 	if err != nil {
 		return nil, err
 	}
@@ -118,4 +116,15 @@ func (Method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		Int64("under_protected_after", s.UnderProtectedAfter).Float64("ratio", s.Extra["ratio"]).
 		Float64("repair_rounds", s.Extra["repair_rounds"]).Dur("took", s.WallTime).Msg("hypercube done")
 	return res, nil
+}
+
+// optionsFor is OptionsFrom for req, with the soft time limit shortened to
+// end before ctx's deadline (pluginsdk.Limits.SolveTime): the host's job
+// deadline reaches the plugin as ctx's, and a method that ignored it was
+// stopped at the hard deadline with no pattern at all.
+func optionsFor(ctx context.Context, req *pluginsdk.Request) Options {
+	o := OptionsFrom(req.Params, req.Limits)
+	o.TimeLimit = req.Limits.SolveTime(ctx, 0)
+	o.Progress = req.Progress
+	return o
 }

@@ -50,6 +50,20 @@ const (
 	ChooseCost
 )
 
+// AuditScope selects how the repair's audits judge a primary.
+type AuditScope int
+
+const (
+	// AuditLocal judges a primary on sub-problems of the hidden cells
+	// nearest to it (every other cell published at its value, which only
+	// narrows the attacker): one not proven protected there is repaired
+	// as an under-protected one. No LP over the whole table.
+	AuditLocal AuditScope = iota
+	// AuditTable is the audit's own verdict: its local proofs, then the
+	// whole table for the primaries they leave.
+	AuditTable
+)
+
 // Options control Protect. The zero value is not useful; start from
 // DefaultOptions.
 type Options struct {
@@ -87,6 +101,8 @@ type Options struct {
 	// secondaries without a bound, 6 838 with depth 2); the repair's audit
 	// judges the pattern either way and adds hypercubes where it fails.
 	PropagationDepth int
+	// AuditScope selects the repair's audits (AuditLocal by default).
+	AuditScope AuditScope
 	// AuditWorkers is the number of parallel LP solvers of the audit; 0
 	// means one.
 	AuditWorkers int

@@ -534,10 +534,27 @@ func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options, all bool) 
 			hidden[i] = sec
 		}
 	}
-	aopts.Cells = check
 	e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Message: fmt.Sprintf("checking %d primaries against the widest pattern", len(check))})
 	ctx, cancel := e.auditContext()
 	defer cancel()
+	if e.o.AuditScope == AuditLocal {
+		// What sub-problems prove protected has a protected pattern; only
+		// the others are audited on the whole table.
+		lr, err := e.localAudit(ctx, hidden, check, aopts)
+		if err != nil {
+			return err
+		}
+		check = check[:0]
+		for _, f := range lr.UnderProtected {
+			check = append(check, f.Cell)
+		}
+		check = append(check, lr.Unverified...)
+		if len(check) == 0 {
+			return nil
+		}
+		slices.Sort(check)
+	}
+	aopts.Cells = check
 	hr, err := audit.Suppression(ctx, e.p, hidden, aopts)
 	if err != nil {
 		return err
@@ -579,20 +596,64 @@ func (e *engine) audit(ctx context.Context, status []cellstatus.Status, targets 
 	if len(targets) == 0 {
 		return &audit.Report{}, nil
 	}
-	aopts.Cells = targets
+	whole := targets
+	var rep *audit.Report
+	if e.o.AuditScope == AuditLocal {
+		// A primary that sub-problems failed to prove localTries times
+		// is judged on the whole table: hiding more cells around it
+		// shrinks what its neighbourhoods reach, so they may never prove
+		// it.
+		var local []int
+		whole = nil
+		for _, c := range targets {
+			if e.localFails[c] >= localTries {
+				whole = append(whole, c)
+			} else {
+				local = append(local, c)
+			}
+		}
+		if len(local) > 0 {
+			var err error
+			if rep, err = e.localAudit(ctx, status, local, aopts); err != nil {
+				return nil, err
+			}
+			for _, f := range rep.UnderProtected {
+				e.localFails[f.Cell]++
+			}
+			for _, c := range rep.Unverified {
+				e.localFails[c]++
+			}
+			e.localProven += rep.Counts.Local
+		}
+		if len(whole) == 0 {
+			return rep, nil
+		}
+	}
+	aopts.Cells = whole
 	aopts.LocalCells = e.o.localCells
 	aopts.OnProgress = func(pr audit.Progress) {
 		e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Iterations: int64(pr.LPs),
 			Message: fmt.Sprintf("%d of %d primaries audited", pr.Done, pr.Total)})
 	}
-	rep, err := audit.Suppression(ctx, e.p, status, aopts)
+	wr, err := audit.Suppression(ctx, e.p, status, aopts)
 	if err != nil {
 		return nil, err
 	}
-	e.localProven += rep.Counts.Local
-	e.wholeTargets += len(targets) - rep.Counts.Local
+	e.localProven += wr.Counts.Local
+	e.wholeTargets += len(whole) - wr.Counts.Local
+	if rep == nil {
+		return wr, nil
+	}
+	rep.UnderProtected = append(rep.UnderProtected, wr.UnderProtected...)
+	rep.Unverified = append(rep.Unverified, wr.Unverified...)
+	rep.Diagnostics = append(rep.Diagnostics, wr.Diagnostics...)
+	rep.TimedOut = rep.TimedOut || wr.TimedOut
 	return rep, nil
 }
+
+// localTries is the number of local audits a primary fails before the
+// repair judges it on the whole table (AuditLocal).
+const localTries = 3
 
 // isSingleCell reports whether cell i is a single-respondent cell as the
 // colluding-singletons audit sees it: frequency 1, or status 7/8 when the
