@@ -131,10 +131,13 @@
 // is repaired as an under-protected one (which costs suppressions but no
 // LP over every hidden cell of the table: on t4.11³, with colluding
 // singletons, those did not end in 15 minutes). A primary that sub-problems
-// fail to prove three times, and the check against the widest pattern of
-// those they leave, go to the audit package's own verdicts (its local
-// proofs, then the whole table). AuditTable uses those verdicts for every
-// audit. The figures "local_proven" and "audit_targets" count the
+// fail to prove three times goes to the audit package's own verdicts (its
+// local proofs, then the whole table), and so does the check against the
+// widest pattern, each within 20 s (ended at the soft deadline); a primary
+// such an audit leaves unverified is given up: the repair stops hiding
+// cells for it and names it (warning hypercube.unproven, OutcomePartial),
+// and the host's audit judges it. AuditTable uses the audit's own verdicts,
+// without a time limit of their own, for every audit. The figures "local_proven" and "audit_targets" count the
 // primaries proven locally and those audited on the whole table. The result
 // counts the under-protected primaries of the first and the last audit
 // (Stats.UnderProtectedBefore, UnderProtectedAfter) and is OutcomePartial,

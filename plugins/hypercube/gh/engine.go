@@ -138,8 +138,12 @@ type engine struct {
 	// hopeless lists the primaries that no pattern protects (dropHopeless).
 	failures map[int]int
 	// localFails counts the local audits each primary failed (AuditLocal).
-	localFails              map[int]int
-	hopeless                []int
+	localFails map[int]int
+	hopeless   []int
+	// unproven lists the primaries the repair gave up on (AuditLocal).
+	unproven []int
+	// repairs counts the rounds the repair added hypercubes for a root.
+	repairs                 map[int32]int
 	underBefore, underAfter int
 	timedOut                bool
 	lastProgress            float64
@@ -151,7 +155,7 @@ func key(s int, t int32) uint64 { return uint64(s)<<32 | uint64(uint32(t)) }
 // sub-tables and their occurrence lists.
 func newEngine(ctx context.Context, p *pluginsdk.Problem, o Options) (*engine, error) {
 	e := &engine{p: p, o: o, n: p.NumCells(), ctx: ctx, cache: map[uint64][]cubeRec{}, step: map[uint64]int8{},
-		short: map[uint64]bool{}, unverifiedWidened: map[int32]bool{}, failures: map[int]int{}, localFails: map[int]int{}}
+		short: map[uint64]bool{}, unverifiedWidened: map[int32]bool{}, failures: map[int]int{}, localFails: map[int]int{}, repairs: map[int32]int{}}
 	e.srch.e = e
 	if o.TimeLimit > 0 {
 		e.deadline = time.Now().Add(o.TimeLimit)

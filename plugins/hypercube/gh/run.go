@@ -398,7 +398,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		if err := e.dropHopeless(rep, aopts, false); err != nil {
 			return diags, e.auditError(err)
 		}
-		e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless)
+		e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless) + len(e.unproven)
 		if len(rep.UnderProtected)+len(rep.Unverified) == 0 {
 			return e.withHopeless(diags), nil
 		}
@@ -448,14 +448,24 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 				added++
 				continue
 			}
-			n, err := e.repairCell(r)
-			if err != nil {
-				return diags, err
+			// A primary repaired again and again gets more hypercubes
+			// per round (1, 1, 2, 2, 4, …, at most maxRepairBurst): one
+			// cell a round took 84 rounds, each a whole-table audit, on
+			// a primary of t4.5³ seed 3.
+			e.repairs[r]++
+			for k := range min(1<<((e.repairs[r]-1)/2), maxRepairBurst) {
+				n, err := e.repairCell(r)
+				if err != nil {
+					return diags, err
+				}
+				if n == 0 {
+					if k == 0 {
+						stuckCells = append(stuckCells, r)
+					}
+					break
+				}
+				added += n
 			}
-			if n == 0 {
-				stuckCells = append(stuckCells, r)
-			}
-			added += n
 		}
 		// A primary without an attacker result is not proven protected:
 		// it is treated as one that no hypercube could repair, once, and
@@ -486,7 +496,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			if err := e.dropHopeless(rep, aopts, true); err != nil {
 				return diags, e.auditError(err)
 			}
-			e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless)
+			e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless) + len(e.unproven)
 			return e.withHopeless(stuck()), nil
 		}
 		if err := e.iterate(); err != nil {
@@ -494,6 +504,10 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		}
 	}
 }
+
+// maxRepairBurst bounds the hypercubes the repair adds for one primary in
+// one round.
+const maxRepairBurst = 16
 
 // hopelessAfter is the number of audits a primary fails before the repair
 // checks whether any pattern can protect it.
@@ -510,10 +524,15 @@ const hopelessAfter = 3
 // With all set (the repair has nothing left to add) every primary of rep
 // not checked yet is checked.
 func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options, all bool) error {
+	local := e.o.AuditScope == AuditLocal
 	var check []int
 	for _, f := range rep.UnderProtected {
 		n := e.failures[f.Cell]
 		if n < 0 { // checked: it has a protected pattern
+			continue
+		}
+		// Under AuditLocal only the failures of whole-table audits count.
+		if local && e.localFails[f.Cell] <= localTries {
 			continue
 		}
 		if !all {
@@ -537,24 +556,10 @@ func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options, all bool) 
 	e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Message: fmt.Sprintf("checking %d primaries against the widest pattern", len(check))})
 	ctx, cancel := e.auditContext()
 	defer cancel()
-	if e.o.AuditScope == AuditLocal {
-		// What sub-problems prove protected has a protected pattern; only
-		// the others are audited on the whole table.
-		lr, err := e.localAudit(ctx, hidden, check, aopts)
-		if err != nil {
-			return err
-		}
-		check = check[:0]
-		for _, f := range lr.UnderProtected {
-			check = append(check, f.Cell)
-		}
-		check = append(check, lr.Unverified...)
-		if len(check) == 0 {
-			return nil
-		}
-		slices.Sort(check)
-	}
 	aopts.Cells = check
+	if local {
+		aopts.TimeLimit = e.wholeLimit()
+	}
 	hr, err := audit.Suppression(ctx, e.p, hidden, aopts)
 	if err != nil {
 		return err
@@ -564,8 +569,24 @@ func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options, all bool) 
 		drop[f.Cell] = true
 		e.hopeless = append(e.hopeless, f.Cell)
 	}
+	if hr.TimedOut {
+		// Not shown protected by any pattern in time: given up.
+		for _, c := range hr.Unverified {
+			drop[c] = true
+			e.unproven = append(e.unproven, c)
+		}
+	}
 	rep.UnderProtected = slices.DeleteFunc(rep.UnderProtected, func(f audit.Finding) bool { return drop[f.Cell] })
 	return nil
+}
+
+// wholeLimit is the time limit of a whole-table audit under AuditLocal:
+// wholeAuditLimit, ended at the soft deadline.
+func (e *engine) wholeLimit() time.Duration {
+	if e.deadline.IsZero() {
+		return wholeAuditLimit
+	}
+	return max(time.Millisecond, min(wholeAuditLimit, time.Until(e.deadline)))
 }
 
 // auditError is the error of a failed audit: errTimeLimit past the soft
@@ -580,6 +601,12 @@ func (e *engine) auditError(err error) error {
 // withHopeless adds to diags the warning naming the primaries that no
 // pattern protects, if any.
 func (e *engine) withHopeless(diags []pluginsdk.Diagnostic) []pluginsdk.Diagnostic {
+	if len(e.unproven) > 0 {
+		cells := slices.Sorted(slices.Values(e.unproven))
+		diags = append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.unproven",
+			Summary: fmt.Sprintf("hypercube: the repair gave up on %d primary cells: neither local audits nor a whole-table audit of %v proved them protected (the host's audit judges them)", len(cells), wholeAuditLimit),
+			Cells:   cells})
+	}
 	if len(e.hopeless) == 0 {
 		return diags
 	}
@@ -596,40 +623,10 @@ func (e *engine) audit(ctx context.Context, status []cellstatus.Status, targets 
 	if len(targets) == 0 {
 		return &audit.Report{}, nil
 	}
-	whole := targets
-	var rep *audit.Report
 	if e.o.AuditScope == AuditLocal {
-		// A primary that sub-problems failed to prove localTries times
-		// is judged on the whole table: hiding more cells around it
-		// shrinks what its neighbourhoods reach, so they may never prove
-		// it.
-		var local []int
-		whole = nil
-		for _, c := range targets {
-			if e.localFails[c] >= localTries {
-				whole = append(whole, c)
-			} else {
-				local = append(local, c)
-			}
-		}
-		if len(local) > 0 {
-			var err error
-			if rep, err = e.localAudit(ctx, status, local, aopts); err != nil {
-				return nil, err
-			}
-			for _, f := range rep.UnderProtected {
-				e.localFails[f.Cell]++
-			}
-			for _, c := range rep.Unverified {
-				e.localFails[c]++
-			}
-			e.localProven += rep.Counts.Local
-		}
-		if len(whole) == 0 {
-			return rep, nil
-		}
+		return e.auditLocally(ctx, status, targets, aopts)
 	}
-	aopts.Cells = whole
+	aopts.Cells = targets
 	aopts.LocalCells = e.o.localCells
 	aopts.OnProgress = func(pr audit.Progress) {
 		e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Iterations: int64(pr.LPs),
@@ -640,20 +637,65 @@ func (e *engine) audit(ctx context.Context, status []cellstatus.Status, targets 
 		return nil, err
 	}
 	e.localProven += wr.Counts.Local
-	e.wholeTargets += len(whole) - wr.Counts.Local
-	if rep == nil {
-		return wr, nil
-	}
-	rep.UnderProtected = append(rep.UnderProtected, wr.UnderProtected...)
-	rep.Unverified = append(rep.Unverified, wr.Unverified...)
-	rep.Diagnostics = append(rep.Diagnostics, wr.Diagnostics...)
-	rep.TimedOut = rep.TimedOut || wr.TimedOut
-	return rep, nil
+	e.wholeTargets += len(targets) - wr.Counts.Local
+	return wr, nil
 }
 
 // localTries is the number of local audits a primary fails before the
-// repair judges it on the whole table (AuditLocal).
+// repair audits it on the whole table (AuditLocal).
 const localTries = 3
+
+// wholeAuditLimit bounds a whole-table audit under AuditLocal (of the
+// primaries local audits do not prove, and against the widest pattern):
+// with tens of thousands of hidden cells and colluding singletons its LPs
+// may not end in minutes; the primaries it leaves unverified are given up
+// (the repair stops hiding cells for them; warning hypercube.unproven).
+const wholeAuditLimit = 20 * time.Second
+
+// auditLocally judges the targets on sub-problems (localAudit) and those
+// that failed localTries of them on the whole table, within
+// wholeAuditLimit; a primary that audit leaves unverified is given up.
+func (e *engine) auditLocally(ctx context.Context, status []cellstatus.Status, targets []int, aopts audit.Options) (*audit.Report, error) {
+	var local, whole []int
+	for _, c := range targets {
+		if e.localFails[c] >= localTries {
+			whole = append(whole, c)
+		} else {
+			local = append(local, c)
+		}
+	}
+	rep := &audit.Report{}
+	if len(local) > 0 {
+		var err error
+		if rep, err = e.localAudit(ctx, status, local, aopts); err != nil {
+			return nil, err
+		}
+		e.localProven += rep.Counts.Local
+	}
+	if len(whole) > 0 {
+		aopts.Cells, aopts.LocalCells, aopts.TimeLimit = whole, e.o.localCells, e.wholeLimit()
+		wr, err := audit.Suppression(ctx, e.p, status, aopts)
+		if err != nil {
+			return nil, err
+		}
+		e.localProven += wr.Counts.Local
+		e.wholeTargets += len(whole) - wr.Counts.Local
+		rep.UnderProtected = append(rep.UnderProtected, wr.UnderProtected...)
+		rep.Diagnostics = append(rep.Diagnostics, wr.Diagnostics...)
+		if wr.TimedOut {
+			e.unproven = append(e.unproven, wr.Unverified...)
+		} else {
+			rep.Unverified = append(rep.Unverified, wr.Unverified...)
+		}
+	}
+	for _, f := range rep.UnderProtected {
+		e.localFails[f.Cell]++
+	}
+	for _, c := range rep.Unverified {
+		e.localFails[c]++
+	}
+	return rep, nil
+}
 
 // isSingleCell reports whether cell i is a single-respondent cell as the
 // colluding-singletons audit sees it: frequency 1, or status 7/8 when the
