@@ -3,6 +3,7 @@ package gh
 import (
 	"context"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func generatedJob(tb testing.TB, shape string, seed uint64) *pluginclient.Job {
 // audit found short, those proven by local audits and on the whole table,
 // and those it gave up on (the host's audit judges them). Shapes and seeds
 // from GH_BENCH_SHAPES (default t4.5xt4.5xt4.5) and GH_BENCH_SEEDS
-// (default 1):
+// (default 1); GH_BENCH_DEPTH sets propagation_depth:
 //
 //	GH_BENCH_SHAPES=t4.5xt4.5xt4.5,t4.7xt4.7xt4.7,t4.11xt4.11xt4.11 GH_BENCH_SEEDS=1,2,3 \
 //	  go test ./plugins/hypercube/gh -run '^$' -bench Generated -benchtime 1x
@@ -65,14 +66,19 @@ func BenchmarkGenerated(b *testing.B) {
 					sd = 10*sd + uint64(r-'0')
 				}
 				job := generatedJob(b, shape, sd)
+				var err error
 				params, diags := pluginsdk.ValidateParams(Method{}, job.Params)
 				if len(diags) > 0 {
 					b.Fatal(diags)
 				}
 				o := OptionsFrom(params, job.Limits)
+				if v := os.Getenv("GH_BENCH_DEPTH"); v != "" {
+					if o.PropagationDepth, err = strconv.Atoi(v); err != nil {
+						b.Fatal(err)
+					}
+				}
 				var res *pluginsdk.Result
 				for b.Loop() {
-					var err error
 					if res, err = Protect(context.Background(), job.Problem, o); err != nil {
 						b.Fatal(err)
 					}
