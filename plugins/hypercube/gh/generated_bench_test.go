@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
 )
 
 // generatedJob builds the job of "argus generate -shape shape -seed seed
@@ -115,7 +117,12 @@ func TestGeneratedT45(t *testing.T) {
 		rounds      float64
 	}{{1, 6837, 30}, {3, 6837, 30}} {
 		job := generatedJob(t, "t4.5xt4.5xt4.5", tc.seed)
-		res, under := protectJob(t, job)
+		params, _ := pluginsdk.ValidateParams(Method{}, job.Params)
+		res, err := Protect(context.Background(), job.Problem, OptionsFrom(params, job.Limits))
+		if err != nil {
+			t.Fatal(err)
+		}
+		under := hostVerdicts(t, job.Problem, res.Status)
 		if res.Outcome != pluginsdk.OutcomeFeasible || under != 0 || res.Stats.UnderProtectedAfter != 0 {
 			t.Errorf("seed %d: outcome %v, host audit %d under-protected, method %d; diagnostics %v", tc.seed, res.Outcome, under, res.Stats.UnderProtectedAfter, res.Diagnostics)
 		}
@@ -124,4 +131,17 @@ func TestGeneratedT45(t *testing.T) {
 		}
 		t.Logf("seed %d: %d secondaries, %v repair rounds", tc.seed, res.Stats.Secondaries, res.Stats.Extra["repair_rounds"])
 	}
+}
+
+// hostVerdicts counts the primaries of status that the host's audit
+// (verdicts, the single-respondent primaries colluding) does not find
+// protected.
+func hostVerdicts(t testing.TB, p *pluginsdk.Problem, status []cellstatus.Status) int {
+	t.Helper()
+	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Workers: 1, Mode: audit.ModeVerdicts,
+		Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(rep.UnderProtected) + len(rep.Unverified)
 }
