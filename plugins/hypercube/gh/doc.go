@@ -123,8 +123,9 @@
 // hiding cells for it ("unprotectable", warning
 // hypercube.unprotectable naming it; the result is OutcomePartial).
 //
-// By default (Options.AuditScope AuditLocal) the repair judges a primary on
-// sub-problems only: the hidden cells nearest to it through the relations
+// With Options.AuditScope AuditLocal (the default AuditAuto's choice when
+// the hypercube phase leaves more than AutoLocalHidden hidden cells, else
+// AuditTable) the repair judges a primary on sub-problems only: the hidden cells nearest to it through the relations
 // (100, then 400, then 1 600 of them), every other cell published at its
 // value, with the whole table's a-priori bounds. That only narrows the
 // attacker, so what they prove protected is; a primary they do not prove

@@ -692,7 +692,7 @@ func TestOptionsFrom(t *testing.T) {
 	params, _ = pluginsdk.ValidateParams(Method{}, nil)
 	d := OptionsFrom(params, pluginsdk.Limits{})
 	if d.AprioriPct != 100 || !d.Singleton || !d.Repair || d.Ratio >= 0 || d.Criterion != CriterionRatio ||
-		d.Cost != CostLog || d.Choose != ChooseCost || d.AuditScope != AuditLocal {
+		d.Cost != CostLog || d.Choose != ChooseCost || d.AuditScope != AuditAuto {
 		t.Errorf("defaults %+v", d)
 	}
 }

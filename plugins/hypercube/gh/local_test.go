@@ -50,8 +50,8 @@ func TestRepairAuditsLocally(t *testing.T) {
 	}
 }
 
-// TestLocalScope: by default the repair judges primaries on sub-problems
-// only (AuditLocal): on tables whose hidden cells form one component it
+// TestLocalScope: with AuditLocal the repair judges primaries on
+// sub-problems only: on tables whose hidden cells form one component it
 // never audits a primary on the whole table (with the audit's own
 // verdicts, AuditTable, some were), the host's audit finds the pattern
 // clean, and every primary the local audits prove is protected on the
@@ -61,6 +61,7 @@ func TestLocalScope(t *testing.T) {
 		p := randomHier(localTable(seed))
 		o := DefaultOptions()
 		o.AuditWorkers = 1
+		o.AuditScope = AuditLocal
 		res, _ := run(t, p, o)
 		x := res.Stats.Extra
 		if x["audit_targets"] != 0 {

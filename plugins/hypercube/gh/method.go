@@ -62,10 +62,10 @@ func (Method) Info() pluginsdk.MethodInfo {
 			{Name: ParamDepth, Type: pluginsdk.ParamInt, Default: "2", Min: "0",
 				Help: "how far a movement the repair demands of a primary is passed on: to the corners of its hypercubes (1), " +
 					"of theirs (2), …; 0 = without limit (hides far more cells on large tables; the audit judges the pattern either way)"},
-			{Name: ParamAudit, Type: pluginsdk.ParamEnum, Default: "local", Allowed: []string{"local", "table"},
+			{Name: ParamAudit, Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "local", "table"},
 				Help: "the repair's audits: on sub-problems around each primary, repairing what they do not prove and auditing the whole table " +
 					"(20 s at most) only for primaries they fail three times (local), or the audit's own verdicts over the whole table (table: " +
-					"fewer suppressions, but its LPs may not end on large tables)"},
+					"fewer suppressions, but its LPs may not end on large tables); auto: local above 10 000 hidden cells"},
 		},
 		Capabilities: pluginsdk.Capabilities{
 			Output:         pluginsdk.OutputSuppression,
@@ -102,8 +102,11 @@ func OptionsFrom(params pluginsdk.Params, limits pluginsdk.Limits) Options {
 		o.Choose = ChooseCount
 	}
 	o.MaxRepairRounds = params.Int(ParamRounds)
-	if params.String(ParamAudit) == "table" {
+	switch params.String(ParamAudit) {
+	case "table":
 		o.AuditScope = AuditTable
+	case "local":
+		o.AuditScope = AuditLocal
 	}
 	if params.Has(ParamDepth) {
 		o.PropagationDepth = params.Int(ParamDepth)

@@ -358,6 +358,18 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		// primaries colluding, the audit the host runs when asked for it.
 		aopts.Singletons = audit.SingletonsCollude
 	}
+	if e.o.AuditScope == AuditAuto {
+		e.o.AuditScope = AuditTable
+		hidden := 0
+		for _, s := range e.statuses() {
+			if s.IsSuppressed() {
+				hidden++
+			}
+		}
+		if hidden > AutoLocalHidden {
+			e.o.AuditScope = AuditLocal
+		}
+	}
 	var diags []pluginsdk.Diagnostic
 	// Hiding more cells only widens the attacker's intervals, so after the
 	// first round only the primaries that failed need auditing again. Each
@@ -448,12 +460,17 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 				added++
 				continue
 			}
-			// A primary repaired again and again gets more hypercubes
-			// per round (1, 1, 2, 2, 4, …, at most maxRepairBurst): one
-			// cell a round took 84 rounds, each a whole-table audit, on
-			// a primary of t4.5³ seed 3.
-			e.repairs[r]++
-			for k := range min(1<<((e.repairs[r]-1)/2), maxRepairBurst) {
+			// A primary the whole table finds short again and again gets
+			// more hypercubes per round (after burstAfter rounds of one:
+			// 1, 1, 2, 2, 4, …, at most maxRepairBurst): one a round took 84 rounds, each a
+			// whole-table audit, on a primary of t4.5³ seed 3. Failed
+			// local audits do not count: such a primary may be protected.
+			burst := 1
+			if e.o.AuditScope == AuditTable || e.localFails[f.Cell] > localTries {
+				e.repairs[r]++
+				burst = min(1<<(max(0, e.repairs[r]-burstAfter)/2), maxRepairBurst)
+			}
+			for k := range burst {
 				n, err := e.repairCell(r)
 				if err != nil {
 					return diags, err
@@ -506,8 +523,11 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 }
 
 // maxRepairBurst bounds the hypercubes the repair adds for one primary in
-// one round.
-const maxRepairBurst = 16
+// one round; burstAfter is the number of rounds of one hypercube first.
+const (
+	maxRepairBurst = 16
+	burstAfter     = 4
+)
 
 // hopelessAfter is the number of audits a primary fails before the repair
 // checks whether any pattern can protect it.
