@@ -134,7 +134,7 @@
 // singletons, those did not end in 15 minutes). A primary that sub-problems
 // fail to prove three times goes to the audit package's own verdicts (its
 // local proofs, then the whole table), and so does the check against the
-// widest pattern, each within 20 s (ended at the soft deadline); a primary
+// widest pattern, each within 10 s (ended at the soft deadline); a primary
 // such an audit leaves unverified is given up: the repair stops hiding
 // cells for it and names it (warning hypercube.unproven, OutcomePartial),
 // and the host's audit judges it. AuditTable uses the audit's own verdicts,

@@ -64,7 +64,7 @@ func (Method) Info() pluginsdk.MethodInfo {
 					"of theirs (2), …; 0 = without limit (hides far more cells on large tables; the audit judges the pattern either way)"},
 			{Name: ParamAudit, Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "local", "table"},
 				Help: "the repair's audits: on sub-problems around each primary, repairing what they do not prove and auditing the whole table " +
-					"(20 s at most) only for primaries they fail three times (local), or the audit's own verdicts over the whole table (table: " +
+					"(10 s at most) only for primaries they fail three times (local), or the audit's own verdicts over the whole table (table: " +
 					"fewer suppressions, but its LPs may not end on large tables); auto: local above 10 000 hidden cells"},
 		},
 		Capabilities: pluginsdk.Capabilities{

@@ -670,7 +670,7 @@ const localTries = 3
 // with tens of thousands of hidden cells and colluding singletons its LPs
 // may not end in minutes; the primaries it leaves unverified are given up
 // (the repair stops hiding cells for them; warning hypercube.unproven).
-const wholeAuditLimit = 20 * time.Second
+const wholeAuditLimit = 10 * time.Second
 
 // auditLocally judges the targets on sub-problems (localAudit) and those
 // that failed localTries of them on the whole table, within
