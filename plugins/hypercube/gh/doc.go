@@ -41,7 +41,11 @@
 // It is acceptable when u + w > 0 and
 //
 //   - CriterionRatio (τ-Argus's): u + w ≥ ratio·|a_t|, ratio being τ-Argus's
-//     sliding protection ratio (DeriveRatio, or given);
+//     sliding protection ratio (DeriveRatio, or given); a primary whose
+//     ratio requirement is zero (ratio 0, as MAN(0) gives, or a value of 0)
+//     needs u ≥ UPL, w ≥ LPL and u + w ≥ SPL instead, as under
+//     CriterionLevels (any positive width would leave every such primary
+//     to the repair);
 //   - CriterionLevels: u ≥ UPL, w ≥ LPL and u + w ≥ SPL of the target, where
 //     a secondary (or a primary used as a corner) must also carry the
 //     movement that the hypercubes using it demand of it;
@@ -119,11 +123,23 @@
 // hiding cells for it ("unprotectable", warning
 // hypercube.unprotectable naming it; the result is OutcomePartial).
 //
-// Each audit is the audit package's in verdict mode, which first proves
-// what it can locally (a primary on a sub-problem of the hidden cells
-// nearest to it, every other cell published at its value, which only
-// narrows the attacker) and audits the rest on the whole table; the
-// figures "local_proven" and "audit_targets" count the two. The result
+// With Options.AuditScope AuditLocal (the default AuditAuto's choice when
+// the hypercube phase leaves more than AutoLocalHidden hidden cells, else
+// AuditTable) the repair judges a primary on sub-problems only: the hidden cells nearest to it through the relations
+// (100, then 400, then 1 600 of them), every other cell published at its
+// value, with the whole table's a-priori bounds. That only narrows the
+// attacker, so what they prove protected is; a primary they do not prove
+// is repaired as an under-protected one (which costs suppressions but no
+// LP over every hidden cell of the table: on t4.11³, with colluding
+// singletons, those did not end in 15 minutes). A primary that sub-problems
+// fail to prove three times goes to the audit package's own verdicts (its
+// local proofs, then the whole table), and so does the check against the
+// widest pattern, each within 10 s (ended at the soft deadline); a primary
+// such an audit leaves unverified is given up: the repair stops hiding
+// cells for it and names it (warning hypercube.unproven, OutcomePartial),
+// and the host's audit judges it. AuditTable uses the audit's own verdicts,
+// without a time limit of their own, for every audit. The figures "local_proven" and "audit_targets" count the
+// primaries proven locally and those audited on the whole table. The result
 // counts the under-protected primaries of the first and the last audit
 // (Stats.UnderProtectedBefore, UnderProtectedAfter) and is OutcomePartial,
 // with a diagnostic listing the cells, when some remain.

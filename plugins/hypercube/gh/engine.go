@@ -136,8 +136,14 @@ type engine struct {
 	unverifiedWidened map[int32]bool
 	// failures counts the audits each primary failed (−1 once checked);
 	// hopeless lists the primaries that no pattern protects (dropHopeless).
-	failures                map[int]int
-	hopeless                []int
+	failures map[int]int
+	// localFails counts the local audits each primary failed (AuditLocal).
+	localFails map[int]int
+	hopeless   []int
+	// unproven lists the primaries the repair gave up on (AuditLocal).
+	unproven []int
+	// repairs counts the rounds the repair added hypercubes for a root.
+	repairs                 map[int32]int
 	underBefore, underAfter int
 	timedOut                bool
 	lastProgress            float64
@@ -149,7 +155,7 @@ func key(s int, t int32) uint64 { return uint64(s)<<32 | uint64(uint32(t)) }
 // sub-tables and their occurrence lists.
 func newEngine(ctx context.Context, p *pluginsdk.Problem, o Options) (*engine, error) {
 	e := &engine{p: p, o: o, n: p.NumCells(), ctx: ctx, cache: map[uint64][]cubeRec{}, step: map[uint64]int8{},
-		short: map[uint64]bool{}, unverifiedWidened: map[int32]bool{}, failures: map[int]int{}}
+		short: map[uint64]bool{}, unverifiedWidened: map[int32]bool{}, failures: map[int]int{}, localFails: map[int]int{}, repairs: map[int32]int{}}
 	e.srch.e = e
 	if o.TimeLimit > 0 {
 		e.deadline = time.Now().Add(o.TimeLimit)
@@ -157,12 +163,12 @@ func newEngine(ctx context.Context, p *pluginsdk.Problem, o Options) (*engine, e
 	if err := e.classes(); err != nil {
 		return nil, err
 	}
-	e.cellState()
 	if o.Ratio >= 0 {
 		e.ratio = o.Ratio
 	} else {
 		e.ratio = DeriveRatio(p)
 	}
+	e.cellState()
 	if err := e.subTables(ctx); err != nil {
 		return nil, err
 	}
@@ -329,7 +335,10 @@ func (e *engine) cellState() {
 			e.primary[r] = true
 			e.plUp[r] = max(e.plUp[r], col(c.UpperPL, i))
 			e.plDown[r] = max(e.plDown[r], col(c.LowerPL, i))
-			if e.o.Criterion == CriterionLevels {
+			// Under the ratio a primary whose ratio requirement is zero
+			// (ratio 0, or a value of 0) would accept any positive width:
+			// its own protection levels are its requirement instead.
+			if e.o.Criterion == CriterionLevels || e.ratio*math.Abs(c.Value[i]) <= e.tol {
 				e.needUp[r], e.needDown[r] = e.plUp[r], e.plDown[r]
 				e.needSum[r] = max(e.needSum[r], col(c.SlidingPL, i))
 			}

@@ -676,7 +676,7 @@ func TestRandomTables(t *testing.T) {
 // TestOptionsFrom maps the plugin's parameters onto Options.
 func TestOptionsFrom(t *testing.T) {
 	params, diags := pluginsdk.ValidateParams(Method{}, map[string]string{ParamApriori: "50", ParamSingleton: "0",
-		ParamRepair: "false", ParamCriterion: "levels", ParamRatio: "0.3", ParamCost: "problem", ParamChoose: "count", ParamRounds: "4"})
+		ParamRepair: "false", ParamCriterion: "levels", ParamRatio: "0.3", ParamCost: "problem", ParamChoose: "count", ParamRounds: "4", ParamAudit: "table"})
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
@@ -685,13 +685,14 @@ func TestOptionsFrom(t *testing.T) {
 		MaxRepairRounds: 4, AuditWorkers: 2, TimeLimit: time.Minute}
 	o.Progress = nil
 	if o.AprioriPct != want.AprioriPct || o.Singleton || o.Repair || o.Ratio != want.Ratio || o.Criterion != want.Criterion ||
-		o.Cost != want.Cost || o.Choose != want.Choose || o.MaxRepairRounds != 4 || o.AuditWorkers != 2 || o.TimeLimit != time.Minute {
+		o.Cost != want.Cost || o.Choose != want.Choose || o.MaxRepairRounds != 4 || o.AuditWorkers != 2 || o.TimeLimit != time.Minute ||
+		o.AuditScope != AuditTable {
 		t.Errorf("options %+v", o)
 	}
 	params, _ = pluginsdk.ValidateParams(Method{}, nil)
 	d := OptionsFrom(params, pluginsdk.Limits{})
 	if d.AprioriPct != 100 || !d.Singleton || !d.Repair || d.Ratio >= 0 || d.Criterion != CriterionRatio ||
-		d.Cost != CostLog || d.Choose != ChooseCost {
+		d.Cost != CostLog || d.Choose != ChooseCost || d.AuditScope != AuditAuto {
 		t.Errorf("defaults %+v", d)
 	}
 }

@@ -1,9 +1,11 @@
 package gh
 
 import (
+	"context"
 	"slices"
 	"testing"
 
+	"github.com/sdcengine/argus/pluginsdk/audit"
 )
 
 // localTable is a 3-D hierarchical table whose hidden cells form one
@@ -13,7 +15,7 @@ func localTable(seed uint64) hierSpec {
 	return hierSpec{groups: [][]int{{3, 3, 3}, {3, 3, 3}, {3, 3, 3}}, seed: seed, primary: 0.08, empty: 0.1, singleton: 0.3, plPct: 25}
 }
 
-// TestRepairAuditsLocally: the repair proves most primaries (three
+// TestRepairAuditsLocally: with AuditTable the repair proves most primaries (three
 // quarters at least) by local audits, neighbourhoods growing, and audits the whole table for the others alone, with the same
 // pattern as when it audits every primary on the whole table.
 func TestRepairAuditsLocally(t *testing.T) {
@@ -21,6 +23,7 @@ func TestRepairAuditsLocally(t *testing.T) {
 		p := randomHier(localTable(seed))
 		o := DefaultOptions()
 		o.AuditWorkers = 1
+		o.AuditScope = AuditTable
 		o.localCells = -1
 		whole, _ := run(t, p, o)
 		o.localCells = 50
@@ -44,5 +47,73 @@ func TestRepairAuditsLocally(t *testing.T) {
 			t.Errorf("seed %d: %d under-protected (method: %d)", seed, n, local.Stats.UnderProtectedAfter)
 		}
 		t.Logf("seed %d: %d secondaries, %v of %d primaries proven locally, under-protected before repair %d", seed, local.Stats.Secondaries, x["local_proven"], prim, local.Stats.UnderProtectedBefore)
+	}
+}
+
+// TestLocalScope: with AuditLocal the repair judges primaries on
+// sub-problems only: on tables whose hidden cells form one component it
+// never audits a primary on the whole table (with the audit's own
+// verdicts, AuditTable, some were), the host's audit finds the pattern
+// clean, and every primary the local audits prove is protected on the
+// whole table.
+func TestLocalScope(t *testing.T) {
+	for seed := range uint64(3) {
+		p := randomHier(localTable(seed))
+		o := DefaultOptions()
+		o.AuditWorkers = 1
+		o.AuditScope = AuditLocal
+		res, _ := run(t, p, o)
+		x := res.Stats.Extra
+		if x["audit_targets"] != 0 {
+			t.Errorf("seed %d: %v primaries audited on the whole table, want 0", seed, x["audit_targets"])
+		}
+		// The host's audit: verdicts, colluding singletons.
+		aopts := audit.Options{Workers: 1, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude}
+		hr, err := audit.Suppression(context.Background(), p, res.Status, aopts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(hr.UnderProtected) + len(hr.Unverified); n != 0 || res.Stats.UnderProtectedAfter != 0 {
+			t.Errorf("seed %d: %d under-protected (method: %d)", seed, n, res.Stats.UnderProtectedAfter)
+		}
+		// Soundness on the hypercubes of a small ratio without the
+		// repair, which leave some primaries under-protected.
+		o.Repair, o.Ratio = false, 0.02
+		ghm, _ := run(t, p, o)
+		e, err := newEngine(context.Background(), p, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var targets []int
+		for i, s := range ghm.Status {
+			if s.IsPrimary() {
+				targets = append(targets, i)
+			}
+		}
+		lr, err := e.localAudit(context.Background(), ghm.Status, targets, aopts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wr, err := audit.Suppression(context.Background(), p, ghm.Status, aopts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		notProven := map[int]bool{}
+		for _, f := range lr.UnderProtected {
+			notProven[f.Cell] = true
+		}
+		for _, c := range lr.Unverified {
+			notProven[c] = true
+		}
+		for _, f := range wr.UnderProtected {
+			if !notProven[f.Cell] {
+				t.Errorf("seed %d: primary %d proven locally, under-protected on the whole table", seed, f.Cell)
+			}
+		}
+		if lr.Counts.Local+len(notProven) != len(targets) {
+			t.Errorf("seed %d: %d proven + %d not, of %d targets", seed, lr.Counts.Local, len(notProven), len(targets))
+		}
+		t.Logf("seed %d: %d secondaries; ratio 0.02 without repair: %d of %d proven locally, %d under-protected on the whole table",
+			seed, res.Stats.Secondaries, lr.Counts.Local, len(targets), len(wr.UnderProtected))
 	}
 }

@@ -21,6 +21,7 @@ const (
 	ParamChoose    = "choose"
 	ParamRounds    = "max_repair_rounds"
 	ParamDepth     = "propagation_depth"
+	ParamAudit     = "repair_audit"
 )
 
 // Info describes GH: τ-Argus's three batch parameters GH(t, aprioriPct,
@@ -61,6 +62,10 @@ func (Method) Info() pluginsdk.MethodInfo {
 			{Name: ParamDepth, Type: pluginsdk.ParamInt, Default: "2", Min: "0",
 				Help: "how far a movement the repair demands of a primary is passed on: to the corners of its hypercubes (1), " +
 					"of theirs (2), …; 0 = without limit (hides far more cells on large tables; the audit judges the pattern either way)"},
+			{Name: ParamAudit, Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "local", "table"},
+				Help: "the repair's audits: on sub-problems around each primary, repairing what they do not prove and auditing the whole table " +
+					"(10 s at most) only for primaries they fail three times (local), or the audit's own verdicts over the whole table (table: " +
+					"fewer suppressions, but its LPs may not end on large tables); auto: local above 10 000 hidden cells"},
 		},
 		Capabilities: pluginsdk.Capabilities{
 			Output:         pluginsdk.OutputSuppression,
@@ -97,6 +102,12 @@ func OptionsFrom(params pluginsdk.Params, limits pluginsdk.Limits) Options {
 		o.Choose = ChooseCount
 	}
 	o.MaxRepairRounds = params.Int(ParamRounds)
+	switch params.String(ParamAudit) {
+	case "table":
+		o.AuditScope = AuditTable
+	case "local":
+		o.AuditScope = AuditLocal
+	}
 	if params.Has(ParamDepth) {
 		o.PropagationDepth = params.Int(ParamDepth)
 	}
@@ -107,9 +118,7 @@ func OptionsFrom(params pluginsdk.Params, limits pluginsdk.Limits) Options {
 
 // Protect runs the hypercube on req.Problem with req's parameters and limits.
 func (Method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
-	o := OptionsFrom(req.Params, req.Limits)
-	o.Progress = req.Progress
-	res, err := Protect(ctx, req.Problem, o)
+	res, err := Protect(ctx, req.Problem, optionsFor(ctx, req))
 	if err != nil {
 		return nil, err
 	}
@@ -118,4 +127,15 @@ func (Method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		Int64("under_protected_after", s.UnderProtectedAfter).Float64("ratio", s.Extra["ratio"]).
 		Float64("repair_rounds", s.Extra["repair_rounds"]).Dur("took", s.WallTime).Msg("hypercube done")
 	return res, nil
+}
+
+// optionsFor is OptionsFrom for req, with the soft time limit shortened to
+// end before ctx's deadline (pluginsdk.Limits.SolveTime): the host's job
+// deadline reaches the plugin as ctx's, and a method that ignored it was
+// stopped at the hard deadline with no pattern at all.
+func optionsFor(ctx context.Context, req *pluginsdk.Request) Options {
+	o := OptionsFrom(req.Params, req.Limits)
+	o.TimeLimit = req.Limits.SolveTime(ctx, 0)
+	o.Progress = req.Progress
+	return o
 }

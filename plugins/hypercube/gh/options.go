@@ -50,6 +50,23 @@ const (
 	ChooseCost
 )
 
+// AuditScope selects how the repair's audits judge a primary.
+type AuditScope int
+
+const (
+	// AuditAuto is AuditLocal when the hypercube phase leaves more than
+	// AutoLocalHidden hidden cells, else AuditTable.
+	AuditAuto AuditScope = iota
+	// AuditLocal judges a primary on sub-problems of the hidden cells
+	// nearest to it (every other cell published at its value, which only
+	// narrows the attacker): one not proven protected there is repaired
+	// as an under-protected one. No LP over the whole table.
+	AuditLocal
+	// AuditTable is the audit's own verdict: its local proofs, then the
+	// whole table for the primaries they leave.
+	AuditTable
+)
+
 // Options control Protect. The zero value is not useful; start from
 // DefaultOptions.
 type Options struct {
@@ -87,6 +104,8 @@ type Options struct {
 	// secondaries without a bound, 6 838 with depth 2); the repair's audit
 	// judges the pattern either way and adds hypercubes where it fails.
 	PropagationDepth int
+	// AuditScope selects the repair's audits (AuditAuto by default).
+	AuditScope AuditScope
 	// AuditWorkers is the number of parallel LP solvers of the audit; 0
 	// means one.
 	AuditWorkers int
@@ -106,6 +125,13 @@ type Options struct {
 	// default; negative: none) (tests).
 	localCells int
 }
+
+// AutoLocalHidden is the number of hidden cells above which AuditAuto
+// audits locally: below it the whole table's LPs are cheap (t4.5³: about
+// 7 400 hidden cells, seconds) and find fewer primaries short than local
+// audits, which cost suppressions; above it they may not end (t4.11³:
+// 27 000, not in 15 minutes).
+const AutoLocalHidden = 10000
 
 // DefaultPropagationDepth is the default Options.PropagationDepth.
 const DefaultPropagationDepth = 2

@@ -358,6 +358,18 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		// primaries colluding, the audit the host runs when asked for it.
 		aopts.Singletons = audit.SingletonsCollude
 	}
+	if e.o.AuditScope == AuditAuto {
+		e.o.AuditScope = AuditTable
+		hidden := 0
+		for _, s := range e.statuses() {
+			if s.IsSuppressed() {
+				hidden++
+			}
+		}
+		if hidden > AutoLocalHidden {
+			e.o.AuditScope = AuditLocal
+		}
+	}
 	var diags []pluginsdk.Diagnostic
 	// Hiding more cells only widens the attacker's intervals, so after the
 	// first round only the primaries that failed need auditing again. Each
@@ -398,7 +410,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		if err := e.dropHopeless(rep, aopts, false); err != nil {
 			return diags, e.auditError(err)
 		}
-		e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless)
+		e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless) + len(e.unproven)
 		if len(rep.UnderProtected)+len(rep.Unverified) == 0 {
 			return e.withHopeless(diags), nil
 		}
@@ -448,14 +460,29 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 				added++
 				continue
 			}
-			n, err := e.repairCell(r)
-			if err != nil {
-				return diags, err
+			// A primary the whole table finds short again and again gets
+			// more hypercubes per round (after burstAfter rounds of one:
+			// 1, 1, 2, 2, 4, …, at most maxRepairBurst): one a round took 84 rounds, each a
+			// whole-table audit, on a primary of t4.5³ seed 3. Failed
+			// local audits do not count: such a primary may be protected.
+			burst := 1
+			if e.o.AuditScope == AuditTable || e.localFails[f.Cell] > localTries {
+				e.repairs[r]++
+				burst = min(1<<(max(0, e.repairs[r]-burstAfter)/2), maxRepairBurst)
 			}
-			if n == 0 {
-				stuckCells = append(stuckCells, r)
+			for k := range burst {
+				n, err := e.repairCell(r)
+				if err != nil {
+					return diags, err
+				}
+				if n == 0 {
+					if k == 0 {
+						stuckCells = append(stuckCells, r)
+					}
+					break
+				}
+				added += n
 			}
-			added += n
 		}
 		// A primary without an attacker result is not proven protected:
 		// it is treated as one that no hypercube could repair, once, and
@@ -486,7 +513,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			if err := e.dropHopeless(rep, aopts, true); err != nil {
 				return diags, e.auditError(err)
 			}
-			e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless)
+			e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless) + len(e.unproven)
 			return e.withHopeless(stuck()), nil
 		}
 		if err := e.iterate(); err != nil {
@@ -494,6 +521,13 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		}
 	}
 }
+
+// maxRepairBurst bounds the hypercubes the repair adds for one primary in
+// one round; burstAfter is the number of rounds of one hypercube first.
+const (
+	maxRepairBurst = 16
+	burstAfter     = 4
+)
 
 // hopelessAfter is the number of audits a primary fails before the repair
 // checks whether any pattern can protect it.
@@ -510,10 +544,15 @@ const hopelessAfter = 3
 // With all set (the repair has nothing left to add) every primary of rep
 // not checked yet is checked.
 func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options, all bool) error {
+	local := e.o.AuditScope == AuditLocal
 	var check []int
 	for _, f := range rep.UnderProtected {
 		n := e.failures[f.Cell]
 		if n < 0 { // checked: it has a protected pattern
+			continue
+		}
+		// Under AuditLocal only the failures of whole-table audits count.
+		if local && e.localFails[f.Cell] <= localTries {
 			continue
 		}
 		if !all {
@@ -534,10 +573,13 @@ func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options, all bool) 
 			hidden[i] = sec
 		}
 	}
-	aopts.Cells = check
 	e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Message: fmt.Sprintf("checking %d primaries against the widest pattern", len(check))})
 	ctx, cancel := e.auditContext()
 	defer cancel()
+	aopts.Cells = check
+	if local {
+		aopts.TimeLimit = e.wholeLimit()
+	}
 	hr, err := audit.Suppression(ctx, e.p, hidden, aopts)
 	if err != nil {
 		return err
@@ -547,8 +589,24 @@ func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options, all bool) 
 		drop[f.Cell] = true
 		e.hopeless = append(e.hopeless, f.Cell)
 	}
+	if hr.TimedOut {
+		// Not shown protected by any pattern in time: given up.
+		for _, c := range hr.Unverified {
+			drop[c] = true
+			e.unproven = append(e.unproven, c)
+		}
+	}
 	rep.UnderProtected = slices.DeleteFunc(rep.UnderProtected, func(f audit.Finding) bool { return drop[f.Cell] })
 	return nil
+}
+
+// wholeLimit is the time limit of a whole-table audit under AuditLocal:
+// wholeAuditLimit, ended at the soft deadline.
+func (e *engine) wholeLimit() time.Duration {
+	if e.deadline.IsZero() {
+		return wholeAuditLimit
+	}
+	return max(time.Millisecond, min(wholeAuditLimit, time.Until(e.deadline)))
 }
 
 // auditError is the error of a failed audit: errTimeLimit past the soft
@@ -563,6 +621,12 @@ func (e *engine) auditError(err error) error {
 // withHopeless adds to diags the warning naming the primaries that no
 // pattern protects, if any.
 func (e *engine) withHopeless(diags []pluginsdk.Diagnostic) []pluginsdk.Diagnostic {
+	if len(e.unproven) > 0 {
+		cells := slices.Sorted(slices.Values(e.unproven))
+		diags = append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.unproven",
+			Summary: fmt.Sprintf("hypercube: the repair gave up on %d primary cells: neither local audits nor a whole-table audit of %v proved them protected (the host's audit judges them)", len(cells), wholeAuditLimit),
+			Cells:   cells})
+	}
 	if len(e.hopeless) == 0 {
 		return diags
 	}
@@ -579,18 +643,77 @@ func (e *engine) audit(ctx context.Context, status []cellstatus.Status, targets 
 	if len(targets) == 0 {
 		return &audit.Report{}, nil
 	}
+	if e.o.AuditScope == AuditLocal {
+		return e.auditLocally(ctx, status, targets, aopts)
+	}
 	aopts.Cells = targets
 	aopts.LocalCells = e.o.localCells
 	aopts.OnProgress = func(pr audit.Progress) {
 		e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Iterations: int64(pr.LPs),
 			Message: fmt.Sprintf("%d of %d primaries audited", pr.Done, pr.Total)})
 	}
-	rep, err := audit.Suppression(ctx, e.p, status, aopts)
+	wr, err := audit.Suppression(ctx, e.p, status, aopts)
 	if err != nil {
 		return nil, err
 	}
-	e.localProven += rep.Counts.Local
-	e.wholeTargets += len(targets) - rep.Counts.Local
+	e.localProven += wr.Counts.Local
+	e.wholeTargets += len(targets) - wr.Counts.Local
+	return wr, nil
+}
+
+// localTries is the number of local audits a primary fails before the
+// repair audits it on the whole table (AuditLocal).
+const localTries = 3
+
+// wholeAuditLimit bounds a whole-table audit under AuditLocal (of the
+// primaries local audits do not prove, and against the widest pattern):
+// with tens of thousands of hidden cells and colluding singletons its LPs
+// may not end in minutes; the primaries it leaves unverified are given up
+// (the repair stops hiding cells for them; warning hypercube.unproven).
+const wholeAuditLimit = 10 * time.Second
+
+// auditLocally judges the targets on sub-problems (localAudit) and those
+// that failed localTries of them on the whole table, within
+// wholeAuditLimit; a primary that audit leaves unverified is given up.
+func (e *engine) auditLocally(ctx context.Context, status []cellstatus.Status, targets []int, aopts audit.Options) (*audit.Report, error) {
+	var local, whole []int
+	for _, c := range targets {
+		if e.localFails[c] >= localTries {
+			whole = append(whole, c)
+		} else {
+			local = append(local, c)
+		}
+	}
+	rep := &audit.Report{}
+	if len(local) > 0 {
+		var err error
+		if rep, err = e.localAudit(ctx, status, local, aopts); err != nil {
+			return nil, err
+		}
+		e.localProven += rep.Counts.Local
+	}
+	if len(whole) > 0 {
+		aopts.Cells, aopts.LocalCells, aopts.TimeLimit = whole, e.o.localCells, e.wholeLimit()
+		wr, err := audit.Suppression(ctx, e.p, status, aopts)
+		if err != nil {
+			return nil, err
+		}
+		e.localProven += wr.Counts.Local
+		e.wholeTargets += len(whole) - wr.Counts.Local
+		rep.UnderProtected = append(rep.UnderProtected, wr.UnderProtected...)
+		rep.Diagnostics = append(rep.Diagnostics, wr.Diagnostics...)
+		if wr.TimedOut {
+			e.unproven = append(e.unproven, wr.Unverified...)
+		} else {
+			rep.Unverified = append(rep.Unverified, wr.Unverified...)
+		}
+	}
+	for _, f := range rep.UnderProtected {
+		e.localFails[f.Cell]++
+	}
+	for _, c := range rep.Unverified {
+		e.localFails[c]++
+	}
 	return rep, nil
 }
 
