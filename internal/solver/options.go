@@ -95,6 +95,20 @@ const (
 	PresolveOff
 )
 
+// Crossover selects whether the interior-point method ends with crossover
+// to a basic solution.
+type Crossover int
+
+const (
+	// CrossoverOn keeps the HiGHS default: crossover after the
+	// interior-point method (a basis and a vertex solution).
+	CrossoverOn Crossover = iota
+	// CrossoverOff stops at the interior-point solution: no basis, a point
+	// feasible within the tolerances only (callers verify it), usually in
+	// the relative interior of the optimal face.
+	CrossoverOff
+)
+
 // Options are the solver settings. The zero value is a sensible default: no
 // time limit, HiGHS default gap and tolerances, one thread, seed 0.
 type Options struct {
@@ -133,6 +147,8 @@ type Options struct {
 	Simplex Simplex
 	// Presolve selects whether to presolve.
 	Presolve Presolve
+	// Crossover selects whether MethodIPM ends with crossover.
+	Crossover Crossover
 }
 
 // validate reports option values that cannot be applied.
@@ -189,6 +205,11 @@ func (o Options) validate() error {
 	case SimplexAuto, SimplexDual, SimplexPrimal:
 	default:
 		errs = append(errs, fmt.Errorf("unknown Simplex %d", int(o.Simplex)))
+	}
+	switch o.Crossover {
+	case CrossoverOn, CrossoverOff:
+	default:
+		errs = append(errs, fmt.Errorf("unknown Crossover %d", int(o.Crossover)))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("solver: invalid options: %w", err)
@@ -259,9 +280,14 @@ func (o Options) apply(h *highs.Solver) error {
 			return fmt.Errorf("solver: setting HiGHS option %s=%d: %w", f.name, f.v, err)
 		}
 	}
+	crossover := "on"
+	if o.Crossover == CrossoverOff {
+		crossover = "off"
+	}
 	strs := []struct{ name, v string }{
 		{"solver", o.Method.String()},
 		{"presolve", presolve},
+		{"run_crossover", crossover},
 	}
 	for _, f := range strs {
 		if err := h.SetStringOption(f.name, f.v); err != nil {

@@ -834,3 +834,36 @@ func TestSetSolution(t *testing.T) {
 		t.Errorf("from the start: status %v objective %v, want optimal %v", res.Status, res.Objective, full.Objective)
 	}
 }
+
+// TestCrossover: the interior-point method without crossover stops in the
+// relative interior of the optimal face (max x + y with x + y ≤ 1: both
+// near 1/2) and leaves no basis; with crossover it ends at a vertex with
+// a basis. An unknown value is rejected.
+func TestCrossover(t *testing.T) {
+	m := NewModel(Maximize)
+	for range 2 {
+		must(m.AddCol(1, 0, 1, Continuous))
+	}
+	must(m.AddRow(-Inf(), 1, []int{0, 1}, []float64{1, 1}))
+	for _, tc := range []struct {
+		c        Crossover
+		interior bool
+	}{{CrossoverOff, true}, {CrossoverOn, false}} {
+		s := must(New(m, Options{Method: MethodIPM, Crossover: tc.c, Presolve: PresolveOff}))
+		r := must(s.Solve(context.Background()))
+		if !r.HasPrimal || !near(r.ColValues[0]+r.ColValues[1], 1) {
+			t.Fatalf("crossover %d: %+v", tc.c, r)
+		}
+		x := r.ColValues[0]
+		if interior := x > 0.1 && x < 0.9; interior != tc.interior {
+			t.Errorf("crossover %d: x = %v, interior %v", tc.c, r.ColValues, tc.interior)
+		}
+		if _, err := s.Basis(); (err == nil) == tc.interior {
+			t.Errorf("crossover %d: basis error %v", tc.c, err)
+		}
+		mustOK(t, s.Close())
+	}
+	if _, err := New(m, Options{Crossover: 7}); err == nil {
+		t.Error("Crossover 7 accepted")
+	}
+}

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"encoding/gob"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -230,4 +231,28 @@ func wholeTable(whole bool) int {
 		return -1
 	}
 	return 0
+}
+
+// BenchmarkProblemGob audits the pluginsdk.Problem gob-encoded in the file
+// named by AUDIT_GOB (skipped without it) with its own statuses as the
+// pattern, as a host's final audit asks it: verdicts of the primaries,
+// colluding singletons, local proofs then the whole table. Such a dump of
+// GH's pattern of the generated table t4.11 × t4.11 × t4.11 (117 649
+// cells, 33 743 hidden in one component) is issue 30's figure.
+func BenchmarkProblemGob(b *testing.B) {
+	path := os.Getenv("AUDIT_GOB")
+	if path == "" {
+		b.Skip("AUDIT_GOB names no file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var p pluginsdk.Problem
+	err = gob.NewDecoder(f).Decode(&p)
+	f.Close()
+	if err != nil {
+		b.Fatalf("%s: %v", path, err)
+	}
+	benchAudit(b, &p, p.Cells.Status, Options{Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: SingletonsCollude})
 }

@@ -118,7 +118,12 @@
 // needs next to no LP for its verdicts); "filtering" LPs (minimise, then maximise, the scaled sum of the open
 // cells) settle many directions at once; the next problem a worker takes is
 // the one its last solution is closest to solving. Large components (1000
-// cells or more) start with the interior-point method. Components are
+// cells or more) start with the interior-point method; in [ModeVerdicts]
+// their open primaries first get capped witness LPs (witness.go): one LP
+// looks for witnesses past the protection levels of all of them at once,
+// and only those it does not prove get LPs of their own (solved from
+// scratch by the interior-point method on components of 10 000 cells or
+// more). Components are
 // solved in parallel, one HiGHS instance per worker; large components are
 // shared by all workers, each with its own instance started from the first
 // one's basis. [ModeVerdicts] skips optimising a direction once feasible

@@ -156,10 +156,16 @@ type component struct {
 	rowCol   []int
 	rowCoef  []float64
 
-	mu        sync.Mutex
-	lowDone   []bool
-	upDone    []bool
-	failed    bool
+	mu      sync.Mutex
+	lowDone []bool
+	upDone  []bool
+	failed  bool
+	// abandoned: the component's open targets get no LPs of their own
+	// (Options.proofOnly).
+	abandoned bool
+	// coldTasks: each task is solved from scratch by the interior-point
+	// method (hugeColumns); set by prepare before the other workers start.
+	coldTasks bool
 	remaining []int8 // per target: tasks not yet finished
 }
 
@@ -817,7 +823,18 @@ func (w *worker) loop(ctx context.Context, sch *scheduler) error {
 // (far faster than the dual simplex there; see the benchmarks).
 const ipmColumns = 1000
 
+// hugeColumns is the size from which, in verdict mode, the tasks left after
+// the capped witness LPs (most of them failures, whose exact optima are
+// wanted) are solved one by one from scratch by the interior-point method
+// with crossover: on a 33 743-column component of a three-dimensional
+// table the primal simplex hot start of one task had not finished after
+// 76 s where the interior-point method took 16 s.
+const hugeColumns = 10000
+
 func (a *attack) warmOptions(k *component) solver.Options {
+	if k.coldTasks {
+		return k.lpOptions(solver.Options{Method: solver.MethodIPM})
+	}
 	return k.lpOptions(solver.Options{Presolve: solver.PresolveOff, Simplex: solver.SimplexPrimal})
 }
 
@@ -880,6 +897,27 @@ func (w *worker) prepare(ctx context.Context, k *component) error {
 	w.coldPending = opts.Method == solver.MethodIPM
 	if a.opts.noReuse || len(k.tasks) <= smallComponent {
 		return nil
+	}
+	if big {
+		if err := w.capWitnesses(ctx, k); err != nil {
+			return err
+		}
+		if a.want != nil {
+			switch {
+			case a.opts.proofOnly:
+				k.mu.Lock()
+				k.abandoned = true
+				k.mu.Unlock()
+				return nil
+			case !a.opts.noCapped && len(k.cols) >= a.opts.hugeColumns():
+				k.coldTasks = true
+				w.coldPending = false
+				if err := s.SetOptions(a.warmOptions(k)); err != nil {
+					return fmt.Errorf("audit: component of %d cells: %w", len(k.cols), err)
+				}
+				return nil
+			}
+		}
 	}
 	all := make([]int, len(k.cols))
 	zero := make([]float64, len(k.cols))
@@ -983,7 +1021,7 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 	j := int(tk.col)
 	c := k.cols[j]
 	k.mu.Lock()
-	failed, lowDone, upDone := k.failed, k.lowDone[j], k.upDone[j]
+	failed, lowDone, upDone := k.failed || k.abandoned, k.lowDone[j], k.upDone[j]
 	k.mu.Unlock()
 	if failed {
 		return nil
@@ -1140,15 +1178,20 @@ func (w *worker) solve(ctx context.Context) (*solver.Result, []float64, error) {
 // of an instance, so a long-lived instance would hit it early. A solve
 // stopped by the limit returns its result with status StatusInterrupted.
 func (w *worker) solveLimited(ctx context.Context) (*solver.Result, error) {
+	return w.solveWith(ctx, w.s)
+}
+
+// solveWith runs one solve of s under Options.LPTimeLimit (solveLimited).
+func (w *worker) solveWith(ctx context.Context, s *solver.Solver) (*solver.Result, error) {
 	limit := w.a.opts.LPTimeLimit
 	if limit <= 0 {
-		return w.s.Solve(ctx)
+		return s.Solve(ctx)
 	}
 	lctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	t := time.AfterFunc(limit, cancel)
 	defer t.Stop()
-	res, err := w.s.Solve(lctx)
+	res, err := s.Solve(lctx)
 	if err != nil && ctx.Err() == nil && lctx.Err() != nil {
 		if res == nil { // stopped before it started
 			res = &solver.Result{Status: solver.StatusInterrupted, SolverStatus: "LP time limit"}

@@ -119,3 +119,27 @@ func TestLocalProofsSound(t *testing.T) {
 		t.Fatal("no local proof: the comparison proves nothing")
 	}
 }
+
+// TestLocalSecondStage: on a hypercube pattern of a grid whose relations
+// are long (each primary's first neighbourhood is filled by the hidden
+// cells of its own relations before it reaches the corners of its cube),
+// the first stage proves few primaries and the second most: the stages go
+// on after a first stage that proves little.
+func TestLocalSecondStage(t *testing.T) {
+	const n = 16
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{n, n, n}, Seed: 3, PrimaryFraction: 0.05})
+	st := cubePattern(p, n, 1)
+	o := Options{Workers: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: 10}
+	in, err := prepare(p, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr, err := in.proveLocally(context.Background(), nil, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if 2*lr.count < lr.targets {
+		t.Errorf("%d of %d primaries proven locally", lr.count, lr.targets)
+	}
+	t.Logf("%d of %d primaries proven locally", lr.count, lr.targets)
+}

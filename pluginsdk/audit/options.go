@@ -135,9 +135,25 @@ type Options struct {
 
 	// noDifferencing and noReuse switch off the shortcuts, for tests.
 	noDifferencing, noReuse bool
+	// noCapped switches off the capped witness LPs (witness.go), for tests.
+	noCapped bool
+	// proofOnly: only protection is wanted (a local audit, local.go): a
+	// large component's targets that its witnesses leave open get no LPs
+	// of their own (VerdictUnknown), as their optima would serve only to
+	// report failures.
+	proofOnly bool
+	// hugeCols overrides hugeColumns (engine.go) when positive, for tests.
+	hugeCols int
 	// onWitness, if set, receives every verified feasible point of the
 	// base problems (cells, their values; local.go's certificates).
 	onWitness func(cells []int, x []float64)
+}
+
+func (o *Options) hugeColumns() int {
+	if o.hugeCols > 0 {
+		return o.hugeCols
+	}
+	return hugeColumns
 }
 
 func (o *Options) workers() int {
