@@ -47,6 +47,11 @@ const (
 // localResult holds what the local audits proved.
 type localResult struct {
 	proven []bool // per cell
+	// small marks the targets left to the audit of their component
+	// because it is no larger than a stage's batch, and at most a
+	// second-stage batch: audited whole about as cheaply as locally
+	// (ScopeLocal judges them; the larger ones it leaves not proven).
+	small []bool
 	// seenLo and seenHi are per cell the least and greatest value it takes
 	// in the feasible points the local audits found (certificates).
 	seenLo, seenHi []float64
@@ -119,6 +124,7 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 	if in.opts.LocalCells > 0 {
 		base = in.opts.LocalCells
 	}
+	res.small = make([]bool, n)
 	for stage := range localStages {
 		cellsN := base << (2 * stage)
 		batchN := localBatch * cellsN
@@ -126,7 +132,11 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 		var cur localBatchJob
 		inBatch := map[int32]bool{}
 		for _, t := range targets {
-			if res.proven[t] || (comp[t] >= 0 && size[comp[t]] <= wholeFactor(stage)*batchN) {
+			if res.proven[t] {
+				continue
+			}
+			if comp[t] >= 0 && size[comp[t]] <= wholeFactor(stage)*batchN {
+				res.small[t] = size[comp[t]] <= localBatch*base<<2
 				continue
 			}
 			m++
@@ -295,7 +305,7 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 	defer sb.reset()
 	sub, subStatus, local := sb.build()
 	o := in.opts
-	o.Workers, o.Bounds, o.Tolerance, o.OnProgress, o.LocalCells = 1, BoundsAuto, in.tol, nil, -1
+	o.Workers, o.Bounds, o.Tolerance, o.OnProgress, o.LocalCells, o.Scope = 1, BoundsAuto, in.tol, nil, -1, ScopeTable
 	// A local audit proves protection only: a large sub-problem's targets
 	// that its capped witness LPs leave open get no LPs of their own.
 	o.proofOnly = true

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -142,4 +143,63 @@ func TestLocalSecondStage(t *testing.T) {
 		t.Errorf("%d of %d primaries proven locally", lr.count, lr.targets)
 	}
 	t.Logf("%d of %d primaries proven locally", lr.count, lr.targets)
+}
+
+// TestScopeLocal: with Options.Scope ScopeLocal every requested target is
+// either judged — proven locally, or in a component no larger than a
+// sub-problem, with the whole table's verdict — or listed as not proven;
+// nothing is claimed protected that the whole table finds failing; and on
+// grids whose hidden cells form large components some targets are left
+// unproven without an LP over the whole table.
+func TestScopeLocal(t *testing.T) {
+	notProven, judged := 0, 0
+	for seed := uint64(1); seed <= 4; seed++ {
+		for _, share := range []float64{0.1, 0.3, 0.6} {
+			for _, mode := range []SingletonMode{SingletonsIgnore, SingletonsCollude} {
+				name := fmt.Sprintf("seed%d/share%v/singletons%d", seed, share, mode)
+				p, st := localGrid(seed, share, mode == SingletonsCollude)
+				o := Options{Workers: 2, Mode: ModeVerdicts, Singletons: mode, Targets: TargetsPrimaries, LocalCells: 5}
+				whole, err := Suppression(context.Background(), p, st, o)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				o.Scope = ScopeLocal
+				loc, err := Suppression(context.Background(), p, st, o)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				left := make(map[int]bool, len(loc.NotProven))
+				for _, c := range loc.NotProven {
+					left[c] = true
+					if loc.Verdicts[c].Kind == verdict.Protected {
+						t.Errorf("%s: cell %d not proven and protected", name, c)
+					}
+				}
+				for i, s := range st {
+					if !s.IsPrimary() || !s.IsSuppressed() {
+						continue
+					}
+					switch {
+					case left[i]:
+						notProven++
+					case loc.Verdicts[i].Kind != whole.Verdicts[i].Kind:
+						t.Errorf("%s: cell %d: %v locally, %v on the whole table", name, i, loc.Verdicts[i], whole.Verdicts[i])
+					default:
+						judged++
+					}
+				}
+				if len(loc.Unverified) > 0 {
+					t.Errorf("%s: %d unverified", name, len(loc.Unverified))
+				}
+			}
+		}
+	}
+	if notProven == 0 || judged == 0 {
+		t.Fatalf("%d judged, %d not proven: the test proves nothing", judged, notProven)
+	}
+	t.Logf("%d judged, %d not proven", judged, notProven)
+	p, st := localGrid(1, 0.3, false)
+	if _, err := Suppression(context.Background(), p, st, Options{Mode: ModeVerdicts, Scope: ScopeLocal, LocalCells: -1}); err == nil {
+		t.Error("ScopeLocal without local proofs accepted")
+	}
 }

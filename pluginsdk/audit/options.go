@@ -132,6 +132,9 @@ type Options struct {
 	// number no local proofs (every target on the whole table). Verdicts
 	// are the same either way; only the time differs.
 	LocalCells int
+	// Scope is where verdict mode judges its targets: ScopeTable (the
+	// default) or ScopeLocal.
+	Scope Scope
 
 	// noDifferencing and noReuse switch off the shortcuts, for tests.
 	noDifferencing, noReuse bool
@@ -162,3 +165,19 @@ func (o *Options) workers() int {
 	}
 	return max(1, runtime.GOMAXPROCS(0))
 }
+
+// Scope selects where verdict mode judges its targets.
+type Scope int
+
+const (
+	// ScopeTable proves targets locally first and judges the others on the
+	// whole table: every target gets its verdict. The audit of anything
+	// published.
+	ScopeTable Scope = iota
+	// ScopeLocal proves targets locally only: a target the local proofs
+	// leave is not judged (Report.NotProven), however long the whole
+	// table would take. For a method's repair loop, which may hide more
+	// cells around such a target instead of waiting for its proof; never
+	// for the audit of what is published.
+	ScopeLocal
+)

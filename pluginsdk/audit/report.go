@@ -141,6 +141,10 @@ type Report struct {
 	// infeasible). Their protection is not proven: a method must count them
 	// as under-protected.
 	Unverified []int
+	// NotProven lists, with Options.Scope ScopeLocal, the targets the local
+	// proofs did not prove protected, in cell order: not judged (verdict
+	// Unknown), neither protected nor failing.
+	NotProven []int
 	// Midpoint lists, for Intervals, the primaries whose true value lies
 	// at the midpoint of their published interval, within the table's last
 	// decimal (verdict.AtMidpoint). With Options.Midpoint

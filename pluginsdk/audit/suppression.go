@@ -46,6 +46,9 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 			only[c] = true
 		}
 	}
+	if opts.Scope == ScopeLocal && (opts.Mode != ModeVerdicts || opts.LocalCells < 0) {
+		return nil, fmt.Errorf("audit: %w: ScopeLocal needs verdict mode with local proofs", errInput)
+	}
 	var loc *localResult
 	if opts.Mode == ModeVerdicts && opts.LocalCells >= 0 {
 		if loc, err = in.proveLocally(ctx, only, start); err != nil {
@@ -65,6 +68,24 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 			}
 		}
 	}
+	var notProven []int
+	if opts.Scope == ScopeLocal && loc != nil {
+		// Besides what the local proofs proved, only the targets of
+		// components no larger than their sub-problems are judged.
+		wanted := only
+		only = make([]bool, n)
+		for i := range n {
+			if (wanted != nil && !wanted[i]) || loc.proven[i] || !in.status[i].IsSuppressed() ||
+				(opts.Targets == TargetsPrimaries && !in.status[i].IsPrimary()) {
+				continue
+			}
+			if loc.small == nil || loc.small[i] {
+				only[i] = true
+			} else {
+				notProven = append(notProven, i)
+			}
+		}
+	}
 	in.hide(a, only)
 	r, err := in.attackAndReport(ctx, a, start)
 	if err != nil {
@@ -76,6 +97,7 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 	if loc != nil {
 		loc.merge(r, in.status)
 	}
+	r.NotProven = notProven
 	return r, nil
 }
 

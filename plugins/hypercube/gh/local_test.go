@@ -110,8 +110,8 @@ func TestLocalScope(t *testing.T) {
 				t.Errorf("seed %d: primary %d proven locally, under-protected on the whole table", seed, f.Cell)
 			}
 		}
-		if lr.Counts.Local+len(notProven) != len(targets) {
-			t.Errorf("seed %d: %d proven + %d not, of %d targets", seed, lr.Counts.Local, len(notProven), len(targets))
+		if lr.Counts.Protected+len(notProven) != len(targets) {
+			t.Errorf("seed %d: %d protected + %d not, of %d targets", seed, lr.Counts.Protected, len(notProven), len(targets))
 		}
 		t.Logf("seed %d: %d secondaries; ratio 0.02 without repair: %d of %d proven locally, %d under-protected on the whole table",
 			seed, res.Stats.Secondaries, lr.Counts.Local, len(targets), len(wr.UnderProtected))
