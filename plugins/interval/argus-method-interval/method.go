@@ -69,7 +69,10 @@ func (method) Info() pluginsdk.MethodInfo {
 			{Name: pSeed, Type: pluginsdk.ParamInt, Default: "0", Min: "0",
 				Help: "seed of the random draws of midpoint avoid (0: derived from the table's confidential values, so that it cannot be redone from the published table); the same seed gives the same intervals"},
 		},
-		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals, ThreadIndependent: true},
+		// Not ThreadIndependent: its attacker LPs run on warm-started
+		// solvers, one per thread, and which solver meets which target
+		// (so which vertex, and which cut) depends on their timing.
+		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
 			pluginsdk.StructureHierarchical, pluginsdk.StructureGeneral},
 	}

@@ -84,13 +84,13 @@ func TestNetStartWitnesses(t *testing.T) {
 // TestGHStartRatio: the sliding ratio of GH's start (gh_ratio, the role
 // through which argus passes τ-Argus's ratio of the table's rules, 0 for a
 // manual rule without margin as GH gets it in the same job) reaches GH: a
-// ratio of 0 gives a cheaper start than the ratio GH derives from the
-// protection levels, and the engine completes either into a protected
-// pattern.
+// ratio of 1 gives a dearer start than 0, and 0 the start of GH's own
+// ratio (a primary whose ratio requirement is zero carries its protection
+// levels in GH); the engine completes each into a protected pattern.
 func TestGHStartRatio(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4, 4}, Seed: 3, PrimaryFraction: 0.1})
-	var startCost [2]float64
-	for k, ratio := range []string{"", "0"} {
+	var startCost [4]float64
+	for k, ratio := range []string{"", "0", "0.3", "1"} {
 		params := map[string]string{pStart: startGH, pSingletons: "none", pMode: modeHeuristic}
 		if ratio != "" {
 			params[pGHRatio] = ratio
@@ -105,7 +105,7 @@ func TestGHStartRatio(t *testing.T) {
 		startCost[k] = res.Stats.Extra["start_cost"]
 		t.Logf("gh_ratio %q: %v, start cost %g, cost %g", ratio, res.Outcome, startCost[k], res.Stats.SuppressedCost)
 	}
-	if !(startCost[1] < startCost[0]) {
-		t.Errorf("start cost %g with gh_ratio 0, %g with GH's own ratio; want less", startCost[1], startCost[0])
+	if startCost[1] != startCost[0] || !(startCost[3] > startCost[1]) {
+		t.Errorf("start costs %v for gh_ratio unset, 0, 0.3 and 1; want unset = 0 < 1", startCost)
 	}
 }
