@@ -163,14 +163,24 @@ func TestScopeLocal(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
+				exact, err := Suppression(context.Background(), p, st, Options{Workers: 2, Singletons: mode})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
 				o.Scope = ScopeLocal
 				loc, err := Suppression(context.Background(), p, st, o)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
 				left := make(map[int]bool, len(loc.NotProven))
-				for _, c := range loc.NotProven {
+				for _, f := range loc.NotProven {
+					c := f.Cell
 					left[c] = true
+					// What the local proofs showed lies within the
+					// attacker's exact interval, around the value.
+					if tol := exact.Tolerance; f.Lower > f.Value || f.Upper < f.Value || f.Lower < exact.Lower[c]-tol || f.Upper > exact.Upper[c]+tol {
+						t.Errorf("%s: cell %d: shown range [%g, %g] around %g, exact [%g, %g]", name, c, f.Lower, f.Upper, f.Value, exact.Lower[c], exact.Upper[c])
+					}
 					if loc.Verdicts[c].Kind == verdict.Protected {
 						t.Errorf("%s: cell %d not proven and protected", name, c)
 					}

@@ -143,8 +143,12 @@ type Report struct {
 	Unverified []int
 	// NotProven lists, with Options.Scope ScopeLocal, the targets the local
 	// proofs did not prove protected, in cell order: not judged (verdict
-	// Unknown), neither protected nor failing.
-	NotProven []int
+	// Unknown), neither protected nor failing. Their Lower and Upper are
+	// not the attacker's bounds but the least and greatest values the
+	// local proofs' feasible tables gave them (the value when none moved
+	// it): the attacker's interval holds at least that, so a level beyond
+	// it is the direction not shown.
+	NotProven []Finding
 	// Midpoint lists, for Intervals, the primaries whose true value lies
 	// at the midpoint of their published interval, within the table's last
 	// decimal (verdict.AtMidpoint). With Options.Midpoint

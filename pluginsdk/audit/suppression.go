@@ -68,7 +68,7 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 			}
 		}
 	}
-	var notProven []int
+	var notProven []Finding
 	if opts.Scope == ScopeLocal && loc != nil {
 		// Besides what the local proofs proved, only the targets of
 		// components no larger than their sub-problems are judged.
@@ -82,7 +82,9 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 			if loc.small == nil || loc.small[i] {
 				only[i] = true
 			} else {
-				notProven = append(notProven, i)
+				v := in.p.Cells.Value[i]
+				notProven = append(notProven, Finding{Cell: i, Value: v, Lower: math.Min(v, loc.seenLo[i]), Upper: math.Max(v, loc.seenHi[i]),
+					LowerPL: in.lpl[i], UpperPL: in.upl[i], SlidingPL: in.spl[i], Verdict: VerdictUnknown})
 			}
 		}
 	}

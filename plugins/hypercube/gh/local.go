@@ -15,32 +15,22 @@ import (
 // (Options.AuditScope AuditLocal) the repair judges a primary with the
 // audit's local proofs only (audit.ScopeLocal): proven protected on a
 // sub-problem, it is protected in the whole table; not proven, it is
-// repaired as an under-protected one, which costs suppressions but never
-// an LP over the whole table.
+// repaired as an under-protected one in the directions its local proofs
+// did not show, which costs suppressions but never an LP over the whole
+// table.
 
 // localAudit judges targets (hidden primaries of status) with the audit's
 // local proofs. The report lists as under-protected the targets the audit
 // found failing (those of small components, judged whole) and those it did
-// not prove, the latter as pinned at their value (every protection level
-// short: the sub-problems give no direction).
+// not prove, the latter with the range the local proofs showed them (the
+// directions not shown are the ones the repair demands).
 func (e *engine) localAudit(ctx context.Context, status []cellstatus.Status, targets []int, aopts audit.Options) (*audit.Report, error) {
 	aopts.Cells, aopts.Scope, aopts.LocalCells = targets, audit.ScopeLocal, max(0, e.o.localCells)
 	rep, err := audit.Suppression(ctx, e.p, status, aopts)
 	if err != nil {
 		return nil, err
 	}
-	c := &e.p.Cells
-	level := func(x []float64, i int) float64 {
-		if len(x) != len(c.Value) {
-			return 0
-		}
-		return x[i]
-	}
-	for _, t := range rep.NotProven {
-		v := c.Value[t]
-		rep.UnderProtected = append(rep.UnderProtected, audit.Finding{Cell: t, Value: v, Lower: v, Upper: v,
-			LowerPL: level(c.LowerPL, t), UpperPL: level(c.UpperPL, t), SlidingPL: level(c.SlidingPL, t), Verdict: audit.VerdictExact})
-	}
+	rep.UnderProtected = append(rep.UnderProtected, rep.NotProven...)
 	slices.SortFunc(rep.UnderProtected, func(a, b audit.Finding) int { return a.Cell - b.Cell })
 	return rep, nil
 }
