@@ -159,10 +159,11 @@ type component struct {
 	mu      sync.Mutex
 	lowDone []bool
 	upDone  []bool
-	failed  bool
-	// abandoned: the component's open targets get no LPs of their own
+	// closed: the component's open targets get no more LPs of their own —
+	// one was infeasible (the published values contradict the component),
+	// or only proofs were wanted and the capped witness LPs are done
 	// (Options.proofOnly).
-	abandoned bool
+	closed bool
 	// coldTasks: each task is solved from scratch by the interior-point
 	// method (hugeColumns); set by prepare before the other workers start.
 	coldTasks bool
@@ -906,7 +907,7 @@ func (w *worker) prepare(ctx context.Context, k *component) error {
 			switch {
 			case a.opts.proofOnly:
 				k.mu.Lock()
-				k.abandoned = true
+				k.closed = true
 				k.mu.Unlock()
 				return nil
 			case !a.opts.noCapped && len(k.cols) >= a.opts.hugeColumns():
@@ -1021,9 +1022,9 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 	j := int(tk.col)
 	c := k.cols[j]
 	k.mu.Lock()
-	failed, lowDone, upDone := k.failed || k.abandoned, k.lowDone[j], k.upDone[j]
+	closed, lowDone, upDone := k.closed, k.lowDone[j], k.upDone[j]
 	k.mu.Unlock()
-	if failed {
+	if closed {
 		return nil
 	}
 	var senses []solver.Sense
@@ -1095,7 +1096,7 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 				Cells:   []int{c}})
 		case res.Status == solver.StatusInfeasible:
 			k.mu.Lock()
-			k.failed = true
+			k.closed = true
 			k.mu.Unlock()
 			a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityError, Code: "audit.infeasible",
 				Summary: fmt.Sprintf("the attacker problem of cell %d is infeasible: the published values contradict the relations or bounds of its %d-cell component", c, len(k.cols)),

@@ -123,15 +123,16 @@ func (w *worker) capRound(ctx context.Context, k *component, open []int, need []
 	start := make([]int, m+1)
 	idx := make([]int, 0, 2*m)
 	val := make([]float64, 0, 2*m)
+	sign := 1.0 // lower level: y_j + g·s_i ≤ 0
+	if up {
+		sign = -1 // upper level: y_j − g·s_i ≥ 0
+	}
 	for i, j := range open {
-		g := need[i] / k.scale
+		lo[i], hi[i] = -solver.Inf(), 0
 		if up {
 			lo[i], hi[i] = 0, solver.Inf()
-			idx, val = append(idx, j, nc+i), append(val, 1, -g)
-		} else {
-			lo[i], hi[i] = -solver.Inf(), 0
-			idx, val = append(idx, j, nc+i), append(val, 1, g)
 		}
+		idx, val = append(idx, j, nc+i), append(val, 1, sign*need[i]/k.scale)
 		start[i+1] = len(idx)
 	}
 	if _, err := md.AddRows(lo, hi, start, idx, val); err != nil {
