@@ -272,8 +272,16 @@ func TestSingleton(t *testing.T) {
 // lets it fall to 90 only; each further cube through (A2,B1) or (A1,B2)
 // adds 10, so two repair hypercubes bring the lower bound to 70 ≤ 72.
 func repairTable() (*builder, *pluginsdk.Problem) {
+	b := frozenMargins3x3([][]float64{{100, 50, 50}, {50, 10, 10}, {50, 10, 10}})
+	return b, b.build()
+}
+
+// frozenMargins3x3 is a 3 × 3 table of the given values whose margins are
+// protected (so every hypercube lies inside it) with (A1,B1) primary,
+// protection level 28.
+func frozenMargins3x3(rows [][]float64) *builder {
 	b := newBuilder(flat("A", 3), flat("B", 3))
-	for i, row := range [][]float64{{100, 50, 50}, {50, 10, 10}, {50, 10, 10}} {
+	for i, row := range rows {
 		for j, v := range row {
 			b.set(v, string(rune('1'+i)), string(rune('1'+j)))
 		}
@@ -283,7 +291,7 @@ func repairTable() (*builder, *pluginsdk.Problem) {
 		b.with(cellstatus.Protected, "T", c)
 		b.with(cellstatus.Protected, c, "T")
 	}
-	return b, b.build()
+	return b
 }
 
 // TestRepair checks the audit-driven repair on repairTable, under both

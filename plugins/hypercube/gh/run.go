@@ -410,7 +410,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		if err := e.dropHopeless(rep, aopts, false); err != nil {
 			return diags, e.auditError(err)
 		}
-		e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless) + len(e.unproven)
+		e.underAfter = e.failing(rep)
 		if len(rep.UnderProtected)+len(rep.Unverified) == 0 {
 			return e.withHopeless(diags), nil
 		}
@@ -513,13 +513,20 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			if err := e.dropHopeless(rep, aopts, true); err != nil {
 				return diags, e.auditError(err)
 			}
-			e.underAfter = len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless) + len(e.unproven)
+			e.underAfter = e.failing(rep)
 			return e.withHopeless(stuck()), nil
 		}
 		if err := e.iterate(); err != nil {
 			return diags, err
 		}
 	}
+}
+
+// failing is the number of primaries not shown protected after an audit
+// whose report is rep: those it found short or left unverified, and those
+// set aside as protected by no pattern or given up.
+func (e *engine) failing(rep *audit.Report) int {
+	return len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless) + len(e.unproven)
 }
 
 // maxRepairBurst bounds the hypercubes the repair adds for one primary in
@@ -646,6 +653,12 @@ func (e *engine) audit(ctx context.Context, status []cellstatus.Status, targets 
 	if e.o.AuditScope == AuditLocal {
 		return e.auditLocally(ctx, status, targets, aopts)
 	}
+	return e.auditTable(ctx, status, targets, aopts)
+}
+
+// auditTable judges the targets with the audit's own verdicts: its local
+// proofs, then the whole table for those they leave.
+func (e *engine) auditTable(ctx context.Context, status []cellstatus.Status, targets []int, aopts audit.Options) (*audit.Report, error) {
 	aopts.Cells = targets
 	aopts.LocalCells = e.o.localCells
 	aopts.OnProgress = func(pr audit.Progress) {
@@ -693,13 +706,11 @@ func (e *engine) auditLocally(ctx context.Context, status []cellstatus.Status, t
 		e.localProven += rep.Counts.Local
 	}
 	if len(whole) > 0 {
-		aopts.Cells, aopts.LocalCells, aopts.TimeLimit = whole, e.o.localCells, e.wholeLimit()
-		wr, err := audit.Suppression(ctx, e.p, status, aopts)
+		aopts.TimeLimit = e.wholeLimit()
+		wr, err := e.auditTable(ctx, status, whole, aopts)
 		if err != nil {
 			return nil, err
 		}
-		e.localProven += wr.Counts.Local
-		e.wholeTargets += len(whole) - wr.Counts.Local
 		rep.UnderProtected = append(rep.UnderProtected, wr.UnderProtected...)
 		rep.Diagnostics = append(rep.Diagnostics, wr.Diagnostics...)
 		if wr.TimedOut {

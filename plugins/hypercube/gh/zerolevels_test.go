@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -23,17 +22,7 @@ import (
 //	2   50   5  40
 //	3   50  40  40
 func TestZeroRatioDemandsLevels(t *testing.T) {
-	b := newBuilder(flat("A", 3), flat("B", 3))
-	for i, row := range [][]float64{{100, 50, 50}, {50, 5, 40}, {50, 40, 40}} {
-		for j, v := range row {
-			b.set(v, string(rune('1'+i)), string(rune('1'+j)))
-		}
-	}
-	b.primary(28, "1", "1")
-	for _, c := range []string{"T", "1", "2", "3"} {
-		b.with(cellstatus.Protected, "T", c)
-		b.with(cellstatus.Protected, c, "T")
-	}
+	b := frozenMargins3x3([][]float64{{100, 50, 50}, {50, 5, 40}, {50, 40, 40}})
 	p := b.build()
 	o := DefaultOptions()
 	o.Ratio, o.Repair = 0, false
