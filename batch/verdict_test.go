@@ -169,42 +169,23 @@ func TestAuditTimeLimit(t *testing.T) {
 	}
 }
 
-// threadsKeep is KEEP recording the threads it was given, declaring its
-// result independent of them when free.
-type threadsKeep struct {
-	keep
+// threadsRecorder is a method recording the threads it was given,
+// declaring its result independent of them when free.
+type threadsRecorder struct {
+	pluginsdk.Method
 	free bool
 	got  *atomic.Int64
 }
 
-func (k threadsKeep) Info() pluginsdk.MethodInfo {
-	info := k.keep.Info()
-	info.Capabilities.ThreadIndependent = k.free
+func (r threadsRecorder) Info() pluginsdk.MethodInfo {
+	info := r.Method.Info()
+	info.Capabilities.ThreadIndependent = r.free
 	return info
 }
 
-func (k threadsKeep) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
-	k.got.Store(int64(req.Limits.Threads))
-	return k.keep.Protect(ctx, req)
-}
-
-// threadsAudit is passAudit recording the threads it was given, declaring
-// its result independent of them when free.
-type threadsAudit struct {
-	passAudit
-	free bool
-	got  *atomic.Int64
-}
-
-func (a threadsAudit) Info() pluginsdk.MethodInfo {
-	info := a.passAudit.Info()
-	info.Capabilities.ThreadIndependent = a.free
-	return info
-}
-
-func (a threadsAudit) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
-	a.got.Store(int64(req.Limits.Threads))
-	return a.passAudit.Protect(ctx, req)
+func (r threadsRecorder) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	r.got.Store(int64(req.Limits.Threads))
+	return r.Method.Protect(ctx, req)
 }
 
 // TestMethodThreads: without Config.Threads, a method (and the audit)
@@ -245,7 +226,7 @@ func TestMethodThreads(t *testing.T) {
 			var got, gotAudit atomic.Int64
 			lb := filepath.Join(dir, "log.txt")
 			_, rep := Run(t.Context(), Config{BatchFile: path, Logbook: lb, TempDir: dir,
-				Protector: newFake(t, threadsKeep{free: tc.free, got: &got}, threadsAudit{free: tc.auditFree, got: &gotAudit}),
+				Protector: newFake(t, threadsRecorder{keep{}, tc.free, &got}, threadsRecorder{passAudit{}, tc.auditFree, &gotAudit}),
 				Log:       zerolog.Nop(), Version: "test", Threads: tc.threads, Cores: tc.cores})
 			if int(got.Load()) != tc.wantMethod || int(gotAudit.Load()) != tc.wantAudit {
 				t.Errorf("the method got %d threads and the audit %d, want %d and %d", got.Load(), gotAudit.Load(), tc.wantMethod, tc.wantAudit)
