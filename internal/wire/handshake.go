@@ -18,7 +18,10 @@ const ProtocolVersion = 1
 // them; a plugin of minor 0 or 1 declares none (see catalog's compatible).
 // Minor 3: Capabilities.thread_independent; a plugin of an earlier minor
 // declares none, and its methods get one thread unless the user sets more.
-const ProtocolMinor = 3
+// Minor 4: the host's ItemService (Header.item_service); a plugin of an
+// earlier minor never reads it, and a plugin whose host sets none runs its
+// work items itself.
+const ProtocolMinor = 4
 
 // MinorRoles is the contract minor that added parameter roles: a plugin of
 // an earlier minor declares none.
