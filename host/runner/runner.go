@@ -90,6 +90,10 @@ type Runner struct {
 	StartTimeout time.Duration
 	// Env lists extra environment entries (KEY=VALUE) for plugins.
 	Env []string
+	// Items, if set, gives a job's work-item runner (the host's work
+	// queue, contract 1.4) for the plugin of entry e; nil: the plugin runs
+	// its items itself.
+	Items func(e *catalog.Entry, jobID string) pluginsdk.ItemRunner
 }
 
 // Kind classifies why a job failed outside the method's domain outcomes.
@@ -196,6 +200,9 @@ func (r *Runner) Run(ctx context.Context, e *catalog.Entry, job pluginclient.Job
 	}
 	if slices.ContainsFunc(diags, func(d pluginsdk.Diagnostic) bool { return d.Severity == pluginsdk.SeverityError }) {
 		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInvalidParams, Diagnostics: diags}, nil
+	}
+	if r.Items != nil && job.Items == nil {
+		job.Items = r.Items(e, job.JobID)
 	}
 	res, err := inst.client.Protect(ctx, job)
 	if err != nil {
