@@ -170,7 +170,7 @@ func (r *Runner) Run(ctx context.Context, e *catalog.Entry, job pluginclient.Job
 		ctx, cancel = context.WithTimeout(ctx, job.Limits.TimeLimit+graceFor(job.Limits.TimeLimit))
 		defer cancel()
 	}
-	inst, err := r.launch(ctx, e, log, startTimeout)
+	inst, err := r.launch(ctx, e, log, startTimeout, r.Items != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +237,7 @@ func (r *Runner) Describe(ctx context.Context, e *catalog.Entry) (pluginsdk.Plug
 	_, _, startTimeout := r.defaults()
 	ctx, cancel := context.WithTimeout(ctx, describeTimeout)
 	defer cancel()
-	inst, err := r.launch(ctx, e, r.Log.With().Str("plugin", e.Name()).Logger(), startTimeout)
+	inst, err := r.launch(ctx, e, r.Log.With().Str("plugin", e.Name()).Logger(), startTimeout, false)
 	if err != nil {
 		return pluginsdk.PluginInfo{}, err
 	}
@@ -264,8 +264,10 @@ type instance struct {
 
 // launch starts the plugin and connects to it, within startTimeout and
 // while ctx lasts: a plugin that does not complete the handshake (stopped,
-// hung) is killed when ctx ends.
-func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logger, startTimeout time.Duration) (*instance, error) {
+// hung) is killed when ctx ends. With brokered, the socket directory stays
+// until the plugin stops: the host's item service (Runner.Items) is served
+// to the plugin on a socket of its own, made there as the job starts.
+func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logger, startTimeout time.Duration, brokered bool) (*instance, error) {
 	inst := &instance{name: e.Name(), stderr: &tail{max: 20}, tree: proctree.New()}
 	proctree.SweepStale()
 	dir, err := makeSocketDir(socketBase(r.SocketDir))
@@ -354,7 +356,9 @@ func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logge
 	if err := connect(ctx, gc.Conn, startTimeout); err != nil {
 		return fail(err)
 	}
-	os.RemoveAll(inst.sockDir)
+	if !brokered {
+		os.RemoveAll(inst.sockDir)
+	}
 	log.Debug().Int("pid", cmd.Process.Pid).Msg("plugin started")
 	return inst, nil
 }
