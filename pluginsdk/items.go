@@ -77,6 +77,9 @@ func RunItems(ctx context.Context, kind string, payloads [][]byte, threads int, 
 		})
 	}
 	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
