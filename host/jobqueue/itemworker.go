@@ -68,16 +68,9 @@ func (o *ItemWorkerOptions) defaults() {
 // ends. An item interrupted by ctx is handed back at once.
 func (q *Queue) WorkItems(ctx context.Context, o ItemWorkerOptions) error {
 	o.defaults()
-	var cons jetstream.Consumer
-	err := retry(ctx, func() error {
-		var err error
-		cons, err = q.JS.CreateOrUpdateConsumer(ctx, ItemStreamName, jetstream.ConsumerConfig{Durable: ItemConsumerName,
-			AckPolicy: jetstream.AckExplicitPolicy, AckWait: o.AckWait, MaxDeliver: -1, MaxAckPending: -1,
-			FilterSubject: ItemSubject + ".>"})
-		return err
-	})
+	cons, err := q.itemConsumer(ctx, o.AckWait)
 	if err != nil {
-		return fmt.Errorf("consumer %s: %w", ItemConsumerName, err)
+		return err
 	}
 	o.Log.Debug().Str("worker", o.Name).Int("slots", o.Slots).Msg("worker waiting for work items")
 	var wg sync.WaitGroup
@@ -100,6 +93,23 @@ func (q *Queue) WorkItems(ctx context.Context, o ItemWorkerOptions) error {
 	}
 	wg.Wait()
 	return nil
+}
+
+// itemConsumer returns the workers' shared durable consumer of items,
+// made or updated with the ack wait.
+func (q *Queue) itemConsumer(ctx context.Context, ackWait time.Duration) (jetstream.Consumer, error) {
+	var cons jetstream.Consumer
+	err := retry(ctx, func() error {
+		var err error
+		cons, err = q.JS.CreateOrUpdateConsumer(ctx, ItemStreamName, jetstream.ConsumerConfig{Durable: ItemConsumerName,
+			AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxDeliver: -1, MaxAckPending: -1,
+			FilterSubject: ItemSubject + ".>"})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("consumer %s: %w", ItemConsumerName, err)
+	}
+	return cons, nil
 }
 
 // handleItem runs one delivered item and stores its result once.
