@@ -76,4 +76,11 @@ for k in 1 2 3; do
 	printf '%-22s %8s %10s %12s %s\n' "queue, $k workers" "$wall" "$hcpu" "$(echo "$after - $before" | bc)" "$same"
 	for p in "${wp[@]}"; do kill "$p"; wait "$p" 2>/dev/null || true; done
 done
-grep -h "Number of\|secondar" "$work/single/log.txt" | head -3 || true
+items=$(grep -o '"solved": *[0-9]*' "$work/single/t.report.json" | grep -o '[0-9]*$' || echo "?")
+echo "work items (sub-table solves) per run: $items"
+# The plugin process a worker starts per item, alone: 20 starts of the
+# modular plugin with an empty payload of an unknown kind.
+plugin=$work/bin/plugins/argus-method-modular
+/usr/bin/time -f '%e %U %S' -o "$work/start.txt" bash -c "for i in \$(seq 20); do '$plugin' --item none </dev/null 2>/dev/null; done; true"
+read -r wall user sys <"$work/start.txt"
+echo "plugin process start per item: $(echo "scale=1; 1000 * $wall / 20" | bc) ms wall, $(echo "scale=1; 1000 * ($user + $sys) / 20" | bc) ms CPU"
