@@ -52,14 +52,17 @@ type batchArgs struct {
 	transientStatus int
 	// itemsNATS is the NATS URL of the work queue that runs the plugins'
 	// work items (--items-nats=URL); empty: they run in the plugin.
-	itemsNATS string
+	// itemsCreds and itemsCA are its credentials file and CA certificates
+	// (--items-nats-creds=FILE, --items-nats-ca=FILE).
+	itemsNATS, itemsCreds, itemsCA string
 }
 
 // parseBatchArgs reads "BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]"
 // and the options --report=FILE, --time-limit=D, --suppress-limit=D,
 // --audit-limit=D, --progress-interval=D, --threads=N, --cores=N,
 // --param=METHOD.name=value and --pathmap=PREFIX=DIR (both repeatable),
-// --items-nats=URL and --publish-unsafe[=BOOL], which may stand anywhere.
+// --items-nats=URL (with --items-nats-creds=FILE, --items-nats-ca=FILE)
+// and --publish-unsafe[=BOOL], which may stand anywhere.
 func parseBatchArgs(args []string) (batchArgs, error) {
 	var a batchArgs
 	var pos []string
@@ -108,6 +111,10 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 				if a.itemsNATS = val; val == "" {
 					err = errors.New("a NATS URL is needed")
 				}
+			case "items-nats-creds":
+				a.itemsCreds = val
+			case "items-nats-ca":
+				a.itemsCA = val
 			case "param":
 				var method, pname, pval string
 				if method, pname, pval, err = catalog.ParseParam(val); err == nil {
@@ -248,7 +255,7 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 	}
 	prot := &protector{cat: cat, run: newRunner(log, sockets)}
 	if a.itemsNATS != "" {
-		closeItems, err := connectItems(ctx, a.itemsNATS, prot, log)
+		closeItems, err := connectItems(ctx, a, prot, log)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "argus: %v\n", err)
 			return ExitError

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/host/catalog"
@@ -15,8 +16,15 @@ import (
 // connectItems connects a batch job to the work queue of --items-nats
 // and has its runner hand the plugins' work items to it (contract 1.4).
 // The returned function closes the connection.
-func connectItems(ctx context.Context, url string, prot *protector, log zerolog.Logger) (func(), error) {
-	q, err := jobqueue.Connect(ctx, url)
+func connectItems(ctx context.Context, a batchArgs, prot *protector, log zerolog.Logger) (func(), error) {
+	var opts []nats.Option
+	if a.itemsCreds != "" {
+		opts = append(opts, nats.UserCredentials(a.itemsCreds))
+	}
+	if a.itemsCA != "" {
+		opts = append(opts, nats.RootCAs(a.itemsCA))
+	}
+	q, err := jobqueue.Connect(ctx, a.itemsNATS, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("option --items-nats: %w", err)
 	}

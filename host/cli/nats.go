@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -98,10 +99,15 @@ func cmdWorker(ctx context.Context, env Env, log zerolog.Logger) int {
 			fmt.Fprintf(env.Stderr, "argus worker: %v\n", err)
 			return ExitError
 		}
-		go func() {
-			_ = q.WorkItems(ctx, jobqueue.ItemWorkerOptions{Name: *name, Plugin: itemPlugins(cat), Slots: *items,
+		var wg sync.WaitGroup
+		ictx, stopItems := context.WithCancel(ctx)
+		// The item workers end before the connection closes.
+		defer wg.Wait()
+		defer stopItems()
+		wg.Go(func() {
+			_ = q.WorkItems(ictx, jobqueue.ItemWorkerOptions{Name: *name, Plugin: itemPlugins(cat), Slots: *items,
 				AckWait: *ackWait, Log: log})
-		}()
+		})
 	}
 	err = q.Work(ctx, jobqueue.WorkerOptions{Name: *name, Dir: *dir, AckWait: *ackWait, MaxDeliveries: *deliveries, Log: log,
 		Exec: runall.Exec{Argus: exe, Args: jobArgs, TimeLimit: *timeLimit, Env: jobEnv(env)}})
