@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -87,6 +88,12 @@ func TestItemsNATS(t *testing.T) {
 		cancel()
 		wg.Wait()
 	})
+	for range 200 { // until the workers' consumer exists
+		if _, err := q.JS.Consumer(t.Context(), jobqueue.ItemStreamName, jobqueue.ItemConsumerName); err == nil {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
 	url := "--items-nats=" + ts.URL()
 	if got := runJob("queue", "t", url); got != single {
 		t.Errorf("the table protected through the queue differs from the one protected in one process")

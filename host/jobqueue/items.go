@@ -100,10 +100,19 @@ func newID() string {
 }
 
 // RunItems publishes the items and returns their results in payload
-// order, once every one is stored. It waits as long as ctx lasts: without
-// a worker, the job's time limit ends it.
+// order, once every one is stored. It refuses when no worker ever took
+// items on the server (their consumer does not exist); otherwise it waits
+// as long as ctx lasts: with every worker gone, the job's time limit ends
+// it.
 func (d *ItemDispatcher) RunItems(ctx context.Context, kind string, payloads [][]byte) ([][]byte, error) {
 	q := d.q
+	// Without a worker the job would wait for its time limit: say so now.
+	if _, err := q.JS.Consumer(ctx, ItemStreamName, ItemConsumerName); err != nil {
+		if errors.Is(err, jetstream.ErrConsumerNotFound) {
+			return nil, errors.New("no argus worker takes work items on this NATS server (start `argus worker -nats URL`)")
+		}
+		return nil, fmt.Errorf("item workers: %w", err)
+	}
 	batch := newID()
 	// Watch before publishing: no result can be missed.
 	w, err := q.Items.Watch(ctx, batch+".*")

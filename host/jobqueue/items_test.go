@@ -52,6 +52,19 @@ func startItemWorkers(t *testing.T, q *Queue, n int, o ItemWorkerOptions) {
 		cancel()
 		wg.Wait()
 	})
+	waitItemConsumer(t, q)
+}
+
+// waitItemConsumer waits until the item workers' consumer exists.
+func waitItemConsumer(t testing.TB, q *Queue) {
+	t.Helper()
+	for range 200 {
+		if _, err := q.JS.Consumer(t.Context(), ItemStreamName, ItemConsumerName); err == nil {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Fatal("no item consumer after 5 s")
 }
 
 // TestItemsExactlyOnce: items handed out while two workers die (one
@@ -166,5 +179,16 @@ func TestItemsLarge(t *testing.T) {
 	}
 	if string(out[0]) != "SMALL" || !bytes.Equal(out[1], bytes.ToUpper(big)) {
 		t.Errorf("results of %d and %d bytes", len(out[0]), len(out[1]))
+	}
+}
+
+// TestItemsNoWorker: on a server where no worker ever took items, a job's
+// items are refused at once, not left waiting for its time limit.
+func TestItemsNoWorker(t *testing.T) {
+	ts := startServer(t, nil)
+	q := connect(t, ts.URL())
+	_, err := q.Dispatcher("test", "abc", "job", zerolog.Nop()).RunItems(t.Context(), "upper", [][]byte{[]byte("x")})
+	if err == nil || !strings.Contains(err.Error(), "no argus worker") {
+		t.Errorf("error %v, want no worker", err)
 	}
 }
