@@ -91,8 +91,8 @@ type Runner struct {
 	// Env lists extra environment entries (KEY=VALUE) for plugins.
 	Env []string
 	// Items, if set, gives a job's work-item runner (the host's work
-	// queue, contract 1.4) for the plugin of entry e; nil: the plugin runs
-	// its items itself.
+	// queue) for the plugin of entry e, when the plugin is of contract 1.4
+	// or later; nil: the plugin runs its items itself.
 	Items func(e *catalog.Entry, jobID string) pluginsdk.ItemRunner
 }
 
@@ -170,7 +170,9 @@ func (r *Runner) Run(ctx context.Context, e *catalog.Entry, job pluginclient.Job
 		ctx, cancel = context.WithTimeout(ctx, job.Limits.TimeLimit+graceFor(job.Limits.TimeLimit))
 		defer cancel()
 	}
-	inst, err := r.launch(ctx, e, log, startTimeout, r.Items != nil)
+	// The item service goes to plugins of contract 1.4 and later only.
+	items := r.Items != nil && e.Info.ProtocolMinor >= wire.MinorItems
+	inst, err := r.launch(ctx, e, log, startTimeout, items)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +203,7 @@ func (r *Runner) Run(ctx context.Context, e *catalog.Entry, job pluginclient.Job
 	if slices.ContainsFunc(diags, func(d pluginsdk.Diagnostic) bool { return d.Severity == pluginsdk.SeverityError }) {
 		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInvalidParams, Diagnostics: diags}, nil
 	}
-	if r.Items != nil && job.Items == nil {
+	if items && job.Items == nil {
 		job.Items = r.Items(e, job.JobID)
 	}
 	res, err := inst.client.Protect(ctx, job)

@@ -243,7 +243,7 @@ func orphanHost() {
 	}
 	e, _, _ := cat.Lookup("TEST")
 	r := &Runner{Log: zerolog.Nop()}
-	inst, err := r.launch(context.Background(), e, zerolog.Nop(), 20*time.Second)
+	inst, err := r.launch(context.Background(), e, zerolog.Nop(), 20*time.Second, false)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -403,7 +403,7 @@ func TestSocketDirs(t *testing.T) {
 	if err != nil || res.Outcome != pluginsdk.OutcomeOptimal {
 		t.Fatalf("Run: %v, %v", res, err)
 	}
-	inst, err := r.launch(t.Context(), e, zerolog.Nop(), 20*time.Second)
+	inst, err := r.launch(t.Context(), e, zerolog.Nop(), 20*time.Second, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,10 @@ const ProtocolMinor = 4
 // an earlier minor declares none.
 const MinorRoles = 2
 
+// MinorItems is the contract minor that added the host's item service: a
+// host serves it only to a plugin of this minor or later.
+const MinorItems = 4
+
 // EnvLogLevel names the environment variable through which the host sets a
 // plugin's log level (trace, debug, info, warn, error).
 const EnvLogLevel = "ARGUS_PLUGIN_LOG_LEVEL"
