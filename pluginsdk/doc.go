@@ -43,6 +43,14 @@
 // it reads from the parameters declared with a [ParamRole] ([RunFactsOf]),
 // and both sides read booleans with [ParseBool].
 //
+// Parts of a job that are independent and deterministic (MOD's sub-tables
+// of one wave) can be work items: the method hands them to [RunItems] and
+// merges the results in item order. By default they run on the job's
+// threads; a host with a work queue (contract 1.4) takes them over the
+// connection and has workers on other machines run them with the plugin
+// binary in --item mode, through the item function the plugin registers in
+// [Plugin.Items]. Either way the results, and so the job's, are the same.
+//
 // Texts (variable names, codes, parameters) reach a plugin as UTF-8, even
 // from a host job whose τ-Argus files are Latin-1: the host converts them.
 //

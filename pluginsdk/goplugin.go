@@ -17,8 +17,10 @@ type grpcPlugin struct {
 	srv *server
 }
 
-// GRPCServer registers the method service on the plugin's gRPC server.
-func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+// GRPCServer registers the method service on the plugin's gRPC server and
+// keeps the broker, through which a job reaches the host's item service.
+func (p *grpcPlugin) GRPCServer(b *plugin.GRPCBroker, s *grpc.Server) error {
+	p.srv.dialer = b
 	sdcpb.RegisterMethodServiceServer(s, p.srv)
 	return nil
 }

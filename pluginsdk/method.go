@@ -37,6 +37,11 @@ type Plugin struct {
 	Version string
 	// Methods served; their codes must be distinct.
 	Methods []Method
+	// Items are the plugin's work-item functions by kind (see [RunItems]):
+	// the binary run as `PLUGIN --item KIND` computes one item of that kind
+	// (payload on stdin, result on stdout), which is how a worker of the
+	// host's work queue runs it.
+	Items map[string]ItemFunc
 }
 
 // PluginInfo is what a plugin says about itself: what the host's Describe

@@ -8,7 +8,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -28,6 +30,9 @@ const hclogTimeFormat = "2006-01-02T15:04:05.000000Z07:00"
 //
 //	plugin describe    prints the plugin's self-description as JSON
 //	plugin version     prints the plugin's version
+//	plugin --item KIND computes one work item of KIND (Plugin.Items): the
+//	                   payload on stdin, the result on stdout (how a worker
+//	                   of the host's work queue runs an item)
 //
 // Serve does not return.
 func Serve(p Plugin) {
@@ -50,6 +55,16 @@ func serveMain(p Plugin, args []string) int {
 		case "version", "-version", "--version":
 			fmt.Fprintf(os.Stdout, "%s %s (sdk %s, protocol %d.%d)\n", p.Name, p.Version, SDKVersion, wire.ProtocolVersion, wire.ProtocolMinor)
 			return 0
+		case "item", "-item", "--item":
+			if len(args) != 2 {
+				fmt.Fprintf(stderr, "%s: usage: %s --item KIND < payload > result\n", p.Name, os.Args[0])
+				return 2
+			}
+			isolateStdout(log)
+			startWatchdog(log)
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runItem(ctx, p, args[1], os.Stdin, os.Stdout, stderr)
 		}
 	}
 	if os.Getenv(wire.Handshake().MagicCookieKey) != wire.Handshake().MagicCookieValue {
@@ -88,6 +103,32 @@ func ServeListener(ctx context.Context, p Plugin, lis net.Listener, log zerolog.
 		return err
 	}
 	return nil
+}
+
+// runItem computes one work item of kind: payload from in, result to out.
+// The exit status is 0 with a result, 1 when the item function failed (its
+// error on errOut) and 2 when the plugin serves no such kind.
+func runItem(ctx context.Context, p Plugin, kind string, in io.Reader, out, errOut io.Writer) int {
+	run, ok := p.Items[kind]
+	if !ok {
+		fmt.Fprintf(errOut, "%s: no work items of kind %q\n", p.Name, kind)
+		return 2
+	}
+	payload, err := io.ReadAll(in)
+	if err != nil {
+		fmt.Fprintf(errOut, "%s: item %s: reading the payload: %v\n", p.Name, kind, err)
+		return 1
+	}
+	res, err := run(ctx, payload)
+	if err != nil {
+		fmt.Fprintf(errOut, "%s: item %s: %v\n", p.Name, kind, err)
+		return 1
+	}
+	if _, err := out.Write(res); err != nil {
+		fmt.Fprintf(errOut, "%s: item %s: writing the result: %v\n", p.Name, kind, err)
+		return 1
+	}
+	return 0
 }
 
 // describeJSON prints the plugin's self-description, the PluginInfo its

@@ -32,6 +32,14 @@ type server struct {
 	methods map[string]Method
 	log     zerolog.Logger
 	chunk   int
+	// dialer reaches services the host serves for a job (go-plugin's
+	// broker); nil when the plugin is not served by go-plugin.
+	dialer brokerDialer
+}
+
+// brokerDialer is the part of go-plugin's GRPCBroker a plugin uses.
+type brokerDialer interface {
+	Dial(id uint32) (*grpc.ClientConn, error)
 }
 
 func newServer(p Plugin, log zerolog.Logger) (*server, error) {
@@ -122,6 +130,8 @@ func (s *server) Protect(stream grpc.BidiStreamingServer[sdcpb.ProtectRequest, s
 		return sendResult(&Result{Outcome: OutcomeInvalidParams, Diagnostics: diags}, 0, s.chunk, send)
 	}
 	log := s.log.With().Str("method", m.Info().Code).Str("job", hdr.GetJobId()).Logger()
+	ctx, closeItems := s.itemContext(ctx, hdr.GetItemService(), log)
+	defer closeItems()
 	prog := newProgressPump(send)
 	req := &Request{Method: hdr.GetMethod(), Problem: problem, Params: params,
 		Limits: limitsFromProto(hdr.GetLimits()), JobID: hdr.GetJobId(), Log: log, progress: prog.set}
@@ -135,6 +145,22 @@ func (s *server) Protect(stream grpc.BidiStreamingServer[sdcpb.ProtectRequest, s
 	res.Stats.WallTime = time.Since(start)
 	log.Debug().Str("outcome", res.Outcome.String()).Dur("took", res.Stats.WallTime).Msg("protect finished")
 	return sendResult(res, problem.NumCells(), s.chunk, send)
+}
+
+// itemContext returns ctx with the host's item service as the job's item
+// runner when the host serves one (id ≠ 0, contract 1.4), and a function
+// that closes the connection; without one, or when it cannot be reached,
+// the job runs its work items itself.
+func (s *server) itemContext(ctx context.Context, id uint32, log zerolog.Logger) (context.Context, func()) {
+	if id == 0 || s.dialer == nil || len(s.plugin.Items) == 0 {
+		return ctx, func() {}
+	}
+	conn, err := s.dialer.Dial(id)
+	if err != nil {
+		log.Warn().Err(err).Msg("host item service unreachable; work items run here")
+		return ctx, func() {}
+	}
+	return WithItemRunner(ctx, &hostItems{rpc: sdcpb.NewItemServiceClient(conn), kinds: s.plugin.Items}), func() { _ = conn.Close() }
 }
 
 // finishResult turns a method's return values into a checked Result.

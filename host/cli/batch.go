@@ -50,13 +50,19 @@ type batchArgs struct {
 	// only because a plugin crashed or could not start
 	// (--transient-status=N, for run-all and worker retries).
 	transientStatus int
+	// itemsNATS is the NATS URL of the work queue that runs the plugins'
+	// work items (--items-nats=URL); empty: they run in the plugin.
+	// itemsCreds and itemsCA are its credentials file and CA certificates
+	// (--items-nats-creds=FILE, --items-nats-ca=FILE).
+	itemsNATS, itemsCreds, itemsCA string
 }
 
 // parseBatchArgs reads "BATCHFILE [LOGBOOK|-] [TEMPDIR|-] [DATADIR] [/v]"
 // and the options --report=FILE, --time-limit=D, --suppress-limit=D,
 // --audit-limit=D, --progress-interval=D, --threads=N, --cores=N,
-// --param=METHOD.name=value and --pathmap=PREFIX=DIR (both repeatable) and
-// --publish-unsafe[=BOOL], which may stand anywhere.
+// --param=METHOD.name=value and --pathmap=PREFIX=DIR (both repeatable),
+// --items-nats=URL (with --items-nats-creds=FILE, --items-nats-ca=FILE)
+// and --publish-unsafe[=BOOL], which may stand anywhere.
 func parseBatchArgs(args []string) (batchArgs, error) {
 	var a batchArgs
 	var pos []string
@@ -101,6 +107,14 @@ func parseBatchArgs(args []string) (batchArgs, error) {
 				if a.transientStatus, err = parseCount(val, 0); err == nil && a.transientStatus > 255 {
 					err = fmt.Errorf("%d: an exit status is at most 255", a.transientStatus)
 				}
+			case "items-nats":
+				if a.itemsNATS = val; val == "" {
+					err = errors.New("a NATS URL is needed")
+				}
+			case "items-nats-creds":
+				a.itemsCreds = val
+			case "items-nats-ca":
+				a.itemsCA = val
 			case "param":
 				var method, pname, pval string
 				if method, pname, pval, err = catalog.ParseParam(val); err == nil {
@@ -240,6 +254,14 @@ func runBatch(ctx context.Context, env Env, log zerolog.Logger) int {
 		log = log.Output(zerolog.ConsoleWriter{Out: bar, TimeFormat: "15:04:05"})
 	}
 	prot := &protector{cat: cat, run: newRunner(log, sockets)}
+	if a.itemsNATS != "" {
+		closeItems, err := connectItems(ctx, a, prot, log)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "argus: %v\n", err)
+			return ExitError
+		}
+		defer closeItems()
+	}
 	cfg := batch.Config{BatchFile: a.file, Logbook: a.logbook, TempDir: a.tempDir, DataDir: a.dataDir,
 		Protector: prot, Log: log, TimeLimit: a.timeLimit,
 		SuppressLimit: a.suppressLimit, AuditLimit: a.auditLimit, Threads: a.threads, Cores: a.cores, ProgressInterval: a.progressInterval, Version: Version, Components: components(cat), PublishUnsafe: a.publishUnsafe,

@@ -65,6 +65,7 @@ Usage:
         [--audit-limit=D] [--threads=N] [--cores=N]
         [--param=METHOD.name=value ...] [--pathmap=PREFIX=DIR ...]
         [--publish-unsafe] [--progress-interval=D]
+        [--items-nats=URL [--items-nats-creds=F] [--items-nats-ca=F]]
                             run a τ-Argus batch job; --audit-limit bounds
                             each audit of a pattern (default 10m: what it
                             has not proven by then is unverified, the
@@ -82,7 +83,10 @@ Usage:
                             --publish-unsafe writes the outputs of tables
                             that failed their audit (withheld otherwise);
                             a long step writes its progress to the logbook
-                            every --progress-interval (default 1m)
+                            every --progress-interval (default 1m);
+                            --items-nats sends the parts of a method's work
+                            that run apart (MOD's sub-tables) to the argus
+                            workers of that NATS server
   argus plugins [-json] [-params]
                             list the installed method plugins (and their
                             parameters)
@@ -107,9 +111,12 @@ Usage:
                             queue jobs (with their input files) on NATS
                             JetStream under a run name (default: today);
                             -at 01:00 has the server queue them then
-  argus worker -nats URL [-dir D] [-time-limit D] [-- JOB OPTIONS]
-                            run queued jobs until stopped; start more
-                            workers, on any machine, to go faster
+  argus worker -nats URL [-dir D] [-time-limit D] [-items N]
+        [-- JOB OPTIONS]
+                            run queued jobs until stopped, and N work items
+                            at a time of jobs run with --items-nats
+                            (default 1); start more workers, on any
+                            machine, to go faster
   argus status -nats URL [-run NAME] [-wait D] [-out DIR] [-json]
                             a run's jobs; -out writes the summary and
                             fetches the outputs; exit 0 all succeeded,

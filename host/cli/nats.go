@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -72,6 +73,7 @@ func cmdWorker(ctx context.Context, env Env, log zerolog.Logger) int {
 	ackWait := durationFlag(fs, "ack-wait", 30*time.Second, false, "how long the server waits for a sign of life before it gives a job to another worker")
 	deliveries := countFlag(fs, "max-deliveries", 3, 1, "how often a job is taken at most (transient failures, killed workers)")
 	argus := fs.String("argus", "", "argus binary to run the jobs with (default: this one)")
+	items := countFlag(fs, "items", 1, 0, "work items of jobs run with --items-nats run at once (0: none)")
 	jobArgs, err := parseJobArgs(fs, env.Args[1:])
 	if err != nil {
 		return ExitError
@@ -91,6 +93,22 @@ func cmdWorker(ctx context.Context, env Env, log zerolog.Logger) int {
 		return ExitError
 	}
 	defer q.Close()
+	if *items > 0 {
+		cat, err := loadCatalog(ctx, env, true)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "argus worker: %v\n", err)
+			return ExitError
+		}
+		var wg sync.WaitGroup
+		ictx, stopItems := context.WithCancel(ctx)
+		// The item workers end before the connection closes.
+		defer wg.Wait()
+		defer stopItems()
+		wg.Go(func() {
+			_ = q.WorkItems(ictx, jobqueue.ItemWorkerOptions{Name: *name, Plugin: itemPlugins(cat), Slots: *items,
+				AckWait: *ackWait, Log: log})
+		})
+	}
 	err = q.Work(ctx, jobqueue.WorkerOptions{Name: *name, Dir: *dir, AckWait: *ackWait, MaxDeliveries: *deliveries, Log: log,
 		Exec: runall.Exec{Argus: exe, Args: jobArgs, TimeLimit: *timeLimit, Env: jobEnv(env)}})
 	if err != nil {

@@ -3,12 +3,17 @@
 package jobqueue
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/host/internal/natstest"
 	"github.com/sdcengine/argus/host/runall"
@@ -74,4 +79,51 @@ func selfCPU() float64 {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// BenchmarkItemOverhead measures the queue's own cost per work item: 500
+// items that do nothing (the worker's Exec returns the payload: no plugin
+// process) of 2 KB, a MOD sub-table's size, through one in-process item
+// worker on an embedded server: publish, fetch, result stored create-only,
+// acknowledgement, result read by the host. Metrics: wall and CPU (host,
+// worker and server in this process) per item. The plugin process a real
+// worker starts per item comes on top (scripts/items/items.sh measures it).
+//
+//	go test ./host/jobqueue -run '^$' -bench ItemOverhead -benchtime 1x
+func BenchmarkItemOverhead(b *testing.B) {
+	const n = 500
+	ts := natstest.Start(b, nil)
+	q, err := Connect(b.Context(), ts.URL())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer q.Close()
+	ctx, cancel := context.WithCancel(b.Context())
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		_ = q.WorkItems(ctx, ItemWorkerOptions{Plugin: func(string) (string, string, error) { return "p", "sum", nil },
+			Exec: func(_ context.Context, _, _ string, p []byte) ([]byte, error) { return p, nil }})
+	})
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
+	payloads := make([][]byte, n)
+	for i := range payloads {
+		payloads[i] = bytes.Repeat([]byte{byte(i)}, 2048)
+	}
+	d := q.Dispatcher("p", "sum", "bench", zerolog.Nop())
+	for range b.N {
+		cpu0, start := selfCPU(), time.Now()
+		out, err := d.RunItems(b.Context(), "k", payloads)
+		if err != nil {
+			b.Fatal(err)
+		}
+		wall, cpu := time.Since(start), selfCPU()-cpu0
+		if !bytes.Equal(out[n-1], payloads[n-1]) {
+			b.Fatal("wrong result")
+		}
+		b.ReportMetric(float64(wall.Microseconds())/1000/n, "wall-ms/item")
+		b.ReportMetric(1000*cpu/n, "cpu-ms/item")
+	}
 }

@@ -63,6 +63,8 @@ type Queue struct {
 	JS  jetstream.JetStream
 	KV  jetstream.KeyValue
 	Obj jetstream.ObjectStore
+	// Items is the bucket of work items' results (items.go).
+	Items jetstream.KeyValue
 	// Schedules tells that the server keeps scheduled messages (JetStream
 	// message schedules, server 2.12 and later).
 	Schedules bool
@@ -116,7 +118,7 @@ func setup(ctx context.Context, nc *nats.Conn) (*Queue, error) {
 			Storage: jetstream.FileStorage, TTL: Keep}); err != nil {
 			return fmt.Errorf("object store %s: %w", ObjectsName, err)
 		}
-		return nil
+		return setupItems(ctx, q)
 	})
 	if err != nil {
 		return nil, err

@@ -90,6 +90,10 @@ type Runner struct {
 	StartTimeout time.Duration
 	// Env lists extra environment entries (KEY=VALUE) for plugins.
 	Env []string
+	// Items, if set, gives a job's work-item runner (the host's work
+	// queue) for the plugin of entry e, when the plugin is of contract 1.4
+	// or later; nil: the plugin runs its items itself.
+	Items func(e *catalog.Entry, jobID string) pluginsdk.ItemRunner
 }
 
 // Kind classifies why a job failed outside the method's domain outcomes.
@@ -166,7 +170,9 @@ func (r *Runner) Run(ctx context.Context, e *catalog.Entry, job pluginclient.Job
 		ctx, cancel = context.WithTimeout(ctx, job.Limits.TimeLimit+graceFor(job.Limits.TimeLimit))
 		defer cancel()
 	}
-	inst, err := r.launch(ctx, e, log, startTimeout)
+	// The item service goes to plugins of contract 1.4 and later only.
+	items := r.Items != nil && e.Info.ProtocolMinor >= wire.MinorItems
+	inst, err := r.launch(ctx, e, log, startTimeout, items)
 	if err != nil {
 		return nil, err
 	}
@@ -196,6 +202,9 @@ func (r *Runner) Run(ctx context.Context, e *catalog.Entry, job pluginclient.Job
 	}
 	if slices.ContainsFunc(diags, func(d pluginsdk.Diagnostic) bool { return d.Severity == pluginsdk.SeverityError }) {
 		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInvalidParams, Diagnostics: diags}, nil
+	}
+	if items && job.Items == nil {
+		job.Items = r.Items(e, job.JobID)
 	}
 	res, err := inst.client.Protect(ctx, job)
 	if err != nil {
@@ -230,7 +239,7 @@ func (r *Runner) Describe(ctx context.Context, e *catalog.Entry) (pluginsdk.Plug
 	_, _, startTimeout := r.defaults()
 	ctx, cancel := context.WithTimeout(ctx, describeTimeout)
 	defer cancel()
-	inst, err := r.launch(ctx, e, r.Log.With().Str("plugin", e.Name()).Logger(), startTimeout)
+	inst, err := r.launch(ctx, e, r.Log.With().Str("plugin", e.Name()).Logger(), startTimeout, false)
 	if err != nil {
 		return pluginsdk.PluginInfo{}, err
 	}
@@ -257,8 +266,10 @@ type instance struct {
 
 // launch starts the plugin and connects to it, within startTimeout and
 // while ctx lasts: a plugin that does not complete the handshake (stopped,
-// hung) is killed when ctx ends.
-func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logger, startTimeout time.Duration) (*instance, error) {
+// hung) is killed when ctx ends. With brokered, the socket directory stays
+// until the plugin stops: the host's item service (Runner.Items) is served
+// to the plugin on a socket of its own, made there as the job starts.
+func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logger, startTimeout time.Duration, brokered bool) (*instance, error) {
 	inst := &instance{name: e.Name(), stderr: &tail{max: 20}, tree: proctree.New()}
 	proctree.SweepStale()
 	dir, err := makeSocketDir(socketBase(r.SocketDir))
@@ -347,7 +358,9 @@ func (r *Runner) launch(ctx context.Context, e *catalog.Entry, log zerolog.Logge
 	if err := connect(ctx, gc.Conn, startTimeout); err != nil {
 		return fail(err)
 	}
-	os.RemoveAll(inst.sockDir)
+	if !brokered {
+		os.RemoveAll(inst.sockDir)
+	}
 	log.Debug().Int("pid", cmd.Process.Pid).Msg("plugin started")
 	return inst, nil
 }

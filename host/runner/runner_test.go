@@ -243,7 +243,7 @@ func orphanHost() {
 	}
 	e, _, _ := cat.Lookup("TEST")
 	r := &Runner{Log: zerolog.Nop()}
-	inst, err := r.launch(context.Background(), e, zerolog.Nop(), 20*time.Second)
+	inst, err := r.launch(context.Background(), e, zerolog.Nop(), 20*time.Second, false)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -403,7 +403,7 @@ func TestSocketDirs(t *testing.T) {
 	if err != nil || res.Outcome != pluginsdk.OutcomeOptimal {
 		t.Fatalf("Run: %v, %v", res, err)
 	}
-	inst, err := r.launch(t.Context(), e, zerolog.Nop(), 20*time.Second)
+	inst, err := r.launch(t.Context(), e, zerolog.Nop(), 20*time.Second, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,5 +456,57 @@ func TestStoppedAtStart(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// hostItems stands for the host's work queue.
+type hostItems struct{ calls int }
+
+func (h *hostItems) RunItems(_ context.Context, kind string, payloads [][]byte) ([][]byte, error) {
+	h.calls++
+	out := make([][]byte, len(payloads))
+	for i, p := range payloads {
+		out[i] = []byte(kind + "@host:" + string(p))
+	}
+	return out, nil
+}
+
+// TestItemService: a plugin of contract 1.4 hands its work items to the
+// host's item service over go-plugin's broker and uses the host's
+// results; a plugin that says it is of contract 1.3 is not offered the
+// service, and a runner without one leaves the items to the plugin.
+func TestItemService(t *testing.T) {
+	r, e, _ := setup(t)
+	h := &hostItems{}
+	r.Items = func(*catalog.Entry, string) pluginsdk.ItemRunner { return h }
+	old := *e
+	old.Info.ProtocolMinor = 3
+	for _, tc := range []struct {
+		name  string
+		e     *catalog.Entry
+		items bool
+		want  string
+		calls int
+	}{
+		{"contract 1.4", e, true, "test.where@host:a test.where@host:b", 1},
+		{"contract 1.3", &old, true, "plugin:a plugin:b", 1},
+		{"no queue", e, false, "plugin:a plugin:b", 1},
+	} {
+		if !tc.items {
+			r.Items = nil
+		}
+		res, err := r.Run(t.Context(), tc.e, job("items", nil))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		got := ""
+		for _, d := range res.Diagnostics {
+			if d.Code == "test.items" {
+				got = d.Summary
+			}
+		}
+		if got != tc.want || h.calls != tc.calls {
+			t.Errorf("%s: items %q after %d host calls, want %q after %d", tc.name, got, h.calls, tc.want, tc.calls)
+		}
 	}
 }

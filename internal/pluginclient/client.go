@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
 	"github.com/sdcengine/argus/internal/sdcpb"
@@ -18,6 +19,9 @@ import (
 type Client struct {
 	rpc   sdcpb.MethodServiceClient
 	chunk int
+	// broker serves the host's item service to the plugin (go-plugin);
+	// nil when the connection is not go-plugin's.
+	broker *plugin.GRPCBroker
 }
 
 // New returns a Client over cc.
@@ -76,6 +80,13 @@ type Job struct {
 	Problem *pluginsdk.Problem
 	// OnProgress, if set, receives the plugin's progress reports.
 	OnProgress func(pluginsdk.Progress)
+	// Items, if set, runs the work items the plugin hands to the host
+	// (contract 1.4: the host's work queue); without it, or over a
+	// connection without go-plugin's broker, the plugin runs them itself.
+	Items pluginsdk.ItemRunner
+	// itemService is the broker id of the job's item service (0: none),
+	// set by Protect for the header.
+	itemService uint32
 }
 
 // Protect runs a job. The error is non-nil only for transport faults,
@@ -87,6 +98,12 @@ func (c *Client) Protect(ctx context.Context, job Job) (*pluginsdk.Result, error
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the stream on every path
+	itemService := uint32(0)
+	if job.Items != nil && c.broker != nil {
+		var stop func()
+		itemService, stop = serveItems(c.broker, job.Items)
+		defer stop()
+	}
 	stream, err := c.rpc.Protect(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("protect: open stream: %w", err)
@@ -95,7 +112,9 @@ func (c *Client) Protect(ctx context.Context, job Job) (*pluginsdk.Result, error
 	wt := wireTextFor(jobTexts(job)...)
 	sendErr := make(chan error, 1)
 	go func() {
-		err := EncodeProblem(wt.job(job), c.chunk, stream.Send)
+		wj := wt.job(job)
+		wj.itemService = itemService
+		err := EncodeProblem(wj, c.chunk, stream.Send)
 		if err == nil {
 			err = stream.CloseSend()
 		}

@@ -27,7 +27,10 @@ func (hostPlugin) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
 	return errors.New("pluginclient: a host does not serve the method service")
 }
 
-// GRPCClient returns a *Client.
-func (hostPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, cc *grpc.ClientConn) (any, error) {
-	return New(cc), nil
+// GRPCClient returns a *Client that serves a job's work items through the
+// broker (contract 1.4).
+func (hostPlugin) GRPCClient(_ context.Context, b *plugin.GRPCBroker, cc *grpc.ClientConn) (any, error) {
+	c := New(cc)
+	c.broker = b
+	return c, nil
 }

@@ -63,7 +63,7 @@ func header(job Job) *sdcpb.Header {
 		Tables: tablesToProto(p.Tables), Limits: limitsToProto(job.Limits),
 		ClientCapabilities: &sdcpb.ClientCapabilities{MaxMessageBytes: 0, AcceptsPartialResults: true, WantsProgress: job.OnProgress != nil},
 		Decimals:           int32(p.Decimals), TopN: int32(p.TopN), HoldingTopN: int32(p.HoldingTopN),
-		LinkCount: int64(len(p.Links.Cell)), Response: p.Response,
+		LinkCount: int64(len(p.Links.Cell)), Response: p.Response, ItemService: job.itemService,
 	}
 }
 

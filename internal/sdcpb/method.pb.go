@@ -1,6 +1,6 @@
 // The contract between the host and a protection-method plugin.
 //
-// Contract version 1.3 (major 1 = go-plugin protocol version 1 and this
+// Contract version 1.4 (major 1 = go-plugin protocol version 1 and this
 // package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
 // the protection verdicts of ResultBlock and the batch forms of ParamSpec;
 // the host acts on Capabilities.needs_frequency and max_dimensions, and the
@@ -13,6 +13,12 @@
 // Minor 3 added Capabilities.thread_independent: the host gives a method that
 // declares it all the job's cores by default, and one thread to the others
 // (a plugin of minor 0 to 2 declares none).
+// Minor 4 added the host's ItemService and Header.item_service: a host with
+// a work queue serves it for the job, and the plugin hands it work items
+// (independent, deterministic parts of the job, such as MOD's sub-tables of
+// one wave) to run on other machines. A plugin of an earlier minor never
+// reads item_service; a host of an earlier minor never sets it, and a
+// plugin then runs its items itself.
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new
@@ -784,6 +790,131 @@ func (Severity) EnumDescriptor() ([]byte, []int) {
 	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{10}
 }
 
+// ItemRequest is one work item.
+type ItemRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Index uint32                 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	// The item function that computes the result (Plugin.Items in the SDK).
+	Kind          string `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	Payload       []byte `protobuf:"bytes,3,opt,name=payload,proto3" json:"payload,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ItemRequest) Reset() {
+	*x = ItemRequest{}
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ItemRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ItemRequest) ProtoMessage() {}
+
+func (x *ItemRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ItemRequest.ProtoReflect.Descriptor instead.
+func (*ItemRequest) Descriptor() ([]byte, []int) {
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *ItemRequest) GetIndex() uint32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *ItemRequest) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *ItemRequest) GetPayload() []byte {
+	if x != nil {
+		return x.Payload
+	}
+	return nil
+}
+
+// ItemResponse is one item's result, or the reason it has none.
+type ItemResponse struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Index  uint32                 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	Result []byte                 `protobuf:"bytes,2,opt,name=result,proto3" json:"result,omitempty"`
+	// Non-empty when the item failed (the item function's error, a refused
+	// binary, ...); result is then empty.
+	Error         string `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ItemResponse) Reset() {
+	*x = ItemResponse{}
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ItemResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ItemResponse) ProtoMessage() {}
+
+func (x *ItemResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ItemResponse.ProtoReflect.Descriptor instead.
+func (*ItemResponse) Descriptor() ([]byte, []int) {
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ItemResponse) GetIndex() uint32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *ItemResponse) GetResult() []byte {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *ItemResponse) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
 // HostInfo tells the plugin which host is calling.
 type HostInfo struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -795,7 +926,7 @@ type HostInfo struct {
 
 func (x *HostInfo) Reset() {
 	*x = HostInfo{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[0]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -807,7 +938,7 @@ func (x *HostInfo) String() string {
 func (*HostInfo) ProtoMessage() {}
 
 func (x *HostInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[0]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -820,7 +951,7 @@ func (x *HostInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HostInfo.ProtoReflect.Descriptor instead.
 func (*HostInfo) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{0}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *HostInfo) GetHostVersion() string {
@@ -846,7 +977,7 @@ type DescribeRequest struct {
 
 func (x *DescribeRequest) Reset() {
 	*x = DescribeRequest{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[1]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -858,7 +989,7 @@ func (x *DescribeRequest) String() string {
 func (*DescribeRequest) ProtoMessage() {}
 
 func (x *DescribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[1]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -871,7 +1002,7 @@ func (x *DescribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeRequest.ProtoReflect.Descriptor instead.
 func (*DescribeRequest) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{1}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *DescribeRequest) GetHost() *HostInfo {
@@ -899,7 +1030,7 @@ type DescribeResponse struct {
 
 func (x *DescribeResponse) Reset() {
 	*x = DescribeResponse{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[2]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -911,7 +1042,7 @@ func (x *DescribeResponse) String() string {
 func (*DescribeResponse) ProtoMessage() {}
 
 func (x *DescribeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[2]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -924,7 +1055,7 @@ func (x *DescribeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeResponse.ProtoReflect.Descriptor instead.
 func (*DescribeResponse) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{2}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *DescribeResponse) GetPluginName() string {
@@ -984,7 +1115,7 @@ type MethodInfo struct {
 
 func (x *MethodInfo) Reset() {
 	*x = MethodInfo{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[3]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -996,7 +1127,7 @@ func (x *MethodInfo) String() string {
 func (*MethodInfo) ProtoMessage() {}
 
 func (x *MethodInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[3]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1009,7 +1140,7 @@ func (x *MethodInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MethodInfo.ProtoReflect.Descriptor instead.
 func (*MethodInfo) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{3}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *MethodInfo) GetCode() string {
@@ -1094,7 +1225,7 @@ type ParamSpec struct {
 
 func (x *ParamSpec) Reset() {
 	*x = ParamSpec{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[4]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1106,7 +1237,7 @@ func (x *ParamSpec) String() string {
 func (*ParamSpec) ProtoMessage() {}
 
 func (x *ParamSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[4]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1119,7 +1250,7 @@ func (x *ParamSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParamSpec.ProtoReflect.Descriptor instead.
 func (*ParamSpec) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{4}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ParamSpec) GetName() string {
@@ -1226,7 +1357,7 @@ type BatchForm struct {
 
 func (x *BatchForm) Reset() {
 	*x = BatchForm{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[5]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1238,7 +1369,7 @@ func (x *BatchForm) String() string {
 func (*BatchForm) ProtoMessage() {}
 
 func (x *BatchForm) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[5]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1251,7 +1382,7 @@ func (x *BatchForm) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchForm.ProtoReflect.Descriptor instead.
 func (*BatchForm) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{5}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *BatchForm) GetSyntax() BatchSyntax {
@@ -1316,7 +1447,7 @@ type Capabilities struct {
 
 func (x *Capabilities) Reset() {
 	*x = Capabilities{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[6]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1328,7 +1459,7 @@ func (x *Capabilities) String() string {
 func (*Capabilities) ProtoMessage() {}
 
 func (x *Capabilities) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[6]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1341,7 +1472,7 @@ func (x *Capabilities) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Capabilities.ProtoReflect.Descriptor instead.
 func (*Capabilities) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{6}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Capabilities) GetOutput() OutputKind {
@@ -1389,7 +1520,7 @@ type ValidateParamsRequest struct {
 
 func (x *ValidateParamsRequest) Reset() {
 	*x = ValidateParamsRequest{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[7]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1401,7 +1532,7 @@ func (x *ValidateParamsRequest) String() string {
 func (*ValidateParamsRequest) ProtoMessage() {}
 
 func (x *ValidateParamsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[7]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1414,7 +1545,7 @@ func (x *ValidateParamsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateParamsRequest.ProtoReflect.Descriptor instead.
 func (*ValidateParamsRequest) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{7}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ValidateParamsRequest) GetMethod() string {
@@ -1441,7 +1572,7 @@ type ValidateParamsResponse struct {
 
 func (x *ValidateParamsResponse) Reset() {
 	*x = ValidateParamsResponse{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[8]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1453,7 +1584,7 @@ func (x *ValidateParamsResponse) String() string {
 func (*ValidateParamsResponse) ProtoMessage() {}
 
 func (x *ValidateParamsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[8]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1466,7 +1597,7 @@ func (x *ValidateParamsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateParamsResponse.ProtoReflect.Descriptor instead.
 func (*ValidateParamsResponse) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{8}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ValidateParamsResponse) GetDiagnostics() []*Diagnostic {
@@ -1492,7 +1623,7 @@ type ProtectRequest struct {
 
 func (x *ProtectRequest) Reset() {
 	*x = ProtectRequest{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[9]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1504,7 +1635,7 @@ func (x *ProtectRequest) String() string {
 func (*ProtectRequest) ProtoMessage() {}
 
 func (x *ProtectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[9]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1517,7 +1648,7 @@ func (x *ProtectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProtectRequest.ProtoReflect.Descriptor instead.
 func (*ProtectRequest) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{9}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ProtectRequest) GetKind() isProtectRequest_Kind {
@@ -1630,14 +1761,17 @@ type Header struct {
 	// Number of membership entries in LinkBlocks.
 	LinkCount int64 `protobuf:"varint,13,opt,name=link_count,json=linkCount,proto3" json:"link_count,omitempty"`
 	// Name of the response variable (informative).
-	Response      string `protobuf:"bytes,14,opt,name=response,proto3" json:"response,omitempty"`
+	Response string `protobuf:"bytes,14,opt,name=response,proto3" json:"response,omitempty"`
+	// The go-plugin broker id of the host's ItemService for this job
+	// (contract 1.4); 0 = none: the plugin runs its work items itself.
+	ItemService   uint32 `protobuf:"varint,15,opt,name=item_service,json=itemService,proto3" json:"item_service,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[10]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1649,7 +1783,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[10]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1662,7 +1796,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{10}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Header) GetMethod() string {
@@ -1763,6 +1897,13 @@ func (x *Header) GetResponse() string {
 	return ""
 }
 
+func (x *Header) GetItemService() uint32 {
+	if x != nil {
+		return x.ItemService
+	}
+	return 0
+}
+
 // TableSpec is one table: its dimensions in table order.
 type TableSpec struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1774,7 +1915,7 @@ type TableSpec struct {
 
 func (x *TableSpec) Reset() {
 	*x = TableSpec{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[11]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1786,7 +1927,7 @@ func (x *TableSpec) String() string {
 func (*TableSpec) ProtoMessage() {}
 
 func (x *TableSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[11]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1799,7 +1940,7 @@ func (x *TableSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableSpec.ProtoReflect.Descriptor instead.
 func (*TableSpec) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{11}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *TableSpec) GetName() string {
@@ -1835,7 +1976,7 @@ type Dimension struct {
 
 func (x *Dimension) Reset() {
 	*x = Dimension{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[12]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1847,7 +1988,7 @@ func (x *Dimension) String() string {
 func (*Dimension) ProtoMessage() {}
 
 func (x *Dimension) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[12]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1860,7 +2001,7 @@ func (x *Dimension) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dimension.ProtoReflect.Descriptor instead.
 func (*Dimension) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{12}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Dimension) GetName() string {
@@ -1918,7 +2059,7 @@ type Limits struct {
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[13]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1930,7 +2071,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[13]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1943,7 +2084,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{13}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Limits) GetTimeLimitMs() int64 {
@@ -1987,7 +2128,7 @@ type ClientCapabilities struct {
 
 func (x *ClientCapabilities) Reset() {
 	*x = ClientCapabilities{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[14]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1999,7 +2140,7 @@ func (x *ClientCapabilities) String() string {
 func (*ClientCapabilities) ProtoMessage() {}
 
 func (x *ClientCapabilities) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[14]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2012,7 +2153,7 @@ func (x *ClientCapabilities) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClientCapabilities.ProtoReflect.Descriptor instead.
 func (*ClientCapabilities) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{14}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ClientCapabilities) GetMaxMessageBytes() int64 {
@@ -2088,7 +2229,7 @@ type CellBlock struct {
 
 func (x *CellBlock) Reset() {
 	*x = CellBlock{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[15]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2100,7 +2241,7 @@ func (x *CellBlock) String() string {
 func (*CellBlock) ProtoMessage() {}
 
 func (x *CellBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[15]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2113,7 +2254,7 @@ func (x *CellBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CellBlock.ProtoReflect.Descriptor instead.
 func (*CellBlock) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{15}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *CellBlock) GetFirstCell() int64 {
@@ -2292,7 +2433,7 @@ type LinkBlock struct {
 
 func (x *LinkBlock) Reset() {
 	*x = LinkBlock{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[16]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2304,7 +2445,7 @@ func (x *LinkBlock) String() string {
 func (*LinkBlock) ProtoMessage() {}
 
 func (x *LinkBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[16]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2317,7 +2458,7 @@ func (x *LinkBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LinkBlock.ProtoReflect.Descriptor instead.
 func (*LinkBlock) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{16}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *LinkBlock) GetFirstLink() int64 {
@@ -2365,7 +2506,7 @@ type RelationBlock struct {
 
 func (x *RelationBlock) Reset() {
 	*x = RelationBlock{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[17]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2377,7 +2518,7 @@ func (x *RelationBlock) String() string {
 func (*RelationBlock) ProtoMessage() {}
 
 func (x *RelationBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[17]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2390,7 +2531,7 @@ func (x *RelationBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RelationBlock.ProtoReflect.Descriptor instead.
 func (*RelationBlock) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{17}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *RelationBlock) GetFirstRelation() int64 {
@@ -2437,7 +2578,7 @@ type EndOfInput struct {
 
 func (x *EndOfInput) Reset() {
 	*x = EndOfInput{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[18]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2449,7 +2590,7 @@ func (x *EndOfInput) String() string {
 func (*EndOfInput) ProtoMessage() {}
 
 func (x *EndOfInput) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[18]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2462,7 +2603,7 @@ func (x *EndOfInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndOfInput.ProtoReflect.Descriptor instead.
 func (*EndOfInput) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{18}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{20}
 }
 
 type ProtectResponse struct {
@@ -2479,7 +2620,7 @@ type ProtectResponse struct {
 
 func (x *ProtectResponse) Reset() {
 	*x = ProtectResponse{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[19]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2491,7 +2632,7 @@ func (x *ProtectResponse) String() string {
 func (*ProtectResponse) ProtoMessage() {}
 
 func (x *ProtectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[19]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2504,7 +2645,7 @@ func (x *ProtectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProtectResponse.ProtoReflect.Descriptor instead.
 func (*ProtectResponse) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{19}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ProtectResponse) GetKind() isProtectResponse_Kind {
@@ -2579,7 +2720,7 @@ type Progress struct {
 
 func (x *Progress) Reset() {
 	*x = Progress{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[20]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2591,7 +2732,7 @@ func (x *Progress) String() string {
 func (*Progress) ProtoMessage() {}
 
 func (x *Progress) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[20]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2604,7 +2745,7 @@ func (x *Progress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Progress.ProtoReflect.Descriptor instead.
 func (*Progress) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{20}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Progress) GetPhase() string {
@@ -2673,7 +2814,7 @@ type ResultBlock struct {
 
 func (x *ResultBlock) Reset() {
 	*x = ResultBlock{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[21]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2685,7 +2826,7 @@ func (x *ResultBlock) String() string {
 func (*ResultBlock) ProtoMessage() {}
 
 func (x *ResultBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[21]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2698,7 +2839,7 @@ func (x *ResultBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResultBlock.ProtoReflect.Descriptor instead.
 func (*ResultBlock) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{21}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ResultBlock) GetFirstCell() int64 {
@@ -2767,7 +2908,7 @@ type Diagnostic struct {
 
 func (x *Diagnostic) Reset() {
 	*x = Diagnostic{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[22]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2779,7 +2920,7 @@ func (x *Diagnostic) String() string {
 func (*Diagnostic) ProtoMessage() {}
 
 func (x *Diagnostic) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[22]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2792,7 +2933,7 @@ func (x *Diagnostic) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Diagnostic.ProtoReflect.Descriptor instead.
 func (*Diagnostic) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{22}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Diagnostic) GetSeverity() Severity {
@@ -2868,7 +3009,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[23]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2880,7 +3021,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[23]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2893,7 +3034,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{23}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Stats) GetObjective() float64 {
@@ -2994,7 +3135,7 @@ type Published struct {
 
 func (x *Published) Reset() {
 	*x = Published{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[24]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3006,7 +3147,7 @@ func (x *Published) String() string {
 func (*Published) ProtoMessage() {}
 
 func (x *Published) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[24]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3019,7 +3160,7 @@ func (x *Published) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Published.ProtoReflect.Descriptor instead.
 func (*Published) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{24}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Published) GetAlpha() float64 {
@@ -3056,7 +3197,7 @@ type Completed struct {
 
 func (x *Completed) Reset() {
 	*x = Completed{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[25]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3068,7 +3209,7 @@ func (x *Completed) String() string {
 func (*Completed) ProtoMessage() {}
 
 func (x *Completed) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[25]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3081,7 +3222,7 @@ func (x *Completed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Completed.ProtoReflect.Descriptor instead.
 func (*Completed) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{25}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Completed) GetOutcome() Outcome {
@@ -3116,7 +3257,15 @@ var File_sdcplugin_v1_method_proto protoreflect.FileDescriptor
 
 const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\n" +
-	"\x19sdcplugin/v1/method.proto\x12\fsdcplugin.v1\"T\n" +
+	"\x19sdcplugin/v1/method.proto\x12\fsdcplugin.v1\"Q\n" +
+	"\vItemRequest\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\rR\x05index\x12\x12\n" +
+	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x18\n" +
+	"\apayload\x18\x03 \x01(\fR\apayload\"R\n" +
+	"\fItemResponse\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\rR\x05index\x12\x16\n" +
+	"\x06result\x18\x02 \x01(\fR\x06result\x12\x14\n" +
+	"\x05error\x18\x03 \x01(\tR\x05error\"T\n" +
 	"\bHostInfo\x12!\n" +
 	"\fhost_version\x18\x01 \x01(\tR\vhostVersion\x12%\n" +
 	"\x0eprotocol_minor\x18\x02 \x01(\rR\rprotocolMinor\"=\n" +
@@ -3184,7 +3333,7 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\trelations\x18\x03 \x01(\v2\x1b.sdcplugin.v1.RelationBlockH\x00R\trelations\x12,\n" +
 	"\x03end\x18\x04 \x01(\v2\x18.sdcplugin.v1.EndOfInputH\x00R\x03end\x12/\n" +
 	"\x05links\x18\x05 \x01(\v2\x17.sdcplugin.v1.LinkBlockH\x00R\x05linksB\x06\n" +
-	"\x04kind\"\xd3\x04\n" +
+	"\x04kind\"\xf6\x04\n" +
 	"\x06Header\x12\x16\n" +
 	"\x06method\x18\x01 \x01(\tR\x06method\x128\n" +
 	"\x06params\x18\x02 \x03(\v2 .sdcplugin.v1.Header.ParamsEntryR\x06params\x12\x15\n" +
@@ -3203,7 +3352,8 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\rholding_top_n\x18\f \x01(\x05R\vholdingTopN\x12\x1d\n" +
 	"\n" +
 	"link_count\x18\r \x01(\x03R\tlinkCount\x12\x1a\n" +
-	"\bresponse\x18\x0e \x01(\tR\bresponse\x1a9\n" +
+	"\bresponse\x18\x0e \x01(\tR\bresponse\x12!\n" +
+	"\fitem_service\x18\x0f \x01(\rR\vitemService\x1a9\n" +
 	"\vParamsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"X\n" +
@@ -3427,7 +3577,9 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\rMethodService\x12I\n" +
 	"\bDescribe\x12\x1d.sdcplugin.v1.DescribeRequest\x1a\x1e.sdcplugin.v1.DescribeResponse\x12[\n" +
 	"\x0eValidateParams\x12#.sdcplugin.v1.ValidateParamsRequest\x1a$.sdcplugin.v1.ValidateParamsResponse\x12J\n" +
-	"\aProtect\x12\x1c.sdcplugin.v1.ProtectRequest\x1a\x1d.sdcplugin.v1.ProtectResponse(\x010\x01B1Z/github.com/sdcengine/argus/internal/sdcpb;sdcpbb\x06proto3"
+	"\aProtect\x12\x1c.sdcplugin.v1.ProtectRequest\x1a\x1d.sdcplugin.v1.ProtectResponse(\x010\x012T\n" +
+	"\vItemService\x12E\n" +
+	"\bRunItems\x12\x19.sdcplugin.v1.ItemRequest\x1a\x1a.sdcplugin.v1.ItemResponse(\x010\x01B1Z/github.com/sdcengine/argus/internal/sdcpb;sdcpbb\x06proto3"
 
 var (
 	file_sdcplugin_v1_method_proto_rawDescOnce sync.Once
@@ -3442,7 +3594,7 @@ func file_sdcplugin_v1_method_proto_rawDescGZIP() []byte {
 }
 
 var file_sdcplugin_v1_method_proto_enumTypes = make([]protoimpl.EnumInfo, 11)
-var file_sdcplugin_v1_method_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_sdcplugin_v1_method_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_sdcplugin_v1_method_proto_goTypes = []any{
 	(TableStructure)(0),            // 0: sdcplugin.v1.TableStructure
 	(ParamType)(0),                 // 1: sdcplugin.v1.ParamType
@@ -3455,83 +3607,87 @@ var file_sdcplugin_v1_method_proto_goTypes = []any{
 	(VerdictReason)(0),             // 8: sdcplugin.v1.VerdictReason
 	(Outcome)(0),                   // 9: sdcplugin.v1.Outcome
 	(Severity)(0),                  // 10: sdcplugin.v1.Severity
-	(*HostInfo)(nil),               // 11: sdcplugin.v1.HostInfo
-	(*DescribeRequest)(nil),        // 12: sdcplugin.v1.DescribeRequest
-	(*DescribeResponse)(nil),       // 13: sdcplugin.v1.DescribeResponse
-	(*MethodInfo)(nil),             // 14: sdcplugin.v1.MethodInfo
-	(*ParamSpec)(nil),              // 15: sdcplugin.v1.ParamSpec
-	(*BatchForm)(nil),              // 16: sdcplugin.v1.BatchForm
-	(*Capabilities)(nil),           // 17: sdcplugin.v1.Capabilities
-	(*ValidateParamsRequest)(nil),  // 18: sdcplugin.v1.ValidateParamsRequest
-	(*ValidateParamsResponse)(nil), // 19: sdcplugin.v1.ValidateParamsResponse
-	(*ProtectRequest)(nil),         // 20: sdcplugin.v1.ProtectRequest
-	(*Header)(nil),                 // 21: sdcplugin.v1.Header
-	(*TableSpec)(nil),              // 22: sdcplugin.v1.TableSpec
-	(*Dimension)(nil),              // 23: sdcplugin.v1.Dimension
-	(*Limits)(nil),                 // 24: sdcplugin.v1.Limits
-	(*ClientCapabilities)(nil),     // 25: sdcplugin.v1.ClientCapabilities
-	(*CellBlock)(nil),              // 26: sdcplugin.v1.CellBlock
-	(*LinkBlock)(nil),              // 27: sdcplugin.v1.LinkBlock
-	(*RelationBlock)(nil),          // 28: sdcplugin.v1.RelationBlock
-	(*EndOfInput)(nil),             // 29: sdcplugin.v1.EndOfInput
-	(*ProtectResponse)(nil),        // 30: sdcplugin.v1.ProtectResponse
-	(*Progress)(nil),               // 31: sdcplugin.v1.Progress
-	(*ResultBlock)(nil),            // 32: sdcplugin.v1.ResultBlock
-	(*Diagnostic)(nil),             // 33: sdcplugin.v1.Diagnostic
-	(*Stats)(nil),                  // 34: sdcplugin.v1.Stats
-	(*Published)(nil),              // 35: sdcplugin.v1.Published
-	(*Completed)(nil),              // 36: sdcplugin.v1.Completed
-	nil,                            // 37: sdcplugin.v1.ValidateParamsRequest.ParamsEntry
-	nil,                            // 38: sdcplugin.v1.Header.ParamsEntry
-	nil,                            // 39: sdcplugin.v1.Stats.ExtraEntry
-	nil,                            // 40: sdcplugin.v1.Published.ExtraEntry
+	(*ItemRequest)(nil),            // 11: sdcplugin.v1.ItemRequest
+	(*ItemResponse)(nil),           // 12: sdcplugin.v1.ItemResponse
+	(*HostInfo)(nil),               // 13: sdcplugin.v1.HostInfo
+	(*DescribeRequest)(nil),        // 14: sdcplugin.v1.DescribeRequest
+	(*DescribeResponse)(nil),       // 15: sdcplugin.v1.DescribeResponse
+	(*MethodInfo)(nil),             // 16: sdcplugin.v1.MethodInfo
+	(*ParamSpec)(nil),              // 17: sdcplugin.v1.ParamSpec
+	(*BatchForm)(nil),              // 18: sdcplugin.v1.BatchForm
+	(*Capabilities)(nil),           // 19: sdcplugin.v1.Capabilities
+	(*ValidateParamsRequest)(nil),  // 20: sdcplugin.v1.ValidateParamsRequest
+	(*ValidateParamsResponse)(nil), // 21: sdcplugin.v1.ValidateParamsResponse
+	(*ProtectRequest)(nil),         // 22: sdcplugin.v1.ProtectRequest
+	(*Header)(nil),                 // 23: sdcplugin.v1.Header
+	(*TableSpec)(nil),              // 24: sdcplugin.v1.TableSpec
+	(*Dimension)(nil),              // 25: sdcplugin.v1.Dimension
+	(*Limits)(nil),                 // 26: sdcplugin.v1.Limits
+	(*ClientCapabilities)(nil),     // 27: sdcplugin.v1.ClientCapabilities
+	(*CellBlock)(nil),              // 28: sdcplugin.v1.CellBlock
+	(*LinkBlock)(nil),              // 29: sdcplugin.v1.LinkBlock
+	(*RelationBlock)(nil),          // 30: sdcplugin.v1.RelationBlock
+	(*EndOfInput)(nil),             // 31: sdcplugin.v1.EndOfInput
+	(*ProtectResponse)(nil),        // 32: sdcplugin.v1.ProtectResponse
+	(*Progress)(nil),               // 33: sdcplugin.v1.Progress
+	(*ResultBlock)(nil),            // 34: sdcplugin.v1.ResultBlock
+	(*Diagnostic)(nil),             // 35: sdcplugin.v1.Diagnostic
+	(*Stats)(nil),                  // 36: sdcplugin.v1.Stats
+	(*Published)(nil),              // 37: sdcplugin.v1.Published
+	(*Completed)(nil),              // 38: sdcplugin.v1.Completed
+	nil,                            // 39: sdcplugin.v1.ValidateParamsRequest.ParamsEntry
+	nil,                            // 40: sdcplugin.v1.Header.ParamsEntry
+	nil,                            // 41: sdcplugin.v1.Stats.ExtraEntry
+	nil,                            // 42: sdcplugin.v1.Published.ExtraEntry
 }
 var file_sdcplugin_v1_method_proto_depIdxs = []int32{
-	11, // 0: sdcplugin.v1.DescribeRequest.host:type_name -> sdcplugin.v1.HostInfo
-	14, // 1: sdcplugin.v1.DescribeResponse.methods:type_name -> sdcplugin.v1.MethodInfo
-	15, // 2: sdcplugin.v1.MethodInfo.params:type_name -> sdcplugin.v1.ParamSpec
-	17, // 3: sdcplugin.v1.MethodInfo.capabilities:type_name -> sdcplugin.v1.Capabilities
+	13, // 0: sdcplugin.v1.DescribeRequest.host:type_name -> sdcplugin.v1.HostInfo
+	16, // 1: sdcplugin.v1.DescribeResponse.methods:type_name -> sdcplugin.v1.MethodInfo
+	17, // 2: sdcplugin.v1.MethodInfo.params:type_name -> sdcplugin.v1.ParamSpec
+	19, // 3: sdcplugin.v1.MethodInfo.capabilities:type_name -> sdcplugin.v1.Capabilities
 	0,  // 4: sdcplugin.v1.MethodInfo.structures:type_name -> sdcplugin.v1.TableStructure
 	1,  // 5: sdcplugin.v1.ParamSpec.type:type_name -> sdcplugin.v1.ParamType
-	16, // 6: sdcplugin.v1.ParamSpec.batch:type_name -> sdcplugin.v1.BatchForm
+	18, // 6: sdcplugin.v1.ParamSpec.batch:type_name -> sdcplugin.v1.BatchForm
 	2,  // 7: sdcplugin.v1.ParamSpec.role:type_name -> sdcplugin.v1.ParamRole
 	3,  // 8: sdcplugin.v1.ParamSpec.singleton_levels:type_name -> sdcplugin.v1.SingletonProtection
 	4,  // 9: sdcplugin.v1.BatchForm.syntax:type_name -> sdcplugin.v1.BatchSyntax
 	5,  // 10: sdcplugin.v1.Capabilities.output:type_name -> sdcplugin.v1.OutputKind
-	37, // 11: sdcplugin.v1.ValidateParamsRequest.params:type_name -> sdcplugin.v1.ValidateParamsRequest.ParamsEntry
-	33, // 12: sdcplugin.v1.ValidateParamsResponse.diagnostics:type_name -> sdcplugin.v1.Diagnostic
-	21, // 13: sdcplugin.v1.ProtectRequest.header:type_name -> sdcplugin.v1.Header
-	26, // 14: sdcplugin.v1.ProtectRequest.cells:type_name -> sdcplugin.v1.CellBlock
-	28, // 15: sdcplugin.v1.ProtectRequest.relations:type_name -> sdcplugin.v1.RelationBlock
-	29, // 16: sdcplugin.v1.ProtectRequest.end:type_name -> sdcplugin.v1.EndOfInput
-	27, // 17: sdcplugin.v1.ProtectRequest.links:type_name -> sdcplugin.v1.LinkBlock
-	38, // 18: sdcplugin.v1.Header.params:type_name -> sdcplugin.v1.Header.ParamsEntry
-	22, // 19: sdcplugin.v1.Header.tables:type_name -> sdcplugin.v1.TableSpec
-	24, // 20: sdcplugin.v1.Header.limits:type_name -> sdcplugin.v1.Limits
-	25, // 21: sdcplugin.v1.Header.client_capabilities:type_name -> sdcplugin.v1.ClientCapabilities
-	23, // 22: sdcplugin.v1.TableSpec.dimensions:type_name -> sdcplugin.v1.Dimension
+	39, // 11: sdcplugin.v1.ValidateParamsRequest.params:type_name -> sdcplugin.v1.ValidateParamsRequest.ParamsEntry
+	35, // 12: sdcplugin.v1.ValidateParamsResponse.diagnostics:type_name -> sdcplugin.v1.Diagnostic
+	23, // 13: sdcplugin.v1.ProtectRequest.header:type_name -> sdcplugin.v1.Header
+	28, // 14: sdcplugin.v1.ProtectRequest.cells:type_name -> sdcplugin.v1.CellBlock
+	30, // 15: sdcplugin.v1.ProtectRequest.relations:type_name -> sdcplugin.v1.RelationBlock
+	31, // 16: sdcplugin.v1.ProtectRequest.end:type_name -> sdcplugin.v1.EndOfInput
+	29, // 17: sdcplugin.v1.ProtectRequest.links:type_name -> sdcplugin.v1.LinkBlock
+	40, // 18: sdcplugin.v1.Header.params:type_name -> sdcplugin.v1.Header.ParamsEntry
+	24, // 19: sdcplugin.v1.Header.tables:type_name -> sdcplugin.v1.TableSpec
+	26, // 20: sdcplugin.v1.Header.limits:type_name -> sdcplugin.v1.Limits
+	27, // 21: sdcplugin.v1.Header.client_capabilities:type_name -> sdcplugin.v1.ClientCapabilities
+	25, // 22: sdcplugin.v1.TableSpec.dimensions:type_name -> sdcplugin.v1.Dimension
 	6,  // 23: sdcplugin.v1.CellBlock.status:type_name -> sdcplugin.v1.CellStatus
-	31, // 24: sdcplugin.v1.ProtectResponse.progress:type_name -> sdcplugin.v1.Progress
-	32, // 25: sdcplugin.v1.ProtectResponse.result:type_name -> sdcplugin.v1.ResultBlock
-	36, // 26: sdcplugin.v1.ProtectResponse.completed:type_name -> sdcplugin.v1.Completed
+	33, // 24: sdcplugin.v1.ProtectResponse.progress:type_name -> sdcplugin.v1.Progress
+	34, // 25: sdcplugin.v1.ProtectResponse.result:type_name -> sdcplugin.v1.ResultBlock
+	38, // 26: sdcplugin.v1.ProtectResponse.completed:type_name -> sdcplugin.v1.Completed
 	6,  // 27: sdcplugin.v1.ResultBlock.status:type_name -> sdcplugin.v1.CellStatus
 	7,  // 28: sdcplugin.v1.ResultBlock.verdict:type_name -> sdcplugin.v1.ProtectionVerdict
 	8,  // 29: sdcplugin.v1.ResultBlock.verdict_reason:type_name -> sdcplugin.v1.VerdictReason
 	10, // 30: sdcplugin.v1.Diagnostic.severity:type_name -> sdcplugin.v1.Severity
-	39, // 31: sdcplugin.v1.Stats.extra:type_name -> sdcplugin.v1.Stats.ExtraEntry
-	40, // 32: sdcplugin.v1.Published.extra:type_name -> sdcplugin.v1.Published.ExtraEntry
+	41, // 31: sdcplugin.v1.Stats.extra:type_name -> sdcplugin.v1.Stats.ExtraEntry
+	42, // 32: sdcplugin.v1.Published.extra:type_name -> sdcplugin.v1.Published.ExtraEntry
 	9,  // 33: sdcplugin.v1.Completed.outcome:type_name -> sdcplugin.v1.Outcome
-	33, // 34: sdcplugin.v1.Completed.diagnostics:type_name -> sdcplugin.v1.Diagnostic
-	34, // 35: sdcplugin.v1.Completed.stats:type_name -> sdcplugin.v1.Stats
-	35, // 36: sdcplugin.v1.Completed.published:type_name -> sdcplugin.v1.Published
-	12, // 37: sdcplugin.v1.MethodService.Describe:input_type -> sdcplugin.v1.DescribeRequest
-	18, // 38: sdcplugin.v1.MethodService.ValidateParams:input_type -> sdcplugin.v1.ValidateParamsRequest
-	20, // 39: sdcplugin.v1.MethodService.Protect:input_type -> sdcplugin.v1.ProtectRequest
-	13, // 40: sdcplugin.v1.MethodService.Describe:output_type -> sdcplugin.v1.DescribeResponse
-	19, // 41: sdcplugin.v1.MethodService.ValidateParams:output_type -> sdcplugin.v1.ValidateParamsResponse
-	30, // 42: sdcplugin.v1.MethodService.Protect:output_type -> sdcplugin.v1.ProtectResponse
-	40, // [40:43] is the sub-list for method output_type
-	37, // [37:40] is the sub-list for method input_type
+	35, // 34: sdcplugin.v1.Completed.diagnostics:type_name -> sdcplugin.v1.Diagnostic
+	36, // 35: sdcplugin.v1.Completed.stats:type_name -> sdcplugin.v1.Stats
+	37, // 36: sdcplugin.v1.Completed.published:type_name -> sdcplugin.v1.Published
+	14, // 37: sdcplugin.v1.MethodService.Describe:input_type -> sdcplugin.v1.DescribeRequest
+	20, // 38: sdcplugin.v1.MethodService.ValidateParams:input_type -> sdcplugin.v1.ValidateParamsRequest
+	22, // 39: sdcplugin.v1.MethodService.Protect:input_type -> sdcplugin.v1.ProtectRequest
+	11, // 40: sdcplugin.v1.ItemService.RunItems:input_type -> sdcplugin.v1.ItemRequest
+	15, // 41: sdcplugin.v1.MethodService.Describe:output_type -> sdcplugin.v1.DescribeResponse
+	21, // 42: sdcplugin.v1.MethodService.ValidateParams:output_type -> sdcplugin.v1.ValidateParamsResponse
+	32, // 43: sdcplugin.v1.MethodService.Protect:output_type -> sdcplugin.v1.ProtectResponse
+	12, // 44: sdcplugin.v1.ItemService.RunItems:output_type -> sdcplugin.v1.ItemResponse
+	41, // [41:45] is the sub-list for method output_type
+	37, // [37:41] is the sub-list for method input_type
 	37, // [37:37] is the sub-list for extension type_name
 	37, // [37:37] is the sub-list for extension extendee
 	0,  // [0:37] is the sub-list for field type_name
@@ -3542,14 +3698,14 @@ func file_sdcplugin_v1_method_proto_init() {
 	if File_sdcplugin_v1_method_proto != nil {
 		return
 	}
-	file_sdcplugin_v1_method_proto_msgTypes[9].OneofWrappers = []any{
+	file_sdcplugin_v1_method_proto_msgTypes[11].OneofWrappers = []any{
 		(*ProtectRequest_Header)(nil),
 		(*ProtectRequest_Cells)(nil),
 		(*ProtectRequest_Relations)(nil),
 		(*ProtectRequest_End)(nil),
 		(*ProtectRequest_Links)(nil),
 	}
-	file_sdcplugin_v1_method_proto_msgTypes[19].OneofWrappers = []any{
+	file_sdcplugin_v1_method_proto_msgTypes[21].OneofWrappers = []any{
 		(*ProtectResponse_Progress)(nil),
 		(*ProtectResponse_Result)(nil),
 		(*ProtectResponse_Completed)(nil),
@@ -3560,9 +3716,9 @@ func file_sdcplugin_v1_method_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sdcplugin_v1_method_proto_rawDesc), len(file_sdcplugin_v1_method_proto_rawDesc)),
 			NumEnums:      11,
-			NumMessages:   30,
+			NumMessages:   32,
 			NumExtensions: 0,
-			NumServices:   1,
+			NumServices:   2,
 		},
 		GoTypes:           file_sdcplugin_v1_method_proto_goTypes,
 		DependencyIndexes: file_sdcplugin_v1_method_proto_depIdxs,

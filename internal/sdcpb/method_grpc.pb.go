@@ -1,6 +1,6 @@
 // The contract between the host and a protection-method plugin.
 //
-// Contract version 1.3 (major 1 = go-plugin protocol version 1 and this
+// Contract version 1.4 (major 1 = go-plugin protocol version 1 and this
 // package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
 // the protection verdicts of ResultBlock and the batch forms of ParamSpec;
 // the host acts on Capabilities.needs_frequency and max_dimensions, and the
@@ -13,6 +13,12 @@
 // Minor 3 added Capabilities.thread_independent: the host gives a method that
 // declares it all the job's cores by default, and one thread to the others
 // (a plugin of minor 0 to 2 declares none).
+// Minor 4 added the host's ItemService and Header.item_service: a host with
+// a work queue serves it for the job, and the plugin hands it work items
+// (independent, deterministic parts of the job, such as MOD's sub-tables of
+// one wave) to run on other machines. A plugin of an earlier minor never
+// reads item_service; a host of an earlier minor never sets it, and a
+// plugin then runs its items itself.
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new
@@ -229,6 +235,120 @@ var MethodService_ServiceDesc = grpc.ServiceDesc{
 		{
 			StreamName:    "Protect",
 			Handler:       _MethodService_Protect_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+	},
+	Metadata: "sdcplugin/v1/method.proto",
+}
+
+const (
+	ItemService_RunItems_FullMethodName = "/sdcplugin.v1.ItemService/RunItems"
+)
+
+// ItemServiceClient is the client API for ItemService service.
+//
+// For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+//
+// ItemService is served by the host, for one job, on go-plugin's broker
+// under the id Header.item_service (contract 1.4); the plugin dials it.
+type ItemServiceClient interface {
+	// RunItems runs work items of one kind. The plugin sends one ItemRequest
+	// per item (index 0, 1, ... in order) and closes its side; the host
+	// sends one ItemResponse per item, in any order, and ends the stream.
+	// An item's result is what the plugin's item function of that kind
+	// returns for its payload (the binary run as `PLUGIN --item KIND`,
+	// payload on stdin, result on stdout), wherever it ran.
+	RunItems(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[ItemRequest, ItemResponse], error)
+}
+
+type itemServiceClient struct {
+	cc grpc.ClientConnInterface
+}
+
+func NewItemServiceClient(cc grpc.ClientConnInterface) ItemServiceClient {
+	return &itemServiceClient{cc}
+}
+
+func (c *itemServiceClient) RunItems(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[ItemRequest, ItemResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &ItemService_ServiceDesc.Streams[0], ItemService_RunItems_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[ItemRequest, ItemResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type ItemService_RunItemsClient = grpc.BidiStreamingClient[ItemRequest, ItemResponse]
+
+// ItemServiceServer is the server API for ItemService service.
+// All implementations must embed UnimplementedItemServiceServer
+// for forward compatibility.
+//
+// ItemService is served by the host, for one job, on go-plugin's broker
+// under the id Header.item_service (contract 1.4); the plugin dials it.
+type ItemServiceServer interface {
+	// RunItems runs work items of one kind. The plugin sends one ItemRequest
+	// per item (index 0, 1, ... in order) and closes its side; the host
+	// sends one ItemResponse per item, in any order, and ends the stream.
+	// An item's result is what the plugin's item function of that kind
+	// returns for its payload (the binary run as `PLUGIN --item KIND`,
+	// payload on stdin, result on stdout), wherever it ran.
+	RunItems(grpc.BidiStreamingServer[ItemRequest, ItemResponse]) error
+	mustEmbedUnimplementedItemServiceServer()
+}
+
+// UnimplementedItemServiceServer must be embedded to have
+// forward compatible implementations.
+//
+// NOTE: this should be embedded by value instead of pointer to avoid a nil
+// pointer dereference when methods are called.
+type UnimplementedItemServiceServer struct{}
+
+func (UnimplementedItemServiceServer) RunItems(grpc.BidiStreamingServer[ItemRequest, ItemResponse]) error {
+	return status.Error(codes.Unimplemented, "method RunItems not implemented")
+}
+func (UnimplementedItemServiceServer) mustEmbedUnimplementedItemServiceServer() {}
+func (UnimplementedItemServiceServer) testEmbeddedByValue()                     {}
+
+// UnsafeItemServiceServer may be embedded to opt out of forward compatibility for this service.
+// Use of this interface is not recommended, as added methods to ItemServiceServer will
+// result in compilation errors.
+type UnsafeItemServiceServer interface {
+	mustEmbedUnimplementedItemServiceServer()
+}
+
+func RegisterItemServiceServer(s grpc.ServiceRegistrar, srv ItemServiceServer) {
+	// If the following call panics, it indicates UnimplementedItemServiceServer was
+	// embedded by pointer and is nil.  This will cause panics if an
+	// unimplemented method is ever invoked, so we test this at initialization
+	// time to prevent it from happening at runtime later due to I/O.
+	if t, ok := srv.(interface{ testEmbeddedByValue() }); ok {
+		t.testEmbeddedByValue()
+	}
+	s.RegisterService(&ItemService_ServiceDesc, srv)
+}
+
+func _ItemService_RunItems_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(ItemServiceServer).RunItems(&grpc.GenericServerStream[ItemRequest, ItemResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type ItemService_RunItemsServer = grpc.BidiStreamingServer[ItemRequest, ItemResponse]
+
+// ItemService_ServiceDesc is the grpc.ServiceDesc for ItemService service.
+// It's only intended for direct use with grpc.RegisterService,
+// and not to be introspected or modified (even as a copy)
+var ItemService_ServiceDesc = grpc.ServiceDesc{
+	ServiceName: "sdcplugin.v1.ItemService",
+	HandlerType: (*ItemServiceServer)(nil),
+	Methods:     []grpc.MethodDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "RunItems",
+			Handler:       _ItemService_RunItems_Handler,
 			ServerStreams: true,
 			ClientStreams: true,
 		},

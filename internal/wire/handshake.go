@@ -18,11 +18,18 @@ const ProtocolVersion = 1
 // them; a plugin of minor 0 or 1 declares none (see catalog's compatible).
 // Minor 3: Capabilities.thread_independent; a plugin of an earlier minor
 // declares none, and its methods get one thread unless the user sets more.
-const ProtocolMinor = 3
+// Minor 4: the host's ItemService (Header.item_service); a plugin of an
+// earlier minor never reads it, and a plugin whose host sets none runs its
+// work items itself.
+const ProtocolMinor = 4
 
 // MinorRoles is the contract minor that added parameter roles: a plugin of
 // an earlier minor declares none.
 const MinorRoles = 2
+
+// MinorItems is the contract minor that added the host's item service: a
+// host serves it only to a plugin of this minor or later.
+const MinorItems = 4
 
 // EnvLogLevel names the environment variable through which the host sets a
 // plugin's log level (trace, debug, info, warn, error).

@@ -5,7 +5,8 @@
 // loop, stdout, sigstop-self (stops itself with SIGSTOP), hang-ignoring-signals
 // (ignores SIGTERM, SIGINT and cancellation), child-holding-stdout (leaves a
 // child that keeps the plugin's stdout and stderr open) and setsid-grandchild
-// (leaves a child in a session of its own). The pids of the processes it
+// (leaves a child in a session of its own), and items (runs two work items
+// and says where they ran in a diagnostic). The pids of the processes it
 // starts, its own first, are written to the file named by the parameter
 // "pidfile", one a line.
 //
@@ -50,7 +51,15 @@ func main() {
 		}
 		time.AfterFunc(d, stop)
 	}
-	pluginsdk.Serve(pluginsdk.Plugin{Name: "test", Version: "0.0.1", Methods: []pluginsdk.Method{method{}}})
+	pluginsdk.Serve(pluginsdk.Plugin{Name: "test", Version: "0.0.1", Methods: []pluginsdk.Method{method{}},
+		Items: map[string]pluginsdk.ItemFunc{itemKind: itemHere}})
+}
+
+// itemKind is the test plugin's work item: its result says where it ran.
+const itemKind = "test.where"
+
+func itemHere(_ context.Context, payload []byte) ([]byte, error) {
+	return append([]byte("plugin:"), payload...), nil
 }
 
 type method struct{}
@@ -60,7 +69,7 @@ func (method) Info() pluginsdk.MethodInfo {
 		Code: "TEST",
 		Params: []pluginsdk.ParamSpec{{Name: "mode", Type: pluginsdk.ParamEnum, Default: "ok",
 			Allowed: []string{"ok", "slow", "panic", "crash", "goroutine-panic", "loop", "stdout",
-				"sigstop-self", "hang-ignoring-signals", "child-holding-stdout", "setsid-grandchild"},
+				"sigstop-self", "hang-ignoring-signals", "child-holding-stdout", "setsid-grandchild", "items"},
 			Help: "behaviour", BatchPosition: 1},
 			{Name: "pidfile", Type: pluginsdk.ParamString, Help: "file receiving the pids of started processes"}},
 		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputSuppression},
@@ -153,6 +162,15 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		if err := startChild(req.Params.String("pidfile"), false, true); err != nil {
 			return nil, err
 		}
+	case "items":
+		// Two work items; the diagnostic says where they ran.
+		out, err := pluginsdk.RunItems(ctx, itemKind, [][]byte{[]byte("a"), []byte("b")}, 1, itemHere)
+		if err != nil {
+			return nil, err
+		}
+		return &pluginsdk.Result{Status: req.Problem.Cells.Status, Outcome: pluginsdk.OutcomeOptimal,
+			Diagnostics: []pluginsdk.Diagnostic{{Severity: pluginsdk.SeverityInfo, Code: "test.items",
+				Summary: string(out[0]) + " " + string(out[1])}}}, nil
 	case "stdout":
 		fmt.Println("stray line on stdout")
 		os.NewFile(1, "fd1").WriteString("stray bytes on descriptor 1\n")

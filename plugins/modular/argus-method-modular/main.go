@@ -15,7 +15,10 @@
 // against the attacker of the audit.
 package main
 
-import "github.com/sdcengine/argus/pluginsdk"
+import (
+	"github.com/sdcengine/argus/plugins/modular/hitas"
+	"github.com/sdcengine/argus/pluginsdk"
+)
 
 // version is the plugin's version.
 const version = "0.1.0"
@@ -25,5 +28,8 @@ func main() {
 }
 
 func plugin() pluginsdk.Plugin {
-	return pluginsdk.Plugin{Name: "modular", Version: version, Methods: []pluginsdk.Method{modular{}}}
+	// The sub-tables of a wave go out as work items (hitas.ItemKind),
+	// which a worker of the host's work queue runs with --item.
+	return pluginsdk.Plugin{Name: "modular", Version: version, Methods: []pluginsdk.Method{modular{}},
+		Items: map[string]pluginsdk.ItemFunc{hitas.ItemKind: hitas.RunItem}}
 }

@@ -136,7 +136,7 @@ func (h *run) solveJob(ctx context.Context, j *subJob) error {
 		j.eo.Start = h.netStart(ctx, sr, j.in, j.local)
 		j.netStart, j.netTime = j.eo.Start != nil, time.Since(begin)
 	}
-	sol, err := h.solveCapped(ctx, j.in, j.eo)
+	sol, err := h.solveCapped(ctx, j.in, j.eo, h.hypercubeApplies())
 	if err != nil {
 		return fmt.Errorf("modular: sub-table %v of table %d: %w", sr.st.Codes, sr.table, err)
 	}
@@ -220,8 +220,9 @@ func (h *run) finishSub(j *subJob) cached {
 // witnesses). A solve given up is cancelled and left to end on its own, and
 // the sub-table gets every suppressible cell suppressed, as the engine's
 // own time fallback does (Stats.TimeFallback), which lets the hypercube's
-// pattern take over (fallback.go).
-func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+// pattern take over (fallback.go); hypercube says whether it can
+// (hypercubeApplies).
+func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options, hypercube bool) (*csp.Solution, error) {
 	solve := csp.Solve
 	if h.o.solve != nil {
 		solve = h.o.solve
@@ -251,7 +252,7 @@ func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options)
 	capAt := time.NewTimer(eo.TimeLimit + eo.TimeLimit/4 + min(eo.TimeLimit, time.Second))
 	defer capAt.Stop()
 	var firstBy <-chan time.Time
-	if first := max(eo.TimeLimit/4, 30*time.Second); h.hypercubeApplies() && first < eo.TimeLimit {
+	if first := max(eo.TimeLimit/4, 30*time.Second); hypercube && first < eo.TimeLimit {
 		t := time.NewTimer(first)
 		defer t.Stop()
 		firstBy = t.C

@@ -3,12 +3,10 @@ package hitas
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/sdcengine/argus/pluginsdk"
@@ -157,13 +155,14 @@ func (h *run) waves(a, b int) [][]int {
 	return out
 }
 
-// solveWave solves the sub-tables of a wave (sharing no class) with up to
-// Options.Workers of them at a time, then applies their results in
-// sub-table order: new suppressions join the pass's pattern, and those
-// of cells an earlier sub-table of the pass saw published (seen) are
+// solveWave solves the sub-tables of a wave (sharing no class) as work
+// items, up to Options.Workers of them at a time in this process (or on
+// the host's work queue), then applies their results in sub-table order:
+// new suppressions join the pass's pattern, and those of cells an earlier sub-table of the pass saw published (seen) are
 // backtracked (reported by backtracked). solved(n) is called, one call
-// at a time, as the wave's n-th sub-table is solved. The sub-tables not
-// started by the deadline are left unsolved (counted by skipped).
+// at a time, as the wave's n-th sub-table is solved here (once for the
+// wave when they ran on the queue). The sub-tables not started by the
+// deadline are left unsolved (counted by skipped).
 func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved func(n int)) (backtracked bool, skipped int, err error) {
 	threads := h.o.Workers
 	if threads <= 0 {
@@ -175,29 +174,41 @@ func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved fun
 	for i, k := range wave {
 		jobs[i] = h.prepareSub(k)
 	}
-	errs := make([]error, len(jobs))
-	var next atomic.Int64
-	var mu sync.Mutex
-	n := 0
-	var wg sync.WaitGroup
-	for range threads {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
-				if !jobs[i].ok && !h.o.Deadline.IsZero() && !time.Now().Before(h.o.Deadline) {
-					jobs[i].skipped = true // the deadline came: left unsolved
-					continue
-				}
-				errs[i] = h.solveJob(ctx, jobs[i])
-				mu.Lock()
-				n++
-				solved(n)
-				mu.Unlock()
-			}
-		})
+	// The sub-tables not solved before go out as work items
+	// (pluginsdk.RunItems): solved here on the job's threads, or by the
+	// host's work queue; their results come back in item order.
+	var todo []*subJob
+	var payloads [][]byte
+	for _, j := range jobs {
+		if j.ok {
+			continue
+		}
+		p, err := h.item(j)
+		if err != nil {
+			return false, 0, err
+		}
+		todo, payloads = append(todo, j), append(payloads, p)
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	var mu sync.Mutex
+	n := len(jobs) - len(todo) // the sub-tables known already count as solved
+	results, err := pluginsdk.RunItems(ctx, ItemKind, payloads, threads, func(ctx context.Context, p []byte) ([]byte, error) {
+		res, err := solveItem(ctx, p, h.o.solve, h.o.Log)
+		mu.Lock()
+		n++
+		solved(n)
+		mu.Unlock()
+		return res, err
+	})
+	if err != nil {
 		return false, 0, err
+	}
+	for i, j := range todo {
+		if err := j.outcome(results[i]); err != nil {
+			return false, 0, err
+		}
+	}
+	if len(todo) == 0 || n < len(jobs) {
+		solved(len(jobs)) // the items ran elsewhere, or were all known
 	}
 	cur, back, g := &h.current, &h.backtrack, &h.given
 	for _, j := range jobs {
