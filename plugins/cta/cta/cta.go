@@ -835,10 +835,14 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		if res.MIP && !math.IsNaN(res.MIPBound) && !math.IsInf(res.MIPBound, 0) {
 			sol.Bound = math.Max(sol.Bound, res.MIPBound)
 		}
-		if up := md.directions(res.ColValues); res.HasPrimal && (best == nil || !slices.Equal(up, bestUp)) {
-			h.polish = true
-			if cols, err := h.fixed(ctx, up); err == nil && cols != nil {
-				accept(cols, up, "mip")
+		if res.HasPrimal {
+			// Stopped by a deadline, HiGHS may return no primal values:
+			// read directions only from a solution that has them.
+			if up := md.directions(res.ColValues); best == nil || !slices.Equal(up, bestUp) {
+				h.polish = true
+				if cols, err := h.fixed(ctx, up); err == nil && cols != nil {
+					accept(cols, up, "mip")
+				}
 			}
 		}
 	}
