@@ -147,6 +147,7 @@
       try { new View(sec); } catch (e) { sec.querySelector('.grid').textContent = 'The grid could not be drawn: ' + e; }
     });
     document.body.setAttribute('data-rendered', 'yes');
+    document.body.setAttribute('data-render-ms', String(Math.round(window.performance.now())));
   }
   // The summary is painted first; the grid after it.
   window.setTimeout(start, 0);
