@@ -29,7 +29,7 @@ func nightly(dir, other string) *Summary {
 			Error: "bad <SPECIFYTABLE>", Audit: "not audited", Dir: job("broken-1")},
 		{ID: "retail-2", BatchFile: "/jobs/retail.arb", Status: StatusSucceeded, Attempts: 1, Seconds: 120, Primaries: 9, Secondaries: 12,
 			Tables: []TableResult{{Number: 1, Table: "Size x Region | Var2", Cells: 162, Primaries: 9, Secondaries: 12, Method: "modular", Audit: "clean"}},
-			Audit: "clean", Dir: job("retail-2"), Views: []string{filepath.Join(job("retail-2"), "out", "t-view.html")},
+			Audit:  "clean", Dir: job("retail-2"), Views: []string{filepath.Join(job("retail-2"), "out", "t-view.html")},
 			Reports: []string{filepath.Join(job("retail-2"), "out", "t.html")}},
 		{ID: "wages-3", BatchFile: "/jobs/wages.arb", Status: StatusSucceeded, Attempts: 2, Seconds: 30, Primaries: 4, Secondaries: 30,
 			Tables: []TableResult{{Number: 1, Table: "A x B | W", Cells: 900, Primaries: 4, Secondaries: 30, Method: "hypercube", Audit: "clean"},
