@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/output"
+	"github.com/sdcengine/argus/argusio/table"
 )
 
 // TestPublicViewHasNoHiddenValue: the view of a table as the CSV output
@@ -159,5 +160,31 @@ func TestCompare(t *testing.T) {
 	}
 	if _, err := Compare(a, FromJJ(readJJ(t, "../../argusio/jj/testdata/size_region_p15.jj"), "x.jj", false)); err == nil {
 		t.Error("tables of different shapes compared")
+	}
+}
+
+// TestPublishedResults: after rounding the view shows every cell's
+// rounded value (no cell is hidden, the original values are not in the
+// page); after interval protection a hidden cell shows its published
+// interval, not its value.
+func TestPublishedResults(t *testing.T) {
+	tb := smallTable(t)
+	tb.Method = table.MethodRounding
+	for i := range tb.Cells {
+		tb.Cells[i].Rounded = float64(int(tb.Cells[i].Value/1000)) * 1000
+	}
+	v := FromTable(tb, output.TypeCSV, output.Options{}, "rounded", "r.csv")
+	page, _ := render(t, v)
+	if v.Confidential || v.Cells[7].Shown != ShowValue || v.Cells[7].Value != 1086000 || strings.Contains(page, "1086419.69") {
+		t.Errorf("rounded: %+v", v.Cells[7])
+	}
+	tb = smallTable(t)
+	tb.Method = table.MethodInterval
+	tb.Cells[7].IntervalLower, tb.Cells[7].IntervalUpper = 900000, 1200000
+	v = FromTable(tb, output.TypeCSV, output.Options{}, "intervals", "i.csv")
+	page, _ = render(t, v)
+	if c := v.Cells[7]; c.Shown != ShowInterval || c.Lower != 900000 || c.Upper != 1200000 || !strings.Contains(page, `"lo":[`) ||
+		strings.Contains(page, "1086419.69") {
+		t.Errorf("interval: %+v", c)
 	}
 }

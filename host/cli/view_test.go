@@ -29,9 +29,22 @@ func TestDemoWritesView(t *testing.T) {
 			t.Errorf("the view lacks %q", want)
 		}
 	}
+	// argus view of the type-5 file, which prints every value: the page
+	// shows the same pattern and none of the hidden values.
+	tab := filepath.Join(outDir, "simple2d-intermediate.tab")
+	if code, out, errOut := run(t, dir, "view", tab); code != ExitOK {
+		t.Fatalf("argus view: exit %d\n%s%s", code, out, errOut)
+	}
+	tabPage := readPage(t, filepath.Join(outDir, "simple2d-intermediate-view.html"))
+	// (a type-5 file marks primaries U, read as unsafe by hand)
+	for _, want := range []string{"Unsafe (manual): <b>6</b>", "Secondary: <b>7</b>"} {
+		if !strings.Contains(tabPage, want) {
+			t.Errorf("the view of %s lacks %q", tab, want)
+		}
+	}
 	for _, v := range hiddenOf(t, filepath.Join(outDir, "simple2d-codevalue.txt")) {
-		if strings.Contains(page, v) {
-			t.Errorf("the view holds the hidden value %s", v)
+		if strings.Contains(page, v) || strings.Contains(tabPage, v) {
+			t.Errorf("a view holds the hidden value %s", v)
 		}
 	}
 }
