@@ -91,8 +91,14 @@ func orNot(s string) string {
 
 // WriteComparison writes the comparison of a and b as one self-contained
 // HTML page: the summary of both sides, then the grid of a with the cells
-// hidden by one side only coloured.
+// hidden by one side only coloured (with b's variables and codes when a,
+// a JJ file, has none).
 func WriteComparison(w io.Writer, a, b *Table, c *Comparison) error {
+	if a.Numbered && !b.Numbered { // show B's variables and codes
+		labelled := *a
+		labelled.Dims, labelled.Title, labelled.Note, labelled.Numbered = b.Dims, b.Title, "", false
+		a = &labelled
+	}
 	s, err := newSection(a, b)
 	if err != nil {
 		return err

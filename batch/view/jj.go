@@ -17,7 +17,7 @@ import (
 // table order; when that fails the cells are shown as one list.
 func FromJJ(f *jj.File, source string, confidential bool) *Table {
 	n := len(f.Cells)
-	v := &Table{Title: source, Source: source, Confidential: confidential, Decimals: jjDecimals(f)}
+	v := &Table{Title: source, Source: source, Confidential: confidential, Decimals: jjDecimals(f), Numbered: true}
 	dims, err := inferDims(n, f.Relations)
 	if err != nil {
 		dims = []Dim{listDim(n)}

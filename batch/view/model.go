@@ -36,6 +36,9 @@ type Table struct {
 	Confidential bool
 	// Audit is the audit's verdict on the pattern, "" when not audited.
 	Audit string
+	// Numbered tells that the codes are numbers, not labels (a JJ file
+	// has none).
+	Numbered bool
 	// Note says something about how the view was built (e.g. codes
 	// numbered because the file has no code labels).
 	Note string
