@@ -95,7 +95,7 @@ func inferDims(n int, rels []jj.Relation) ([]Dim, error) {
 	var strides []int
 	for r, rel := range rels {
 		g := 0
-		for _, t := range rel.Terms[1:] {
+		for _, t := range rel.Terms {
 			g = gcd(g, abs(t.Cell-rel.Terms[0].Cell))
 		}
 		if g == 0 {
@@ -146,11 +146,19 @@ func sizesOf(n int, strides []int) ([]int, error) {
 }
 
 // addRelation records the parent of the codes of dimension d that rel
-// sums, checking that rel varies only that dimension.
+// sums (the total is its term with a negative coefficient), checking that
+// rel varies only that dimension.
 func addRelation(parent []int, d int, sizes []int, rel jj.Relation) error {
-	base := coordsOf(rel.Terms[0].Cell, sizes)
+	total := slices.IndexFunc(rel.Terms, func(t jj.Term) bool { return t.Coef < 0 })
+	if total < 0 {
+		return fmt.Errorf("relation at line %d has no total (a term with coefficient -1)", rel.Line)
+	}
+	base := coordsOf(rel.Terms[total].Cell, sizes)
 	p := base[d]
-	for _, t := range rel.Terms[1:] {
+	for k, t := range rel.Terms {
+		if k == total {
+			continue
+		}
 		co := coordsOf(t.Cell, sizes)
 		for k := range co {
 			if k != d && co[k] != base[k] {

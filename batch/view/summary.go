@@ -94,7 +94,7 @@ func Summarize(t *Table) Summary {
 		}
 	}
 	co := make([]int, len(t.Dims))
-	for i, c := range t.Cells {
+	for _, c := range t.Cells {
 		s.Total.add(c)
 		if c.Status <= cellstatus.Max {
 			per[c.Status]++
@@ -102,7 +102,7 @@ func Summarize(t *Table) Summary {
 		for d := range t.Dims {
 			levels[d][t.Dims[d].Codes[co[d]].Level].add(c)
 		}
-		next(co, t.Dims, i)
+		next(co, t.Dims)
 	}
 	for st, n := range per {
 		if n > 0 {
@@ -117,7 +117,7 @@ func Summarize(t *Table) Summary {
 }
 
 // next advances row-major coordinates by one cell.
-func next(co []int, dims []Dim, _ int) {
+func next(co []int, dims []Dim) {
 	for d := len(co) - 1; d >= 0; d-- {
 		co[d]++
 		if co[d] < len(dims[d].Codes) {

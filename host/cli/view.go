@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -43,7 +44,7 @@ func cmdView(ctx context.Context, env Env, _ zerolog.Logger) int {
 		}
 		tables = append(tables, t.view)
 	}
-	page := cmpOr(*out, batch.ViewName(fs.Arg(0)))
+	page := cmp.Or(*out, batch.ViewName(fs.Arg(0)))
 	if err := writePage(page, fs.Args(), func(w io.Writer) error { return view.Write(w, tables...) }); err != nil {
 		fmt.Fprintf(env.Stderr, "argus view: %v\n", err)
 		return ExitError
@@ -78,7 +79,7 @@ func cmdCompare(ctx context.Context, env Env, log zerolog.Logger) int {
 		fmt.Fprintf(env.Stderr, "argus compare: %v\n", err)
 		return ExitError
 	}
-	page := cmpOr(*out, comparisonName(fs.Arg(0), fs.Arg(1)))
+	page := cmp.Or(*out, comparisonName(fs.Arg(0), fs.Arg(1)))
 	if err := writePage(page, fs.Args(), func(w io.Writer) error { return view.WriteComparison(w, a.view, b.view, c) }); err != nil {
 		fmt.Fprintf(env.Stderr, "argus compare: %v\n", err)
 		return ExitError
@@ -100,13 +101,6 @@ func readPair(ctx context.Context, a, b string, conf bool) (*writtenPattern, *wr
 func comparisonName(a, b string) string {
 	stem := func(p string) string { return strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)) }
 	return filepath.Join(filepath.Dir(a), stem(a)+"-vs-"+stem(b)+".html")
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // writePage writes a page atomically, never over one of the inputs.
