@@ -188,3 +188,28 @@ func TestPublishedResults(t *testing.T) {
 		t.Errorf("interval: %+v", c)
 	}
 }
+
+// TestComparisonLabels: compared with a labelled table, a JJ side is shown
+// with the labelled side's variables and codes.
+func TestComparisonLabels(t *testing.T) {
+	a := FromJJ(readJJ(t, "../../argusio/jj/testdata/size_region_p15.jj"), "tau.jj", false)
+	b := FromJJ(readJJ(t, "../../argusio/jj/testdata/size_region_p15.jj"), "argus.tab", false)
+	b.Numbered, b.Title = false, "Size x Region | Var2"
+	b.Dims = append([]Dim(nil), b.Dims...)
+	b.Dims[0].Name, b.Dims[1].Name = "Size", "Region"
+	c, err := Compare(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	if err := WriteComparison(&buf, a, b, c); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	if !strings.Contains(page, `"name":"Region"`) || strings.Contains(page, `"name":"dimension 2"`) || !strings.Contains(page, "<h2>Size x Region | Var2</h2>") {
+		t.Errorf("the comparison does not show B's labels")
+	}
+	if a.Dims[1].Name != "dimension 2" {
+		t.Error("WriteComparison changed its argument")
+	}
+}
