@@ -67,11 +67,32 @@
     if (names.length > 1) {
       box.appendChild(this.select('Columns', names, this.col, function (v) { self.setAxes(self.row, v); }));
     }
+    box.appendChild(this.button('expand all', function () { self.fold(false); }));
+    box.appendChild(this.button('fold all', function () { self.fold(true); }));
     this.d.dims.forEach(function (dim, k) {
       if (k === self.row || k === self.col) { return; }
       var labels = dim.codes.map(function (c) { return new Array(c[1] + 1).join('\u00a0\u00a0') + c[0]; });
       box.appendChild(self.select(dim.name, labels, self.fix[k], function (v) { self.fix[k] = v; self.render(); }));
     });
+  };
+  View.prototype.button = function (label, onclick) {
+    var b = document.createElement('button');
+    b.textContent = label;
+    b.addEventListener('click', onclick);
+    return b;
+  };
+  // fold folds (or unfolds) every code with children below the total, in
+  // the rows and the columns.
+  View.prototype.fold = function (on) {
+    var self = this;
+    [this.row, this.col].forEach(function (k) {
+      if (k < 0) { return; }
+      self.collapsed[k] = {};
+      if (!on) { return; }
+      for (var i = 1; i < self.d.dims[k].codes.length; i++) { if (self.hasChildren(k, i)) { self.collapsed[k][i] = true; } }
+    });
+    this.page = 0;
+    this.render();
   };
   View.prototype.setAxes = function (r, c) {
     if (r === c) { c = this.row === r ? this.col : this.row; }

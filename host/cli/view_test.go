@@ -42,6 +42,21 @@ func TestDemoWritesView(t *testing.T) {
 			t.Errorf("the view of %s lacks %q", tab, want)
 		}
 	}
+	// Two type-5 tables make one page with a section each (a linked set).
+	other := filepath.Join(t.TempDir(), "other.tab")
+	for _, ext := range []string{".tab", ".rda"} {
+		b, _ := os.ReadFile(strings.TrimSuffix(tab, ".tab") + ext)
+		if err := os.WriteFile(strings.TrimSuffix(other, ".tab")+ext, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set := filepath.Join(outDir, "set.html")
+	if code, out, errOut := run(t, dir, "view", "-o", set, tab, other); code != ExitOK {
+		t.Fatalf("argus view of a set: exit %d\n%s%s", code, out, errOut)
+	}
+	if p := readPage(t, set); strings.Count(p, `<section class="tbl">`) != 2 || !strings.Contains(p, "<title>2 linked tables</title>") {
+		t.Errorf("the page of two tables has not two sections")
+	}
 	for _, v := range hiddenOf(t, filepath.Join(outDir, "simple2d-codevalue.txt")) {
 		if strings.Contains(page, v) || strings.Contains(tabPage, v) {
 			t.Errorf("a view holds the hidden value %s", v)
