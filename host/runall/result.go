@@ -195,7 +195,8 @@ func fileSHA256(path string) (string, int64, error) {
 }
 
 // OutputFiles lists every file a run report says the job wrote: outputs,
-// their companions (.rda of type 5, .frq of type 6) and HTML reports.
+// their companions (.rda of type 5, .frq of type 6), HTML reports and
+// table views.
 func OutputFiles(rep *batch.Report) []string {
 	var files []string
 	for _, o := range rep.Outputs {
@@ -208,6 +209,9 @@ func OutputFiles(rep *batch.Report) []string {
 		}
 		if o.Report != "" {
 			files = append(files, o.Report)
+		}
+		if o.View != "" {
+			files = append(files, o.View)
 		}
 	}
 	return files

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/sdcengine/argus/batch"
 	"github.com/sdcengine/argus/internal/headless"
 )
 
@@ -151,4 +152,20 @@ func textOf(n *html.Node) string {
 		b.WriteString(textOf(c))
 	}
 	return b.String()
+}
+
+// TestOutputFilesHaveViews: the files of a job (its done-marker's, those
+// a NATS worker stores) include the table views, and a job's result links
+// them.
+func TestOutputFilesHaveViews(t *testing.T) {
+	rep := &batch.Report{Outputs: []batch.OutputReport{{Table: 1, Type: 1, File: "/o/t.csv", Report: "/o/t.html", View: "/o/t-view.html"},
+		{Table: 1, Type: 3, File: "/o/t.txt", Report: "/o/t3.html"}}}
+	if got := strings.Join(OutputFiles(rep), " "); got != "/o/t.csv /o/t.html /o/t-view.html /o/t.txt /o/t3.html" {
+		t.Errorf("OutputFiles: %s", got)
+	}
+	var r Result
+	r.fill(rep)
+	if strings.Join(r.Views, " ") != "/o/t-view.html" || strings.Join(r.Reports, " ") != "/o/t.html /o/t3.html" {
+		t.Errorf("views %v, reports %v", r.Views, r.Reports)
+	}
 }
