@@ -22,13 +22,22 @@ func ViewName(path string) string {
 	return strings.TrimSuffix(path, filepath.Ext(path)) + "-view.html"
 }
 
-// viewFile is the view to write with output path of table t, or "" when
-// the table has one already.
-func viewFile(t *tableSpec, path string) string {
+// viewFile is the view to write with output c (path) of table t: "" when
+// the table has one already, or when neither FILE-view.html nor
+// FILE-view-tableN.html may be written (another file of the job): a view
+// never makes a job fail.
+func (e *engine) viewFile(c *arb.WriteTable, t *tableSpec, path string) string {
 	if t.viewFile != "" {
 		return ""
 	}
-	return ViewName(path)
+	stem := strings.TrimSuffix(ViewName(path), ".html")
+	for _, name := range []string{stem + ".html", fmt.Sprintf("%s-table%d.html", stem, c.Table)} {
+		if e.guard.check(name, "a pattern view", false) == nil {
+			return name
+		}
+	}
+	e.logf("No pattern view of table %d: %s and its alternative are files of this job", c.Table, ViewName(path))
+	return ""
 }
 
 // writeView writes the pattern view of t as output c (written to path)

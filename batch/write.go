@@ -44,7 +44,7 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 	if err != nil {
 		return err
 	}
-	viewPath := viewFile(t, path)
+	viewPath := e.viewFile(c, t, path)
 	if viewPath != "" {
 		files = append(files, plannedFile{path: viewPath, what: fmt.Sprintf("the pattern view of <WRITETABLE> at line %d", c.Pos.Line)})
 	}
