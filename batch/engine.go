@@ -211,6 +211,9 @@ type tableSpec struct {
 	confidential bool
 	// tableExtra is the rule information of table (after its recodes).
 	tableExtra []tabulate.Extra
+	// viewFile is the pattern view written beside the table's first
+	// output (pageview.go), "" before.
+	viewFile string
 }
 
 // engine is the state of a running job.

@@ -147,6 +147,8 @@ type OutputReport struct {
 	Type   int    `json:"type"`
 	File   string `json:"file"`
 	Report string `json:"report"`
+	// View is the table's pattern view, written with this output.
+	View string `json:"view,omitempty"`
 }
 
 func newReport(cfg Config) *Report {

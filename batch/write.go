@@ -44,6 +44,10 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 	if err != nil {
 		return err
 	}
+	viewPath := e.viewFile(c, t, path)
+	if viewPath != "" {
+		files = append(files, plannedFile{path: viewPath, what: fmt.Sprintf("the pattern view of <WRITETABLE> at line %d", c.Pos.Line)})
+	}
 	if err := e.guard.checkAll(files); err != nil {
 		return err
 	}
@@ -93,8 +97,13 @@ func (e *engine) writeTable(c *arb.WriteTable) error {
 	if err := e.writeFile(report, func(w io.Writer) error { return output.WriteReport(w, t.table, rep) }); err != nil {
 		return err
 	}
+	if viewPath != "" {
+		if err := e.writeView(c, t, path, viewPath); err != nil {
+			return err
+		}
+	}
 	e.logf("Table: %s has been written\nOutput file name: %s", describe(t), path)
-	e.report.Outputs = append(e.report.Outputs, OutputReport{Table: c.Table, Type: c.Type, File: path, Report: report})
+	e.report.Outputs = append(e.report.Outputs, OutputReport{Table: c.Table, Type: c.Type, File: path, Report: report, View: viewPath})
 	return nil
 }
 

@@ -11,6 +11,8 @@
 //	argus plugins [-json] [-params]  list the installed method plugins
 //	argus demo [-out DIR]     run the demonstration job
 //	argus audit FILE.jj       audit the suppression pattern of a JJ file
+//	argus view FILE…          write the pattern view of written tables (HTML)
+//	argus compare A B         compare two patterns of one table (HTML and a line)
 //	argus generate -shape S … write a generated test table (JJ, τ-Argus job)
 //	argus run-all DIR|FILE…   run many batch jobs (a nightly run)
 //	argus submit|worker|status -nats URL …  the same across machines (NATS JetStream)
@@ -93,6 +95,14 @@ Usage:
   argus demo [-out DIR]     run the demonstration job
   argus audit [-bounds B] [-singletons] FILE.jj
                             audit the suppression pattern of a JJ file
+  argus view [-o PAGE] [-confidential] FILE.jj | TABLE.tab...
+                            write the pattern view of written tables (a
+                            self-contained HTML page; hidden values are
+                            left out unless -confidential)
+  argus compare [-o PAGE] [-confidential] [-no-audit] A B
+                            compare two patterns of one table (JJ or type
+                            5): a page and a one-line summary, each side
+                            audited
   argus generate -shape SHAPE [-seed N] [-primary RULE] [-protection PL]
         [-values MODEL] [-cost C] (-jj FILE | -job DIR/NAME) [-method M]
                             write a generated test table as a JJ file or
@@ -166,6 +176,10 @@ func Main(ctx context.Context, env Env) int {
 		return cmdAudit(ctx, env, log)
 	case "generate":
 		return cmdGenerate(ctx, env, log)
+	case "view":
+		return cmdView(ctx, env, log)
+	case "compare":
+		return cmdCompare(ctx, env, log)
 	case "run-all":
 		return cmdRunAll(ctx, env, log)
 	case "worker":

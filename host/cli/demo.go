@@ -50,6 +50,11 @@ func cmdDemo(ctx context.Context, env Env, log zerolog.Logger) int {
 						m.Code, m.Plugin, m.Version, m.Secondaries, m.Audit.UnderProtected, m.Audit.Primaries)
 				}
 			}
+			for _, o := range rep.Outputs {
+				if o.View != "" {
+					fmt.Fprintf(env.Stdout, "Table view (open it in a browser): %s\n\n", o.View)
+				}
+			}
 		}
 	}
 	entries, _ := os.ReadDir(*out)

@@ -52,6 +52,10 @@ type Result struct {
 	Warnings []string `json:"warnings,omitempty"`
 	Outputs  []string `json:"outputs,omitempty"`
 	Withheld []string `json:"withheld_outputs,omitempty"`
+	// Reports and Views are the outputs' HTML reports and the tables'
+	// pattern views.
+	Reports []string `json:"reports,omitempty"`
+	Views   []string `json:"views,omitempty"`
 	// Dir is the job's directory (logbook, run report, stderr).
 	Dir string `json:"dir"`
 }
@@ -119,9 +123,15 @@ func (r *Result) fill(rep *batch.Report) {
 		r.Audit = "not audited"
 	}
 	r.Warnings = rep.Warnings
-	r.Outputs = nil
+	r.Outputs, r.Reports, r.Views = nil, nil, nil
 	for _, o := range rep.Outputs {
 		r.Outputs = append(r.Outputs, o.File)
+		if o.Report != "" {
+			r.Reports = append(r.Reports, o.Report)
+		}
+		if o.View != "" {
+			r.Views = append(r.Views, o.View)
+		}
 	}
 	r.Withheld = nil
 	for _, o := range rep.Withheld {
@@ -185,7 +195,8 @@ func fileSHA256(path string) (string, int64, error) {
 }
 
 // OutputFiles lists every file a run report says the job wrote: outputs,
-// their companions (.rda of type 5, .frq of type 6) and HTML reports.
+// their companions (.rda of type 5, .frq of type 6), HTML reports and
+// table views.
 func OutputFiles(rep *batch.Report) []string {
 	var files []string
 	for _, o := range rep.Outputs {
@@ -198,6 +209,9 @@ func OutputFiles(rep *batch.Report) []string {
 		}
 		if o.Report != "" {
 			files = append(files, o.Report)
+		}
+		if o.View != "" {
+			files = append(files, o.View)
 		}
 	}
 	return files
