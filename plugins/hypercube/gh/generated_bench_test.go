@@ -93,6 +93,12 @@ func BenchmarkGenerated(b *testing.B) {
 				b.ReportMetric(x["local_proven"], "local-proven")
 				b.ReportMetric(x["audit_targets"], "whole-table")
 				b.ReportMetric(x["repair_rounds"], "rounds")
+				b.ReportMetric(x["cert_proven"], "cert-proven")
+				b.ReportMetric(x["cert_cells"], "cert-cells")
+				b.ReportMetric(float64(len(res.Diagnostics)), "diags")
+				for _, d := range res.Diagnostics {
+					b.Logf("%s: %s (%d cells)", d.Code, d.Summary, len(d.Cells))
+				}
 			})
 		}
 	}
