@@ -45,7 +45,7 @@ import (
 
 // certRegions are the sizes (in cells) of the regions a certificate LP is
 // tried on, in order; the last stage is the whole table.
-var certRegions = [...]int{2000, 16000}
+var certRegions = [...]int{300, 2000, 16000}
 
 // certOutcome is what certifying one primary did.
 type certOutcome int
