@@ -135,7 +135,7 @@
 // fixed chunks of targets, one solver each, so what they prove does not
 // depend on the thread count. A primary that sub-problems fail to prove
 // three times gets a certificate instead (cert.go): per direction not
-// shown, an LP over a region around it (300 cells, then 2 000, 16 000,
+// shown, an LP over a region around it (2 000 cells, then 6 000, 16 000,
 // the whole table) for a change of the table that moves it by its
 // protection level, keeps every relation, stays within the a-priori
 // bounds and the hypercube's ranges, and moves no frozen cell and no
