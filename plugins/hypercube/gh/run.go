@@ -416,16 +416,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		if len(rep.UnderProtected)+len(rep.Unverified)+len(e.certPending) == 0 {
 			return e.withHopeless(diags), nil
 		}
-		failing = make(map[int]bool, e.underAfter)
-		for _, c := range e.certPending {
-			failing[c] = true
-		}
-		for _, f := range rep.UnderProtected {
-			failing[f.Cell] = true
-		}
-		for _, c := range rep.Unverified {
-			failing[c] = true
-		}
+		failing = e.failingSet(rep)
 		stuck := func() []pluginsdk.Diagnostic {
 			cells := make([]int, len(rep.UnderProtected))
 			for i, f := range rep.UnderProtected {
@@ -513,24 +504,8 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 				added++
 			}
 		}
-		if added == 0 && e.o.AuditScope == AuditLocal {
-			// Nothing else helps the primaries local audits fail: they
-			// get certificates in the next round.
-			for _, f := range rep.UnderProtected {
-				if e.localFails[f.Cell] < localTries {
-					e.localFails[f.Cell] = localTries
-					added++
-				}
-			}
-			for _, c := range rep.Unverified {
-				if e.localFails[c] < localTries {
-					e.localFails[c] = localTries
-					added++
-				}
-			}
-			if added > 0 {
-				continue
-			}
+		if added == 0 && e.o.AuditScope == AuditLocal && e.toCertificates(rep) > 0 {
+			continue
 		}
 		if added == 0 {
 			// Name the primaries that no pattern protects as such.
@@ -544,6 +519,41 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			return diags, err
 		}
 	}
+}
+
+// failingSet is the set of primaries the next round audits after an audit
+// whose report is rep: those it found short or left unverified and those
+// whose certificates hid cells.
+func (e *engine) failingSet(rep *audit.Report) map[int]bool {
+	failing := make(map[int]bool, len(rep.UnderProtected)+len(rep.Unverified)+len(e.certPending))
+	for _, c := range e.certPending {
+		failing[c] = true
+	}
+	for _, f := range rep.UnderProtected {
+		failing[f.Cell] = true
+	}
+	for _, c := range rep.Unverified {
+		failing[c] = true
+	}
+	return failing
+}
+
+// toCertificates sends the primaries of rep that local audits failed
+// fewer than localTries times to certificates in the next round (AuditLocal,
+// when nothing else helps them) and returns their number.
+func (e *engine) toCertificates(rep *audit.Report) int {
+	n := 0
+	cells := slices.Clone(rep.Unverified)
+	for _, f := range rep.UnderProtected {
+		cells = append(cells, f.Cell)
+	}
+	for _, c := range cells {
+		if e.localFails[c] < localTries {
+			e.localFails[c] = localTries
+			n++
+		}
+	}
+	return n
 }
 
 // failing is the number of primaries not shown protected after an audit
