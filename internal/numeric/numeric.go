@@ -21,6 +21,14 @@ func Slack(x float64) float64 {
 	return 1e-9 * math.Max(1, math.Abs(x))
 }
 
+// SolverSlack is the magnitude below which a value an LP solver returns,
+// in a problem whose quantities are of the size of x, is taken as zero:
+// 1e-6·max(1, |x|), well above the solver's feasibility tolerances (1e-7)
+// and well below any movement a protection level asks.
+func SolverSlack(x float64) float64 {
+	return 1e-6 * math.Max(1, math.Abs(x))
+}
+
 // RelGap is the relative gap (objective − bound) / objective of a
 // minimisation with a non-negative objective, at least 0; 0 when the
 // objective is 0 (nothing is left to prove).

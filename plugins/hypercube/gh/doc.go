@@ -131,13 +131,23 @@
 // attacker, so what they prove protected is; a primary they do not prove
 // is repaired as an under-protected one (which costs suppressions but no
 // LP over every hidden cell of the table: on t4.11³, with colluding
-// singletons, those did not end in 15 minutes). A primary that sub-problems
-// fail to prove three times goes to the audit package's own verdicts (its
-// local proofs, then the whole table), and so does the check against the
-// widest pattern, each within 10 s (ended at the soft deadline); a primary
-// such an audit leaves unverified is given up: the repair stops hiding
-// cells for it and names it (warning hypercube.unproven, OutcomePartial),
-// and the host's audit judges it. AuditTable uses the audit's own verdicts,
+// singletons, those did not end in 15 minutes). The local audits run in
+// fixed chunks of targets, one solver each, so what they prove does not
+// depend on the thread count. A primary that sub-problems fail to prove
+// three times gets a certificate instead (cert.go): per direction not
+// shown, an LP over a region around it (2 000 cells, then 6 000, 16 000,
+// the whole table) for a change of the table that moves it by its
+// protection level, keeps every relation, stays within the a-priori
+// bounds and the hypercube's ranges, and moves no frozen cell and no
+// colluding singleton; published cells cost their suppression cost. The
+// published cells the cheapest one moves are hidden, which makes it a
+// certificate of the pattern: the primary is protected whatever the rest
+// of the table does ("cert_proven", "cert_cells"). A primary with no
+// certificate even on the whole table is given up (warning
+// hypercube.unproven, OutcomePartial): no pattern within the hypercube's
+// ranges protects it, and the host's audit judges it. No decision depends
+// on the clock (only the soft time limit ends the run), so GH declares its
+// result independent of the thread count. AuditTable uses the audit's own verdicts,
 // without a time limit of their own, for every audit. The figures "local_proven" and "audit_targets" count the
 // primaries proven locally and those audited on the whole table. The result
 // counts the under-protected primaries of the first and the last audit

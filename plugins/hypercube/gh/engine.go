@@ -12,6 +12,7 @@ import (
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/unionfind"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 	"github.com/sdcengine/argus/pluginsdk/subtable"
 )
@@ -142,6 +143,20 @@ type engine struct {
 	hopeless   []int
 	// unproven lists the primaries the repair gave up on (AuditLocal).
 	unproven []int
+	// auditLo and auditHi are the audit's a-priori bounds (cert.go),
+	// computed on first use; certCells counts the cells certificates hid,
+	// certLPs their LPs, certProven the primaries they proved.
+	auditLo, auditHi           []float64
+	certCells, certLPs, certOK int
+	// lastFinding is, per primary, what its last local audit witnessed
+	// (AuditLocal): the directions a certificate must show.
+	lastFinding map[int]audit.Finding
+	// certStage is, per primary and direction (0 up, 1 down), the first
+	// region stage of its next certificate (the one that had the last).
+	certStage map[[2]int]int
+	// certPending lists the primaries whose certificates hid cells in
+	// the current round.
+	certPending []int
 	// repairs counts the rounds the repair added hypercubes for a root.
 	repairs                 map[int32]int
 	underBefore, underAfter int
@@ -155,7 +170,7 @@ func key(s int, t int32) uint64 { return uint64(s)<<32 | uint64(uint32(t)) }
 // sub-tables and their occurrence lists.
 func newEngine(ctx context.Context, p *pluginsdk.Problem, o Options) (*engine, error) {
 	e := &engine{p: p, o: o, n: p.NumCells(), ctx: ctx, cache: map[uint64][]cubeRec{}, step: map[uint64]int8{},
-		short: map[uint64]bool{}, unverifiedWidened: map[int32]bool{}, failures: map[int]int{}, localFails: map[int]int{}, repairs: map[int32]int{}}
+		short: map[uint64]bool{}, unverifiedWidened: map[int32]bool{}, failures: map[int]int{}, localFails: map[int]int{}, lastFinding: map[int]audit.Finding{}, certStage: map[[2]int]int{}, repairs: map[int32]int{}}
 	e.srch.e = e
 	if o.TimeLimit > 0 {
 		e.deadline = time.Now().Add(o.TimeLimit)

@@ -93,6 +93,27 @@ func BenchmarkGenerated(b *testing.B) {
 				b.ReportMetric(x["local_proven"], "local-proven")
 				b.ReportMetric(x["audit_targets"], "whole-table")
 				b.ReportMetric(x["repair_rounds"], "rounds")
+				b.ReportMetric(x["cert_proven"], "cert-proven")
+				b.ReportMetric(x["cert_cells"], "cert-cells")
+				b.ReportMetric(float64(len(res.Diagnostics)), "diags")
+				for _, d := range res.Diagnostics {
+					b.Logf("%s: %s (%d cells)", d.Code, d.Summary, len(d.Cells))
+				}
+				if os.Getenv("GH_BENCH_HOSTLOCAL") != "" {
+					// What the host's audit leaves to its whole-table LPs:
+					// the primaries its local proofs do not prove.
+					rep, err := audit.Suppression(context.Background(), job.Problem, res.Status, audit.Options{Workers: 2, Mode: audit.ModeVerdicts,
+						Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude, Scope: audit.ScopeLocal})
+					if err != nil {
+						b.Fatal(err)
+					}
+					var cells []int
+					for _, f := range rep.NotProven {
+						cells = append(cells, f.Cell)
+					}
+					b.ReportMetric(float64(len(rep.NotProven)+len(rep.UnderProtected)+len(rep.Unverified)), "host-not-local")
+					b.Logf("host's local proofs: not proven %v, under-protected %d, unverified %d", cells, len(rep.UnderProtected), len(rep.Unverified))
+				}
 			})
 		}
 	}

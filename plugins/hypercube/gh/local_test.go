@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 )
 
@@ -115,5 +116,43 @@ func TestLocalScope(t *testing.T) {
 		}
 		t.Logf("seed %d: %d secondaries; ratio 0.02 without repair: %d of %d proven locally, %d under-protected on the whole table",
 			seed, res.Stats.Secondaries, lr.Counts.Local, len(targets), len(wr.UnderProtected))
+	}
+}
+
+// TestLocalCertificates: with neighbourhoods of 2 cells the local audits
+// fail many primaries three times; those get certificates (cert.go), not an
+// audit of the whole table (which the repair capped at 10 s of wall-clock
+// time, so what it proved depended on the machine's load), and the host's
+// audit finds the pattern clean. The pattern is the same for 1 and 2
+// audit workers.
+func TestLocalCertificates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of certificate LPs skipped in -short mode")
+	}
+	for seed := range uint64(2) {
+		p := randomHier(localTable(seed))
+		o := DefaultOptions()
+		o.AuditScope = AuditLocal
+		o.localCells = 2
+		var first *pluginsdk.Result
+		for _, w := range []int{1, 2} {
+			o.AuditWorkers = w
+			res, _ := run(t, p, o)
+			if first == nil {
+				first = res
+				x := res.Stats.Extra
+				if x["audit_targets"] != 0 || x["cert_proven"] == 0 {
+					t.Errorf("seed %d: %v primaries audited on the whole table (want 0), %v proven by certificates (want some)", seed, x["audit_targets"], x["cert_proven"])
+				}
+				if n := singletonAudit(t, p, res.Status); n != 0 || res.Stats.UnderProtectedAfter != 0 || res.Outcome != pluginsdk.OutcomeFeasible {
+					t.Errorf("seed %d: %d under-protected (method: %d, outcome %v)", seed, n, res.Stats.UnderProtectedAfter, res.Outcome)
+				}
+				t.Logf("seed %d: %d secondaries, %v primaries proven by certificates, which hid %v cells", seed, res.Stats.Secondaries, x["cert_proven"], x["cert_cells"])
+				continue
+			}
+			if !slices.Equal(first.Status, res.Status) {
+				t.Errorf("seed %d: %d audit workers give another pattern than one (%d vs %d secondaries)", seed, w, res.Stats.Secondaries, first.Stats.Secondaries)
+			}
+		}
 	}
 }

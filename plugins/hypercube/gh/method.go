@@ -63,14 +63,19 @@ func (Method) Info() pluginsdk.MethodInfo {
 				Help: "how far a movement the repair demands of a primary is passed on: to the corners of its hypercubes (1), " +
 					"of theirs (2), …; 0 = without limit (hides far more cells on large tables; the audit judges the pattern either way)"},
 			{Name: ParamAudit, Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "local", "table"},
-				Help: "the repair's audits: on sub-problems around each primary, repairing what they do not prove and auditing the whole table " +
-					"(10 s at most) only for primaries they fail three times (local), or the audit's own verdicts over the whole table (table: " +
+				Help: "the repair's audits: on sub-problems around each primary, repairing what they do not prove and certifying by an LP over a " +
+					"region around it (hiding the cells the certificate needs) the primaries they fail three times (local), or the audit's own verdicts over the whole table (table: " +
 					"fewer suppressions, but its LPs may not end on large tables); auto: local above 10 000 hidden cells"},
 		},
 		Capabilities: pluginsdk.Capabilities{
 			Output:         pluginsdk.OutputSuppression,
 			NeedsFrequency: true,
 			LinkedTables:   true,
+			// Every decision is a deterministic function of the problem:
+			// local audits in fixed chunks of one solver each (local.go),
+			// certificates instead of a time-capped audit (cert.go), and
+			// whole-table verdicts, which do not depend on the workers.
+			ThreadIndependent: true,
 		},
 		Structures: []pluginsdk.Structure{pluginsdk.StructureTwoDimensional, pluginsdk.StructureOneH2D,
 			pluginsdk.StructureHierarchical, pluginsdk.StructureLinked},

@@ -388,6 +388,8 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 				targets = append(targets, i)
 			}
 		}
+		e.certPending = e.certPending[:0]
+		cellsBefore := e.certCells
 		actx, cancel := e.auditContext()
 		rep, err := e.audit(actx, status, targets, aopts)
 		cancel()
@@ -411,16 +413,10 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			return diags, e.auditError(err)
 		}
 		e.underAfter = e.failing(rep)
-		if len(rep.UnderProtected)+len(rep.Unverified) == 0 {
+		if len(rep.UnderProtected)+len(rep.Unverified)+len(e.certPending) == 0 {
 			return e.withHopeless(diags), nil
 		}
-		failing = make(map[int]bool, e.underAfter)
-		for _, f := range rep.UnderProtected {
-			failing[f.Cell] = true
-		}
-		for _, c := range rep.Unverified {
-			failing[c] = true
-		}
+		failing = e.failingSet(rep)
 		stuck := func() []pluginsdk.Diagnostic {
 			cells := make([]int, len(rep.UnderProtected))
 			for i, f := range rep.UnderProtected {
@@ -443,7 +439,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 		}
 		e.repairRounds++
 		e.progress(pluginsdk.Progress{Phase: "repair", Fraction: -1, Message: fmt.Sprintf("round %d: %d primaries under-protected, %d unverified", round+1, len(rep.UnderProtected), len(rep.Unverified))})
-		added := 0
+		added := e.certCells - cellsBefore
 		var stuckCells []int32
 		for _, f := range rep.UnderProtected {
 			if err := e.check(); err != nil {
@@ -508,6 +504,9 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 				added++
 			}
 		}
+		if added == 0 && e.o.AuditScope == AuditLocal && e.toCertificates(rep) > 0 {
+			continue
+		}
 		if added == 0 {
 			// Name the primaries that no pattern protects as such.
 			if err := e.dropHopeless(rep, aopts, true); err != nil {
@@ -522,11 +521,86 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 	}
 }
 
+// failingSet is the set of primaries the next round audits after an audit
+// whose report is rep: those it found short or left unverified and those
+// whose certificates hid cells.
+func (e *engine) failingSet(rep *audit.Report) map[int]bool {
+	failing := make(map[int]bool, len(rep.UnderProtected)+len(rep.Unverified)+len(e.certPending))
+	for _, c := range e.certPending {
+		failing[c] = true
+	}
+	for _, f := range rep.UnderProtected {
+		failing[f.Cell] = true
+	}
+	for _, c := range rep.Unverified {
+		failing[c] = true
+	}
+	return failing
+}
+
+// toCertificates sends the primaries of rep that local audits failed
+// fewer than localTries times to certificates in the next round (AuditLocal,
+// when nothing else helps them) and returns their number.
+func (e *engine) toCertificates(rep *audit.Report) int {
+	n := 0
+	cells := slices.Clone(rep.Unverified)
+	for _, f := range rep.UnderProtected {
+		cells = append(cells, f.Cell)
+	}
+	for _, c := range cells {
+		if e.localFails[c] < localTries {
+			e.localFails[c] = localTries
+			n++
+		}
+	}
+	return n
+}
+
 // failing is the number of primaries not shown protected after an audit
-// whose report is rep: those it found short or left unverified, and those
-// set aside as protected by no pattern or given up.
+// whose report is rep: those it found short or left unverified, those
+// whose certificates hid cells in this round, and those set aside as
+// protected by no pattern or given up.
 func (e *engine) failing(rep *audit.Report) int {
-	return len(rep.UnderProtected) + len(rep.Unverified) + len(e.hopeless) + len(e.unproven)
+	return len(rep.UnderProtected) + len(rep.Unverified) + len(e.certPending) + len(e.hopeless) + len(e.unproven)
+}
+
+// certifyAll looks for certificates (cert.go) of the primaries cells, in
+// order, for the directions their last local audits did not show: those
+// proven leave the repair, those whose certificates hid cells are audited
+// again in the next round (e.certPending), and those without one are
+// given up (e.unproven).
+func (e *engine) certifyAll(ctx context.Context, cells []int) error {
+	c := &e.p.Cells
+	level := func(x []float64, i int) float64 {
+		if len(x) == 0 {
+			return 0
+		}
+		return x[i]
+	}
+	e.progress(pluginsdk.Progress{Phase: "repair", Fraction: -1, Message: fmt.Sprintf("certificates for %d primaries", len(cells))})
+	for _, i := range cells {
+		if err := e.check(); err != nil {
+			return err
+		}
+		f := audit.Finding{Cell: i, Value: c.Value[i], Lower: math.NaN(), Upper: math.NaN(),
+			LowerPL: level(c.LowerPL, i), UpperPL: level(c.UpperPL, i), SlidingPL: level(c.SlidingPL, i)}
+		if last, ok := e.lastFinding[i]; ok {
+			f.Lower, f.Upper = last.Lower, last.Upper
+		}
+		out, err := e.certify(ctx, i, e.certNeedOf(f))
+		if err != nil {
+			return err
+		}
+		switch out {
+		case certProven:
+			e.certOK++
+		case certAdded:
+			e.certPending = append(e.certPending, i)
+		case certNone:
+			e.unproven = append(e.unproven, i)
+		}
+	}
+	return nil
 }
 
 // maxRepairBurst bounds the hypercubes the repair adds for one primary in
@@ -584,9 +658,6 @@ func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options, all bool) 
 	ctx, cancel := e.auditContext()
 	defer cancel()
 	aopts.Cells = check
-	if local {
-		aopts.TimeLimit = e.wholeLimit()
-	}
 	hr, err := audit.Suppression(ctx, e.p, hidden, aopts)
 	if err != nil {
 		return err
@@ -607,15 +678,6 @@ func (e *engine) dropHopeless(rep *audit.Report, aopts audit.Options, all bool) 
 	return nil
 }
 
-// wholeLimit is the time limit of a whole-table audit under AuditLocal:
-// wholeAuditLimit, ended at the soft deadline.
-func (e *engine) wholeLimit() time.Duration {
-	if e.deadline.IsZero() {
-		return wholeAuditLimit
-	}
-	return max(time.Millisecond, min(wholeAuditLimit, time.Until(e.deadline)))
-}
-
 // auditError is the error of a failed audit: errTimeLimit past the soft
 // deadline, else err wrapped.
 func (e *engine) auditError(err error) error {
@@ -631,7 +693,7 @@ func (e *engine) withHopeless(diags []pluginsdk.Diagnostic) []pluginsdk.Diagnost
 	if len(e.unproven) > 0 {
 		cells := slices.Sorted(slices.Values(e.unproven))
 		diags = append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.unproven",
-			Summary: fmt.Sprintf("hypercube: the repair gave up on %d primary cells: neither local audits nor a whole-table audit of %v proved them protected (the host's audit judges them)", len(cells), wholeAuditLimit),
+			Summary: fmt.Sprintf("hypercube: the repair gave up on %d primary cells: neither local audits nor certificates proved them protected, and no pattern of cells within the hypercube's a-priori ranges certifies them (the host's audit judges them)", len(cells)),
 			Cells:   cells})
 	}
 	if len(e.hopeless) == 0 {
@@ -678,16 +740,9 @@ func (e *engine) auditTable(ctx context.Context, status []cellstatus.Status, tar
 // repair audits it on the whole table (AuditLocal).
 const localTries = 3
 
-// wholeAuditLimit bounds a whole-table audit under AuditLocal (of the
-// primaries local audits do not prove, and against the widest pattern):
-// with tens of thousands of hidden cells and colluding singletons its LPs
-// may not end in minutes; the primaries it leaves unverified are given up
-// (the repair stops hiding cells for them; warning hypercube.unproven).
-const wholeAuditLimit = 10 * time.Second
-
 // auditLocally judges the targets on sub-problems (localAudit) and those
-// that failed localTries of them on the whole table, within
-// wholeAuditLimit; a primary that audit leaves unverified is given up.
+// that failed localTries of them by certificates (cert.go), which hide the
+// cells they need; a primary without a certificate is given up.
 func (e *engine) auditLocally(ctx context.Context, status []cellstatus.Status, targets []int, aopts audit.Options) (*audit.Report, error) {
 	var local, whole []int
 	for _, c := range targets {
@@ -706,21 +761,13 @@ func (e *engine) auditLocally(ctx context.Context, status []cellstatus.Status, t
 		e.localProven += rep.Counts.Local
 	}
 	if len(whole) > 0 {
-		aopts.TimeLimit = e.wholeLimit()
-		wr, err := e.auditTable(ctx, status, whole, aopts)
-		if err != nil {
+		if err := e.certifyAll(ctx, whole); err != nil {
 			return nil, err
-		}
-		rep.UnderProtected = append(rep.UnderProtected, wr.UnderProtected...)
-		rep.Diagnostics = append(rep.Diagnostics, wr.Diagnostics...)
-		if wr.TimedOut {
-			e.unproven = append(e.unproven, wr.Unverified...)
-		} else {
-			rep.Unverified = append(rep.Unverified, wr.Unverified...)
 		}
 	}
 	for _, f := range rep.UnderProtected {
 		e.localFails[f.Cell]++
+		e.lastFinding[f.Cell] = f
 	}
 	for _, c := range rep.Unverified {
 		e.localFails[c]++
@@ -920,6 +967,9 @@ func (e *engine) result() *pluginsdk.Result {
 		"local_proven":    float64(e.localProven),
 		"audit_targets":   float64(e.wholeTargets),
 		"unprotectable":   float64(len(e.hopeless)),
+		"cert_proven":     float64(e.certOK),
+		"cert_cells":      float64(e.certCells),
+		"cert_lps":        float64(e.certLPs),
 	}
 	var perStep [steps + 1]int
 	none := 0

@@ -1,0 +1,80 @@
+package gh
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
+)
+
+// TestCertificate: a certificate of a primary hidden alone hides the cells
+// that let it move by its protection level in each direction, after which
+// the host's audit (colluding singletons) finds it protected and a second
+// certificate hides nothing; it never moves a colluding single-respondent
+// primary (here (A1,B2), hidden) nor a protected cell, and when every cell
+// that could move is protected there is none.
+func TestCertificate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(b *builder)
+		want certOutcome
+	}{
+		{"alone", nil, certAdded},
+		{"colluder", func(b *builder) { b.primary(2, "1", "2").single("1", "2") }, certAdded},
+		{"frozen", func(b *builder) {
+			for _, a := range []string{"T", "1", "2", "3"} {
+				for _, c := range []string{"T", "1", "2", "3"} {
+					if a != "1" || c != "1" {
+						b.with(cellstatus.Protected, a, c)
+					}
+				}
+			}
+		}, certNone},
+	} {
+		b, p := square(tc.edit)
+		target := b.id("1", "1")
+		e, err := newEngine(context.Background(), p, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		nd := e.certNeedOf(levelsFinding(p, target))
+		if nd.up != 2 || nd.down != 2 {
+			t.Fatalf("%s: need %+v, want 2 up and down", tc.name, nd)
+		}
+		got, err := e.certify(context.Background(), target, nd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Fatalf("%s: outcome %d, want %d", tc.name, got, tc.want)
+		}
+		if got == certNone {
+			continue
+		}
+		status := e.statuses()
+		if tc.edit != nil && status[b.id("1", "2")] != p.Cells.Status[b.id("1", "2")] {
+			t.Errorf("%s: the colluding singleton's status changed", tc.name)
+		}
+		rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Workers: 1, Mode: audit.ModeVerdicts,
+			Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude, Cells: []int{target}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.UnderProtected)+len(rep.Unverified) != 0 {
+			t.Errorf("%s: the primary is not protected after its certificate: %+v", tc.name, rep.UnderProtected)
+		}
+		hidden := e.certCells
+		if again, err := e.certify(context.Background(), target, nd); err != nil || again != certProven || e.certCells != hidden {
+			t.Errorf("%s: second certificate: outcome %d (want proven), %d cells hidden, err %v", tc.name, again, e.certCells-hidden, err)
+		}
+	}
+}
+
+// levelsFinding is the finding of a primary whose local audits showed
+// no movement.
+func levelsFinding(p *pluginsdk.Problem, c int) audit.Finding {
+	return audit.Finding{Cell: c, Value: p.Cells.Value[c], Lower: p.Cells.Value[c], Upper: p.Cells.Value[c],
+		LowerPL: p.Cells.LowerPL[c], UpperPL: p.Cells.UpperPL[c]}
+}
