@@ -199,7 +199,7 @@ func cmdStatus(ctx context.Context, env Env, log zerolog.Logger) int {
 		fmt.Fprintf(env.Stderr, "argus status: %v\n", err)
 		return ExitError
 	}
-	sum := jobqueue.Summary(states)
+	sum := jobqueue.Summary(states, *out)
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err == nil {
 			err = runall.WriteSummary(*out, sum)

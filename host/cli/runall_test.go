@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -227,6 +228,29 @@ func TestNATSDemo(t *testing.T) {
 	html, _ := os.ReadFile(filepath.Join(out, runall.SummaryHTML))
 	if !strings.Contains(string(html), "Size x Region") {
 		t.Errorf("summary:\n%s", html)
+	}
+	// Every link of the page leads to a fetched file: the workers' own
+	// paths mean nothing here.
+	links := regexp.MustCompile(`href="([^"]+)"`).FindAllStringSubmatch(string(html), -1)
+	var views, logs int
+	for _, l := range links {
+		u := l[1]
+		if strings.Contains(u, ":") || strings.HasPrefix(u, "#") {
+			t.Errorf("summary link %q is not relative to the page", u)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(u))); err != nil {
+			t.Errorf("summary link %q: %v", u, err)
+		}
+		if strings.HasSuffix(u, "-view.html") {
+			views++
+		}
+		if strings.HasSuffix(u, "/argus/"+runall.LogbookFile) {
+			logs++
+		}
+	}
+	if views != 2 || logs != 2 {
+		t.Errorf("summary links: %d views, %d logbooks, want 2 of each: %q", views, logs, links)
 	}
 }
 

@@ -41,7 +41,7 @@ func TestThreeWorkers(t *testing.T) {
 	submit(t, q, "night1", jobs)
 	startWorkers(t, ts.URL(), 3)
 	states := waitRun(t, q, "night1", queueJobs+2)
-	sum := Summary(states)
+	sum := Summary(states, "")
 	if sum.Counts[runall.StatusSucceeded] != queueJobs+1 || sum.Counts[runall.StatusFailed] != 1 {
 		t.Errorf("counts %v", sum.Counts)
 	}

@@ -32,8 +32,11 @@ func (q *Queue) Status(ctx context.Context, run string) ([]State, error) {
 }
 
 // Summary turns a run's states into the summary of package runall (jobs
-// not ended yet show as queued or running).
-func Summary(states []State) *runall.Summary {
+// not ended yet show as queued or running). With dir non-empty, each job's
+// directory, outputs, reports and views are the paths where [Queue.Fetch]
+// puts them under dir, so that a summary page written in dir links to the
+// fetched files.
+func Summary(states []State, dir string) *runall.Summary {
 	s := &runall.Summary{Counts: map[string]int{}}
 	for _, st := range states {
 		r := runall.Result{ID: st.Job, Status: st.Status, ExitCode: -1, Audit: "not audited", Dir: st.Run + "/" + st.Job + "/out/"}
@@ -41,6 +44,9 @@ func Summary(states []State) *runall.Summary {
 			r = *st.Result
 		}
 		r.Attempts = max(r.Attempts, st.Deliveries)
+		if dir != "" {
+			fetched(&r, filepath.Join(dir, st.Job))
+		}
 		if s.Started.IsZero() || st.Updated.Before(s.Started) {
 			s.Started = st.Updated
 		}
@@ -51,6 +57,20 @@ func Summary(states []State) *runall.Summary {
 	}
 	s.Tally()
 	return s
+}
+
+// fetched points a job's paths (relative to its directory on the worker)
+// at where Fetch writes them: outputs under jobDir, the logbook, run
+// report and stderr under jobDir/argus.
+func fetched(r *runall.Result, jobDir string) {
+	r.Dir = filepath.Join(jobDir, "argus")
+	for _, l := range [][]string{r.Outputs, r.Reports, r.Views} {
+		for i, p := range l {
+			if isLocal(p) {
+				l[i] = filepath.Join(jobDir, filepath.FromSlash(p))
+			}
+		}
+	}
 }
 
 // Wait polls a run's states until every job ended or ctx ends.

@@ -222,6 +222,9 @@ func (q *Queue) handle(ctx context.Context, msg jetstream.Msg, o *WorkerOptions)
 			names = append(names, rel)
 		}
 	}
+	res.Outputs = jobRelative(files, res.Outputs)
+	res.Reports = jobRelative(files, res.Reports)
+	res.Views = jobRelative(files, res.Views)
 	st.Outputs = nil
 	for _, n := range names {
 		if err := q.putFile(ctx, filepath.Join(files, n), outName(m.Run, m.Job, filepath.ToSlash(n))); err != nil {
@@ -242,6 +245,20 @@ func (q *Queue) handle(ctx context.Context, msg jetstream.Msg, o *WorkerOptions)
 		st.Outputs = append(st.Outputs, outName(m.Run, m.Job, "argus/"+n))
 	}
 	q.finish(ctx, msg, &st, rev, &res, st.Outputs, log)
+}
+
+// jobRelative gives the paths of a job's files relative to its directory
+// files (slash-separated), as they are stored and fetched: the worker's
+// own directories mean nothing where the summary is read. A path outside
+// it is dropped.
+func jobRelative(files string, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if rel, err := filepath.Rel(files, p); err == nil && isLocal(rel) {
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	return out
 }
 
 // finish records the job's end and acknowledges it: the state is set with
