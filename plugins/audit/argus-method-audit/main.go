@@ -85,7 +85,7 @@ func (method) Info() pluginsdk.MethodInfo {
 			{Name: "colluding_check", Type: pluginsdk.ParamBool, Default: "false",
 				Help: "also check the primaries against the single-respondent primaries colluding (verdicts only), in the same run: " +
 					"the primaries that fail that check are listed in the diagnostic audit.colluding (figures colluding_checked, " +
-					"colluding_failed, colluding_timed_out); the time limit covers both, each gets half and the second what the first leaves"},
+					"colluding_failed, colluding_timed_out, colluding_lps); the time limit covers both, each gets half and the second what the first leaves"},
 			{Name: "center", Type: pluginsdk.ParamEnum, Default: "published", Allowed: []string{"published", "original"},
 				Help: "the values ECTA's bounds are relative to: the published ones or the original ones (with alpha)"},
 		},
@@ -184,7 +184,8 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 
 // colludingResult adds to res the check against the single-respondent
 // primaries colluding: the figures colluding_checked (1) and
-// colluding_failed, and the primaries that fail it (under-protected or
+// colluding_failed (with its effort: colluding_lps, colluding_local,
+// colluding_largest_component), and the primaries that fail it (under-protected or
 // unverified) in an info diagnostic audit.colluding; colluding_timed_out
 // (1) when the time limit stopped the check.
 func colludingResult(res *pluginsdk.Result, check *audit.Report) {
@@ -196,6 +197,11 @@ func colludingResult(res *pluginsdk.Result, check *audit.Report) {
 	}
 	res.Stats.Extra["colluding_checked"] = 1
 	res.Stats.Extra["colluding_failed"] = float64(len(failed))
+	// The check's own effort (the audit's figures count only what the
+	// check left to it).
+	res.Stats.Extra["colluding_lps"] = float64(check.Counts.LPs)
+	res.Stats.Extra["colluding_local"] = float64(check.Counts.Local)
+	res.Stats.Extra["colluding_largest_component"] = float64(check.Counts.LargestComponent)
 	if check.TimedOut {
 		res.Stats.Extra["colluding_timed_out"] = 1
 	}
