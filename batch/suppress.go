@@ -179,7 +179,9 @@ func (e *engine) suppress(c *arb.Suppress) error {
 	for _, t := range specs {
 		t.protected, t.method, t.details = took, name, nil
 	}
-	if err := e.audit(p, m, specs, res.Status, step.Method, colludingAudit(facts), target); err != nil {
+	check := facts.Singletons == pluginsdk.SingletonTauArgusRules && e.colludingWanted(p, res.Status)
+	checked, err := e.audit(p, m, specs, res.Status, step.Method, colludingAudit(facts), check, target)
+	if err != nil {
 		return err
 	}
 	if c.Table != 0 && !e.suppressFollows(c) {
@@ -187,55 +189,47 @@ func (e *engine) suppress(c *arb.Suppress) error {
 			return err
 		}
 	}
-	if facts.Singletons == pluginsdk.SingletonTauArgusRules {
-		return e.colludingCheck(p, m, res.Status, step.Method)
+	if check {
+		return e.colludingCheck(p, m, res.Status, step.Method, checked)
 	}
 	return nil
+}
+
+// colludingWanted reports whether a pattern made under τ-Argus's
+// single-respondent rules is to be checked against the single-respondent
+// primaries colluding: it has such primaries, and the audit plugin can let
+// them collude (a check only: one that cannot skips it).
+func (e *engine) colludingWanted(p *pluginsdk.Problem, status []cellstatus.Status) bool {
+	ref, ok := e.cfg.Protector.Method(AuditMethod)
+	if _, can := ref.Info.Param(pluginsdk.RoleSingletonProtection); !ok || !can {
+		return false
+	}
+	for i, s := range status {
+		if s.IsPrimary() && (s == cellstatus.UnsafeSingleton || s == cellstatus.UnsafeSingletonManual ||
+			(len(p.Cells.Freq) == len(status) && p.Cells.Freq[i] == 1)) {
+			return true
+		}
+	}
+	return false
 }
 
 // colludingCheck audits a pattern made under τ-Argus's single-respondent
 // rules (MOD, OPT) against all single-respondent primaries colluding, which
 // those rules do not promise: the findings are reported as a warning with
 // the cells named, and do not fail the table (τ-Argus's own patterns would).
-func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status []cellstatus.Status, mr *MethodReport) error {
-	ref, ok := e.cfg.Protector.Method(AuditMethod)
-	if _, can := ref.Info.Param(pluginsdk.RoleSingletonProtection); !ok || !can {
-		return nil // a check only: an audit plugin that cannot collude skips it
-	}
-	single := false
-	for i, s := range status {
-		if s.IsPrimary() && (s == cellstatus.UnsafeSingleton || s == cellstatus.UnsafeSingletonManual ||
-			(len(p.Cells.Freq) == len(status) && p.Cells.Freq[i] == 1)) {
-			single = true
-			break
+// checked, when not nil, marks the primaries that failed the check in the
+// audit's own run (colluding_check); else the check is an audit of its own.
+func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status []cellstatus.Status, mr *MethodReport, checked []bool) error {
+	failed := checked
+	if failed == nil {
+		var err error
+		if failed, err = e.colludingAudit(p, status, mr); failed == nil || err != nil {
+			return err
 		}
 	}
-	if !single {
-		return nil
-	}
-	if mr.Audit != nil && mr.Audit.TimedOut {
-		// The pattern already failed (unverified); the same problem would
-		// take the whole limit again.
-		e.logf("The check against colluding single respondents is skipped: the audit of the pattern stopped at its time limit")
-		return nil
-	}
-	params := map[string]string{}
-	if _, err := auditColluding(ref.Info, params); err != nil {
-		return err
-	}
-	if hasParam(ref.Info, auditMode) {
-		params[auditMode] = auditVerdicts
-	}
-	verdictsOnPrimaries(ref.Info, params)
-	res, err := e.runAudit(p, status, params, "audit-singletons", "audit (colluding singletons)", e.auditLimit())
-	if err != nil {
-		return err
-	}
-	failed := make([]bool, len(status))
 	under := 0
-	for i, s := range status {
-		if s.IsPrimary() && auditFailed(res, i) {
-			failed[i] = true
+	for i, f := range failed {
+		if f && status[i].IsPrimary() {
 			under++
 		}
 	}
@@ -266,6 +260,39 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 		under, namedCells(names, under))
 	e.warn(msg)
 	return nil
+}
+
+// colludingAudit is the check of colludingCheck as an audit of its own,
+// for an audit plugin without colluding_check: it marks the primaries that
+// fail it, or returns nil when the audit of the pattern stopped at its time
+// limit (the check is then skipped).
+func (e *engine) colludingAudit(p *pluginsdk.Problem, status []cellstatus.Status, mr *MethodReport) ([]bool, error) {
+	ref, _ := e.cfg.Protector.Method(AuditMethod)
+	if mr.Audit != nil && mr.Audit.TimedOut {
+		// The pattern already failed (unverified); the same problem would
+		// take the whole limit again.
+		e.logf("The check against colluding single respondents is skipped: the audit of the pattern stopped at its time limit")
+		return nil, nil
+	}
+	params := map[string]string{}
+	if _, err := auditColluding(ref.Info, params); err != nil {
+		return nil, err
+	}
+	if hasParam(ref.Info, auditMode) {
+		params[auditMode] = auditVerdicts
+	}
+	verdictsOnPrimaries(ref.Info, params)
+	res, err := e.runAudit(p, status, params, "audit-singletons", "audit (colluding singletons)", e.auditLimit())
+	if err != nil {
+		return nil, err
+	}
+	failed := make([]bool, len(status))
+	for i, s := range status {
+		if s.IsPrimary() && auditFailed(res, i) {
+			failed[i] = true
+		}
+	}
+	return failed, nil
 }
 
 func diagText(ds []pluginsdk.Diagnostic) string {
@@ -310,11 +337,15 @@ func (e *engine) auditSetup(specs []*tableSpec, mr *MethodReport, target, what s
 // cells) the audit lets the single-respondent primaries collude. A failed
 // audit makes the tables unsafe: the logbook names the cells, their outputs
 // are withheld and the job's exit code is 2 (see markUnsafe).
+// With check set (colludingCheck follows) and an audit plugin that can, the
+// same run also checks the primaries against the single-respondent
+// primaries colluding, with the time of both audits, and checked marks the
+// primaries that fail that check; else checked is nil.
 func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []cellstatus.Status, mr *MethodReport,
-	singletons bool, target string) error {
+	singletons, check bool, target string) (checked []bool, err error) {
 	ref, params, ok, err := e.auditSetup(specs, mr, target, "suppression pattern")
 	if !ok || err != nil {
-		return err
+		return nil, err
 	}
 	_, set := params[auditMode]
 	if !set && hasParam(ref.Info, auditMode) {
@@ -324,7 +355,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	colluding := false
 	if singletons {
 		if colluding, err = auditColluding(ref.Info, params); err != nil {
-			return err
+			return nil, err
 		}
 		if !colluding {
 			e.warn("the audit does not let the single-respondent primaries collude, although the method protects them " +
@@ -333,9 +364,29 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	}
 	start := time.Now()
 	limit := e.auditLimit()
+	if _, set := params[auditColludingCheck]; check && !set && hasParam(ref.Info, auditColludingCheck) {
+		params[auditColludingCheck] = "true"
+		limit = e.auditLimitOf(2 * e.configuredAuditLimit())
+	}
 	res, err := e.runAudit(p, status, params, "audit", "audit", limit)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if res.Stats.Extra["colluding_checked"] == 1 {
+		checked = make([]bool, len(status))
+		for _, d := range res.Diagnostics {
+			if d.Code != auditColludingCode {
+				continue
+			}
+			for _, i := range d.Cells {
+				if i >= 0 && i < len(checked) {
+					checked[i] = true
+				}
+			}
+		}
+		if n := int(res.Stats.Extra["colluding_failed"]); n != countTrue(checked) {
+			return nil, fmt.Errorf("audit failed: the audit plugin names %d primaries failing against colluding single respondents but counts %d", countTrue(checked), n)
+		}
 	}
 	ar := &AuditReport{Done: true, Mode: params[auditMode], Seconds: time.Since(start).Seconds(), Threads: e.lastAuditThreads, Figures: res.Stats.Extra}
 	if res.Outcome == pluginsdk.OutcomeTimeLimit {
@@ -405,7 +456,18 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		e.logf("Audit: all %d primary cells are protected", ar.Primaries)
 	}
 	e.markUnsafe(specs, ar, perTable, target)
-	return nil
+	return checked, nil
+}
+
+// countTrue counts the set entries of b.
+func countTrue(b []bool) int {
+	n := 0
+	for _, v := range b {
+		if v {
+			n++
+		}
+	}
+	return n
 }
 
 // runAudit runs the audit plugin on pattern status of p with params; step
@@ -460,15 +522,25 @@ func (e *engine) methodContext() (context.Context, context.CancelFunc) {
 // DefaultAuditLimit bounds an audit when Config.AuditLimit is 0.
 const DefaultAuditLimit = 10 * time.Minute
 
+// configuredAuditLimit is Config.AuditLimit, or DefaultAuditLimit.
+func (e *engine) configuredAuditLimit() time.Duration {
+	if e.cfg.AuditLimit <= 0 {
+		return DefaultAuditLimit
+	}
+	return e.cfg.AuditLimit
+}
+
 // auditLimit is the time limit of the next audit: Config.AuditLimit (or
 // DefaultAuditLimit), shortened so that it ends before the job's own
 // deadline with a tenth of the time left (at most 30 s) to spare for the
 // logbook and the outputs.
 func (e *engine) auditLimit() time.Duration {
-	limit := e.cfg.AuditLimit
-	if limit <= 0 {
-		limit = DefaultAuditLimit
-	}
+	return e.auditLimitOf(e.configuredAuditLimit())
+}
+
+// auditLimitOf is auditLimit for an audit of the given limit (two audits in
+// one run have twice the time of one).
+func (e *engine) auditLimitOf(limit time.Duration) time.Duration {
 	if d, ok := e.ctx.Deadline(); ok {
 		left := time.Until(d)
 		left -= min(left/10, 30*time.Second)
@@ -528,6 +600,11 @@ const (
 	auditVerdicts  = "verdicts"
 	auditTargets   = "targets"
 	auditPrimaries = "primaries"
+	// auditColludingCheck asks the audit to check the primaries against
+	// the single-respondent primaries colluding in the same run; the
+	// failures come in the diagnostic auditColludingCode's cells.
+	auditColludingCheck = "colluding_check"
+	auditColludingCode  = "audit.colluding"
 )
 
 // auditModeFor chooses what the audit after a <SUPPRESS> computes: the

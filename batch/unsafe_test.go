@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -370,6 +371,87 @@ func TestLegacyPlugin(t *testing.T) {
 			}
 			if m == nil || m.Audit == nil || (m.Audit.Singletons == reportColluding) != tc.collude {
 				t.Errorf("audit %+v, want colluding %v\n%s", m, tc.collude, lb)
+			}
+		})
+	}
+}
+
+// oneRunAudit is singAudit with the parameter colluding_check: asked for
+// it, one run returns the audit (every primary protected) and the check
+// against the singletons colluding (every primary fails) as the audit
+// plugin does. It records its runs and their time limits.
+type oneRunAudit struct {
+	runs    *atomic.Int64
+	limits  chan time.Duration
+	declare bool // colluding_check; without, the plugin of an earlier release
+}
+
+func (a oneRunAudit) Info() pluginsdk.MethodInfo {
+	i := singAudit{}.Info()
+	if !a.declare {
+		return i
+	}
+	i.Params = append(i.Params, pluginsdk.ParamSpec{Name: auditColludingCheck, Type: pluginsdk.ParamBool, Default: "false", Help: "check"})
+	return i
+}
+
+func (a oneRunAudit) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	a.runs.Add(1)
+	a.limits <- req.Limits.TimeLimit
+	res, err := singAudit{}.Protect(ctx, req)
+	if err != nil || !req.Params.Bool(auditColludingCheck) {
+		return res, err
+	}
+	var failed []int
+	for i, s := range req.Problem.Cells.Status {
+		if s.IsPrimary() {
+			failed = append(failed, i)
+		}
+	}
+	res.Stats.Extra = map[string]float64{"colluding_checked": 1, "colluding_failed": float64(len(failed))}
+	res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityInfo, Code: auditColludingCode,
+		Summary: "fail", Cells: failed})
+	return res, nil
+}
+
+// TestColludingCheckInOneAudit: the audit of a pattern made under
+// τ-Argus's single-respondent rules and its check against the singletons
+// colluding are one run of an audit plugin that can do both
+// (colluding_check), with the time of two audits; the check's failures
+// are reported as before (a warning naming the cells, the table published).
+// An audit plugin without the parameter still runs twice.
+func TestColludingCheckInOneAudit(t *testing.T) {
+	data := writeFiles(t, map[string]string{
+		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\n" +
+			"freq\r\n  <FREQUENCY>\r\nst\r\n  <STATUS>\r\n",
+		"t.tab": "Total,10.5,3,S\r\nA,4.25,1,U\r\nB,6.25,2,S\r\n",
+	})
+	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> SS(1)\r\n"
+	for _, tc := range []struct {
+		name    string
+		declare bool
+		runs    int64
+		limit   time.Duration
+	}{
+		{"one run", true, 1, 2 * DefaultAuditLimit},
+		{"plugin without the check", false, 2, DefaultAuditLimit},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := oneRunAudit{new(atomic.Int64), make(chan time.Duration, 2), tc.declare}
+			_, code, rep, lb := runJob(t, arb, newFake(t, ssMethod{}, a))
+			if code != ExitOK {
+				t.Fatalf("exit %d; errors %v\n%s", code, rep.Errors, lb)
+			}
+			if !strings.Contains(lb, "do not protect against the single respondents colluding: 1 primary cells") ||
+				!strings.Contains(lb, "region=A") {
+				t.Errorf("the logbook does not name the cell failing the colluding check:\n%s", lb)
+			}
+			if n := a.runs.Load(); n != tc.runs {
+				t.Errorf("the audit ran %d times, want %d\n%s", n, tc.runs, lb)
+			}
+			if l := <-a.limits; l != tc.limit {
+				t.Errorf("the audit's time limit is %s, want %s", l, tc.limit)
 			}
 		})
 	}

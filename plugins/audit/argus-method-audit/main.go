@@ -82,6 +82,10 @@ func (method) Info() pluginsdk.MethodInfo {
 				Help: "published intervals: a primary whose true value lies at its interval's midpoint (within the table's last " +
 					"decimal) is a disclosure (anyone taking the average finds it); accepted: counted in the figure midpoint, " +
 					"judged by its levels alone (intervals asked by name to keep symmetric levels)"},
+			{Name: "colluding_check", Type: pluginsdk.ParamBool, Default: "false",
+				Help: "also check the primaries against the single-respondent primaries colluding (verdicts only), in the same run: " +
+					"the primaries that fail that check are listed in the diagnostic audit.colluding (figures colluding_checked, " +
+					"colluding_failed, colluding_timed_out, colluding_lps); the time limit covers both, each gets half and the second what the first leaves"},
 			{Name: "center", Type: pluginsdk.ParamEnum, Default: "published", Allowed: []string{"published", "original"},
 				Help: "the values ECTA's bounds are relative to: the published ones or the original ones (with alpha)"},
 		},
@@ -141,7 +145,13 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if len(p.Cells.PublishedLower) == p.NumCells() && len(p.Cells.PublishedUpper) == p.NumCells() && p.NumCells() > 0 {
 		return intervals(ctx, p, opts)
 	}
-	rep, err := audit.Suppression(ctx, p, p.Cells.Status, opts)
+	var rep, check *audit.Report
+	var err error
+	if req.Params.Bool("colluding_check") {
+		rep, check, err = audit.SuppressionColluding(ctx, p, p.Cells.Status, opts)
+	} else {
+		rep, err = audit.Suppression(ctx, p, p.Cells.Status, opts)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +176,39 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		"partial": float64(c.Partial), "lps": float64(c.LPs), "components": float64(c.Components),
 		"largest_component": float64(c.LargestComponent), "unverified": float64(len(rep.Unverified)), "local": float64(c.Local),
 		"seconds": rep.Timing.Total.Seconds()}
+	if check != nil {
+		colludingResult(res, check)
+	}
 	return res, nil
+}
+
+// colludingResult adds to res the check against the single-respondent
+// primaries colluding: the figures colluding_checked (1) and
+// colluding_failed (with its effort: colluding_lps, colluding_local,
+// colluding_largest_component), and the primaries that fail it (under-protected or
+// unverified) in an info diagnostic audit.colluding; colluding_timed_out
+// (1) when the time limit stopped the check.
+func colludingResult(res *pluginsdk.Result, check *audit.Report) {
+	var failed []int
+	for i, v := range check.Verdicts {
+		if v.Failed() {
+			failed = append(failed, i)
+		}
+	}
+	res.Stats.Extra["colluding_checked"] = 1
+	res.Stats.Extra["colluding_failed"] = float64(len(failed))
+	// The check's own effort (the audit's figures count only what the
+	// check left to it).
+	res.Stats.Extra["colluding_lps"] = float64(check.Counts.LPs)
+	res.Stats.Extra["colluding_local"] = float64(check.Counts.Local)
+	res.Stats.Extra["colluding_largest_component"] = float64(check.Counts.LargestComponent)
+	if check.TimedOut {
+		res.Stats.Extra["colluding_timed_out"] = 1
+	}
+	if len(failed) > 0 {
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityInfo, Code: "audit.colluding",
+			Summary: fmt.Sprintf("%d primary cells fail against the single-respondent primaries colluding", len(failed)), Cells: failed})
+	}
 }
 
 // resultOf is the result of an audit of hidden cells or intervals: its

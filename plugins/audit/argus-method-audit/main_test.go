@@ -1,6 +1,8 @@
 package main
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -372,5 +374,55 @@ func TestIntervals(t *testing.T) {
 				t.Errorf("figure midpoint %v, want %v", got, tc.atMid)
 			}
 		})
+	}
+}
+
+// TestColludingCheck: with colluding_check the one run returns the audit
+// of its parameters (the same verdicts as without) and names in
+// audit.colluding the primaries that a run with singletons=collude finds
+// failing, counted in the figure colluding_failed.
+func TestColludingCheck(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{7, 6}, Seed: 3, PrimaryFraction: 0.3})
+	for i, s := range p.Cells.Status {
+		if s.IsPrimary() && i%2 == 0 {
+			p.Cells.Freq[i] = 1
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 1))
+	for i, s := range p.Cells.Status {
+		if !s.IsPrimary() && rng.IntN(4) == 0 {
+			p.Cells.Status[i] = cellstatus.Secondary
+		}
+	}
+	client := plugintest.Serve(t, plugin())
+	run := func(params map[string]string) *pluginsdk.Result {
+		res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p, Params: params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for _, mode := range []string{"verdicts", "bounds"} {
+		alone := run(map[string]string{"mode": mode})
+		check := run(map[string]string{"mode": "verdicts", "targets": "primaries", "singletons": "collude"})
+		both := run(map[string]string{"mode": mode, "colluding_check": "true"})
+		var want, got []int
+		for i, v := range check.Verdicts {
+			if v.Failed() {
+				want = append(want, i)
+			}
+			if both.Verdicts[i] != alone.Verdicts[i] {
+				t.Errorf("%s: cell %d: %v with the check, %v without", mode, i, both.Verdicts[i], alone.Verdicts[i])
+			}
+		}
+		for _, d := range both.Diagnostics {
+			if d.Code == "audit.colluding" {
+				got = d.Cells
+			}
+		}
+		if len(want) == 0 || !slices.Equal(got, want) || both.Stats.Extra["colluding_checked"] != 1 ||
+			both.Stats.Extra["colluding_failed"] != float64(len(want)) {
+			t.Errorf("%s: colluding failures %v (figures %v), want %v", mode, got, both.Stats.Extra, want)
+		}
 	}
 }
