@@ -10,6 +10,13 @@ import (
 	"github.com/sdcengine/argus/internal/numeric"
 )
 
+// cubesFirst reports whether the first pattern comes from hypercubes and
+// a start rather than LPs: a grid is indexed for hypercubes and a start
+// was given (Options.Start) or hypercubes asked for (Options.Hypercubes).
+func (e *engine) cubesFirst() bool {
+	return e.model.hyper != nil && (e.opts.Start != nil || e.opts.Hypercubes)
+}
+
 // preprocess drops requirements that the always-suppressed columns meet
 // already. (Requirements that no pattern meets are found by the start
 // heuristic, which relaxes them to what suppressing everything achieves.)
@@ -19,7 +26,7 @@ import (
 // the start's hypercube checks find its witness.
 func (e *engine) preprocess(ctx context.Context) error {
 	m := e.model
-	if e.opts.Start != nil && m.hyper != nil {
+	if e.cubesFirst() {
 		e.stats.Tasks = len(e.reqs.tasks)
 		return nil
 	}

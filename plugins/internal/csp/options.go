@@ -82,6 +82,19 @@ type Options struct {
 	// (the heuristic protects it anew, the master gets no cut from it), so
 	// the limit costs secondaries or bound, never protection.
 	LPTimeLimit time.Duration
+	// Hypercubes asks for hypercube witnesses on the instance's grid
+	// (Instance.Grid) whatever its number of dimensions from two on, as
+	// on tables of four or more: the first pattern protects requirement
+	// after requirement with the cheapest hypercube through the primary
+	// (corners in the pattern free), the clean-up and the checks of
+	// patterns try hypercubes within the pattern before any LP, and the
+	// routing runs on small LPs. It suits tables whose every dimension is
+	// a total and its codes (MOD's sub-tables), where a hypercube is found
+	// in microseconds while the routing and attacker LPs of hundreds of
+	// requirements over a three-dimensional table take seconds; the
+	// pattern is checked like any other, so protection never depends on
+	// it.
+	Hypercubes bool
 	// Progress, if set, receives progress reports from the solving
 	// goroutine.
 	Progress func(Progress)

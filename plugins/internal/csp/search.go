@@ -43,12 +43,12 @@ func (e *engine) search(ctx context.Context) error {
 		e.startPattern(y)
 		e.stats.StartCost = m.patternCost(y)
 		e.useStartWitnesses(y)
-		if m.hyper != nil {
-			// The start is there to spare the routing LP over the whole
-			// table.
-			e.pool.useSmallLPs()
-			share = 0.2
-		}
+	}
+	if e.cubesFirst() {
+		// The start, or the hypercubes asked for, are there to spare the
+		// routing LP over the whole table.
+		e.pool.useSmallLPs()
+		share = 0.2
 	}
 	if _, err := e.heuristic(ctx, y, nil, share, false); err != nil {
 		return err

@@ -74,7 +74,7 @@ func (h *run) key(k int, sr *subRef) string {
 			b.WriteString("|-")
 			continue
 		}
-		kind, l, u, s := h.cellState(c)
+		kind, l, u, s := h.cellState(c, true)
 		b.WriteByte('|')
 		b.WriteByte(byte('0' + kind))
 		if kind == csp.Primary {
@@ -105,6 +105,12 @@ type subJob struct {
 	netTime  time.Duration
 	// skipped reports that the deadline came before the solve started.
 	skipped bool
+	// frozen counts the margins of the instance that an earlier
+	// sub-table of the pass published, frozen in the first solve;
+	// retried reports that the sub-table was solved again with them
+	// suppressible (solveJob).
+	frozen  int
+	retried bool
 }
 
 // prepareSub returns sub-table k's job: its cached answer when a sub-table
@@ -116,32 +122,64 @@ func (h *run) prepareSub(k int) *subJob {
 		j.hit, j.ok = c, true
 		return j
 	}
-	j.in, j.local = h.instance(sr)
+	j.in, j.local, j.frozen = h.instance(sr, true)
 	return j
 }
 
 // solveJob solves a prepared sub-table job with the engine options of its
-// start. It reads the run's state but writes only to j, so the jobs of sub-tables without shared cells may run
-// at the same time.
+// start. It reads the run's state but writes only to j, so the jobs of
+// sub-tables without shared cells may run at the same time.
+//
+// The margins that an earlier sub-table of the pass published are frozen
+// first: suppressing one makes the walk backtrack, and a pass that
+// backtracks is followed by another one (on t4.11³, fourteen passes, and
+// the sub-tables of the last ones without a pattern in their time share).
+// Only when the sub-table then leaves a primary unprotectable is it solved
+// again with those margins suppressible (dearer than every interior cell,
+// as before), and the solve that leaves fewer primaries unprotectable is
+// kept.
 func (h *run) solveJob(ctx context.Context, j *subJob) error {
 	if j.ok {
 		return nil
 	}
 	sr := &h.subs[j.k]
-	// The options (the time share) are taken as the solve starts, with
-	// the time left then.
+	sol, err := h.solveInstance(ctx, j)
+	if err != nil {
+		return fmt.Errorf("modular: sub-table %v of table %d: %w", sr.st.Codes, sr.table, err)
+	}
+	if len(sol.Unprotectable) > 0 && j.frozen > 0 {
+		first := *j
+		j.in, j.local, _ = h.instance(sr, false)
+		j.retried = true
+		again, err := h.solveInstance(ctx, j)
+		if err != nil {
+			return fmt.Errorf("modular: sub-table %v of table %d: %w", sr.st.Codes, sr.table, err)
+		}
+		if len(again.Unprotectable) >= len(sol.Unprotectable) {
+			first.retried = true
+			*j = first
+		} else {
+			sol = again
+		}
+	}
+	j.sol = sol
+	return nil
+}
+
+// solveInstance solves j's instance with the engine options of its start
+// (the time share is taken as the solve starts, with the time left then):
+// two-dimensional sub-tables from NET's pattern (Options.NetStart), those
+// of three or more dimensions from hypercubes (csp.Options.Hypercubes).
+func (h *run) solveInstance(ctx context.Context, j *subJob) (*csp.Solution, error) {
+	sr := &h.subs[j.k]
 	j.eo = h.engineOptions(j.k)
 	if h.o.NetStart {
 		begin := time.Now()
 		j.eo.Start = h.netStart(ctx, sr, j.in, j.local)
-		j.netStart, j.netTime = j.eo.Start != nil, time.Since(begin)
+		j.netStart, j.netTime = j.eo.Start != nil, j.netTime+time.Since(begin)
 	}
-	sol, err := h.solveCapped(ctx, j.in, j.eo)
-	if err != nil {
-		return fmt.Errorf("modular: sub-table %v of table %d: %w", sr.st.Codes, sr.table, err)
-	}
-	j.sol = sol
-	return nil
+	j.eo.Hypercubes = j.in.Grid != nil && len(j.in.Grid.Sizes) >= 3
+	return h.solveCapped(ctx, j.in, j.eo)
 }
 
 // solveSub protects sub-table k and returns its new suppressions with
@@ -165,6 +203,9 @@ func (h *run) finishSub(j *subJob) cached {
 	sr, in, local, eo, sol := &h.subs[j.k], j.in, j.local, j.eo, j.sol
 	if j.netStart {
 		h.stats.netStarts++
+	}
+	if j.retried {
+		h.stats.marginRetries++
 	}
 	h.stats.netStartTime += j.netTime
 	if eo.MaxMasterSolves < 0 && h.o.MasterSolves >= 0 {

@@ -82,6 +82,7 @@ func (h *run) walk(ctx context.Context) error {
 		h.stats.passes++
 		h.startPass()
 		seen := make([]bool, n)
+		h.seen = seen
 		backtracked := false
 		done := 0
 		for a := 0; a < len(h.subs); {
