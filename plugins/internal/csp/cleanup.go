@@ -75,7 +75,7 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 	route := func(w *worker, k int) (sparse, bool, error) {
 		kk := keys[k]
 		a := amount(kk)
-		if w.rt.sparse {
+		if w.rt.sparse || e.opts.Hypercubes {
 			if z := e.hypercube(e.reqs.tasks[kk.t].col, kk.d, a, y, true); z != nil {
 				return toSparse(z, a), true, nil
 			}

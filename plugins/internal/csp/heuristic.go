@@ -280,11 +280,12 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		}
 	}
 	sparse := wk.rt.sparse
+	cubes := m.hyper != nil && (sparse || e.opts.Hypercubes)
 	for d := range 2 {
 		if tk.req[d] == 0 && tk.slide == 0 {
 			continue
 		}
-		if m.hyper != nil && sparse && tk.req[d] > 0 {
+		if cubes && tk.req[d] > 0 {
 			// A hypercube within the pattern, else the cheapest one:
 			// no LP (tables of four or more dimensions whose routing LP
 			// over the whole table is too slow).
@@ -382,7 +383,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		if c := m.capUp[tk.col]; need > c {
 			d, need = down, (tk.slide-got[up])*margin
 		}
-		if m.hyper != nil && sparse {
+		if cubes {
 			// A hypercube for the range, as for the directions above.
 			z := e.hypercube(tk.col, d, need, y, true)
 			if z == nil {

@@ -45,10 +45,14 @@ func (e *engine) search(ctx context.Context) error {
 		e.useStartWitnesses(y)
 	}
 	if e.cubesFirst() {
-		// The start, or the hypercubes asked for, are there to spare the
-		// routing LP over the whole table.
-		e.pool.useSmallLPs()
 		share = 0.2
+		if e.opts.Start != nil {
+			// The start is there to spare the routing LP over the whole
+			// table. (Hypercubes asked for alone keep it: a sub-table's
+			// routing LP is small, and the witnesses no hypercube
+			// gives are found faster by it than by column generation.)
+			e.pool.useSmallLPs()
+		}
 	}
 	if _, err := e.heuristic(ctx, y, nil, share, false); err != nil {
 		return err

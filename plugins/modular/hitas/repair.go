@@ -15,6 +15,13 @@ import (
 // finalAudit audits the pattern on the whole problem and repairs every
 // primary left under-protected with the engine's heuristic (current
 // secondaries kept, new ones added where needed, then cleaned up).
+//
+// The first audit judges by the audit's local proofs alone
+// (audit.ScopeLocal): a primary they do not prove is repaired like an
+// under-protected one rather than judged on the whole table, where one
+// attacker LP per primary and direction over every cell took most of a
+// run (t4.5³: 75 of 114 s for 26 primaries). The audit after the repair
+// judges every primary on the whole table where its local proofs fail.
 func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, status []cellstatus.Status,
 	o *Options, res *pluginsdk.Result) error {
 	q := *p
@@ -25,10 +32,14 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	ctx, cancel := detach(ctx)
 	defer cancel()
 	o.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1})
-	rep, err := audit.Suppression(ctx, &q, status, o.auditOptions())
+	local := o.auditOptions()
+	local.Scope = audit.ScopeLocal
+	rep, err := audit.Suppression(ctx, &q, status, local)
 	if err != nil {
 		return fmt.Errorf("final audit: %w", err)
 	}
+	res.Stats.Extra["audit_not_proven"] = float64(len(rep.NotProven))
+	rep.UnderProtected = append(rep.UnderProtected, rep.NotProven...)
 	res.Stats.UnderProtectedBefore = int64(len(rep.UnderProtected) + len(rep.Unverified))
 	if len(rep.UnderProtected) == 0 {
 		unverified(rep, res)
