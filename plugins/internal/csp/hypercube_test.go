@@ -146,3 +146,33 @@ func TestPinned(t *testing.T) {
 		t.Error("a primary pinned with every cell suppressed")
 	}
 }
+
+// TestHypercubesAsked: Options.Hypercubes gives a three-dimensional grid
+// (below hyperMinDims) hypercube witnesses, with the routing LP over the
+// instance kept: the pattern is protected by the audit and most of its
+// witnesses are hypercubes. Without the option such a grid gets none.
+func TestHypercubesAsked(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4, 4}, Seed: 7, PrimaryFraction: 0.1})
+	for _, asked := range []bool{false, true} {
+		sol, err := Solve(t.Context(), FromProblem(p, p.Relations), Options{HeuristicOnly: true, Hypercubes: asked, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sol.Stats.Hypercubes > 0; got != asked {
+			t.Errorf("hypercubes asked %v: %d hypercube witnesses", asked, sol.Stats.Hypercubes)
+		}
+		st := append([]cellstatus.Status(nil), p.Cells.Status...)
+		for i, s := range sol.Suppressed {
+			if s && st[i].CanBeSecondary() {
+				st[i] = cellstatus.Secondary
+			}
+		}
+		rep, err := audit.Suppression(t.Context(), p, st, audit.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.UnderProtected) > 0 {
+			t.Errorf("hypercubes asked %v: audit: %d primaries under-protected", asked, len(rep.UnderProtected))
+		}
+	}
+}

@@ -179,6 +179,7 @@ func (h *run) solveInstance(ctx context.Context, j *subJob) (*csp.Solution, erro
 		j.netStart, j.netTime = j.eo.Start != nil, j.netTime+time.Since(begin)
 	}
 	j.eo.Hypercubes = j.in.Grid != nil && len(j.in.Grid.Sizes) >= 3
+	j.eo.HeuristicOnly = j.eo.Hypercubes && !h.o.FullSearch
 	return h.solveCapped(ctx, j.in, j.eo)
 }
 
