@@ -69,6 +69,9 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	// workers (batches of requirements per worker), MOD's must not
 	// (t4.5³: 2 560 secondaries with --threads=1 and 2, 18 cells apart).
 	eo := csp.Options{HeuristicOnly: true, Workers: 1, Seed: o.Seed}
+	if o.Log.Debug().Enabled() {
+		eo.Logf = func(format string, args ...any) { o.Log.Debug().Msgf("csp repair: "+format, args...) }
+	}
 	if !o.Deadline.IsZero() {
 		eo.TimeLimit = max(time.Until(o.Deadline), time.Second)
 	}
