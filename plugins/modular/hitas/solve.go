@@ -166,6 +166,12 @@ func (h *run) solveJob(ctx context.Context, j *subJob) error {
 	return nil
 }
 
+// cubeCleanupRoutes bounds the clean-up of a sub-table that ends with its
+// pattern from hypercubes (csp.Options.CleanupRoutes): reroutes per
+// requirement, a bound on work so that the pattern depends neither on the
+// thread count nor on the machine's load.
+const cubeCleanupRoutes = 2
+
 // solveInstance solves j's instance with the engine options of its start
 // (the time share is taken as the solve starts, with the time left then):
 // two-dimensional sub-tables from NET's pattern (Options.NetStart), those
@@ -180,6 +186,9 @@ func (h *run) solveInstance(ctx context.Context, j *subJob) (*csp.Solution, erro
 	}
 	j.eo.Hypercubes = j.in.Grid != nil && len(j.in.Grid.Sizes) >= 3
 	j.eo.HeuristicOnly = j.eo.Hypercubes && !h.o.FullSearch
+	if j.eo.HeuristicOnly {
+		j.eo.CleanupRoutes = cubeCleanupRoutes
+	}
 	return h.solveCapped(ctx, j.in, j.eo)
 }
 
