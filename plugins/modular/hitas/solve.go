@@ -188,6 +188,16 @@ func (h *run) solveInstance(ctx context.Context, j *subJob) (*csp.Solution, erro
 	j.eo.HeuristicOnly = j.eo.Hypercubes && !h.o.FullSearch
 	if j.eo.HeuristicOnly {
 		j.eo.CleanupRoutes = cubeCleanupRoutes
+		// Its work is bounded: the per-sub-table limit rather than the
+		// time plan's share, which depends on the threads (a wave's
+		// width) and would cut the clean-up at a point that depends on
+		// the machine's load; never into the final audit's tenth.
+		if lim := h.o.PerSubtable; lim > j.eo.TimeLimit {
+			if left, ok := h.o.timeLeft(); ok {
+				lim = min(lim, max((left-h.plan.limit/10)*4/5, j.eo.TimeLimit))
+			}
+			j.eo.TimeLimit = lim
+		}
 	}
 	return h.solveCapped(ctx, j.in, j.eo)
 }
