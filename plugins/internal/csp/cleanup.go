@@ -75,7 +75,7 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 	route := func(w *worker, k int) (sparse, bool, error) {
 		kk := keys[k]
 		a := amount(kk)
-		if w.rt.sparse {
+		if w.rt.sparse || e.opts.Hypercubes {
 			if z := e.hypercube(e.reqs.tasks[kk.t].col, kk.d, a, y, true); z != nil {
 				return toSparse(z, a), true, nil
 			}
@@ -156,8 +156,12 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 	seen := make([]int32, len(keys))
 	fails := make([]int32, len(keys)) // failed reroutes per key
 	stamp := int32(0)
+	maxRoutes := int64(math.MaxInt64)
+	if b := e.opts.CleanupRoutes; b > 0 {
+		maxRoutes = int64(math.Ceil(b * float64(len(keys))))
+	}
 	for _, g := range cand {
-		if ctx.Err() != nil || !until.IsZero() && !time.Now().Before(until) {
+		if ctx.Err() != nil || !until.IsZero() && !time.Now().Before(until) || routed.Load() >= maxRoutes {
 			break
 		}
 		if !e.localOK(y, g) {

@@ -79,6 +79,13 @@
 // dimension (or the total), their deviations derived from the relations and
 // checked (hypercube.go).
 //
+// A caller may ask for hypercube witnesses on a grid of two or more
+// dimensions (Options.Hypercubes; MOD's sub-tables, whose every dimension
+// is a total and its codes): the first pattern is then built from
+// hypercubes, without the preprocessing's attacker LPs, and the clean-up
+// and the checks try hypercubes within the pattern before any LP; the
+// routing LP over the instance stays for what no hypercube gives.
+//
 // A caller may give a start pattern (Options.Start), such as GH's: the
 // engine checks it rather than trusting it. On tables of four or more
 // dimensions the check proves requirements by hypercubes within the

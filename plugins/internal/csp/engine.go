@@ -85,7 +85,11 @@ func Solve(ctx context.Context, in *Instance, opts Options) (*Solution, error) {
 		e.clock.deadline = e.clock.start.Add(opts.TimeLimit)
 	}
 	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
-	if opts.Start != nil && e.model.hyper == nil {
+	switch {
+	case e.model.hyper != nil:
+	case opts.Hypercubes:
+		e.model.indexGrid(hyperAskedDims)
+	case opts.Start != nil:
 		e.model.indexGrid(hyperStartDims)
 	}
 	defer e.close()

@@ -10,6 +10,13 @@ import (
 	"github.com/sdcengine/argus/internal/numeric"
 )
 
+// cubesFirst reports whether the first pattern comes from hypercubes and
+// a start rather than LPs: a grid is indexed for hypercubes and a start
+// was given (Options.Start) or hypercubes asked for (Options.Hypercubes).
+func (e *engine) cubesFirst() bool {
+	return e.model.hyper != nil && (e.opts.Start != nil || e.opts.Hypercubes)
+}
+
 // preprocess drops requirements that the always-suppressed columns meet
 // already. (Requirements that no pattern meets are found by the start
 // heuristic, which relaxes them to what suppressing everything achieves.)
@@ -19,7 +26,7 @@ import (
 // the start's hypercube checks find its witness.
 func (e *engine) preprocess(ctx context.Context) error {
 	m := e.model
-	if e.opts.Start != nil && m.hyper != nil {
+	if e.cubesFirst() {
 		e.stats.Tasks = len(e.reqs.tasks)
 		return nil
 	}
@@ -273,11 +280,12 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		}
 	}
 	sparse := wk.rt.sparse
+	cubes := m.hyper != nil && (sparse || e.opts.Hypercubes)
 	for d := range 2 {
 		if tk.req[d] == 0 && tk.slide == 0 {
 			continue
 		}
-		if m.hyper != nil && sparse && tk.req[d] > 0 {
+		if cubes && tk.req[d] > 0 {
 			// A hypercube within the pattern, else the cheapest one:
 			// no LP (tables of four or more dimensions whose routing LP
 			// over the whole table is too slow).
@@ -375,7 +383,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		if c := m.capUp[tk.col]; need > c {
 			d, need = down, (tk.slide-got[up])*margin
 		}
-		if m.hyper != nil && sparse {
+		if cubes {
 			// A hypercube for the range, as for the directions above.
 			z := e.hypercube(tk.col, d, need, y, true)
 			if z == nil {

@@ -45,9 +45,11 @@ type Grid struct {
 // too the preprocessing's attacker LP per requirement, each over the whole
 // table, then took all the time (t4.5³, 15 625 cells: more than 5 minutes
 // with GH's start; GH alone 7 s).
+// Asked for (Options.Hypercubes), from hyperAskedDims on.
 const (
 	hyperMinDims   = 4
 	hyperStartDims = 3
+	hyperAskedDims = 2
 )
 
 // hyperCands is the number of cheapest alternative codes per dimension

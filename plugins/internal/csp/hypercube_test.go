@@ -146,3 +146,67 @@ func TestPinned(t *testing.T) {
 		t.Error("a primary pinned with every cell suppressed")
 	}
 }
+
+// TestHypercubesAsked: Options.Hypercubes gives a three-dimensional grid
+// (below hyperMinDims) hypercube witnesses, with the routing LP over the
+// instance kept: the pattern is protected by the audit and most of its
+// witnesses are hypercubes. Without the option such a grid gets none.
+func TestHypercubesAsked(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4, 4}, Seed: 7, PrimaryFraction: 0.1})
+	for _, asked := range []bool{false, true} {
+		sol, err := Solve(t.Context(), FromProblem(p, p.Relations), Options{HeuristicOnly: true, Hypercubes: asked, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sol.Stats.Hypercubes > 0; got != asked {
+			t.Errorf("hypercubes asked %v: %d hypercube witnesses", asked, sol.Stats.Hypercubes)
+		}
+		st := append([]cellstatus.Status(nil), p.Cells.Status...)
+		for i, s := range sol.Suppressed {
+			if s && st[i].CanBeSecondary() {
+				st[i] = cellstatus.Secondary
+			}
+		}
+		rep, err := audit.Suppression(t.Context(), p, st, audit.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.UnderProtected) > 0 {
+			t.Errorf("hypercubes asked %v: audit: %d primaries under-protected", asked, len(rep.UnderProtected))
+		}
+	}
+}
+
+// TestCleanupRoutes: a clean-up bounded to a single reroute removes fewer
+// secondaries than an unbounded one, and both patterns are protected.
+func TestCleanupRoutes(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4, 4}, Seed: 7, PrimaryFraction: 0.1})
+	cost := map[bool]float64{}
+	for _, bounded := range []bool{false, true} {
+		o := Options{HeuristicOnly: true, Hypercubes: true, Workers: 1}
+		if bounded {
+			o.CleanupRoutes = 1e-9 // one reroute in all
+		}
+		sol, err := Solve(t.Context(), FromProblem(p, p.Relations), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cost[bounded] = sol.Cost
+		st := append([]cellstatus.Status(nil), p.Cells.Status...)
+		for i, s := range sol.Suppressed {
+			if s && st[i].CanBeSecondary() {
+				st[i] = cellstatus.Secondary
+			}
+		}
+		rep, err := audit.Suppression(t.Context(), p, st, audit.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.UnderProtected) > 0 {
+			t.Errorf("bounded %v: audit: %d primaries under-protected", bounded, len(rep.UnderProtected))
+		}
+	}
+	if cost[true] <= cost[false] {
+		t.Errorf("bounded clean-up costs %v, unbounded %v: want the bound to leave secondaries", cost[true], cost[false])
+	}
+}

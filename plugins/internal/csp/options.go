@@ -82,6 +82,27 @@ type Options struct {
 	// (the heuristic protects it anew, the master gets no cut from it), so
 	// the limit costs secondaries or bound, never protection.
 	LPTimeLimit time.Duration
+	// Hypercubes asks for hypercube witnesses on the instance's grid
+	// (Instance.Grid) whatever its number of dimensions from two on, as
+	// on tables of four or more: the first pattern protects requirement
+	// after requirement with the cheapest hypercube through the primary
+	// (corners in the pattern free), the clean-up and the checks of
+	// patterns try hypercubes within the pattern before any LP, and the
+	// routing runs on small LPs. It suits tables whose every dimension is
+	// a total and its codes (MOD's sub-tables), where a hypercube is found
+	// in microseconds while the routing and attacker LPs of hundreds of
+	// requirements over a three-dimensional table take seconds; the
+	// pattern is checked like any other, so protection never depends on
+	// it.
+	Hypercubes bool
+	// CleanupRoutes, if positive, bounds the clean-up's reroutes to that
+	// many per requirement (task and direction): the clean-up stops
+	// trying secondaries once they are done. A bound on work, not time:
+	// with one worker the pattern does not depend on the machine's speed
+	// or load (a time share does). On the bottom sub-tables of t4.11³
+	// (1 740 cells, 200 requirements) the unbounded clean-up did 4
+	// reroutes per requirement, 8 s each on a loaded machine.
+	CleanupRoutes float64
 	// Progress, if set, receives progress reports from the solving
 	// goroutine.
 	Progress func(Progress)

@@ -43,11 +43,22 @@ func (e *engine) search(ctx context.Context) error {
 		e.startPattern(y)
 		e.stats.StartCost = m.patternCost(y)
 		e.useStartWitnesses(y)
-		if m.hyper != nil {
+	}
+	if e.cubesFirst() {
+		share = 0.2
+		if e.opts.HeuristicOnly && e.opts.Start == nil {
+			// Nothing follows the clean-up: it may take the whole time
+			// left, so that the time limit stops it as rarely as it
+			// stops anything else (a clean-up stopped at a share of the
+			// time depends on the machine's speed and load).
+			share = 1
+		}
+		if e.opts.Start != nil {
 			// The start is there to spare the routing LP over the whole
-			// table.
+			// table. (Hypercubes asked for alone keep it: a sub-table's
+			// routing LP is small, and the witnesses no hypercube
+			// gives are found faster by it than by column generation.)
 			e.pool.useSmallLPs()
-			share = 0.2
 		}
 	}
 	if _, err := e.heuristic(ctx, y, nil, share, false); err != nil {

@@ -181,7 +181,7 @@ func (e *engine) reuseSlide(x, yf []float64, t int) int {
 // binary pattern: on a table of four or more dimensions, once the routing
 // runs on small LPs or when the search started from Options.Start.
 func (e *engine) cubeChecks() bool {
-	return e.model.hyper != nil && (e.opts.Start != nil || e.pool.sparse())
+	return e.model.hyper != nil && (e.opts.Start != nil || e.opts.Hypercubes || e.pool.sparse())
 }
 
 // holds reports whether witness w fits the pattern y and meets the

@@ -31,6 +31,7 @@ const (
 	pDistanceWeights = "distance_weights"
 	pAudit           = "audit"
 	pStart           = "start"
+	pSearch          = "subtable_search"
 )
 
 // Info describes MOD.
@@ -59,6 +60,10 @@ func (modular) Info() pluginsdk.MethodInfo {
 			{Name: pStart, Type: pluginsdk.ParamEnum, Default: "net", Allowed: []string{"net", "none"},
 				Help: "start pattern of each two-dimensional sub-table's exact solve: none, or net (NET's shortest-path pattern, " +
 					"which the engine checks and completes, so protection never depends on it)"},
+			{Name: pSearch, Type: pluginsdk.ParamEnum, Default: "auto", Allowed: []string{"auto", "full"},
+				Help: "search of each sub-table: auto (the exact search on sub-tables of one or two dimensions; those of three or more end " +
+					"with their pattern from hypercubes, cleaned up, as their LP bound is too weak for the search to pay) or full (the exact " +
+					"search on every sub-table); either protects every sub-table"},
 			{Name: pSingleSingle, Type: pluginsdk.ParamBool, Default: "true", BatchPosition: 2, Role: pluginsdk.RoleSingletonRule,
 				Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchFlag, Label: "singleton-singleton"},
 				Help:  "protect rows whose only primaries are two single-respondent cells"},
@@ -141,7 +146,7 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	dw, _ := parseDistance(req.Params.String(pDistanceWeights))
 	o := hitas.Options{
 		PerSubtable: req.Params.Duration(pMaxTime), Gap: req.Params.Float(pGap), MasterSolves: req.Params.Int(pMasterSolves), MasterStall: req.Params.Int(pMasterStall),
-		NetStart: req.Params.String(pStart) == "net",
+		NetStart: req.Params.String(pStart) == "net", FullSearch: req.Params.String(pSearch) == "full",
 		Singletons: hitas.Singletons{SingleSingle: req.Params.Bool(pSingleSingle),
 			SingleMultiple: req.Params.Bool(pSingleMultiple), MinFreq: req.Params.Bool(pMinFreq)},
 		MaxScaledCost: req.Params.Float(pMaxScaledCost), LowerMargin: req.Params.Float(pLowerMargin),

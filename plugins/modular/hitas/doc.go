@@ -29,7 +29,12 @@
 //     not depend on the number of threads.
 //   - solve.go: one sub-table's solve with the exact engine of
 //     plugins/internal/csp, cached per input, and the protection levels of
-//     its new secondaries (HiTaS CalcPbounds). A solve may stop within a
+//     its new secondaries (HiTaS CalcPbounds). Margins an earlier
+//     sub-table of the pass published are frozen first; the sub-table is
+//     solved again with them suppressible only when it leaves a primary
+//     unprotectable. Sub-tables of three or more dimensions start from
+//     hypercubes on their own grid and, unless Options.FullSearch, end
+//     with that pattern cleaned up. A solve may stop within a
 //     relative gap of the sub-table's optimum ([Options].Gap): on
 //     sub-tables of a few hundred cells the engine finds the optimum in
 //     seconds but may take minutes to prove it.

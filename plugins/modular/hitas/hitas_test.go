@@ -51,7 +51,7 @@ func TestWeights(t *testing.T) {
 	h := newTestRun(t, p, &Options{MaxScaledCost: 1000})
 	for k := range h.subs {
 		sr := &h.subs[k]
-		in, local := h.instance(sr)
+		in, local, _ := h.instance(sr, false)
 		if got := in.Cost[0]; sr.hier && got < 1000 {
 			t.Errorf("sub-table %v: total weighs %v, want at least MSC", sr.st.Levels, got)
 		}
@@ -112,7 +112,7 @@ func TestSingletonRows(t *testing.T) {
 				if sr.st.Levels[0] != 2 || sr.st.Levels[1] != 1 || sr.st.Codes[0][0] != 1 {
 					continue // the sub-table of A × columns
 				}
-				in, local := h.instance(sr)
+				in, local, _ := h.instance(sr, false)
 				virtual := in.NumCells() - len(local)
 				if c.cells == 0 {
 					if virtual != 0 {

@@ -10,13 +10,14 @@ import (
 // instance builds the engine instance of a sub-table: its present cells
 // (local order), their kinds, weights and bounds, the relations along every
 // dimension, and τ-Argus's singleton cells. local maps instance cells to
-// problem cells (virtual cells come after).
-func (h *run) instance(sr *subRef) (*csp.Instance, []int) {
+// problem cells (virtual cells come after). With freeze, the cells an
+// earlier sub-table of the pass published are frozen (their number is
+// frozen).
+func (h *run) instance(sr *subRef, freeze bool) (in *csp.Instance, local []int, frozen int) {
 	st := &sr.st
 	p := h.p
 	pos := make([]int, len(st.Cells)) // position → instance cell, −1 when absent
-	var local []int
-	in := &csp.Instance{}
+	in = &csp.Instance{}
 	for k, c := range st.Cells {
 		pos[k] = -1
 		if c < 0 {
@@ -24,7 +25,10 @@ func (h *run) instance(sr *subRef) (*csp.Instance, []int) {
 		}
 		pos[k] = len(local)
 		local = append(local, c)
-		kind, l, u, s := h.cellState(c)
+		kind, l, u, s := h.cellState(c, freeze)
+		if freeze && kind == csp.Frozen && !h.given.frozen[h.cls.root[c]] {
+			frozen++
+		}
 		in.Value = append(in.Value, p.Cells.Value[c])
 		in.Kind = append(in.Kind, kind)
 		in.Lower = append(in.Lower, h.bounds.lower[c])
@@ -50,8 +54,39 @@ func (h *run) instance(sr *subRef) (*csp.Instance, []int) {
 			in.Relations.Add(cells, coef, 0)
 		}
 	})
+	in.Grid = subGrid(st, pos, len(local))
 	h.singletons(sr, in, pos, local)
-	return in, local
+	return in, local, frozen
+}
+
+// subGrid returns the coordinates of a sub-table's present cells (n of
+// them, pos maps sub-table positions to instance cells) along its
+// dimensions with children: the total first, as the engine's hypercube
+// witnesses expect. Nil when fewer than two dimensions have children.
+func subGrid(st *subtable.SubTable, pos []int, n int) *csp.Grid {
+	var dims []int
+	g := &csp.Grid{}
+	for d, size := range st.Shape() {
+		if size > 1 {
+			dims = append(dims, d)
+			g.Sizes = append(g.Sizes, size)
+		}
+	}
+	if len(dims) < 2 {
+		return nil
+	}
+	g.Coords = make([]int32, n*len(dims))
+	var lc []int
+	for k, i := range pos {
+		if i < 0 {
+			continue
+		}
+		lc = st.Local(k, lc)
+		for q, d := range dims {
+			g.Coords[i*len(dims)+q] = int32(lc[d])
+		}
+	}
+	return g
 }
 
 // eachRow calls fn for every row of a sub-table: along each dimension with

@@ -53,7 +53,7 @@ type subOutcome struct {
 // item returns job j's work item, with the engine options of the time
 // left now.
 func (h *run) item(j *subJob) ([]byte, error) {
-	j.eo = h.engineOptions(j.k)
+	j.eo = h.subOptions(j)
 	it := subItem{Sub: h.subs[j.k].st, Local: len(j.local), Instance: j.in, Engine: j.eo, NetStart: h.o.NetStart,
 		Hypercube: h.hypercubeApplies(), Deadline: h.o.Deadline}
 	var b bytes.Buffer

@@ -77,7 +77,8 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 		"subtable_root_only": float64(hs.rootOnly), "subtables_unreached": float64(hs.unreached), "subtable_time_fallbacks": float64(hs.timeFallbacks),
 		"hitas_seconds": time.Since(start).Seconds(), "subtable_seconds": hs.solveTime.Seconds(),
 		"subtable_max_gap": math.Round(hs.maxGap*1e4) / 1e4,
-		"net_starts":       float64(hs.netStarts), "net_start_seconds": hs.netStartTime.Seconds()}
+		"net_starts":       float64(hs.netStarts), "net_start_seconds": hs.netStartTime.Seconds(),
+		"margin_retries": float64(hs.marginRetries)}
 	if h.timedOut {
 		res.Outcome = pluginsdk.OutcomeTimeLimit
 	}

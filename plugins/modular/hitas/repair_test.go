@@ -110,3 +110,38 @@ func TestRepairTargets(t *testing.T) {
 		t.Errorf("after the repair: %d under-protected, outcome %v", len(after.UnderProtected), out.Outcome)
 	}
 }
+
+// TestRepairOneWorker: the repair's engine runs on one worker whatever
+// the run's threads (the engine's pattern depends on its worker count;
+// MOD's must not: t4.5³ gave patterns 18 cells apart with --threads=1
+// and 2), and the first audit's local proofs leave no under-protected
+// primary unrepaired.
+func TestRepairOneWorker(t *testing.T) {
+	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	res, err := Protect(t.Context(), p, Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := res.Status
+	for i := range status {
+		if status[i].IsSecondary() {
+			status[i] = p.Cells.Status[i] // nothing but the primaries: a repair is due
+		}
+	}
+	workers := -1
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Workers: 2,
+		solve: func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+			workers = eo.Workers
+			return csp.Solve(ctx, in, eo)
+		}}
+	out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
+	if err := finalAudit(t.Context(), p, p.Relations, status, &o, out); err != nil {
+		t.Fatal(err)
+	}
+	if workers != 1 {
+		t.Errorf("the repair ran on %d engine workers with 2 threads, want 1", workers)
+	}
+	if after := csptest.Audit(t, p, status); len(after.UnderProtected) > 0 || out.Outcome != pluginsdk.OutcomeFeasible {
+		t.Errorf("after the repair: %d under-protected, outcome %v", len(after.UnderProtected), out.Outcome)
+	}
+}

@@ -43,6 +43,9 @@ type run struct {
 	lastProgress float64
 	// plan shares the time left among the sub-tables (budget.go).
 	plan plan
+	// seen marks (per root) the classes of the sub-tables of the current
+	// pass applied so far (walk.go): published unless suppressed.
+	seen []bool
 }
 
 // bounds are the a-priori bounds of the cells (csp.AuditBounds) and their
@@ -95,6 +98,9 @@ type stats struct {
 	// (Options.NetStart); netStartTime is the time NET took.
 	netStarts    int
 	netStartTime time.Duration
+	// marginRetries counts sub-tables solved again with the margins
+	// earlier sub-tables published suppressible (solveJob).
+	marginRetries int
 }
 
 // record counts a sub-table solve.
@@ -166,8 +172,9 @@ func val(x []float64, i int) float64 {
 // cellState is what a sub-table solve sees of cell c: a primary (with its
 // protection levels; the current pattern's secondaries and the backtracked
 // margins are primaries of later sub-tables), an earlier secondary, a cell
-// that cannot be suppressed, or a free cell.
-func (h *run) cellState(c int) (kind csp.Kind, lpl, upl, spl float64) {
+// that cannot be suppressed, or a free cell; with freeze, a cell an earlier
+// sub-table of the pass published is frozen (solveJob).
+func (h *run) cellState(c int, freeze bool) (kind csp.Kind, lpl, upl, spl float64) {
 	r := h.cls.root[c]
 	g := &h.given
 	switch {
@@ -177,7 +184,7 @@ func (h *run) cellState(c int) (kind csp.Kind, lpl, upl, spl float64) {
 		return csp.Fixed, 0, 0, 0
 	case h.current.suppressed[r]:
 		return csp.Primary, h.current.lowerPL[r], h.current.upperPL[r], 0
-	case g.frozen[r]:
+	case g.frozen[r], freeze && h.seen != nil && h.seen[r]:
 		return csp.Frozen, 0, 0, 0
 	}
 	return csp.Free, 0, 0, 0

@@ -74,7 +74,7 @@ func (h *run) key(k int, sr *subRef) string {
 			b.WriteString("|-")
 			continue
 		}
-		kind, l, u, s := h.cellState(c)
+		kind, l, u, s := h.cellState(c, true)
 		b.WriteByte('|')
 		b.WriteByte(byte('0' + kind))
 		if kind == csp.Primary {
@@ -105,6 +105,12 @@ type subJob struct {
 	netTime  time.Duration
 	// skipped reports that the deadline came before the solve started.
 	skipped bool
+	// frozen counts the margins of the instance that an earlier
+	// sub-table of the pass published, frozen in the first solve;
+	// retried reports that the sub-table was solved again with them
+	// suppressible (solveJob).
+	frozen  int
+	retried bool
 }
 
 // prepareSub returns sub-table k's job: its cached answer when a sub-table
@@ -116,21 +122,19 @@ func (h *run) prepareSub(k int) *subJob {
 		j.hit, j.ok = c, true
 		return j
 	}
-	j.in, j.local = h.instance(sr)
+	j.in, j.local, j.frozen = h.instance(sr, true)
 	return j
 }
 
-// solveJob solves a prepared sub-table job with the engine options of its
-// start. It reads the run's state but writes only to j, so the jobs of sub-tables without shared cells may run
-// at the same time.
+// solveJob solves a prepared sub-table job here, directly, with the engine
+// options of its start: what the job's work item computes (solveItem),
+// without encoding it. It reads the run's state but writes only to j.
 func (h *run) solveJob(ctx context.Context, j *subJob) error {
 	if j.ok {
 		return nil
 	}
 	sr := &h.subs[j.k]
-	// The options (the time share) are taken as the solve starts, with
-	// the time left then.
-	j.eo = h.engineOptions(j.k)
+	j.eo = h.subOptions(j)
 	if h.o.NetStart {
 		begin := time.Now()
 		j.eo.Start = h.netStart(ctx, sr, j.in, j.local)
@@ -144,15 +148,35 @@ func (h *run) solveJob(ctx context.Context, j *subJob) error {
 	return nil
 }
 
-// solveSub protects sub-table k and returns its new suppressions with
-// their protection levels; a sub-table seen before with the same input
-// gives the same answer from the cache.
-func (h *run) solveSub(ctx context.Context, k int) (cached, error) {
-	j := h.prepareSub(k)
-	if err := h.solveJob(ctx, j); err != nil {
-		return cached{}, err
+// cubeCleanupRoutes bounds the clean-up of a sub-table that ends with its
+// pattern from hypercubes (csp.Options.CleanupRoutes): reroutes per
+// requirement, a bound on work so that the pattern depends neither on the
+// thread count nor on the machine's load.
+const cubeCleanupRoutes = 2
+
+// subOptions are the engine options of job j as its solve is handed out
+// (the time share is taken then, with the time left then): sub-tables of
+// three or more dimensions start from hypercubes (csp.Options.Hypercubes)
+// and, unless Options.FullSearch, keep their first pattern after a
+// clean-up bounded by work.
+func (h *run) subOptions(j *subJob) csp.Options {
+	eo := h.engineOptions(j.k)
+	eo.Hypercubes = j.in.Grid != nil && len(j.in.Grid.Sizes) >= 3
+	eo.HeuristicOnly = eo.Hypercubes && !h.o.FullSearch
+	if eo.HeuristicOnly {
+		eo.CleanupRoutes = cubeCleanupRoutes
+		// Its work is bounded: the per-sub-table limit rather than the
+		// time plan's share, which depends on the threads (a wave's
+		// width) and would cut the clean-up at a point that depends on
+		// the machine's load; never into the final audit's tenth.
+		if lim := h.o.PerSubtable; lim > eo.TimeLimit {
+			if left, ok := h.o.timeLeft(); ok {
+				lim = min(lim, max((left-h.plan.limit/10)*4/5, eo.TimeLimit))
+			}
+			eo.TimeLimit = lim
+		}
 	}
-	return h.finishSub(j), nil
+	return eo
 }
 
 // finishSub records a solved job (figures, cache) and returns the new
@@ -165,6 +189,9 @@ func (h *run) finishSub(j *subJob) cached {
 	sr, in, local, eo, sol := &h.subs[j.k], j.in, j.local, j.eo, j.sol
 	if j.netStart {
 		h.stats.netStarts++
+	}
+	if j.retried {
+		h.stats.marginRetries++
 	}
 	h.stats.netStartTime += j.netTime
 	if eo.MaxMasterSolves < 0 && h.o.MasterSolves >= 0 {

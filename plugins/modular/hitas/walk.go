@@ -80,6 +80,7 @@ func (h *run) walk(ctx context.Context) error {
 		h.stats.passes++
 		h.startPass()
 		seen := make([]bool, n)
+		h.seen = seen
 		backtracked := false
 		done := 0
 		for a := 0; a < len(h.subs); {
@@ -155,6 +156,85 @@ func (h *run) waves(a, b int) [][]int {
 	return out
 }
 
+// solveItems solves the jobs not known before as work items
+// (pluginsdk.RunItems): on the job's threads, or by the host's work queue;
+// their results come back in item order. The margins that an earlier
+// sub-table of the pass published are frozen in a job's first solve:
+// suppressing one makes the walk backtrack, and a pass that backtracks is
+// followed by another one (on t4.11³, fourteen passes, and the sub-tables
+// of the last ones without a pattern in their time share). A job that
+// then leaves a primary unprotectable is solved again, in a second round
+// of items, with those margins suppressible (dearer than every interior
+// cell), and the solve that leaves fewer primaries unprotectable is kept.
+func (h *run) solveItems(ctx context.Context, jobs []*subJob, threads int, solved func(n int)) error {
+	var todo []*subJob
+	for _, j := range jobs {
+		if !j.ok {
+			todo = append(todo, j)
+		}
+	}
+	n := len(jobs) - len(todo) // the sub-tables known already count as solved
+	if err := h.runItems(ctx, todo, threads, func() { n++; solved(n) }); err != nil {
+		return err
+	}
+	if len(todo) == 0 || n < len(jobs) {
+		solved(len(jobs)) // the items ran elsewhere, or were all known
+	}
+	var again, first []*subJob
+	for _, j := range todo {
+		if !j.skipped && len(j.sol.Unprotectable) > 0 && j.frozen > 0 {
+			kept := *j
+			first = append(first, &kept)
+			j.in, j.local, _ = h.instance(&h.subs[j.k], false)
+			again = append(again, j)
+		}
+	}
+	if err := h.runItems(ctx, again, threads, func() {}); err != nil {
+		return err
+	}
+	for i, j := range again {
+		f := first[i]
+		if j.skipped || len(j.sol.Unprotectable) >= len(f.sol.Unprotectable) {
+			f.netTime += j.netTime
+			*j = *f
+		} else {
+			j.netTime += f.netTime
+		}
+		j.retried = true
+	}
+	return nil
+}
+
+// runItems solves jobs as work items, each job getting its item's
+// outcome; done is called (serialised) as each item solved here ends.
+func (h *run) runItems(ctx context.Context, jobs []*subJob, threads int, done func()) error {
+	payloads := make([][]byte, len(jobs))
+	for i, j := range jobs {
+		p, err := h.item(j)
+		if err != nil {
+			return err
+		}
+		payloads[i] = p
+	}
+	var mu sync.Mutex
+	results, err := pluginsdk.RunItems(ctx, ItemKind, payloads, threads, func(ctx context.Context, p []byte) ([]byte, error) {
+		res, err := solveItem(ctx, p, h.o.solve, h.o.Log)
+		mu.Lock()
+		done()
+		mu.Unlock()
+		return res, err
+	})
+	if err != nil {
+		return err
+	}
+	for i, j := range jobs {
+		if err := j.outcome(results[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // solveWave solves the sub-tables of a wave (sharing no class) as work
 // items, up to Options.Workers of them at a time in this process (or on
 // the host's work queue), then applies their results in sub-table order:
@@ -174,41 +254,8 @@ func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved fun
 	for i, k := range wave {
 		jobs[i] = h.prepareSub(k)
 	}
-	// The sub-tables not solved before go out as work items
-	// (pluginsdk.RunItems): solved here on the job's threads, or by the
-	// host's work queue; their results come back in item order.
-	var todo []*subJob
-	var payloads [][]byte
-	for _, j := range jobs {
-		if j.ok {
-			continue
-		}
-		p, err := h.item(j)
-		if err != nil {
-			return false, 0, err
-		}
-		todo, payloads = append(todo, j), append(payloads, p)
-	}
-	var mu sync.Mutex
-	n := len(jobs) - len(todo) // the sub-tables known already count as solved
-	results, err := pluginsdk.RunItems(ctx, ItemKind, payloads, threads, func(ctx context.Context, p []byte) ([]byte, error) {
-		res, err := solveItem(ctx, p, h.o.solve, h.o.Log)
-		mu.Lock()
-		n++
-		solved(n)
-		mu.Unlock()
-		return res, err
-	})
-	if err != nil {
+	if err := h.solveItems(ctx, jobs, threads, solved); err != nil {
 		return false, 0, err
-	}
-	for i, j := range todo {
-		if err := j.outcome(results[i]); err != nil {
-			return false, 0, err
-		}
-	}
-	if len(todo) == 0 || n < len(jobs) {
-		solved(len(jobs)) // the items ran elsewhere, or were all known
 	}
 	cur, back, g := &h.current, &h.backtrack, &h.given
 	for _, j := range jobs {
