@@ -238,7 +238,7 @@ case_winpaths() {
 ours() { pgrep -f "$(basename "$work").*argus-method-test" || true; }
 
 case_limits() {
-	local tp=$work/testplugins d code t0 t1 left
+	local tp=$work/testplugins d code t0 t1 left started
 	mkdir -p "$tp"
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go build -o "$tp/argus-method-test.exe" ./host/runner/testplugin || {
 		check limits 1 "test plugin build failed"
@@ -256,7 +256,7 @@ case_limits() {
 			(sleep 8 && "$wine" taskkill /F /IM argus-method-test.exe >/dev/null 2>&1) &
 			ARGUS_PLUGIN_PATH=$tp winrun "$d" job.arb log.txt >"$d/out.txt" 2>&1
 		else
-			ARGUS_PLUGIN_PATH=$tp winrun "$d" job.arb log.txt --suppress-limit=5s >"$d/out.txt" 2>&1
+			ARGUS_PLUGIN_PATH=$tp winrun "$d" job.arb log.txt --suppress-limit=5s --param=TEST.pidfile=pids.txt >"$d/out.txt" 2>&1
 		fi
 		code=$?
 		t1=$(date +%s)
@@ -265,8 +265,10 @@ case_limits() {
 		left=$(ours | wc -l)
 		case $mode in
 		hang-with-child)
-			[ "$code" = 2 ] && [ "$left" = 0 ] && [ $((t1 - t0)) -le 40 ] && grep -qi 'limit\|time' "$d/log.txt"
-			check "limit: hang with child" $? "exit $code, ${left} test processes left, $((t1 - t0)) s wall (limit 5 s + plugin start under wine)"
+			started=$(wc -l <"$d/pids.txt" 2>/dev/null || echo 0)
+			[ "$code" = 2 ] && [ "$started" = 2 ] && [ "$left" = 0 ] && [ $((t1 - t0)) -le 40 ] &&
+				grep -q 'exceeded its time limit' "$d/log.txt"
+			check "limit: hang with child" $? "exit $code, $started processes started (plugin, child), ${left} left, $((t1 - t0)) s wall (limit 5 s + start under wine)"
 			;;
 		crash)
 			[ "$code" = 2 ] && grep -q 'status 7\|exit status 7\|exited with 7' "$d/log.txt" "$d/out.txt"
