@@ -81,7 +81,8 @@ linrun() {
 }
 
 # norm FILE DIR: FILE without what legitimately differs between two runs
-# on two systems: the logbook's time stamps, durations, the date of the
+# on two systems: the logbook's time stamps, durations, progress lines
+# (written every so many seconds), the date of the
 # HTML report, DIR (the run's directory, also as Wine's Z:\ path) and path
 # separators.
 norm() {
@@ -90,6 +91,7 @@ norm() {
 	sed -E -e 's/^[0-9]{2}-[A-Z][a-z]{2}-[0-9]{4} [0-9:]{8} : //' \
 		-e 's/(Time used|time used|processing time)( to protect the table:)? [0-9.]+ (seconds|sec)/\1\2 N \3/g' \
 		-e 's/<p>[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [A-Z]+ [0-9]{4}<\/p>/<p>DATE<\/p>/' \
+		-e '/^argus progress: /d' \
 		-e "s|$(printf '%s' "$dw" | sed 's/\\/\\\\/g')|DIR|g" -e "s|$2|DIR|g" -e 's|\\|/|g' -e 's/\r$//' "$1"
 }
 
