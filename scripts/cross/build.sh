@@ -61,6 +61,7 @@ linux-amd64)
 	;;
 darwin-amd64 | darwin-arm64)
 	highs=$(gohighs_version)
+	extld=
 	;;
 *)
 	echo "build.sh: unknown target $target" >&2
