@@ -7,7 +7,7 @@ PROTO_DIR := pluginsdk/proto
 PROTO := $(PROTO_DIR)/sdcplugin/v1/method.proto
 PB_OUT := internal/sdcpb
 
-.PHONY: all build demo test generate check-generated clean
+.PHONY: all build demo test generate check-generated clean windows linux-arm64 darwin wine-test
 
 all: build
 
@@ -41,5 +41,22 @@ generate:
 check-generated: generate
 	git diff --exit-code -- $(PB_OUT)
 
+# windows builds argus.exe and plugins\argus-method-*.exe (HiGHS built
+# from source once, cached) and the release zip in dist/; linux-arm64 the
+# arm64 build; darwin a compile check; wine-test runs the Windows build
+# under Wine against the Linux build (see the README).
+windows:
+	scripts/cross/build.sh windows-amd64
+
+linux-arm64:
+	scripts/cross/build.sh linux-arm64
+
+darwin:
+	scripts/cross/build.sh darwin-arm64
+	scripts/cross/build.sh darwin-amd64
+
+wine-test:
+	scripts/wine/run.sh
+
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) dist

@@ -16,7 +16,7 @@
 //	argus generate -shape S … write a generated test table (JJ, τ-Argus job)
 //	argus run-all DIR|FILE…   run many batch jobs (a nightly run)
 //	argus submit|worker|status -nats URL …  the same across machines (NATS JetStream)
-//	argus version             print the version
+//	argus version             print the version, commit and HiGHS version
 //	argus help                print this help
 package cli
 
@@ -189,7 +189,7 @@ func Main(ctx context.Context, env Env) int {
 	case "status":
 		return cmdStatus(ctx, env, log)
 	case "version", "-version", "--version":
-		fmt.Fprintf(env.Stdout, "argus %s\n", Version)
+		printVersion(env.Stdout)
 		return ExitOK
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(env.Stdout, usage)

@@ -26,9 +26,16 @@
 //     A process that leaves the group (setsid) is not found, and nothing
 //     kills the child when the host dies: the plugin SDK's parent watchdog
 //     ends a plugin whose host is gone.
-//   - Windows: Kill kills the child process only; the SDK's watchdog ends a
-//     plugin whose host is gone. Processes started by a plugin are not
-//     tracked (a Job Object would be needed).
+//   - Windows: the child is put in a Job Object of its own as soon as it
+//     has started (before the host talks to it, so before it can be asked
+//     to do anything); every process it starts belongs to the job too,
+//     whatever it does. Kill terminates the job, so the whole tree; Done
+//     closes the job, which ends what the child left behind; and since the
+//     job ends when its last handle is closed, the tree dies with the host
+//     even when the host is killed. A process the child starts with
+//     CREATE_BREAKAWAY_FROM_JOB is not in the job (the job does not allow
+//     breakaway, so that call fails). If the job cannot be made, Kill kills
+//     the child only, as before.
 package proctree
 
 import (
@@ -48,6 +55,8 @@ type Tree struct {
 	pid int
 	// seen are the processes found in earlier sweeps (pid → start time).
 	seen map[int]uint64
+	// sys is what the system needs besides the pid (Windows: the job).
+	sys sysTree
 }
 
 // New returns a tree with a fresh tag.
@@ -88,6 +97,7 @@ func (t *Tree) Start(cmd *exec.Cmd) error {
 	}
 	t.pid = cmd.Process.Pid
 	registry.pids[cmd.Process.Pid] = true
+	t.attach()
 	return nil
 }
 
@@ -95,6 +105,7 @@ func (t *Tree) Start(cmd *exec.Cmd) error {
 func (t *Tree) Done() {
 	t.mu.Lock()
 	pid := t.pid
+	t.detach()
 	t.mu.Unlock()
 	unregister(pid)
 }

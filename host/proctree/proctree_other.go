@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package proctree
 
@@ -7,6 +7,11 @@ import (
 	"os/exec"
 	"strconv"
 )
+
+type sysTree struct{}
+
+func (t *Tree) attach() {}
+func (t *Tree) detach() {}
 
 func setProcAttr(*exec.Cmd) {}
 

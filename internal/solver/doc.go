@@ -3,12 +3,12 @@
 // talks to a solver library, so the binding can be replaced by changing this
 // package only.
 //
-// The implementation uses HiGHS 1.13.1 through
-// github.com/bartolsthoorn/gohighs (static library, cgo), complemented by a
-// few direct calls to the HiGHS C API for what gohighs does not expose
-// (interrupt callbacks, row-bound and coefficient changes, precise model
-// status, basis input, bulk changes). Supported platforms are those gohighs
-// ships a library for: linux and darwin on amd64 and arm64. The host binary
+// The implementation binds the HiGHS C API itself (highs_c.go) and links a
+// static HiGHS library: on linux and darwin (amd64, arm64) the HiGHS 1.13.1
+// that github.com/bartolsthoorn/gohighs ships, on windows/amd64 a HiGHS
+// 1.10.0 built from source by scripts/cross/highs.sh. [Version] reports the
+// linked library; a release build is stamped with the version it was made
+// for and refuses another. The host binary
 // must not import this package: it stays cgo-free.
 //
 // # Usage

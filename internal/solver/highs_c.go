@@ -1,23 +1,23 @@
 package solver
 
-// This file is the only place that calls the HiGHS C API directly. gohighs
-// v1.0.1 covers model building, options, Run, solutions and info values, but
-// it does not expose callbacks (so no interrupt), row-bound or coefficient
-// changes, the run time, the precise model status (it maps "Interrupt" and "SolutionLimit"
-// to "Unknown"), basis input, or bulk changes by index set. The functions
-// below fill those gaps.
+// This file is the only place that calls HiGHS: a thin binding of its C API
+// (model passing, options, runs, solutions, info values, interrupt
+// callbacks, row-bound and coefficient changes, basis input, bulk changes by
+// index set), the same on every platform.
 //
 // Linking: the prototypes are declared here rather than taken from a header,
-// because gohighs keeps its headers under its own internal/ directory. The
-// symbols come from the static libhighs.a that gohighs links into every binary
-// importing it (its #cgo LDFLAGS). cgo's "dynimport" pre-link of this package
-// cannot see that archive; since Go 1.19 a failed pre-link only marks the
-// package as requiring external linking, which a C++ static library forces
-// anyway, and the final link resolves the symbols.
+// so that no HiGHS header is needed at build time. The symbols come from a
+// static libhighs.a: on linux and darwin (amd64, arm64) the one that gohighs
+// ships and links into every binary importing it (link_gohighs.go; its
+// #cgo LDFLAGS), on windows one built from source by scripts/cross/highs.sh
+// and found through CGO_LDFLAGS (link_windows.go). cgo's "dynimport"
+// pre-link of this package cannot see that archive; since Go 1.19 a failed
+// pre-link only marks the package as requiring external linking, which a
+// C++ static library forces anyway, and the final link resolves the symbols.
 //
-// ABI: the prebuilt libhighs.a of gohighs v1.0.1 (HiGHS 1.13.1) is built
-// without HIGHSINT64, so HighsInt is a C int; newSolver checks this at run time
-// with Highs_getSizeofHighsInt.
+// ABI: both libraries are built without HIGHSINT64, so HighsInt is a C int;
+// newNative checks this at run time with Highs_getSizeofHighsInt, and the
+// library's version with Highs_versionMajor/Minor (see checkVersion).
 
 /*
 #include <stdint.h>
@@ -32,7 +32,32 @@ typedef int argus_hint; // HighsInt in a build without HIGHSINT64
 typedef struct { int user_interrupt; } argus_cb_in;
 typedef void (*argus_cb_fn)(int, const char*, const void*, argus_cb_in*, void*);
 
+extern void* Highs_create(void);
+extern void Highs_destroy(void* highs);
+extern const char* Highs_version(void);
+extern argus_hint Highs_versionMajor(void);
+extern argus_hint Highs_versionMinor(void);
+extern argus_hint Highs_versionPatch(void);
 extern argus_hint Highs_getSizeofHighsInt(const void* highs);
+extern argus_hint Highs_passModel(void* highs, const argus_hint num_col, const argus_hint num_row, const argus_hint num_nz, const argus_hint q_num_nz, const argus_hint a_format, const argus_hint q_format, const argus_hint sense, const double offset, const double* col_cost, const double* col_lower, const double* col_upper, const double* row_lower, const double* row_upper, const argus_hint* a_start, const argus_hint* a_index, const double* a_value, const argus_hint* q_start, const argus_hint* q_index, const double* q_value, const argus_hint* integrality);
+extern argus_hint Highs_changeObjectiveSense(void* highs, const argus_hint sense);
+extern argus_hint Highs_changeObjectiveOffset(void* highs, const double offset);
+extern argus_hint Highs_changeColIntegrality(void* highs, const argus_hint col, const argus_hint integrality);
+extern argus_hint Highs_addRow(void* highs, const double lower, const double upper, const argus_hint num_new_nz, const argus_hint* index, const double* value);
+extern argus_hint Highs_addRows(void* highs, const argus_hint num_new_row, const double* lower, const double* upper, const argus_hint num_new_nz, const argus_hint* starts, const argus_hint* index, const double* value);
+extern argus_hint Highs_clearSolver(void* highs);
+extern argus_hint Highs_run(void* highs);
+extern argus_hint Highs_getNumCol(const void* highs);
+extern argus_hint Highs_getNumRow(const void* highs);
+extern argus_hint Highs_getSolution(const void* highs, double* col_value, double* col_dual, double* row_value, double* row_dual);
+extern double Highs_getObjectiveValue(const void* highs);
+extern argus_hint Highs_getIntInfoValue(const void* highs, const char* info, argus_hint* value);
+extern argus_hint Highs_getInt64InfoValue(const void* highs, const char* info, int64_t* value);
+extern argus_hint Highs_getDoubleInfoValue(const void* highs, const char* info, double* value);
+extern argus_hint Highs_setBoolOptionValue(void* highs, const char* option, const argus_hint value);
+extern argus_hint Highs_setIntOptionValue(void* highs, const char* option, const argus_hint value);
+extern argus_hint Highs_setDoubleOptionValue(void* highs, const char* option, const double value);
+extern argus_hint Highs_setStringOptionValue(void* highs, const char* option, const char* value);
 extern argus_hint Highs_getModelStatus(const void* highs);
 extern argus_hint Highs_setCallback(void* highs, argus_cb_fn cb, void* data);
 extern argus_hint Highs_startCallback(void* highs, const argus_hint type);
@@ -87,11 +112,8 @@ import "C"
 
 import (
 	"fmt"
-	"reflect"
 	"sync/atomic"
 	"unsafe"
-
-	"github.com/bartolsthoorn/gohighs/highs"
 )
 
 // HiGHS status codes returned by every C API call (kHighsStatus*).
@@ -121,41 +143,240 @@ const (
 	rawInterrupt             = 17
 )
 
-// rawHandle extracts the native Highs pointer from a gohighs Solver. gohighs
-// keeps it in its only, unexported field; the layout is checked with reflect
-// before reading so that a binding upgrade that changes the struct fails with
-// an error instead of corrupting memory.
-func rawHandle(h *highs.Solver) (unsafe.Pointer, error) {
-	t := reflect.TypeOf(*h)
-	if t.Kind() != reflect.Struct || t.NumField() != 1 ||
-		t.Field(0).Type != reflect.TypeOf(unsafe.Pointer(nil)) {
-		return nil, fmt.Errorf("solver: unsupported gohighs Solver layout %v (expected a single unsafe.Pointer field)", t)
+// HiGHS constants of the C API (highs_c_api.h), stable since 1.7.
+const (
+	cObjSenseMinimize  = 1
+	cObjSenseMaximize  = -1
+	cMatrixRowwise     = 2 // kHighsMatrixFormatRowwise
+	cHessianTriangular = 1 // kHighsHessianFormatTriangular
+	cVarTypeContinuous = 0
+	cVarTypeInteger    = 1
+	minVersionMajor    = 1
+	minVersionMinor    = 10 // oldest HiGHS this binding is tested with
+	cHighsIntBytes     = int(unsafe.Sizeof(C.int(0)))
+)
+
+// createHighs makes a HiGHS instance after checking the library's ABI and
+// version, and switches its console output off before anything else.
+func createHighs() (unsafe.Pointer, error) {
+	if err := checkVersion(); err != nil {
+		return nil, err
 	}
-	p := *(*unsafe.Pointer)(unsafe.Pointer(h))
+	p := C.Highs_create()
 	if p == nil {
-		return nil, fmt.Errorf("solver: gohighs Solver has no native instance")
+		return nil, fmt.Errorf("solver: creating HiGHS instance failed")
+	}
+	if n := int(C.Highs_getSizeofHighsInt(p)); n != cHighsIntBytes {
+		C.Highs_destroy(p)
+		return nil, fmt.Errorf("solver: HiGHS library uses %d-byte HighsInt, expected %d", n, cHighsIntBytes)
+	}
+	if err := silence(p); err != nil {
+		C.Highs_destroy(p)
+		return nil, err
 	}
 	return p, nil
 }
 
-// checkABI verifies that the native instance uses the HighsInt width this
-// file was written for, and that p really is the instance behind h (the
-// output_flag option, already switched off through gohighs, must read back
-// false through the raw pointer).
-func checkABI(p unsafe.Pointer) error {
-	if n := C.Highs_getSizeofHighsInt(p); int(n) != int(unsafe.Sizeof(C.int(0))) {
-		return fmt.Errorf("solver: HiGHS library uses %d-byte HighsInt, expected %d", int(n), int(unsafe.Sizeof(C.int(0))))
+func destroyHighs(p unsafe.Pointer) {
+	if p != nil {
+		C.Highs_destroy(p)
+	}
+}
+
+// Version returns the version of the linked HiGHS library ("1.13.1").
+func Version() string {
+	return fmt.Sprintf("%d.%d.%d", int(C.Highs_versionMajor()), int(C.Highs_versionMinor()), int(C.Highs_versionPatch()))
+}
+
+// wantVersion, when not empty, is the exact HiGHS version a release build
+// was made for (set by the build scripts with -ldflags -X); checkVersion
+// then refuses any other library, so that what "argus version" names is
+// what the plugins run.
+var wantVersion string
+
+// checkVersion refuses a HiGHS older than the binding knows (its C API
+// changed status codes and callbacks before 1.10) and, in a release build,
+// any library other than the one it was built for.
+func checkVersion() error {
+	major, minor := int(C.Highs_versionMajor()), int(C.Highs_versionMinor())
+	if major < minVersionMajor || (major == minVersionMajor && minor < minVersionMinor) {
+		return fmt.Errorf("solver: HiGHS %s is too old (need %d.%d or later)", Version(), minVersionMajor, minVersionMinor)
+	}
+	if wantVersion != "" && Version() != wantVersion {
+		return fmt.Errorf("solver: HiGHS library is %s, this build was made for %s", Version(), wantVersion)
+	}
+	return nil
+}
+
+// silence switches every HiGHS console output off. It is applied first, on
+// a fresh instance, before any other call that could log, and read back.
+func silence(p unsafe.Pointer) error {
+	if err := setBoolOption(p, "output_flag", false); err != nil {
+		return fmt.Errorf("solver: disabling HiGHS output: %w", err)
+	}
+	if err := setBoolOption(p, "log_to_console", false); err != nil {
+		return fmt.Errorf("solver: disabling HiGHS console log: %w", err)
 	}
 	name := C.CString("output_flag")
 	defer C.free(unsafe.Pointer(name))
 	var v C.argus_hint = 1
-	if st := C.Highs_getBoolOptionValue(p, name, &v); st == cStatusError {
-		return fmt.Errorf("solver: reading output_flag through the native handle failed")
-	}
-	if v != 0 {
-		return fmt.Errorf("solver: native handle does not match the gohighs instance (output_flag reads true)")
+	if st := C.Highs_getBoolOptionValue(p, name, &v); st == cStatusError || v != 0 {
+		return fmt.Errorf("solver: HiGHS output_flag does not read back false")
 	}
 	return nil
+}
+
+func setBoolOption(p unsafe.Pointer, name string, v bool) error {
+	cn := C.CString(name)
+	defer C.free(unsafe.Pointer(cn))
+	var x C.argus_hint
+	if v {
+		x = 1
+	}
+	return callStatus("setBoolOptionValue("+name+")", C.Highs_setBoolOptionValue(p, cn, x))
+}
+
+func setIntOption(p unsafe.Pointer, name string, v int) error {
+	cn := C.CString(name)
+	defer C.free(unsafe.Pointer(cn))
+	return callStatus("setIntOptionValue("+name+")", C.Highs_setIntOptionValue(p, cn, C.argus_hint(v)))
+}
+
+func setFloatOption(p unsafe.Pointer, name string, v float64) error {
+	cn := C.CString(name)
+	defer C.free(unsafe.Pointer(cn))
+	return callStatus("setDoubleOptionValue("+name+")", C.Highs_setDoubleOptionValue(p, cn, C.double(v)))
+}
+
+func setStringOption(p unsafe.Pointer, name, v string) error {
+	cn := C.CString(name)
+	defer C.free(unsafe.Pointer(cn))
+	cv := C.CString(v)
+	defer C.free(unsafe.Pointer(cv))
+	return callStatus("setStringOptionValue("+name+")", C.Highs_setStringOptionValue(p, cn, cv))
+}
+
+func intInfo(p unsafe.Pointer, name string) (int, error) {
+	cn := C.CString(name)
+	defer C.free(unsafe.Pointer(cn))
+	var v C.argus_hint
+	if err := callStatus("getIntInfoValue("+name+")", C.Highs_getIntInfoValue(p, cn, &v)); err != nil {
+		return 0, err
+	}
+	return int(v), nil
+}
+
+func int64Info(p unsafe.Pointer, name string) (int64, error) {
+	cn := C.CString(name)
+	defer C.free(unsafe.Pointer(cn))
+	var v C.int64_t
+	if err := callStatus("getInt64InfoValue("+name+")", C.Highs_getInt64InfoValue(p, cn, &v)); err != nil {
+		return 0, err
+	}
+	return int64(v), nil
+}
+
+func floatInfo(p unsafe.Pointer, name string) (float64, error) {
+	cn := C.CString(name)
+	defer C.free(unsafe.Pointer(cn))
+	var v C.double
+	if err := callStatus("getDoubleInfoValue("+name+")", C.Highs_getDoubleInfoValue(p, cn, &v)); err != nil {
+		return 0, err
+	}
+	return float64(v), nil
+}
+
+// passModel loads a whole model, its matrix row-wise; integer lists the
+// integer columns' flags (nil: all continuous).
+func passModel(p unsafe.Pointer, m *Model, integer []bool) error {
+	ncol, nrow := m.NumCols(), m.NumRows()
+	sense := C.argus_hint(cObjSenseMinimize)
+	if m.sense == Maximize {
+		sense = cObjSenseMaximize
+	}
+	var integrality []C.argus_hint
+	if integer != nil {
+		integrality = make([]C.argus_hint, ncol)
+		for j, isInt := range integer {
+			if isInt {
+				integrality[j] = cVarTypeInteger
+			}
+		}
+	}
+	start, index := cInts(m.rowStart[:nrow]), cInts(m.rowIndex)
+	return callStatus("passModel", C.Highs_passModel(p,
+		C.argus_hint(ncol), C.argus_hint(nrow), C.argus_hint(len(m.rowValue)), 0,
+		cMatrixRowwise, cHessianTriangular, sense, C.double(m.offset),
+		firstFloat(m.colCost), firstFloat(m.colLower), firstFloat(m.colUpper),
+		firstFloat(m.rowLower), firstFloat(m.rowUpper),
+		firstInt(start), firstInt(index), firstFloat(m.rowValue),
+		nil, nil, nil, firstInt(integrality)))
+}
+
+func setSense(p unsafe.Pointer, maximize bool) error {
+	sense := C.argus_hint(cObjSenseMinimize)
+	if maximize {
+		sense = cObjSenseMaximize
+	}
+	return callStatus("changeObjectiveSense", C.Highs_changeObjectiveSense(p, sense))
+}
+
+func setOffset(p unsafe.Pointer, offset float64) error {
+	return callStatus("changeObjectiveOffset", C.Highs_changeObjectiveOffset(p, C.double(offset)))
+}
+
+func setColIntegrality(p unsafe.Pointer, col int, integer bool) error {
+	t := C.argus_hint(cVarTypeContinuous)
+	if integer {
+		t = cVarTypeInteger
+	}
+	return callStatus("changeColIntegrality", C.Highs_changeColIntegrality(p, C.argus_hint(col), t))
+}
+
+func addRow(p unsafe.Pointer, lower, upper float64, index []int, value []float64) error {
+	ci := cInts(index)
+	return callStatus("addRow", C.Highs_addRow(p, C.double(lower), C.double(upper),
+		C.argus_hint(len(index)), firstInt(ci), firstFloat(value)))
+}
+
+// addRows appends rows given row-wise: start[i] is the offset of row i's
+// entries in index and value.
+func addRows(p unsafe.Pointer, lower, upper []float64, start, index []int, value []float64) error {
+	if len(lower) == 0 {
+		return nil
+	}
+	cs, ci := cInts(start), cInts(index)
+	return callStatus("addRows", C.Highs_addRows(p, C.argus_hint(len(lower)),
+		firstFloat(lower), firstFloat(upper), C.argus_hint(len(value)),
+		firstInt(cs), firstInt(ci), firstFloat(value)))
+}
+
+func clearSolver(p unsafe.Pointer) error {
+	return callStatus("clearSolver", C.Highs_clearSolver(p))
+}
+
+// solution is what a run leaves: values and duals of every column and row
+// (meaningful only as the info values say) and the objective.
+type solution struct {
+	colValues, colDuals, rowValues, rowDuals []float64
+	objective                                float64
+}
+
+// run solves the instance's model. It fails only when HiGHS reports an
+// error; domain outcomes are in the model status.
+func run(p unsafe.Pointer) (*solution, error) {
+	if err := callStatus("run", C.Highs_run(p)); err != nil {
+		return nil, err
+	}
+	ncol, nrow := int(C.Highs_getNumCol(p)), int(C.Highs_getNumRow(p))
+	sol := &solution{
+		colValues: make([]float64, ncol), colDuals: make([]float64, ncol),
+		rowValues: make([]float64, nrow), rowDuals: make([]float64, nrow),
+	}
+	C.Highs_getSolution(p, firstFloat(sol.colValues), firstFloat(sol.colDuals),
+		firstFloat(sol.rowValues), firstFloat(sol.rowDuals))
+	sol.objective = float64(C.Highs_getObjectiveValue(p))
+	return sol, nil
 }
 
 // interruptFlag is a C-allocated int shared with argus_interrupt_cb. It lives

@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"math"
 	"time"
-
-	"github.com/bartolsthoorn/gohighs/highs"
+	"unsafe"
 )
 
 // Method selects the LP algorithm.
@@ -217,22 +216,10 @@ func (o Options) validate() error {
 	return nil
 }
 
-// silence switches every HiGHS console output off. It is applied first, on
-// a fresh instance, before any other call that could log.
-func silence(h *highs.Solver) error {
-	if err := h.SetBoolOption("output_flag", false); err != nil {
-		return fmt.Errorf("solver: disabling HiGHS output: %w", err)
-	}
-	if err := h.SetBoolOption("log_to_console", false); err != nil {
-		return fmt.Errorf("solver: disabling HiGHS console log: %w", err)
-	}
-	return nil
-}
-
 // apply writes the options into a HiGHS instance. Every option is written,
 // defaults included, so that applying new Options fully replaces old ones;
 // the time limit is written by Solve, per run.
-func (o Options) apply(h *highs.Solver) error {
+func (o Options) apply(p unsafe.Pointer) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
@@ -262,7 +249,7 @@ func (o Options) apply(h *highs.Solver) error {
 		{"mip_feasibility_tolerance", tolValue(o.MIPFeasibilityTol, 1e-6)},
 	}
 	for _, f := range floats {
-		if err := h.SetFloatOption(f.name, f.v); err != nil {
+		if err := setFloatOption(p, f.name, f.v); err != nil {
 			return fmt.Errorf("solver: setting HiGHS option %s=%v: %w", f.name, f.v, err)
 		}
 	}
@@ -276,7 +263,7 @@ func (o Options) apply(h *highs.Solver) error {
 		{"simplex_strategy", o.Simplex.strategy()},
 	}
 	for _, f := range ints {
-		if err := h.SetIntOption(f.name, f.v); err != nil {
+		if err := setIntOption(p, f.name, f.v); err != nil {
 			return fmt.Errorf("solver: setting HiGHS option %s=%d: %w", f.name, f.v, err)
 		}
 	}
@@ -290,7 +277,7 @@ func (o Options) apply(h *highs.Solver) error {
 		{"run_crossover", crossover},
 	}
 	for _, f := range strs {
-		if err := h.SetStringOption(f.name, f.v); err != nil {
+		if err := setStringOption(p, f.name, f.v); err != nil {
 			return fmt.Errorf("solver: setting HiGHS option %s=%q: %w", f.name, f.v, err)
 		}
 	}

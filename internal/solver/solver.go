@@ -11,8 +11,6 @@ import (
 	"sync"
 	"time"
 	"unsafe"
-
-	"github.com/bartolsthoorn/gohighs/highs"
 )
 
 // ErrClosed is returned by every method of a Solver after Close.
@@ -50,13 +48,12 @@ type Solver struct {
 
 // native owns the C resources of a Solver.
 type native struct {
-	h    *highs.Solver
-	p    unsafe.Pointer // the Highs instance inside h
+	p    unsafe.Pointer // the Highs instance
 	flag interruptFlag
 }
 
 func (n *native) release() {
-	n.h.Close()
+	destroyHighs(n.p)
 	n.flag.free()
 	n.flag = interruptFlag{}
 	n.p = nil
@@ -69,25 +66,16 @@ func New(m *Model, opts Options) (*Solver, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	h, err := highs.NewSolver()
+	p, err := createHighs()
 	if err != nil {
-		return nil, fmt.Errorf("solver: creating HiGHS instance: %w", err)
+		return nil, err
 	}
-	n := &native{h: h}
+	n := &native{p: p}
 	fail := func(err error) (*Solver, error) {
 		n.release()
 		return nil, err
 	}
-	if err := silence(h); err != nil {
-		return fail(err)
-	}
-	if n.p, err = rawHandle(h); err != nil {
-		return fail(err)
-	}
-	if err := checkABI(n.p); err != nil {
-		return fail(err)
-	}
-	if err := opts.apply(h); err != nil {
+	if err := opts.apply(p); err != nil {
 		return fail(err)
 	}
 	if n.flag, err = newInterruptFlag(); err != nil {
@@ -117,32 +105,25 @@ func (s *Solver) load(m *Model) error {
 	if m.NumCols() == 0 && m.NumRows() == 0 {
 		return s.applySense(m.offset)
 	}
-	var integrality []highs.VariableType
+	var integer []bool
 	if m.numInt > 0 {
-		integrality = make([]highs.VariableType, m.NumCols())
+		integer = make([]bool, m.NumCols())
 		for j, t := range m.colType {
-			if t == Integer {
-				integrality[j] = highs.Integer
-			}
+			integer[j] = t == Integer
 		}
 	}
-	nrow := m.NumRows()
-	if err := s.nat.h.PassModel(m.NumCols(), nrow,
-		m.colCost, m.colLower, m.colUpper,
-		m.rowLower, m.rowUpper,
-		m.rowStart[:nrow], m.rowIndex, m.rowValue,
-		integrality, m.sense == Maximize, m.offset); err != nil {
+	if err := passModel(s.nat.p, m, integer); err != nil {
 		return fmt.Errorf("solver: passing model (%d columns, %d rows, %d nonzeros) to HiGHS: %w",
-			m.NumCols(), nrow, m.NumNonzeros(), err)
+			m.NumCols(), m.NumRows(), m.NumNonzeros(), err)
 	}
 	return nil
 }
 
 func (s *Solver) applySense(offset float64) error {
-	if err := s.nat.h.SetMaximize(s.sense == Maximize); err != nil {
+	if err := setSense(s.nat.p, s.sense == Maximize); err != nil {
 		return fmt.Errorf("solver: setting objective sense: %w", err)
 	}
-	if err := s.nat.h.SetObjectiveOffset(offset); err != nil {
+	if err := setOffset(s.nat.p, offset); err != nil {
 		return fmt.Errorf("solver: setting objective offset: %w", err)
 	}
 	return nil
@@ -196,9 +177,9 @@ func (s *Solver) SetOptions(opts Options) error {
 		return err
 	}
 	defer s.mu.Unlock()
-	if err := opts.apply(s.nat.h); err != nil {
+	if err := opts.apply(s.nat.p); err != nil {
 		// Restore the previous options so the instance stays consistent.
-		if rerr := s.opts.apply(s.nat.h); rerr != nil {
+		if rerr := s.opts.apply(s.nat.p); rerr != nil {
 			return errors.Join(err, fmt.Errorf("solver: restoring previous options: %w", rerr))
 		}
 		return err
@@ -216,7 +197,7 @@ func (s *Solver) SetSense(sense Sense) error {
 	if !sense.valid() {
 		return fmt.Errorf("solver: invalid objective sense %d", int(sense))
 	}
-	if err := s.nat.h.SetMaximize(sense == Maximize); err != nil {
+	if err := setSense(s.nat.p, sense == Maximize); err != nil {
 		return fmt.Errorf("solver: setting objective sense: %w", err)
 	}
 	s.sense = sense
@@ -233,7 +214,7 @@ func (s *Solver) SetOffset(c float64) error {
 	if !isFinite(c) {
 		return fmt.Errorf("solver: objective offset %v is not finite", c)
 	}
-	if err := s.nat.h.SetObjectiveOffset(c); err != nil {
+	if err := setOffset(s.nat.p, c); err != nil {
 		return fmt.Errorf("solver: setting objective offset: %w", err)
 	}
 	s.objChanged = true
@@ -292,11 +273,7 @@ func (s *Solver) AddCols(cost, lower, upper []float64, types []VarType) (int, er
 }
 
 func (s *Solver) setIntegrality(j int, t VarType) error {
-	ht := highs.Continuous
-	if t == Integer {
-		ht = highs.Integer
-	}
-	if err := s.nat.h.SetColIntegrality(j, ht); err != nil {
+	if err := setColIntegrality(s.nat.p, j, t == Integer); err != nil {
 		return fmt.Errorf("setting integrality of column %d: %w", j, err)
 	}
 	s.otherChanged = true
@@ -322,7 +299,7 @@ func (s *Solver) AddRow(lower, upper float64, index []int, value []float64) (int
 	if err := s.entries.check(s.numRows, index, value, len(s.colType)); err != nil {
 		return 0, err
 	}
-	if err := s.nat.h.AddRow(lower, upper, index, value); err != nil {
+	if err := addRow(s.nat.p, lower, upper, index, value); err != nil {
 		return 0, fmt.Errorf("solver: adding row %d: %w", s.numRows, err)
 	}
 	s.otherChanged = true
@@ -353,7 +330,7 @@ func (s *Solver) AddRows(lower, upper []float64, start, index []int, value []flo
 	if len(lower) == 0 {
 		return first, nil
 	}
-	if err := s.nat.h.AddRows(lower, upper, start[:len(lower)], index, value); err != nil {
+	if err := addRows(s.nat.p, lower, upper, start[:len(lower)], index, value); err != nil {
 		return 0, fmt.Errorf("solver: adding %d rows: %w", len(lower), err)
 	}
 	s.otherChanged = true
@@ -530,7 +507,7 @@ func (s *Solver) Basis() (*Basis, error) {
 		return nil, err
 	}
 	defer s.mu.Unlock()
-	if v, err := s.nat.h.GetIntInfo("basis_validity"); err != nil || v != 1 {
+	if v, err := intInfo(s.nat.p, "basis_validity"); err != nil || v != 1 {
 		return nil, ErrNoBasis
 	}
 	col, row, ok := getBasis(s.nat.p, len(s.colType), s.numRows)
@@ -613,7 +590,7 @@ func (s *Solver) ClearBasis() error {
 		return err
 	}
 	defer s.mu.Unlock()
-	if err := s.nat.h.ClearSolver(); err != nil {
+	if err := clearSolver(s.nat.p); err != nil {
 		return fmt.Errorf("solver: clearing basis: %w", err)
 	}
 	s.otherChanged = true
@@ -645,7 +622,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 		if s.optimalLP && s.objChanged && !s.otherChanged {
 			strategy = highsSimplexPrimal
 		}
-		if err := n.h.SetIntOption("simplex_strategy", strategy); err != nil {
+		if err := setIntOption(n.p, "simplex_strategy", strategy); err != nil {
 			return nil, fmt.Errorf("solver: setting simplex strategy: %w", err)
 		}
 	}
@@ -665,7 +642,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	if limit > 0 {
 		timeLimit = runTime(n.p) + limit.Seconds()
 	}
-	if err := n.h.SetFloatOption("time_limit", timeLimit); err != nil {
+	if err := setFloatOption(n.p, "time_limit", timeLimit); err != nil {
 		return nil, fmt.Errorf("solver: setting the time limit: %w", err)
 	}
 	s.optimalLP, s.objChanged, s.otherChanged = false, false, false
@@ -676,7 +653,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 		close(fired)
 	})
 	start := time.Now()
-	sol, runErr := n.h.Run()
+	sol, runErr := run(n.p)
 	elapsed := time.Since(start)
 	if !stop() {
 		<-fired // the interrupt was raised: wait so that it cannot leak into a later solve
@@ -717,18 +694,18 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	return res, nil
 }
 
-// result converts a gohighs solution and the HiGHS info values into a Result.
-func (s *Solver) result(sol *highs.Solution, raw int, elapsed time.Duration) (*Result, error) {
-	h := s.nat.h
+// result converts a run's solution and the HiGHS info values into a Result.
+func (s *Solver) result(sol *solution, raw int, elapsed time.Duration) (*Result, error) {
+	p := s.nat.p
 	res := &Result{
 		Status:       statusFromRaw(raw),
 		SolverStatus: rawStatusName(raw),
-		Objective:    sol.Objective,
+		Objective:    sol.objective,
 		MIP:          s.numInt > 0,
 		Time:         elapsed,
 	}
 	info := func(name string) int {
-		v, err := h.GetIntInfo(name)
+		v, err := intInfo(p, name)
 		if err != nil {
 			return 0
 		}
@@ -740,22 +717,22 @@ func (s *Solver) result(sol *highs.Solution, raw int, elapsed time.Duration) (*R
 	res.HasPrimal = info("primal_solution_status") == feasible
 	res.HasDuals = !res.MIP && info("dual_solution_status") == feasible
 	if res.HasPrimal {
-		res.ColValues = sol.ColValues
-		res.RowValues = sol.RowValues
+		res.ColValues = sol.colValues
+		res.RowValues = sol.rowValues
 	}
 	if res.HasDuals {
-		res.RowDuals = sol.RowDuals
-		res.ColDuals = sol.ColDuals
+		res.RowDuals = sol.rowDuals
+		res.ColDuals = sol.colDuals
 	}
 	if res.MIP {
-		if v, err := h.GetInt64Info("mip_node_count"); err == nil && v > 0 {
+		if v, err := int64Info(p, "mip_node_count"); err == nil && v > 0 {
 			res.Nodes = v
 		}
 		var err error
-		if res.MIPBound, err = h.GetFloatInfo("mip_dual_bound"); err != nil {
+		if res.MIPBound, err = floatInfo(p, "mip_dual_bound"); err != nil {
 			return nil, fmt.Errorf("solver: reading MIP bound: %w", err)
 		}
-		if res.MIPGap, err = h.GetFloatInfo("mip_gap"); err != nil {
+		if res.MIPGap, err = floatInfo(p, "mip_gap"); err != nil {
 			return nil, fmt.Errorf("solver: reading MIP gap: %w", err)
 		}
 	}

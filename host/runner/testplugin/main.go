@@ -1,12 +1,11 @@
-//go:build unix
-
 // Command testplugin is a method plugin whose misbehaviour the host's tests
 // choose with the parameter "mode": ok, slow, panic, crash, goroutine-panic,
 // loop, stdout, sigstop-self (stops itself with SIGSTOP), hang-ignoring-signals
 // (ignores SIGTERM, SIGINT and cancellation), child-holding-stdout (leaves a
 // child that keeps the plugin's stdout and stderr open) and setsid-grandchild
-// (leaves a child in a session of its own), and items (runs two work items
-// and says where they ran in a diagnostic). The pids of the processes it
+// (leaves a child in a session of its own), hang-with-child (leaves the
+// lingering child and hangs ignoring cancellation) and items (runs two work
+// items and says where they ran in a diagnostic). The pids of the processes it
 // starts, its own first, are written to the file named by the parameter
 // "pidfile", one a line.
 //
@@ -14,6 +13,9 @@
 // it ignores SIGTERM, SIGINT and SIGHUP and sleeps forever. Run with
 // TESTPLUGIN_STOP_AT_START=FILE it writes its pid to FILE and stops itself
 // before the handshake.
+//
+// On Windows, "stopping" blocks forever (there is no SIGSTOP) and a child
+// "in a session of its own" is a detached process in a new process group.
 package main
 
 import (
@@ -41,7 +43,7 @@ func main() {
 		appendPid(pidfile, os.Getpid())
 		stop := func() {
 			for {
-				syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+				stopSelf()
 				time.Sleep(50 * time.Millisecond)
 			}
 		}
@@ -69,7 +71,8 @@ func (method) Info() pluginsdk.MethodInfo {
 		Code: "TEST",
 		Params: []pluginsdk.ParamSpec{{Name: "mode", Type: pluginsdk.ParamEnum, Default: "ok",
 			Allowed: []string{"ok", "slow", "panic", "crash", "goroutine-panic", "loop", "stdout",
-				"sigstop-self", "hang-ignoring-signals", "child-holding-stdout", "setsid-grandchild", "items"},
+				"sigstop-self", "hang-ignoring-signals", "child-holding-stdout", "setsid-grandchild",
+				"hang-with-child", "items"},
 			Help: "behaviour", BatchPosition: 1},
 			{Name: "pidfile", Type: pluginsdk.ParamString, Help: "file receiving the pids of started processes"}},
 		Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputSuppression},
@@ -91,7 +94,7 @@ func startChild(pidfile string, hold, setsid bool) error {
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.NewFile(2, "fd2")
 	}
 	if setsid {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		detach(cmd)
 	}
 	if err := cmd.Start(); err != nil {
 		return err
@@ -151,13 +154,19 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		// The stop may take effect after kill returns, and a SIGCONT may
 		// come: stop again and again, and never answer.
 		for {
-			_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+			stopSelf()
 			time.Sleep(50 * time.Millisecond)
 		}
 	case "child-holding-stdout":
 		if err := startChild(req.Params.String("pidfile"), true, false); err != nil {
 			return nil, err
 		}
+	case "hang-with-child":
+		if err := startChild(req.Params.String("pidfile"), false, false); err != nil {
+			return nil, err
+		}
+		signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+		select {} // ignores ctx on purpose
 	case "setsid-grandchild":
 		if err := startChild(req.Params.String("pidfile"), false, true); err != nil {
 			return nil, err
