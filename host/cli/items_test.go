@@ -77,7 +77,7 @@ func TestItemsNATS(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, name := range []string{"w1", "w2"} {
 		wg.Go(func() {
-			_ = q.WorkItems(ctx, jobqueue.ItemWorkerOptions{Name: name, Plugin: itemPlugins(cat), Log: zerolog.Nop(),
+			_ = q.WorkItems(ctx, jobqueue.ItemWorkerOptions{Delivery: jobqueue.Delivery{Name: name, Log: zerolog.Nop()}, Plugin: itemPlugins(cat),
 				Exec: func(ctx context.Context, path, kind string, payload []byte) ([]byte, error) {
 					items.Add(1)
 					return jobqueue.ExecItem(ctx, path, kind, payload)

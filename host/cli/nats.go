@@ -93,6 +93,7 @@ func cmdWorker(ctx context.Context, env Env, log zerolog.Logger) int {
 		return ExitError
 	}
 	defer q.Close()
+	delivery := jobqueue.Delivery{Name: *name, AckWait: *ackWait, MaxDeliveries: *deliveries, Log: log}
 	if *items > 0 {
 		cat, err := loadCatalog(ctx, env, true)
 		if err != nil {
@@ -105,11 +106,10 @@ func cmdWorker(ctx context.Context, env Env, log zerolog.Logger) int {
 		defer wg.Wait()
 		defer stopItems()
 		wg.Go(func() {
-			_ = q.WorkItems(ictx, jobqueue.ItemWorkerOptions{Name: *name, Plugin: itemPlugins(cat), Slots: *items,
-				AckWait: *ackWait, Log: log})
+			_ = q.WorkItems(ictx, jobqueue.ItemWorkerOptions{Delivery: delivery, Plugin: itemPlugins(cat), Slots: *items})
 		})
 	}
-	err = q.Work(ctx, jobqueue.WorkerOptions{Name: *name, Dir: *dir, AckWait: *ackWait, MaxDeliveries: *deliveries, Log: log,
+	err = q.Work(ctx, jobqueue.WorkerOptions{Delivery: delivery, Dir: *dir,
 		Exec: runall.Exec{Argus: exe, Args: jobArgs, TimeLimit: *timeLimit, Env: jobEnv(env)}})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "argus worker: %v\n", err)

@@ -120,7 +120,7 @@ func TestItemsExactlyOnce(t *testing.T) {
 		t.Errorf("a second writer's result was stored (%v)", err)
 	}
 	c := &itemCounter{runs: map[string]int{}}
-	startItemWorkers(t, q, 2, ItemWorkerOptions{Plugin: testPlugin("ABC"), Exec: c.exec, AckWait: ackWait})
+	startItemWorkers(t, q, 2, ItemWorkerOptions{Delivery: Delivery{AckWait: ackWait}, Plugin: testPlugin("ABC"), Exec: c.exec})
 	var r result
 	select {
 	case r = <-done:
@@ -154,8 +154,8 @@ func TestItemsRefused(t *testing.T) {
 	ts := startServer(t, nil)
 	q := connect(t, ts.URL())
 	c := &itemCounter{runs: map[string]int{}}
-	startItemWorkers(t, q, 1, ItemWorkerOptions{Plugin: testPlugin("def"), Exec: c.exec, MaxDeliveries: 2,
-		RetryDelay: 10 * time.Millisecond})
+	startItemWorkers(t, q, 1, ItemWorkerOptions{Delivery: Delivery{MaxDeliveries: 2, RetryDelay: 10 * time.Millisecond},
+		Plugin: testPlugin("def"), Exec: c.exec})
 	_, err := q.Dispatcher("test", "abc", "job", zerolog.Nop()).RunItems(t.Context(), "upper", [][]byte{[]byte("x")})
 	if err == nil || !strings.Contains(err.Error(), "refused by every worker") || !strings.Contains(err.Error(), "SHA-256 def") {
 		t.Errorf("error %v, want the refusal", err)

@@ -17,8 +17,7 @@ import (
 
 // ItemWorkerOptions configure a worker's work items.
 type ItemWorkerOptions struct {
-	// Name identifies the worker in logs (default host-pid).
-	Name string
+	Delivery
 	// Plugin returns the path and SHA-256 (hex) of this machine's binary
 	// of the named plugin; an item of a plugin it does not have, or whose
 	// checksum differs from the host's, is refused.
@@ -28,39 +27,15 @@ type ItemWorkerOptions struct {
 	Exec func(ctx context.Context, path, kind string, payload []byte) ([]byte, error)
 	// Slots is the number of items run at once (default 1).
 	Slots int
-	// AckWait is how long the server waits for a sign of life before it
-	// gives an item to another worker (default 30 s); a running item
-	// reports progress every third of it.
-	AckWait time.Duration
-	// MaxDeliveries bounds how often an item is taken before it fails
-	// (default 3): an item no worker can run (its plugin missing or
-	// different everywhere) fails then.
-	MaxDeliveries int
-	// RetryDelay is the pause before a refused item is offered again
-	// (default 1 s).
-	RetryDelay time.Duration
-	Log        zerolog.Logger
 }
 
 func (o *ItemWorkerOptions) defaults() {
-	if o.Name == "" {
-		h, _ := os.Hostname()
-		o.Name = fmt.Sprintf("%s-%d", h, os.Getpid())
-	}
+	o.Delivery.defaults()
 	if o.Exec == nil {
 		o.Exec = ExecItem
 	}
 	if o.Slots <= 0 {
 		o.Slots = 1
-	}
-	if o.AckWait <= 0 {
-		o.AckWait = 30 * time.Second
-	}
-	if o.MaxDeliveries <= 0 {
-		o.MaxDeliveries = 3
-	}
-	if o.RetryDelay <= 0 {
-		o.RetryDelay = time.Second
 	}
 }
 

@@ -60,8 +60,8 @@ func workerMain(url string) int {
 	defer q.Close()
 	exe, _ := os.Executable()
 	log := zerolog.New(os.Stderr).With().Timestamp().Str("worker", os.Getenv("JOBQUEUE_NAME")).Logger()
-	err = q.Work(ctx, WorkerOptions{Name: os.Getenv("JOBQUEUE_NAME"), Dir: os.Getenv("JOBQUEUE_DIR"), AckWait: ackWait,
-		RetryDelay: 100 * time.Millisecond, Log: log,
+	err = q.Work(ctx, WorkerOptions{Delivery: Delivery{Name: os.Getenv("JOBQUEUE_NAME"), AckWait: ackWait,
+		RetryDelay: 100 * time.Millisecond, Log: log}, Dir: os.Getenv("JOBQUEUE_DIR"),
 		Exec: runall.Exec{Argus: exe, Env: []string{fakeargus.Env + "=1"}, KillAfter: time.Second}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -30,7 +30,7 @@ func inProcessWorker(t *testing.T, q *Queue) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = q.Work(ctx, WorkerOptions{Name: "inproc", Dir: t.TempDir(), AckWait: ackWait, Log: zerolog.Nop(),
+		_ = q.Work(ctx, WorkerOptions{Delivery: Delivery{Name: "inproc", AckWait: ackWait, Log: zerolog.Nop()}, Dir: t.TempDir(),
 			Exec: runall.Exec{Argus: exe, Env: []string{fakeargus.Env + "=1"}, KillAfter: time.Second}})
 	}()
 	t.Cleanup(func() { cancel(); <-done })

@@ -15,10 +15,44 @@ import (
 	"github.com/sdcengine/argus/host/runall"
 )
 
+// Delivery is how a worker takes messages from a work-queue stream, for
+// jobs (WorkerOptions) and work items (ItemWorkerOptions) alike.
+type Delivery struct {
+	// Name identifies the worker in states and logs (default host-pid).
+	Name string
+	// AckWait is how long the server waits for a sign of life before it
+	// gives a message to another worker (the consumer's setting; default
+	// 30 s); a running job or item reports progress every third of it.
+	AckWait time.Duration
+	// MaxDeliveries bounds how often a message is taken: a transient
+	// failure is retried, and a message whose workers keep dying (or that
+	// no worker can run) fails, up to this many deliveries (default 3).
+	MaxDeliveries int
+	// RetryDelay is the pause before a message handed back is offered
+	// again (default 1 s).
+	RetryDelay time.Duration
+	Log        zerolog.Logger
+}
+
+func (d *Delivery) defaults() {
+	if d.Name == "" {
+		h, _ := os.Hostname()
+		d.Name = fmt.Sprintf("%s-%d", h, os.Getpid())
+	}
+	if d.AckWait <= 0 {
+		d.AckWait = 30 * time.Second
+	}
+	if d.MaxDeliveries <= 0 {
+		d.MaxDeliveries = 3
+	}
+	if d.RetryDelay <= 0 {
+		d.RetryDelay = time.Second
+	}
+}
+
 // WorkerOptions configure a worker.
 type WorkerOptions struct {
-	// Name identifies the worker in job states (default host-pid).
-	Name string
+	Delivery
 	// Dir is where job directories are made (Dir/NAME/RUN/JOB); they are
 	// removed after their job. A killed worker's stay until removed by
 	// hand; nothing writes in them any more (the job process dies with the
@@ -26,41 +60,13 @@ type WorkerOptions struct {
 	Dir string
 	// Exec runs a job's attempt.
 	Exec runall.Exec
-	// AckWait is how long the server waits for a sign of life before it
-	// gives a job to another worker (the consumer's setting; default
-	// 30 s); a running job reports progress every third of it.
-	AckWait time.Duration
-	// MaxDeliveries bounds how often a job is taken: a transient failure
-	// is retried, and a job whose workers keep dying fails, up to this
-	// many deliveries (default 3).
-	MaxDeliveries int
-	// RetryDelay is the pause before a transient failure is redelivered
-	// (default 1 s).
-	RetryDelay time.Duration
-	Log        zerolog.Logger
-}
-
-func (o *WorkerOptions) defaults() {
-	if o.Name == "" {
-		h, _ := os.Hostname()
-		o.Name = fmt.Sprintf("%s-%d", h, os.Getpid())
-	}
-	if o.AckWait <= 0 {
-		o.AckWait = 30 * time.Second
-	}
-	if o.MaxDeliveries <= 0 {
-		o.MaxDeliveries = 3
-	}
-	if o.RetryDelay <= 0 {
-		o.RetryDelay = time.Second
-	}
 }
 
 // Work takes jobs from the queue one at a time until ctx ends. A job
 // interrupted by ctx is handed back to the queue at once. Errors of the
 // server (a restart) are waited out.
 func (q *Queue) Work(ctx context.Context, o WorkerOptions) error {
-	o.defaults()
+	o.Delivery.defaults()
 	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
 		return fmt.Errorf("worker directory: %w", err)
 	}
