@@ -66,11 +66,11 @@ func TestPluginsAndDemo(t *testing.T) {
 	if primaries == 0 || secondaries == 0 {
 		t.Errorf("%d primaries and %d secondaries, want some of each", primaries, secondaries)
 	}
-	if !strings.Contains(out, "audit: 0 of 6 primaries under-protected") {
+	if !strings.Contains(out, "audit: 0 of 9 primaries under-protected") {
 		t.Errorf("demo output lacks a clean audit:\n%s", out)
 	}
 	lb, err := os.ReadFile(filepath.Join(outDir, "logbook.txt"))
-	if err != nil || !strings.Contains(string(lb), "Audit: all 6 primary cells are protected") {
+	if err != nil || !strings.Contains(string(lb), "Audit: all 9 primary cells are protected") {
 		t.Errorf("logbook (%v):\n%s", err, lb)
 	}
 	for _, f := range []string{"simple2d-table.csv", "simple2d-table.html", "simple2d-intermediate.tab", "simple2d-intermediate.rda",

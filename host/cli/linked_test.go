@@ -33,7 +33,7 @@ func linkedViews(prefix string, suppress ...string) string {
 // copyDemo copies the tutorial microdata and its metadata into dir.
 func copyDemo(t testing.TB, dir string) {
 	t.Helper()
-	for _, f := range []string{"tau_testW.asc", "tau_testW.rda"} {
+	for _, f := range []string{"tau_testW.asc", "tau_testW.rda", "region2.hrc"} {
 		b, err := os.ReadFile(filepath.Join(repoDir, "testdata", "demo", f))
 		if err != nil {
 			t.Fatal(err)

@@ -16,7 +16,7 @@ func TestNetworkJob(t *testing.T) {
 	plugins := realPlugins(t)
 	t.Run("demo/every-output", func(t *testing.T) {
 		dir := t.TempDir()
-		for _, f := range []string{"tau_testW.asc", "tau_testW.rda"} {
+		for _, f := range []string{"tau_testW.asc", "tau_testW.rda", "region2.hrc"} {
 			b, err := os.ReadFile(filepath.Join(repoDir, "testdata", "demo", f))
 			if err != nil {
 				t.Fatal(err)

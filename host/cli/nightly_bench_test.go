@@ -54,7 +54,7 @@ func BenchmarkNightly(b *testing.B) {
 		for i := range n {
 			d := filepath.Join(root, fmt.Sprintf("j%03d", i))
 			os.MkdirAll(d, 0o755)
-			for _, f := range []string{"simple2d.arb", "tau_testW.asc", "tau_testW.rda"} {
+			for _, f := range []string{"simple2d.arb", "tau_testW.asc", "tau_testW.rda", "region2.hrc"} {
 				data, err := os.ReadFile(filepath.Join(demo, f))
 				if err != nil {
 					b.Fatal(err)

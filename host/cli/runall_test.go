@@ -103,7 +103,7 @@ func TestRunAllDemo(t *testing.T) {
 	demo := filepath.Join(repoDir, "testdata", "demo")
 	for _, d := range []string{"one", "two"} {
 		os.MkdirAll(filepath.Join(jobs, d), 0o755)
-		for _, f := range []string{"simple2d.arb", "tau_testW.asc", "tau_testW.rda"} {
+		for _, f := range []string{"simple2d.arb", "tau_testW.asc", "tau_testW.rda", "region2.hrc"} {
 			b, err := os.ReadFile(filepath.Join(demo, f))
 			if err != nil {
 				t.Fatal(err)
@@ -137,7 +137,7 @@ func TestRunAllDemo(t *testing.T) {
 		t.Errorf("poisoned job: %+v", p)
 	}
 	for _, r := range sum.Jobs[1:] {
-		if r.Status != runall.StatusSucceeded || r.Audit != "clean" || r.Primaries != 6 || r.Secondaries == 0 ||
+		if r.Status != runall.StatusSucceeded || r.Audit != "clean" || r.Primaries != 9 || r.Secondaries == 0 ||
 			len(r.Outputs) != 4 || len(r.Tables) != 1 || len(r.Warnings) == 0 {
 			t.Errorf("demo job: %+v", r)
 		}
@@ -177,7 +177,7 @@ func TestNATSDemo(t *testing.T) {
 	demo := filepath.Join(repoDir, "testdata", "demo")
 	for _, d := range []string{"one", "two"} {
 		os.MkdirAll(filepath.Join(jobs, d), 0o755)
-		for _, f := range []string{"simple2d.arb", "tau_testW.asc", "tau_testW.rda"} {
+		for _, f := range []string{"simple2d.arb", "tau_testW.asc", "tau_testW.rda", "region2.hrc"} {
 			b, err := os.ReadFile(filepath.Join(demo, f))
 			if err != nil {
 				t.Fatal(err)

@@ -24,7 +24,7 @@ func TestDemoWritesView(t *testing.T) {
 	if !strings.Contains(string(rep), `"view": "`+filepath.Join(outDir, "simple2d-table-view.html")) {
 		t.Errorf("the run report does not name the view:\n%s", rep)
 	}
-	for _, want := range []string{"Unsafe: <b>6</b>", "Secondary: <b>7</b>", "audit: <b>clean"} {
+	for _, want := range []string{"Unsafe: <b>9</b>", "Secondary: <b>12</b>", "audit: <b>clean"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the view lacks %q", want)
 		}
@@ -32,12 +32,21 @@ func TestDemoWritesView(t *testing.T) {
 	// argus view of the type-5 file, which prints every value: the page
 	// shows the same pattern and none of the hidden values.
 	tab := filepath.Join(outDir, "simple2d-intermediate.tab")
+	// The written metadata names Region's hierarchy region2.hrc as the
+	// job's did; τ-Argus's lookup finds it beside the data file.
+	hrc, err := os.ReadFile(filepath.Join(repoDir, "testdata", "demo", "region2.hrc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outDir, "region2.hrc"), hrc, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if code, out, errOut := run(t, dir, "view", tab); code != ExitOK {
 		t.Fatalf("argus view: exit %d\n%s%s", code, out, errOut)
 	}
 	tabPage := readPage(t, filepath.Join(outDir, "simple2d-intermediate-view.html"))
 	// (a type-5 file marks primaries U, read as unsafe by hand)
-	for _, want := range []string{"Unsafe (manual): <b>6</b>", "Secondary: <b>7</b>"} {
+	for _, want := range []string{"Unsafe (manual): <b>9</b>", "Secondary: <b>12</b>"} {
 		if !strings.Contains(tabPage, want) {
 			t.Errorf("the view of %s lacks %q", tab, want)
 		}
@@ -50,6 +59,9 @@ func TestDemoWritesView(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(other), "region2.hrc"), hrc, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	set := filepath.Join(outDir, "set.html")
 	if code, out, errOut := run(t, dir, "view", "-o", set, tab, other); code != ExitOK {
 		t.Fatalf("argus view of a set: exit %d\n%s%s", code, out, errOut)
@@ -61,6 +73,14 @@ func TestDemoWritesView(t *testing.T) {
 		if strings.Contains(page, v) || strings.Contains(tabPage, v) {
 			t.Errorf("a view holds the hidden value %s", v)
 		}
+	}
+	// The demo's table is τ-Argus's Simple2D: its pattern set against the
+	// one τ-Argus published.
+	checkTauArgusFixture(t)
+	tau, _ := filepath.Abs(filepath.Join("testdata", "compare", "tauargus_simple2d.jj"))
+	code, out, errOut := run(t, dir, "compare", "-o", filepath.Join(outDir, "cmp.html"), tau, filepath.Join(outDir, "simple2d.jj"))
+	if code != ExitOK || !strings.Contains(out, "hidden only in A: 0, only in B: 0, in both: 21") {
+		t.Errorf("argus compare of τ-Argus's and the demo's JJ: exit %d\n%s%s", code, out, errOut)
 	}
 }
 

@@ -183,7 +183,7 @@ case_jobs() {
 			for side in win lin; do
 				dir=$work/jobs/$name-$side
 				mkdir -p "$dir"
-				cp testdata/demo/tau_testW.asc testdata/demo/tau_testW.rda "$dir/"
+				cp testdata/demo/tau_testW.asc testdata/demo/tau_testW.rda testdata/demo/region2.hrc "$dir/"
 				job "$dir/job.arb" "$table" "$rule" "$m"
 			done
 			winrun "$work/jobs/$name-win" job.arb log.txt >"$work/jobs/$name-win/out.txt" 2>&1
@@ -199,7 +199,7 @@ case_winpaths() {
 	local data=$WINEPREFIX/drive_c/data/argus-wine-test w=$work/winpaths-win l=$work/winpaths-lin cw cl d
 	[ "${KEEP:-0}" = 1 ] || rm -rf "$data"
 	mkdir -p "$data" "$w" "$l"
-	cp testdata/demo/tau_testW.asc "$data/"
+	cp testdata/demo/tau_testW.asc testdata/demo/region2.hrc "$data/"
 	# Metadata with CRLF line ends and a Latin-1 comment.
 	{
 		printf '// M\xe9tadonn\xe9es du fichier d\x27essai (Latin-1, CRLF)\n'
