@@ -220,7 +220,7 @@ case_winpaths() {
 	mkdir -p "$data/out"
 	winrun "$w" 'C:\data\argus-wine-test\job.arb' 'C:\data\argus-wine-test\out\log.txt' >"$w/out.txt" 2>&1
 	cw=$?
-	cp testdata/demo/tau_testW.asc testdata/demo/tau_testW.rda "$l/"
+	cp testdata/demo/tau_testW.asc testdata/demo/tau_testW.rda testdata/demo/region2.hrc "$l/"
 	job "$l/job.arb" '"Size""Region"' 'P(15,1)' 'MOD(1,5,1,1,1)'
 	linrun "$l" job.arb log.txt >"$l/out.txt" 2>&1
 	cl=$?
