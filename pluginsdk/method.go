@@ -333,18 +333,25 @@ type Limits struct {
 	MemoryHint int64
 }
 
+// ResultMargin is the most time SolveTime keeps before ctx's deadline for
+// a method to stop its current step and send its result. On a table of
+// 10⁶ cells GH ran 4–9 s past its soft limit (an audit chunk ending, the
+// pattern assembled) and sending a million statuses takes seconds more;
+// with a margin of 2 s it was stopped at the hard deadline with no result.
+const ResultMargin = 30 * time.Second
+
 // SolveTime returns the time a method may spend before it returns its best
 // result: the smallest of limit (the method's own limit parameter, 0 for
 // none), the job's soft limit and ctx's deadline less a margin to check and
-// send the result (a tenth of the time left, at most 2 s); 0 when none of
-// them is set.
+// send the result (a tenth of the time left, at most [ResultMargin]); 0
+// when none of them is set.
 func (l Limits) SolveTime(ctx context.Context, limit time.Duration) time.Duration {
 	if l.TimeLimit > 0 && (limit == 0 || l.TimeLimit < limit) {
 		limit = l.TimeLimit
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		left := time.Until(dl)
-		left -= min(left/10, 2*time.Second)
+		left -= min(left/10, ResultMargin)
 		if limit == 0 || left < limit {
 			limit = max(left, time.Millisecond)
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/pluginclient"
@@ -76,6 +77,11 @@ func BenchmarkGenerated(b *testing.B) {
 				o := OptionsFrom(params, job.Limits)
 				if v := os.Getenv("GH_BENCH_DEPTH"); v != "" {
 					if o.PropagationDepth, err = strconv.Atoi(v); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if v := os.Getenv("GH_BENCH_LIMIT"); v != "" {
+					if o.TimeLimit, err = time.ParseDuration(v); err != nil {
 						b.Fatal(err)
 					}
 				}
