@@ -133,20 +133,7 @@ func (q *Queue) handleItem(ctx context.Context, msg jetstream.Msg, o *ItemWorker
 		_ = msg.NakWithDelay(o.RetryDelay)
 		return
 	}
-	hbCtx, stopHB := context.WithCancel(ctx)
-	defer stopHB()
-	go func() {
-		t := time.NewTicker(o.AckWait / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-hbCtx.Done():
-				return
-			case <-t.C:
-				_ = msg.InProgress()
-			}
-		}
-	}()
+	stopHB := o.heartbeat(ctx, msg)
 	start := time.Now()
 	res, err := o.Exec(ctx, path, kind, payload)
 	stopHB()

@@ -50,6 +50,25 @@ func (d *Delivery) defaults() {
 	}
 }
 
+// heartbeat tells the server that msg is being worked on, every third of
+// the ack wait, until the returned function is called or ctx ends.
+func (d *Delivery) heartbeat(ctx context.Context, msg jetstream.Msg) (stop func()) {
+	hbCtx, cancel := context.WithCancel(ctx)
+	go func() {
+		t := time.NewTicker(d.AckWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-hbCtx.Done():
+				return
+			case <-t.C:
+				_ = msg.InProgress()
+			}
+		}
+	}()
+	return cancel
+}
+
 // WorkerOptions configure a worker.
 type WorkerOptions struct {
 	Delivery
@@ -151,20 +170,7 @@ func (q *Queue) handle(ctx context.Context, msg jetstream.Msg, o *WorkerOptions)
 	}
 
 	// Sign of life while the job runs.
-	hbCtx, stopHB := context.WithCancel(ctx)
-	defer stopHB()
-	go func() {
-		t := time.NewTicker(o.AckWait / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-hbCtx.Done():
-				return
-			case <-t.C:
-				_ = msg.InProgress()
-			}
-		}
-	}()
+	defer o.heartbeat(ctx, msg)()
 
 	// Per worker: two workers of one machine may hold the same job (one
 	// stuck past AckWait).
