@@ -2,11 +2,13 @@ package audit
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )
 
 // SuppressionColluding runs two audits of one pattern in one call: the
@@ -94,14 +96,26 @@ func SuppressionColluding(ctx context.Context, p *pluginsdk.Problem, status []ce
 // (a colluder's candidate) has its true value within its a-priori bounds
 // of opts, within the audit tolerance: then fixing the colluders narrows
 // the single attacker's feasible set.
+// Only the bounds are needed (not prepare's relations, built again by each
+// audit): the audits themselves check the problem.
 func colludersInBounds(p *pluginsdk.Problem, status []cellstatus.Status, opts Options) (bool, error) {
-	in, err := prepare(p, status, opts)
+	if status == nil {
+		status = p.Cells.Status
+	}
+	if len(status) != p.NumCells() {
+		return false, fmt.Errorf("audit: %w: %d statuses for %d cells", errInput, len(status), p.NumCells())
+	}
+	lo, hi, err := Bounds(p, status, opts.Bounds)
 	if err != nil {
 		return false, err
 	}
 	v := p.Cells.Value
-	for i, st := range in.status {
-		if st.IsSuppressed() && st.IsPrimary() && (v[i] < in.lo[i]-in.tol || v[i] > in.hi[i]+in.tol) {
+	tol := opts.Tolerance
+	if tol <= 0 {
+		tol = verdict.Tolerance(v)
+	}
+	for i, st := range status {
+		if st.IsSuppressed() && st.IsPrimary() && (v[i] < lo[i]-tol || v[i] > hi[i]+tol) {
 			return false, nil
 		}
 	}
