@@ -129,22 +129,74 @@ func (r *requirements) keepLean(t, d int) {
 // setWitness stores z (dense over columns) as the witness of task t in
 // direction d, scaled down to the requirement when scale is set.
 func (e *engine) setWitness(t, d int, z []float64, value float64, scale bool) {
+	if z == nil {
+		e.reqs.witnesses[t][d].set = false
+		return
+	}
+	e.storeWitness(t, d, newDeviation(e.model, z), value, scale)
+}
+
+// deviation is a dense deviation over columns with its support and, once
+// asked, its residual: one deviation (an attacker LP's optimum) may prove
+// the requirements of thousands of tasks, and what does not depend on the
+// task is computed once for all of them.
+type deviation struct {
+	m    *model
+	z    []float64
+	col  []int32
+	val  []float64
+	res  float64 // max_r |(A z)_r|; < 0 until computed
+}
+
+// newDeviation indexes the dense deviation z over the columns of m.
+func newDeviation(m *model, z []float64) *deviation {
+	dv := &deviation{m: m, z: z, res: -1}
+	for g, v := range z {
+		if v != 0 {
+			dv.col, dv.val = append(dv.col, int32(g)), append(dv.val, v)
+		}
+	}
+	return dv
+}
+
+// residual is the largest imbalance of a relation under the deviation.
+func (dv *deviation) residual() float64 {
+	if dv.res >= 0 {
+		return dv.res
+	}
+	sums := map[int32]float64{}
+	for k, g := range dv.col {
+		rows, coef := dv.m.col(int(g))
+		for q, r := range rows {
+			sums[r] += coef[q] * dv.val[k]
+		}
+	}
+	dv.res = 0
+	for _, s := range sums {
+		dv.res = math.Max(dv.res, math.Abs(s))
+	}
+	return dv.res
+}
+
+// storeWitness stores dv as the witness of task t in direction d, scaled
+// down to the requirement when scale is set, after checking it
+// (isDeviation).
+func (e *engine) storeWitness(t, d int, dv *deviation, value float64, scale bool) {
 	w := &e.reqs.witnesses[t][d]
-	w.col, w.val = w.col[:0], w.val[:0]
 	f := 1.0
 	if req := e.reqs.tasks[t].req[d]; scale && value > req && req > 0 && !math.IsInf(value, 1) {
 		f = req / value
 		value = req
 	}
-	if z == nil || math.IsInf(value, 1) || !e.isDeviation(z, e.reqs.tasks[t].col, d, value) {
+	if math.IsInf(value, 1) || !e.isDeviationOf(dv, e.reqs.tasks[t].col, d, value) {
 		w.set = false
 		return
 	}
-	for g, v := range z {
-		if v != 0 {
-			w.col = append(w.col, int32(g))
-			w.val = append(w.val, v*f)
-		}
+	// The columns are shared by every witness stored from dv (an LP
+	// optimum's support can be most of the table): never appended to.
+	w.col, w.val = dv.col[:len(dv.col):len(dv.col)], make([]float64, len(dv.val))
+	for k, v := range dv.val {
+		w.val[k] = v * f
 	}
 	w.value, w.set = value, true
 }
@@ -154,31 +206,20 @@ func (e *engine) setWitness(t, d int, z []float64, value float64, scale bool) {
 // LPs' tolerances. A witness that fails is dropped (the requirement is then
 // settled by the attacker LP) and counted in Stats.BadWitnesses.
 func (e *engine) isDeviation(z []float64, j, d int, value float64) bool {
+	return e.isDeviationOf(newDeviation(e.model, z), j, d, value)
+}
+
+// isDeviationOf is isDeviation of an indexed deviation.
+func (e *engine) isDeviationOf(dv *deviation, j, d int, value float64) bool {
 	m := e.model
 	tol := m.eps + 1e-6*math.Max(1, math.Abs(value))
-	moved := z[j]
+	moved := dv.z[j]
 	if d == down {
 		moved = -moved
 	}
-	if moved < value-tol {
+	if moved < value-tol || dv.residual() > tol {
 		e.badWitnesses.Add(1)
 		return false
-	}
-	sums := map[int32]float64{}
-	for g, v := range z {
-		if v == 0 {
-			continue
-		}
-		rows, coef := m.col(g)
-		for k, r := range rows {
-			sums[r] += coef[k] * v
-		}
-	}
-	for _, s := range sums {
-		if math.Abs(s) > tol {
-			e.badWitnesses.Add(1)
-			return false
-		}
 	}
 	return true
 }

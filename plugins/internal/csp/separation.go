@@ -122,13 +122,24 @@ func (e *engine) slideCubes(t int, y []bool) bool {
 
 // reuseWitness stores the deviation x, feasible under the pattern yf, as
 // the witness of every requirement of the given tasks that it meets and
-// that has no witness within yf yet; it returns how many it stored.
-func (e *engine) reuseWitness(x, yf []float64, tasks []int) int {
+// that has no witness within yf yet; it returns how many it stored. held,
+// if set, marks per task and direction a witness known to hold under yf
+// (a call marks those it finds or stores): one call per attacker LP of a
+// check would otherwise test the same large witnesses against yf again
+// and again.
+func (e *engine) reuseWitness(x, yf []float64, tasks []int, held [][2]bool) int {
+	var dv *deviation // indexed once, for the first task x proves
+	dev := func() *deviation {
+		if dv == nil {
+			dv = newDeviation(e.model, x)
+		}
+		return dv
+	}
 	stored := 0
 	for _, t := range tasks {
 		tk := &e.reqs.tasks[t]
 		if tk.slide > 0 {
-			stored += e.reuseSlide(x, yf, t)
+			stored += e.reuseSlide(x, yf, t, dev)
 			continue
 		}
 		for d := range 2 {
@@ -136,12 +147,18 @@ func (e *engine) reuseWitness(x, yf []float64, tasks []int) int {
 			if d == down {
 				v = -v
 			}
-			if tk.req[d] == 0 || v < tk.req[d]-e.model.eps || e.holds(&e.reqs.witnesses[t][d], yf, tk.req[d]) {
+			if tk.req[d] == 0 || v < tk.req[d]-e.model.eps || held != nil && held[t][d] {
 				continue
 			}
-			e.setWitness(t, d, x, v, true)
-			if e.reqs.witnesses[t][d].set {
+			if !e.holds(&e.reqs.witnesses[t][d], yf, tk.req[d]) {
+				e.storeWitness(t, d, dev(), v, true)
+				if !e.reqs.witnesses[t][d].set {
+					continue
+				}
 				stored++
+			}
+			if held != nil {
+				held[t][d] = true
 			}
 		}
 	}
@@ -152,7 +169,8 @@ func (e *engine) reuseWitness(x, yf []float64, tasks []int) int {
 // (which has a range requirement) in each direction where it moves the
 // column by slideAmounts and the lean witness does not hold yet, scaled
 // to that amount (slideCubes takes it); it returns how many it stored.
-func (e *engine) reuseSlide(x, yf []float64, t int) int {
+// dev gives x indexed.
+func (e *engine) reuseSlide(x, yf []float64, t int, dev func() *deviation) int {
 	tk := &e.reqs.tasks[t]
 	a := e.slideAmounts(t)
 	stored := 0
@@ -161,15 +179,14 @@ func (e *engine) reuseSlide(x, yf []float64, t int) int {
 		if d == down {
 			v = -v
 		}
-		if a[d] == 0 || v < a[d] || e.holds(&e.reqs.lean[t][d], yf, a[d]) || !e.isDeviation(x, tk.col, d, v) {
+		if a[d] == 0 || v < a[d] || e.holds(&e.reqs.lean[t][d], yf, a[d]) || !e.isDeviationOf(dev(), tk.col, d, v) {
 			continue
 		}
 		f := a[d] / v
-		w := witness{value: a[d], set: true}
-		for g, xv := range x {
-			if xv != 0 {
-				w.col, w.val = append(w.col, int32(g)), append(w.val, xv*f)
-			}
+		dv := dev()
+		w := witness{value: a[d], set: true, col: dv.col[:len(dv.col):len(dv.col)], val: make([]float64, len(dv.val))}
+		for k, xv := range dv.val {
+			w.val[k] = xv * f
 		}
 		e.reqs.lean[t][d] = w
 		stored++
@@ -212,6 +229,10 @@ func (e *engine) verify(ctx context.Context, y []bool) ([]int, error) {
 		batch, ord = 8*len(e.pool), e.reqs.order()
 	}
 	lps, reused := 0, 0
+	var held [][2]bool
+	if reuse {
+		held = make([][2]bool, n)
+	}
 	for off := 0; off < n; off += batch {
 		size := min(batch, n-off)
 		xs := make([][][]float64, size)
@@ -230,7 +251,7 @@ func (e *engine) verify(ctx context.Context, y []bool) ([]int, error) {
 		for _, list := range xs {
 			for _, x := range list {
 				lps++
-				reused += e.reuseWitness(x, yf, ord[off+size:])
+				reused += e.reuseWitness(x, yf, ord[off+size:], held)
 			}
 		}
 		if reuse && (off/batch)%10 == 9 {

@@ -256,7 +256,7 @@ func TestReuseWitness(t *testing.T) {
 		// Fresh witnesses per deviation.
 		e.reqs.witnesses = make([][2]witness, len(e.reqs.tasks))
 		e.reqs.lean = make([][2]witness, len(e.reqs.tasks))
-		got := e.reuseWitness(z, yf, others)
+		got := e.reuseWitness(z, yf, others, nil)
 		stored += got
 		count := 0
 		for _, b := range others {

@@ -33,7 +33,7 @@ func (e *engine) useStartWitnesses(y []bool) {
 					tasks = append(tasks, int(t))
 				}
 			}
-			e.stats.StartWitnessed += e.reuseWitness(x, yf, tasks)
+			e.stats.StartWitnessed += e.reuseWitness(x, yf, tasks, nil)
 		}
 		for _, j := range w.col {
 			x[j] = 0

@@ -10,7 +10,8 @@ import (
 // BenchmarkScale protects the generated hierarchical 3-D and 4-D tables of
 // about 10⁴, 10⁵ and 10⁶ cells (5 % primaries; internal/tablegen.ScaleSpec)
 // with OPT under a time limit (ARGUS_SCALE_OPT, a max_time value, default
-// 2m: the best protected pattern found by then), through the plugin wire
+// 2m: the best protected pattern found by then; ARGUS_SCALE_OPT_START, a
+// start value), through the plugin wire
 // path, and audits every pattern (package internal/tablegen/scalebench says
 // how and what is reported). Run, one size per process:
 //
@@ -20,5 +21,9 @@ func BenchmarkScale(b *testing.B) {
 	if s := os.Getenv("ARGUS_SCALE_OPT"); s != "" {
 		limit = s
 	}
-	scalebench.Run(b, scalebench.Method{Plugin: plugin(), Code: "OPT", Params: map[string]string{pMaxTime: limit}})
+	params := map[string]string{pMaxTime: limit}
+	if s := os.Getenv("ARGUS_SCALE_OPT_START"); s != "" {
+		params[pStart] = s
+	}
+	scalebench.Run(b, scalebench.Method{Plugin: plugin(), Code: "OPT", Params: params})
 }
