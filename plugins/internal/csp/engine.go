@@ -120,7 +120,10 @@ func (e *engine) logf(format string, args ...any) {
 
 // progress reports the incumbent, the bound and the iterations of a phase
 // to Options.Progress.
-func (e *engine) progress(phase string) {
+func (e *engine) progress(phase string) { e.progressDetail(phase, "") }
+
+// progressDetail reports the phase with a detail for a person.
+func (e *engine) progressDetail(phase, detail string) {
 	if e.opts.Progress == nil {
 		return
 	}
@@ -128,7 +131,7 @@ func (e *engine) progress(phase string) {
 	if e.best.pattern != nil {
 		obj = e.best.cost
 	}
-	e.opts.Progress(Progress{Phase: phase, Objective: obj, Bound: e.best.bound, Iterations: e.iterations, Elapsed: time.Since(e.clock.start)})
+	e.opts.Progress(Progress{Phase: phase, Objective: obj, Bound: e.best.bound, Iterations: e.iterations, Elapsed: time.Since(e.clock.start), Detail: detail})
 }
 
 // run collects the requirements, starts the workers and searches; the

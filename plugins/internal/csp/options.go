@@ -142,6 +142,9 @@ type Progress struct {
 	Iterations int64
 	// Elapsed is the time since the start.
 	Elapsed time.Duration
+	// Detail, if set, says what the phase is doing, for a person (such as
+	// how many requirements of a pattern's check are checked).
+	Detail string
 }
 
 // Solution is the result of Solve.

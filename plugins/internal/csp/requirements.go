@@ -141,11 +141,11 @@ func (e *engine) setWitness(t, d int, z []float64, value float64, scale bool) {
 // the requirements of thousands of tasks, and what does not depend on the
 // task is computed once for all of them.
 type deviation struct {
-	m    *model
-	z    []float64
-	col  []int32
-	val  []float64
-	res  float64 // max_r |(A z)_r|; < 0 until computed
+	m   *model
+	z   []float64
+	col []int32
+	val []float64
+	res float64 // max_r |(A z)_r|; < 0 until computed
 }
 
 // newDeviation indexes the dense deviation z over the columns of m.

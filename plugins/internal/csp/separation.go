@@ -2,8 +2,10 @@ package csp
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
+	"time"
 )
 
 // Separation: checking patterns against the requirements. A pattern (0/1
@@ -207,6 +209,10 @@ func (e *engine) holds(w *witness, y []float64, req float64) bool {
 	return e.model.fits(w, y) && w.value >= req-e.model.eps
 }
 
+// checkReportEvery is how often a long check of a pattern reports its
+// progress.
+const checkReportEvery = 10 * time.Second
+
 // verify checks every task under the binary pattern y in parallel; it
 // returns the unprotected tasks. Where cubeChecks allows (large tables of
 // four or more dimensions, whose attacker LPs take up to seconds), it
@@ -229,6 +235,7 @@ func (e *engine) verify(ctx context.Context, y []bool) ([]int, error) {
 		batch, ord = 8*len(e.pool), e.reqs.order()
 	}
 	lps, reused := 0, 0
+	var reported time.Time // the first batch reports
 	var held [][2]bool
 	if reuse {
 		held = make([][2]bool, n)
@@ -253,6 +260,10 @@ func (e *engine) verify(ctx context.Context, y []bool) ([]int, error) {
 				lps++
 				reused += e.reuseWitness(x, yf, ord[off+size:], held)
 			}
+		}
+		if reuse && time.Since(reported) >= checkReportEvery {
+			reported = time.Now()
+			e.progressDetail("heuristic", fmt.Sprintf("checking a pattern: %d of %d primaries' requirements checked, %d attacker LPs", off+size, n, lps))
 		}
 		if reuse && (off/batch)%10 == 9 {
 			e.logf("verify: %d of %d tasks, %d attacker LP optima reused as %d witnesses, %d hypercubes so far", off+size, n, lps, reused, e.hypercubes.Load())

@@ -3,6 +3,7 @@ package csp
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -405,9 +406,20 @@ func TestStartThreeDims(t *testing.T) {
 	}
 	var sols [2]*Solution
 	for k, start := range [][]bool{all, nil} {
-		sol, err := Solve(context.Background(), FromProblem(p, p.Relations), Options{Start: start, Workers: 1, HeuristicOnly: true})
+		var details []string
+		progress := func(pr Progress) {
+			if pr.Detail != "" {
+				details = append(details, pr.Detail)
+			}
+		}
+		sol, err := Solve(context.Background(), FromProblem(p, p.Relations), Options{Start: start, Workers: 1, HeuristicOnly: true, Progress: progress})
 		if err != nil {
 			t.Fatal(err)
+		}
+		// The check of a start says how far it is (OPT at 10⁵ cells
+		// spent minutes in it with nothing to show).
+		if start != nil && !slices.ContainsFunc(details, func(d string) bool { return strings.HasPrefix(d, "checking a pattern: ") }) {
+			t.Errorf("the check of the start reported no progress (details %q)", details)
 		}
 		if u := auditPattern(t, p, sol.Suppressed); u > 0 {
 			t.Errorf("start %v: %d primaries under-protected", start != nil, u)

@@ -150,6 +150,9 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 			obj = 0
 		}
 		msg := "no pattern yet"
+		if pr.Detail != "" {
+			msg += "; " + pr.Detail
+		}
 		if obj > 0 {
 			msg = fmt.Sprintf("gap %.2f%% (best pattern to lower bound)", 100*max(0, obj-pr.Bound)/obj)
 		}
