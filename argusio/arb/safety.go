@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // SafetyRule is <SAFETYRULE> rule|rule|... for the table specified last.
@@ -129,7 +130,7 @@ func (r *SafetyRule) CheckFrequencyTable() error {
 		default:
 			continue
 		}
-		return &lex.ParseError{Pos: r.Pos, Text: r.Line, Err: errors.New(msg)}
+		return &poserr.Error{Pos: r.Pos, Text: r.Line, Err: errors.New(msg)}
 	}
 	return nil
 }

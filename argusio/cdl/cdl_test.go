@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
@@ -52,7 +52,7 @@ func TestRead(t *testing.T) {
 
 func TestReadError(t *testing.T) {
 	_, err := Read(strings.NewReader("1,a\n,b\n"), "x.cdl")
-	var pe *lex.ParseError
+	var pe *poserr.Error
 	if !errors.As(err, &pe) || !errors.Is(err, ErrEmptyCode) || pe.Line != 2 || pe.Text != ",b" {
 		t.Fatalf("err = %v", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
@@ -150,9 +150,9 @@ func TestReadErrors(t *testing.T) {
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tc.wantErr)
 			}
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("err %T is not a *lex.ParseError", err)
+				t.Fatalf("err %T is not a *poserr.Error", err)
 			}
 			if pe.Line != tc.line || pe.File != "x.hrc" {
 				t.Errorf("position %v, want line %d of x.hrc", pe.Pos, tc.line)
@@ -361,9 +361,9 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, lead string) {
 		tree, err := Read(bytes.NewReader(data), "f.hrc", Options{LeadString: lead})
 		if err != nil {
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("error %v is not a ParseError", err)
+				t.Fatalf("error %v is not a *poserr.Error", err)
 			}
 			return
 		}

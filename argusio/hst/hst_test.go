@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
@@ -60,7 +60,7 @@ func readAll(t testing.TB, r *Reader) []string {
 			}
 			return out
 		}
-		var pe *lex.ParseError
+		var pe *poserr.Error
 		if err != nil && !errors.As(err, &pe) {
 			return out
 		}
@@ -266,7 +266,7 @@ func FuzzRead(f *testing.F) {
 				return
 			}
 			if err != nil {
-				var pe *lex.ParseError
+				var pe *poserr.Error
 				if !errors.As(err, &pe) {
 					if errors.Is(err, ErrBadSeparator) {
 						return

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
@@ -442,7 +442,7 @@ func TestReadErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := Read(strings.NewReader(tt.in), "x.jj")
-		var pe *lex.ParseError
+		var pe *poserr.Error
 		if !errors.As(err, &pe) || !errors.Is(err, tt.want) {
 			t.Errorf("%s: error %v, want %v", tt.name, err, tt.want)
 			continue
@@ -489,7 +489,7 @@ func TestReadSolution(t *testing.T) {
 	}
 	for _, bad := range []string{"a\nb\nm\n", "a\nb\n-3 m\n"} {
 		_, err := ReadSolution(strings.NewReader(bad), "JJ.OUT")
-		var pe *lex.ParseError
+		var pe *poserr.Error
 		if !errors.As(err, &pe) || pe.Line != 3 {
 			t.Errorf("ReadSolution(%q) error %v", bad, err)
 		}
@@ -731,9 +731,9 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		file, err := Read(strings.NewReader(s), "fuzz.jj")
 		if err != nil {
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("error is not a ParseError: %v", err)
+				t.Fatalf("error is not a *poserr.Error: %v", err)
 			}
 			return
 		}

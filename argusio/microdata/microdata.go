@@ -45,7 +45,7 @@
 //     numeric prefix, else 0) and is not special otherwise.
 //
 // Errors for a bad record (wrong length, too few fields, not numeric) are
-// *lex.ParseError values wrapping a *[RecordError]; reading may continue with
+// *poserr.Error values wrapping a *[RecordError]; reading may continue with
 // the next record. "File is empty", "Record too short" and I/O errors end the
 // reading.
 //
@@ -67,6 +67,7 @@ import (
 	"strconv"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // MaxLineLength is the longest line, in bytes, a Reader accepts.
@@ -265,7 +266,7 @@ func recordLength(line []byte) int {
 }
 
 // Read returns the next record, or io.EOF after the last one. A bad record
-// gives a *lex.ParseError (wrapping a *RecordError) and the next call
+// gives a *poserr.Error (wrapping a *RecordError) and the next call
 // continues with the following record; other errors are final.
 func (r *Reader) Read() (*Record, error) {
 	if r.err != nil {
@@ -330,7 +331,7 @@ func (r *Reader) fail(err error) error {
 		r.err = io.EOF
 	case errors.Is(err, ErrLineTooLong):
 		r.err = r.parseError(0, &RecordError{Record: r.recNo + 1, Err: ErrLineTooLong})
-		r.err.(*lex.ParseError).Line = r.lineNo + 1
+		r.err.(*poserr.Error).Line = r.lineNo + 1
 	default:
 		r.err = fmt.Errorf("microdata: reading %s: %w", r.name, err)
 	}
@@ -340,12 +341,12 @@ func (r *Reader) fail(err error) error {
 // parseError builds the error for the current line. It never carries the
 // record's text or a value: microdata are confidential, so messages name the
 // file, line, column, record number, variable and reason only.
-func (r *Reader) parseError(col int, err *RecordError) *lex.ParseError {
-	return &lex.ParseError{Pos: lex.Pos{File: r.name, Line: r.lineNo, Column: col}, Err: err}
+func (r *Reader) parseError(col int, err *RecordError) *poserr.Error {
+	return &poserr.Error{Pos: poserr.Pos{File: r.name, Line: r.lineNo, Column: col}, Err: err}
 }
 
 // decode extracts the fields of one record (text without terminator).
-func (r *Reader) decode(text []byte) (*Record, *lex.ParseError) {
+func (r *Reader) decode(text []byte) (*Record, *poserr.Error) {
 	rec := &r.rec
 	rec.line, rec.number, rec.text = r.lineNo, r.recNo, text
 	fields := r.layout.Fields
@@ -381,7 +382,7 @@ func (r *Reader) decode(text []byte) (*Record, *lex.ParseError) {
 
 // decodeFree splits a free-format record and normalises the requested
 // fields into rec.buf.
-func (r *Reader) decodeFree(text []byte) *lex.ParseError {
+func (r *Reader) decodeFree(text []byte) *poserr.Error {
 	rec := &r.rec
 	sep := r.layout.Separator
 	// Locate the start of every needed field.

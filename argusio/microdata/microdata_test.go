@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
@@ -49,7 +49,7 @@ func readAll(t testing.TB, r *Reader) []string {
 			return out
 		}
 		out = append(out, render(rec, err))
-		var pe *lex.ParseError
+		var pe *poserr.Error
 		if err != nil && !errors.As(err, &pe) {
 			return out
 		}
@@ -453,7 +453,7 @@ func FuzzRead(f *testing.F) {
 				return
 			}
 			if err != nil {
-				var pe *lex.ParseError
+				var pe *poserr.Error
 				if !errors.As(err, &pe) {
 					t.Fatalf("unexpected error type %T: %v", err, err)
 				}

@@ -35,7 +35,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // Kind is the kind of table a p-table perturbs.
@@ -124,11 +124,11 @@ func posErr(file string, line, col int, field string, format string, args ...any
 	if field != "" {
 		err = &FieldError{Field: field, Err: err}
 	}
-	return &lex.ParseError{Pos: lex.Pos{File: file, Line: line, Column: col}, Err: malformed{err}}
+	return &poserr.Error{Pos: poserr.Pos{File: file, Line: line, Column: col}, Err: malformed{err}}
 }
 
 // Read reads a p-table of the given kind from r; name is the file name for
-// messages. Every error about the content is a *lex.ParseError (file, line,
+// messages. Every error about the content is a *poserr.Error (file, line,
 // column) that wraps ErrMalformed, and a *FieldError for a bad field.
 func Read(r io.Reader, name string, kind Kind) (*Table, error) {
 	sc := bufio.NewScanner(r)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
@@ -117,9 +117,9 @@ func TestErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("%v is not a *lex.ParseError", err)
+				t.Fatalf("%v is not a *poserr.Error", err)
 			}
 			if !errors.Is(err, ErrMalformed) {
 				t.Errorf("%v does not wrap ErrMalformed", err)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
@@ -54,7 +54,7 @@ func dump(m *Metadata) string {
 	return b.String()
 }
 
-func sortedKeys(m map[string]lex.Pos) []string {
+func sortedKeys(m map[string]poserr.Pos) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -32,6 +32,7 @@ import (
 	"strconv"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // Errors of recode files. The texts of the engine's errors are those of
@@ -108,7 +109,7 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Kind }
 
 // ReadGlobal reads a global recode file. Syntax errors of rules are returned
-// as *lex.ParseError wrapping an *Error (line, position and the line text);
+// as *poserr.Error wrapping an *Error (line, position and the line text);
 // checks that need the variable (code lengths, ranges, missing codes) are
 // done by [Global.Apply].
 func ReadGlobal(r io.Reader, name string) (*Global, error) {
@@ -121,7 +122,7 @@ func ReadGlobal(r io.Reader, name string) (*Global, error) {
 		case "<MISSING>":
 			m1 := sc.NextToken()
 			if m1 == "" {
-				return nil, &lex.ParseError{Pos: sc.LinePos(), Text: text, Err: ErrNoMissing}
+				return nil, &poserr.Error{Pos: sc.LinePos(), Text: text, Err: ErrNoMissing}
 			}
 			t := sc.NextToken()
 			if t == "," {
@@ -134,7 +135,7 @@ func ReadGlobal(r io.Reader, name string) (*Global, error) {
 		default:
 			rule := Rule{Index: len(g.Rules) + 1, Line: sc.LineNumber(), Text: text}
 			if err := parseRule(&rule, 0); err != nil {
-				return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: rule.Line, Column: err.Pos}, Text: text, Err: err}
+				return nil, &poserr.Error{Pos: poserr.Pos{File: name, Line: rule.Line, Column: err.Pos}, Text: text, Err: err}
 			}
 			g.Rules = append(g.Rules, rule)
 		}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
@@ -100,7 +100,7 @@ func TestReadGlobal(t *testing.T) {
 		{"1: 2\n3 4\n", ErrHard, 2},
 	} {
 		_, err := ReadGlobal(strings.NewReader(tc.in), "e.grc")
-		var pe *lex.ParseError
+		var pe *poserr.Error
 		if !errors.Is(err, tc.want) || !errors.As(err, &pe) || pe.Line != tc.line {
 			t.Errorf("%q: err = %v", tc.in, err)
 		}

@@ -47,7 +47,7 @@
 // and [Column.IsMissing] for the rules of that pass). Totals, additivity and
 // statuses of computed cells (§6.6) are the table engine's business.
 //
-// A line with an error yields a *lex.ParseError (line, column where
+// A line with an error yields a *poserr.Error (line, column where
 // meaningful, the line as offending text) wrapping one of the Err variables;
 // the next Read continues with the following line, so the caller decides
 // whether to stop (τ-Argus stops at the first error).
@@ -65,6 +65,7 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // unknown is τ-Argus's marker for a value that was not given (Cell.UNKNOWN).
@@ -73,7 +74,7 @@ const unknown = -999999999
 // epsilon is the tolerance of the top-n checks (buildCell).
 const epsilon = 0.000000001
 
-// Errors wrapped in the *lex.ParseError values of [Reader.Read]. Their texts
+// Errors wrapped in the *poserr.Error values of [Reader.Read]. Their texts
 // are τ-Argus's messages; the error returned carries the full message (with
 // the offending value where τ-Argus shows one) and matches these with
 // errors.Is.
@@ -199,7 +200,7 @@ func NewReader(r io.Reader, name string, layout Layout) (*Reader, error) {
 }
 
 // Read returns the next row, or io.EOF at the end of the input. A line with
-// an error yields a *lex.ParseError and the next call goes on with the
+// an error yields a *poserr.Error and the next call goes on with the
 // following line; read errors are returned wrapped and are final.
 func (r *Reader) Read() (*Row, error) {
 	if !r.sc.NextLine() {
@@ -232,7 +233,7 @@ func (r *Reader) buildRow() (*Row, error) {
 	// or a value: the values of a table are confidential.
 	var j int
 	fail := func(kind error, msg string, cause error) error {
-		return &lex.ParseError{Pos: sc.Pos(), Err: lex.Reason(kind, fmt.Sprintf("field %d (%s): %s", j+1, l.Columns[j].Name, msg), cause)}
+		return &poserr.Error{Pos: sc.Pos(), Err: lex.Reason(kind, fmt.Sprintf("field %d (%s): %s", j+1, l.Columns[j].Name, msg), cause)}
 	}
 	number := func(v string) (float64, error) {
 		x, err := lex.ToDouble(v)
@@ -318,7 +319,7 @@ func (r *Reader) buildRow() (*Row, error) {
 	sc.ClearLine()
 	// From here on the errors concern the whole line.
 	lineErr := func(kind error, msg string) error {
-		return &lex.ParseError{Pos: sc.LinePos(), Err: lex.Reason(kind, msg)}
+		return &poserr.Error{Pos: sc.LinePos(), Err: lex.Reason(kind, msg)}
 	}
 	if l.FrequencyTable {
 		response = float64(freq)
@@ -438,7 +439,7 @@ func (r *Reader) checkFieldCount() error {
 	for i, c := range l.Columns {
 		names[i] = c.Name
 	}
-	return &lex.ParseError{Pos: r.sc.LinePos(), Err: lex.Reason(ErrFieldCount,
+	return &poserr.Error{Pos: r.sc.LinePos(), Err: lex.Reason(ErrFieldCount,
 		fmt.Sprintf("the line has %d fields, the metadata declares %d (%s)", n, len(l.Columns), strings.Join(names, l.Separator)))}
 }
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
 
@@ -51,7 +51,7 @@ func readAll(t testing.TB, r *Reader) []string {
 			return out
 		}
 		out = append(out, render(row, err))
-		var pe *lex.ParseError
+		var pe *poserr.Error
 		if err != nil && !errors.As(err, &pe) {
 			return out
 		}
@@ -515,7 +515,7 @@ func FuzzRead(f *testing.F) {
 				return
 			}
 			if err != nil {
-				var pe *lex.ParseError
+				var pe *poserr.Error
 				if !errors.As(err, &pe) {
 					t.Fatalf("unexpected error %T: %v", err, err)
 				}

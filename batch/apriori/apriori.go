@@ -76,6 +76,7 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/cost"
 	"github.com/sdcengine/argus/batch/rules"
@@ -227,7 +228,7 @@ func (e *Error) Detail() string {
 	if r == "" {
 		r = strings.ReplaceAll(e.Msg, "\n", " ")
 	}
-	return lex.Pos{File: e.File, Line: e.Line}.String() + ": " + r
+	return poserr.Pos{File: e.File, Line: e.Line}.String() + ": " + r
 }
 
 // BatchMessage returns what τ-Argus's batch driver reports for the error:

@@ -10,6 +10,7 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/tab"
 	"github.com/sdcengine/argus/argusio/table"
@@ -95,7 +96,7 @@ func (r *reader) cells(ctx context.Context) error {
 			return nil
 		}
 		if err != nil {
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if errors.As(err, &pe) {
 				return &LineError{File: r.src.Name, Line: pe.Line, Err: pe.Err}
 			}
