@@ -53,6 +53,10 @@ func readAll(t testing.TB, r *Reader) []string {
 		if err != nil && !errors.As(err, &pe) {
 			return out
 		}
+		// The variable the message names is the error's field.
+		if _, v, ok := strings.Cut(fmt.Sprint(err), "(variable "); ok && pe.Field+")" != v || !ok && pe != nil && pe.Field != "" {
+			t.Errorf("error %q has field %q", err, pe.Field)
+		}
 		if errors.Is(err, ErrEmptyFile) || errors.Is(err, ErrRecordTooShort) || errors.Is(err, ErrLineTooLong) {
 			// Final errors must repeat.
 			if _, err2 := r.Read(); err2 != err {

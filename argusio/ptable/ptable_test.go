@@ -127,9 +127,8 @@ func TestErrors(t *testing.T) {
 			if got := pe.Pos.String(); got != c.pos {
 				t.Errorf("position %s, want %s (%v)", got, c.pos, err)
 			}
-			var fe *FieldError
-			if errors.As(err, &fe) != (c.field != "") || (fe != nil && fe.Field != c.field) {
-				t.Errorf("field error %v, want field %q", fe, c.field)
+			if pe.Field != c.field || c.field != "" && !strings.Contains(err.Error(), "field "+c.field+": ") {
+				t.Errorf("field %q, want field %q named in %q", pe.Field, c.field, err)
 			}
 			if !strings.Contains(err.Error(), c.msg) {
 				t.Errorf("%q does not say %q", err, c.msg)
