@@ -105,7 +105,7 @@ func (p *parser) parseWriteTable(h Header) (Command, error) {
 		p.warn(poserr.Pos{File: p.s.Name(), Line: h.Pos.Line, Column: optCol},
 			"legacy numeric option ("+cmd.OptionText+") of <WRITETABLE> ignored; τ-Argus 4.2.5 rejects it with \"Unknown output type ("+cmd.OptionText+")\"")
 	} else if err := cmd.Options.Set(cmd.OptionText); err != nil {
-		return nil, p.tailErr(t, "%s", err.(*output.OptionError).Msg)
+		return nil, p.tailErr(t, "%v", err.(*poserr.Error).Err)
 	}
 	if err := expect(","); err != nil {
 		return nil, err
