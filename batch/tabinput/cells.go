@@ -98,7 +98,7 @@ func (r *reader) cells(ctx context.Context) error {
 		if err != nil {
 			var pe *poserr.Error
 			if errors.As(err, &pe) {
-				return &LineError{File: r.src.Name, Line: pe.Line, Err: pe.Err}
+				return lineError(r.src.Name, pe.Line, pe.Err, pe)
 			}
 			return err
 		}
@@ -119,7 +119,7 @@ func (r *reader) cells(ctx context.Context) error {
 		}
 		copy(codes, row.Codes)
 		if err := r.cellIndex(codes, idx); err != nil {
-			return &LineError{File: r.src.Name, Line: row.Line, Err: err}
+			return lineError(r.src.Name, row.Line, err, nil)
 		}
 		ci := 0
 		for d, i := range idx {
@@ -131,7 +131,7 @@ func (r *reader) cells(ctx context.Context) error {
 			for _, c := range codes {
 				b.WriteString(c + ",")
 			}
-			return &LineError{File: r.src.Name, Line: row.Line, Err: lex.Reason(ErrCellFilled, b.String())}
+			return lineError(r.src.Name, row.Line, lex.Reason(ErrCellFilled, b.String()), nil)
 		}
 		r.filled[ci] = true
 		r.res.Cells++
