@@ -50,12 +50,13 @@
 //     "Illegal new cost value (…) for cell (…)", "Illegal values for the
 //     protection levels: …", "Protection levels can only be changed for
 //     unsafe cells"), followed by "Line number n" (τ-Argus adds
-//     "\nLine: <line>"; argus does not echo the line, see [Error]).
+//     "\nLine: <line>"; argus does not echo the line, see [ErrStop]).
 //
 // The result holds τ-Argus's counters (aPrioryStatus: lines read, status,
 // cost, bounds and protection-level changes, each correct/refused) and one
 // diagnostic per line with the cells it touched, from which the engine
-// writes the logbook and the a-priori report. A fatal error is an *Error;
+// writes the logbook and the a-priori report. A fatal error is a
+// *poserr.Error matching [ErrStop];
 // the changes made before it stay in the table, as in τ-Argus.
 //
 // This package tokenises the lines itself rather than through
@@ -208,45 +209,40 @@ func (r *Result) LogMessage(tableName string) string {
 	return "Apriory file: " + r.File + " has been applied\nto table: " + tableName
 }
 
-// Error is an error that stops the run. Msg is τ-Argus's message; batch
-// τ-Argus then reports BatchMessage only, which names neither the line nor
-// the cause. Reason says what is wrong, for [Error.Detail]. Neither echoes
-// the line (it may carry protection levels or costs).
-type Error struct {
-	File   string
-	Line   int // 0 when not tied to a line
-	Msg    string
-	Reason string // the cause in our words; "" = Msg
-}
+// ErrStop is matched (errors.Is) by the error of a line that stops the run.
+var ErrStop = errors.New("the a-priori file stops the run")
 
-// Error returns τ-Argus's message.
-func (e *Error) Error() string { return e.Msg }
-
-// Detail returns "file:line: cause".
-func (e *Error) Detail() string {
-	r := e.Reason
-	if r == "" {
-		r = strings.ReplaceAll(e.Msg, "\n", " ")
+// stopError returns the error that stops the run at line n of file (0 when
+// not tied to a line): a *poserr.Error whose message is τ-Argus's, msg, and
+// whose cause, matching ErrStop, says what is wrong in our words, reason
+// ("" = msg), for its Detail ("file:line: reason"). Batch τ-Argus reports
+// [BatchMessage] only, which names neither the line nor the cause. Neither
+// echoes the line (it may carry protection levels or costs).
+func stopError(file string, n int, msg, reason string) *poserr.Error {
+	if reason == "" {
+		reason = strings.ReplaceAll(msg, "\n", " ")
 	}
-	return poserr.Pos{File: e.File, Line: e.Line}.String() + ": " + r
+	return &poserr.Error{Pos: poserr.Pos{File: file, Line: n}, Err: lex.Reason(ErrStop, reason), Msg: msg}
 }
 
-// BatchMessage returns what τ-Argus's batch driver reports for the error:
-// "An error has occurred when processing apriori file <file>".
-func (e *Error) BatchMessage() string {
-	return "An error has occurred when processing apriori file " + e.File
+// BatchMessage returns what τ-Argus's batch driver reports for an error
+// that stops the run in the a-priori file: "An error has occurred when
+// processing apriori file <file>".
+func BatchMessage(file string) string {
+	return "An error has occurred when processing apriori file " + file
 }
 
 // Apply reads the a-priori file from r (name is used in messages, as
 // τ-Argus uses the file name) and applies it to t. It returns the result so
-// far together with an *Error when a line stops the run, or a read error.
+// far together with a *poserr.Error matching [ErrStop] when a line stops the
+// run, or a read error.
 func Apply(ctx context.Context, t *table.Table, r io.Reader, name string, opt Options) (*Result, error) {
 	res := &Result{File: name, ExpandTrivial: opt.ExpandTrivial}
 	if t == nil || len(t.Dims) == 0 || t.Size() != len(t.Cells) {
 		return res, fmt.Errorf("apriori: table without cells")
 	}
 	if opt.Separator == "" {
-		return res, &Error{File: name, Msg: "No separator was specified"}
+		return res, stopError(name, 0, "No separator was specified", "")
 	}
 	a := newApplier(t, name, opt, res)
 	sc := lex.NewScanner(bufio.NewReader(r), name)
@@ -261,9 +257,8 @@ func Apply(ctx context.Context, t *table.Table, r io.Reader, name string, opt Op
 		if first {
 			first = false
 			if !strings.Contains(text, opt.Separator) {
-				return res, &Error{File: name, Line: sc.LineNumber(),
-					Msg:    "separator (" + opt.Separator + ") not found in file " + name,
-					Reason: "separator (" + opt.Separator + ") not found in the first line"}
+				return res, stopError(name, sc.LineNumber(), "separator ("+opt.Separator+") not found in file "+name,
+					"separator ("+opt.Separator+") not found in the first line")
 			}
 		}
 		if err := a.line(sc, text); err != nil {
@@ -360,7 +355,7 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 	lineInfo := "Line number " + strconv.Itoa(ln.Line)
 	fatal := func(msg, reason string) error {
 		a.res.Lines = append(a.res.Lines, ln)
-		return &Error{File: a.name, Line: ln.Line, Msg: msg, Reason: reason}
+		return stopError(a.name, ln.Line, msg, reason)
 	}
 	idx := make([]int, len(t.Dims))
 	ok := true
