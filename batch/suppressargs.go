@@ -185,13 +185,13 @@ func suppressParams(c *arb.Suppress, ref *MethodRef) (map[string]string, error) 
 		args[i] = pluginsdk.BatchArg{Text: a.Text, Err: a.Err}
 	}
 	params, err := pluginsdk.BatchParams(ref.Info, args, c.Table == 0)
-	if be, ok := errors.AsType[*pluginsdk.BatchArgError](err); ok {
-		a := c.Args[be.Index]
+	if be, ok := errors.AsType[*poserr.Error](err); ok && be.Index > 0 {
+		a := c.Args[be.Index-1]
 		if pe, ok := errors.AsType[*poserr.Error](be.Err); ok {
 			return nil, pe
 		}
 		pos := a.Pos
-		if be.Extra {
+		if errors.Is(err, pluginsdk.ErrArgNotTaken) {
 			pos = a.Comma
 		}
 		return nil, argErr(c, pos, "%v", be.Err)
