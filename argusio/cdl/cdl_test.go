@@ -3,7 +3,6 @@ package cdl
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,10 +10,9 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpus = testcorpus.Dir()
 
@@ -134,23 +132,8 @@ func TestCorpus(t *testing.T) {
 			for _, e := range l.Entries {
 				fmt.Fprintf(&b, "%d\t%q\t%q\n", e.Line, e.Code, e.Label)
 			}
-			golden := filepath.Join("testdata", "golden", strings.ReplaceAll(rel, string(filepath.Separator), "__")+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if b.String() != string(want) {
-				t.Errorf("differs from %s:\n%s", golden, b.String())
-			}
+			goldenFile := filepath.Join("testdata", "golden", strings.ReplaceAll(rel, string(filepath.Separator), "__")+".golden")
+			golden.CheckString(t, goldenFile, b.String())
 		})
 	}
 }

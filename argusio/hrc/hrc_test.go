@@ -3,7 +3,6 @@ package hrc
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,10 +10,9 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpus = testcorpus.Dir()
 
@@ -299,24 +297,9 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "golden", strings.ReplaceAll(rel, string(filepath.Separator), "__")+".golden")
+			goldenFile := filepath.Join("testdata", "golden", strings.ReplaceAll(rel, string(filepath.Separator), "__")+".golden")
 			got := dump(tree)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("tree differs from %s:\n%s", golden, got)
-			}
+			golden.CheckString(t, goldenFile, got)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package jj
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -16,10 +15,9 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpus = testcorpus.Dir()
 
@@ -33,27 +31,6 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden file:\ngot:\n%s", name, got)
-	}
 }
 
 func lines(data []byte) []string {
@@ -562,8 +539,8 @@ func TestGolden(t *testing.T) {
 			if err := Write(&b, &frq, tab, g.o); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, g.name, b.Bytes())
-			golden(t, g.name+".frq", frq.Bytes())
+			golden.Check(t, filepath.Join("testdata", "golden", g.name), b.Bytes())
+			golden.Check(t, filepath.Join("testdata", "golden", g.name+".frq"), frq.Bytes())
 			checkAdditive(t, b.Bytes())
 		})
 	}

@@ -3,7 +3,6 @@ package microdata
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -13,10 +12,9 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpus = testcorpus.Dir()
 
@@ -417,20 +415,8 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := strings.Join(readAll(t, r), "\n") + "\n"
-			golden := "testdata/" + tc.file + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s:\n%s", golden, got)
-			}
+			goldenFile := "testdata/" + tc.file + ".golden"
+			golden.CheckString(t, goldenFile, got)
 		})
 	}
 }

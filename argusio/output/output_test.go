@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/internal/golden"
 )
 
 // TestCodeValueReproducesRealOutputs rebuilds the cells of real τ-Argus
@@ -199,7 +201,7 @@ func TestGolden(t *testing.T) {
 			if err := g.write(&b); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, g.name, b.Bytes())
+			golden.Check(t, filepath.Join("testdata", "golden", g.name), b.Bytes())
 		})
 	}
 }

@@ -2,7 +2,6 @@ package ptable
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -12,10 +11,9 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // dump renders a table as stable text for golden comparisons.
 func dump(t *Table) string {
@@ -63,19 +61,8 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := dump(tab)
-			golden := filepath.Join("testdata", "golden", strings.TrimSuffix(c.file, ".csv")+".txt")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("got\n%s\nwant\n%s", got, want)
-			}
+			goldenFile := filepath.Join("testdata", "golden", strings.TrimSuffix(c.file, ".csv")+".txt")
+			golden.CheckString(t, goldenFile, got)
 		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"slices"
@@ -12,10 +11,9 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpus = testcorpus.Dir()
 
@@ -373,20 +371,8 @@ func TestCorpus(t *testing.T) {
 		}
 		out.WriteString("\n")
 	}
-	golden := "testdata/corpus.golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("got\n%s", out.String())
-	}
+	goldenFile := "testdata/corpus.golden"
+	golden.CheckString(t, goldenFile, out.String())
 }
 
 func sortedKeys(m map[string]bool) []string {

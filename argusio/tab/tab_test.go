@@ -3,7 +3,6 @@ package tab
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -12,10 +11,9 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpus = testcorpus.Dir()
 
@@ -426,23 +424,7 @@ func TestCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := readCorpus(t, tc, data)
-			golden := "testdata/golden/" + tc.name + ".golden"
-			if *update {
-				if err := os.MkdirAll("testdata/golden", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("rows differ from %s:\n%s", golden, got)
-			}
+			golden.CheckString(t, "testdata/golden/"+tc.name+".golden", got)
 		})
 	}
 }
@@ -484,19 +466,7 @@ func TestTestdata(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := readCorpus(t, corpusCase{name: "pp_head", layout: ppLayout()}, data)
-	want, err := os.ReadFile("testdata/pp_head.golden")
-	if *update {
-		if err := os.WriteFile("testdata/pp_head.golden", []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("rows differ:\n%s", got)
-	}
+	golden.CheckString(t, "testdata/pp_head.golden", got)
 }
 
 func FuzzRead(f *testing.F) {
