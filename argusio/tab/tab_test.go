@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
@@ -491,6 +492,9 @@ func FuzzRead(f *testing.F) {
 				}
 				if pe.Text != "" {
 					t.Fatalf("error echoes the line: %v", err)
+				}
+				if errors.Is(err, lex.ErrBinary) {
+					return // a read error: final, as Read says
 				}
 				continue
 			}
