@@ -32,8 +32,8 @@ import (
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/atomicfile"
 	"github.com/sdcengine/argus/argusio/infile"
-	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/logbook"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/pathmap"
@@ -163,13 +163,13 @@ type Error struct {
 }
 
 // Error returns "file:line: message". An error that already names the
-// same batch line (a *lex.ParseError of the batch file) is not prefixed
+// same batch line (a *poserr.Error of the batch file) is not prefixed
 // again ("job.arb:4: job.arb:4:1: ...").
 func (e *Error) Error() string {
 	if e.Pos.Pos.File == "" {
 		return e.Err.Error()
 	}
-	if pe, ok := errors.AsType[*lex.ParseError](e.Err); ok && pe.File == e.Pos.Pos.File && pe.Line == e.Pos.Pos.Line {
+	if pe, ok := errors.AsType[*poserr.Error](e.Err); ok && pe.File == e.Pos.Pos.File && pe.Line == e.Pos.Pos.Line {
 		return e.Err.Error()
 	}
 	return fmt.Sprintf("%s:%d: %v", e.Pos.Pos.File, e.Pos.Pos.Line, e.Err)
@@ -390,16 +390,16 @@ func (e *engine) fail(err error) int {
 		msg = be.Err.Error()
 	}
 	// Messages may quote a name from the batch line: bounded, as the echo.
-	e.logf("%s", lex.Cut(msg, MaxEchoLine))
+	e.logf("%s", poserr.Cut(msg, MaxEchoLine))
 	e.logf("Error in batch file")
-	full := lex.Cut(err.Error(), MaxEchoLine)
+	full := poserr.Cut(err.Error(), MaxEchoLine)
 	e.report.Errors = append(e.report.Errors, full)
 	hint := Hint(err)
 	if hint == "" {
 		hint = parseHint(err)
 	}
 	if hint != "" {
-		e.report.Hints = append(e.report.Hints, lex.Cut(hint, MaxEchoLine))
+		e.report.Hints = append(e.report.Hints, poserr.Cut(hint, MaxEchoLine))
 	}
 	// The caller prints the report's errors (the host: "argus: <error>" on
 	// stderr, the line clients and run-all read); logged again at error
@@ -478,7 +478,7 @@ func (e *engine) execute(cmd arb.Command) (code int, done bool) {
 	if _, ok := cmd.(*arb.Comment); ok {
 		return 0, false
 	}
-	e.logf("%s", lex.Cut(h.Line, MaxEchoLine))
+	e.logf("%s", poserr.Cut(h.Line, MaxEchoLine))
 	if err := e.ctx.Err(); err != nil {
 		return e.fail(&Error{Pos: *h, Err: fmt.Errorf("job time limit reached: %w", err)}), true
 	}

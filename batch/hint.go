@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/arb"
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/rda"
 )
 
@@ -63,7 +63,7 @@ func variablesHint(m *rda.Metadata, file string) string {
 
 // parseHint explains the batch-file syntax errors people make most.
 func parseHint(err error) string {
-	var pe *lex.ParseError
+	var pe *poserr.Error
 	if !errors.As(err, &pe) {
 		return ""
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/batch/pathmap"
 )
@@ -154,7 +155,7 @@ func (e *engine) mapMetadataPaths(m *rda.Metadata, dataFile string, warn func(na
 					continue
 				}
 				pos := v.KeywordPos["<HIERCODELIST>"]
-				return fmt.Errorf("%s:%d: <HIERCODELIST> %w", pos.File, pos.Line, err)
+				return &poserr.Error{Pos: poserr.Pos{File: pos.File, Line: pos.Line}, Field: "<HIERCODELIST>", Err: fmt.Errorf("<HIERCODELIST> %w", err)}
 			}
 			if _, err := rda.ResolveHierFile(mapped, dataFile, fileExists); err != nil {
 				if p, ferr := rda.ResolveHierFile(mapped, dataFile, foldExists); ferr == nil {

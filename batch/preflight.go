@@ -12,6 +12,7 @@ import (
 	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/output"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -86,9 +87,9 @@ func (e *engine) preflight(cmds []arb.Command) (logbookAt string, err error) {
 			continue
 		}
 		if err := order.Check(cmd); err != nil {
-			pe, _ := err.(*lex.ParseError)
+			pe, _ := err.(*poserr.Error)
 			if pe != nil {
-				err = &lex.ParseError{Pos: pe.Pos, Text: pe.Text, Err: fmt.Errorf("%w (refused before the job started)", pe.Err)}
+				err = &poserr.Error{Pos: pe.Pos, Text: pe.Text, Err: fmt.Errorf("%w (refused before the job started)", pe.Err)}
 			}
 			return logbookAt, &Error{Pos: *h, Err: err}
 		}
@@ -298,7 +299,7 @@ func preflightErr(h *arb.Header, col int, err error) error {
 	if col > 0 {
 		pos.Column = col
 	}
-	return &Error{Pos: *h, Err: &lex.ParseError{Pos: pos, Text: h.Line,
+	return &Error{Pos: *h, Err: &poserr.Error{Pos: pos, Text: h.Line,
 		Err: fmt.Errorf("%w (refused before the job started)", err)}}
 }
 
@@ -363,7 +364,7 @@ func sniffBinary(path string) error {
 			line, start = line+1, j+1
 		}
 	}
-	return &lex.ParseError{Pos: lex.Pos{File: path, Line: line, Column: i - start + 1}, Err: lex.ErrBinary}
+	return &poserr.Error{Pos: poserr.Pos{File: path, Line: line, Column: i - start + 1}, Err: lex.ErrBinary}
 }
 
 // isInteractive reports whether cmd is <GOINTERACTIVE>.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/arb"
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // Report is the machine-readable account of one job, for scheduled runs.
@@ -156,7 +156,7 @@ func newReport(cfg Config) *Report {
 }
 
 func (r *Report) step(h *arb.Header) *StepReport {
-	s := &StepReport{Line: h.Pos.Line, Command: lex.Cut(h.Line, MaxEchoLine)}
+	s := &StepReport{Line: h.Pos.Line, Command: poserr.Cut(h.Line, MaxEchoLine)}
 	r.Steps = append(r.Steps, s)
 	return s
 }

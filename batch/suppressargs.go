@@ -8,6 +8,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -17,7 +18,7 @@ import (
 // read the argument there as their [pluginsdk.BatchForm] says
 // ([pluginsdk.BatchParams]), with τ-Argus's checks and messages. For a
 // τ-Argus method no plugin serves yet, the checks τ-Argus makes are in
-// tauArgusMethods. Every complaint is a *lex.ParseError at the argument,
+// tauArgusMethods. Every complaint is a *poserr.Error at the argument,
 // raised before the line runs (checkSuppressArgs), as τ-Argus complains
 // while it reads the line.
 
@@ -60,8 +61,8 @@ var tauArgusMethods = map[string]tauArgusMethod{
 }
 
 // argErr is a complaint about the argument list of c at pos.
-func argErr(c *arb.Suppress, pos lex.Pos, format string, args ...any) error {
-	return &lex.ParseError{Pos: pos, Text: c.Line, Err: fmt.Errorf(format, args...)}
+func argErr(c *arb.Suppress, pos poserr.Pos, format string, args ...any) error {
+	return &poserr.Error{Pos: pos, Text: c.Line, Err: fmt.Errorf(format, args...)}
 }
 
 // roundingArgs are τ-Argus's checks of RND(t, base[, steps[, max time[,
@@ -157,7 +158,7 @@ func closedArgs(c *arb.Suppress) error {
 
 // suppressParams checks the arguments of c and, with ref (the method's
 // plugin; nil for none), returns them mapped onto the method's parameters.
-// Every error is a *lex.ParseError at the argument.
+// Every error is a *poserr.Error at the argument.
 func suppressParams(c *arb.Suppress, ref *MethodRef) (map[string]string, error) {
 	m, known := tauArgusMethods[c.Method]
 	if !known {
@@ -184,13 +185,13 @@ func suppressParams(c *arb.Suppress, ref *MethodRef) (map[string]string, error) 
 		args[i] = pluginsdk.BatchArg{Text: a.Text, Err: a.Err}
 	}
 	params, err := pluginsdk.BatchParams(ref.Info, args, c.Table == 0)
-	if be, ok := errors.AsType[*pluginsdk.BatchArgError](err); ok {
-		a := c.Args[be.Index]
-		if pe, ok := errors.AsType[*lex.ParseError](be.Err); ok {
+	if be, ok := errors.AsType[*poserr.Error](err); ok && be.Index > 0 {
+		a := c.Args[be.Index-1]
+		if pe, ok := errors.AsType[*poserr.Error](be.Err); ok {
 			return nil, pe
 		}
 		pos := a.Pos
-		if be.Extra {
+		if errors.Is(err, pluginsdk.ErrArgNotTaken) {
 			pos = a.Comma
 		}
 		return nil, argErr(c, pos, "%v", be.Err)

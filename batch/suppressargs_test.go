@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/arb"
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -147,9 +147,9 @@ func TestSuppressArgs(t *testing.T) {
 				}
 				return
 			}
-			pe, ok := errors.AsType[*lex.ParseError](err)
+			pe, ok := errors.AsType[*poserr.Error](err)
 			if !ok {
-				t.Fatalf("error %v (%T) is not a *lex.ParseError", err, err)
+				t.Fatalf("error %v (%T) is not a *poserr.Error", err, err)
 			}
 			if pe.Err.Error() != tc.msg || pe.File != "t.arb" || pe.Line != 1 || pe.Column != tc.col || pe.Text != tc.line {
 				t.Errorf("error %q at %v in %q, want %q at column %d", pe.Err, pe.Pos, pe.Text, tc.msg, tc.col)
@@ -249,7 +249,7 @@ func TestSuppressArgsConfigured(t *testing.T) {
 }
 
 // FuzzSuppressArgs: any <SUPPRESS> line is mapped or refused with a
-// *lex.ParseError on its line, without a panic, and only declared
+// *poserr.Error on its line, without a panic, and only declared
 // parameters are set.
 func FuzzSuppressArgs(f *testing.F) {
 	for _, s := range []string{"GH(1,50,1,0)", "GH(0,x,,", "MOD(0,1,0,1,0,5)", "MOD(1,5,1,1,1,2e4,0.9,1.1)", "OPT(1,30,2)",
@@ -270,7 +270,7 @@ func FuzzSuppressArgs(f *testing.F) {
 			{Info: pluginsdk.MethodInfo{Code: c.Method, Params: batchSpecs["MOD"]}}} {
 			params, err := suppressParams(c, ref)
 			if err != nil {
-				pe, ok := errors.AsType[*lex.ParseError](err)
+				pe, ok := errors.AsType[*poserr.Error](err)
 				if !ok || pe.File != "f.arb" || pe.Line != 1 || pe.Column < 1 || pe.Column > len(c.Line)+1 {
 					t.Fatalf("%q: error %v (%T)", line, err, err)
 				}

@@ -16,6 +16,7 @@ import (
 	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/infile"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/recode"
 	"github.com/sdcengine/argus/argusio/table"
@@ -272,11 +273,10 @@ func (e *engine) apriori(c *arb.Apriori) error {
 	res, err := apriori.Apply(e.ctx, t.table, f, path, apriori.Options{Separator: c.Separator,
 		IgnoreError: c.IgnoreError, ExpandTrivial: c.ExpandTrivial, Rules: &t.set})
 	if err != nil {
-		var ae *apriori.Error
-		if errors.As(err, &ae) {
+		if pe, ok := errors.AsType[*poserr.Error](err); ok && errors.Is(err, apriori.ErrStop) {
 			// τ-Argus's words first (clients search for them), then where
 			// and why, which τ-Argus does not say.
-			return errors.New(ae.BatchMessage() + "\n" + ae.Detail())
+			return errors.New(apriori.BatchMessage(pe.File) + "\n" + pe.Detail())
 		}
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // BatchArg is one positional argument written after the table number of a
@@ -18,29 +19,30 @@ type BatchArg struct {
 	Err  error
 }
 
-// BatchArgError is the error of one positional argument.
-type BatchArgError struct {
-	// Index is the 0-based index of the argument.
-	Index int
-	// Extra reports that the argument is one the method does not take (its
-	// position is where the argument list should have ended).
-	Extra bool
-	Err   error
+// ErrArgNotTaken is matched (errors.Is) by the error of a batch argument
+// the method does not take: its position is where the argument list
+// should have ended.
+var ErrArgNotTaken = errors.New("argument not taken")
+
+// batchArgError returns the error of the argument of 0-based index i: a
+// *poserr.Error with Index i+1 and cause err, also matching
+// [ErrArgNotTaken] when notTaken. Its message is err's.
+func batchArgError(i int, notTaken bool, err error) error {
+	if notTaken {
+		err = lex.Reason(ErrArgNotTaken, err.Error(), err)
+	}
+	return &poserr.Error{Index: i + 1, Err: err}
 }
-
-// Error returns the message of the underlying error.
-func (e *BatchArgError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the underlying error.
-func (e *BatchArgError) Unwrap() error { return e.Err }
 
 // BatchParams maps the positional arguments of a batch line onto the
 // method's parameters by their [ParamSpec.BatchPosition], reading each as
 // its [ParamSpec.Batch] form says. linked is table number 0 (all tables
 // linked), for which the arguments of [BatchForm.NotLinked] parameters are
 // not read. The arguments are taken in order and the first problem is
-// returned as a *[BatchArgError]: an argument that could not be read (its
-// own Err), one the method does not take, or one its form refuses.
+// returned as a *poserr.Error whose Index is the 1-based index of the
+// argument in args and whose message is its cause's: an argument that could
+// not be read (its own Err), one the method does not take (matching
+// [ErrArgNotTaken]), or one its form refuses.
 //
 // The values are what the parameters receive; [ValidateParams] checks them
 // further (types, ranges, the method's validator).
@@ -50,21 +52,21 @@ func BatchParams(info MethodInfo, args []BatchArg, linked bool) (map[string]stri
 		k := slices.IndexFunc(info.Params, func(s ParamSpec) bool { return s.BatchPosition == i+1 })
 		if k < 0 || linked && info.Params[k].Batch.NotLinked {
 			if err := tooMany(info, linked); err != nil {
-				return nil, &BatchArgError{Index: i, Extra: true, Err: err}
+				return nil, batchArgError(i, true, err)
 			}
 			if a.Err != nil {
-				return nil, &BatchArgError{Index: i, Err: a.Err}
+				return nil, batchArgError(i, false, a.Err)
 			}
-			return nil, &BatchArgError{Index: i, Extra: true,
-				Err: fmt.Errorf("method %s takes no parameter at position %d (got %q)", info.Code, i+2, a.Text)}
+			return nil, batchArgError(i, true,
+				fmt.Errorf("method %s takes no parameter at position %d (got %q)", info.Code, i+2, a.Text))
 		}
 		if a.Err != nil {
-			return nil, &BatchArgError{Index: i, Err: a.Err}
+			return nil, batchArgError(i, false, a.Err)
 		}
 		s := info.Params[k]
 		v, err := readBatchArg(info.Code, s.Batch, a.Text)
 		if err != nil {
-			return nil, &BatchArgError{Index: i, Err: err}
+			return nil, batchArgError(i, false, err)
 		}
 		params[s.Name] = v
 	}

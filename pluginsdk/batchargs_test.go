@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -76,8 +77,8 @@ func TestBatchParams(t *testing.T) {
 				}
 				return
 			}
-			be, ok := errors.AsType[*pluginsdk.BatchArgError](err)
-			if !ok || be.Index != tc.index || be.Extra != tc.extra || be.Error() != tc.msg {
+			be, ok := errors.AsType[*poserr.Error](err)
+			if !ok || be.Index != tc.index+1 || errors.Is(err, pluginsdk.ErrArgNotTaken) != tc.extra || be.Error() != tc.msg {
 				t.Fatalf("error %#v (%v), want argument %d extra %v %q", err, err, tc.index, tc.extra, tc.msg)
 			}
 			if tc.msg == "unreadable" && !errors.Is(err, unreadable) {

@@ -1,17 +1,15 @@
 package arb
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpusDir = testcorpus.Dir()
 
@@ -62,26 +60,6 @@ func dump(j *Job, err error) string {
 	return b.String()
 }
 
-func checkGolden(t *testing.T, golden, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", golden, got, want)
-	}
-}
-
 func parseFile(t *testing.T, path, name string) (*Job, error) {
 	t.Helper()
 	f, err := os.Open(path)
@@ -104,7 +82,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Errorf("unexpected error: %v", err)
 			}
-			checkGolden(t, filepath.Join("testdata", "golden", name+".golden"), dump(j, err))
+			golden.CheckString(t, filepath.Join("testdata", "golden", name+".golden"), dump(j, err))
 		})
 	}
 }
@@ -131,8 +109,8 @@ func TestCorpus(t *testing.T) {
 			if err := j.CheckOrder(); err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "corpus", strings.ReplaceAll(rel, string(filepath.Separator), "__")+".golden")
-			checkGolden(t, golden, dump(j, nil))
+			goldenFile := filepath.Join("testdata", "corpus", strings.ReplaceAll(rel, string(filepath.Separator), "__")+".golden")
+			golden.CheckString(t, goldenFile, dump(j, nil))
 		})
 		return nil
 	})

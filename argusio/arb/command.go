@@ -31,12 +31,10 @@
 // SAS2Argus) is ignored; <APRIORI> with nothing after the separator uses the
 // defaults. Where τ-Argus crashes with a Java runtime error (a non-numeric
 // integer, a missing separator inside an argument list) Parse returns a
-// ParseError in our own words.
+// *poserr.Error in our own words.
 package arb
 
-import (
-	"github.com/sdcengine/argus/argusio/lex"
-)
+import "github.com/sdcengine/argus/argusio/poserr"
 
 // Header is what every command has: its keyword, where it is and the text
 // τ-Argus logs for it.
@@ -46,7 +44,7 @@ type Header struct {
 	// starting with `\\`.
 	Keyword string
 	// Pos is the position of the keyword.
-	Pos lex.Pos
+	Pos poserr.Pos
 	// Line is the whole command line, tabs replaced by blanks and
 	// stripped; τ-Argus writes exactly this to the logbook before
 	// executing the command.
@@ -70,7 +68,7 @@ type Command interface {
 // τ-Argus 4.2.5 rejects but that real clients write and that is accepted
 // here.
 type Warning struct {
-	Pos lex.Pos
+	Pos poserr.Pos
 	Msg string
 }
 

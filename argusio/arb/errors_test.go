@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/output"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // TestParseErrors checks τ-Argus's messages and the reported position for
@@ -111,9 +111,9 @@ func TestParseErrors(t *testing.T) {
 		t.Run(tt.line, func(t *testing.T) {
 			in := "<CLEAR>\n" + tt.line + "\n<CLEAR>\n"
 			j, err := Parse(strings.NewReader(in), "t.arb")
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("error %v is not a *lex.ParseError", err)
+				t.Fatalf("error %v is not a *poserr.Error", err)
 			}
 			if pe.Err.Error() != tt.msg {
 				t.Errorf("message\n got %q\nwant %q", pe.Err.Error(), tt.msg)
@@ -301,7 +301,7 @@ func TestParseDetails(t *testing.T) {
 			err := j.Commands[i].(*SafetyRule).CheckFrequencyTable()
 			got := ""
 			if err != nil {
-				got = err.(*lex.ParseError).Err.Error()
+				got = err.(*poserr.Error).Err.Error()
 			}
 			if got != w {
 				t.Errorf("%d: %q, want %q", i, got, w)

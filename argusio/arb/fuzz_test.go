@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
-// FuzzParse checks that Parse never panics, that errors are ParseErrors on
+// FuzzParse checks that Parse never panics, that errors are *poserr.Error values on
 // the line after the returned commands, and that accepted commands keep
 // their documented invariants.
 func FuzzParse(f *testing.F) {
@@ -98,7 +98,7 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = j.CheckOrder()
 		if err != nil {
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if errors.As(err, &pe) && pe.Line <= last {
 				t.Fatalf("error line %d not after last command line %d", pe.Line, last)
 			}

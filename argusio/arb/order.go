@@ -3,7 +3,7 @@ package arb
 import (
 	"errors"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // States of the ordering state machine (docs/formats.md §3.2).
@@ -31,14 +31,14 @@ type Order struct {
 func (o *Order) State() int { return o.state }
 
 // Check verifies that cmd is allowed in the current state and, if so,
-// moves to the next state. The error is a *lex.ParseError positioned at the
+// moves to the next state. The error is a *poserr.Error positioned at the
 // command with τ-Argus's message: "This keyword (<X>) is not allowed in this
 // position", or "A data file must be specified first" for <OPENMETADATA>
 // without a preceding open command. On error the state is unchanged.
 func (o *Order) Check(cmd Command) error {
 	h := cmd.Head()
 	notAllowed := func() error {
-		return &lex.ParseError{Pos: h.Pos, Text: h.Line,
+		return &poserr.Error{Pos: h.Pos, Text: h.Line,
 			Err: errors.New("This keyword (" + h.Keyword + ") is not allowed in this position")}
 	}
 	switch cmd.(type) {
@@ -54,7 +54,7 @@ func (o *Order) Check(cmd Command) error {
 		o.state, o.dataPending = StateData, true
 	case *OpenMetadata:
 		if !o.dataPending {
-			return &lex.ParseError{Pos: h.Pos, Text: h.Line, Err: errors.New("A data file must be specified first")}
+			return &poserr.Error{Pos: h.Pos, Text: h.Line, Err: errors.New("A data file must be specified first")}
 		}
 		if o.state != StateData {
 			return notAllowed()

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 func TestOrder(t *testing.T) {
@@ -44,7 +44,7 @@ func TestOrder(t *testing.T) {
 				}
 				return
 			}
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if !errors.As(err, &pe) {
 				t.Fatalf("error %v", err)
 			}

@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // Parse reads a batch file from r; name is used in positions and messages.
 //
 // On success it returns the job and nil. On a malformed line it returns the
 // job holding the commands of the lines before it together with a
-// *lex.ParseError (τ-Argus's message, the position of the offending
+// *poserr.Error (τ-Argus's message, the position of the offending
 // argument, and the whole line as Text). A read error is returned wrapped,
 // also with the commands read so far. Parsing stops after <GOINTERACTIVE>.
 func Parse(r io.Reader, name string) (*Job, error) {
@@ -38,18 +39,18 @@ type parser struct {
 	job *Job
 }
 
-// errf returns a ParseError at the current scanner token.
+// errf returns a *poserr.Error at the current scanner token.
 func (p *parser) errf(format string, args ...any) error {
 	return p.s.Errorf(format, args...)
 }
 
-// tailErr returns a ParseError at the last value read from t.
+// tailErr returns a *poserr.Error at the last value read from t.
 func (p *parser) tailErr(t *lex.Tail, format string, args ...any) error {
-	pos := lex.Pos{File: p.s.Name(), Line: p.s.LineNumber(), Column: t.Column()}
-	return &lex.ParseError{Pos: pos, Text: p.s.Text(), Err: fmt.Errorf(format, args...)}
+	pos := poserr.Pos{File: p.s.Name(), Line: p.s.LineNumber(), Column: t.Column()}
+	return &poserr.Error{Pos: pos, Text: p.s.Text(), Err: fmt.Errorf(format, args...)}
 }
 
-func (p *parser) warn(pos lex.Pos, msg string) {
+func (p *parser) warn(pos poserr.Pos, msg string) {
 	p.job.Warnings = append(p.job.Warnings, Warning{Pos: pos, Msg: msg})
 }
 
@@ -115,7 +116,7 @@ func (p *parser) command() (Command, error) {
 		s.ClearLine()
 		return &VersionInfo{Header: h, File: f}, nil
 	}
-	return nil, &lex.ParseError{Pos: h.Pos, Text: line, Err: fmt.Errorf("Unknown keyword %s", tok)}
+	return nil, &poserr.Error{Pos: h.Pos, Text: line, Err: fmt.Errorf("Unknown keyword %s", tok)}
 }
 
 // parseSpecifyTable reads "e1""e2"...|resp[|shadow[|cost[,lambda]]].

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // SafetyRule is <SAFETYRULE> rule|rule|... for the table specified last.
@@ -129,12 +130,15 @@ func (r *SafetyRule) CheckFrequencyTable() error {
 		default:
 			continue
 		}
-		return &lex.ParseError{Pos: r.Pos, Text: r.Line, Err: errors.New(msg)}
+		return &poserr.Error{Pos: r.Pos, Text: r.Line, Err: errors.New(msg)}
 	}
 	return nil
 }
 
-// parseSafetyRule reads the arguments of <SAFETYRULE> from the scanner.
+// parseSafetyRule reads the arguments of <SAFETYRULE> from the scanner:
+// rule after rule, each "TYPE(" with its first argument, the rule's own
+// arguments (a stage per kind of rule, see [ruleReader]), then ")" and "|"
+// or the end of the line.
 func (p *parser) parseSafetyRule(h Header) (Command, error) {
 	s := p.s
 	cmd := &SafetyRule{Header: h, StatusOnly: true}
@@ -144,228 +148,289 @@ func (p *parser) parseSafetyRule(h Header) (Command, error) {
 		return cmd, nil
 	}
 	// The "(" consumed by NextField is put back in front of the tail.
-	tail := lex.NewTail("("+s.Line(), s.Column()-1)
+	r := &ruleReader{p: p, tail: lex.NewTail("("+s.Line(), s.Column()-1), cmd: cmd}
 	s.ClearLine()
-	var nP, nNK, nFreq, nReq int
 	for ruleType != "" {
-		if c := tail.Char(); c != "(" {
-			return nil, p.tailErr(tail, "A ( is expected here")
+		r.ruleType = ruleType
+		if err := r.rule(); err != nil {
+			return nil, err
 		}
-		tok, err := tail.Token()
+		next, err := r.tail.Token()
 		if err != nil {
-			return nil, p.tailErr(tail, "%v", err)
-		}
-		if ruleType != "MAN" {
-			cmd.StatusOnly = false
-		}
-		// c always holds the last character read from the tail.
-		var c string
-		arg := func() (string, error) {
-			v, err := tail.Token()
-			if err != nil {
-				return "", p.tailErr(tail, "%v", err)
-			}
-			return v, nil
-		}
-		intArg := func(v, what string) (int, error) {
-			n, err := lex.ParseInt(v)
-			if err != nil {
-				return 0, p.tailErr(tail, "Illegal value (%s) for %s in rule %s", v, what, ruleType)
-			}
-			return n, nil
-		}
-		// check refuses a parameter outside its range; τ-Argus takes such
-		// values and computes nonsense (FREQ(-1,0) protects nothing).
-		check := func(ok bool, v int, what, want string) error {
-			if !ok {
-				return p.tailErr(tail, "Illegal value (%d) for %s in rule %s: must be %s", v, what, ruleType, want)
-			}
-			return nil
-		}
-		needComma := func() error {
-			if c = tail.Char(); c != "," {
-				return p.tailErr(tail, `A "," is expected here`)
-			}
-			return nil
-		}
-		switch ruleType {
-		case "P":
-			if nP >= MaxPRules {
-				return nil, p.tailErr(tail, "Too many p%% rules specified")
-			}
-			r := &PRule{Q: 100, N: 1, Slot: nP}
-			if r.P, err = intArg(tok, "p"); err != nil {
-				return nil, err
-			}
-			c = tail.Char()
-			if c == "," {
-				if tok, err = arg(); err != nil {
-					return nil, err
-				}
-				if r.N, err = intArg(tok, "n"); err != nil {
-					return nil, err
-				}
-				c = tail.Char()
-			}
-			if c == "," {
-				if tok, err = arg(); err != nil {
-					return nil, err
-				}
-				r.Q = r.N
-				if r.N, err = intArg(tok, "n"); err != nil {
-					return nil, err
-				}
-				c = tail.Char()
-			}
-			// p = 0 leaves the slot inactive whatever q and n are: the
-			// engine applies a p% rule only when p > 0 (CTable::
-			// UnsafeCellPQRule and the protection levels). piargus fills
-			// slots with P(0,0), SAS macros write P(0,0,0).
-			if err := check(r.P >= 0, r.P, "p", "≥ 0"); err != nil {
-				return nil, err
-			}
-			if r.P > 0 {
-				if err := errors.Join(check(r.Q >= 1 && r.Q <= 100, r.Q, "q", "between 1 and 100"),
-					check(r.P <= r.Q, r.P, "p", "≤ q"), check(r.N >= 1, r.N, "n", "≥ 1")); err != nil {
-					return nil, firstErr(err)
-				}
-			}
-			if nP > 1 && r.P > 0 {
-				cmd.Holding = true
-			}
-			nP++
-			cmd.Rules = append(cmd.Rules, r)
-		case "NK":
-			if nNK >= MaxNKRules {
-				return nil, p.tailErr(tail, "Too many nk rules specified")
-			}
-			r := &NKRule{Slot: nNK}
-			if r.N, err = intArg(tok, "n"); err != nil {
-				return nil, err
-			}
-			if err := needComma(); err != nil {
-				return nil, err
-			}
-			if tok, err = arg(); err != nil {
-				return nil, err
-			}
-			if r.K, err = intArg(tok, "k"); err != nil {
-				return nil, err
-			}
-			// NK(0,k) fills an unused slot (n = 0 never fires).
-			if err := errors.Join(check(r.N >= 0, r.N, "n", "≥ 0"), check(r.K >= 0 && r.K <= 100, r.K, "k", "between 0 and 100")); err != nil {
-				return nil, firstErr(err)
-			}
-			if nNK > 1 && r.K > 0 {
-				cmd.Holding = true
-			}
-			nNK++
-			c = tail.Char()
-			cmd.Rules = append(cmd.Rules, r)
-		case "FREQ":
-			if nFreq >= MaxFreqRules {
-				return nil, p.tailErr(tail, "Too many frequency rules specified")
-			}
-			r := &FreqRule{Slot: nFreq}
-			if r.MinFreq, err = intArg(tok, "minimum frequency"); err != nil {
-				return nil, err
-			}
-			if err := needComma(); err != nil {
-				return nil, err
-			}
-			if tok, err = arg(); err != nil {
-				return nil, err
-			}
-			if r.Range, err = intArg(tok, "frequency range"); err != nil {
-				return nil, err
-			}
-			if err := errors.Join(check(r.MinFreq >= 0, r.MinFreq, "minimum frequency", "≥ 0"),
-				check(r.Range >= 0 && r.Range <= 100, r.Range, "frequency range", "between 0 and 100")); err != nil {
-				return nil, firstErr(err)
-			}
-			if nFreq > 0 && r.MinFreq > 0 {
-				cmd.Holding = true
-			}
-			nFreq++
-			c = tail.Char()
-			cmd.Rules = append(cmd.Rules, r)
-		case "ZERO":
-			x, err := lex.ParseDouble(tok)
-			if err != nil || x < 0 {
-				return nil, p.tailErr(tail, "Illegal value (%s) for range in rule ZERO", tok)
-			}
-			cmd.Rules = append(cmd.Rules, &ZeroRule{Range: x})
-			c = tail.Char()
-		case "REQ":
-			if nReq >= MaxReqRules {
-				return nil, p.tailErr(tail, "Too many request rules specified")
-			}
-			r := &ReqRule{Slot: nReq}
-			vals := []*int{&r.P1, &r.P2, &r.MinFreq, &r.Margin}
-			names := []string{"percentage 1", "percentage 2", "minimum frequency", "safety margin"}
-			for i, dst := range vals {
-				if i > 0 {
-					if err := needComma(); err != nil {
-						return nil, err
-					}
-					if tok, err = arg(); err != nil {
-						return nil, err
-					}
-				}
-				if *dst, err = intArg(tok, names[i]); err != nil {
-					return nil, err
-				}
-			}
-			if err := errors.Join(check(r.P1 >= 0 && r.P1 <= 100, r.P1, names[0], "between 0 and 100"),
-				check(r.P2 >= 0 && r.P2 <= 100, r.P2, names[1], "between 0 and 100"),
-				check(r.MinFreq >= 0, r.MinFreq, names[2], "≥ 0"), check(r.Margin >= 0, r.Margin, names[3], "≥ 0")); err != nil {
-				return nil, firstErr(err)
-			}
-			if nReq > 0 && r.P1 > 0 {
-				cmd.Holding = true
-			}
-			nReq++
-			c = tail.Char()
-			cmd.Rules = append(cmd.Rules, r)
-		case "WGT", "MIS":
-			if tok != "0" && tok != "1" {
-				return nil, p.tailErr(tail, "A 0 or a 1 is expected here")
-			}
-			if ruleType == "WGT" {
-				cmd.Rules = append(cmd.Rules, &WgtRule{Apply: tok == "1"})
-			} else {
-				cmd.Rules = append(cmd.Rules, &MisRule{Safe: tok == "1"})
-			}
-			c = tail.Char()
-		case "MAN":
-			n, err := intArg(tok, "margin")
-			if err != nil {
-				return nil, err
-			}
-			if err := check(n >= 0, n, "margin", "≥ 0"); err != nil {
-				return nil, err
-			}
-			cmd.Rules = append(cmd.Rules, &ManRule{Margin: n})
-			c = tail.Char()
-		default:
-			return nil, p.tailErr(tail, "Unknown rule (%s) found", ruleType)
-		}
-		if c != ")" {
-			return nil, p.tailErr(tail, `A ")" is expected here`)
-		}
-		if c = tail.Char(); c != "|" && c != "" {
-			return nil, p.tailErr(tail, `A "|" is expected here`)
-		}
-		next, err := tail.Token()
-		if err != nil {
-			return nil, p.tailErr(tail, "%v", err)
+			return nil, p.tailErr(r.tail, "%v", err)
 		}
 		ruleType = strings.ToUpper(next)
 	}
-	if nP > 0 && !hasActiveP(cmd.Rules) {
+	if r.nP > 0 && !hasActiveP(cmd.Rules) {
 		p.warn(h.Pos, "every p% rule has p = 0, so no p% rule is applied (τ-Argus applies a p% rule only when p > 0)")
 	}
 	return cmd, nil
+}
+
+// ruleReader reads the rules of one <SAFETYRULE> line from the tail of the
+// line, appending them to cmd.
+type ruleReader struct {
+	p                    *parser
+	tail                 *lex.Tail
+	cmd                  *SafetyRule
+	ruleType             string // the rule being read, upper case
+	c                    string // the last character read from the tail
+	nP, nNK, nFreq, nReq int    // rules of each kind read so far
+}
+
+// rule reads one rule of type r.ruleType from its "(" to the "|" after its
+// ")" (or the end of the line).
+func (r *ruleReader) rule() error {
+	if c := r.tail.Char(); c != "(" {
+		return r.err("A ( is expected here")
+	}
+	tok, err := r.arg()
+	if err != nil {
+		return err
+	}
+	if r.ruleType != "MAN" {
+		r.cmd.StatusOnly = false
+	}
+	switch r.ruleType {
+	case "P":
+		err = r.pRule(tok)
+	case "NK":
+		err = r.nkRule(tok)
+	case "FREQ":
+		err = r.freqRule(tok)
+	case "ZERO":
+		err = r.zeroRule(tok)
+	case "REQ":
+		err = r.reqRule(tok)
+	case "WGT", "MIS":
+		err = r.flagRule(tok)
+	case "MAN":
+		err = r.manRule(tok)
+	default:
+		return r.err("Unknown rule (%s) found", r.ruleType)
+	}
+	if err != nil {
+		return err
+	}
+	if r.c != ")" {
+		return r.err(`A ")" is expected here`)
+	}
+	if r.c = r.tail.Char(); r.c != "|" && r.c != "" {
+		return r.err(`A "|" is expected here`)
+	}
+	return nil
+}
+
+// err returns the error at the value last read from the tail.
+func (r *ruleReader) err(format string, args ...any) error {
+	return r.p.tailErr(r.tail, format, args...)
+}
+
+// arg reads the next argument.
+func (r *ruleReader) arg() (string, error) {
+	v, err := r.tail.Token()
+	if err != nil {
+		return "", r.err("%v", err)
+	}
+	return v, nil
+}
+
+// nextArg reads the "," before the next argument and the argument.
+func (r *ruleReader) nextArg() (string, error) {
+	if r.c = r.tail.Char(); r.c != "," {
+		return "", r.err(`A "," is expected here`)
+	}
+	return r.arg()
+}
+
+// intArg reads v as the integer parameter what.
+func (r *ruleReader) intArg(v, what string) (int, error) {
+	n, err := lex.ParseInt(v)
+	if err != nil {
+		return 0, r.err("Illegal value (%s) for %s in rule %s", v, what, r.ruleType)
+	}
+	return n, nil
+}
+
+// check refuses a parameter outside its range; τ-Argus takes such values and
+// computes nonsense (FREQ(-1,0) protects nothing).
+func (r *ruleReader) check(ok bool, v int, what, want string) error {
+	if !ok {
+		return r.err("Illegal value (%d) for %s in rule %s: must be %s", v, what, r.ruleType, want)
+	}
+	return nil
+}
+
+// intArgs reads the rule's integer parameters named names into dst, the
+// first from tok, the others each after a ",". The caller checks their
+// ranges (errors at the last one) before reading the character after them.
+func (r *ruleReader) intArgs(tok string, names []string, dst ...*int) error {
+	for i, d := range dst {
+		if i > 0 {
+			var err error
+			if tok, err = r.nextArg(); err != nil {
+				return err
+			}
+		}
+		n, err := r.intArg(tok, names[i])
+		if err != nil {
+			return err
+		}
+		*d = n
+	}
+	return nil
+}
+
+// pRule reads P(p[,n]) or P(p,q,n) (q defaults to 100, n to 1).
+func (r *ruleReader) pRule(tok string) error {
+	if r.nP >= MaxPRules {
+		return r.err("Too many p%% rules specified")
+	}
+	pr := &PRule{Q: 100, N: 1, Slot: r.nP}
+	var err error
+	if pr.P, err = r.intArg(tok, "p"); err != nil {
+		return err
+	}
+	r.c = r.tail.Char()
+	for k := 0; k < 2 && r.c == ","; k++ {
+		if tok, err = r.arg(); err != nil {
+			return err
+		}
+		if k == 1 {
+			pr.Q = pr.N
+		}
+		if pr.N, err = r.intArg(tok, "n"); err != nil {
+			return err
+		}
+		r.c = r.tail.Char()
+	}
+	// p = 0 leaves the slot inactive whatever q and n are: the engine
+	// applies a p% rule only when p > 0 (CTable::UnsafeCellPQRule and the
+	// protection levels). piargus fills slots with P(0,0), SAS macros
+	// write P(0,0,0).
+	if err := r.check(pr.P >= 0, pr.P, "p", "≥ 0"); err != nil {
+		return err
+	}
+	if pr.P > 0 {
+		if err := errors.Join(r.check(pr.Q >= 1 && pr.Q <= 100, pr.Q, "q", "between 1 and 100"),
+			r.check(pr.P <= pr.Q, pr.P, "p", "≤ q"), r.check(pr.N >= 1, pr.N, "n", "≥ 1")); err != nil {
+			return firstErr(err)
+		}
+	}
+	if r.nP > 1 && pr.P > 0 {
+		r.cmd.Holding = true
+	}
+	r.nP++
+	r.cmd.Rules = append(r.cmd.Rules, pr)
+	return nil
+}
+
+// nkRule reads NK(n,k).
+func (r *ruleReader) nkRule(tok string) error {
+	if r.nNK >= MaxNKRules {
+		return r.err("Too many nk rules specified")
+	}
+	nk := &NKRule{Slot: r.nNK}
+	if err := r.intArgs(tok, []string{"n", "k"}, &nk.N, &nk.K); err != nil {
+		return err
+	}
+	// NK(0,k) fills an unused slot (n = 0 never fires).
+	if err := errors.Join(r.check(nk.N >= 0, nk.N, "n", "≥ 0"), r.check(nk.K >= 0 && nk.K <= 100, nk.K, "k", "between 0 and 100")); err != nil {
+		return firstErr(err)
+	}
+	if r.nNK > 1 && nk.K > 0 {
+		r.cmd.Holding = true
+	}
+	r.nNK++
+	r.cmd.Rules = append(r.cmd.Rules, nk)
+	r.c = r.tail.Char()
+	return nil
+}
+
+// freqRule reads FREQ(minimum frequency, frequency range).
+func (r *ruleReader) freqRule(tok string) error {
+	if r.nFreq >= MaxFreqRules {
+		return r.err("Too many frequency rules specified")
+	}
+	fr := &FreqRule{Slot: r.nFreq}
+	if err := r.intArgs(tok, []string{"minimum frequency", "frequency range"}, &fr.MinFreq, &fr.Range); err != nil {
+		return err
+	}
+	if err := errors.Join(r.check(fr.MinFreq >= 0, fr.MinFreq, "minimum frequency", "≥ 0"),
+		r.check(fr.Range >= 0 && fr.Range <= 100, fr.Range, "frequency range", "between 0 and 100")); err != nil {
+		return firstErr(err)
+	}
+	if r.nFreq > 0 && fr.MinFreq > 0 {
+		r.cmd.Holding = true
+	}
+	r.nFreq++
+	r.cmd.Rules = append(r.cmd.Rules, fr)
+	r.c = r.tail.Char()
+	return nil
+}
+
+// zeroRule reads ZERO(range).
+func (r *ruleReader) zeroRule(tok string) error {
+	x, err := lex.ParseDouble(tok)
+	if err != nil || x < 0 {
+		return r.err("Illegal value (%s) for range in rule ZERO", tok)
+	}
+	r.cmd.Rules = append(r.cmd.Rules, &ZeroRule{Range: x})
+	r.c = r.tail.Char()
+	return nil
+}
+
+// reqRule reads REQ(percentage 1, percentage 2, minimum frequency, safety
+// margin).
+func (r *ruleReader) reqRule(tok string) error {
+	if r.nReq >= MaxReqRules {
+		return r.err("Too many request rules specified")
+	}
+	rq := &ReqRule{Slot: r.nReq}
+	names := []string{"percentage 1", "percentage 2", "minimum frequency", "safety margin"}
+	if err := r.intArgs(tok, names, &rq.P1, &rq.P2, &rq.MinFreq, &rq.Margin); err != nil {
+		return err
+	}
+	if err := errors.Join(r.check(rq.P1 >= 0 && rq.P1 <= 100, rq.P1, names[0], "between 0 and 100"),
+		r.check(rq.P2 >= 0 && rq.P2 <= 100, rq.P2, names[1], "between 0 and 100"),
+		r.check(rq.MinFreq >= 0, rq.MinFreq, names[2], "≥ 0"), r.check(rq.Margin >= 0, rq.Margin, names[3], "≥ 0")); err != nil {
+		return firstErr(err)
+	}
+	if r.nReq > 0 && rq.P1 > 0 {
+		r.cmd.Holding = true
+	}
+	r.nReq++
+	r.cmd.Rules = append(r.cmd.Rules, rq)
+	r.c = r.tail.Char()
+	return nil
+}
+
+// flagRule reads WGT(0|1) or MIS(0|1).
+func (r *ruleReader) flagRule(tok string) error {
+	if tok != "0" && tok != "1" {
+		return r.err("A 0 or a 1 is expected here")
+	}
+	if r.ruleType == "WGT" {
+		r.cmd.Rules = append(r.cmd.Rules, &WgtRule{Apply: tok == "1"})
+	} else {
+		r.cmd.Rules = append(r.cmd.Rules, &MisRule{Safe: tok == "1"})
+	}
+	r.c = r.tail.Char()
+	return nil
+}
+
+// manRule reads MAN(margin).
+func (r *ruleReader) manRule(tok string) error {
+	n, err := r.intArg(tok, "margin")
+	if err != nil {
+		return err
+	}
+	if err := r.check(n >= 0, n, "margin", "≥ 0"); err != nil {
+		return err
+	}
+	r.cmd.Rules = append(r.cmd.Rules, &ManRule{Margin: n})
+	r.c = r.tail.Char()
+	return nil
 }
 
 // hasActiveP reports whether one of rules is a p% rule with p > 0.

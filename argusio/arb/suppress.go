@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // Suppress is <SUPPRESS> METHOD(TabNo[,args...])[rest]. The arguments
@@ -26,7 +27,7 @@ type Suppress struct {
 	// formed; "" at the end of the line or after an unreadable argument)
 	// and EndPos its position.
 	End    string
-	EndPos lex.Pos
+	EndPos poserr.Pos
 	// Rest is the text after End, untrimmed (CKM's p-table files and muC,
 	// see [CKMArgs]).
 	Rest string
@@ -38,8 +39,8 @@ type Arg struct {
 	Text string
 	// Pos is where Text starts; Comma is the position of the comma before
 	// it (where τ-Argus reports an argument too many).
-	Pos, Comma lex.Pos
-	// Err is the *lex.ParseError of an argument that could not be read (no
+	Pos, Comma poserr.Pos
+	// Err is the *poserr.Error of an argument that could not be read (no
 	// separator after it); it is the last argument then.
 	Err error
 }
@@ -145,7 +146,7 @@ func (p *parser) parseSuppress(h Header) (Command, error) {
 			return nil, p.tailErr(tail, "Linked tables is only possible for Modular or Hypercube")
 		}
 	}
-	pos := func() lex.Pos { return lex.Pos{File: s.Name(), Line: s.LineNumber(), Column: tail.Column()} }
+	pos := func() poserr.Pos { return poserr.Pos{File: s.Name(), Line: s.LineNumber(), Column: tail.Column()} }
 	c := tail.Char()
 	for c == "," {
 		a := Arg{Comma: pos()}

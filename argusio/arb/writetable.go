@@ -5,6 +5,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/output"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // Output types of <WRITETABLE>.
@@ -101,10 +102,10 @@ func (p *parser) parseWriteTable(h Header) (Command, error) {
 	cmd.Options = output.DefaultOptions(output.Type(cmd.Type))
 	if isDigits(cmd.OptionText) {
 		cmd.LegacyOption = true
-		p.warn(lex.Pos{File: p.s.Name(), Line: h.Pos.Line, Column: optCol},
+		p.warn(poserr.Pos{File: p.s.Name(), Line: h.Pos.Line, Column: optCol},
 			"legacy numeric option ("+cmd.OptionText+") of <WRITETABLE> ignored; τ-Argus 4.2.5 rejects it with \"Unknown output type ("+cmd.OptionText+")\"")
 	} else if err := cmd.Options.Set(cmd.OptionText); err != nil {
-		return nil, p.tailErr(t, "%s", err.(*output.OptionError).Msg)
+		return nil, p.tailErr(t, "%v", err.(*poserr.Error).Err)
 	}
 	if err := expect(","); err != nil {
 		return nil, err

@@ -27,9 +27,10 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
-// ErrEmptyCode is wrapped in the *lex.ParseError returned for a line whose
+// ErrEmptyCode is wrapped in the *poserr.Error returned for a line whose
 // code is empty.
 var ErrEmptyCode = errors.New("empty code in code list")
 
@@ -63,7 +64,7 @@ func Read(r io.Reader, name string) (*List, error) {
 		code, label, _ := strings.Cut(line, ",")
 		code = strings.TrimRight(code, " \t")
 		if code == "" {
-			return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: lineNo, Column: 1}, Text: line, Err: ErrEmptyCode}
+			return nil, &poserr.Error{Pos: poserr.Pos{File: name, Line: lineNo, Column: 1}, Text: line, Err: ErrEmptyCode}
 		}
 		label = strings.Trim(label, " \t")
 		if _, dup := l.index[code]; !dup {

@@ -3,18 +3,16 @@ package cdl
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpus = testcorpus.Dir()
 
@@ -52,7 +50,7 @@ func TestRead(t *testing.T) {
 
 func TestReadError(t *testing.T) {
 	_, err := Read(strings.NewReader("1,a\n,b\n"), "x.cdl")
-	var pe *lex.ParseError
+	var pe *poserr.Error
 	if !errors.As(err, &pe) || !errors.Is(err, ErrEmptyCode) || pe.Line != 2 || pe.Text != ",b" {
 		t.Fatalf("err = %v", err)
 	}
@@ -134,23 +132,8 @@ func TestCorpus(t *testing.T) {
 			for _, e := range l.Entries {
 				fmt.Fprintf(&b, "%d\t%q\t%q\n", e.Line, e.Code, e.Label)
 			}
-			golden := filepath.Join("testdata", "golden", strings.ReplaceAll(rel, string(filepath.Separator), "__")+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if b.String() != string(want) {
-				t.Errorf("differs from %s:\n%s", golden, b.String())
-			}
+			goldenFile := filepath.Join("testdata", "golden", strings.ReplaceAll(rel, string(filepath.Separator), "__")+".golden")
+			golden.CheckString(t, goldenFile, b.String())
 		})
 	}
 }

@@ -47,13 +47,14 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // DefaultLeadString is the lead string τ-Argus uses when the metadata has no
 // <HIERLEADSTRING>.
 const DefaultLeadString = "."
 
-// Errors wrapped in the *lex.ParseError values returned by [Read]. The texts
+// Errors wrapped in the *poserr.Error values returned by [Read]. The texts
 // are those τ-Argus shows for the engine's error codes (TauArgus.properties),
 // except for ErrCodeEmpty, whose τ-Argus text is empty.
 var (
@@ -111,12 +112,12 @@ type Tree struct {
 }
 
 // Read parses a hierarchy file from r. The name is used in error messages.
-// Errors for malformed content are *lex.ParseError values wrapping one of the
+// Errors for malformed content are *poserr.Error values wrapping one of the
 // Err variables of this package; read errors are returned wrapped.
 func Read(r io.Reader, name string, opt Options) (*Tree, error) {
 	lead := opt.LeadString
 	if lead == "" {
-		return nil, &lex.ParseError{Pos: lex.Pos{File: name}, Err: ErrLeadStringEmpty}
+		return nil, &poserr.Error{Pos: poserr.Pos{File: name}, Err: ErrLeadStringEmpty}
 	}
 	t := &Tree{File: name, LeadString: lead, index: make(map[string]int)}
 	var texts []string // offending text per node, for the second pass
@@ -133,17 +134,17 @@ func Read(r io.Reader, name string, opt Options) (*Tree, error) {
 					depth++
 				}
 				code := line[depth*len(lead):]
-				pos := lex.Pos{File: name, Line: lineNo, Column: depth*len(lead) + 1}
+				pos := poserr.Pos{File: name, Line: lineNo, Column: depth*len(lead) + 1}
 				if code == "" {
-					return nil, &lex.ParseError{Pos: pos, Text: line, Err: ErrCodeEmpty}
+					return nil, &poserr.Error{Pos: pos, Text: line, Err: ErrCodeEmpty}
 				}
 				for _, m := range opt.Missing {
 					if m != "" && code == m {
-						return nil, &lex.ParseError{Pos: pos, Text: line, Err: ErrCodeIsMissing}
+						return nil, &poserr.Error{Pos: pos, Text: line, Err: ErrCodeIsMissing}
 					}
 				}
 				if opt.TotalCode != "" && code == opt.TotalCode {
-					return nil, &lex.ParseError{Pos: pos, Text: line, Err: ErrTotalCode}
+					return nil, &poserr.Error{Pos: pos, Text: line, Err: ErrTotalCode}
 				}
 				t.Nodes = append(t.Nodes, Node{Code: code, Level: depth + 1, Line: lineNo, Column: pos.Column})
 				texts = append(texts, line)
@@ -153,7 +154,7 @@ func Read(r io.Reader, name string, opt Options) (*Tree, error) {
 			break
 		}
 		if errors.Is(err, ErrLineTooLong) {
-			return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: lineNo + 1}, Err: err}
+			return nil, &poserr.Error{Pos: poserr.Pos{File: name, Line: lineNo + 1}, Err: err}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("hrc: reading %s: %w", name, err)
@@ -164,7 +165,7 @@ func Read(r io.Reader, name string, opt Options) (*Tree, error) {
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		if n.Level > prev+1 {
-			return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: n.Line, Column: 1}, Text: texts[i], Err: ErrLevelIncorrect}
+			return nil, &poserr.Error{Pos: poserr.Pos{File: name, Line: n.Line, Column: 1}, Text: texts[i], Err: ErrLevelIncorrect}
 		}
 		prev = n.Level
 	}
@@ -189,18 +190,18 @@ func (t *Tree) checkDuplicates() error {
 			first[n.Code] = i
 			continue
 		}
-		pos := lex.Pos{File: t.File, Line: n.Line, Column: n.Column}
+		pos := poserr.Pos{File: t.File, Line: n.Line, Column: n.Column}
 		chain := []string{n.Code}
 		for a := n.Parent; a >= 0; a = t.Nodes[a].Parent {
 			chain = append(chain, t.Nodes[a].Code)
 			if a == j {
 				slices.Reverse(chain)
-				return &lex.ParseError{Pos: pos, Err: fmt.Errorf("%w: %q (%s; first on line %d)",
+				return &poserr.Error{Pos: pos, Err: fmt.Errorf("%w: %q (%s; first on line %d)",
 					ErrCycle, n.Code, strings.Join(quoteAll(chain), " > "), t.Nodes[j].Line)}
 			}
 		}
 		if n.Leaf || t.Nodes[j].Leaf {
-			return &lex.ParseError{Pos: pos, Err: fmt.Errorf("%w: %q under %s, already on line %d under %s",
+			return &poserr.Error{Pos: pos, Err: fmt.Errorf("%w: %q under %s, already on line %d under %s",
 				ErrDuplicateCode, n.Code, t.parentName(i), t.Nodes[j].Line, t.parentName(j))}
 		}
 		where := "under the same parent"

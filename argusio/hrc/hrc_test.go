@@ -3,18 +3,16 @@ package hrc
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpus = testcorpus.Dir()
 
@@ -150,9 +148,9 @@ func TestReadErrors(t *testing.T) {
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tc.wantErr)
 			}
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("err %T is not a *lex.ParseError", err)
+				t.Fatalf("err %T is not a *poserr.Error", err)
 			}
 			if pe.Line != tc.line || pe.File != "x.hrc" {
 				t.Errorf("position %v, want line %d of x.hrc", pe.Pos, tc.line)
@@ -299,24 +297,9 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "golden", strings.ReplaceAll(rel, string(filepath.Separator), "__")+".golden")
+			goldenFile := filepath.Join("testdata", "golden", strings.ReplaceAll(rel, string(filepath.Separator), "__")+".golden")
 			got := dump(tree)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("tree differs from %s:\n%s", golden, got)
-			}
+			golden.CheckString(t, goldenFile, got)
 		})
 	}
 }
@@ -361,9 +344,9 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, lead string) {
 		tree, err := Read(bytes.NewReader(data), "f.hrc", Options{LeadString: lead})
 		if err != nil {
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("error %v is not a ParseError", err)
+				t.Fatalf("error %v is not a *poserr.Error", err)
 			}
 			return
 		}

@@ -32,7 +32,7 @@
 // an empty field is the total. Matching is the caller's job (the parser does
 // not know the code lists); [Code.Key] carries what τ-Argus compares.
 //
-// Errors are per line (*lex.ParseError) and reading may continue, so that
+// Errors are per line (*poserr.Error) and reading may continue, so that
 // the caller can implement IgnoreError. τ-Argus itself treats them
 // differently, which the caller must reproduce if it wants to be
 // bug-compatible: an illegal action ([ErrIllegalAction]) and an unreadable
@@ -53,9 +53,10 @@ import (
 
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
-// Errors wrapped in the *lex.ParseError values of [Reader.Read]; the full
+// Errors wrapped in the *poserr.Error values of [Reader.Read]; the full
 // messages are τ-Argus's.
 var (
 	ErrSeparator       = errors.New("separator not found in file")
@@ -182,8 +183,8 @@ func (r *Reader) Read() (*Line, error) {
 		ln.Codes[i] = code(c, d)
 	}
 	ln.Action = Action(lex.UpperASCII(sc.NextField(r.sep)))
-	errAt := func(kind error, msg string) *lex.ParseError {
-		return &lex.ParseError{Pos: sc.Pos(), Text: text, Err: lex.Reason(kind, msg)}
+	errAt := func(kind error, msg string) *poserr.Error {
+		return &poserr.Error{Pos: sc.Pos(), Text: text, Err: lex.Reason(kind, msg)}
 	}
 	var numErr error
 	number := func() float64 {
@@ -214,9 +215,9 @@ func (r *Reader) Read() (*Line, error) {
 		}
 		return ln, numErr
 	case ln.Action == AprioriBounds:
-		return nil, &lex.ParseError{Pos: sc.LinePos(), Text: text, Err: lex.Reason(ErrAprioriBounds, ErrAprioriBounds.Error())}
+		return nil, &poserr.Error{Pos: sc.LinePos(), Text: text, Err: lex.Reason(ErrAprioriBounds, ErrAprioriBounds.Error())}
 	case ln.Action == ProtLevel && (ln.Value1 < 0 || ln.Value2 < 0):
-		return nil, &lex.ParseError{Pos: sc.LinePos(), Text: text, Err: lex.Reason(ErrProtectionLevel,
+		return nil, &poserr.Error{Pos: sc.LinePos(), Text: text, Err: lex.Reason(ErrProtectionLevel,
 			"Illegal values for the protection levels: "+numfmt.JavaDouble(ln.Value1)+".. "+numfmt.JavaDouble(ln.Value2))}
 	}
 	return ln, nil
@@ -226,11 +227,11 @@ func (r *Reader) Read() (*Line, error) {
 func (r *Reader) checkFirst(text string) error {
 	pos := r.sc.LinePos()
 	if !strings.Contains(text, r.sep) {
-		return &lex.ParseError{Pos: pos, Text: text, Err: lex.Reason(ErrSeparator, "separator ("+r.sep+") not found in file "+r.name)}
+		return &poserr.Error{Pos: pos, Text: text, Err: lex.Reason(ErrSeparator, "separator ("+r.sep+") not found in file "+r.name)}
 	}
 	split, ok := lex.JavaSplitter(r.sep)
 	if !ok {
-		return &lex.ParseError{Pos: pos, Text: text, Err: ErrBadSeparator}
+		return &poserr.Error{Pos: pos, Text: text, Err: ErrBadSeparator}
 	}
 	parts := split(text)
 	n := len(parts) - 1
@@ -240,7 +241,7 @@ func (r *Reader) checkFirst(text string) error {
 		}
 	}
 	if n != len(r.dims) {
-		return &lex.ParseError{Pos: pos, Text: text, Err: lex.Reason(ErrFieldCount,
+		return &poserr.Error{Pos: pos, Text: text, Err: lex.Reason(ErrFieldCount,
 			"APriory file contains "+strconv.Itoa(n)+" fields, but current table has "+strconv.Itoa(len(r.dims)))}
 	}
 	return nil

@@ -3,18 +3,16 @@ package hst
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpus = testcorpus.Dir()
 
@@ -60,7 +58,7 @@ func readAll(t testing.TB, r *Reader) []string {
 			}
 			return out
 		}
-		var pe *lex.ParseError
+		var pe *poserr.Error
 		if err != nil && !errors.As(err, &pe) {
 			return out
 		}
@@ -229,23 +227,8 @@ func TestCorpus(t *testing.T) {
 				}
 			}
 			out := strings.Join(got, "\n") + "\n"
-			golden := "testdata/golden/" + tc.name + ".golden"
-			if *update {
-				if err := os.MkdirAll("testdata/golden", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if out != string(want) {
-				t.Errorf("differs from %s:\n%s", golden, out)
-			}
+			goldenFile := "testdata/golden/" + tc.name + ".golden"
+			golden.CheckString(t, goldenFile, out)
 		})
 	}
 }
@@ -266,7 +249,7 @@ func FuzzRead(f *testing.F) {
 				return
 			}
 			if err != nil {
-				var pe *lex.ParseError
+				var pe *poserr.Error
 				if !errors.As(err, &pe) {
 					if errors.Is(err, ErrBadSeparator) {
 						return

@@ -3,7 +3,6 @@ package jj
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -14,12 +13,11 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpus = testcorpus.Dir()
 
@@ -33,27 +31,6 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden file:\ngot:\n%s", name, got)
-	}
 }
 
 func lines(data []byte) []string {
@@ -442,7 +419,7 @@ func TestReadErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := Read(strings.NewReader(tt.in), "x.jj")
-		var pe *lex.ParseError
+		var pe *poserr.Error
 		if !errors.As(err, &pe) || !errors.Is(err, tt.want) {
 			t.Errorf("%s: error %v, want %v", tt.name, err, tt.want)
 			continue
@@ -489,7 +466,7 @@ func TestReadSolution(t *testing.T) {
 	}
 	for _, bad := range []string{"a\nb\nm\n", "a\nb\n-3 m\n"} {
 		_, err := ReadSolution(strings.NewReader(bad), "JJ.OUT")
-		var pe *lex.ParseError
+		var pe *poserr.Error
 		if !errors.As(err, &pe) || pe.Line != 3 {
 			t.Errorf("ReadSolution(%q) error %v", bad, err)
 		}
@@ -562,8 +539,8 @@ func TestGolden(t *testing.T) {
 			if err := Write(&b, &frq, tab, g.o); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, g.name, b.Bytes())
-			golden(t, g.name+".frq", frq.Bytes())
+			golden.Check(t, filepath.Join("testdata", "golden", g.name), b.Bytes())
+			golden.Check(t, filepath.Join("testdata", "golden", g.name+".frq"), frq.Bytes())
 			checkAdditive(t, b.Bytes())
 		})
 	}
@@ -731,9 +708,9 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		file, err := Read(strings.NewReader(s), "fuzz.jj")
 		if err != nil {
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("error is not a ParseError: %v", err)
+				t.Fatalf("error is not a *poserr.Error: %v", err)
 			}
 			return
 		}

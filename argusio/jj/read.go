@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // File is the content of a JJ file.
@@ -50,7 +51,7 @@ type Relation struct {
 	Line  int // physical line number in the file
 }
 
-// Errors wrapped in the *lex.ParseError values returned by [Read].
+// Errors wrapped in the *poserr.Error values returned by [Read].
 var (
 	ErrSyntax    = errors.New("malformed JJ line")
 	ErrNumber    = errors.New("invalid number")
@@ -107,7 +108,7 @@ func (lr *lineReader) fail(err error, format string, args ...any) error {
 	}
 	// The line is not quoted: JJ lines hold cell values, which are
 	// confidential; the message names the line and the field.
-	return &lex.ParseError{Pos: lex.Pos{File: lr.name, Line: lr.line}, Err: err}
+	return &poserr.Error{Pos: poserr.Pos{File: lr.name, Line: lr.line}, Err: err}
 }
 
 func (lr *lineReader) ioErr() error {
@@ -144,7 +145,7 @@ func parseCount(b []byte) (int, bool) {
 // per cell line, a status letter s/u/m/z, cell numbers within 0…N−1 and
 // unique, relation lines "rhs k : c (a) …" with exactly k terms referring to
 // existing cells, and nothing after the last relation. Errors are
-// *lex.ParseError values with the file, line and offending text.
+// *poserr.Error values with the file, line and offending text.
 func Read(r io.Reader, name string) (*File, error) {
 	lr := &lineReader{r: lex.SkipBOM(r, 64<<10), name: name}
 	f := &File{}
@@ -345,11 +346,11 @@ func ReadSolution(r io.Reader, name string) ([]int, error) {
 				text := bytes.TrimRight(buf, "\r\n")
 				cell, ok := leadingInt(text)
 				if !ok {
-					return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: line},
+					return nil, &poserr.Error{Pos: poserr.Pos{File: name, Line: line},
 						Err: fmt.Errorf("%w: marked line does not start with a cell number", ErrSyntax)}
 				}
 				if cell < 0 {
-					return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: line},
+					return nil, &poserr.Error{Pos: poserr.Pos{File: name, Line: line},
 						Err: fmt.Errorf("%w: cell %d", ErrIndex, cell)}
 				}
 				out = append(out, cell)

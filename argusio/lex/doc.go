@@ -30,7 +30,8 @@
 // the line were empty, and [Tail.Token] strips quotes only from tokens of at
 // least two bytes. Upper-casing of '<' tokens is ASCII only.
 //
-// The package also holds what every reader of these formats shares: [Pos],
-// the typed [ParseError], and Java-compatible number parsing ([ParseInt],
-// [ParseDouble], [ToDouble], [ToInteger]).
+// The package also holds what every reader of these formats shares:
+// errors that match a sentinel ([Reason]) and Java-compatible number parsing
+// ([ParseInt], [ParseDouble], [ToDouble], [ToInteger]). Its errors are
+// *poserr.Error values (package argusio/poserr).
 package lex

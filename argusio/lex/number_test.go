@@ -2,7 +2,6 @@ package lex
 
 import (
 	"errors"
-	"strings"
 	"testing"
 )
 
@@ -86,23 +85,5 @@ func TestToDoubleToInteger(t *testing.T) {
 		if got != tt.want || msg != tt.msg {
 			t.Errorf("ToInteger(%q) = %d, %q; want %d, %q", tt.in, got, msg, tt.want, tt.msg)
 		}
-	}
-}
-
-func TestCut(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"abc", 3, "abc"}, {"abcdef", 3, "abc… [3 more bytes]"}, {"aé", 2, "a… [2 more bytes]"}, {"aéb", 3, "aé… [1 more bytes]"},
-	} {
-		if got := Cut(tc.in, tc.n); got != tc.want {
-			t.Errorf("Cut(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
-		}
-	}
-	long := &ParseError{Pos: Pos{File: "j.arb", Line: 1}, Text: strings.Repeat("x", 1<<20), Err: ErrSyntax}
-	if n := len(long.Error()); n > 300 {
-		t.Errorf("ParseError quotes %d bytes", n)
 	}
 }

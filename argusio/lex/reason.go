@@ -4,7 +4,7 @@ package lex
 // with the field or value it is about) and which matches kind, the
 // sentinel of its kind, and each non-nil cause with errors.Is and
 // errors.As. The readers of τ-Argus files wrap such errors in a
-// [ParseError].
+// [poserr.Error].
 func Reason(kind error, msg string, causes ...error) error {
 	r := &reason{msg: msg, kinds: []error{kind}}
 	for _, c := range causes {

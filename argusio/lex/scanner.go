@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // maxLine is the longest physical line accepted (bytes); longer lines make
@@ -108,7 +110,7 @@ func (s *Scanner) NextLine() bool {
 			// A text file of τ-Argus has no NUL byte; a binary file (or one
 			// in UTF-16) read as text gives lines of garbage, which some
 			// readers would skip as incorrect and call the file applied.
-			s.err = &ParseError{Pos: Pos{File: s.name, Line: s.lineNo, Column: i + 1}, Err: ErrBinary}
+			s.err = &poserr.Error{Pos: poserr.Pos{File: s.name, Line: s.lineNo, Column: i + 1}, Err: ErrBinary}
 			s.text, s.line, s.off, s.tokOff, s.start = "", "", 0, 0, 0
 			return false
 		}
@@ -155,20 +157,20 @@ func (s *Scanner) TokenColumn() int { return s.tokOff + 1 }
 
 // Pos returns the position of the value last returned by NextToken,
 // NextField or NextChar.
-func (s *Scanner) Pos() Pos {
-	return Pos{File: s.name, Line: s.lineNo, Column: s.tokOff + 1}
+func (s *Scanner) Pos() poserr.Pos {
+	return poserr.Pos{File: s.name, Line: s.lineNo, Column: s.tokOff + 1}
 }
 
 // LinePos returns the position of the first byte of the current line.
-func (s *Scanner) LinePos() Pos {
-	return Pos{File: s.name, Line: s.lineNo, Column: s.start + 1}
+func (s *Scanner) LinePos() poserr.Pos {
+	return poserr.Pos{File: s.name, Line: s.lineNo, Column: s.start + 1}
 }
 
-// Errorf returns a *ParseError positioned at the value last returned by
+// Errorf returns a *poserr.Error positioned at the value last returned by
 // NextToken, NextField or NextChar, carrying the whole current line as the
 // offending text.
-func (s *Scanner) Errorf(format string, args ...any) *ParseError {
-	return &ParseError{Pos: s.Pos(), Text: s.text, Err: fmt.Errorf(format, args...)}
+func (s *Scanner) Errorf(format string, args ...any) *poserr.Error {
+	return &poserr.Error{Pos: s.Pos(), Text: s.text, Err: fmt.Errorf(format, args...)}
 }
 
 // advance removes n bytes from the front of the remainder and then strips

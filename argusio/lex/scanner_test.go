@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // op is one call on a Scanner and its expected result. Kinds:
@@ -153,7 +155,7 @@ func TestScannerPositions(t *testing.T) {
 	if !s.NextLine() {
 		t.Fatal("no line")
 	}
-	if got := s.LinePos(); got != (Pos{File: "f.rda", Line: 3, Column: 3}) {
+	if got := s.LinePos(); got != (poserr.Pos{File: "f.rda", Line: 3, Column: 3}) {
 		t.Errorf("LinePos = %+v", got)
 	}
 	s.NextToken()
@@ -210,27 +212,6 @@ func TestScannerCRLFAcrossReads(t *testing.T) {
 	}
 }
 
-func TestPosString(t *testing.T) {
-	tests := []struct {
-		p    Pos
-		want string
-	}{
-		{Pos{File: "a"}, "a"},
-		{Pos{File: "a", Line: 2}, "a:2"},
-		{Pos{File: "a", Line: 2, Column: 5}, "a:2:5"},
-		{Pos{File: "a", Column: 5}, "a"},
-	}
-	for _, tt := range tests {
-		if got := tt.p.String(); got != tt.want {
-			t.Errorf("%+v: %q, want %q", tt.p, got, tt.want)
-		}
-	}
-	e := &ParseError{Pos: Pos{File: "f", Line: 1}, Err: errors.New("bad")}
-	if e.Error() != "f:1: bad" || !errors.Is(e, e.Err) {
-		t.Errorf("ParseError: %v", e)
-	}
-}
-
 // TestBinaryInput: a line with a NUL byte stops the scanner with
 // ErrBinary at its line and column; the lines before it are read.
 func TestBinaryInput(t *testing.T) {
@@ -239,7 +220,7 @@ func TestBinaryInput(t *testing.T) {
 	for s.NextLine() {
 		lines = append(lines, s.Text())
 	}
-	var pe *ParseError
+	var pe *poserr.Error
 	if len(lines) != 1 || !errors.As(s.Err(), &pe) || !errors.Is(s.Err(), ErrBinary) || pe.Line != 2 || pe.Column != 6 {
 		t.Fatalf("lines %q, error %v", lines, s.Err())
 	}

@@ -3,33 +3,14 @@ package logbook
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sdcengine/argus/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n got %q\nwant %q", name, got, want)
-	}
-}
 
 func TestTimestamp(t *testing.T) {
 	loc := time.FixedZone("CET", 3600)
@@ -107,7 +88,7 @@ func TestWriterGolden(t *testing.T) {
 	if err := w.Logf("WARNING: %s", "Variable A and variable B overlap."); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "run.golden", buf.Bytes())
+	golden.Check(t, filepath.Join("testdata", "run.golden"), buf.Bytes())
 
 	// LF variant for Linux-native output.
 	buf.Reset()
@@ -164,7 +145,7 @@ func TestVersionInfo(t *testing.T) {
 	if err := WriteVersionInfo(&buf, TauArgusVersion, TauArgusBuild); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "versioninfo.golden", buf.Bytes())
+	golden.Check(t, filepath.Join("testdata", "versioninfo.golden"), buf.Bytes())
 	// sdcTable splits at ';' and ':' and trims.
 	parts := strings.Split(buf.String(), ";")
 	if len(parts) != 2 || strings.TrimSpace(strings.Split(parts[0], ":")[1]) != "4.2.5" || strings.TrimSpace(strings.Split(parts[1], ":")[1]) != "3" {

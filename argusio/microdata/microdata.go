@@ -45,7 +45,9 @@
 //     numeric prefix, else 0) and is not special otherwise.
 //
 // Errors for a bad record (wrong length, too few fields, not numeric) are
-// *lex.ParseError values wrapping a *[RecordError]; reading may continue with
+// *poserr.Error values (Field names the variable) whose cause says "record
+// <n>: <reason> (variable <name>)" and matches one of the Err variables of
+// this package with errors.Is; reading may continue with
 // the next record. "File is empty", "Record too short" and I/O errors end the
 // reading.
 //
@@ -67,6 +69,7 @@ import (
 	"strconv"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // MaxLineLength is the longest line, in bytes, a Reader accepts.
@@ -129,24 +132,6 @@ type Layout struct {
 	NumFields int
 	Fields    []Field
 }
-
-// RecordError describes what is wrong with one record.
-type RecordError struct {
-	Record int    // 1-based number among the non-empty records (τ-Argus's "line")
-	Field  string // name of the offending field, if any
-	Err    error  // one of the Err variables of this package
-}
-
-// Error returns a message like "record 12: Is not numeric (variable Var1)".
-func (e *RecordError) Error() string {
-	if e.Field == "" {
-		return fmt.Sprintf("record %d: %v", e.Record, e.Err)
-	}
-	return fmt.Sprintf("record %d: %v (variable %s)", e.Record, e.Err, e.Field)
-}
-
-// Unwrap returns the underlying error.
-func (e *RecordError) Unwrap() error { return e.Err }
 
 // Reader reads the records of a microdata file.
 type Reader struct {
@@ -265,7 +250,7 @@ func recordLength(line []byte) int {
 }
 
 // Read returns the next record, or io.EOF after the last one. A bad record
-// gives a *lex.ParseError (wrapping a *RecordError) and the next call
+// gives a *poserr.Error (see the package documentation) and the next call
 // continues with the following record; other errors are final.
 func (r *Reader) Read() (*Record, error) {
 	if r.err != nil {
@@ -284,14 +269,14 @@ func (r *Reader) Read() (*Record, error) {
 		if !r.started {
 			r.started = true
 			if n == 0 {
-				r.err = r.parseError(1, &RecordError{Record: 1, Err: ErrEmptyFile})
+				r.err = r.parseError(1, 1, "", ErrEmptyFile)
 				return nil, r.err
 			}
 			if r.layout.Format == Fixed {
 				r.fixedLen = n
 				for _, f := range r.layout.Fields {
 					if f.Pos-1+f.Length > n {
-						r.err = r.parseError(f.Pos, &RecordError{Record: 1, Field: f.Name, Err: ErrRecordTooShort})
+						r.err = r.parseError(f.Pos, 1, f.Name, ErrRecordTooShort)
 						return nil, r.err
 					}
 				}
@@ -324,13 +309,14 @@ func (r *Reader) fail(err error) error {
 	case err == io.EOF:
 		if !r.started {
 			r.started = true
-			r.err = r.parseError(0, &RecordError{Record: 1, Err: ErrEmptyFile})
+			r.err = r.parseError(0, 1, "", ErrEmptyFile)
 			return r.err
 		}
 		r.err = io.EOF
 	case errors.Is(err, ErrLineTooLong):
-		r.err = r.parseError(0, &RecordError{Record: r.recNo + 1, Err: ErrLineTooLong})
-		r.err.(*lex.ParseError).Line = r.lineNo + 1
+		pe := r.parseError(0, r.recNo+1, "", ErrLineTooLong)
+		pe.Line = r.lineNo + 1
+		r.err = pe
 	default:
 		r.err = fmt.Errorf("microdata: reading %s: %w", r.name, err)
 	}
@@ -339,20 +325,26 @@ func (r *Reader) fail(err error) error {
 
 // parseError builds the error for the current line. It never carries the
 // record's text or a value: microdata are confidential, so messages name the
-// file, line, column, record number, variable and reason only.
-func (r *Reader) parseError(col int, err *RecordError) *lex.ParseError {
-	return &lex.ParseError{Pos: lex.Pos{File: r.name, Line: r.lineNo, Column: col}, Err: err}
+// file, line, column, record number (τ-Argus's "line": the 1-based number
+// among the non-empty records), variable (field, "" for none) and reason
+// (one of the Err variables, possibly wrapped) only.
+func (r *Reader) parseError(col, record int, field string, reason error) *poserr.Error {
+	cause := fmt.Errorf("record %d: %w", record, reason)
+	if field != "" {
+		cause = fmt.Errorf("record %d: %w (variable %s)", record, reason, field)
+	}
+	return &poserr.Error{Pos: poserr.Pos{File: r.name, Line: r.lineNo, Column: col}, Field: field, Err: cause}
 }
 
 // decode extracts the fields of one record (text without terminator).
-func (r *Reader) decode(text []byte) (*Record, *lex.ParseError) {
+func (r *Reader) decode(text []byte) (*Record, *poserr.Error) {
 	rec := &r.rec
 	rec.line, rec.number, rec.text = r.lineNo, r.recNo, text
 	fields := r.layout.Fields
 	if r.layout.Format == Fixed {
 		if len(text) != r.fixedLen {
-			return nil, r.parseError(0, &RecordError{Record: r.recNo,
-				Err: fmt.Errorf("%w (%d bytes; the first record has %d)", ErrWrongLength, len(text), r.fixedLen)})
+			return nil, r.parseError(0, r.recNo, "",
+				fmt.Errorf("%w (%d bytes; the first record has %d)", ErrWrongLength, len(text), r.fixedLen))
 		}
 		for i, f := range fields {
 			rec.vals[i] = text[f.Pos-1 : f.Pos-1+f.Length]
@@ -369,10 +361,10 @@ func (r *Reader) decode(text []byte) (*Record, *lex.ParseError) {
 		}
 		x, ok := convertNumeric(v)
 		if !ok && !rec.miss[i] {
-			return nil, r.parseError(r.column(text, i), &RecordError{Record: r.recNo, Field: f.Name, Err: ErrNotNumeric})
+			return nil, r.parseError(r.column(text, i), r.recNo, f.Name, ErrNotNumeric)
 		}
 		if math.IsInf(x, 0) && !rec.miss[i] {
-			return nil, r.parseError(r.column(text, i), &RecordError{Record: r.recNo, Field: f.Name, Err: ErrNotFinite})
+			return nil, r.parseError(r.column(text, i), r.recNo, f.Name, ErrNotFinite)
 		}
 		rec.nums[i] = x
 	}
@@ -381,7 +373,7 @@ func (r *Reader) decode(text []byte) (*Record, *lex.ParseError) {
 
 // decodeFree splits a free-format record and normalises the requested
 // fields into rec.buf.
-func (r *Reader) decodeFree(text []byte) *lex.ParseError {
+func (r *Reader) decodeFree(text []byte) *poserr.Error {
 	rec := &r.rec
 	sep := r.layout.Separator
 	// Locate the start of every needed field.
@@ -396,7 +388,7 @@ func (r *Reader) decodeFree(text []byte) *lex.ParseError {
 		j := indexByte(text[p:], sep)
 		if j < 0 {
 			if k != r.needField-1 {
-				return r.parseError(0, &RecordError{Record: r.recNo, Err: ErrFreeFormat})
+				return r.parseError(0, r.recNo, "", ErrFreeFormat)
 			}
 			break
 		}

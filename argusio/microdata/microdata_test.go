@@ -3,7 +3,6 @@ package microdata
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -12,11 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpus = testcorpus.Dir()
 
@@ -49,9 +47,13 @@ func readAll(t testing.TB, r *Reader) []string {
 			return out
 		}
 		out = append(out, render(rec, err))
-		var pe *lex.ParseError
+		var pe *poserr.Error
 		if err != nil && !errors.As(err, &pe) {
 			return out
+		}
+		// The variable the message names is the error's field.
+		if _, v, ok := strings.Cut(fmt.Sprint(err), "(variable "); ok && pe.Field+")" != v || !ok && pe != nil && pe.Field != "" {
+			t.Errorf("error %q has field %q", err, pe.Field)
 		}
 		if errors.Is(err, ErrEmptyFile) || errors.Is(err, ErrRecordTooShort) || errors.Is(err, ErrLineTooLong) {
 			// Final errors must repeat.
@@ -413,20 +415,8 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := strings.Join(readAll(t, r), "\n") + "\n"
-			golden := "testdata/" + tc.file + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s:\n%s", golden, got)
-			}
+			goldenFile := "testdata/" + tc.file + ".golden"
+			golden.CheckString(t, goldenFile, got)
 		})
 	}
 }
@@ -453,7 +443,7 @@ func FuzzRead(f *testing.F) {
 				return
 			}
 			if err != nil {
-				var pe *lex.ParseError
+				var pe *poserr.Error
 				if !errors.As(err, &pe) {
 					t.Fatalf("unexpected error type %T: %v", err, err)
 				}

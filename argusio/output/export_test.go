@@ -1,9 +1,11 @@
 package output
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/internal/golden"
 )
 
 // GoldenTable and Golden give the external tests (which may import
@@ -12,4 +14,6 @@ import (
 func GoldenTable(t *testing.T) *table.Table { return goldenTable(t) }
 
 // Golden compares got with testdata/name (rewritten with -update).
-func Golden(t *testing.T, name string, got []byte) { golden(t, name, got) }
+func Golden(t *testing.T, name string, got []byte) {
+	golden.Check(t, filepath.Join("testdata", "golden", name), got)
+}

@@ -1,11 +1,13 @@
 package output
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
 )
 
@@ -89,16 +91,12 @@ func (o Options) sep() byte {
 	return o.DecimalSeparator
 }
 
-// OptionError is a malformed <WRITETABLE> option string. Its message is
-// τ-Argus's.
-type OptionError struct {
-	Options string // the whole option string
-	Msg     string // τ-Argus's message
-}
-
-// Error returns τ-Argus's message followed by the option string.
-func (e *OptionError) Error() string {
-	return fmt.Sprintf("%s in <WRITETABLE> options %q", e.Msg, e.Options)
+// optionError returns the error of the malformed option string opts: a
+// *poserr.Error whose Text is opts and whose cause is τ-Argus's message msg;
+// its message is msg followed by the option string.
+func optionError(opts, msg string) *poserr.Error {
+	return &poserr.Error{Field: "<WRITETABLE> options", Text: opts, Err: errors.New(msg),
+		Msg: fmt.Sprintf("%s in <WRITETABLE> options %q", msg, opts)}
 }
 
 // ParseOptions parses the option field of <WRITETABLE> for output type t,
@@ -109,8 +107,7 @@ func (e *OptionError) Error() string {
 func ParseOptions(s string, t Type) (Options, error) {
 	o := DefaultOptions(t)
 	if err := o.Set(strings.ToUpper(lex.Trim(s))); err != nil {
-		err.(*OptionError).Options = s
-		return o, err
+		return o, optionError(s, err.(*poserr.Error).Err.Error())
 	}
 	return o, nil
 }
@@ -120,7 +117,7 @@ func ParseOptions(s string, t Type) (Options, error) {
 // (blanks after a code and after a sign are skipped; s is taken as written,
 // so a blank before the first item is part of its code). It is the one
 // reader of <WRITETABLE> options. On a malformed item it returns an
-// *[OptionError] with τ-Argus's message, o holding the items before it: a
+// *poserr.Error whose cause is τ-Argus's message and whose Text is s, o holding the items before it: a
 // fragment shorter than two characters (this includes the legacy numeric
 // options such as "3") gives "Unknown output type (3)", an unknown code
 // "Unknown output type (XX)", and a missing sign "+ or - expected; not a …".
@@ -128,7 +125,7 @@ func (o *Options) Set(s string) error {
 	hs := s
 	for hs != "" {
 		if len(hs) < 2 {
-			return &OptionError{s, "Unknown output type (" + hs + ")"}
+			return optionError(s, "Unknown output type ("+hs+")")
 		}
 		code := hs[:2]
 		hs = lex.Trim(hs[2:])
@@ -138,11 +135,11 @@ func (o *Options) Set(s string) error {
 			hs = lex.Trim(hs[1:])
 		}
 		if sign != "+" && sign != "-" {
-			return &OptionError{s, "+ or - expected; not a " + sign}
+			return optionError(s, "+ or - expected; not a "+sign)
 		}
 		f := o.flag(code)
 		if f == nil {
-			return &OptionError{s, "Unknown output type (" + code + ")"}
+			return optionError(s, "Unknown output type ("+code+")")
 		}
 		*f = sign == "+"
 	}

@@ -3,7 +3,9 @@ package output
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -11,7 +13,9 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/internal/golden"
 )
 
 // TestCodeValueReproducesRealOutputs rebuilds the cells of real τ-Argus
@@ -197,7 +201,7 @@ func TestGolden(t *testing.T) {
 			if err := g.write(&b); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, g.name, b.Bytes())
+			golden.Check(t, filepath.Join("testdata", "golden", g.name), b.Bytes())
 		})
 	}
 }
@@ -271,8 +275,8 @@ func TestParseOptions(t *testing.T) {
 	for _, tt := range tests {
 		o, err := ParseOptions(tt.in, tt.typ)
 		if tt.err != "" {
-			var oe *OptionError
-			if !errors.As(err, &oe) || oe.Msg != tt.err {
+			var oe *poserr.Error
+			if !errors.As(err, &oe) || oe.Err.Error() != tt.err || oe.Text != tt.in || err.Error() != fmt.Sprintf("%s in <WRITETABLE> options %q", tt.err, tt.in) {
 				t.Errorf("ParseOptions(%q) error = %v, want %q", tt.in, err, tt.err)
 			}
 			continue
@@ -826,8 +830,8 @@ func TestOptionsSet(t *testing.T) {
 	} {
 		o := DefaultOptions(TypeCodeValue)
 		err := o.Set(tc.in)
-		var oe *OptionError
-		if tc.err != "" && (!errors.As(err, &oe) || oe.Msg != tc.err || oe.Options != tc.in) || tc.err == "" && err != nil {
+		var oe *poserr.Error
+		if tc.err != "" && (!errors.As(err, &oe) || oe.Err.Error() != tc.err || oe.Text != tc.in) || tc.err == "" && err != nil {
 			t.Errorf("Set(%q) error %v, want %q", tc.in, err, tc.err)
 		}
 		if tc.want != "" && o.String() != tc.want {

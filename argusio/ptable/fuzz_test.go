@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 func FuzzRead(f *testing.F) {
@@ -26,7 +26,7 @@ func FuzzRead(f *testing.F) {
 		}
 		tab, err := Read(bytes.NewReader(data), "f.csv", kind)
 		if err != nil {
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if !errors.As(err, &pe) || !errors.Is(err, ErrMalformed) {
 				t.Fatalf("error %v is not a malformed-p-table parse error", err)
 			}

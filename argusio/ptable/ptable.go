@@ -36,6 +36,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // Kind is the kind of table a p-table perturbs.
@@ -100,36 +101,22 @@ type Table struct {
 	Rows map[string][]Row
 }
 
-// FieldError is an error in one field of a line.
-type FieldError struct {
-	Field string // the column name
-	Err   error
-}
-
-func (e *FieldError) Error() string { return "field " + e.Field + ": " + e.Err.Error() }
-func (e *FieldError) Unwrap() error { return e.Err }
-
 // ErrMalformed is wrapped by every error about the content of a p-table.
 var ErrMalformed = errors.New("malformed p-table")
 
-type malformed struct{ err error }
-
-func (m malformed) Error() string { return m.err.Error() }
-func (m malformed) Unwrap() []error {
-	return []error{m.err, ErrMalformed}
-}
-
+// posErr returns the *poserr.Error at file:line:col, about the column named
+// field ("" for none, else named in the message), wrapping ErrMalformed.
 func posErr(file string, line, col int, field string, format string, args ...any) error {
-	err := fmt.Errorf(format, args...)
+	msg := fmt.Sprintf(format, args...)
 	if field != "" {
-		err = &FieldError{Field: field, Err: err}
+		msg = "field " + field + ": " + msg
 	}
-	return &lex.ParseError{Pos: lex.Pos{File: file, Line: line, Column: col}, Err: malformed{err}}
+	return &poserr.Error{Pos: poserr.Pos{File: file, Line: line, Column: col}, Field: field, Err: lex.Reason(ErrMalformed, msg)}
 }
 
 // Read reads a p-table of the given kind from r; name is the file name for
-// messages. Every error about the content is a *lex.ParseError (file, line,
-// column) that wraps ErrMalformed, and a *FieldError for a bad field.
+// messages. Every error about the content is a *poserr.Error (file, line,
+// column, and Field for a bad field) that wraps ErrMalformed.
 func Read(r io.Reader, name string, kind Kind) (*Table, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), MaxLineLength)

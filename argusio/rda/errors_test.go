@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 func TestParseErrors(t *testing.T) {
@@ -82,9 +82,9 @@ func TestParseErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error; metadata %+v", m)
 			}
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("error %T %v is not a *lex.ParseError", err, err)
+				t.Fatalf("error %T %v is not a *poserr.Error", err, err)
 			}
 			if pe.Err.Error() != tt.msg {
 				t.Errorf("message\n got %q\nwant %q", pe.Err.Error(), tt.msg)

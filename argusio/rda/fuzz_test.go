@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // FuzzParse checks that Parse never panics and that what it accepts
@@ -29,9 +29,9 @@ func FuzzParse(f *testing.F) {
 		}
 		m, err := Parse(strings.NewReader(string(data)), "fuzz.rda", origin)
 		if err != nil {
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("error %T is not a ParseError: %v", err, err)
+				t.Fatalf("error %T is not a *poserr.Error: %v", err, err)
 			}
 			if pe.Line < 0 || pe.Column < 0 {
 				t.Fatalf("bad position %+v", pe.Pos)

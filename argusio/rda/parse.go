@@ -11,6 +11,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // ErrRData is returned (wrapped) by [Parse] for an R workspace file, which
@@ -41,7 +42,7 @@ func IsRData(prefix []byte) bool {
 
 // Parse reads a metadata file of the given origin from r; name is used in
 // positions and messages. It returns the metadata with its warnings, or an
-// error: a *lex.ParseError for invalid content (τ-Argus's message), an
+// error: a *poserr.Error for invalid content (τ-Argus's message), an
 // error wrapping [ErrRData] for an R workspace file, or a read error.
 func Parse(r io.Reader, name string, origin Origin) (*Metadata, error) {
 	if origin != Microdata && origin != Tabular {
@@ -49,14 +50,14 @@ func Parse(r io.Reader, name string, origin Origin) (*Metadata, error) {
 	}
 	br := bufio.NewReader(r)
 	if head, _ := br.Peek(16); IsRData(head) {
-		return nil, &lex.ParseError{Pos: lex.Pos{File: name}, Err: ErrRData}
+		return nil, &poserr.Error{Pos: poserr.Pos{File: name}, Err: ErrRData}
 	}
 	p := &parser{
 		s: lex.NewScanner(br, name),
 		m: &Metadata{
 			File: name, Origin: origin, Format: Fixed, Separator: ";",
 			Safe: "S", Unsafe: "U", Protect: "P",
-			GlobalPos: map[string]lex.Pos{},
+			GlobalPos: map[string]poserr.Pos{},
 		},
 	}
 	if origin == Tabular {
@@ -95,7 +96,7 @@ func (p *parser) quoted() string {
 	return v
 }
 
-// errf returns a ParseError at the current token with the whole line as text.
+// errf returns a *poserr.Error at the current token with the whole line as text.
 func (p *parser) errf(format string, args ...any) error {
 	return p.s.Errorf(format, args...)
 }
@@ -119,7 +120,7 @@ func (p *parser) parse() error {
 			}
 		}
 		if tok == "" {
-			return &lex.ParseError{Pos: pos, Text: s.Text(), Err: fmt.Errorf("Empty variable name in line %d", s.LineNumber())}
+			return &poserr.Error{Pos: pos, Text: s.Text(), Err: fmt.Errorf("Empty variable name in line %d", s.LineNumber())}
 		}
 		if tok[0] != '<' {
 			if err := p.declare(tok, pos); err != nil {
@@ -141,7 +142,7 @@ func (p *parser) parse() error {
 }
 
 // parseInt parses an integer argument like Java's Integer.parseInt; what
-// for τ-Argus is a runtime crash becomes a ParseError naming what.
+// for τ-Argus is a runtime crash becomes a *poserr.Error naming what.
 func (p *parser) parseInt(tok, what string) (int, error) {
 	n, err := lex.ParseInt(tok)
 	if err != nil {
@@ -162,12 +163,12 @@ func (p *parser) parseNonNegative(tok, what string) (int, error) {
 }
 
 // declare handles a variable line.
-func (p *parser) declare(name string, pos lex.Pos) error {
+func (p *parser) declare(name string, pos poserr.Pos) error {
 	s := p.s
 	v := &Variable{
 		Name: name, Pos: pos, HierLeadString: DefaultLeadString,
 		CKM:        CKM{Type: "N", TopK: 1, Sigma0: -1, Sigma1: -1, XStar: -1, Q: -1},
-		KeywordPos: map[string]lex.Pos{},
+		KeywordPos: map[string]poserr.Pos{},
 	}
 	p.m.Variables = append(p.m.Variables, v)
 	p.v = v
@@ -330,7 +331,7 @@ func (p *parser) unknown(tok string) error {
 }
 
 // microKeyword handles a keyword line of microdata metadata.
-func (p *parser) microKeyword(tok string, pos lex.Pos) error {
+func (p *parser) microKeyword(tok string, pos poserr.Pos) error {
 	if err := p.needVariable(); err != nil {
 		return err
 	}
@@ -513,7 +514,7 @@ func (p *parser) scaling() error {
 }
 
 // tableKeyword handles a keyword line of tabular metadata.
-func (p *parser) tableKeyword(tok string, pos lex.Pos) error {
+func (p *parser) tableKeyword(tok string, pos poserr.Pos) error {
 	switch tok {
 	case "<SEPARATOR>":
 		p.m.Separator = p.quoted()
@@ -539,7 +540,7 @@ var tableNumericKinds = map[string]Kind{
 	"<UPPERPL>": UpperPL,
 }
 
-func (p *parser) tableVarKeyword(tok string, pos lex.Pos) error {
+func (p *parser) tableVarKeyword(tok string, pos poserr.Pos) error {
 	if !isTableKeyword(tok) {
 		return p.unknown(tok)
 	}
@@ -587,10 +588,10 @@ func isTableKeyword(tok string) bool {
 // verify applies τ-Argus's checks after reading (Metadata.verify).
 func (m *Metadata) verify() error {
 	fileErr := func(msg string) error {
-		return &lex.ParseError{Pos: lex.Pos{File: m.File}, Err: errors.New(msg)}
+		return &poserr.Error{Pos: poserr.Pos{File: m.File}, Err: errors.New(msg)}
 	}
 	varErr := func(v *Variable, msg string) error {
-		return &lex.ParseError{Pos: v.Pos, Text: v.Name, Err: errors.New(msg)}
+		return &poserr.Error{Pos: v.Pos, Text: v.Name, Err: errors.New(msg)}
 	}
 	if len(m.Variables) == 0 {
 		return fileErr("No variables have been specified.")

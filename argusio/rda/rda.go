@@ -3,7 +3,7 @@
 //
 // The contract: [Parse] accepts exactly what τ-Argus 4.2.5 accepts
 // (Metadata.readMicroMetadata / readTableMetadata followed by
-// Metadata.verify) and rejects the rest with a *lex.ParseError whose message
+// Metadata.verify) and rejects the rest with a *poserr.Error whose message
 // is τ-Argus's own text. Where τ-Argus crashes with a Java runtime error
 // (a non-numeric position, length or decimals; a keyword before the first
 // variable in tabular metadata; a variable without any type keyword; more
@@ -24,7 +24,7 @@ package rda
 
 import (
 	"github.com/sdcengine/argus/argusio/charset"
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // Origin says which kind of data a metadata file describes. τ-Argus decides
@@ -198,7 +198,7 @@ type Metadata struct {
 
 	// GlobalPos holds the position of the last occurrence of each global
 	// keyword (<SEPARATOR>, <SPSS>, <SAFE>, <UNSAFE>, <PROTECT>).
-	GlobalPos map[string]lex.Pos
+	GlobalPos map[string]poserr.Pos
 
 	Variables []*Variable // in declaration order (= column order for free and tabular data)
 	Warnings  []Warning
@@ -207,7 +207,7 @@ type Metadata struct {
 // Variable is one declared variable with everything its keywords set.
 type Variable struct {
 	Name string
-	Pos  lex.Pos // position of the declaration line
+	Pos  poserr.Pos // position of the declaration line
 	Kind Kind
 
 	// Start is the 1-based start column in fixed-format microdata (0
@@ -241,7 +241,7 @@ type Variable struct {
 
 	// KeywordPos holds the position of the last occurrence of each keyword
 	// given for this variable, keyed by the upper-case keyword ("<TOTCODE>").
-	KeywordPos map[string]lex.Pos
+	KeywordPos map[string]poserr.Pos
 }
 
 // CKM holds the cell-key method settings of a numeric microdata variable.
@@ -262,7 +262,7 @@ type CKM struct {
 
 // Warning is a non-fatal finding, logged by τ-Argus as "WARNING: <Msg>".
 type Warning struct {
-	Pos lex.Pos
+	Pos poserr.Pos
 	Msg string
 }
 

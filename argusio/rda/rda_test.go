@@ -2,7 +2,6 @@ package rda
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,11 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpusDir = testcorpus.Dir()
 
@@ -54,33 +52,13 @@ func dump(m *Metadata) string {
 	return b.String()
 }
 
-func sortedKeys(m map[string]lex.Pos) []string {
+func sortedKeys(m map[string]poserr.Pos) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-func checkGolden(t *testing.T, golden, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", golden, got, want)
-	}
 }
 
 func parseFile(t *testing.T, path string, origin Origin) (*Metadata, error) {
@@ -122,7 +100,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, filepath.Join("testdata", "golden", name+".golden"), dump(m))
+			golden.CheckString(t, filepath.Join("testdata", "golden", name+".golden"), dump(m))
 		})
 	}
 }
@@ -159,8 +137,8 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "corpus", strings.ReplaceAll(rel, string(filepath.Separator), "__")+".golden")
-			checkGolden(t, golden, dump(m))
+			goldenFile := filepath.Join("testdata", "corpus", strings.ReplaceAll(rel, string(filepath.Separator), "__")+".golden")
+			golden.CheckString(t, goldenFile, dump(m))
 		})
 		return nil
 	})

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // Source is the code list of a non-hierarchical variable as τ-Argus holds it
@@ -75,7 +76,9 @@ type recodeState struct {
 // length checks of all rules, the list of new codes (sorted), the mapping of
 // the source codes with untouched codes keeping their own code, all codes
 // padded to the widest new code, and the new missing codes (from <MISSING>,
-// else those of the source) appended last. Errors are *Error values.
+// else those of the source) appended last. Errors are *poserr.Error values
+// at the rule (file, line, column), with τ-Argus's message (see
+// [ReadGlobal]) without the position.
 //
 // Ranges and open ranges select the existing codes between their ends in
 // byte-wise order (missing codes excluded); a single code that does not
@@ -87,8 +90,8 @@ func (g *Global) Apply(src Source) (*Result, error) {
 	copy(rules, g.Rules)
 	for i := range rules {
 		rules[i].Items = nil
-		if err := parseRule(&rules[i], src.Length); err != nil {
-			return nil, err
+		if err := parseRule(g.File, &rules[i], src.Length); err != nil {
+			return nil, tauWording(err)
 		}
 	}
 	// As τ-Argus's SetMissing: a lone second missing code is the first.
@@ -134,13 +137,17 @@ func (g *Global) Apply(src Source) (*Result, error) {
 		}
 	}
 	if len(st.rec) < 2 {
-		return nil, &Error{Kind: ErrEmptySpec, Index: 1, Pos: 1}
+		first := Rule{Index: 1}
+		if len(rules) > 0 {
+			first = rules[0]
+		}
+		return nil, tauWording(ruleError(g.File, ErrEmptySpec, &first, 1))
 	}
 	slices.Sort(st.rec)
 
 	// First assignment: finds errors and the untouched codes.
-	if err := st.assign(rules); err != nil {
-		return nil, err
+	if err := st.assign(g.File, rules); err != nil {
+		return nil, tauWording(err)
 	}
 	untouched := 0
 	for i := 0; i < len(st.src)-st.nMissSrc; i++ {
@@ -206,8 +213,8 @@ func (g *Global) Apply(src Source) (*Result, error) {
 	// Final assignment.
 	st.resetDest()
 	st.overlap, st.noSense = 0, 0
-	if err := st.assign(rules); err != nil {
-		return nil, err
+	if err := st.assign(g.File, rules); err != nil {
+		return nil, tauWording(err)
 	}
 	nRec := len(st.rec)
 	if first := len(st.src) - st.nMissSrc; st.nMissSrc > 0 && first < len(st.src) {
@@ -260,6 +267,13 @@ func (st *recodeState) resetDest() {
 	st.dest[0] = -2
 }
 
+// tauWording makes τ-Argus's message, without the position, the message of
+// e, as Apply has always reported it.
+func tauWording(e *poserr.Error) *poserr.Error {
+	e.Msg = e.Err.Error()
+	return e
+}
+
 // addRecode appends code to the new code list unless it is there already.
 func (st *recodeState) addRecode(code string) {
 	if !slices.Contains(st.rec, code) {
@@ -268,11 +282,11 @@ func (st *recodeState) addRecode(code string) {
 }
 
 // assign runs τ-Argus's SRCCODE phase over all rules.
-func (st *recodeState) assign(rules []Rule) error {
+func (st *recodeState) assign(file string, rules []Rule) *poserr.Error {
 	for _, r := range rules {
 		for _, it := range r.Items {
 			if st.setCode(r.Dest, it) {
-				return &Error{Kind: ErrMissingToValid, Index: r.Index, Pos: it.Pos}
+				return ruleError(file, ErrMissingToValid, &r, it.Pos)
 			}
 		}
 	}

@@ -32,6 +32,7 @@ import (
 	"strconv"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // Errors of recode files. The texts of the engine's errors are those of
@@ -90,25 +91,18 @@ type Global struct {
 	Rules              []Rule
 }
 
-// Error is an error in a recode rule, reported like τ-Argus: "<kind> in
-// recoding; line <Index> pos <Pos>".
-type Error struct {
-	Kind  error // ErrHard, ErrLength, ErrRange, ErrEmptySpec or ErrMissingToValid
-	Index int   // rule line number (1-based, among the rule lines)
-	Pos   int   // 1-based position in the rule line
+// ruleError returns the error of kind at the 1-based byte pos of rule in
+// file, the cause worded as τ-Argus: "<kind> in recoding; line <Index> pos
+// <pos>"; errors.Is matches kind (ErrHard, ErrLength, ErrRange,
+// ErrEmptySpec or ErrMissingToValid).
+func ruleError(file string, kind error, rule *Rule, pos int) *poserr.Error {
+	return &poserr.Error{Pos: poserr.Pos{File: file, Line: rule.Line, Column: pos},
+		Err: lex.Reason(kind, kind.Error()+" in recoding; line "+strconv.Itoa(rule.Index)+" pos "+strconv.Itoa(pos))}
 }
-
-// Error formats the error as τ-Argus does (without the "null" warning text
-// τ-Argus prints after the error name).
-func (e *Error) Error() string {
-	return e.Kind.Error() + " in recoding; line " + strconv.Itoa(e.Index) + " pos " + strconv.Itoa(e.Pos)
-}
-
-// Unwrap returns the kind.
-func (e *Error) Unwrap() error { return e.Kind }
 
 // ReadGlobal reads a global recode file. Syntax errors of rules are returned
-// as *lex.ParseError wrapping an *Error (line, position and the line text);
+// as *poserr.Error (file, line, column and the line text, the cause in
+// τ-Argus's words and matching the kind of error with errors.Is);
 // checks that need the variable (code lengths, ranges, missing codes) are
 // done by [Global.Apply].
 func ReadGlobal(r io.Reader, name string) (*Global, error) {
@@ -121,7 +115,7 @@ func ReadGlobal(r io.Reader, name string) (*Global, error) {
 		case "<MISSING>":
 			m1 := sc.NextToken()
 			if m1 == "" {
-				return nil, &lex.ParseError{Pos: sc.LinePos(), Text: text, Err: ErrNoMissing}
+				return nil, &poserr.Error{Pos: sc.LinePos(), Text: text, Err: ErrNoMissing}
 			}
 			t := sc.NextToken()
 			if t == "," {
@@ -133,8 +127,9 @@ func ReadGlobal(r io.Reader, name string) (*Global, error) {
 		case "":
 		default:
 			rule := Rule{Index: len(g.Rules) + 1, Line: sc.LineNumber(), Text: text}
-			if err := parseRule(&rule, 0); err != nil {
-				return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: rule.Line, Column: err.Pos}, Text: text, Err: err}
+			if err := parseRule(name, &rule, 0); err != nil {
+				err.Text = text
+				return nil, err
 			}
 			g.Rules = append(g.Rules, rule)
 		}
@@ -148,8 +143,8 @@ func ReadGlobal(r io.Reader, name string) (*Global, error) {
 // parseRule parses rule.Text into rule (τ-Argus ParseRecodeStringLine in the
 // CHECK phase). With length > 0 the source codes are also checked against
 // the variable length and ranges are checked, both on codes left-padded to
-// length.
-func parseRule(rule *Rule, length int) *Error {
+// length. file names the file in errors.
+func parseRule(file string, rule *Rule, length int) *poserr.Error {
 	str := rule.Text
 	rule.Items = rule.Items[:0]
 	i := 0
@@ -163,7 +158,7 @@ func parseRule(rule *Rule, length int) *Error {
 	}
 	w, end, pos, ok := readWord(str, ':', false)
 	if !ok || end >= len(str) || str[end] != ':' {
-		return &Error{Kind: ErrHard, Index: rule.Index, Pos: pos + i + 1}
+		return ruleError(file, ErrHard, rule, pos+i+1)
 	}
 	rule.Dest = w.from
 	i += end
@@ -171,15 +166,15 @@ func parseRule(rule *Rule, length int) *Error {
 		i++
 		w, n, pos, ok := readWord(str[i:], ',', true)
 		if !ok {
-			return &Error{Kind: ErrHard, Index: rule.Index, Pos: pos + i + 1}
+			return ruleError(file, ErrHard, rule, pos+i+1)
 		}
 		errPos := pos + i + 1
 		if length > 0 {
 			if len(w.from) > length || len(w.to) > length {
-				return &Error{Kind: ErrLength, Index: rule.Index, Pos: errPos}
+				return ruleError(file, ErrLength, rule, errPos)
 			}
 			if w.kind == Range && lex.PadLeft(w.from, length) > lex.PadLeft(w.to, length) {
-				return &Error{Kind: ErrRange, Index: rule.Index, Pos: errPos}
+				return ruleError(file, ErrRange, rule, errPos)
 			}
 		}
 		rule.Items = append(rule.Items, Item{Kind: w.kind, From: w.from, To: w.to, Pos: i + 1})

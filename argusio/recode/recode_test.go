@@ -4,18 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpus = testcorpus.Dir()
 
@@ -47,7 +45,7 @@ func TestParseRule(t *testing.T) {
 	for _, tc := range tests {
 		r := Rule{Text: tc.line, Index: 1}
 		var got string
-		if err := parseRule(&r, 0); err != nil {
+		if err := parseRule("", &r, 0); err != nil {
 			got = err.Error()
 		} else {
 			got = renderRule(r)
@@ -100,7 +98,7 @@ func TestReadGlobal(t *testing.T) {
 		{"1: 2\n3 4\n", ErrHard, 2},
 	} {
 		_, err := ReadGlobal(strings.NewReader(tc.in), "e.grc")
-		var pe *lex.ParseError
+		var pe *poserr.Error
 		if !errors.Is(err, tc.want) || !errors.As(err, &pe) || pe.Line != tc.line {
 			t.Errorf("%q: err = %v", tc.in, err)
 		}
@@ -167,12 +165,13 @@ func TestApplyErrors(t *testing.T) {
 		grc  string
 		want string
 		kind error
+		pos  string // where the error says it is, for programs
 	}{
-		{"1: 123\n", "Length error in recoding; line 1 pos 3", ErrLength},
-		{"1: 2\n2: 5 - 3\n", "Wrong range in recoding; line 2 pos 3", ErrRange},
-		{"1: 10 - 9\n", "Wrong range in recoding; line 1 pos 3", ErrRange},
-		{"1: 1, 99\n", "Cannot assign a missing to a valid code in recoding; line 1 pos 6", ErrMissingToValid},
-		{"<MISSING> 9\n", "Empty recode specification in recoding; line 1 pos 1", ErrEmptySpec},
+		{"1: 123\n", "Length error in recoding; line 1 pos 3", ErrLength, "e.grc:1:3"},
+		{"1: 2\n\n2: 5 - 3\n", "Wrong range in recoding; line 2 pos 3", ErrRange, "e.grc:3:3"},
+		{"1: 10 - 9\n", "Wrong range in recoding; line 1 pos 3", ErrRange, "e.grc:1:3"},
+		{"1: 1, 99\n", "Cannot assign a missing to a valid code in recoding; line 1 pos 6", ErrMissingToValid, "e.grc:1:6"},
+		{"<MISSING> 9\n", "Empty recode specification in recoding; line 1 pos 1", ErrEmptySpec, "e.grc"},
 	}
 	for _, tc := range tests {
 		g, err := ReadGlobal(strings.NewReader(tc.grc), "e.grc")
@@ -182,6 +181,9 @@ func TestApplyErrors(t *testing.T) {
 		_, err = g.Apply(src)
 		if err == nil || err.Error() != tc.want || !errors.Is(err, tc.kind) {
 			t.Errorf("%q: err = %v, want %s", tc.grc, err, tc.want)
+		}
+		if pe, ok := errors.AsType[*poserr.Error](err); !ok || pe.Pos.String() != tc.pos {
+			t.Errorf("%q: error at %v, want %s", tc.grc, pe, tc.pos)
 		}
 	}
 	// A range from a missing code makes no sense instead (τ-Argus returns
@@ -369,20 +371,8 @@ func TestCorpus(t *testing.T) {
 		}
 		out.WriteString("\n")
 	}
-	golden := "testdata/corpus.golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("got\n%s", out.String())
-	}
+	goldenFile := "testdata/corpus.golden"
+	golden.CheckString(t, goldenFile, out.String())
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -443,7 +433,7 @@ func FuzzReadGlobal(f *testing.F) {
 		src := Source{Codes: []string{" 1", " 2", " 5", "10", "99"}, Missing1: "98", Missing2: "X9", Length: 2}
 		res, err := g.Apply(src)
 		if err != nil {
-			var e *Error
+			var e *poserr.Error
 			if !errors.As(err, &e) {
 				t.Fatalf("unexpected error %T: %v", err, err)
 			}

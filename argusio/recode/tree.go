@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // TreeHeader is the required first line of a tree recode file.
@@ -40,7 +41,7 @@ func ReadTree(r io.Reader, name string) (*Tree, error) {
 		line := sc.Text()
 		if lineNo == 1 {
 			if line != TreeHeader {
-				return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: 1}, Text: line, Err: ErrNoTreeHeader}
+				return nil, &poserr.Error{Pos: poserr.Pos{File: name, Line: 1}, Text: line, Err: ErrNoTreeHeader}
 			}
 			continue
 		}
@@ -53,7 +54,7 @@ func ReadTree(r io.Reader, name string) (*Tree, error) {
 		return nil, fmt.Errorf("recode: reading %s: %w", name, err)
 	}
 	if lineNo == 0 {
-		return nil, &lex.ParseError{Pos: lex.Pos{File: name}, Err: ErrNoTreeHeader}
+		return nil, &poserr.Error{Pos: poserr.Pos{File: name}, Err: ErrNoTreeHeader}
 	}
 	return t, nil
 }
@@ -104,7 +105,7 @@ func ApplyTree(codes []HierCode, t *Tree) (*TreeResult, error) {
 			}
 		}
 		if idx < 0 {
-			return nil, &lex.ParseError{Pos: lex.Pos{File: t.File, Line: tl.Line}, Text: tl.Code,
+			return nil, &poserr.Error{Pos: poserr.Pos{File: t.File, Line: tl.Line}, Text: tl.Code,
 				Err: fmt.Errorf("%w: Code (%s) not found", ErrCodeNotFound, tl.Code)}
 		}
 		if closeNode(codes, active, idx) {

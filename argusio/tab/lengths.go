@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // CodeLengths computes the code length of every column the way τ-Argus does
@@ -33,7 +34,7 @@ func CodeLengths(r io.Reader, name string, layout Layout) ([]int, error) {
 	sep := l.Separator
 	split, ok := lex.JavaSplitter(sep)
 	if !ok {
-		return nil, &lex.ParseError{Pos: lex.Pos{File: name}, Text: sep, Err: ErrBadSeparator}
+		return nil, &poserr.Error{Pos: poserr.Pos{File: name}, Text: sep, Err: ErrBadSeparator}
 	}
 	lengths := make([]int, len(l.Columns))
 	sc := bufio.NewScanner(lex.SkipBOM(r, 64*1024))
@@ -47,7 +48,7 @@ func CodeLengths(r io.Reader, name string, layout Layout) ([]int, error) {
 			continue
 		}
 		if !strings.Contains(line, sep) {
-			return nil, &lex.ParseError{Pos: lex.Pos{File: name, Line: lineNo},
+			return nil, &poserr.Error{Pos: poserr.Pos{File: name, Line: lineNo},
 				Err: lex.Reason(ErrSeparatorMissing, "Separator:"+sep+" not found in table file")}
 		}
 		for j, v := range split(line) {

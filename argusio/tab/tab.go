@@ -47,7 +47,7 @@
 // and [Column.IsMissing] for the rules of that pass). Totals, additivity and
 // statuses of computed cells (§6.6) are the table engine's business.
 //
-// A line with an error yields a *lex.ParseError (line, column where
+// A line with an error yields a *poserr.Error (line, column where
 // meaningful, the line as offending text) wrapping one of the Err variables;
 // the next Read continues with the following line, so the caller decides
 // whether to stop (τ-Argus stops at the first error).
@@ -65,6 +65,7 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // unknown is τ-Argus's marker for a value that was not given (Cell.UNKNOWN).
@@ -73,7 +74,7 @@ const unknown = -999999999
 // epsilon is the tolerance of the top-n checks (buildCell).
 const epsilon = 0.000000001
 
-// Errors wrapped in the *lex.ParseError values of [Reader.Read]. Their texts
+// Errors wrapped in the *poserr.Error values of [Reader.Read]. Their texts
 // are τ-Argus's messages; the error returned carries the full message (with
 // the offending value where τ-Argus shows one) and matches these with
 // errors.Is.
@@ -199,7 +200,7 @@ func NewReader(r io.Reader, name string, layout Layout) (*Reader, error) {
 }
 
 // Read returns the next row, or io.EOF at the end of the input. A line with
-// an error yields a *lex.ParseError and the next call goes on with the
+// an error yields a *poserr.Error and the next call goes on with the
 // following line; read errors are returned wrapped and are final.
 func (r *Reader) Read() (*Row, error) {
 	if !r.sc.NextLine() {
@@ -211,210 +212,266 @@ func (r *Reader) Read() (*Row, error) {
 	return r.buildRow()
 }
 
-// buildRow parses the current line (τ-Argus TableSet.buildCell).
+// cellValues are the values read from the fields of a line, unknown where
+// not given, and what its status field said.
+type cellValues struct {
+	response, shadow, cost float64
+	lower, upper           float64
+	freq                   int
+	status                 cellstatus.Status
+	hasStatus              bool
+	nTop                   int // top-n fields read
+}
+
+// buildRow parses the current line (τ-Argus TableSet.buildCell) in stages:
+// the fields ([Reader.readFields]), the checks of the cell as a whole
+// ([Reader.checkCell]), the protection levels, shadow and cost it defaults
+// to ([Reader.defaults]) and the checks of its top-n values
+// ([Reader.checkTopN]).
 func (r *Reader) buildRow() (*Row, error) {
-	l := &r.layout
 	sc := r.sc
 	row := &Row{
 		Line:  sc.LineNumber(),
 		Text:  sc.Text(),
-		Raw:   make([]string, len(l.Columns)),
+		Raw:   make([]string, len(r.layout.Columns)),
 		Codes: make([]string, 0, r.nCode),
 		TopN:  make([]float64, r.nTop),
-	}
-	response, shadow, cost := float64(unknown), float64(unknown), float64(unknown)
-	lower, upper := float64(unknown), float64(unknown)
-	freq := unknown
-	status := cellstatus.Safe
-	hasStatus := false
-	iTop := 0
-	// Errors name the file, line, column and field, never the line's text
-	// or a value: the values of a table are confidential.
-	var j int
-	fail := func(kind error, msg string, cause error) error {
-		return &lex.ParseError{Pos: sc.Pos(), Err: lex.Reason(kind, fmt.Sprintf("field %d (%s): %s", j+1, l.Columns[j].Name, msg), cause)}
-	}
-	number := func(v string) (float64, error) {
-		x, err := lex.ToDouble(v)
-		if err != nil {
-			return 0, fail(ErrNumber, numberReason(err), err)
-		}
-		return x, nil
 	}
 	if err := r.checkFieldCount(); err != nil {
 		return nil, err
 	}
-	for j = range l.Columns {
-		c := &l.Columns[j]
-		v := sc.NextField(l.Separator)
-		row.Raw[j] = v
-		notGiven := v == "" || v == "-"
-		var err error
-		switch c.Role {
-		case Code:
-			if c.IsTotal(v) {
-				row.Codes = append(row.Codes, "")
-			} else {
-				row.Codes = append(row.Codes, c.Normalise(v))
-			}
-		case Response:
-			if notGiven {
-				status = cellstatus.Empty
-			} else {
-				response, err = number(v)
-			}
-		case Shadow:
-			if !notGiven {
-				shadow, err = number(v)
-			}
-		case Cost:
-			if !notGiven {
-				cost, err = number(v)
-			}
-		case Frequency:
-			if notGiven {
-				status = cellstatus.Empty
-			} else {
-				n, e := lex.ToInteger(v)
-				switch {
-				case e != nil:
-					err = fail(ErrNumber, numberReason(e), e)
-				case n < 0 && n != unknown:
-					err = fail(ErrNegative, "a frequency cannot be negative", nil)
-				}
-				freq = n
-			}
-		case TopN:
-			switch {
-			case v == sasMissing:
-				row.MissingTopN++
-			case !notGiven:
-				row.TopN[iTop], err = number(v)
-			}
-			iTop++
-		case LowerPL:
-			if !notGiven {
-				lower, err = r.level(v, number, fail)
-			}
-		case UpperPL:
-			if !notGiven {
-				upper, err = r.level(v, number, fail)
-			}
-		case Status:
-			hasStatus = true
-			s, e := r.status(lex.UpperASCII(v))
-			if e != nil {
-				err = fail(ErrUnknownStatus, e.Error(), nil)
-			}
-			status = s
-			if s == cellstatus.Protected && l.Cover && strings.EqualFold(v, "E") {
-				freq = 1
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
+	v, err := r.readFields(row)
+	if err != nil {
+		return nil, err
 	}
 	sc.ClearLine()
 	// From here on the errors concern the whole line.
-	lineErr := func(kind error, msg string) error {
-		return &lex.ParseError{Pos: sc.LinePos(), Err: lex.Reason(kind, msg)}
+	if err := r.checkCell(row, &v); err != nil {
+		return nil, err
+	}
+	if err := r.defaults(&v); err != nil {
+		return nil, err
+	}
+	if err := r.checkTopN(row, &v); err != nil {
+		return nil, err
+	}
+	row.Ignored = v.freq == 0 && v.response == 0
+	row.ReadStatus = v.status
+	row.Status = v.status
+	if !r.layout.StatusOnly && v.status != cellstatus.Empty {
+		row.Status = cellstatus.Unknown
+	}
+	if v.response == unknown {
+		v.response, v.shadow, v.cost = 0, 0, 0
+	}
+	if v.freq == unknown {
+		v.freq = 0
+	}
+	row.Response, row.Freq, row.Shadow, row.Cost = v.response, v.freq, v.shadow, v.cost
+	row.Lower, row.Upper = v.lower, v.upper
+	return row, nil
+}
+
+// fieldErr returns the error of field j (0-based) at the value last read:
+// it names the file, line, column and field, never the line's text or a
+// value (the values of a table are confidential).
+func (r *Reader) fieldErr(j int, kind error, msg string, cause error) error {
+	c := &r.layout.Columns[j]
+	return &poserr.Error{Pos: r.sc.Pos(), Field: c.Name, Index: j + 1,
+		Err: lex.Reason(kind, fmt.Sprintf("field %d (%s): %s", j+1, c.Name, msg), cause)}
+}
+
+// lineErr returns an error about the whole line.
+func (r *Reader) lineErr(kind error, msg string) error {
+	return &poserr.Error{Pos: r.sc.LinePos(), Err: lex.Reason(kind, msg)}
+}
+
+// number reads v, the value of field j.
+func (r *Reader) number(j int, v string) (float64, error) {
+	x, err := lex.ToDouble(v)
+	if err != nil {
+		return 0, r.fieldErr(j, ErrNumber, numberReason(err), err)
+	}
+	return x, nil
+}
+
+// readFields reads the fields of the line into row (its raw fields, codes
+// and top-n values) and the values it returns.
+func (r *Reader) readFields(row *Row) (cellValues, error) {
+	l := &r.layout
+	v := cellValues{response: unknown, shadow: unknown, cost: unknown, lower: unknown, upper: unknown,
+		freq: unknown, status: cellstatus.Safe}
+	for j := range l.Columns {
+		c := &l.Columns[j]
+		f := r.sc.NextField(l.Separator)
+		row.Raw[j] = f
+		notGiven := f == "" || f == "-"
+		var err error
+		switch c.Role {
+		case Code:
+			if c.IsTotal(f) {
+				row.Codes = append(row.Codes, "")
+			} else {
+				row.Codes = append(row.Codes, c.Normalise(f))
+			}
+		case Response:
+			if notGiven {
+				v.status = cellstatus.Empty
+			} else {
+				v.response, err = r.number(j, f)
+			}
+		case Shadow:
+			if !notGiven {
+				v.shadow, err = r.number(j, f)
+			}
+		case Cost:
+			if !notGiven {
+				v.cost, err = r.number(j, f)
+			}
+		case Frequency:
+			if notGiven {
+				v.status = cellstatus.Empty
+			} else {
+				n, e := lex.ToInteger(f)
+				switch {
+				case e != nil:
+					err = r.fieldErr(j, ErrNumber, numberReason(e), e)
+				case n < 0 && n != unknown:
+					err = r.fieldErr(j, ErrNegative, "a frequency cannot be negative", nil)
+				}
+				v.freq = n
+			}
+		case TopN:
+			switch {
+			case f == sasMissing:
+				row.MissingTopN++
+			case !notGiven:
+				row.TopN[v.nTop], err = r.number(j, f)
+			}
+			v.nTop++
+		case LowerPL:
+			if !notGiven {
+				v.lower, err = r.level(j, f)
+			}
+		case UpperPL:
+			if !notGiven {
+				v.upper, err = r.level(j, f)
+			}
+		case Status:
+			v.hasStatus = true
+			s, e := r.status(lex.UpperASCII(f))
+			if e != nil {
+				err = r.fieldErr(j, ErrUnknownStatus, e.Error(), nil)
+			}
+			v.status = s
+			if s == cellstatus.Protected && l.Cover && strings.EqualFold(f, "E") {
+				v.freq = 1
+			}
+		}
+		if err != nil {
+			return v, err
+		}
 	}
 	if l.FrequencyTable {
-		response = float64(freq)
+		v.response = float64(v.freq)
 	}
-	respUnknown := response == unknown
-	freqUnknown := freq == unknown
+	return v, nil
+}
+
+// checkCell applies τ-Argus's checks of value, frequency and status to the
+// cell, numbered as in buildCell, imputing frequency 1 where it does.
+func (r *Reader) checkCell(row *Row, v *cellValues) error {
+	respUnknown := v.response == unknown
+	freqUnknown := v.freq == unknown
 	// 1. No value and no frequency.
 	if respUnknown && freqUnknown {
-		if status == cellstatus.Safe || status == cellstatus.SafeManual {
-			status = cellstatus.Empty
+		if v.status == cellstatus.Safe || v.status == cellstatus.SafeManual {
+			v.status = cellstatus.Empty
 		}
-		if status != cellstatus.Empty {
-			return nil, lineErr(ErrEmptyCellStatus, ErrEmptyCellStatus.Error())
+		if v.status != cellstatus.Empty {
+			return r.lineErr(ErrEmptyCellStatus, ErrEmptyCellStatus.Error())
 		}
 	}
 	// 2. No value but a frequency.
 	if respUnknown && !freqUnknown {
-		return nil, lineErr(ErrEmptyCellFreq, ErrEmptyCellFreq.Error())
+		return r.lineErr(ErrEmptyCellFreq, ErrEmptyCellFreq.Error())
 	}
 	// 3. A value but frequency zero.
-	if !respUnknown && response != 0 && freq == 0 {
-		return nil, lineErr(ErrZeroFrequency, ErrZeroFrequency.Error())
+	if !respUnknown && v.response != 0 && v.freq == 0 {
+		return r.lineErr(ErrZeroFrequency, ErrZeroFrequency.Error())
 	}
 	// 4. A value but no frequency: impute 1.
 	if !respUnknown && freqUnknown {
-		freq = 1
+		v.freq = 1
 		freqUnknown = false
 		row.FreqImputed = true
 	}
 	// 5 and 6. An empty cell is empty, whatever status was read.
-	if respUnknown && (freqUnknown || hasStatus) {
-		status = cellstatus.Empty
+	if respUnknown && (freqUnknown || v.hasStatus) {
+		v.status = cellstatus.Empty
 	}
 	// 7. A real cell cannot be empty.
-	if !respUnknown && response != 0 && !freqUnknown && freq != 0 && status == cellstatus.Empty {
-		return nil, lineErr(ErrNonEmptyStatus, ErrNonEmptyStatus.Error())
+	if !respUnknown && v.response != 0 && !freqUnknown && v.freq != 0 && v.status == cellstatus.Empty {
+		return r.lineErr(ErrNonEmptyStatus, ErrNonEmptyStatus.Error())
 	}
-	// Protection levels.
-	if status == cellstatus.UnsafeManual {
-		margin := math.Abs(response * float64(l.ManualMargin) / 100)
-		if lower == unknown {
-			lower = min(margin, response)
+	return nil
+}
+
+// defaults sets the protection levels (from the manual margin for an
+// unsafe cell where not given, else 0), the shadow (the response) and the
+// cost (its absolute value, 0.0001 for 0), and refuses a negative cost.
+func (r *Reader) defaults(v *cellValues) error {
+	if v.status == cellstatus.UnsafeManual {
+		margin := math.Abs(v.response * float64(r.layout.ManualMargin) / 100)
+		if v.lower == unknown {
+			v.lower = min(margin, v.response)
 		}
-		if upper == unknown {
-			upper = min(margin, response)
+		if v.upper == unknown {
+			v.upper = min(margin, v.response)
 		}
 	} else {
-		lower, upper = 0, 0
+		v.lower, v.upper = 0, 0
 	}
-	if shadow == unknown {
-		shadow = response
+	if v.shadow == unknown {
+		v.shadow = v.response
 	}
-	if cost == unknown {
-		cost = math.Abs(response)
+	if v.cost == unknown {
+		v.cost = math.Abs(v.response)
 	}
-	if cost == 0 {
-		cost = 0.0001
+	if v.cost == 0 {
+		v.cost = 0.0001
 	}
-	if cost < 0 {
-		return nil, lineErr(ErrNegativeCost, ErrNegativeCost.Error())
+	if v.cost < 0 {
+		return r.lineErr(ErrNegativeCost, ErrNegativeCost.Error())
 	}
-	// Top-n checks, whenever there are top-n columns.
-	if iTop > 0 {
-		sum := 0.0
-		for _, x := range row.TopN {
-			sum += x
+	return nil
+}
+
+// checkTopN checks, when the layout has top-n columns, that the top-n
+// values do not exceed the cell total (lowering the first by epsilon when
+// their sum exceeds it by less) and decrease.
+func (r *Reader) checkTopN(row *Row, v *cellValues) error {
+	if v.nTop == 0 {
+		return nil
+	}
+	sum := 0.0
+	for _, x := range row.TopN {
+		sum += x
+	}
+	if sum > v.response+epsilon {
+		return r.lineErr(ErrTopNSum, "Sum of topN "+numfmt.JavaDouble(sum)+" should not exceed the cell total "+numfmt.JavaDouble(v.response))
+	}
+	if sum > v.response {
+		row.TopN[0] -= epsilon
+	}
+	for j := 1; j < v.nTop; j++ {
+		if row.TopN[j] > row.TopN[j-1] {
+			return r.lineErr(ErrTopNOrder, "Error in the order of the TopN.\n"+
+				strconv.Itoa(j-1)+" = "+numfmt.JavaDouble(row.TopN[j-1])+"\n"+
+				strconv.Itoa(j)+" = "+numfmt.JavaDouble(row.TopN[j])+"\n.This is not allowed.")
 		}
-		if sum > response+epsilon {
-			return nil, lineErr(ErrTopNSum, "Sum of topN "+numfmt.JavaDouble(sum)+" should not exceed the cell total "+numfmt.JavaDouble(response))
-		}
-		if sum > response {
-			row.TopN[0] -= epsilon
-		}
-		for j := 1; j < iTop; j++ {
-			if row.TopN[j] > row.TopN[j-1] {
-				return nil, lineErr(ErrTopNOrder, "Error in the order of the TopN.\n"+
-					strconv.Itoa(j-1)+" = "+numfmt.JavaDouble(row.TopN[j-1])+"\n"+
-					strconv.Itoa(j)+" = "+numfmt.JavaDouble(row.TopN[j])+"\n.This is not allowed.")
-			}
-		}
 	}
-	row.Ignored = freq == 0 && response == 0
-	row.ReadStatus = status
-	row.Status = status
-	if !l.StatusOnly && status != cellstatus.Empty {
-		row.Status = cellstatus.Unknown
-	}
-	if respUnknown {
-		response, shadow, cost = 0, 0, 0
-	}
-	if freqUnknown {
-		freq = 0
-	}
-	row.Response, row.Freq, row.Shadow, row.Cost = response, freq, shadow, cost
-	row.Lower, row.Upper = lower, upper
-	return row, nil
+	return nil
 }
 
 // checkFieldCount refuses a line with more fields than the layout's
@@ -438,15 +495,15 @@ func (r *Reader) checkFieldCount() error {
 	for i, c := range l.Columns {
 		names[i] = c.Name
 	}
-	return &lex.ParseError{Pos: r.sc.LinePos(), Err: lex.Reason(ErrFieldCount,
+	return &poserr.Error{Pos: r.sc.LinePos(), Err: lex.Reason(ErrFieldCount,
 		fmt.Sprintf("the line has %d fields, the metadata declares %d (%s)", n, len(l.Columns), strings.Join(names, l.Separator)))}
 }
 
-// level reads a protection level, which cannot be negative.
-func (r *Reader) level(v string, number func(string) (float64, error), fail func(error, string, error) error) (float64, error) {
-	x, err := number(v)
+// level reads v, a protection level in field j, which cannot be negative.
+func (r *Reader) level(j int, v string) (float64, error) {
+	x, err := r.number(j, v)
 	if err == nil && x < 0 && x != unknown {
-		return 0, fail(ErrNegative, "a protection level cannot be negative", nil)
+		return 0, r.fieldErr(j, ErrNegative, "a protection level cannot be negative", nil)
 	}
 	return x, err
 }

@@ -3,7 +3,6 @@ package tab
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -12,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var corpus = testcorpus.Dir()
 
@@ -51,7 +50,7 @@ func readAll(t testing.TB, r *Reader) []string {
 			return out
 		}
 		out = append(out, render(row, err))
-		var pe *lex.ParseError
+		var pe *poserr.Error
 		if err != nil && !errors.As(err, &pe) {
 			return out
 		}
@@ -426,23 +425,7 @@ func TestCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := readCorpus(t, tc, data)
-			golden := "testdata/golden/" + tc.name + ".golden"
-			if *update {
-				if err := os.MkdirAll("testdata/golden", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("rows differ from %s:\n%s", golden, got)
-			}
+			golden.CheckString(t, "testdata/golden/"+tc.name+".golden", got)
 		})
 	}
 }
@@ -484,19 +467,7 @@ func TestTestdata(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := readCorpus(t, corpusCase{name: "pp_head", layout: ppLayout()}, data)
-	want, err := os.ReadFile("testdata/pp_head.golden")
-	if *update {
-		if err := os.WriteFile("testdata/pp_head.golden", []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("rows differ:\n%s", got)
-	}
+	golden.CheckString(t, "testdata/pp_head.golden", got)
 }
 
 func FuzzRead(f *testing.F) {
@@ -515,12 +486,15 @@ func FuzzRead(f *testing.F) {
 				return
 			}
 			if err != nil {
-				var pe *lex.ParseError
+				var pe *poserr.Error
 				if !errors.As(err, &pe) {
 					t.Fatalf("unexpected error %T: %v", err, err)
 				}
 				if pe.Text != "" {
 					t.Fatalf("error echoes the line: %v", err)
+				}
+				if errors.Is(err, lex.ErrBinary) {
+					return // a read error: final, as Read says
 				}
 				continue
 			}

@@ -50,12 +50,13 @@
 //     "Illegal new cost value (…) for cell (…)", "Illegal values for the
 //     protection levels: …", "Protection levels can only be changed for
 //     unsafe cells"), followed by "Line number n" (τ-Argus adds
-//     "\nLine: <line>"; argus does not echo the line, see [Error]).
+//     "\nLine: <line>"; argus does not echo the line, see [ErrStop]).
 //
 // The result holds τ-Argus's counters (aPrioryStatus: lines read, status,
 // cost, bounds and protection-level changes, each correct/refused) and one
 // diagnostic per line with the cells it touched, from which the engine
-// writes the logbook and the a-priori report. A fatal error is an *Error;
+// writes the logbook and the a-priori report. A fatal error is a
+// *poserr.Error matching [ErrStop];
 // the changes made before it stay in the table, as in τ-Argus.
 //
 // This package tokenises the lines itself rather than through
@@ -76,6 +77,7 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/cost"
 	"github.com/sdcengine/argus/batch/rules"
@@ -207,45 +209,40 @@ func (r *Result) LogMessage(tableName string) string {
 	return "Apriory file: " + r.File + " has been applied\nto table: " + tableName
 }
 
-// Error is an error that stops the run. Msg is τ-Argus's message; batch
-// τ-Argus then reports BatchMessage only, which names neither the line nor
-// the cause. Reason says what is wrong, for [Error.Detail]. Neither echoes
-// the line (it may carry protection levels or costs).
-type Error struct {
-	File   string
-	Line   int // 0 when not tied to a line
-	Msg    string
-	Reason string // the cause in our words; "" = Msg
-}
+// ErrStop is matched (errors.Is) by the error of a line that stops the run.
+var ErrStop = errors.New("the a-priori file stops the run")
 
-// Error returns τ-Argus's message.
-func (e *Error) Error() string { return e.Msg }
-
-// Detail returns "file:line: cause".
-func (e *Error) Detail() string {
-	r := e.Reason
-	if r == "" {
-		r = strings.ReplaceAll(e.Msg, "\n", " ")
+// stopError returns the error that stops the run at line n of file (0 when
+// not tied to a line): a *poserr.Error whose message is τ-Argus's, msg, and
+// whose cause, matching ErrStop, says what is wrong in our words, reason
+// ("" = msg), for its Detail ("file:line: reason"). Batch τ-Argus reports
+// [BatchMessage] only, which names neither the line nor the cause. Neither
+// echoes the line (it may carry protection levels or costs).
+func stopError(file string, n int, msg, reason string) *poserr.Error {
+	if reason == "" {
+		reason = strings.ReplaceAll(msg, "\n", " ")
 	}
-	return lex.Pos{File: e.File, Line: e.Line}.String() + ": " + r
+	return &poserr.Error{Pos: poserr.Pos{File: file, Line: n}, Err: lex.Reason(ErrStop, reason), Msg: msg}
 }
 
-// BatchMessage returns what τ-Argus's batch driver reports for the error:
-// "An error has occurred when processing apriori file <file>".
-func (e *Error) BatchMessage() string {
-	return "An error has occurred when processing apriori file " + e.File
+// BatchMessage returns what τ-Argus's batch driver reports for an error
+// that stops the run in the a-priori file: "An error has occurred when
+// processing apriori file <file>".
+func BatchMessage(file string) string {
+	return "An error has occurred when processing apriori file " + file
 }
 
 // Apply reads the a-priori file from r (name is used in messages, as
 // τ-Argus uses the file name) and applies it to t. It returns the result so
-// far together with an *Error when a line stops the run, or a read error.
+// far together with a *poserr.Error matching [ErrStop] when a line stops the
+// run, or a read error.
 func Apply(ctx context.Context, t *table.Table, r io.Reader, name string, opt Options) (*Result, error) {
 	res := &Result{File: name, ExpandTrivial: opt.ExpandTrivial}
 	if t == nil || len(t.Dims) == 0 || t.Size() != len(t.Cells) {
 		return res, fmt.Errorf("apriori: table without cells")
 	}
 	if opt.Separator == "" {
-		return res, &Error{File: name, Msg: "No separator was specified"}
+		return res, stopError(name, 0, "No separator was specified", "")
 	}
 	a := newApplier(t, name, opt, res)
 	sc := lex.NewScanner(bufio.NewReader(r), name)
@@ -260,9 +257,8 @@ func Apply(ctx context.Context, t *table.Table, r io.Reader, name string, opt Op
 		if first {
 			first = false
 			if !strings.Contains(text, opt.Separator) {
-				return res, &Error{File: name, Line: sc.LineNumber(),
-					Msg:    "separator (" + opt.Separator + ") not found in file " + name,
-					Reason: "separator (" + opt.Separator + ") not found in the first line"}
+				return res, stopError(name, sc.LineNumber(), "separator ("+opt.Separator+") not found in file "+name,
+					"separator ("+opt.Separator+") not found in the first line")
 			}
 		}
 		if err := a.line(sc, text); err != nil {
@@ -351,16 +347,43 @@ func trivialChains(d *table.Dimension) [][2]int {
 	return out
 }
 
-// line applies one line.
+// line applies one line in three stages: its codes ([applier.lineCodes]),
+// its action with its values ([applier.lineAction]), then the action on
+// every cell the line names ([applier.lineCells]).
 func (a *applier) line(sc *lex.Scanner, text string) error {
-	t := a.t
-	opt := a.opt
-	ln := Line{Line: sc.LineNumber(), Text: text, Codes: make([]string, len(t.Dims)), Incorrect: make([]bool, len(t.Dims))}
-	lineInfo := "Line number " + strconv.Itoa(ln.Line)
-	fatal := func(msg, reason string) error {
-		a.res.Lines = append(a.res.Lines, ln)
-		return &Error{File: a.name, Line: ln.Line, Msg: msg, Reason: reason}
+	n := len(a.t.Dims)
+	ln := &Line{Line: sc.LineNumber(), Text: text, Codes: make([]string, n), Incorrect: make([]bool, n)}
+	idx, err := a.lineCodes(sc, ln)
+	if err != nil || idx == nil {
+		return err
 	}
+	newStatus, done, err := a.lineAction(sc, ln)
+	if err != nil || done {
+		return err
+	}
+	sc.ClearLine()
+	if err := a.lineCells(ln, idx, newStatus); err != nil {
+		return err
+	}
+	a.res.Lines = append(a.res.Lines, *ln)
+	return nil
+}
+
+// fatal records ln and returns the error that stops the run at it, with
+// τ-Argus's message msg and our reason (see stopError).
+func (a *applier) fatal(ln *Line, msg, reason string) error {
+	a.res.Lines = append(a.res.Lines, *ln)
+	return stopError(a.name, ln.Line, msg, reason)
+}
+
+// lineInfo is τ-Argus's "Line number <n>" ending its messages.
+func lineInfo(ln *Line) string { return "Line number " + strconv.Itoa(ln.Line) }
+
+// lineCodes reads the codes of the line and returns their indexes in the
+// dimensions. A code that is not found stops the run, or with IgnoreError
+// refuses the line: it is then recorded and lineCodes returns nil indexes.
+func (a *applier) lineCodes(sc *lex.Scanner, ln *Line) ([]int, error) {
+	t, opt := a.t, a.opt
 	idx := make([]int, len(t.Dims))
 	ok := true
 	for d := range t.Dims {
@@ -380,44 +403,30 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 			ln.Incorrect[d] = true
 			msg := "Code number " + strconv.Itoa(d+1) + " code: " + c + " could not be found\nApriori file " + a.name + "\n"
 			if !opt.IgnoreError {
-				return fatal(msg+lineInfo, fmt.Sprintf("code %q of dimension %d (%s) not found", c, d+1, t.Dims[d].Name))
+				return nil, a.fatal(ln, msg+lineInfo(ln), fmt.Sprintf("code %q of dimension %d (%s) not found", c, d+1, t.Dims[d].Name))
 			}
 			if ok {
-				ln.Err = msg + lineInfo
+				ln.Err = msg + lineInfo(ln)
 			}
 			ok = false
 		}
 	}
-	if ok {
-		a.res.Counts[CountLines][OK]++
-	} else {
+	if !ok {
 		a.res.Counts[CountLines][Refused]++
-		a.res.Lines = append(a.res.Lines, ln)
-		return nil
+		a.res.Lines = append(a.res.Lines, *ln)
+		return nil, nil
 	}
+	a.res.Counts[CountLines][OK]++
+	return idx, nil
+}
+
+// lineAction reads the action of the line and its values into ln, and
+// returns the new status of a status action. An unknown action stops the
+// run, or with IgnoreError refuses the line: it is then recorded and done
+// is true.
+func (a *applier) lineAction(sc *lex.Scanner, ln *Line) (newStatus cellstatus.Status, done bool, err error) {
+	opt := a.opt
 	ln.Action = lex.UpperASCII(sc.NextField(opt.Separator))
-	// number reads the next field, the argument what of the action.
-	number := func(what string) (float64, error) {
-		f := sc.NextField(opt.Separator)
-		x, err := lex.ToDouble(f)
-		if err != nil {
-			why := "not numeric"
-			switch {
-			case lex.Trim(f) == "":
-				why = "missing"
-			case errors.Is(err, lex.ErrRange):
-				why = "not a finite number"
-			}
-			reason := fmt.Sprintf("action %s: the %s is %s", ln.Action, what, why)
-			if ln.Action == "PL" || ln.Action == "AB" {
-				reason += " (" + ln.Action + " takes two values, lower and upper)"
-			}
-			return 0, fatal("Error in apriori type "+ln.Action, reason)
-		}
-		return x, nil
-	}
-	var newStatus cellstatus.Status
-	var err error
 	switch ln.Action {
 	case "S":
 		newStatus = cellstatus.SafeManual
@@ -430,13 +439,11 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 	case "ML":
 		newStatus = cellstatus.Secondary
 	case "C", "W":
-		if ln.Value1, err = number("cost"); err != nil {
-			return err
-		}
+		ln.Value1, err = a.number(sc, ln, "cost")
 	case "AB", "PL":
 		what := map[string]string{"AB": "bound", "PL": "protection level"}[ln.Action]
-		if ln.Value1, err = number("lower " + what); err != nil {
-			return err
+		if ln.Value1, err = a.number(sc, ln, "lower "+what); err != nil {
+			break
 		}
 		if ln.Action == "PL" && lex.Trim(sc.Line()) == "" {
 			// One level (piargus writes "pl,<level>"): τ-Argus up to 4.2.4
@@ -445,27 +452,52 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 			a.res.OneLevelPL = append(a.res.OneLevelPL, ln.Line)
 			break
 		}
-		if ln.Value2, err = number("upper " + what); err != nil {
-			return err
-		}
+		ln.Value2, err = a.number(sc, ln, "upper "+what)
 	default:
 		a.res.Counts[CountLines][OK]--
 		a.res.Counts[CountLines][Refused]++
 		if !opt.IgnoreError {
-			return fatal("Error in apriori type "+ln.Action,
+			return 0, true, a.fatal(ln, "Error in apriori type "+ln.Action,
 				fmt.Sprintf("unknown action %q (S, U, P, M, ML, C, W, PL or AB)", ln.Action))
 		}
 		ln.Err = "Illegal apriori command(" + ln.Action + ") in line " + strconv.Itoa(ln.Line)
-		a.res.Lines = append(a.res.Lines, ln)
-		return nil
+		a.res.Lines = append(a.res.Lines, *ln)
+		return 0, true, nil
 	}
-	sc.ClearLine()
-	// The cells: the cartesian product of the trivial chains.
-	lo := make([]int, len(t.Dims))
-	hi := make([]int, len(t.Dims))
+	return newStatus, err != nil, err
+}
+
+// number reads the next field, the argument what of the line's action; a
+// field that is not a number stops the run.
+func (a *applier) number(sc *lex.Scanner, ln *Line, what string) (float64, error) {
+	f := sc.NextField(a.opt.Separator)
+	x, err := lex.ToDouble(f)
+	if err != nil {
+		why := "not numeric"
+		switch {
+		case lex.Trim(f) == "":
+			why = "missing"
+		case errors.Is(err, lex.ErrRange):
+			why = "not a finite number"
+		}
+		reason := fmt.Sprintf("action %s: the %s is %s", ln.Action, what, why)
+		if ln.Action == "PL" || ln.Action == "AB" {
+			reason += " (" + ln.Action + " takes two values, lower and upper)"
+		}
+		return 0, a.fatal(ln, "Error in apriori type "+ln.Action, reason)
+	}
+	return x, nil
+}
+
+// lineCells applies the line's action to its cells: the cell of idx, or
+// with ExpandTrivial the cartesian product of the trivial chains through
+// it, the last dimension fastest. Each cell's change is recorded in ln.
+func (a *applier) lineCells(ln *Line, idx []int, newStatus cellstatus.Status) error {
+	lo := make([]int, len(idx))
+	hi := make([]int, len(idx))
 	for d, i := range idx {
 		lo[d], hi[d] = i, i
-		if opt.ExpandTrivial {
+		if a.opt.ExpandTrivial {
 			lo[d], hi[d] = a.chains[d][i][0], a.chains[d][i][1]
 		}
 	}
@@ -477,82 +509,21 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 			cell += i * a.stride[d]
 		}
 		ch := a.change(cell, idx)
+		var err error
 		switch ln.Action {
 		case "S", "U", "P", "M", "ML":
-			var allowed bool
-			ch.OldStatus = a.t.Cells[cell].Status
-			old := ch.OldStatus
-			switch newStatus {
-			case cellstatus.SafeManual:
-				allowed = old >= cellstatus.Safe && old <= cellstatus.Protected
-			case cellstatus.UnsafeManual:
-				allowed = old >= cellstatus.Safe && old <= cellstatus.UnsafeManual
-			default:
-				allowed = old >= cellstatus.Safe && old <= cellstatus.SafeManual
-			}
-			if newStatus == cellstatus.Secondary && old == cellstatus.SafeManual {
-				newStatus = cellstatus.SecondaryManual
-			}
-			if allowed {
-				a.setStatus(cell, newStatus)
-				a.res.Counts[CountStatus][OK]++
-			} else {
-				a.res.Counts[CountStatus][Refused]++
-				ch.Err = "Illegal status transition for cell (" + ch.Codes + ")\nLine " + strconv.Itoa(ln.Line)
-				if !opt.IgnoreError {
-					ln.Cells = append(ln.Cells, a.after(ch, cell))
-					return fatal(ch.Err+lineInfo, strings.ReplaceAll(ch.Err, "\n", " "))
-				}
-			}
-			ch.OK = allowed
+			err = a.statusCell(ln, &ch, cell, &newStatus)
 		case "C", "W":
-			x := ln.Value1
-			if x == 0 {
-				x = 1
-			}
-			if x > 0 {
-				if !a.derivedCost() {
-					a.t.Cells[cell].Cost = x
-				}
-				a.res.Counts[CountCost][OK]++
-				ch.OK = true
-			} else {
-				a.res.Counts[CountCost][Refused]++
-				ch.Err = "Illegal new cost value (" + numfmt.JavaDouble(x) + ") for cell (" + ch.Codes + ")\nLine " + strconv.Itoa(ln.Line)
-				if !opt.IgnoreError {
-					ln.Cells = append(ln.Cells, a.after(ch, cell))
-					return fatal(ch.Err+lineInfo, strings.ReplaceAll(ch.Err, "\n", " "))
-				}
-			}
+			err = a.costCell(ln, &ch, cell)
 		case "AB":
 			ln.Cells = append(ln.Cells, a.after(ch, cell))
-			return fatal("Change apriory bounds is not yet possible; was neither in the old TAU-Argus",
+			return a.fatal(ln, "Change apriory bounds is not yet possible; was neither in the old TAU-Argus",
 				"action AB (a-priori bounds) is not supported (neither by τ-Argus)")
 		case "PL":
-			x1, x2 := ln.Value1, ln.Value2
-			if x1 < 0 || x2 < 0 {
-				ch.Err = "Illegal values for the protection levels: " + numfmt.JavaDouble(x1) + ".. " + numfmt.JavaDouble(x2)
-				plOK = false
-			}
-			if plOK && !a.t.Cells[cell].Status.IsPrimary() {
-				ch.Err = "Protection levels can only be changed for unsafe cells"
-				plOK = false
-			}
-			if !plOK && ch.Err == "" {
-				ch.Err = ln.Cells[len(ln.Cells)-1].Err // the message carried over
-			}
-			if plOK {
-				c := &a.t.Cells[cell]
-				c.LowerPL, c.UpperPL = x1, x2
-				a.res.Counts[CountProtLevel][OK]++
-				ch.OK = true
-			} else {
-				if !opt.IgnoreError {
-					ln.Cells = append(ln.Cells, a.after(ch, cell))
-					return fatal(ch.Err+lineInfo, strings.ReplaceAll(ch.Err, "\n", " "))
-				}
-				a.res.Counts[CountProtLevel][Refused]++
-			}
+			err = a.plCell(ln, &ch, cell, &plOK)
+		}
+		if err != nil {
+			return err
 		}
 		ln.Cells = append(ln.Cells, a.after(ch, cell))
 		// Next cell of the product, the last dimension fastest.
@@ -565,10 +536,97 @@ func (a *applier) line(sc *lex.Scanner, text string) error {
 			idx[d] = lo[d]
 		}
 		if d < 0 {
-			break
+			return nil
 		}
 	}
-	a.res.Lines = append(a.res.Lines, ln)
+}
+
+// refuse records the refused change ch of cell and, without IgnoreError,
+// returns the error that stops the run with ch's message.
+func (a *applier) refuse(ln *Line, ch *CellChange, cell int) error {
+	if a.opt.IgnoreError {
+		return nil
+	}
+	ln.Cells = append(ln.Cells, a.after(*ch, cell))
+	return a.fatal(ln, ch.Err+lineInfo(ln), strings.ReplaceAll(ch.Err, "\n", " "))
+}
+
+// statusCell sets the status of cell to *newStatus where τ-Argus allows the
+// transition. Like τ-Argus, a secondary (ML) on a manually safe cell
+// becomes a manual secondary for that cell and the cells after it.
+func (a *applier) statusCell(ln *Line, ch *CellChange, cell int, newStatus *cellstatus.Status) error {
+	var allowed bool
+	ch.OldStatus = a.t.Cells[cell].Status
+	old := ch.OldStatus
+	switch *newStatus {
+	case cellstatus.SafeManual:
+		allowed = old >= cellstatus.Safe && old <= cellstatus.Protected
+	case cellstatus.UnsafeManual:
+		allowed = old >= cellstatus.Safe && old <= cellstatus.UnsafeManual
+	default:
+		allowed = old >= cellstatus.Safe && old <= cellstatus.SafeManual
+	}
+	if *newStatus == cellstatus.Secondary && old == cellstatus.SafeManual {
+		*newStatus = cellstatus.SecondaryManual
+	}
+	ch.OK = allowed
+	if allowed {
+		a.setStatus(cell, *newStatus)
+		a.res.Counts[CountStatus][OK]++
+		return nil
+	}
+	a.res.Counts[CountStatus][Refused]++
+	ch.Err = "Illegal status transition for cell (" + ch.Codes + ")\nLine " + strconv.Itoa(ln.Line)
+	return a.refuse(ln, ch, cell)
+}
+
+// costCell sets the cost of cell to the line's value (0 meaning 1); a
+// negative cost is refused.
+func (a *applier) costCell(ln *Line, ch *CellChange, cell int) error {
+	x := ln.Value1
+	if x == 0 {
+		x = 1
+	}
+	if x > 0 {
+		if !a.derivedCost() {
+			a.t.Cells[cell].Cost = x
+		}
+		a.res.Counts[CountCost][OK]++
+		ch.OK = true
+		return nil
+	}
+	a.res.Counts[CountCost][Refused]++
+	ch.Err = "Illegal new cost value (" + numfmt.JavaDouble(x) + ") for cell (" + ch.Codes + ")\nLine " + strconv.Itoa(ln.Line)
+	return a.refuse(ln, ch, cell)
+}
+
+// plCell sets the protection levels of cell to the line's values: refused
+// for negative levels or a cell that is not unsafe, and, as in τ-Argus,
+// for every cell after a refused one (*plOK).
+func (a *applier) plCell(ln *Line, ch *CellChange, cell int, plOK *bool) error {
+	x1, x2 := ln.Value1, ln.Value2
+	if x1 < 0 || x2 < 0 {
+		ch.Err = "Illegal values for the protection levels: " + numfmt.JavaDouble(x1) + ".. " + numfmt.JavaDouble(x2)
+		*plOK = false
+	}
+	if *plOK && !a.t.Cells[cell].Status.IsPrimary() {
+		ch.Err = "Protection levels can only be changed for unsafe cells"
+		*plOK = false
+	}
+	if !*plOK && ch.Err == "" {
+		ch.Err = ln.Cells[len(ln.Cells)-1].Err // the message carried over
+	}
+	if *plOK {
+		c := &a.t.Cells[cell]
+		c.LowerPL, c.UpperPL = x1, x2
+		a.res.Counts[CountProtLevel][OK]++
+		ch.OK = true
+		return nil
+	}
+	if err := a.refuse(ln, ch, cell); err != nil {
+		return err
+	}
+	a.res.Counts[CountProtLevel][Refused]++
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/apriori"
@@ -290,8 +291,8 @@ func TestFatal(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res, err := apply(t, testTable(t), tt.hst, apriori.Options{IgnoreError: tt.ignore})
-			var ae *apriori.Error
-			if !errors.As(err, &ae) {
+			var ae *poserr.Error
+			if !errors.As(err, &ae) || !errors.Is(err, apriori.ErrStop) {
 				t.Fatalf("error %v", err)
 			}
 			if err.Error() != tt.msg {
@@ -303,8 +304,8 @@ func TestFatal(t *testing.T) {
 			if line, _, _ := strings.Cut(strings.TrimPrefix(tt.hst, "// comment\n\n"), "\n"); strings.Contains(err.Error()+ae.Detail(), line) {
 				t.Errorf("message or detail echoes the line %q: %q, %q", line, err.Error(), ae.Detail())
 			}
-			if ae.BatchMessage() != "An error has occurred when processing apriori file f.hst" {
-				t.Errorf("batch message %q", ae.BatchMessage())
+			if m := apriori.BatchMessage(ae.File); m != "An error has occurred when processing apriori file f.hst" {
+				t.Errorf("batch message %q", m)
 			}
 			if res.Counts != tt.counts {
 				t.Errorf("counts %v, want %v", res.Counts, tt.counts)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sdcengine/argus/argusio/arb"
+	"github.com/sdcengine/argus/argusio/poserr"
 )
 
 // FromBatch returns the rule set of a <SAFETYRULE> command for a response
@@ -44,7 +45,7 @@ func FromBatch(r *arb.SafetyRule, decimals int) (Set, error) {
 		}
 	}
 	if err := s.Validate(); err != nil {
-		return s, fmt.Errorf("%s:%d: %w", r.Pos.File, r.Pos.Line, err)
+		return s, &poserr.Error{Pos: poserr.Pos{File: r.Pos.File, Line: r.Pos.Line}, Err: err}
 	}
 	return s, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/tab"
 	"github.com/sdcengine/argus/argusio/table"
@@ -95,9 +96,9 @@ func (r *reader) cells(ctx context.Context) error {
 			return nil
 		}
 		if err != nil {
-			var pe *lex.ParseError
+			var pe *poserr.Error
 			if errors.As(err, &pe) {
-				return &LineError{File: r.src.Name, Line: pe.Line, Err: pe.Err}
+				return lineError(r.src.Name, pe.Line, pe.Err, pe)
 			}
 			return err
 		}
@@ -118,7 +119,7 @@ func (r *reader) cells(ctx context.Context) error {
 		}
 		copy(codes, row.Codes)
 		if err := r.cellIndex(codes, idx); err != nil {
-			return &LineError{File: r.src.Name, Line: row.Line, Err: err}
+			return lineError(r.src.Name, row.Line, err, nil)
 		}
 		ci := 0
 		for d, i := range idx {
@@ -130,7 +131,7 @@ func (r *reader) cells(ctx context.Context) error {
 			for _, c := range codes {
 				b.WriteString(c + ",")
 			}
-			return &LineError{File: r.src.Name, Line: row.Line, Err: lex.Reason(ErrCellFilled, b.String())}
+			return lineError(r.src.Name, row.Line, lex.Reason(ErrCellFilled, b.String()), nil)
 		}
 		r.filled[ci] = true
 		r.res.Cells++

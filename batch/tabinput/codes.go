@@ -328,8 +328,7 @@ func (r *reader) addCodes(codes []string, line int) error {
 		codes[bad] = rda.PadCode(codes[bad], r.dims[bad].length)
 		retries++
 		if retries >= len(r.dims) {
-			return &CodeListError{File: r.src.Name, Line: line, Codes: slices.Clone(codes), Var: bad,
-				Variable: r.dims[bad].meta.Name, HierFile: r.dims[bad].tree.File}
+			return codeListError(r.src.Name, line, codes, bad, r.dims[bad].meta.Name, r.dims[bad].tree.File)
 		}
 	}
 }

@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
-	"flag"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,9 +13,8 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/tabinput"
+	"github.com/sdcengine/argus/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestCorpusPP reads τ-Argus's own tabular example (data/tableinput:
 // pp.tab, pp.rda, region2.hrc) with the settings of TestTable.arb:
@@ -129,7 +126,7 @@ func TestCorpusPPModes(t *testing.T) {
 	if err := ae.WriteReport(&b, "pp.tab", "pp.rda", "Fri Feb 03 15:28:00 CET 2023", "\r\n"); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "testdata/golden/pp_AdditErr.txt", b.Bytes())
+	golden.Check(t, "testdata/golden/pp_AdditErr.txt", b.Bytes())
 }
 
 // TestCheckTauArgusEx1 reads the tabular input of checkTauArgus's batch
@@ -294,25 +291,4 @@ func atoi(t *testing.T, s string) int {
 		n = n*10 + int(r-'0')
 	}
 	return n
-}
-
-// golden compares got with a golden file, rewriting it with -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
 }

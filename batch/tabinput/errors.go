@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
 )
 
@@ -31,57 +32,44 @@ var (
 	ErrSpec = errors.New("invalid tabular table specification")
 )
 
-// LineError is an error in one line of the .tab file, reported as τ-Argus
-// does but without the line: "Error in file <file> on line <n>.\n<reason>".
-// τ-Argus adds "Line = <the line>", which puts confidential cell values in
-// the logbook and on the screen; the reason names the field instead.
-type LineError struct {
-	File string
-	Line int   // 1-based physical line number
-	Err  error // the reason, in τ-Argus's words
+// lineError returns the error of line n of the .tab file: a *poserr.Error
+// with τ-Argus's message without the line, "Error in file <file> on line
+// <n>.\n<reason>", reason in τ-Argus's words. τ-Argus adds "Line = <the
+// line>", which puts confidential cell values in the logbook and on the
+// screen; the reason names the field instead. at, when not nil, is the
+// reader's error of the line, whose column and field are kept.
+func lineError(file string, n int, reason error, at *poserr.Error) *poserr.Error {
+	e := &poserr.Error{Pos: poserr.Pos{File: file, Line: n}, Err: reason,
+		Msg: "Error in file " + file + " on line " + strconv.Itoa(n) + ".\n" + reason.Error()}
+	if at != nil {
+		e.Column, e.Field, e.Index = at.Column, at.Field, at.Index
+	}
+	return e
 }
 
-// Error returns τ-Argus's message without the line's text.
-func (e *LineError) Error() string {
-	return "Error in file " + e.File + " on line " + strconv.Itoa(e.Line) + ".\n" + e.Err.Error()
-}
-
-// Unwrap returns the reason.
-func (e *LineError) Unwrap() error { return e.Err }
-
-// CodeListError is an error of the code-list pass (a .hrc code that is not
-// in the hierarchy file), reported as τ-Argus does.
-type CodeListError struct {
-	File string
-	Line int
-	// Codes are the codes of the line's explanatory variables as τ-Argus
-	// held them (padded; .hrc codes padded when retried).
-	Codes []string
-	// Var is the 0-based index of the offending explanatory variable.
-	Var int
-	// Variable and HierFile name that variable and its hierarchy file.
-	Variable, HierFile string
-}
-
-// Error returns τ-Argus's message: " Error in line <n> of table file:
-// <file>\nCode not in codelist\n Codes: "a", "b"\n code nr: <i>", and a
-// line naming the variable and its hierarchy file.
-func (e *CodeListError) Error() string {
-	q := make([]string, len(e.Codes))
-	for i, c := range e.Codes {
+// codeListError returns the error of the code-list pass for a .tab code that
+// is not in its hierarchy file: a *poserr.Error at line n of file, about
+// the explanatory variable of 0-based index bad, named variable, whose
+// hierarchy file is hierFile ("" if none), matching ErrCodeNotInCodelist.
+// codes are the codes of the line's explanatory variables as τ-Argus held
+// them (padded; .hrc codes padded when retried). The message is τ-Argus's,
+// " Error in line <n> of table file: <file>\nCode not in codelist\n
+// Codes: "a", "b"\n code nr: <bad>", and a line naming the variable and its
+// hierarchy file.
+func codeListError(file string, n int, codes []string, bad int, variable, hierFile string) *poserr.Error {
+	q := make([]string, len(codes))
+	for i, c := range codes {
 		q[i] = `"` + c + `"`
 	}
-	msg := " Error in line " + strconv.Itoa(e.Line) + " of table file: " + e.File + "\n" +
-		ErrCodeNotInCodelist.Error() + "\n Codes: " + strings.Join(q, ", ") + "\n code nr: " + strconv.Itoa(e.Var)
-	if e.HierFile != "" {
+	msg := " Error in line " + strconv.Itoa(n) + " of table file: " + file + "\n" +
+		ErrCodeNotInCodelist.Error() + "\n Codes: " + strings.Join(q, ", ") + "\n code nr: " + strconv.Itoa(bad)
+	if hierFile != "" {
 		// τ-Argus does not say which list: name the hierarchy file.
-		msg += "\n code " + q[e.Var] + " of variable " + e.Variable + " is not in hierarchy file " + e.HierFile
+		msg += "\n code " + q[bad] + " of variable " + variable + " is not in hierarchy file " + hierFile
 	}
-	return msg
+	return &poserr.Error{Pos: poserr.Pos{File: file, Line: n}, Field: variable, Index: bad + 1,
+		Err: ErrCodeNotInCodelist, Msg: msg}
 }
-
-// Unwrap returns ErrCodeNotInCodelist.
-func (e *CodeListError) Unwrap() error { return ErrCodeNotInCodelist }
 
 // Relation is one additivity relation of a table: along dimension Dim, the
 // cell Parent should equal the sum of the cells Children (cell numbers of

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabinput"
@@ -206,8 +208,8 @@ func TestNaNIsALineError(t *testing.T) {
 	for _, v := range []string{"NaN", "1e400", "-Infinity"} {
 		_, err := tabinput.Read(context.Background(), memSource(t, rda2, strings.Replace(basal, "1;x;3;", "1;x;"+v+";", 1), nil),
 			spec2, statusOnly(tabinput.Recompute, false))
-		var le *tabinput.LineError
-		if !errors.As(err, &le) || !errors.Is(err, lex.ErrRange) || le.Line != 1 ||
+		var le *poserr.Error
+		if !errors.As(err, &le) || !errors.Is(err, lex.ErrRange) || le.Line != 1 || le.File != "t.tab" ||
 			err.Error() != "Error in file t.tab on line 1.\nfield 3 (V): not a finite number" {
 			t.Errorf("%s: error %v", v, err)
 		}
@@ -237,9 +239,9 @@ func TestLineErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := tabinput.Read(context.Background(), memSource(t, rda2, tt.tab, nil), spec2, statusOnly(tabinput.Recompute, false))
-			var le *tabinput.LineError
-			if !errors.As(err, &le) {
-				t.Fatalf("error %v, want a LineError", err)
+			var le *poserr.Error
+			if !errors.As(err, &le) || le.File != "t.tab" || !strings.Contains(tt.msg, " on line "+strconv.Itoa(le.Line)+".\n") {
+				t.Fatalf("error %v (%+v), want a *poserr.Error at its line", err, le)
 			}
 			if err.Error() != tt.msg {
 				t.Errorf("message %q, want %q", err.Error(), tt.msg)
@@ -424,7 +426,7 @@ V
 `
 	spec := tabinput.Spec{Explanatory: []string{"R"}, Response: "V"}
 	_, err := tabinput.Read(context.Background(), memSource(t, rda1, "\" 3\";3\n4;4\n", map[string]string{"R": hrcR}), spec, statusOnly(tabinput.Recompute, false))
-	var ce *tabinput.CodeListError
+	var ce *poserr.Error
 	if !errors.As(err, &ce) || !errors.Is(err, tabinput.ErrCodeNotInCodelist) {
 		t.Fatalf("error %v", err)
 	}
@@ -435,7 +437,7 @@ V
 	// A code that is not in the hierarchy at all.
 	_, err = tabinput.Read(context.Background(), memSource(t, rdaHier, " 3;m;3\nX;m;1\n", map[string]string{"R": hrcR}),
 		tabinput.Spec{Explanatory: []string{"R", "G"}, Response: "V"}, statusOnly(tabinput.Recompute, false))
-	if !errors.As(err, &ce) || ce.Line != 2 || ce.Var != 0 || !slices.Equal(ce.Codes, []string{" X", "m"}) {
+	if !errors.As(err, &ce) || ce.Line != 2 || ce.Index != 1 || ce.Field != "R" || !strings.Contains(err.Error(), "\n Codes: \" X\", \"m\"\n code nr: 0\n") {
 		t.Fatalf("error %v", err)
 	}
 }

@@ -255,7 +255,9 @@ func ReadHierarchy(r io.Reader, name string, v *rda.Variable) (*hrc.Tree, error)
 
 // Read builds the table described by spec from the tabular source, completes
 // it as opt says and returns it. Errors carry τ-Argus's messages: a
-// *LineError for a bad line, a *CodeListError in the code-list pass, an
+// *poserr.Error at the line for a bad line (its cause in τ-Argus's words)
+// and for a code not in its hierarchy in the code-list pass (matching
+// ErrCodeNotInCodelist, Field the variable), an
 // *AdditivityError for a non-additive table under Check, and errors matching
 // ErrCannotMakeTotals, ErrWrongHierarchy or ErrSpec otherwise. With an
 // error from the cell pass on, the result is returned too, without a table,

@@ -27,6 +27,7 @@ import (
 	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/microdata"
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/rules"
@@ -311,7 +312,8 @@ func (b *builder) pass(ctx context.Context, n int, fn func(*microdata.Record) er
 			return fmt.Errorf("microdata: %w", err)
 		}
 		if err := fn(rec); err != nil {
-			return fmt.Errorf("microdata %s record %d (line %d): %w", b.src.Name, rec.Number(), rec.Line(), err)
+			return &poserr.Error{Pos: poserr.Pos{File: b.src.Name, Line: rec.Line()}, Err: err,
+				Msg: fmt.Sprintf("microdata %s record %d (line %d): %v", b.src.Name, rec.Number(), rec.Line(), err)}
 		}
 		if count%20_000 == 0 {
 			if err := ctx.Err(); err != nil {

@@ -2,7 +2,6 @@ package view
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,8 +13,6 @@ import (
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/argusio/table"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // smallTable is Region (Total; North: 1, 2; South: 3) × Size (Total, a,
 // b) of one response with 2 decimals. Every value is distinct and long
@@ -126,27 +123,6 @@ func readJJ(t testing.TB, path string) *jj.File {
 		t.Fatal(err)
 	}
 	return file
-}
-
-// golden compares got with testdata/golden/name, rewriting it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (run with -update after checking)", name)
-	}
 }
 
 // cellsText is the text of the th and td elements under n, one field each.

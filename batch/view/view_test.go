@@ -2,11 +2,13 @@ package view
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/internal/golden"
 )
 
 // TestPublicViewHasNoHiddenValue: the view of a table as the CSV output
@@ -96,7 +98,7 @@ func TestGoldenPage(t *testing.T) {
 	v := FromTable(smallTable(t), output.TypeCSV, output.Options{}, "Region x Size | Turnover", "small.csv")
 	v.Method, v.Audit = "GH", "clean: all 2 primaries protected"
 	page, _ := render(t, v)
-	golden(t, "small.html", page)
+	golden.CheckString(t, filepath.Join("testdata", "golden", "small.html"), page)
 }
 
 // TestFromJJRecoversDimensions: τ-Argus's JJ of Size × Region (region2.hrc)

@@ -3,7 +3,6 @@ package runall
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,10 +13,9 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/sdcengine/argus/batch"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/headless"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // nightly is a run of three jobs in state directory dir: two protected
 // tables by two methods, one failure; the views and reports of the first
@@ -78,16 +76,7 @@ func TestSummaryPage(t *testing.T) {
 		}
 	}
 	page := strings.ReplaceAll(string(b), dir, "STATE")
-	golden := filepath.Join("testdata", "summary.html")
-	if *update {
-		_ = os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(golden, []byte(page), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if want, err := os.ReadFile(golden); err != nil || string(want) != page {
-		t.Errorf("summary.html differs from %s (%v; run with -update after checking)", golden, err)
-	}
+	golden.CheckString(t, filepath.Join("testdata", "summary.html"), page)
 }
 
 // TestSummaryPageInBrowser renders the nightly page in headless Chromium:

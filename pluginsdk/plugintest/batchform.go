@@ -5,6 +5,7 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -21,7 +22,7 @@ type BatchCase struct {
 
 // CheckBatchForms checks that info's parameters read every case's batch
 // arguments as the case says ([pluginsdk.BatchParams]), that every refusal
-// is a *[pluginsdk.BatchArgError], and that info passes
+// is a *poserr.Error naming the argument (Index), and that info passes
 // [pluginsdk.LintInfo].
 func CheckBatchForms(t testing.TB, info pluginsdk.MethodInfo, cases []BatchCase) {
 	t.Helper()
@@ -37,8 +38,8 @@ func CheckBatchForms(t testing.TB, info pluginsdk.MethodInfo, cases []BatchCase)
 		case tc.Msg != "" && (err == nil || err.Error() != tc.Msg):
 			t.Errorf("%s%q (linked %v): got %v, %v; want the error %q", info.Code, tc.Args, tc.Linked, got, err, tc.Msg)
 		case tc.Msg != "":
-			if be := (*pluginsdk.BatchArgError)(nil); !errors.As(err, &be) {
-				t.Errorf("%s%q: error %T, want a *pluginsdk.BatchArgError", info.Code, tc.Args, err)
+			if be, ok := errors.AsType[*poserr.Error](err); !ok || be.Index < 1 || be.Index > len(tc.Args) {
+				t.Errorf("%s%q: error %T %+v, want a *poserr.Error naming an argument", info.Code, tc.Args, err, be)
 			}
 		}
 	}

@@ -2,20 +2,17 @@ package relations
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/pluginsdk"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // figure3 is the hierarchical table of Castro (2012, "Recent advances in
 // optimization techniques for statistical tabular data protection"), Figure 3:
@@ -72,27 +69,6 @@ func describe(p *pluginsdk.Problem, r *pluginsdk.Relations) string {
 	return b.String()
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file:\n%s", name, got)
-	}
-}
-
 func TestFigure3Golden(t *testing.T) {
 	for _, skip := range []bool{false, true} {
 		t.Run(fmt.Sprintf("skipTrivial=%v", skip), func(t *testing.T) {
@@ -112,7 +88,7 @@ func TestFigure3Golden(t *testing.T) {
 					t.Errorf("relation %d: residual %g", i, res)
 				}
 			}
-			golden(t, fmt.Sprintf("figure3_skip%v.golden", skip), describe(p, &r))
+			golden.CheckString(t, filepath.Join("testdata", fmt.Sprintf("figure3_skip%v.golden", skip)), describe(p, &r))
 		})
 	}
 }

@@ -3,22 +3,19 @@ package subtable
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func dim(name string, codes []string, parent ...int32) pluginsdk.Dimension {
 	d := pluginsdk.Dimension{Name: name, Codes: codes, Parent: parent, Depth: make([]int32, len(parent))}
@@ -70,27 +67,6 @@ func figure3() *pluginsdk.Problem {
 	return p
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file:\n%s", name, got)
-	}
-}
-
 func describeSubTables(p *pluginsdk.Problem, sts []SubTable) string {
 	var b strings.Builder
 	dims := p.Tables[0].Dims
@@ -115,7 +91,7 @@ func TestFigure3SubTables(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden(t, fmt.Sprintf("figure3_mode%d.golden", mode), describeSubTables(p, sts))
+		golden.CheckString(t, filepath.Join("testdata", fmt.Sprintf("figure3_mode%d.golden", mode)), describeSubTables(p, sts))
 	}
 	// The hypercube sub-tables are the seed's T1, T2 and T3.
 	sts, _ := Enumerate(context.Background(), p, 0, Options{Mode: ModeHypercube})
@@ -329,7 +305,7 @@ func TestFigure3Network(t *testing.T) {
 	if len(n.Nodes) != 14 || len(n.Arcs) != 21 {
 		t.Errorf("%d nodes, %d arcs; want 14, 21", len(n.Nodes), len(n.Arcs))
 	}
-	golden(t, "figure3_network.golden", describeNetwork(p, n))
+	golden.CheckString(t, filepath.Join("testdata", "figure3_network.golden"), describeNetwork(p, n))
 	checkFlow(t, p, n)
 	checkSpan(t, p, n, false)
 }
