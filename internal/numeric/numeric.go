@@ -5,6 +5,8 @@
 // matrix given row by row (compressed sparse rows) into its columns
 // (compressed sparse columns).
 //
+// The tolerances are named in one table (tolerances.go, Tolerances).
+//
 // The helpers compute exactly what the hand-written expressions they
 // replace computed, in the same order, so results stay bit-for-bit the
 // same.
@@ -12,21 +14,23 @@ package numeric
 
 import "math"
 
-// Slack is the relative slack of a comparison with x: 1e-9·max(1, |x|).
+// Slack is the relative slack of a comparison with x:
+// SlackFactor·max(1, |x|).
 // Two costs, amounts or values of the size of x closer than Slack(x) are
 // treated as equal (a cost within the slack of the incumbent's is no
 // improvement, a deviation within the slack of the amount asked covers it).
-// It is absolute (1e-9) for |x| ≤ 1 and relative beyond.
+// It is absolute (SlackFactor) for |x| ≤ 1 and relative beyond.
 func Slack(x float64) float64 {
-	return 1e-9 * math.Max(1, math.Abs(x))
+	return SlackFactor * math.Max(1, math.Abs(x))
 }
 
 // SolverSlack is the magnitude below which a value an LP solver returns,
 // in a problem whose quantities are of the size of x, is taken as zero:
-// 1e-6·max(1, |x|), well above the solver's feasibility tolerances (1e-7)
-// and well below any movement a protection level asks.
+// SolverZeroFactor·max(1, |x|), well above the solver's feasibility
+// tolerances (HiGHSPrimalFeasibility) and well below any movement a
+// protection level asks.
 func SolverSlack(x float64) float64 {
-	return 1e-6 * math.Max(1, math.Abs(x))
+	return SolverZeroFactor * math.Max(1, math.Abs(x))
 }
 
 // RelGap is the relative gap (objective − bound) / objective of a

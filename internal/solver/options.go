@@ -6,6 +6,8 @@ import (
 	"math"
 	"time"
 	"unsafe"
+
+	"github.com/sdcengine/argus/internal/numeric"
 )
 
 // Method selects the LP algorithm.
@@ -118,11 +120,12 @@ type Options struct {
 	// none.
 	IterationLimit int
 	// MIPRelGap is the relative MIP gap at which branch and bound stops.
-	// 0 keeps the HiGHS default (1e-4); a negative value requests 0, that
+	// 0 keeps the HiGHS default (numeric.HiGHSMIPRelGap); a negative value requests 0, that
 	// is, proven optimality.
 	MIPRelGap float64
 	// MIPAbsGap is the absolute MIP gap at which branch and bound stops.
-	// 0 keeps the HiGHS default (1e-6); a negative value requests 0.
+	// 0 keeps the HiGHS default (numeric.HiGHSMIPAbsGap); a negative value
+	// requests 0.
 	MIPAbsGap float64
 	// Threads is the number of HiGHS threads; 0 means 1. HiGHS sizes its
 	// scheduler once per OS thread and rejects a different value later, so
@@ -132,13 +135,13 @@ type Options struct {
 	// model and options give the same result.
 	RandomSeed int
 	// PrimalFeasibilityTol is the primal feasibility tolerance; 0 keeps the
-	// HiGHS default (1e-7).
+	// HiGHS default (numeric.HiGHSPrimalFeasibility).
 	PrimalFeasibilityTol float64
 	// DualFeasibilityTol is the dual feasibility tolerance; 0 keeps the
-	// HiGHS default (1e-7).
+	// HiGHS default (numeric.HiGHSDualFeasibility).
 	DualFeasibilityTol float64
 	// MIPFeasibilityTol is the integrality and MIP feasibility tolerance; 0
-	// keeps the HiGHS default (1e-6).
+	// keeps the HiGHS default (numeric.HiGHSMIPFeasibility).
 	MIPFeasibilityTol float64
 	// Method selects the LP algorithm.
 	Method Method
@@ -242,11 +245,11 @@ func (o Options) apply(p unsafe.Pointer) error {
 		name string
 		v    float64
 	}{
-		{"mip_rel_gap", gapValue(o.MIPRelGap, 1e-4)},
-		{"mip_abs_gap", gapValue(o.MIPAbsGap, 1e-6)},
-		{"primal_feasibility_tolerance", tolValue(o.PrimalFeasibilityTol, 1e-7)},
-		{"dual_feasibility_tolerance", tolValue(o.DualFeasibilityTol, 1e-7)},
-		{"mip_feasibility_tolerance", tolValue(o.MIPFeasibilityTol, 1e-6)},
+		{"mip_rel_gap", gapValue(o.MIPRelGap, numeric.HiGHSMIPRelGap)},
+		{"mip_abs_gap", gapValue(o.MIPAbsGap, numeric.HiGHSMIPAbsGap)},
+		{"primal_feasibility_tolerance", tolValue(o.PrimalFeasibilityTol, numeric.HiGHSPrimalFeasibility)},
+		{"dual_feasibility_tolerance", tolValue(o.DualFeasibilityTol, numeric.HiGHSDualFeasibility)},
+		{"mip_feasibility_tolerance", tolValue(o.MIPFeasibilityTol, numeric.HiGHSMIPFeasibility)},
 	}
 	for _, f := range floats {
 		if err := setFloatOption(p, f.name, f.v); err != nil {

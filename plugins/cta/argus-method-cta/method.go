@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/cta/cta"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/grid"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -79,30 +78,14 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if n == 0 {
 		return &pluginsdk.Result{Status: status, Values: []float64{}, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
-	opts := cta.Options{Gap: req.Params.Float(pGap), Weights: weights.Named(req.Params.String(pWeights)),
-		Heuristic: heuristicNames[req.Params.String(pHeuristic)], Seed: req.Limits.Seed, Descent: req.Params.Float(pDescent), Flips: req.Params.Float(pFlips)}
-	opts.TimeLimit = req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
-	opts.Progress = func(pr cta.Progress) {
-		f := -1.0
-		if opts.TimeLimit > 0 {
-			f = math.Min(1, float64(pr.Elapsed)/float64(opts.TimeLimit))
-		}
-		req.Progress(pluginsdk.Progress{Phase: pr.Phase, Fraction: f, Objective: pr.Objective, Bound: pr.Bound})
-	}
+	opts := cta.Options{Options: base.FromRequest(ctx, req, req.Params.Duration(pMaxTime)), Gap: req.Params.Float(pGap),
+		Weights: weights.Named(req.Params.String(pWeights)), Heuristic: heuristicNames[req.Params.String(pHeuristic)],
+		Seed: req.Limits.Seed, Descent: req.Params.Float(pDescent), Flips: req.Params.Float(pFlips)}
 	req.Log.Debug().Int("cells", n).Dur("limit", opts.TimeLimit).Int("decimals", p.Decimals).Msg("CTA start")
 	sol, err := cta.Solve(ctx, p, opts)
-	var inf *cta.InfeasibleError
-	switch {
-	case errors.As(err, &inf):
-		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInfeasible, Diagnostics: []pluginsdk.Diagnostic{{
-			Severity: pluginsdk.SeverityError, Code: "protection.infeasible", Cells: inf.Cells, Summary: inf.Reason}}}, nil
-	case err != nil && ctx.Err() != nil:
-		return nil, ctx.Err()
-	case errors.Is(err, cta.ErrNoTable):
-		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeFailed, Diagnostics: []pluginsdk.Diagnostic{{
-			Severity: pluginsdk.SeverityError, Code: "solver.time_limit", Summary: err.Error() + "; a longer time limit will do"}}}, nil
-	case err != nil:
-		return nil, pluginsdk.Errorf("solver.failed", "controlled tabular adjustment: %v", err)
+	if res, err := base.SolveError(ctx, err, base.Failure{NoResult: cta.ErrNoTable, Hint: "a longer time limit will do",
+		What: "controlled tabular adjustment"}); res != nil || err != nil {
+		return res, err
 	}
 	// The plugin's own check, the host's audit of adjusted tables: a table
 	// that fails it is an error, never an output.
@@ -139,18 +122,11 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		Extra: map[string]float64{"sensitive": float64(sol.Sensitive), "up": float64(up), "columns": float64(sol.Columns),
 			"rows": float64(sol.Rows), "heuristic_lps": float64(sol.LPs), "first_objective": sol.FirstObjective,
 			"first_seconds": sol.FirstTime.Seconds(), "changed": float64(rep.Counts.Changed), "l1": rep.L1,
-			"max_residual": rep.MaxResidual, "decimals": float64(p.Decimals), "first_by_mip": b2f(sol.First == "mip"),
+			"max_residual": rep.MaxResidual, "decimals": float64(p.Decimals), "first_by_mip": base.B2F(sol.First == "mip"),
 			"descent_cycles": float64(sol.Cycles), "descent_improved": float64(sol.Improved), "flips": float64(sol.Flipped),
 			"cuts": float64(sol.Cuts), "tightened": float64(sol.Tightened)}}
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Float64("gap", sol.Gap).Str("first", sol.First).
 		Dur("took", time.Since(start)).Msg("CTA done")
 	return res, nil
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }

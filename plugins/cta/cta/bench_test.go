@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -61,7 +62,10 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	var sol *Solution
 	opts.PlainModel = os.Getenv("ARGUS_CTA_PLAIN") != ""
 	opts.Continuous = os.Getenv("ARGUS_CTA_CONTINUOUS") != "" // the values off the grid, for the cost of the grid
-	opts.Progress = func(pr Progress) { b.Logf("%8.3fs %s %.6g", pr.Elapsed.Seconds(), pr.Phase, pr.Objective) }
+	start := time.Now()
+	opts.Progress = func(pr pluginsdk.Progress) {
+		b.Logf("%8.3fs %s %.6g", time.Since(start).Seconds(), pr.Phase, pr.Objective)
+	}
 	cpu0 := cputime.Used()
 	for b.Loop() {
 		var err error
@@ -105,7 +109,7 @@ func BenchmarkSimple2D(b *testing.B) {
 func BenchmarkIndustryBySize(b *testing.B) {
 	for _, resp := range []string{"Var1", "Var2"} {
 		b.Run(resp, func(b *testing.B) {
-			solveBench(b, csptest.IndustryBySize(b, resp), Options{Weights: weights.Unit, Gap: 0.01, TimeLimit: benchLimit(b, time.Minute),
+			solveBench(b, csptest.IndustryBySize(b, resp), Options{Weights: weights.Unit, Gap: 0.01, Options: base.Options{TimeLimit: benchLimit(b, time.Minute)},
 				Descent: benchDescent(b, DefaultDescent), Flips: benchShare(b, "ARGUS_CTA_FLIPS", 0)})
 		})
 	}
@@ -128,7 +132,7 @@ func BenchmarkCastro(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				solveBench(b, in.Problem, Options{Weights: weights.Inverse, Gap: 0.001, TimeLimit: benchLimit(b, time.Minute),
+				solveBench(b, in.Problem, Options{Weights: weights.Inverse, Gap: 0.001, Options: base.Options{TimeLimit: benchLimit(b, time.Minute)},
 					Descent: benchDescent(b, DefaultDescent)})
 			})
 		}
@@ -161,7 +165,7 @@ func BenchmarkHier(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				solveBench(b, in.Problem, Options{Weights: weights.Inverse, Gap: 0.001, TimeLimit: benchLimit(b, time.Minute),
+				solveBench(b, in.Problem, Options{Weights: weights.Inverse, Gap: 0.001, Options: base.Options{TimeLimit: benchLimit(b, time.Minute)},
 					Descent: benchDescent(b, DefaultDescent)})
 			})
 		}

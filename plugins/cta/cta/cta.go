@@ -29,7 +29,10 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/grid"
+	"github.com/sdcengine/argus/plugins/internal/infeasible"
+	"github.com/sdcengine/argus/plugins/internal/lprows"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -54,9 +57,9 @@ const (
 
 // Options control Solve.
 type Options struct {
-	// TimeLimit bounds the whole solve; 0 means none. At the limit the best
-	// protected table found is returned.
-	TimeLimit time.Duration
+	// Options are the time limit (at the limit the best protected table
+	// found is returned) and the progress reports; CTA runs one thread.
+	base.Options
 	// Gap is the relative optimality gap at which branch and bound stops; 0
 	// asks for proven optimality.
 	Gap float64
@@ -84,16 +87,6 @@ type Options struct {
 	PlainModel bool
 	// Seed seeds the solver's random choices.
 	Seed int64
-	// Progress, if set, receives progress reports.
-	Progress func(Progress)
-}
-
-// Progress is a progress report.
-type Progress struct {
-	Phase     string
-	Objective float64
-	Bound     float64
-	Elapsed   time.Duration
 }
 
 // Solution is an adjusted table.
@@ -131,21 +124,11 @@ type Solution struct {
 	Time time.Duration
 }
 
-// InfeasibleError reports a problem that admits no adjusted table.
-type InfeasibleError struct {
-	// Cells are the sensitive cells that cannot leave their protection
-	// interval within their bounds (empty when the cause is the relations
-	// as a whole).
-	Cells []int
-	// Reason explains the failure.
-	Reason string
-}
-
-func (e *InfeasibleError) Error() string {
-	if len(e.Cells) > 0 {
-		return fmt.Sprintf("cta: infeasible: %s (cells %v)", e.Reason, e.Cells)
-	}
-	return "cta: infeasible: " + e.Reason
+// infeasibleError reports a problem that admits no adjusted table: the
+// sensitive cells that cannot leave their protection interval within
+// their bounds (none when the cause is the relations as a whole).
+func infeasibleError(cells []int, reason string) error {
+	return infeasible.New("cta", cells, reason)
 }
 
 // IsFrozen reports whether CTA keeps a cell of this status unchanged:
@@ -353,11 +336,6 @@ func (md *model) tighten(mip *solver.Solver, u float64) (int, error) {
 	return len(cols), mip.SetColsBounds(cols, lo, hi)
 }
 
-// boundMargin is the relative margin of model.tighten's distance: the
-// incumbent, an LP solution within its feasibility tolerance, must stay
-// feasible.
-const boundMargin = 1e-6
-
 // cutWeightRatio: see model.addCuts.
 const cutWeightRatio = 0.5
 
@@ -471,44 +449,34 @@ func build(p *pluginsdk.Problem, opts Options, gridUnits bool) (*model, error) {
 		}
 	}
 	if len(bad) > 0 {
-		return nil, &InfeasibleError{Cells: bad, Reason: fmt.Sprintf("%d sensitive cells cannot leave their protection interval within their a-priori bounds", len(bad))}
+		return nil, infeasibleError(bad, fmt.Sprintf("%d sensitive cells cannot leave their protection interval within their a-priori bounds", len(bad)))
 	}
-	for q := range rel.Len() {
-		cells, coef := rel.Terms(q)
-		rhs, err := d.rhs(rel, q)
-		if err != nil {
-			return nil, err
-		}
-		mag := math.Abs(rhs)
-		var idx []int
-		var val []float64
-		for k, c := range cells {
-			if c < 0 || c >= n {
-				return nil, fmt.Errorf("cta: relation %d: cell %d out of range", q, c)
+	err = lprows.Add(m, rel, n, lprows.Spec{Method: "cta",
+		Rhs:   func(q int) (float64, error) { return d.rhs(rel, q) },
+		Fixed: d.a,
+		Columns: func(c int, coef float64, idx []int, val []float64) ([]int, []float64) {
+			if md.plus[c] < 0 {
+				return idx, val
 			}
-			t := coef[k] * d.a[c]
-			rhs -= t
-			mag += math.Abs(t)
-			if md.plus[c] >= 0 {
-				idx = append(idx, md.plus[c], md.minus[c])
-				val = append(val, coef[k], -coef[k])
+			return append(idx, md.plus[c], md.minus[c]), append(val, coef, -coef)
+		},
+		Residual: func(_ int, rhs, mag float64) (float64, error) {
+			if !d.grid && math.Abs(rhs) <= pluginsdk.AdjustedChangeTolerance+numeric.Slack(mag) {
+				rhs = 0 // the original residual is kept: the table is as additive as it was
 			}
-		}
-		if !d.grid && math.Abs(rhs) <= pluginsdk.AdjustedChangeTolerance+numeric.Slack(mag) {
-			rhs = 0 // the original residual is kept: the table is as additive as it was
-		}
-		if len(idx) == 0 {
-			if rhs != 0 {
-				return nil, &InfeasibleError{Reason: fmt.Sprintf("relation %d holds only fixed cells and is violated by the original values", q)}
+			return rhs / md.f, nil
+		},
+		Violated: func(q int) error {
+			return infeasibleError(nil, fmt.Sprintf("relation %d holds only fixed cells and is violated by the original values", q))
+		},
+		Added: func(_ int, cells []int, coef []float64, rhs float64) {
+			if rhs == 0 && !opts.PlainModel {
+				md.addCuts(cells, coef)
 			}
-			continue
-		}
-		if _, err := m.AddRow(rhs/md.f, rhs/md.f, idx, val); err != nil {
-			return nil, fmt.Errorf("cta: relation %d: %w", q, err)
-		}
-		if rhs == 0 && !opts.PlainModel {
-			md.addCuts(cells, coef)
-		}
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
 	md.m = m
 	return md, nil
@@ -606,7 +574,7 @@ func (md *model) tableGrid(d data) (data, error) {
 		out.a[i], out.lo[i], out.hi[i] = k, g.Ceil(d.lo[i]), g.Floor(d.hi[i])
 	}
 	if len(off) > 0 {
-		return d, &InfeasibleError{Cells: off, Reason: fmt.Sprintf("%d protected or empty cells, which keep their values, have more than the table's %d decimals", len(off), g.Decimals())}
+		return d, infeasibleError(off, fmt.Sprintf("%d protected or empty cells, which keep their values, have more than the table's %d decimals", len(off), g.Decimals()))
 	}
 	return out, nil
 }
@@ -668,7 +636,7 @@ func (md *model) directions(cols []float64) []bool {
 	for k, i := range md.sens {
 		y := cols[md.ycol[k]]
 		up[k] = y > 0.5
-		if math.Abs(y-0.5) < 1e-6 {
+		if math.Abs(y-0.5) < numeric.Tie {
 			up[k] = cols[md.plus[i]] >= cols[md.minus[i]]
 		}
 		if !md.canUp[k] {
@@ -702,171 +670,246 @@ func (md *model) objective(x []float64) float64 {
 }
 
 // Solve finds an adjusted table of p. A problem without an adjusted table
-// gives an *InfeasibleError; a time limit reached before any protected table
-// was found gives an error wrapping ErrNoTable.
+// gives an *infeasible.Error; a time limit reached before any protected
+// table was found gives an error wrapping ErrNoTable.
+//
+// The stages: the model (build); the first protected table (heuristics);
+// branch and bound started from it (newMIP), after block coordinate
+// descent if asked (descend); the table branch and bound found
+// (branchAndBound); the local search over single directions if asked
+// (flips); the published table (finish).
 func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, error) {
-	start := time.Now()
+	clock := opts.Start()
 	md, err := build(p, opts, false)
 	if err != nil {
 		return nil, err
 	}
-	sol := &Solution{Sensitive: len(md.sens), Columns: md.m.NumCols(), Rows: md.m.NumRows(), Up: make([]bool, md.n)}
-	deadline := time.Time{}
-	if opts.TimeLimit > 0 {
-		deadline = start.Add(opts.TimeLimit)
-	}
-	left := func() time.Duration {
-		if deadline.IsZero() {
-			return 0
-		}
-		return max(time.Until(deadline), time.Millisecond)
-	}
-	report := func(phase string, obj, bound float64) {
-		if opts.Progress != nil {
-			opts.Progress(Progress{Phase: phase, Objective: obj, Bound: bound, Elapsed: time.Since(start)})
-		}
-	}
-	h := &heuristics{md: md, opts: opts, left: left}
-	defer h.close()
+	r := &run{md: md, opts: opts, clock: clock, bestObj: math.Inf(1),
+		sol: &Solution{Sensitive: len(md.sens), Columns: md.m.NumCols(), Rows: md.m.NumRows(), Up: make([]bool, md.n)}}
+	r.h = &heuristics{md: md, opts: opts, left: clock.Left}
+	defer r.h.close()
 	if len(md.sens) == 0 { // nothing to protect: the original table (on the grid) is optimal
-		if sol.Values, err = h.unprotected(ctx); err != nil {
-			return nil, err
-		}
-		sol.Optimal, sol.First, sol.Objective = true, "none", md.distance(sol.Values)
-		sol.Time = time.Since(start)
-		return sol, nil
-	}
-	// The incumbent is always the table of an LP with the directions fixed
-	// (exact values, a column solution feasible for the MIP); a MIP solution
-	// counts only through that LP, since a tiny fractional y lets a big-M
-	// row leak.
-	var best []float64
-	var bestUp []bool
-	bestObj := math.Inf(1)
-	accept := func(cols []float64, up []bool, how string) {
-		o := md.objective(md.values(cols, up))
-		if best != nil && o >= bestObj {
-			return
-		}
-		best, bestUp, bestObj = cols, up, o
-		if sol.First == "" {
-			sol.First, sol.FirstObjective, sol.FirstTime = how, o, time.Since(start)
-		}
-		report("table ("+how+")", o, sol.Bound)
+		return r.unprotected(ctx)
 	}
 	if opts.Heuristic != HeuristicNone {
-		cols, how, err := h.first(ctx)
+		cols, how, err := r.h.first(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if cols != nil {
-			accept(cols, md.directions(cols), how)
+			r.accept(cols, md.directions(cols), how)
 		}
 	}
-	sol.Bound = h.bound
-	// Branch and bound from the heuristic's table.
+	r.sol.Bound = r.h.bound
+	mip, so, err := r.newMIP()
+	if err != nil {
+		return nil, err
+	}
+	defer mip.Close()
+	if err := r.descend(ctx, mip, so); err != nil {
+		return nil, err
+	}
+	if err := r.branchAndBound(ctx, mip, so); err != nil {
+		return nil, err
+	}
+	r.flips(ctx)
+	return r.finish()
+}
+
+// run is one solve: the model, its heuristics and the incumbent.
+//
+// The incumbent is always the table of an LP with the directions fixed
+// (exact values, a column solution feasible for the MIP); a MIP solution
+// counts only through that LP, since a tiny fractional y lets a big-M
+// row leak.
+type run struct {
+	md    *model
+	opts  Options
+	clock base.Clock
+	h     *heuristics
+	sol   *Solution
+	// best, bestUp and bestObj are the incumbent's columns, directions and
+	// distance (best nil: none yet).
+	best    []float64
+	bestUp  []bool
+	bestObj float64
+}
+
+// report sends a phase with the incumbent's distance and the bound.
+func (r *run) report(phase string) { r.clock.Phase(phase, r.bestObj, r.sol.Bound) }
+
+// accept makes the table of cols with directions up the incumbent when it
+// is better.
+func (r *run) accept(cols []float64, up []bool, how string) {
+	o := r.md.objective(r.md.values(cols, up))
+	if r.best != nil && o >= r.bestObj {
+		return
+	}
+	r.best, r.bestUp, r.bestObj = cols, up, o
+	if r.sol.First == "" {
+		r.sol.First, r.sol.FirstObjective, r.sol.FirstTime = how, o, r.clock.Elapsed()
+	}
+	r.clock.Phase("table ("+how+")", o, r.sol.Bound)
+}
+
+// current returns the incumbent.
+func (r *run) current() ([]float64, []bool, float64) { return r.best, r.bestUp, r.bestObj }
+
+// unprotected returns the original table (on the grid) of a problem
+// without sensitive cells, optimal.
+func (r *run) unprotected(ctx context.Context) (*Solution, error) {
+	v, err := r.h.unprotected(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sol := r.sol
+	sol.Values = v
+	sol.Optimal, sol.First, sol.Objective = true, "none", r.md.distance(v)
+	sol.Time = r.clock.Elapsed()
+	return sol, nil
+}
+
+// newMIP makes branch and bound's solver: the model with the relation
+// cuts, its columns tightened by the incumbent's distance, started from
+// the incumbent.
+func (r *run) newMIP() (*solver.Solver, solver.Options, error) {
+	md, opts := r.md, r.opts
 	so := solver.Options{MIPRelGap: opts.Gap, RandomSeed: int(opts.Seed & 0x7fffffff), MIPFeasibilityTol: mipFeasibilityTol}
 	if opts.Gap <= 0 {
 		so.MIPRelGap = -1
 	}
-	if !deadline.IsZero() {
-		so.TimeLimit = left()
+	if opts.TimeLimit > 0 {
+		so.TimeLimit = r.clock.Left()
 	}
 	mip, err := solver.New(md.m, so)
 	if err != nil {
-		return nil, fmt.Errorf("cta: %w", err)
+		return nil, so, fmt.Errorf("cta: %w", err)
 	}
-	defer mip.Close()
+	fail := func(err error) (*solver.Solver, solver.Options, error) {
+		mip.Close()
+		return nil, so, err
+	}
 	for _, c := range md.cuts {
 		if _, err := mip.AddRow(c.lo, math.Inf(1), c.idx, c.val); err != nil {
-			return nil, fmt.Errorf("cta: cut: %w", err)
+			return fail(fmt.Errorf("cta: cut: %w", err))
 		}
 	}
-	sol.Cuts = len(md.cuts)
-	if best != nil && len(md.cuts) > 0 {
-		u := math.Max(bestObj, md.colObjective(best))
-		if sol.Tightened, err = md.tighten(mip, u+boundMargin*math.Max(u, 1)); err != nil {
-			return nil, fmt.Errorf("cta: %w", err)
+	r.sol.Cuts = len(md.cuts)
+	if r.best != nil && len(md.cuts) > 0 {
+		u := math.Max(r.bestObj, md.colObjective(r.best))
+		if r.sol.Tightened, err = md.tighten(mip, u+numeric.SolverSlack(u)); err != nil {
+			return fail(fmt.Errorf("cta: %w", err))
 		}
 	}
-	if best != nil {
-		if err := mip.SetSolution(best); err != nil {
-			return nil, fmt.Errorf("cta: %w", err)
+	if r.best != nil {
+		if err := mip.SetSolution(r.best); err != nil {
+			return fail(fmt.Errorf("cta: %w", err))
 		}
 	}
-	if best != nil && opts.Descent > 0 && !deadline.IsZero() {
-		report("descent", bestObj, sol.Bound)
-		budget := time.Duration(opts.Descent * float64(opts.TimeLimit))
-		current := func() ([]float64, []bool, float64) { return best, bestUp, bestObj }
-		sol.Cycles, sol.Improved = h.descend(ctx, mip, current, accept, min(budget, left()), descentBlock)
-		so.TimeLimit = left()
+	return mip, so, nil
+}
+
+// descend runs block coordinate descent from the incumbent when asked
+// (Options.Descent, with a time limit), then gives branch and bound the
+// time left and the incumbent again.
+func (r *run) descend(ctx context.Context, mip *solver.Solver, so solver.Options) error {
+	if r.best == nil || r.opts.Descent <= 0 || r.opts.TimeLimit <= 0 {
+		return nil
+	}
+	r.report("descent")
+	budget := time.Duration(r.opts.Descent * float64(r.opts.TimeLimit))
+	r.sol.Cycles, r.sol.Improved = r.h.descend(ctx, mip, r.current, r.accept, min(budget, r.clock.Left()), descentBlock)
+	so.TimeLimit = r.clock.Left()
+	if err := mip.SetOptions(so); err != nil {
+		return fmt.Errorf("cta: %w", err)
+	}
+	if err := mip.SetSolution(r.best); err != nil {
+		return fmt.Errorf("cta: %w", err)
+	}
+	return nil
+}
+
+// flipTime is the time kept for the flips after branch and bound.
+func (r *run) flipTime() time.Duration {
+	return time.Duration(r.opts.Flips * float64(r.opts.TimeLimit))
+}
+
+// branchAndBound runs branch and bound (leaving the flips their time) and
+// accepts the table of its directions.
+func (r *run) branchAndBound(ctx context.Context, mip *solver.Solver, so solver.Options) error {
+	md, sol := r.md, r.sol
+	if ft := r.flipTime(); ft > 0 && r.opts.TimeLimit > 0 {
+		so.TimeLimit = max(r.clock.Left()-ft, time.Millisecond)
 		if err := mip.SetOptions(so); err != nil {
-			return nil, fmt.Errorf("cta: %w", err)
-		}
-		if err := mip.SetSolution(best); err != nil {
-			return nil, fmt.Errorf("cta: %w", err)
+			return fmt.Errorf("cta: %w", err)
 		}
 	}
-	flipTime := time.Duration(opts.Flips * float64(opts.TimeLimit))
-	if flipTime > 0 && !deadline.IsZero() {
-		so.TimeLimit = max(left()-flipTime, time.Millisecond)
-		if err := mip.SetOptions(so); err != nil {
-			return nil, fmt.Errorf("cta: %w", err)
-		}
-	}
-	report("branch and bound", bestObj, sol.Bound)
+	r.report("branch and bound")
 	res, err := mip.Solve(ctx)
-	report("branch and bound done", bestObj, sol.Bound)
-	if err != nil && best == nil && (res == nil || !res.HasPrimal) {
-		return nil, fmt.Errorf("cta: branch and bound: %w", err)
+	r.report("branch and bound done")
+	if err != nil && r.best == nil && (res == nil || !res.HasPrimal) {
+		return fmt.Errorf("cta: branch and bound: %w", err)
 	}
-	if res != nil {
-		sol.Nodes = res.Nodes
-		switch res.Status {
-		case solver.StatusInfeasible, solver.StatusInfeasibleOrUnbounded:
-			if best == nil {
-				return nil, &InfeasibleError{Reason: "no additive table within the bounds moves every sensitive cell out of its protection interval"}
+	if res == nil {
+		return nil
+	}
+	sol.Nodes = res.Nodes
+	switch res.Status {
+	case solver.StatusInfeasible, solver.StatusInfeasibleOrUnbounded:
+		if r.best == nil {
+			return infeasibleError(nil, "no additive table within the bounds moves every sensitive cell out of its protection interval")
+		}
+	case solver.StatusOptimal:
+		sol.Optimal = true
+	case solver.StatusTimeLimit, solver.StatusInterrupted:
+		sol.TimeLimit = true
+	}
+	if res.MIP && !math.IsNaN(res.MIPBound) && !math.IsInf(res.MIPBound, 0) {
+		sol.Bound = math.Max(sol.Bound, res.MIPBound)
+	}
+	if res.HasPrimal {
+		// Stopped by a deadline, HiGHS may return no primal values:
+		// read directions only from a solution that has them.
+		if up := md.directions(res.ColValues); r.best == nil || !slices.Equal(up, r.bestUp) {
+			r.h.polish = true
+			if cols, err := r.h.fixed(ctx, up); err == nil && cols != nil {
+				r.accept(cols, up, "mip")
 			}
-		case solver.StatusOptimal:
-			sol.Optimal = true
-		case solver.StatusTimeLimit, solver.StatusInterrupted:
-			sol.TimeLimit = true
-		}
-		if res.MIP && !math.IsNaN(res.MIPBound) && !math.IsInf(res.MIPBound, 0) {
-			sol.Bound = math.Max(sol.Bound, res.MIPBound)
-		}
-		if res.HasPrimal {
-			// Stopped by a deadline, HiGHS may return no primal values:
-			// read directions only from a solution that has them.
-			if up := md.directions(res.ColValues); best == nil || !slices.Equal(up, bestUp) {
-				h.polish = true
-				if cols, err := h.fixed(ctx, up); err == nil && cols != nil {
-					accept(cols, up, "mip")
-				}
-			}
 		}
 	}
-	if best != nil && flipTime > 0 && !deadline.IsZero() && !sol.Optimal {
-		report("flips", bestObj, sol.Bound)
-		current := func() ([]float64, []bool, float64) { return best, bestUp, bestObj }
-		sol.Flipped = h.flip(ctx, current, accept, deadline)
+	return nil
+}
+
+// flips runs the local search over single directions from the incumbent
+// when asked (Options.Flips, with a time limit) and the table is not
+// proven optimal.
+func (r *run) flips(ctx context.Context) {
+	if r.best != nil && r.flipTime() > 0 && r.opts.TimeLimit > 0 && !r.sol.Optimal {
+		r.report("flips")
+		r.sol.Flipped = r.h.flip(ctx, r.current, r.accept, r.clock.Deadline())
 	}
-	if best == nil {
-		return nil, fmt.Errorf("cta: %w within %v", ErrNoTable, time.Since(start).Round(time.Millisecond))
+}
+
+// finish publishes the incumbent: its values on the table's grid, its
+// distance, directions and gap.
+func (r *run) finish() (*Solution, error) {
+	md, sol := r.md, r.sol
+	if r.best == nil {
+		return nil, fmt.Errorf("cta: %w within %v", ErrNoTable, r.clock.Elapsed().Round(time.Millisecond))
 	}
-	sol.Values = md.publish(md.values(best, bestUp))
+	sol.Values = md.publish(md.values(r.best, r.bestUp))
 	sol.Objective = md.distance(sol.Values)
 	for k, i := range md.sens {
-		sol.Up[i] = bestUp[k]
+		sol.Up[i] = r.bestUp[k]
 	}
 	sol.Bound = math.Min(sol.Bound, sol.Objective)
 	sol.Gap = numeric.RelGap(sol.Objective, sol.Bound)
-	if sol.Optimal && sol.Gap > math.Max(opts.Gap, 1e-4) {
+	if sol.Optimal && sol.Gap > math.Max(r.opts.Gap, numeric.HiGHSMIPRelGap) {
 		sol.Optimal = false
 	}
-	sol.LPs = h.lps
-	sol.Time = time.Since(start)
-	report("done", sol.Objective, sol.Bound)
+	sol.LPs = r.h.lps
+	sol.Time = r.clock.Elapsed()
+	r.clock.Phase("done", sol.Objective, sol.Bound)
 	return sol, nil
 }
 
@@ -883,12 +926,11 @@ const DefaultDescent = 0
 const DefaultFlips = 0
 
 // mipFeasibilityTol is the integrality and feasibility tolerance of branch
-// and bound. A direction y within it of 0 lets its big-M row leak (which the
-// LP with the directions fixed then corrects); 1e-9 made symmetric castro1
-// take 34.6 s instead of 10.6 s and IndustryCode × Size (Var1) reach
-// 1 869 949 instead of 1 818 831 in 60 s; HiGHS's default 1e-6 gave a bound
-// above a known table's distance.
-const mipFeasibilityTol = 1e-7
+// and bound (numeric.BigMFeasibility): a direction y within it of 0 lets its
+// big-M row leak, which the LP with the directions fixed then corrects. On
+// IndustryCode × Size (Var1) a tighter one reached 1 869 949 instead of
+// 1 818 831 in 60 s.
+const mipFeasibilityTol = numeric.BigMFeasibility
 
 // descentBlock is the number of sensitive cells whose directions one step of
 // the block coordinate descent frees.

@@ -8,9 +8,12 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/grid/gridtest"
+	"github.com/sdcengine/argus/plugins/internal/infeasible"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
@@ -56,12 +59,12 @@ func TestSolveGenerated(t *testing.T) {
 	p := in.Problem
 	for _, opts := range []Options{
 		{Weights: weights.Inverse, Gap: 0.001},
-		{Weights: weights.Unit, Gap: 0.01, Descent: 0.2, TimeLimit: 10 * time.Second},
-		{Weights: weights.SqrtInverse, Gap: 0.05, TimeLimit: 10 * time.Second},
+		{Weights: weights.Unit, Gap: 0.01, Descent: 0.2, Options: base.Options{TimeLimit: 10 * time.Second}},
+		{Weights: weights.SqrtInverse, Gap: 0.05, Options: base.Options{TimeLimit: 10 * time.Second}},
 		{Weights: weights.Inverse, Gap: 0.001, Continuous: true},
 		{Weights: weights.Cost, Gap: 0.01, Heuristic: HeuristicFixRelax},
 		{Weights: weights.Unit, Gap: 0.01, Heuristic: HeuristicNone},
-		{Weights: weights.Unit, Gap: 0.01, Flips: 0.3, TimeLimit: 10 * time.Second},
+		{Weights: weights.Unit, Gap: 0.01, Flips: 0.3, Options: base.Options{TimeLimit: 10 * time.Second}},
 	} {
 		sol, err := Solve(t.Context(), p, opts)
 		if err != nil {
@@ -105,7 +108,7 @@ func TestInfeasibleRelation(t *testing.T) {
 	}
 	p.Cells.Value[0] += 5 // the grand total no longer adds up, and no cell may change
 	_, err = Solve(t.Context(), p, Options{})
-	var inf *InfeasibleError
+	var inf *infeasible.Error
 	if !errors.As(err, &inf) {
 		t.Fatalf("err %v, want infeasible", err)
 	}
@@ -221,7 +224,7 @@ func TestTighten(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mip.Close()
-	n, err := md.tighten(mip, plain.Objective*(1+boundMargin))
+	n, err := md.tighten(mip, plain.Objective+numeric.SolverSlack(plain.Objective))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +248,7 @@ func TestTighten(t *testing.T) {
 	if err != nil || res.Status != solver.StatusOptimal {
 		t.Fatalf("tightened: %v %v", res, err)
 	}
-	if math.Abs(res.Objective-plain.Objective) > boundMargin*plain.Objective {
+	if math.Abs(res.Objective-plain.Objective) > numeric.SolverZeroFactor*plain.Objective {
 		t.Errorf("tightened optimum %v, plain %v", res.Objective, plain.Objective)
 	}
 }
@@ -277,7 +280,7 @@ func TestGridGenerated(t *testing.T) {
 			}
 			p.Decimals = d
 		}
-		sol, err := Solve(t.Context(), p, Options{Weights: weights.Unit, Gap: 0.01, TimeLimit: 20 * time.Second})
+		sol, err := Solve(t.Context(), p, Options{Weights: weights.Unit, Gap: 0.01, Options: base.Options{TimeLimit: 20 * time.Second}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,7 +291,7 @@ func TestGridGenerated(t *testing.T) {
 		if err != nil || !rep.Safe() {
 			t.Fatalf("%d decimals: audit %v, %+v", d, err, rep.Counts)
 		}
-		cont, err := Solve(t.Context(), p, Options{Weights: weights.Unit, Gap: 0.01, TimeLimit: 20 * time.Second, Continuous: true})
+		cont, err := Solve(t.Context(), p, Options{Weights: weights.Unit, Gap: 0.01, Options: base.Options{TimeLimit: 20 * time.Second}, Continuous: true})
 		if err != nil {
 			t.Fatal(err)
 		}

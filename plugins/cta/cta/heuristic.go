@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 )
 
@@ -80,7 +81,7 @@ func (h *heuristics) relaxation() (*solver.Solver, error) {
 func (h *heuristics) solve(ctx context.Context) (cols []float64, ok, infeasible bool, err error) {
 	o := solver.Options{RandomSeed: int(h.opts.Seed & 0x7fffffff), TimeLimit: h.left()}
 	if h.fixing {
-		o.PrimalFeasibilityTol = 1e-9
+		o.PrimalFeasibilityTol = numeric.ExactFeasibility
 	}
 	if h.polish {
 		if o.TimeLimit > 0 {
@@ -144,7 +145,7 @@ func (h *heuristics) first(ctx context.Context) ([]float64, string, error) {
 	case err != nil:
 		return nil, "", err
 	case infeasible:
-		return nil, "", &InfeasibleError{Reason: "the relations, bounds and fixed cells admit no table that protects every sensitive cell, even with fractional directions"}
+		return nil, "", infeasibleError(nil, "the relations, bounds and fixed cells admit no table that protects every sensitive cell, even with fractional directions")
 	case !ok:
 		return nil, "", nil
 	}
@@ -334,7 +335,7 @@ func (h *heuristics) unprotected(ctx context.Context) ([]float64, error) {
 			return nil, err
 		}
 		if cols == nil {
-			return nil, &InfeasibleError{Reason: "the table admits no exactly additive table on its grid within its bounds"}
+			return nil, infeasibleError(nil, "the table admits no exactly additive table on its grid within its bounds")
 		}
 		x = md.values(cols, nil)
 	}
@@ -344,7 +345,7 @@ func (h *heuristics) unprotected(ctx context.Context) ([]float64, error) {
 // gridGap is the relative gap of the MIP on the grid with the directions
 // fixed (heuristics.gridFixed): its LP relaxation is often integral
 // already, and the rest is a rounding of a few cells.
-const gridGap = 1e-6
+const gridGap = numeric.GridGap
 
 // maxBlockTime bounds one step of the block coordinate descent.
 const maxBlockTime = 5 * time.Second
@@ -434,13 +435,13 @@ func (h *heuristics) descend(ctx context.Context, mip *solver.Solver, best func(
 			if mip.SetColsBounds(ys, lo, hi) != nil || mip.SetSolution(cols) != nil {
 				return
 			}
-			o := solver.Options{MIPRelGap: 1e-3, MIPFeasibilityTol: mipFeasibilityTol, RandomSeed: int(h.opts.Seed & 0x7fffffff),
+			o := solver.Options{MIPRelGap: numeric.LooseGap, MIPFeasibilityTol: mipFeasibilityTol, RandomSeed: int(h.opts.Seed & 0x7fffffff),
 				TimeLimit: min(perBlock, max(time.Until(until), time.Millisecond))}
 			if mip.SetOptions(o) != nil {
 				return
 			}
 			res, err := mip.Solve(ctx)
-			if err != nil || res == nil || !res.HasPrimal || res.Objective >= obj*(1-1e-9) {
+			if err != nil || res == nil || !res.HasPrimal || res.Objective >= obj*(1-numeric.Improvement) {
 				continue
 			}
 			nup := md.directions(res.ColValues)
@@ -502,7 +503,7 @@ func (h *heuristics) flip(ctx context.Context, best func() ([]float64, []bool, f
 				return kept
 			}
 			cols, ok, _, err := h.solve(ctx)
-			if err == nil && ok && md.colObjective(cols) < obj*(1-1e-9) {
+			if err == nil && ok && md.colObjective(cols) < obj*(1-numeric.Improvement) {
 				accept(cols, try, "flip")
 				kept++
 				sweep = true

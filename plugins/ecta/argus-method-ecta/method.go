@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/ecta/ecta"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/grid"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -86,8 +85,8 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if seed == 0 {
 		seed = uint64(req.Limits.Seed)
 	}
-	opts := ecta.Options{Alpha: req.Params.Float(pAlpha), T: req.Params.Int(pCandidates), K: req.Params.Int(pFix),
-		Doublings: req.Params.Int(pDoublings), Seed: seed, Threads: req.Limits.Threads}
+	opts := ecta.Options{Options: base.FromRequest(ctx, req, req.Params.Duration(pMaxTime)), Alpha: req.Params.Float(pAlpha),
+		T: req.Params.Int(pCandidates), K: req.Params.Int(pFix), Doublings: req.Params.Int(pDoublings), Seed: seed}
 	if opts.Doublings == 0 {
 		opts.Doublings = -1 // none
 	}
@@ -100,28 +99,11 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if req.Params.String(pCenter) == "original" {
 		opts.Center = audit.CenterOriginal
 	}
-	opts.TimeLimit = req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
-	opts.Progress = func(pr ecta.Progress) {
-		f := -1.0
-		if opts.TimeLimit > 0 {
-			f = math.Min(1, float64(pr.Elapsed)/float64(opts.TimeLimit))
-		}
-		req.Progress(pluginsdk.Progress{Phase: fmt.Sprintf("round %d: %s", pr.Round, pr.Phase), Fraction: f, Objective: pr.Beta})
-	}
 	req.Log.Debug().Int("cells", n).Dur("limit", opts.TimeLimit).Msg("ECTA start")
 	sol, err := ecta.Solve(ctx, p, opts)
-	var inf *ecta.InfeasibleError
-	switch {
-	case errors.As(err, &inf):
-		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInfeasible, Diagnostics: []pluginsdk.Diagnostic{{
-			Severity: pluginsdk.SeverityError, Code: "protection.infeasible", Cells: inf.Cells, Summary: inf.Reason}}}, nil
-	case err != nil && ctx.Err() != nil:
-		return nil, ctx.Err()
-	case errors.Is(err, ecta.ErrNoTable):
-		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeFailed, Diagnostics: []pluginsdk.Diagnostic{{
-			Severity: pluginsdk.SeverityError, Code: "solver.time_limit", Summary: err.Error() + "; a longer time limit, a larger α or more candidates may do"}}}, nil
-	case err != nil:
-		return nil, pluginsdk.Errorf("solver.failed", "enhanced controlled tabular adjustment: %v", err)
+	if res, err := base.SolveError(ctx, err, base.Failure{NoResult: ecta.ErrNoTable,
+		Hint: "a longer time limit, a larger α or more candidates may do", What: "enhanced controlled tabular adjustment"}); res != nil || err != nil {
+		return res, err
 	}
 	// The plugin's own check, the host's audit of adjusted tables with the
 	// published α and β: a table that fails it is an error, never an output.
@@ -143,7 +125,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	pluginsdk.MarkChanged(p, sol.Values, status)
 	res := &pluginsdk.Result{Status: status, Values: sol.Values, Outcome: pluginsdk.OutcomeFeasible,
-		Published: &pluginsdk.Published{Alpha: sol.Alpha, Beta: sol.Beta, Extra: map[string]float64{"center_original": b2f(opts.Center == audit.CenterOriginal)}}}
+		Published: &pluginsdk.Published{Alpha: sol.Alpha, Beta: sol.Beta, Extra: map[string]float64{"center_original": base.B2F(opts.Center == audit.CenterOriginal)}}}
 	if sol.TimeLimit {
 		res.Outcome = pluginsdk.OutcomeTimeLimit
 	}
@@ -152,7 +134,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		"candidate": float64(sol.Candidate), "doublings": float64(sol.Doublings), "refined": float64(sol.Refined), "lps": float64(sol.LPs), "audits": float64(sol.Audits),
 		"lp_seconds": sol.LPTime.Seconds(), "audit_seconds": sol.AuditTime.Seconds(), "changed": float64(rep.Counts.Changed),
 		"l1": rep.L1, "max_residual": rep.MaxResidual, "max_rel_sensitive": rep.MaxRelSensitive, "max_rel_other": rep.MaxRelOther,
-		"free": b2f(opts.Variant == ecta.Free), "center_original": b2f(opts.Center == audit.CenterOriginal)}
+		"free": base.B2F(opts.Variant == ecta.Free), "center_original": base.B2F(opts.Center == audit.CenterOriginal)}
 	var tot ecta.Round
 	for r, rs := range sol.Rounds {
 		pre := "round" + strconv.Itoa(r+1) + "_"
@@ -182,11 +164,4 @@ func roundFigures(rs ecta.Round) map[string]float64 {
 	return map[string]float64{"fixed": float64(rs.Fixed), "feasible": float64(rs.Feasible), "infeasible": float64(rs.Infeasible),
 		"protected": float64(rs.Protected), "protected_doubled": float64(rs.Doubled), "not_protected": float64(rs.NotProtected),
 		"not_audited": float64(rs.Skipped), "audits": float64(rs.Audits), "screened": float64(rs.Screened), "lp_seconds": rs.LPTime.Seconds(), "audit_seconds": rs.AuditTime.Seconds()}
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }

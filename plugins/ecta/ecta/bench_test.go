@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -109,7 +110,7 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 // BenchmarkSimple2D: checkTauArgus's Simple2D (Size × Region, Var2, P(15,1)),
 // the size of the paper's targus (162 cells, 13 sensitive): target < 1 s.
 func BenchmarkSimple2D(b *testing.B) {
-	solveBench(b, csptest.Simple2D(b), Options{TimeLimit: benchLimit(b, time.Minute)})
+	solveBench(b, csptest.Simple2D(b), Options{Options: base.Options{TimeLimit: benchLimit(b, time.Minute)}})
 }
 
 // BenchmarkHier: the CSPLIB-like 3-D hierarchical tables of the paper's §29
@@ -127,7 +128,7 @@ func BenchmarkHier(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				solveBench(b, in.Problem, Options{TimeLimit: benchLimit(b, 5*time.Minute)})
+				solveBench(b, in.Problem, Options{Options: base.Options{TimeLimit: benchLimit(b, 5*time.Minute)}})
 			})
 		}
 	}
@@ -141,5 +142,5 @@ func BenchmarkNine5d(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	solveBench(b, in.Problem, Options{TimeLimit: benchLimit(b, 20*time.Minute)})
+	solveBench(b, in.Problem, Options{Options: base.Options{TimeLimit: benchLimit(b, 20*time.Minute)}})
 }

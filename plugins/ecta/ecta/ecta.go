@@ -47,6 +47,9 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/plugins/internal/base"
+	"github.com/sdcengine/argus/plugins/internal/infeasible"
+	"github.com/sdcengine/argus/plugins/internal/lprows"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
@@ -107,28 +110,17 @@ type Options struct {
 	// Center selects the values the published bounds are relative to (the
 	// attacker's model; audit.CenterPublished by default).
 	Center audit.Center
-	// TimeLimit bounds the solve (0: none). At the limit the best protected
-	// candidate found is returned, or ErrNoTable.
-	TimeLimit time.Duration
-	// Threads bounds the parallel linear programs and the audit's workers
-	// (0: GOMAXPROCS).
-	Threads int
+	// Options are the time limit (at the limit the best protected
+	// candidate found is returned, or ErrNoTable), the threads (the
+	// parallel linear programs and the audit's workers; 0: GOMAXPROCS) and
+	// the progress reports.
+	base.Options
 	// Continuous leaves the published values off the table's grid (the
 	// linear programs' values, not rounded): for comparison only. Written
 	// with the table's decimals such a table is additive only within the
 	// rounding of its terms. By default the values are on the grid (see
 	// grid.go).
 	Continuous bool
-	// Progress, if set, receives progress reports.
-	Progress func(Progress)
-}
-
-// Progress is a progress report.
-type Progress struct {
-	Phase   string
-	Round   int
-	Beta    float64
-	Elapsed time.Duration
 }
 
 // Round is the statistics of one round, as the paper's tables count them.
@@ -183,15 +175,11 @@ type Solution struct {
 	Report *audit.AdjustedReport
 }
 
-// InfeasibleError reports a protection that ECTA cannot give with this α.
-type InfeasibleError struct {
-	// Cells are the sensitive cells concerned (may be empty).
-	Cells []int
-	// Reason explains the failure.
-	Reason string
+// infeasibleError reports a protection that ECTA cannot give with this α:
+// the sensitive cells concerned (may be none) and why.
+func infeasibleError(cells []int, reason string) error {
+	return &infeasible.Error{Method: "ecta", Cells: cells, Relation: -1, Reason: reason, Plain: true}
 }
-
-func (e *InfeasibleError) Error() string { return "ecta: " + e.Reason }
 
 // ErrNoTable reports that no protected table was found (in time, or at
 // all when every sensitive cell was fixed).
@@ -322,8 +310,8 @@ func build(p *pluginsdk.Problem, alpha float64, opts Options) (*problem, error) 
 		pr.dlo, pr.dhi = append(pr.dlo, dlo), append(pr.dhi, dhi)
 	}
 	if len(bad) > 0 {
-		return nil, &InfeasibleError{Cells: bad, Reason: fmt.Sprintf("α = %g is too small for %d sensitive cells: the published interval "+
-			"[(1−α)v, (1+α)v] of no value within their bounds covers their protection interval; raise α", alpha, len(bad))}
+		return nil, infeasibleError(bad, fmt.Sprintf("α = %g is too small for %d sensitive cells: the published interval "+
+			"[(1−α)v, (1+α)v] of no value within their bounds covers their protection interval; raise α", alpha, len(bad)))
 	}
 	if len(pr.sens) > 0 {
 		// Free cells: d − t⁺ + t⁻ = ξ − a, t± ≥ 0 at cost 1/(α/2·|a|).
@@ -352,34 +340,25 @@ func build(p *pluginsdk.Problem, alpha float64, opts Options) (*problem, error) 
 			}
 		}
 	}
-	for q := range rel.Len() {
-		cells, coef := rel.Terms(q)
-		rhs, mag := rel.Rhs(q), math.Abs(rel.Rhs(q))
-		var idx []int
-		var val []float64
-		for k, c := range cells {
-			if c < 0 || c >= n {
-				return nil, fmt.Errorf("ecta: relation %d: cell %d out of range", q, c)
+	err = lprows.Add(m, rel, n, lprows.Spec{Method: "ecta", Fixed: pr.a,
+		Columns: func(c int, coef float64, idx []int, val []float64) ([]int, []float64) {
+			if pr.col[c] < 0 {
+				return idx, val
 			}
-			t := coef[k] * pr.a[c]
-			rhs -= t
-			mag += math.Abs(t)
-			if pr.col[c] >= 0 {
-				idx, val = append(idx, pr.col[c]), append(val, coef[k])
+			return append(idx, pr.col[c]), append(val, coef)
+		},
+		Residual: func(_ int, rhs, mag float64) (float64, error) {
+			if math.Abs(rhs) <= pluginsdk.AdjustedChangeTolerance+numeric.Slack(mag) {
+				rhs = 0 // the table stays as additive as it was
 			}
-		}
-		if math.Abs(rhs) <= pluginsdk.AdjustedChangeTolerance+numeric.Slack(mag) {
-			rhs = 0 // the table stays as additive as it was
-		}
-		if len(idx) == 0 {
-			if rhs != 0 {
-				return nil, &InfeasibleError{Reason: fmt.Sprintf("relation %d holds only fixed cells and is violated by the original values", q)}
-			}
-			continue
-		}
-		if _, err := m.AddRow(rhs, rhs, idx, val); err != nil {
-			return nil, fmt.Errorf("ecta: relation %d: %w", q, err)
-		}
+			return rhs, nil
+		},
+		Violated: func(q int) error {
+			return infeasibleError(nil, fmt.Sprintf("relation %d holds only fixed cells and is violated by the original values", q))
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
 	pr.m, pr.rel = m, rel
 	if !opts.Continuous {
@@ -484,8 +463,106 @@ func (w *worker) close() {
 }
 
 // Solve finds a protected ECTA table of p.
+//
+// The stages: the options' defaults (defaults) and α (chooseAlpha); the
+// linear program (build); then rounds, each solving T candidates
+// (candidates), judging them in increasing β with β doubled as often as
+// allowed (judge), lowering a doubled β by bisection (refine), and, when
+// none is protected, fixing more sensitive cells at their true values.
 func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, error) {
-	start := time.Now()
+	clock := opts.Start()
+	opts, threads := defaults(opts)
+	alpha, err := chooseAlpha(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := build(p, alpha, opts)
+	if err != nil {
+		return nil, err
+	}
+	sol := &Solution{Alpha: alpha, Sensitive: len(pr.sens), Columns: pr.m.NumCols(), Rows: pr.m.NumRows()}
+	if len(pr.sens) == 0 {
+		if sol.Values, sol.Beta, err = pr.unprotected(ctx, opts.TimeLimit); err != nil {
+			return nil, err
+		}
+		sol.LPBeta = sol.Beta
+		sol.Time = clock.Elapsed()
+		return sol, nil
+	}
+	k := opts.K
+	if k <= 0 {
+		k = max(1, (len(pr.sens)+9)/10)
+	}
+	r := &run{pr: pr, opts: opts, alpha: alpha, threads: threads, clock: clock, sol: sol,
+		fixed: make([]bool, len(pr.sens))}
+	nw := min(opts.T, threads)
+	r.workers = make([]*worker, nw)
+	for w := range r.workers {
+		s, err := solver.New(pr.m, solver.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("ecta: %w", err)
+		}
+		r.workers[w] = &worker{s: s}
+		defer r.workers[w].close()
+	}
+	nfixed := 0
+	for round := 1; ; round++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if r.expired() {
+			sol.TimeLimit = true
+			break
+		}
+		rs := Round{Fixed: nfixed}
+		cands, feas, err := r.candidates(ctx, round, &rs)
+		if err != nil {
+			return nil, err
+		}
+		t1 := time.Now()
+		best, err := r.judge(ctx, round, feas, &rs)
+		if err != nil {
+			return nil, err
+		}
+		if best != nil && best.doubled > 0 {
+			if err := r.refine(ctx, round, best, &rs); err != nil {
+				return nil, err
+			}
+		}
+		rs.AuditTime = time.Since(t1)
+		rs.count(feas)
+		sol.Rounds = append(sol.Rounds, rs)
+		sol.LPTime += rs.LPTime
+		sol.AuditTime += rs.AuditTime
+		if best != nil {
+			sol.Values, sol.Beta, sol.LPBeta = best.values, best.pub, best.lpBeta
+			sol.Round, sol.Candidate, sol.Doublings, sol.Report = round, best.t+1, best.doubled, best.rep
+			sol.TimeLimit = r.expired()
+			break
+		}
+		if r.expired() {
+			sol.TimeLimit = true
+			break
+		}
+		if nfixed == len(pr.sens) {
+			if rs.Feasible == 0 {
+				return nil, infeasibleError(nil, fmt.Sprintf("every sensitive cell is fixed at its true value and no candidate is feasible: α = %g must be reduced", alpha))
+			}
+			return nil, fmt.Errorf("ecta: %w after %d rounds: every sensitive cell is fixed at its true value and no candidate is protected (a larger α or T may do)", ErrNoTable, round)
+		}
+		nfixed += pr.fixMore(r.fixed, cands, k, opts.Seed, round)
+	}
+	sol.Time = clock.Elapsed()
+	if sol.Values == nil {
+		return nil, fmt.Errorf("ecta: %w within %v (%d rounds)", ErrNoTable, clock.Elapsed().Round(time.Millisecond), len(sol.Rounds))
+	}
+	r.report("done", sol.Round, sol.Beta)
+	return sol, nil
+}
+
+// defaults fills in the options' defaults (T, Doublings, Refine) and
+// returns the threads to use (Threads, or GOMAXPROCS).
+func defaults(opts Options) (Options, int) {
 	if opts.T <= 0 {
 		opts.T = 10
 	}
@@ -505,257 +582,221 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	if threads <= 0 {
 		threads = max(1, runtime.GOMAXPROCS(0))
 	}
+	return opts, threads
+}
+
+// chooseAlpha is Options.Alpha, or AutoAlpha's when it is 0.
+func chooseAlpha(p *pluginsdk.Problem, opts Options) (float64, error) {
 	alpha := opts.Alpha
 	if alpha <= 0 {
 		a, ok, err := AutoAlpha(p, opts.Center)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		if !ok {
-			return nil, &InfeasibleError{Reason: "no α up to 1 lets the published intervals cover every sensitive cell's protection interval"}
+			return 0, infeasibleError(nil, "no α up to 1 lets the published intervals cover every sensitive cell's protection interval")
 		}
 		alpha = a
 	}
 	if !(alpha > 0 && alpha <= 1) {
-		return nil, fmt.Errorf("ecta: α = %v is not in (0, 1]", alpha)
+		return 0, fmt.Errorf("ecta: α = %v is not in (0, 1]", alpha)
 	}
-	pr, err := build(p, alpha, opts)
-	if err != nil {
-		return nil, err
-	}
-	sol := &Solution{Alpha: alpha, Sensitive: len(pr.sens), Columns: pr.m.NumCols(), Rows: pr.m.NumRows()}
-	if len(pr.sens) == 0 {
-		if sol.Values, sol.Beta, err = pr.unprotected(ctx, opts.TimeLimit); err != nil {
-			return nil, err
-		}
-		sol.LPBeta = sol.Beta
-		sol.Time = time.Since(start)
-		return sol, nil
-	}
-	k := opts.K
-	if k <= 0 {
-		k = max(1, (len(pr.sens)+9)/10)
-	}
-	var deadline time.Time
-	if opts.TimeLimit > 0 {
-		deadline = start.Add(opts.TimeLimit)
-	}
-	left := func() time.Duration {
-		if deadline.IsZero() {
-			return 0
-		}
-		return max(time.Until(deadline), time.Millisecond)
-	}
-	expired := func() bool { return !deadline.IsZero() && time.Now().After(deadline) }
-	report := func(phase string, round int, beta float64) {
-		if opts.Progress != nil {
-			opts.Progress(Progress{Phase: phase, Round: round, Beta: beta, Elapsed: time.Since(start)})
-		}
-	}
-	nw := min(opts.T, threads)
-	workers := make([]*worker, nw)
-	for w := range workers {
-		s, err := solver.New(pr.m, solver.Options{})
+	return alpha, nil
+}
+
+// run is one solve: the linear program, its workers and the sensitive
+// cells fixed so far.
+type run struct {
+	pr      *problem
+	opts    Options
+	alpha   float64
+	threads int
+	clock   base.Clock
+	sol     *Solution
+	workers []*worker
+	fixed   []bool
+}
+
+// left is the time left (0: no limit).
+func (r *run) left() time.Duration { return r.clock.Left() }
+
+// expired reports that the time limit is reached.
+func (r *run) expired() bool {
+	dl := r.clock.Deadline()
+	return !dl.IsZero() && time.Now().After(dl)
+}
+
+// report sends a phase of a round with a β.
+func (r *run) report(phase string, round int, beta float64) {
+	r.clock.Report(pluginsdk.Progress{Phase: fmt.Sprintf("round %d: %s", round, phase), Objective: beta})
+}
+
+// candidates solves the round's T linear programs on the workers and
+// returns the candidates (nil where the time limit stopped an LP) and the
+// feasible ones.
+func (r *run) candidates(ctx context.Context, round int, rs *Round) (cands, feas []*candidate, err error) {
+	pr, opts, workers, nw := r.pr, r.opts, r.workers, len(r.workers)
+	r.report("linear programs", round, 0)
+	t0 := time.Now()
+	cands = make([]*candidate, opts.T)
+	first := 0
+	if round == 1 && nw > 1 {
+		// The first candidate's basis starts every other worker: one
+		// cold solve instead of one per worker.
+		c, err := pr.solveLP(ctx, workers[0], opts, round, 0, r.fixed, r.left())
 		if err != nil {
-			return nil, fmt.Errorf("ecta: %w", err)
+			return nil, nil, err
 		}
-		workers[w] = &worker{s: s}
-		defer workers[w].close()
+		cands[0], first = c, 1
+		if b, err := workers[0].s.Basis(); err == nil {
+			for _, w := range workers[1:] {
+				if err := w.s.SetBasis(b); err != nil {
+					return nil, nil, fmt.Errorf("ecta: %w", err)
+				}
+			}
+		}
 	}
-	fixed := make([]bool, len(pr.sens))
-	nfixed := 0
-	for round := 1; ; round++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if expired() {
-			sol.TimeLimit = true
-			break
-		}
-		rs := Round{Fixed: nfixed}
-		report("linear programs", round, 0)
-		t0 := time.Now()
-		cands := make([]*candidate, opts.T)
-		first := 0
-		if round == 1 && nw > 1 {
-			// The first candidate's basis starts every other worker: one
-			// cold solve instead of one per worker.
-			c, err := pr.solveLP(ctx, workers[0], opts, round, 0, fixed, left())
-			if err != nil {
-				return nil, err
-			}
-			cands[0], first = c, 1
-			if b, err := workers[0].s.Basis(); err == nil {
-				for _, w := range workers[1:] {
-					if err := w.s.SetBasis(b); err != nil {
-						return nil, fmt.Errorf("ecta: %w", err)
-					}
-				}
-			}
-		}
-		var wg sync.WaitGroup
-		errs := make([]error, nw)
-		for w := range nw {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for t := w; t < opts.T; t += nw {
-					if t < first {
-						continue
-					}
-					c, err := pr.solveLP(ctx, workers[w], opts, round, t, fixed, left())
-					if err != nil {
-						errs[w] = err
-						return
-					}
-					cands[t] = c
-				}
-			}()
-		}
-		wg.Wait()
-		rs.LPTime = time.Since(t0)
-		if err := errors.Join(errs...); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, err
-		}
-		var feas []*candidate
-		for _, c := range cands {
-			if c == nil { // the time limit stopped its LP
-				continue
-			}
-			rs.Candidates++
-			sol.LPs++
-			if c.feasible {
-				rs.Feasible++
-				feas = append(feas, c)
-			} else {
-				rs.Infeasible++
-			}
-		}
-		// Audits in increasing β: the first protected candidate is the
-		// best of the round, the others need no audit. A candidate that
-		// a single relation already shows under-protected (screen) needs
-		// no LP. Every published table has had a full audit with its
-		// published β.
-		sort.SliceStable(feas, func(x, y int) bool { return feas[x].beta < feas[y].beta })
-		t1 := time.Now()
-		var best *candidate
-		audit := func(c *candidate, beta float64) error {
-			report(fmt.Sprintf("audit (β %.4g)", beta), round, beta)
-			err := pr.audit(ctx, c, alpha, beta, opts, threads, left())
-			if err != nil && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			rs.Audits++
-			sol.Audits++
-			return err
-		}
-		// try judges c published with beta: the screen, then the audit.
-		// (Auditing first only the cells that failed with a smaller β, as
-		// a larger β widens every attacker interval, cost more: an audit
-		// of a few cells costs about as much as a full one, which must
-		// follow when they pass.)
-		try := func(c *candidate, beta float64) error {
-			if failed := pr.screen(c.values, alpha, beta, opts.Center); len(failed) > 0 {
-				c.audited, c.pub, c.prot, c.failed, c.rep, c.screened = true, beta, false, failed, nil, true
-				rs.Screened++
-				return nil
-			}
-			return audit(c, beta)
-		}
-	audits:
-		for d := 0; d <= opts.Doublings; d++ {
-			for _, c := range feas {
-				if expired() {
-					break audits
-				}
-				if d > 0 && (c.prot || !c.audited || !c.doublable()) {
+	var wg sync.WaitGroup
+	errs := make([]error, nw)
+	for w := range nw {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := w; t < opts.T; t += nw {
+				if t < first {
 					continue
 				}
-				if d == 0 && pr.grid != nil { // to the grid before its first judgement
-					ok, err := pr.gridCandidate(ctx, workers[0], c, fixed, left())
-					if err != nil {
-						return nil, err
-					}
-					if !ok { // no rounding: not protected, never re-audited
-						c.audited, c.prot, c.failed, c.rep = true, false, nil, nil
-						continue
-					}
+				c, err := pr.solveLP(ctx, workers[w], opts, round, t, r.fixed, r.left())
+				if err != nil {
+					errs[w] = err
+					return
 				}
-				if err := try(c, c.beta*math.Exp2(float64(d))); err != nil {
-					return nil, err
-				}
-				if c.prot {
-					c.doubled, best = d, c
-					break audits
-				}
+				cands[t] = c
 			}
+		}()
+	}
+	wg.Wait()
+	rs.LPTime = time.Since(t0)
+	if err := errors.Join(errs...); err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
 		}
-		if best != nil && best.doubled > 0 {
-			// Bisection between the last β that failed and the doubled
-			// one that protects: the least β of the candidate within a
-			// factor 2^−Refine.
-			hi, lo := best.pub, best.pub/2
-			saved := *best
-			for range opts.Refine {
-				if expired() {
-					break
-				}
-				mid := (lo + hi) / 2
-				if err := try(best, mid); err != nil {
-					return nil, err
-				}
-				if best.prot {
-					hi, saved = mid, *best
-					sol.Refined++
-				} else {
-					lo = mid
-				}
-			}
-			*best = saved
+		return nil, nil, err
+	}
+	for _, c := range cands {
+		if c == nil { // the time limit stopped its LP
+			continue
 		}
-		rs.AuditTime = time.Since(t1)
+		rs.Candidates++
+		r.sol.LPs++
+		if c.feasible {
+			rs.Feasible++
+			feas = append(feas, c)
+		} else {
+			rs.Infeasible++
+		}
+	}
+	return cands, feas, nil
+}
+
+// try judges c published with beta: the screen, then the audit.
+// (Auditing first only the cells that failed with a smaller β, as a
+// larger β widens every attacker interval, cost more: an audit of a few
+// cells costs about as much as a full one, which must follow when they
+// pass.) A candidate that a single relation already shows
+// under-protected (screen) needs no LP.
+func (r *run) try(ctx context.Context, round int, c *candidate, beta float64, rs *Round) error {
+	if failed := r.pr.screen(c.values, r.alpha, beta, r.opts.Center); len(failed) > 0 {
+		c.audited, c.pub, c.prot, c.failed, c.rep, c.screened = true, beta, false, failed, nil, true
+		rs.Screened++
+		return nil
+	}
+	r.report(fmt.Sprintf("audit (β %.4g)", beta), round, beta)
+	err := r.pr.audit(ctx, c, r.alpha, beta, r.opts, r.threads, r.left())
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	rs.Audits++
+	r.sol.Audits++
+	return err
+}
+
+// judge judges the feasible candidates in increasing β, each put on the
+// grid before its first judgement, with β doubled up to Doublings times,
+// and returns the first protected one (the best of the round; the others
+// need no audit), or nil. Every published table has had a full audit
+// with its published β.
+func (r *run) judge(ctx context.Context, round int, feas []*candidate, rs *Round) (*candidate, error) {
+	sort.SliceStable(feas, func(x, y int) bool { return feas[x].beta < feas[y].beta })
+	for d := 0; d <= r.opts.Doublings; d++ {
 		for _, c := range feas {
-			switch {
-			case c.prot && c.doubled == 0:
-				rs.Protected++
-			case c.prot:
-				rs.Doubled++
-			case c.audited:
-				rs.NotProtected++
-			default:
-				rs.Skipped++
+			if r.expired() {
+				return nil, nil
+			}
+			if d > 0 && (c.prot || !c.audited || !c.doublable()) {
+				continue
+			}
+			if d == 0 && r.pr.grid != nil { // to the grid before its first judgement
+				ok, err := r.pr.gridCandidate(ctx, r.workers[0], c, r.fixed, r.left())
+				if err != nil {
+					return nil, err
+				}
+				if !ok { // no rounding: not protected, never re-audited
+					c.audited, c.prot, c.failed, c.rep = true, false, nil, nil
+					continue
+				}
+			}
+			if err := r.try(ctx, round, c, c.beta*math.Exp2(float64(d)), rs); err != nil {
+				return nil, err
+			}
+			if c.prot {
+				c.doubled = d
+				return c, nil
 			}
 		}
-		sol.Rounds = append(sol.Rounds, rs)
-		sol.LPTime += rs.LPTime
-		sol.AuditTime += rs.AuditTime
-		if best != nil {
-			sol.Values, sol.Beta, sol.LPBeta = best.values, best.pub, best.lpBeta
-			sol.Round, sol.Candidate, sol.Doublings, sol.Report = round, best.t+1, best.doubled, best.rep
-			sol.TimeLimit = expired()
+	}
+	return nil, nil
+}
+
+// refine lowers the β of best, protected only with a doubled β, by
+// bisection between the last β that failed and the doubled one that
+// protects: the least β of the candidate within a factor 2^−Refine.
+func (r *run) refine(ctx context.Context, round int, best *candidate, rs *Round) error {
+	hi, lo := best.pub, best.pub/2
+	saved := *best
+	for range r.opts.Refine {
+		if r.expired() {
 			break
 		}
-		if expired() {
-			sol.TimeLimit = true
-			break
+		mid := (lo + hi) / 2
+		if err := r.try(ctx, round, best, mid, rs); err != nil {
+			return err
 		}
-		if nfixed == len(pr.sens) {
-			if rs.Feasible == 0 {
-				return nil, &InfeasibleError{Reason: fmt.Sprintf("every sensitive cell is fixed at its true value and no candidate is feasible: α = %g must be reduced", alpha)}
-			}
-			return nil, fmt.Errorf("ecta: %w after %d rounds: every sensitive cell is fixed at its true value and no candidate is protected (a larger α or T may do)", ErrNoTable, round)
+		if best.prot {
+			hi, saved = mid, *best
+			r.sol.Refined++
+		} else {
+			lo = mid
 		}
-		nfixed += pr.fixMore(fixed, cands, k, opts.Seed, round)
 	}
-	sol.Time = time.Since(start)
-	if sol.Values == nil {
-		return nil, fmt.Errorf("ecta: %w within %v (%d rounds)", ErrNoTable, time.Since(start).Round(time.Millisecond), len(sol.Rounds))
+	*best = saved
+	return nil
+}
+
+// count counts the round's feasible candidates by their verdict.
+func (rs *Round) count(feas []*candidate) {
+	for _, c := range feas {
+		switch {
+		case c.prot && c.doubled == 0:
+			rs.Protected++
+		case c.prot:
+			rs.Doubled++
+		case c.audited:
+			rs.NotProtected++
+		default:
+			rs.Skipped++
+		}
 	}
-	report("done", sol.Round, sol.Beta)
-	return sol, nil
 }
 
 // rng is the random stream of one candidate or of one round's choice of

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
@@ -62,7 +63,7 @@ func TestRounds(t *testing.T) {
 	several := false
 	for seed := range uint64(8) {
 		p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{9, 7}, Seed: seed, PrimaryFraction: 0.2, ProtectionPct: 25})
-		sol, err := Solve(t.Context(), p, Options{T: 1, K: 1, Doublings: -1, Seed: seed, Threads: 1})
+		sol, err := Solve(t.Context(), p, Options{T: 1, K: 1, Doublings: -1, Seed: seed, Options: base.Options{Threads: 1}})
 		if errors.Is(err, ErrNoTable) { // every cell fixed, none protected: fixing alone does not always do
 			continue
 		}
@@ -144,14 +145,14 @@ func TestRefine(t *testing.T) {
 	lower := false
 	for seed := range uint64(6) {
 		p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{9, 7}, Seed: seed, PrimaryFraction: 0.2, ProtectionPct: 25})
-		doubled, err := Solve(t.Context(), p, Options{T: 1, Seed: seed, Threads: 1, Refine: -1})
+		doubled, err := Solve(t.Context(), p, Options{T: 1, Seed: seed, Options: base.Options{Threads: 1}, Refine: -1})
 		if errors.Is(err, ErrNoTable) {
 			continue
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		refined, err := Solve(t.Context(), p, Options{T: 1, Seed: seed, Threads: 1})
+		refined, err := Solve(t.Context(), p, Options{T: 1, Seed: seed, Options: base.Options{Threads: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/plugins/internal/grid"
+	"github.com/sdcengine/argus/plugins/internal/lprows"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -71,7 +73,7 @@ func (pr *problem) buildGrid() error {
 		gm.A[i], gm.lo[i], gm.hi[i] = k, g.Ceil(pr.lo[i]), g.Floor(pr.hi[i])
 	}
 	if len(off) > 0 {
-		return &InfeasibleError{Cells: off, Reason: fmt.Sprintf("%d cells that keep their values have more than the table's %d decimals", len(off), g.Decimals())}
+		return infeasibleError(off, fmt.Sprintf("%d cells that keep their values have more than the table's %d decimals", len(off), g.Decimals()))
 	}
 	var bad []int
 	for k, i := range pr.sens {
@@ -82,7 +84,7 @@ func (pr *problem) buildGrid() error {
 		gm.klo, gm.khi = append(gm.klo, lo), append(gm.khi, hi)
 	}
 	if len(bad) > 0 {
-		return &InfeasibleError{Cells: bad, Reason: fmt.Sprintf("the sampling interval of %d sensitive cells holds no value on the table's grid of %d decimals; raise α", len(bad), g.Decimals())}
+		return infeasibleError(bad, fmt.Sprintf("the sampling interval of %d sensitive cells holds no value on the table's grid of %d decimals; raise α", len(bad), g.Decimals()))
 	}
 	m := solver.NewModel(solver.Minimize)
 	if _, err := m.AddCol(0, 0, 0, solver.Continuous); err != nil { // β's place: the columns are the LP's
@@ -129,34 +131,30 @@ func (pr *problem) buildGrid() error {
 // integers: their coefficients must be integers and their right-hand sides
 // on the grid.
 func (pr *problem) gridRelations(gm *gridModel, m *solver.Model) error {
-	for q := range pr.rel.Len() {
-		cells, coef := pr.rel.Terms(q)
-		rhs, ok := gm.g.Units(pr.rel.Rhs(q))
-		if !ok {
-			return fmt.Errorf("ecta: relation %d: right-hand side %v is not on the grid of %d decimals", q, pr.rel.Rhs(q), gm.g.Decimals())
-		}
-		var idx []int
-		var val []float64
-		for k, c := range cells {
-			if coef[k] != math.Trunc(coef[k]) {
-				return fmt.Errorf("ecta: relation %d: coefficient %v of cell %d is not an integer: no exactly additive table on the grid", q, coef[k], c)
+	return lprows.Add(m, pr.rel, pr.n, lprows.Spec{Method: "ecta", Fixed: gm.A,
+		Rhs: func(q int) (float64, error) {
+			rhs, ok := gm.g.Units(pr.rel.Rhs(q))
+			if !ok {
+				return 0, fmt.Errorf("ecta: relation %d: right-hand side %v is not on the grid of %d decimals", q, pr.rel.Rhs(q), gm.g.Decimals())
 			}
-			rhs -= coef[k] * gm.A[c]
-			if pr.col[c] >= 0 {
-				idx, val = append(idx, pr.col[c]), append(val, coef[k])
+			cells, coef := pr.rel.Terms(q)
+			for k, c := range cells {
+				if coef[k] != math.Trunc(coef[k]) {
+					return 0, fmt.Errorf("ecta: relation %d: coefficient %v of cell %d is not an integer: no exactly additive table on the grid", q, coef[k], c)
+				}
 			}
-		}
-		if len(idx) == 0 {
-			if rhs != 0 {
-				return &InfeasibleError{Reason: fmt.Sprintf("relation %d holds only fixed cells and does not add up on the table's grid", q)}
+			return rhs, nil
+		},
+		Columns: func(c int, coef float64, idx []int, val []float64) ([]int, []float64) {
+			if pr.col[c] < 0 {
+				return idx, val
 			}
-			continue
-		}
-		if _, err := m.AddRow(rhs, rhs, idx, val); err != nil {
-			return fmt.Errorf("ecta: relation %d: %w", q, err)
-		}
-	}
-	return nil
+			return append(idx, pr.col[c]), append(val, coef)
+		},
+		Violated: func(q int) error {
+			return infeasibleError(nil, fmt.Sprintf("relation %d holds only fixed cells and does not add up on the table's grid", q))
+		},
+	})
 }
 
 // gridXi returns the random deviation d of sensitive cell k put on the grid:
@@ -322,4 +320,4 @@ func (pr *problem) unprotected(ctx context.Context, limit time.Duration) ([]floa
 // gridGap is the relative gap at which the rounding MIP stops: its
 // objective only ranks the roundings, the audit judges the table with its
 // realised β.
-const gridGap = 1e-3
+const gridGap = numeric.LooseGap

@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/plugins/interval/interval"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -91,32 +91,17 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if seed == 0 {
 		seed = req.Limits.Seed ^ dataSeed(p)
 	}
-	opts := interval.Options{Weights: weights.Named(req.Params.String(pWeights)), Midpoint: midpointNames[req.Params.String(pMidpoint)],
-		Spread: req.Params.Float(pSpread), Seed: seed, Workers: req.Limits.Threads}
 	// The solve takes 9/10 of the time, the plugin's own audit the rest.
-	total := req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
-	opts.TimeLimit = total * 9 / 10
-	opts.Progress = func(pr interval.Progress) {
-		f := -1.0
-		if opts.TimeLimit > 0 {
-			f = math.Min(1, float64(pr.Elapsed)/float64(opts.TimeLimit))
-		}
-		req.Progress(pluginsdk.Progress{Phase: pr.Phase, Fraction: f, Bound: pr.Bound, Iterations: int64(pr.Round)})
-	}
+	all := base.FromRequest(ctx, req, req.Params.Duration(pMaxTime))
+	total := all.TimeLimit
+	all.TimeLimit = total * 9 / 10
+	opts := interval.Options{Options: all, Weights: weights.Named(req.Params.String(pWeights)),
+		Midpoint: midpointNames[req.Params.String(pMidpoint)], Spread: req.Params.Float(pSpread), Seed: seed}
 	req.Log.Debug().Int("cells", n).Dur("limit", opts.TimeLimit).Msg("IP start")
 	sol, err := interval.Solve(ctx, p, opts)
-	var inf *interval.InfeasibleError
-	switch {
-	case errors.As(err, &inf):
-		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInfeasible, Diagnostics: []pluginsdk.Diagnostic{{
-			Severity: pluginsdk.SeverityError, Code: "protection.infeasible", Cells: inf.Cells, Summary: inf.Reason}}}, nil
-	case err != nil && ctx.Err() != nil:
-		return nil, ctx.Err()
-	case errors.Is(err, interval.ErrNoSolution):
-		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeFailed, Diagnostics: []pluginsdk.Diagnostic{{
-			Severity: pluginsdk.SeverityError, Code: "solver.time_limit", Summary: err.Error() + "; a longer time limit will do"}}}, nil
-	case err != nil:
-		return nil, pluginsdk.Errorf("solver.failed", "interval protection: %v", err)
+	if res, err := base.SolveError(ctx, err, base.Failure{NoResult: interval.ErrNoSolution, Hint: "a longer time limit will do",
+		What: "interval protection"}); res != nil || err != nil {
+		return res, err
 	}
 	// The plugin's own audit, the host's audit of published intervals:
 	// intervals an attacker narrows are an error, never an output.
@@ -126,7 +111,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if total > 0 {
 		auditLimit = max(total-time.Since(start), total/10)
 	}
-	ao := audit.Options{Workers: req.Limits.Threads, TimeLimit: auditLimit}
+	ao := audit.Options{Workers: opts.Threads, TimeLimit: auditLimit}
 	if opts.Midpoint == interval.KeepLevels {
 		ao.Midpoint = audit.MidpointAccepted
 	}
@@ -160,7 +145,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	extra := map[string]float64{"sensitive": float64(sol.Sensitive), "intervals": float64(sol.Intervals),
 		"interval_share": float64(sol.Intervals) / float64(n), "rounds": float64(sol.Rounds), "cuts": float64(sol.Cuts),
-		"relation_cuts": float64(sol.RelationCuts), "lps": float64(sol.LPs), "repaired": float64(sol.Repaired), "widest": b2f(sol.Widest),
+		"relation_cuts": float64(sol.RelationCuts), "lps": float64(sol.LPs), "repaired": float64(sol.Repaired), "widest": base.B2F(sol.Widest),
 		"bound": sol.Bound, "audit_lps": float64(rep.Counts.LPs), "at_midpoint": float64(len(rep.Midpoint)), "widened": float64(sol.Widened)}
 	if opts.Midpoint == interval.KeepLevels {
 		extra[figureMidpointKept] = 1
@@ -196,13 +181,6 @@ func midpointDiagnostics(m interval.Midpoint, sol *interval.Solution, rep *audit
 				"a-priori bounds leave no room to widen it on one side", len(rep.Midpoint))}}
 	}
 	return nil
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // dataSeed derives the default seed of the random draws from the table's

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -36,8 +37,9 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	var sol *Solution
 	var rounds []string // logged after the summary (the benchmark log keeps 10 lines)
 	if os.Getenv("ARGUS_IP_PROGRESS") != "" {
-		opts.Progress = func(pr Progress) {
-			rounds = append(rounds, fmt.Sprintf("%8.3fs round %d bound %.6g: %d narrowed, %d cuts", pr.Elapsed.Seconds(), pr.Round, pr.Bound, pr.Violated, pr.Cuts))
+		start := time.Now()
+		opts.Progress = func(pr pluginsdk.Progress) {
+			rounds = append(rounds, fmt.Sprintf("%8.3fs round %d bound %.6g", time.Since(start).Seconds(), pr.Iterations, pr.Bound))
 		}
 		defer func() {
 			for _, r := range rounds[max(0, len(rounds)-8):] {
@@ -112,7 +114,7 @@ func BenchmarkCastro(b *testing.B) {
 					b.Fatal(err)
 				}
 				solveBench(b, in.Problem, Options{Weights: weights.Inverse, Midpoint: pl.mid, Spread: pl.spread, Seed: 1,
-					TimeLimit: benchLimit(b, time.Minute), Workers: 1})
+					Options: base.Options{TimeLimit: benchLimit(b, time.Minute), Threads: 1}})
 			})
 		}
 	}
@@ -129,7 +131,7 @@ func BenchmarkIndustryBySize(b *testing.B) {
 		}{{"keep", KeepLevels}, {"avoid", AvoidMidpoint}} {
 			b.Run(resp+"/"+mid.name, func(b *testing.B) {
 				solveBench(b, csptest.IndustryBySize(b, resp), Options{Weights: weights.Unit, Midpoint: mid.m, Seed: 1,
-					TimeLimit: benchLimit(b, time.Minute)})
+					Options: base.Options{TimeLimit: benchLimit(b, time.Minute)}})
 			})
 		}
 	}

@@ -76,6 +76,9 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/plugins/internal/base"
+	"github.com/sdcengine/argus/plugins/internal/infeasible"
+	"github.com/sdcengine/argus/plugins/internal/lprows"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -101,9 +104,11 @@ const (
 
 // Options control Solve.
 type Options struct {
-	// TimeLimit bounds the solve; 0 means none. At the limit the best
-	// feasible intervals are returned (the master's, repaired).
-	TimeLimit time.Duration
+	// Options are the time limit (at the limit the best feasible
+	// intervals are returned, the master's repaired), the threads (the
+	// attacker LPs solved at once; ≤ 1: one) and the progress reports
+	// (one after every round).
+	base.Options
 	// Weights selects the weights of the widths.
 	Weights weights.Kind
 	// Midpoint and Spread: see AvoidMidpoint (the zero value). Spread ≤ 0
@@ -113,26 +118,9 @@ type Options struct {
 	// Seed seeds the random draws of AvoidMidpoint: the same seed gives
 	// the same intervals.
 	Seed int64
-	// Workers is the number of attacker LPs solved at once (≤ 1: one).
-	Workers int
 	// MaxRounds stops the cutting planes after this many rounds (0: no
 	// limit), as the time limit does: the last master is repaired.
 	MaxRounds int
-	// Progress, if set, receives a report after every round.
-	Progress func(Progress)
-}
-
-// Progress is a progress report.
-type Progress struct {
-	Round      int
-	Bound      float64
-	Violated   int
-	Cuts       int
-	Elapsed    time.Duration
-	Phase      string
-	Objective  float64
-	TimedOut   bool
-	TargetsAll int
 }
 
 // Solution is a set of published intervals.
@@ -172,16 +160,11 @@ type Solution struct {
 // feasible intervals are known.
 var ErrNoSolution = errors.New("interval: no feasible intervals within the time limit")
 
-// InfeasibleError reports a problem no intervals protect.
-type InfeasibleError struct {
-	// Cells are the sensitive cells whose levels exceed their a-priori
-	// bounds or that no interval of the others can protect.
-	Cells  []int
-	Reason string
-}
-
-func (e *InfeasibleError) Error() string {
-	return fmt.Sprintf("interval: infeasible: %s (cells %v)", e.Reason, e.Cells)
+// infeasibleError reports a problem no intervals protect: the sensitive
+// cells whose levels exceed their a-priori bounds or that no interval of
+// the others can protect (none: the relations as a whole), and why.
+func infeasibleError(cells []int, reason string) error {
+	return infeasible.New("interval", cells, reason)
 }
 
 // IsFrozen reports whether a cell of this status is always published
@@ -299,7 +282,7 @@ func build(p *pluginsdk.Problem, opts Options) (*model, error) {
 		}
 	}
 	if len(bad) > 0 {
-		return nil, &InfeasibleError{Cells: bad, Reason: fmt.Sprintf("%d sensitive cells have protection levels beyond their a-priori bounds", len(bad))}
+		return nil, infeasibleError(bad, fmt.Sprintf("%d sensitive cells have protection levels beyond their a-priori bounds", len(bad)))
 	}
 	for q := range rel.Len() {
 		cells, _ := rel.Terms(q)
@@ -390,6 +373,26 @@ type attacker struct {
 	last int // column with a non-zero cost
 }
 
+// rows adds the relations to m as rows in the deviations of the cells
+// that may take an interval: cell column c has the model's columns
+// per·c … per·c+per−1, with the relation's coefficient times sign[h]
+// (sign empty: 1). Every right-hand side is 0.
+func (md *model) rows(m *solver.Model, per int, sign ...float64) error {
+	return lprows.Add(m, md.rel, md.n, lprows.Spec{Method: "interval", Homogeneous: true, SkipZero: true,
+		Columns: func(c int, coef float64, idx []int, val []float64) ([]int, []float64) {
+			if md.col[c] < 0 {
+				return idx, val
+			}
+			if len(sign) == 0 {
+				return append(idx, md.col[c]), append(val, coef)
+			}
+			for h := range per {
+				idx, val = append(idx, per*md.col[c]+h), append(val, sign[h]*coef)
+			}
+			return idx, val
+		}})
+}
+
 func (md *model) newAttacker() (*attacker, error) {
 	m := solver.NewModel(solver.Minimize)
 	for range md.cells {
@@ -397,21 +400,8 @@ func (md *model) newAttacker() (*attacker, error) {
 			return nil, err
 		}
 	}
-	for q := range md.rel.Len() {
-		cells, coef := md.rel.Terms(q)
-		var idx []int
-		var val []float64
-		for k, c := range cells {
-			if md.col[c] >= 0 && coef[k] != 0 {
-				idx, val = append(idx, md.col[c]), append(val, coef[k])
-			}
-		}
-		if len(idx) == 0 {
-			continue
-		}
-		if _, err := m.AddRow(0, 0, idx, val); err != nil {
-			return nil, fmt.Errorf("interval: relation %d: %w", q, err)
-		}
+	if err := md.rows(m, 1); err != nil {
+		return nil, err
 	}
 	s, err := solver.New(m, solver.Options{})
 	if err != nil {
@@ -478,11 +468,18 @@ const reraisePasses = 4
 // cutZero is the magnitude below which a reduced cost is taken as zero in
 // a cut (dropping it only weakens the cut's left side by that little, and
 // the next round's check catches what is missed).
-const cutZero = 1e-9
+const cutZero = numeric.CutZero
 
 // Solve computes the intervals.
+//
+// The stages: the model (build); the master LP of the widths with the
+// relation cuts (newMaster) and one attacker LP per thread; the cutting
+// planes, rounds that solve the master and add a cut per target an
+// attacker narrows (cuttingPlanes, one round per step); when they stop
+// before the optimum, the repair of the last master (repairOrWiden); the
+// published intervals (model.finish).
 func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, error) {
-	start := time.Now()
+	clock := opts.Start()
 	md, err := build(p, opts)
 	if err != nil {
 		return nil, err
@@ -497,17 +494,44 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	d := make([]float64, 2*nc)
 	if len(md.targets) == 0 || nc == 0 {
 		md.finish(sol, d)
-		sol.Optimal, sol.Time = true, time.Since(start)
+		sol.Optimal, sol.Time = true, clock.Elapsed()
 		return sol, nil
 	}
-	var deadline time.Time
-	repairAt := time.Duration(0)
-	if opts.TimeLimit > 0 {
-		deadline = start.Add(opts.TimeLimit)
-		// The rounds stop at 4/5 of the limit, leaving the rest to the repair.
-		repairAt = opts.TimeLimit * 4 / 5
+	master, err := md.newMaster(sol)
+	if err != nil {
+		return nil, err
 	}
-	// Master.
+	defer master.Close()
+	threads := max(1, min(opts.Threads, len(md.targets)))
+	ats := make([]*attacker, threads)
+	for k := range ats {
+		if ats[k], err = md.newAttacker(); err != nil {
+			return nil, err
+		}
+		defer ats[k].s.Close()
+	}
+	r := &run{md: md, opts: opts, clock: clock, sol: sol, master: master, ats: ats, d: d,
+		verified: make([]bool, len(md.targets))}
+	if err := r.cuttingPlanes(ctx); err != nil {
+		return nil, err
+	}
+	sol.Bound = r.bound
+	if err := r.repairOrWiden(ctx); err != nil {
+		return nil, err
+	}
+	md.finish(sol, d)
+	if sol.Optimal {
+		sol.Bound = math.Min(sol.Bound, sol.Objective)
+	}
+	sol.Gap = numeric.RelGap(sol.Objective, sol.Bound)
+	sol.Time = clock.Elapsed()
+	return sol, nil
+}
+
+// newMaster makes the master LP: the widths d⁻, d⁺ of every cell that may
+// take an interval, at least its levels and at most its room within its
+// a-priori bounds, at their weights, with the relation cuts.
+func (md *model) newMaster(sol *Solution) (*solver.Solver, error) {
 	mm := solver.NewModel(solver.Minimize)
 	for _, i := range md.cells {
 		if _, err := mm.AddCol(md.w[i], md.lpl[i], md.capDown[i], solver.Continuous); err != nil {
@@ -524,184 +548,218 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 		}
 	}
 	sol.RelationCuts = len(rc)
-	master, err := solver.New(mm, solver.Options{})
-	if err != nil {
-		return nil, err
-	}
-	defer master.Close()
-	workers := max(1, min(opts.Workers, len(md.targets)))
-	ats := make([]*attacker, workers)
-	for k := range ats {
-		if ats[k], err = md.newAttacker(); err != nil {
-			return nil, err
-		}
-		defer ats[k].s.Close()
-	}
-	bound := 0.0
-	haveD := false
+	return solver.New(mm, solver.Options{})
+}
+
+// Which targets a round checks (run.level).
+const (
+	checkAll = iota
+	checkSeen
+	checkRecent
+)
+
+// run is one solve's cutting planes: the master, the attackers, the
+// master's last widths d and what the rounds learnt of the targets.
+type run struct {
+	md     *model
+	opts   Options
+	clock  base.Clock
+	sol    *Solution
+	master *solver.Solver
+	ats    []*attacker
+	// d are the master's last widths (haveD: there are some), bound its
+	// objective.
+	d     []float64
+	haveD bool
+	bound float64
+	// verified marks the targets found protected against the current d.
+	verified []bool
 	// Rounds check ever fewer targets: after a round that narrowed some,
 	// only those (recent); when none of them is narrowed any more, the
 	// targets ever narrowed (seen); when none of those, every target (a
 	// full round), which proves optimality when it finds none. Most
 	// targets are never narrowed, and late rounds narrow a handful.
+	level  int
+	seen   []bool
+	recent []int
+	// stopAt is when the rounds stop (since the start; 0: no limit),
+	// leaving the rest to the repair; passes counts the reraise passes.
+	stopAt time.Duration
+	passes int
+}
+
+// cuttingPlanes runs the rounds until a full round finds every target
+// protected (Optimal), the time for the rounds is up (TimeLimit) or
+// MaxRounds.
+func (r *run) cuttingPlanes(ctx context.Context) error {
+	md, opts := r.md, r.opts
 	all := make([]int, len(md.targets))
 	for k := range all {
 		all[k] = k
 	}
-	seen := make([]bool, len(md.targets))
-	// verified marks the targets found protected against the current d.
-	verified := make([]bool, len(md.targets))
-	stopAt := repairAt
-	const (
-		checkAll = iota
-		checkSeen
-		checkRecent
-	)
-	level := checkAll
-	var recent []int
-	passes := 0 // of reraise
+	r.seen = make([]bool, len(md.targets))
+	r.level = checkAll
+	if opts.TimeLimit > 0 {
+		// The rounds stop at 4/5 of the limit, leaving the rest to the repair.
+		r.stopAt = opts.TimeLimit * 4 / 5
+	}
 	for {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
-		sctx, cancel := ctx, context.CancelFunc(func() {})
-		if !deadline.IsZero() {
-			sctx, cancel = context.WithDeadline(ctx, start.Add(stopAt))
-		}
-		res, err := master.Solve(sctx)
-		cancel()
-		if err != nil || res.Status != solver.StatusOptimal {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			if err != nil && errors.Is(err, context.DeadlineExceeded) || res != nil && res.Status == solver.StatusTimeLimit {
-				sol.TimeLimit = true
-				break
-			}
-			if res != nil && res.Status == solver.StatusInfeasible {
-				return nil, &InfeasibleError{Reason: "the table's relations and bounds admit no protecting intervals"}
-			}
-			return nil, fmt.Errorf("interval: master LP: %v %v", res.Status, err)
-		}
-		copy(d, res.ColValues)
-		clear(verified)
-		haveD = true
-		bound = res.Objective
-		sol.Rounds++
-		for _, at := range ats {
-			if err := at.setBounds(md, d); err != nil {
-				return nil, err
-			}
+		stop, err := r.solveMaster(ctx)
+		if err != nil || stop {
+			return err
 		}
 		sel := all
-		switch level {
+		switch r.level {
 		case checkSeen:
 			sel = nil
-			for k, v := range seen {
+			for k, v := range r.seen {
 				if v {
 					sel = append(sel, k)
 				}
 			}
 		case checkRecent:
-			sel = recent
+			sel = r.recent
 		}
-		full := level == checkAll
-		roundStart := time.Now()
-		cuts, violated, protected, timedOut, err := md.round(ctx, ats, sel, start, stopAt, sol)
-		if err != nil {
-			return nil, err
-		}
-		for _, k := range protected {
-			verified[k] = true
-		}
-		if full && !timedOut && !deadline.IsZero() {
-			// Leave the repair at least 1.5 full rounds: it checks the
-			// targets not known protected, and widens the narrowed ones.
-			stopAt = max(min(stopAt, opts.TimeLimit-time.Since(roundStart)*3/2), 1) // 1 ns: stop now
-		}
-		for _, k := range violated {
-			seen[k] = true
-		}
-		if opts.Progress != nil {
-			opts.Progress(Progress{Round: sol.Rounds, Bound: bound, Violated: len(cuts), Cuts: sol.Cuts,
-				Elapsed: time.Since(start), Phase: "cuts", TimedOut: timedOut, TargetsAll: len(md.targets)})
-		}
-		if len(cuts) == 0 && !timedOut {
-			if full && md.avoid && passes < reraisePasses {
-				// At an optimum, cells it centres on their value get a
-				// higher level on one side, and the rounds go on.
-				passes++
-				k, err := md.reraise(master, d)
-				if err != nil {
-					return nil, err
-				}
-				if sol.Reraised += k; k > 0 {
-					level = checkAll
-					continue
-				}
-			}
-			if full {
-				sol.Optimal = true
-				break
-			}
-			// The targets checked are protected now: check more (the
-			// master need not change).
-			level--
-			continue
-		}
-		level, recent = checkRecent, violated
-		for _, c := range cuts {
-			if _, err := master.AddRow(c.lo, math.Inf(1), c.idx, c.val); err != nil {
-				return nil, fmt.Errorf("interval: cut: %w", err)
-			}
-		}
-		sol.Cuts += len(cuts)
-		if timedOut {
-			sol.TimeLimit = true
-			break
-		}
-		if opts.MaxRounds > 0 && sol.Rounds >= opts.MaxRounds {
-			break
+		stop, err = r.step(ctx, sel)
+		if err != nil || stop {
+			return err
 		}
 	}
-	sol.Bound = bound
+}
+
+// solveMaster solves the master and gives its widths to the attackers; it
+// reports stop when the time for the rounds is up.
+func (r *run) solveMaster(ctx context.Context) (stop bool, err error) {
+	sctx, cancel := ctx, context.CancelFunc(func() {})
+	if r.opts.TimeLimit > 0 {
+		sctx, cancel = context.WithDeadline(ctx, r.clock.Started().Add(r.stopAt))
+	}
+	res, err := r.master.Solve(sctx)
+	cancel()
+	if err != nil || res.Status != solver.StatusOptimal {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		if err != nil && errors.Is(err, context.DeadlineExceeded) || res != nil && res.Status == solver.StatusTimeLimit {
+			r.sol.TimeLimit = true
+			return true, nil
+		}
+		if res != nil && res.Status == solver.StatusInfeasible {
+			return false, infeasibleError(nil, "the table's relations and bounds admit no protecting intervals")
+		}
+		return false, fmt.Errorf("interval: master LP: %v %v", res.Status, err)
+	}
+	copy(r.d, res.ColValues)
+	clear(r.verified)
+	r.haveD = true
+	r.bound = res.Objective
+	r.sol.Rounds++
+	for _, at := range r.ats {
+		if err := at.setBounds(r.md, r.d); err != nil {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// step checks the targets sel against the master's widths and adds the
+// cuts of those narrowed; it reports stop when the rounds are over.
+func (r *run) step(ctx context.Context, sel []int) (stop bool, err error) {
+	md, opts, sol := r.md, r.opts, r.sol
+	full := r.level == checkAll
+	roundStart := time.Now()
+	cuts, violated, protected, timedOut, err := md.round(ctx, r.ats, sel, r.clock.Started(), r.stopAt, sol)
+	if err != nil {
+		return false, err
+	}
+	for _, k := range protected {
+		r.verified[k] = true
+	}
+	if full && !timedOut && opts.TimeLimit > 0 {
+		// Leave the repair at least 1.5 full rounds: it checks the
+		// targets not known protected, and widens the narrowed ones.
+		r.stopAt = max(min(r.stopAt, opts.TimeLimit-time.Since(roundStart)*3/2), 1) // 1 ns: stop now
+	}
+	for _, k := range violated {
+		r.seen[k] = true
+	}
+	r.clock.Report(pluginsdk.Progress{Phase: "cuts", Bound: r.bound, Iterations: int64(sol.Rounds)})
+	if len(cuts) == 0 && !timedOut {
+		if full && md.avoid && r.passes < reraisePasses {
+			// At an optimum, cells it centres on their value get a
+			// higher level on one side, and the rounds go on.
+			r.passes++
+			k, err := md.reraise(r.master, r.d)
+			if err != nil {
+				return false, err
+			}
+			if sol.Reraised += k; k > 0 {
+				r.level = checkAll
+				return false, nil
+			}
+		}
+		if full {
+			sol.Optimal = true
+			return true, nil
+		}
+		// The targets checked are protected now: check more (the
+		// master need not change).
+		r.level--
+		return false, nil
+	}
+	r.level, r.recent = checkRecent, violated
+	for _, c := range cuts {
+		if _, err := r.master.AddRow(c.lo, math.Inf(1), c.idx, c.val); err != nil {
+			return false, fmt.Errorf("interval: cut: %w", err)
+		}
+	}
+	sol.Cuts += len(cuts)
+	if timedOut {
+		sol.TimeLimit = true
+		return true, nil
+	}
+	return opts.MaxRounds > 0 && sol.Rounds >= opts.MaxRounds, nil
+}
+
+// repairOrWiden makes the last master's widths protect when the rounds
+// stopped before the optimum: the repair, or, without a master solution
+// or the time to finish the repair, the widest intervals.
+func (r *run) repairOrWiden(ctx context.Context) error {
+	md, sol, d := r.md, r.sol, r.d
 	switch {
-	case !haveD:
+	case !r.haveD:
 		// Not even a master solution: the widest intervals, if finite.
 		if !md.widest(d) {
-			return nil, ErrNoSolution
+			return ErrNoSolution
 		}
 		sol.Widest = true
 	case !sol.Optimal:
 		rctx := ctx
-		if !deadline.IsZero() {
+		if dl := r.clock.Deadline(); !dl.IsZero() {
 			var cancel context.CancelFunc
-			rctx, cancel = context.WithDeadline(ctx, deadline)
+			rctx, cancel = context.WithDeadline(ctx, dl)
 			defer cancel()
 		}
-		if err := md.repair(rctx, d, verified, ats[0], sol); err != nil {
+		if err := md.repair(rctx, d, r.verified, r.ats[0], sol); err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return ctx.Err()
 			}
 			if !errors.Is(err, context.DeadlineExceeded) {
-				return nil, err
+				return err
 			}
 			// No time left to finish the repair: every cell that may take
 			// an interval gets its widest, the a-priori bounds, which
 			// protects whatever can be protected (the audit confirms it).
 			if !md.widest(d) {
-				return nil, ErrNoSolution
+				return ErrNoSolution
 			}
 			sol.Widest = true
 		}
 	}
-	md.finish(sol, d)
-	if sol.Optimal {
-		sol.Bound = math.Min(sol.Bound, sol.Objective)
-	}
-	sol.Gap = numeric.RelGap(sol.Objective, sol.Bound)
-	sol.Time = time.Since(start)
-	return sol, nil
+	return nil
 }
 
 // round checks the targets sel against the attackers' bounds, the
@@ -795,23 +853,8 @@ func (md *model) repair(ctx context.Context, d []float64, verified []bool, at *a
 		}
 	}
 	sign := []float64{1, -1, 1, -1}
-	for q := range md.rel.Len() {
-		cells, coef := md.rel.Terms(q)
-		var idx []int
-		var val []float64
-		for k, c := range cells {
-			if md.col[c] < 0 || coef[k] == 0 {
-				continue
-			}
-			for h := range 4 {
-				idx, val = append(idx, 4*md.col[c]+h), append(val, sign[h]*coef[k])
-			}
-		}
-		if len(idx) > 0 {
-			if _, err := m.AddRow(0, 0, idx, val); err != nil {
-				return err
-			}
-		}
+	if err := md.rows(m, 4, sign...); err != nil {
+		return err
 	}
 	fix := m.NumRows()
 	if _, err := m.AddRow(0, 0, []int{0, 1, 2, 3}, sign); err != nil { // y_s = ∓level; its columns are set per target
@@ -881,7 +924,7 @@ func (md *model) repair(ctx context.Context, d []float64, verified []bool, at *a
 			return err
 		}
 		if res.Status != solver.StatusOptimal {
-			return &InfeasibleError{Cells: []int{t.cell}, Reason: "no intervals within the a-priori bounds protect this cell"}
+			return infeasibleError([]int{t.cell}, "no intervals within the a-priori bounds protect this cell")
 		}
 		for c := range md.cells {
 			x := res.ColValues

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/plugins/internal/base"
+	"github.com/sdcengine/argus/plugins/internal/infeasible"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -153,7 +155,7 @@ func TestInfeasibleLevels(t *testing.T) {
 	p.Cells.Status[prim] = cellstatus.UnsafeRule
 	p.Cells.LowerPL[prim] = 30 // value 20, bound 0
 	_, err := Solve(t.Context(), p, Options{})
-	var inf *InfeasibleError
+	var inf *infeasible.Error
 	if !errors.As(err, &inf) || len(inf.Cells) != 1 || inf.Cells[0] != prim {
 		t.Fatalf("error %v, want infeasible cell %d", err, prim)
 	}
@@ -330,7 +332,7 @@ func TestOffMidpoint(t *testing.T) {
 func TestTinyTimeLimit(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 5}, Seed: 3, PrimaryFraction: 0.25, ProtectionPct: 30})
 	for _, limit := range []time.Duration{time.Nanosecond, time.Microsecond, time.Millisecond} {
-		sol, err := Solve(t.Context(), p, Options{Weights: weights.Unit, TimeLimit: limit})
+		sol, err := Solve(t.Context(), p, Options{Weights: weights.Unit, Options: base.Options{TimeLimit: limit}})
 		if errors.Is(err, ErrNoSolution) {
 			continue
 		}

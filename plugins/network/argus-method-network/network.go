@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/plugins/network/netflow"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -75,8 +76,8 @@ func (network) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	if !needsProtection(p) {
 		return &pluginsdk.Result{Status: status, Outcome: pluginsdk.OutcomeOptimal}, nil
 	}
-	o := netflow.Options{NoCleanup: !req.Params.Bool(pCleanup), NoReroute: !req.Params.Bool(pReroute),
-		AuditWorkers: req.Limits.Threads}
+	o := netflow.Options{Options: base.FromRequest(ctx, req, 0), NoCleanup: !req.Params.Bool(pCleanup),
+		NoReroute: !req.Params.Bool(pReroute)}
 	switch req.Params.String(pAudit) {
 	case "on":
 		o.Audit = netflow.AuditAlways
@@ -94,8 +95,6 @@ func (network) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	if req.Params.String(pSingletons) == "tauargus" {
 		o.Singletons = singleton.RuleFrom(req.Params)
 	}
-	o.TimeLimit = req.Limits.SolveTime(ctx, 0)
-	o.Progress = func(f float64) { req.Progress(pluginsdk.Progress{Phase: "paths", Fraction: f}) }
 	res, err := netflow.Protect(ctx, p, o)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -68,12 +69,10 @@ type Options struct {
 	// Audit selects when the attacker LPs check the pattern (and further
 	// paths repair what they find under-protected).
 	Audit AuditMode
-	// AuditWorkers is the number of parallel audit solvers (0: one).
-	AuditWorkers int
-	// TimeLimit bounds the audit (0: none).
-	TimeLimit time.Duration
-	// Progress, if set, receives the share of targets done.
-	Progress func(done float64)
+	// Options are the time limit (it bounds the audit; 0: none), the
+	// threads (the parallel audit solvers; 0: one) and the progress
+	// reports (phase "paths", Fraction the share of targets done).
+	base.Options
 	// Witnesses asks for the witnesses of the final pattern
 	// (Result.Witnesses).
 	Witnesses bool
@@ -190,7 +189,10 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*Result, err
 		for k, ord := range []Order{OrderGiven, OrderAscending, OrderDescending} {
 			o.Order = ord
 			if progress != nil {
-				o.Progress = func(f float64) { progress((float64(k) + f) / 3) }
+				o.Progress = func(pr pluginsdk.Progress) {
+					pr.Fraction = (float64(k) + pr.Fraction) / 3
+					progress(pr)
+				}
 			}
 			res, err := Protect(ctx, p, o)
 			if err != nil {
@@ -257,7 +259,7 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*Result, err
 			res.Unprotected = append(res.Unprotected, t.cell)
 		}
 		if o.Progress != nil && k%64 == 0 {
-			o.Progress(0.8 * float64(k) / float64(len(targets)))
+			o.Progress(pluginsdk.Progress{Phase: "paths", Fraction: 0.8 * float64(k) / float64(len(targets))})
 		}
 	}
 	if len(res.Unprotected) > 0 && !slices.ContainsFunc(p.Cells.Status, cellstatus.Status.CanBeSecondary) {
@@ -374,7 +376,7 @@ func (s *solver) groupTargets(sw singleton.Rule, home []int) []target {
 // hierarchical table the network of a sub-table may miss a relation the
 // whole table has), until the audit is clean or no path helps.
 func (s *solver) auditRepair(o Options, res *Result) error {
-	aopts := audit.Options{Workers: max(1, o.AuditWorkers), Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries,
+	aopts := audit.Options{Workers: max(1, o.Threads), Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries,
 		TimeLimit: o.TimeLimit}
 	const rounds = 8
 	for round := 0; ; round++ {

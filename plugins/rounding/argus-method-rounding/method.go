@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/rounding/rounding"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/rounded"
@@ -71,17 +72,16 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	p := req.Problem
 	n := p.NumCells()
 	status := append([]cellstatus.Status(nil), p.Cells.Status...)
-	base := float64(req.Params.Int(pBase))
+	rbase := float64(req.Params.Int(pBase))
 	steps := req.Params.Int(pSteps)
-	opts := rounding.Options{Base: base, Steps: steps, Stop: rounding.StopRule(req.Params.Int(pStopRule)),
-		UnitCost: req.Params.Bool(pUnitCost), Gap: req.Params.Float(pGap), Seed: req.Limits.Seed}
-	opts.TimeLimit = req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
-	opts.Progress = func(phase string) { req.Progress(pluginsdk.Progress{Phase: phase, Fraction: -1}) }
+	opts := rounding.Options{Options: base.FromRequest(ctx, req, req.Params.Duration(pMaxTime)), Base: rbase, Steps: steps,
+		Stop: rounding.StopRule(req.Params.Int(pStopRule)), UnitCost: req.Params.Bool(pUnitCost), Gap: req.Params.Float(pGap),
+		Seed: req.Limits.Seed}
 	var diags []pluginsdk.Diagnostic
 	if n == 0 {
 		return &pluginsdk.Result{Status: status, Values: []float64{}, Outcome: pluginsdk.OutcomeOptimal, Diagnostics: diags}, nil
 	}
-	req.Log.Debug().Int("cells", n).Float64("base", base).Int("steps", steps).Dur("limit", opts.TimeLimit).Msg("RND start")
+	req.Log.Debug().Int("cells", n).Float64("base", rbase).Int("steps", steps).Dur("limit", opts.TimeLimit).Msg("RND start")
 	var sol *rounding.Solution
 	var err error
 	partitioned := req.Params.Int(pPartitions) == 1
@@ -96,21 +96,13 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if !partitioned {
 		sol, err = rounding.Solve(ctx, p, opts)
 	}
-	switch inf, isInf := errors.AsType[*rounding.InfeasibleError](err); {
-	case isInf:
-		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeInfeasible, Diagnostics: append(diags, pluginsdk.Diagnostic{
-			Severity: pluginsdk.SeverityError, Code: "rounding.infeasible", Summary: inf.Error()})}, nil
-	case err != nil && ctx.Err() != nil:
-		return nil, ctx.Err()
-	case errors.Is(err, rounding.ErrNoTable):
-		return &pluginsdk.Result{Outcome: pluginsdk.OutcomeFailed, Diagnostics: append(diags, pluginsdk.Diagnostic{
-			Severity: pluginsdk.SeverityError, Code: "solver.time_limit", Summary: err.Error() + "; a longer time limit will do"})}, nil
-	case err != nil:
-		return nil, pluginsdk.Errorf("solver.failed", "controlled rounding: %v", err)
+	if res, err := base.SolveError(ctx, err, base.Failure{InfeasibleCode: "rounding.infeasible", NoResult: rounding.ErrNoTable,
+		Hint: "a longer time limit will do", What: "controlled rounding", Diagnostics: diags}); res != nil || err != nil {
+		return res, err
 	}
 	// The plugin's own check, the host's check of rounded tables: a table
 	// that fails it is an error, never an output.
-	rep, err := rounded.Check(p, sol.Values, base, max(steps, sol.Steps))
+	rep, err := rounded.Check(p, sol.Values, rbase, max(steps, sol.Steps))
 	if err != nil {
 		return nil, fmt.Errorf("checking the rounded table: %w", err)
 	}
@@ -133,17 +125,10 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	}
 	res.Stats = pluginsdk.Stats{Objective: sol.Objective, Bound: sol.Bound, Gap: sol.Gap, Nodes: sol.Nodes,
 		SolverTime: sol.Time, WallTime: time.Since(start),
-		Extra: map[string]float64{"base": base, "steps": float64(steps), "steps_used": float64(sol.Steps), "partitioned": b2f(partitioned),
+		Extra: map[string]float64{"base": rbase, "steps": float64(steps), "steps_used": float64(sol.Steps), "partitioned": base.B2F(partitioned),
 			"jumps": float64(rep.Jumps), "max_jump": rep.MaxJump, "lower_bound": sol.Bound, "upper_bound": sol.Objective,
-			"columns": float64(sol.Columns), "rows": float64(sol.Rows), "lp_integral": b2f(sol.Integral),
+			"columns": float64(sol.Columns), "rows": float64(sol.Rows), "lp_integral": base.B2F(sol.Integral),
 			"stop_rule": float64(opts.Stop), "partitions": float64(req.Params.Int(pPartitions))}}
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Float64("gap", sol.Gap).Dur("took", time.Since(start)).Msg("RND done")
 	return res, nil
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/rounded"
@@ -32,7 +33,7 @@ func solveBench(b *testing.B, p *pluginsdk.Problem, opts Options) {
 	b.Helper()
 	var sol *Solution
 	start := time.Now()
-	opts.Progress = func(phase string) { b.Logf("%8.3fs %s", time.Since(start).Seconds(), phase) }
+	opts.Progress = func(pr pluginsdk.Progress) { b.Logf("%8.3fs %s", time.Since(start).Seconds(), pr.Phase) }
 	cpu0 := cputime.Used()
 	for b.Loop() {
 		var err error
@@ -73,9 +74,9 @@ func BenchmarkTauArgus(b *testing.B) {
 		{"IndustrySize-Var2", func(tb testing.TB) *pluginsdk.Problem { return csptest.IndustryBySize(tb, "Var2") }},
 	}
 	for _, tab := range tables {
-		for _, base := range []float64{5, 10, 100} {
-			b.Run(fmt.Sprintf("%s/base%g", tab.name, base), func(b *testing.B) {
-				solveBench(b, tab.p(b), Options{Base: base, UnitCost: true, Stop: StopOptimal, TimeLimit: benchLimit(b, time.Minute)})
+		for _, rb := range []float64{5, 10, 100} {
+			b.Run(fmt.Sprintf("%s/base%g", tab.name, rb), func(b *testing.B) {
+				solveBench(b, tab.p(b), Options{Base: rb, UnitCost: true, Stop: StopOptimal, Options: base.Options{TimeLimit: benchLimit(b, time.Minute)}})
 			})
 		}
 	}
@@ -91,7 +92,7 @@ func BenchmarkGenerated(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			solveBench(b, in.Problem, Options{Base: 10, UnitCost: true, Stop: StopOptimal, TimeLimit: benchLimit(b, time.Minute)})
+			solveBench(b, in.Problem, Options{Base: 10, UnitCost: true, Stop: StopOptimal, Options: base.Options{TimeLimit: benchLimit(b, time.Minute)}})
 		})
 	}
 }
@@ -106,7 +107,7 @@ func BenchmarkPartitioned(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			opts := Options{Base: 10, UnitCost: true, Stop: StopOptimal, TimeLimit: benchLimit(b, time.Minute)}
+			opts := Options{Base: 10, UnitCost: true, Stop: StopOptimal, Options: base.Options{TimeLimit: benchLimit(b, time.Minute)}}
 			var sol *Solution
 			cpu0 := cputime.Used()
 			for b.Loop() {

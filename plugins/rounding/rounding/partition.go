@@ -28,7 +28,7 @@ var ErrNotPartitionable = errors.New("partitioning needs one table whose first v
 // distance in multiples beyond the adjacent ones is in Solution.Steps). The
 // time limit is shared out among the categories still to round.
 func SolvePartitioned(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, error) {
-	start := time.Now()
+	clock := opts.Start()
 	if len(p.Tables) != 1 || len(p.Tables[0].Dims) < 2 || len(p.Cells.Table) != 0 {
 		return nil, ErrNotPartitionable
 	}
@@ -68,10 +68,7 @@ func SolvePartitioned(ctx context.Context, p *pluginsdk.Problem, opts Options) (
 			within[c] = append(within[c], r)
 		}
 	}
-	var deadline time.Time
-	if opts.TimeLimit > 0 {
-		deadline = start.Add(opts.TimeLimit)
-	}
+	deadline := clock.Deadline()
 	values := make([]float64, n)
 	sol := &Solution{Optimal: true, Integral: true}
 	for c := 1; c < len(d0.Codes); c++ {
@@ -99,9 +96,7 @@ func SolvePartitioned(ctx context.Context, p *pluginsdk.Problem, opts Options) (
 			}
 			o.TimeLimit = left / time.Duration(len(d0.Codes)-c)
 		}
-		if opts.Progress != nil {
-			opts.Progress(fmt.Sprintf("partition %d of %d", c, len(d0.Codes)-1))
-		}
+		clock.Phase(fmt.Sprintf("partition %d of %d", c, len(d0.Codes)-1), 0, 0)
 		s, err := Solve(ctx, sub, o)
 		if err != nil {
 			return nil, fmt.Errorf("partition %d (%s): %w", c, d0.Codes[c], err)
@@ -153,6 +148,6 @@ func SolvePartitioned(ctx context.Context, p *pluginsdk.Problem, opts Options) (
 	sol.Values = values
 	sol.Gap = numeric.RelGap(sol.Objective, sol.Bound)
 	sol.Optimal = sol.Optimal && sol.Gap <= math.Max(opts.Gap, numeric.Slack(0))
-	sol.Time = time.Since(start)
+	sol.Time = clock.Elapsed()
 	return sol, nil
 }

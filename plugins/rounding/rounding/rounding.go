@@ -35,6 +35,9 @@ import (
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/plugins/internal/base"
+	"github.com/sdcengine/argus/plugins/internal/infeasible"
+	"github.com/sdcengine/argus/plugins/internal/lprows"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -68,13 +71,12 @@ type Options struct {
 	// Gap is the relative optimality gap at which branch and bound stops
 	// under StopOptimal; 0 asks for proven optimality.
 	Gap float64
-	// TimeLimit bounds the whole solve; 0 means none. At the limit the best
-	// rounded table found is returned.
-	TimeLimit time.Duration
+	// Options are the time limit (at the limit the best rounded table
+	// found is returned) and the progress reports (the phases); RND runs
+	// one thread.
+	base.Options
 	// Seed seeds the solver's random choices.
 	Seed int64
-	// Progress, if set, receives the phases.
-	Progress func(phase string)
 }
 
 // Solution is a rounded table.
@@ -101,23 +103,20 @@ type Solution struct {
 	Time time.Duration
 }
 
-// InfeasibleError reports a table that has no rounding with up to Steps
-// further multiples.
-type InfeasibleError struct {
-	Steps int
-	// Relation is a relation that cannot hold whatever the rounding (−1
-	// when the infeasibility is the model's as a whole).
-	Relation int
-}
-
-func (e *InfeasibleError) Error() string {
-	if e.Relation >= 0 {
-		return fmt.Sprintf("no controlled rounding with %d steps: relation %d cannot hold with multiples of the base", e.Steps, e.Relation)
+// infeasibleError reports a table that has no rounding with up to steps
+// further multiples: relation cannot hold whatever the rounding (−1 when
+// the infeasibility is the model's as a whole).
+func infeasibleError(steps, relation int) error {
+	var reason string
+	switch {
+	case relation >= 0:
+		reason = fmt.Sprintf("no controlled rounding with %d steps: relation %d cannot hold with multiples of the base", steps, relation)
+	case steps == 0:
+		reason = "no zero-restricted controlled rounding exists for this table (steps > 0 allow values to go further multiples)"
+	default:
+		reason = fmt.Sprintf("no controlled rounding exists for this table with up to %d steps", steps)
 	}
-	if e.Steps == 0 {
-		return "no zero-restricted controlled rounding exists for this table (steps > 0 allow values to go further multiples)"
-	}
-	return fmt.Sprintf("no controlled rounding exists for this table with up to %d steps", e.Steps)
+	return &infeasible.Error{Steps: steps, Relation: relation, Reason: reason, Plain: true}
 }
 
 // ErrNoTable reports that the time limit ended the search before a rounded
@@ -126,7 +125,7 @@ var ErrNoTable = errors.New("no rounded table found within the time limit")
 
 // Solve rounds p as opts say.
 func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, error) {
-	start := time.Now()
+	clock := opts.Start()
 	if !(opts.Base > 0) {
 		return nil, fmt.Errorf("rounding base %g: must be positive", opts.Base)
 	}
@@ -137,27 +136,23 @@ func Solve(ctx context.Context, p *pluginsdk.Problem, opts Options) (*Solution, 
 	if err != nil {
 		return nil, fmt.Errorf("relations: %w", err)
 	}
-	var deadline time.Time
-	if opts.TimeLimit > 0 {
-		deadline = start.Add(opts.TimeLimit)
-	}
 	var last error
 	for k := 0; k <= opts.Steps; k++ {
 		md, err := build(p, &rel, opts, k)
 		if err == nil {
 			var sol *Solution
-			sol, err = md.solve(ctx, opts, deadline)
+			sol, err = md.solve(ctx, opts, clock)
 			if err == nil {
-				sol.Steps, sol.Time = k, time.Since(start)
+				sol.Steps, sol.Time = k, clock.Elapsed()
 				return sol, nil
 			}
 		}
-		if _, ok := errors.AsType[*InfeasibleError](err); !ok {
+		if _, ok := errors.AsType[*infeasible.Error](err); !ok {
 			return nil, err
 		}
 		last = err
-		if opts.Progress != nil && k < opts.Steps {
-			opts.Progress(fmt.Sprintf("no rounding with %d steps, retry with %d", k, k+1))
+		if k < opts.Steps {
+			clock.Phase(fmt.Sprintf("no rounding with %d steps, retry with %d", k, k+1), 0, 0)
 		}
 	}
 	return nil, last
@@ -228,38 +223,35 @@ func build(p *pluginsdk.Problem, rel *pluginsdk.Relations, opts Options, steps i
 	if err := md.m.SetOffset(offset); err != nil {
 		return nil, err
 	}
-	var idx []int
-	var val []float64
-	for r := range rel.Len() {
-		cells, coef := rel.Terms(r)
-		idx, val = idx[:0], val[:0]
-		rhs := rel.Rhs(r) / b
-		for k, c := range cells {
-			rhs -= coef[k] * md.cell[c].Floor
+	floor := make([]float64, n)
+	for i, c := range md.cell {
+		floor[i] = c.Floor
+	}
+	err := lprows.Add(md.m, *rel, n, lprows.Spec{Method: "rounding", Fixed: floor,
+		Rhs: func(r int) (float64, error) { return rel.Rhs(r) / b, nil },
+		Columns: func(c int, coef float64, idx []int, val []float64) ([]int, []float64) {
 			for _, col := range []int{md.tcol[c], md.pcol[c]} {
 				if col >= 0 {
-					idx, val = append(idx, col), append(val, coef[k])
+					idx, val = append(idx, col), append(val, coef)
 				}
 			}
 			if col := md.mcol[c]; col >= 0 {
-				idx, val = append(idx, col), append(val, -coef[k])
+				idx, val = append(idx, col), append(val, -coef)
 			}
-		}
+			return idx, val
+		},
 		// The constant is an integer for integer coefficients; a relation
 		// whose right side is no multiple of the base cannot hold.
-		if math.Abs(rhs-math.Round(rhs)) > 1e-6*math.Max(1, math.Abs(rhs)) {
-			return nil, &InfeasibleError{Steps: steps, Relation: r}
-		}
-		rhs = math.Round(rhs)
-		if len(idx) == 0 {
-			if rhs != 0 {
-				return nil, &InfeasibleError{Steps: steps, Relation: r}
+		Residual: func(r int, rhs, _ float64) (float64, error) {
+			if math.Abs(rhs-math.Round(rhs)) > numeric.SolverSlack(rhs) {
+				return 0, infeasibleError(steps, r)
 			}
-			continue
-		}
-		if _, err := md.m.AddRow(rhs, rhs, idx, val); err != nil {
-			return nil, err
-		}
+			return math.Round(rhs), nil
+		},
+		Violated: func(r int) error { return infeasibleError(steps, r) },
+	})
+	if err != nil {
+		return nil, err
 	}
 	return md, nil
 }
@@ -270,13 +262,14 @@ const lpMethod = solver.MethodIPM
 // integralTol is how far from an integer an LP column value may be and
 // still count as integral: the simplex vertex of a totally unimodular
 // system is integral up to the LP's feasibility tolerance.
-const integralTol = 1e-6
+const integralTol = numeric.Integrality
 
 // solve solves the LP relaxation (interior point with crossover: a vertex,
 // integral for a totally unimodular table; on 3-D tables about ten times
 // faster than the simplex) and, when it is not integral, the mixed-integer
-// program, until deadline (zero: none).
-func (md *model) solve(ctx context.Context, opts Options, deadline time.Time) (*Solution, error) {
+// program, until the clock's deadline (zero: none).
+func (md *model) solve(ctx context.Context, opts Options, clock base.Clock) (*Solution, error) {
+	deadline := clock.Deadline()
 	sol := &Solution{Columns: md.m.NumCols(), Rows: md.m.NumRows()}
 	if md.m.NumCols() == 0 {
 		sol.Values = md.values(nil)
@@ -302,9 +295,7 @@ func (md *model) solve(ctx context.Context, opts Options, deadline time.Time) (*
 		return nil, err
 	}
 	defer s.Close()
-	if opts.Progress != nil {
-		opts.Progress("LP relaxation")
-	}
+	clock.Phase("LP relaxation", 0, 0)
 	res, err := s.Solve(dctx)
 	switch {
 	case timedOut(err):
@@ -315,7 +306,7 @@ func (md *model) solve(ctx context.Context, opts Options, deadline time.Time) (*
 	switch res.Status {
 	case solver.StatusOptimal:
 	case solver.StatusInfeasible, solver.StatusInfeasibleOrUnbounded:
-		return nil, &InfeasibleError{Steps: md.steps, Relation: -1}
+		return nil, infeasibleError(md.steps, -1)
 	case solver.StatusTimeLimit, solver.StatusInterrupted:
 		return nil, ErrNoTable
 	default:
@@ -328,9 +319,7 @@ func (md *model) solve(ctx context.Context, opts Options, deadline time.Time) (*
 		return sol, nil
 	}
 	lpBound := res.Objective
-	if opts.Progress != nil {
-		opts.Progress(fmt.Sprintf("LP relaxation not integral (%d fractional columns, bound %.6g)", fractional(res.ColValues), lpBound))
-	}
+	clock.Phase(fmt.Sprintf("LP relaxation not integral (%d fractional columns, bound %.6g)", fractional(res.ColValues), lpBound), 0, 0)
 	s.Close()
 	for j := range md.m.NumCols() {
 		if err := md.m.SetColType(j, solver.Integer); err != nil {
@@ -351,9 +340,7 @@ func (md *model) solve(ctx context.Context, opts Options, deadline time.Time) (*
 		return nil, err
 	}
 	defer mip.Close()
-	if opts.Progress != nil {
-		opts.Progress("branch and bound")
-	}
+	clock.Phase("branch and bound", 0, 0)
 	res, err = mip.Solve(dctx)
 	switch {
 	case timedOut(err) && res != nil && res.HasPrimal:
@@ -367,7 +354,7 @@ func (md *model) solve(ctx context.Context, opts Options, deadline time.Time) (*
 	case solver.StatusOptimal:
 		sol.Optimal = true
 	case solver.StatusInfeasible, solver.StatusInfeasibleOrUnbounded:
-		return nil, &InfeasibleError{Steps: md.steps, Relation: -1}
+		return nil, infeasibleError(md.steps, -1)
 	case solver.StatusTimeLimit, solver.StatusInterrupted:
 		sol.TimeLimit = true
 	default:

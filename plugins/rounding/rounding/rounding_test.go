@@ -9,6 +9,8 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/plugins/internal/base"
+	"github.com/sdcengine/argus/plugins/internal/infeasible"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -129,7 +131,7 @@ func oddCycle() *pluginsdk.Problem {
 func TestSolveSteps(t *testing.T) {
 	p := oddCycle()
 	_, err := Solve(context.Background(), p, Options{Base: 1})
-	if inf, ok := errors.AsType[*InfeasibleError](err); !ok || inf.Steps != 0 {
+	if inf, ok := errors.AsType[*infeasible.Error](err); !ok || inf.Steps != 0 {
 		t.Fatalf("zero-restricted: error %v, want an infeasibility with 0 steps", err)
 	}
 	sol, err := Solve(context.Background(), p, Options{Base: 1, Steps: 1})
@@ -189,7 +191,7 @@ func TestSolveCost(t *testing.T) {
 
 func TestSolveTimeLimit(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{8, 8, 8}, Seed: 3})
-	_, err := Solve(context.Background(), p, Options{Base: 10, TimeLimit: time.Nanosecond})
+	_, err := Solve(context.Background(), p, Options{Base: 10, Options: base.Options{TimeLimit: time.Nanosecond}})
 	if !errors.Is(err, ErrNoTable) {
 		t.Errorf("1 ns limit: error %v, want ErrNoTable", err)
 	}
