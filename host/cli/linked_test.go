@@ -80,8 +80,11 @@ func TestLinkedViewsJob(t *testing.T) {
 	for _, method := range []string{"MOD(0,5,1,1,1)", "GH(0,1,1,1)"} {
 		name := "joint_" + method[:strings.IndexByte(method, '(')]
 		lb := runLinkedJob(t, plugins, dir, name, linkedViews(name+"_t", method))
+		// The audit's warning, not a method's progress line (GH's repair
+		// reports the primaries it still repairs once a slow run passes a
+		// progress tick).
 		if !strings.Contains(lb, "protection for the linked tables") || !strings.Contains(lb, "primary cells are protected") ||
-			strings.Contains(lb, "under-protected") {
+			strings.Contains(lb, "WARNING: audit:") {
 			t.Errorf("%s: the job's audit of the linked set is not clean:\n%s", method, lb)
 		}
 		code, out, errOut := run(t, plugins, append([]string{"audit"}, set(name+"_t")...)...)
