@@ -13,8 +13,8 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
+	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/internal/pluginclient"
-	"github.com/sdcengine/argus/internal/wire"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 )

@@ -24,9 +24,9 @@
 // Problem, encoding a Result). The host's side lives in packages internal
 // to this module: internal/pluginclient (the client, the job a host sends,
 // the go-plugin plugin set, the Latin-1 handling of a call) and
-// internal/wire (what both sides share: the handshake, the chunk limits,
+// internal/contract/wire (what both sides share: the handshake, the chunk limits,
 // the cell-status conversion). Only those three import the generated code
-// (internal/sdcpb). [PluginInfo], a plugin's self-description, stays here:
+// (internal/contract/sdcpb). [PluginInfo], a plugin's self-description, stays here:
 // it is what "plugin describe" prints, made of the author's [MethodInfo].
 // So does [CheckResult], the rules a [Result] must meet: the SDK applies it
 // before a result leaves the plugin, plugintest and method tests call it,

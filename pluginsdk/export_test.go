@@ -1,6 +1,6 @@
 package pluginsdk
 
-import "github.com/sdcengine/argus/internal/sdcpb"
+import "github.com/sdcengine/argus/internal/contract/sdcpb"
 
 // The plugin's half of the stream codec, for the external tests that run
 // it against the host's half (internal/pluginclient), which this package

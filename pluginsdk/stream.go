@@ -2,8 +2,8 @@ package pluginsdk
 
 import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/internal/sdcpb"
-	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/wire"
 )
 
 // This file is the plugin's side of the Protect stream: it reassembles a

@@ -50,7 +50,7 @@ import (
 
 	"github.com/sdcengine/argus/batch/pathmap"
 	"github.com/sdcengine/argus/host/proctree"
-	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 

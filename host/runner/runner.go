@@ -63,8 +63,8 @@ import (
 	"github.com/sdcengine/argus/host/catalog"
 	"github.com/sdcengine/argus/host/pluginlog"
 	"github.com/sdcengine/argus/host/proctree"
+	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/internal/pluginclient"
-	"github.com/sdcengine/argus/internal/wire"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 

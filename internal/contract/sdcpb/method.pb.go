@@ -3579,7 +3579,7 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x0eValidateParams\x12#.sdcplugin.v1.ValidateParamsRequest\x1a$.sdcplugin.v1.ValidateParamsResponse\x12J\n" +
 	"\aProtect\x12\x1c.sdcplugin.v1.ProtectRequest\x1a\x1d.sdcplugin.v1.ProtectResponse(\x010\x012T\n" +
 	"\vItemService\x12E\n" +
-	"\bRunItems\x12\x19.sdcplugin.v1.ItemRequest\x1a\x1a.sdcplugin.v1.ItemResponse(\x010\x01B1Z/github.com/sdcengine/argus/internal/sdcpb;sdcpbb\x06proto3"
+	"\bRunItems\x12\x19.sdcplugin.v1.ItemRequest\x1a\x1a.sdcplugin.v1.ItemResponse(\x010\x01B:Z8github.com/sdcengine/argus/internal/contract/sdcpb;sdcpbb\x06proto3"
 
 var (
 	file_sdcplugin_v1_method_proto_rawDescOnce sync.Once

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
 )
 
 // TestStatusWire checks that the wire enum and cellstatus agree on every

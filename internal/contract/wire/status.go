@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
 )
 
 // StatusesToProto and StatusesFromProto are the only conversions between
