@@ -11,8 +11,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // keep is a test suppression method that adds no secondary.

@@ -11,7 +11,7 @@ import (
 // This file converts what a plugin sends (its self-description, diagnostics,
 // figures, progress) to the generated wire types and what it receives
 // (limits, tables) from them; the host's directions are in
-// internal/pluginclient, the chunked cell data in stream.go.
+// pluginsdk/pluginclient, the chunked cell data in stream.go.
 
 func infoToProto(m MethodInfo) *sdcpb.MethodInfo {
 	out := &sdcpb.MethodInfo{

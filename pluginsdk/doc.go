@@ -22,7 +22,7 @@
 // authors writing Go never need to read it. This package holds what an
 // author needs and, unexported, the plugin's side of the wire (decoding a
 // Problem, encoding a Result). The host's side lives in packages internal
-// to this module: internal/pluginclient (the client, the job a host sends,
+// to this module: pluginsdk/pluginclient (the client, the job a host sends,
 // the go-plugin plugin set, the Latin-1 handling of a call) and
 // internal/contract/wire (what both sides share: the handshake, the chunk limits,
 // the cell-status conversion). Only those three import the generated code

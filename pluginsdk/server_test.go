@@ -10,8 +10,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 

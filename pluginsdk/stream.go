@@ -9,7 +9,7 @@ import (
 // This file is the plugin's side of the Protect stream: it reassembles a
 // problem from wire messages, enforcing the stream grammar of method.proto,
 // and chunks the result into messages of bounded size. The host's side is
-// in internal/pluginclient.
+// in pluginsdk/pluginclient.
 
 // problemAssembler rebuilds a Problem from a Protect request stream.
 type problemAssembler struct {

@@ -11,9 +11,9 @@ import (
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/contract/sdcpb"
 	"github.com/sdcengine/argus/internal/contract/wire"
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // testProblem builds an r×c table with totals, every column filled.

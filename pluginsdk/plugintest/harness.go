@@ -18,8 +18,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/test/bufconn"
 
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // Serve runs p in-process on an in-memory connection and returns a client to

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // roles reports what checkRoles finds.

@@ -12,9 +12,9 @@ import (
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/batch"
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // errCaptured ends a batch job once its GH step's job is captured.
