@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // adjustedStatus returns the statuses of an adjusted table: the method's,

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/arb"
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/table"
@@ -18,6 +17,7 @@ import (
 	"github.com/sdcengine/argus/batch/tabulate"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // Confidential views (<CONFIDENTIAL> n, an argus extension): a table that

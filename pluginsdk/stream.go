@@ -1,9 +1,9 @@
 package pluginsdk
 
 import (
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/contract/sdcpb"
 	"github.com/sdcengine/argus/internal/contract/wire"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // This file is the plugin's side of the Protect stream: it reassembles a

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/internal/testcorpus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

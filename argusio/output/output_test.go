@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // TestCodeValueReproducesRealOutputs rebuilds the cells of real τ-Argus

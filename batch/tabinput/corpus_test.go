@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/tabinput"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

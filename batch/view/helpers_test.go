@@ -10,9 +10,9 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

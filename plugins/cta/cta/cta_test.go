@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/plugins/internal/grid/gridtest"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // TestBlocks: the blocks of the descent partition the sensitive cells,

@@ -3,7 +3,7 @@ package main
 import (
 	"slices"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"testing"
 
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
