@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/batch/tablegen"
 	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/batch/tablegen"
 	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 

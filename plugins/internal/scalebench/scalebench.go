@@ -37,8 +37,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/batch/tablegen"
 	"github.com/sdcengine/argus/internal/cputime"
-	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
