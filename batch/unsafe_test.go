@@ -13,7 +13,7 @@ import (
 
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // writeFiles writes name → text into a new directory and returns it.

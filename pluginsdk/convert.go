@@ -5,7 +5,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/contract/sdcpb"
 	"github.com/sdcengine/argus/internal/contract/wire"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // This file converts what a plugin sends (its self-description, diagnostics,

@@ -7,7 +7,7 @@ import (
 	"github.com/sdcengine/argus/internal/contract/sdcpb"
 	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // This file converts what the host receives from a plugin (its

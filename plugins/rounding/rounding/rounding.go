@@ -36,9 +36,9 @@ import (
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 	"github.com/sdcengine/argus/pluginsdk/rounded"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // StopRule selects when the search stops.

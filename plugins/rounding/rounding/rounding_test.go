@@ -9,11 +9,11 @@ import (
 
 	"github.com/sdcengine/argus/batch/tablegen"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 	"github.com/sdcengine/argus/pluginsdk/rounded"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // bruteForce returns the least Σ|a − r| over every zero-restricted rounding
