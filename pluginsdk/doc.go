@@ -37,7 +37,7 @@
 // positional arguments of a τ-Argus batch line METHOD(t, a1, a2, ...): a
 // parameter with a [ParamSpec.BatchPosition] takes the argument there, read
 // as its [BatchForm] says, with τ-Argus's checks and messages
-// ([BatchParams]). [ValidateParams] then checks types and ranges and calls
+// (pluginclient.BatchParams). [ValidateParams] then checks types and ranges and calls
 // the method's [ParamValidator]. A name means nothing to the host: what it
 // must know of a run (singleton protection, sliding ratio, rounding base)
 // it reads from the parameters declared with a [ParamRole] ([RunFactsOf]),

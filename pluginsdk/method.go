@@ -138,7 +138,7 @@ type ParamSpec struct {
 	Min, Max string
 	// Batch is how τ-Argus reads the positional argument (BatchPosition >
 	// 0) and words its complaints; the zero value passes the argument as
-	// written and makes no τ-Argus check. See [BatchParams].
+	// written and makes no τ-Argus check. See pluginclient.BatchParams.
 	Batch BatchForm
 	// Role is what the parameter's value means to the host, which reads a
 	// run's facts from the parameters with a role ([RunFactsOf]) and never
@@ -241,7 +241,7 @@ func (s SingletonProtection) String() string {
 
 // BatchForm is how τ-Argus reads one positional argument of
 // METHOD(t, p1, p2, ...). The host applies it when it maps a batch line's
-// arguments onto the parameters ([BatchParams]), before the parameter's own
+// arguments onto the parameters (pluginclient.BatchParams), before the parameter's own
 // checks, so that a τ-Argus job gets τ-Argus's messages at the argument.
 type BatchForm struct {
 	// Syntax is how the argument is read.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // BatchCase is one τ-Argus batch line's arguments after the table number,
@@ -20,25 +21,25 @@ type BatchCase struct {
 }
 
 // CheckBatchForms checks that info's parameters read every case's batch
-// arguments as the case says ([pluginsdk.BatchParams]), that every refusal
-// is a *[pluginsdk.BatchArgError], and that info passes
+// arguments as the case says ([pluginclient.BatchParams]), that every refusal
+// is a *[pluginclient.BatchArgError], and that info passes
 // [pluginsdk.LintInfo].
 func CheckBatchForms(t testing.TB, info pluginsdk.MethodInfo, cases []BatchCase) {
 	t.Helper()
 	for _, tc := range cases {
-		args := make([]pluginsdk.BatchArg, len(tc.Args))
+		args := make([]pluginclient.BatchArg, len(tc.Args))
 		for i, a := range tc.Args {
 			args[i].Text = a
 		}
-		got, err := pluginsdk.BatchParams(info, args, tc.Linked)
+		got, err := pluginclient.BatchParams(info, args, tc.Linked)
 		switch {
 		case tc.Msg == "" && (err != nil || !maps.Equal(got, tc.Want)):
 			t.Errorf("%s%q (linked %v): got %v, %v; want %v", info.Code, tc.Args, tc.Linked, got, err, tc.Want)
 		case tc.Msg != "" && (err == nil || err.Error() != tc.Msg):
 			t.Errorf("%s%q (linked %v): got %v, %v; want the error %q", info.Code, tc.Args, tc.Linked, got, err, tc.Msg)
 		case tc.Msg != "":
-			if be := (*pluginsdk.BatchArgError)(nil); !errors.As(err, &be) {
-				t.Errorf("%s%q: error %T, want a *pluginsdk.BatchArgError", info.Code, tc.Args, err)
+			if be := (*pluginclient.BatchArgError)(nil); !errors.As(err, &be) {
+				t.Errorf("%s%q: error %T, want a *pluginclient.BatchArgError", info.Code, tc.Args, err)
 			}
 		}
 	}
