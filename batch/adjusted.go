@@ -92,9 +92,7 @@ func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs [
 		if pub.Extra["center_original"] == 1 {
 			params["center"] = "original"
 		}
-		if _, set := params[auditMode]; !set && hasParam(ref.Info, auditMode) {
-			params[auditMode] = auditVerdicts
-		}
+		auditParamsOf(ref.Info).modeUnlessSet(params, auditVerdicts)
 	}
 	ap := *p
 	ap.Cells.Published = values

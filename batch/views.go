@@ -240,10 +240,9 @@ func (e *engine) auditViews() error {
 	if err := addConfigured(params, ref.Info, e.cfg.MethodParams); err != nil {
 		return err
 	}
-	if _, set := params[auditMode]; !set && hasParam(ref.Info, auditMode) {
-		params[auditMode] = auditVerdicts
-	}
-	verdictsOnPrimaries(ref.Info, params)
+	ap := auditParamsOf(ref.Info)
+	ap.modeUnlessSet(params, auditVerdicts)
+	ap.verdictsOnPrimaries(params)
 	limit := e.auditLimit()
 	all := 0 // primaries of the whole problem, published tables' included
 	for _, st := range p.Cells.Status {

@@ -181,6 +181,30 @@ const (
 	// RoleRoundingPartitions (ParamBool, or ParamInt 0 or 1): τ-Argus's
 	// partitioning, whose totals may move further, by Stats.Extra["steps_used"].
 	RoleRoundingPartitions ParamRole = 6
+	// RoleAuditMode (ParamEnum with the values AuditBounds and
+	// AuditVerdicts, contract 1.5): what an audit computes; the host asks
+	// for bounds only when the job writes them.
+	RoleAuditMode ParamRole = 7
+	// RoleAuditTargets (ParamEnum with the values AuditAll and
+	// AuditPrimaries, contract 1.5): which hidden cells an audit judges.
+	RoleAuditTargets ParamRole = 8
+	// RoleAuditColludingCheck (ParamBool, contract 1.5): the audit also
+	// checks the primaries against the single-respondent primaries
+	// colluding, in the same run.
+	RoleAuditColludingCheck ParamRole = 9
+)
+
+// The values of the audit's enum roles, fixed by the contract.
+const (
+	// AuditBounds (RoleAuditMode): the exact attacker interval of every
+	// hidden cell.
+	AuditBounds = "bounds"
+	// AuditVerdicts (RoleAuditMode): protected or not, as exactly.
+	AuditVerdicts = "verdicts"
+	// AuditAll (RoleAuditTargets): every hidden cell is judged.
+	AuditAll = "all"
+	// AuditPrimaries (RoleAuditTargets): the primaries alone.
+	AuditPrimaries = "primaries"
 )
 
 // String returns the role's name as in the contract, without its prefix.
@@ -200,6 +224,12 @@ func (r ParamRole) String() string {
 		return "rounding_steps"
 	case RoleRoundingPartitions:
 		return "rounding_partitions"
+	case RoleAuditMode:
+		return "audit_mode"
+	case RoleAuditTargets:
+		return "audit_targets"
+	case RoleAuditColludingCheck:
+		return "audit_colluding_check"
 	}
 	return "ParamRole(" + strconv.Itoa(int(r)) + ")"
 }

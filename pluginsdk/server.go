@@ -68,14 +68,34 @@ func (s *server) method(code string) (Method, bool) {
 	return m, ok
 }
 
-// Describe reports the plugin and its methods.
-func (s *server) Describe(context.Context, *sdcpb.DescribeRequest) (*sdcpb.DescribeResponse, error) {
+// Describe reports the plugin and its methods, in the contract of the
+// host's minor version (hideNewRoles).
+func (s *server) Describe(_ context.Context, req *sdcpb.DescribeRequest) (*sdcpb.DescribeResponse, error) {
 	resp := &sdcpb.DescribeResponse{PluginName: s.plugin.Name, PluginVersion: s.plugin.Version,
 		SdkVersion: SDKVersion, ProtocolMinor: wire.ProtocolMinor}
 	for _, m := range s.plugin.Methods {
-		resp.Methods = append(resp.Methods, infoToProto(m.Info()))
+		mi := infoToProto(m.Info())
+		hideNewRoles(mi, req.GetHost().GetProtocolMinor())
+		resp.Methods = append(resp.Methods, mi)
 	}
 	return resp, nil
+}
+
+// hideNewRoles describes a parameter whose role is newer than the host's
+// contract minor as one without a role: a host refuses a description with a
+// role it does not know, and a host before contract 1.5 sets the audit's
+// parameters by their names.
+func hideNewRoles(m *sdcpb.MethodInfo, hostMinor uint32) {
+	if hostMinor >= wire.MinorAuditRoles {
+		return
+	}
+	for _, p := range m.Params {
+		switch p.Role {
+		case sdcpb.ParamRole_PARAM_ROLE_AUDIT_MODE, sdcpb.ParamRole_PARAM_ROLE_AUDIT_TARGETS,
+			sdcpb.ParamRole_PARAM_ROLE_AUDIT_COLLUDING_CHECK:
+			p.Role = sdcpb.ParamRole_PARAM_ROLE_UNSPECIFIED
+		}
+	}
 }
 
 func unknownMethod(code string) Diagnostic {
