@@ -159,3 +159,36 @@ func TestImportsGoDown(t *testing.T) {
 		t.Error(v)
 	}
 }
+
+// TestExampleImportsOnlySDK: the third-party example, code and tests, is
+// written against pluginsdk/... alone, as an author outside the module
+// would write it.
+func TestExampleImportsOnlySDK(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", "pluginsdk", "example"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := 0
+	err = filepath.WalkDir(root, func(dir string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		pkg, err := build.Default.ImportDir(dir, 0)
+		if _, none := errors.AsType[*build.NoGoError](err); none {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		read++
+		for _, imp := range slices.Concat(pkg.Imports, pkg.TestImports, pkg.XTestImports) {
+			if strings.HasPrefix(imp, module+"/") && !under(strings.TrimPrefix(imp, module+"/"), "pluginsdk") {
+				t.Errorf("%s imports %s, which is not part of the SDK", dir, imp)
+			}
+		}
+		return nil
+	})
+	if err != nil || read == 0 {
+		t.Fatalf("read %d packages of the example: %v", read, err)
+	}
+}
