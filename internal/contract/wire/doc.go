@@ -8,6 +8,7 @@
 // (decode a Problem, encode a Result) is unexported in package pluginsdk,
 // which its Serve needs; the host's side (encode a Problem, decode a
 // Result) is in pluginsdk/pluginclient. Package wire imports only the
-// generated code (internal/contract/sdcpb), pluginsdk/cellstatus, go-plugin's handshake
-// type and the standard library, so both sides can import it.
+// generated code (internal/contract/sdcpb), the leaf pluginsdk/cellstatus,
+// go-plugin's handshake type and the standard library, so both sides can
+// import it.
 package wire
