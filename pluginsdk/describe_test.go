@@ -1,7 +1,9 @@
 package pluginsdk
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -51,5 +53,46 @@ func TestDescribeHidesNewRoles(t *testing.T) {
 				t.Errorf("host of minor %d: parameter %s described with role %v, want %v", tc.minor, p.GetName(), p.GetRole(), tc.want[i])
 			}
 		}
+	}
+}
+
+// TestDescribeJSONHidesNewRoles: the "describe" command gives a host that
+// passes no --host-minor (a host before 1.5, which describes plugins so)
+// the audit's parameters without their roles, and one that passes 5 with
+// them.
+func TestDescribeJSONHidesNewRoles(t *testing.T) {
+	srv, err := newServer(Plugin{Name: "p", Methods: []Method{auditLike{}}}, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []ParamRole
+	}{
+		{nil, []ParamRole{RoleNone, RoleNone, RoleNone, RoleSingletonProtection}},
+		{[]string{"--host-minor=4"}, []ParamRole{RoleNone, RoleNone, RoleNone, RoleSingletonProtection}},
+		{[]string{"--host-minor=5"}, []ParamRole{RoleAuditMode, RoleAuditTargets, RoleAuditColludingCheck, RoleSingletonProtection}},
+		{[]string{"-host-minor=5"}, []ParamRole{RoleAuditMode, RoleAuditTargets, RoleAuditColludingCheck, RoleSingletonProtection}},
+	} {
+		var out bytes.Buffer
+		if code := describeJSON(srv, &out, hostMinorArg(tc.args)); code != 0 {
+			t.Fatalf("%v: exit %d", tc.args, code)
+		}
+		var info PluginInfo
+		if err := json.Unmarshal(out.Bytes(), &info); err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range info.Methods[0].Params {
+			if p.Role != tc.want[i] {
+				t.Errorf("describe %v: parameter %s has role %v, want %v", tc.args, p.Name, p.Role, tc.want[i])
+			}
+		}
+		if errs := LintInfo(info.Methods[0]); len(errs) > 0 {
+			t.Errorf("describe %v: %v", tc.args, errs)
+		}
+	}
+	// The method's own description is not changed by describing it.
+	if (auditLike{}).Info().Params[0].Role != RoleAuditMode {
+		t.Error("forHost changed the method's parameters")
 	}
 }

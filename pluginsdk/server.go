@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -69,33 +70,33 @@ func (s *server) method(code string) (Method, bool) {
 }
 
 // Describe reports the plugin and its methods, in the contract of the
-// host's minor version (hideNewRoles).
+// host's minor version (forHost).
 func (s *server) Describe(_ context.Context, req *sdcpb.DescribeRequest) (*sdcpb.DescribeResponse, error) {
 	resp := &sdcpb.DescribeResponse{PluginName: s.plugin.Name, PluginVersion: s.plugin.Version,
 		SdkVersion: SDKVersion, ProtocolMinor: wire.ProtocolMinor}
 	for _, m := range s.plugin.Methods {
-		mi := infoToProto(m.Info())
-		hideNewRoles(mi, req.GetHost().GetProtocolMinor())
-		resp.Methods = append(resp.Methods, mi)
+		resp.Methods = append(resp.Methods, infoToProto(forHost(m.Info(), int(req.GetHost().GetProtocolMinor()))))
 	}
 	return resp, nil
 }
 
-// hideNewRoles describes a parameter whose role is newer than the host's
-// contract minor as one without a role: a host refuses a description with a
-// role it does not know, and a host before contract 1.5 sets the audit's
-// parameters by their names.
-func hideNewRoles(m *sdcpb.MethodInfo, hostMinor uint32) {
+// forHost returns info as a host of contract minor hostMinor may read it: a
+// parameter whose role is newer than that minor is described without its
+// role, since a host refuses a description with a role it does not know
+// (and a host before contract 1.5 sets the audit's parameters by their
+// names).
+func forHost(info MethodInfo, hostMinor int) MethodInfo {
 	if hostMinor >= wire.MinorAuditRoles {
-		return
+		return info
 	}
-	for _, p := range m.Params {
+	info.Params = slices.Clone(info.Params)
+	for i, p := range info.Params {
 		switch p.Role {
-		case sdcpb.ParamRole_PARAM_ROLE_AUDIT_MODE, sdcpb.ParamRole_PARAM_ROLE_AUDIT_TARGETS,
-			sdcpb.ParamRole_PARAM_ROLE_AUDIT_COLLUDING_CHECK:
-			p.Role = sdcpb.ParamRole_PARAM_ROLE_UNSPECIFIED
+		case RoleAuditMode, RoleAuditTargets, RoleAuditColludingCheck:
+			info.Params[i].Role = RoleNone
 		}
 	}
+	return info
 }
 
 func unknownMethod(code string) Diagnostic {

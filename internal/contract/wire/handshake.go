@@ -37,6 +37,13 @@ const MinorItems = 4
 // roles (RoleAuditMode, RoleAuditTargets, RoleAuditColludingCheck).
 const MinorAuditRoles = 5
 
+// HostMinorFlag is the flag (--host-minor=N) through which a host since
+// contract 1.5 tells a plugin's "describe" command its contract minor, as
+// HostInfo.protocol_minor does in Describe; a plugin describes to a host
+// that passes none (an earlier host) no role newer than 1.4. Plugins before
+// 1.5 ignore it.
+const HostMinorFlag = "host-minor"
+
 // EnvLogLevel names the environment variable through which the host sets a
 // plugin's log level (trace, debug, info, warn, error).
 const EnvLogLevel = "ARGUS_PLUGIN_LOG_LEVEL"
