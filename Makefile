@@ -5,7 +5,7 @@ GO ?= go
 BIN := bin
 PROTO_DIR := pluginsdk/proto
 PROTO := $(PROTO_DIR)/sdcplugin/v1/method.proto
-PB_OUT := internal/sdcpb
+PB_OUT := internal/contract/sdcpb
 
 .PHONY: all build demo test generate check-generated clean windows linux-arm64 darwin wine-test
 

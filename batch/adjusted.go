@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // adjustedStatus returns the statuses of an adjusted table: the method's,
@@ -92,9 +92,7 @@ func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs [
 		if pub.Extra["center_original"] == 1 {
 			params["center"] = "original"
 		}
-		if _, set := params[auditMode]; !set && hasParam(ref.Info, auditMode) {
-			params[auditMode] = auditVerdicts
-		}
+		auditParamsOf(ref.Info).modeUnlessSet(params, auditVerdicts)
 	}
 	ap := *p
 	ap.Cells.Published = values

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // This file holds the host's side of a method's declarations: the data it

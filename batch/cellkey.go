@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/arb"
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/argusio/ptable"
@@ -18,6 +17,7 @@ import (
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/batch/tabulate"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // The cell key method (CKM) on the host: τ-Argus's checks of the table and

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/ptable"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/batch/tabulate"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // TestCheckPerturbed: the host refuses a CKM result whose frequency noise

@@ -40,8 +40,8 @@ import (
 	"github.com/sdcengine/argus/batch/recodetable"
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabulate"
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // Exit codes of a job, as τ-Argus's.

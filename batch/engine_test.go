@@ -12,12 +12,12 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 var corpus = testcorpus.Dir()

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // applyIntervals writes an interval result (IP) back into the tables: every

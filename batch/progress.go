@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // DefaultProgressInterval is how often a long plugin step writes its

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/arb"
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
-	"github.com/sdcengine/argus/internal/pluginclient"
-	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // addConfigured adds the configured parameters of the method (by its code
@@ -278,10 +278,11 @@ func (e *engine) colludingAudit(p *pluginsdk.Problem, status []cellstatus.Status
 	if _, err := auditColluding(ref.Info, params); err != nil {
 		return nil, err
 	}
-	if hasParam(ref.Info, auditMode) {
-		params[auditMode] = auditVerdicts
+	ap := auditParamsOf(ref.Info)
+	if ap.mode != "" {
+		params[ap.mode] = auditVerdicts
 	}
-	verdictsOnPrimaries(ref.Info, params)
+	ap.verdictsOnPrimaries(params)
 	res, err := e.runAudit(p, status, params, "audit-singletons", "audit (colluding singletons)", e.auditLimit())
 	if err != nil {
 		return nil, err
@@ -347,11 +348,9 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	if !ok || err != nil {
 		return nil, err
 	}
-	_, set := params[auditMode]
-	if !set && hasParam(ref.Info, auditMode) {
-		params[auditMode] = e.auditModeFor(m)
-	}
-	verdictsOnPrimaries(ref.Info, params)
+	ap := auditParamsOf(ref.Info)
+	ap.modeUnlessSet(params, e.auditModeFor(m))
+	ap.verdictsOnPrimaries(params)
 	colluding := false
 	if singletons {
 		if colluding, err = auditColluding(ref.Info, params); err != nil {
@@ -364,8 +363,8 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	}
 	start := time.Now()
 	limit := e.auditLimit()
-	if _, set := params[auditColludingCheck]; check && !set && hasParam(ref.Info, auditColludingCheck) {
-		params[auditColludingCheck] = "true"
+	if _, set := params[ap.check]; check && !set && ap.check != "" {
+		params[ap.check] = "true"
 		limit = e.auditLimitOf(2 * e.configuredAuditLimit())
 	}
 	res, err := e.runAudit(p, status, params, "audit", "audit", limit)
@@ -388,7 +387,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 			return nil, fmt.Errorf("audit failed: the audit plugin names %d primaries failing against colluding single respondents but counts %d", countTrue(checked), n)
 		}
 	}
-	ar := &AuditReport{Done: true, Mode: params[auditMode], Seconds: time.Since(start).Seconds(), Threads: e.lastAuditThreads, Figures: res.Stats.Extra}
+	ar := &AuditReport{Done: true, Mode: ap.modeOf(params), Seconds: time.Since(start).Seconds(), Threads: e.lastAuditThreads, Figures: res.Stats.Extra}
 	if res.Outcome == pluginsdk.OutcomeTimeLimit {
 		ar.TimedOut, ar.Limit = true, limit.Seconds()
 	}
@@ -583,28 +582,89 @@ func hasParam(info pluginsdk.MethodInfo, name string) bool {
 	return slices.ContainsFunc(info.Params, func(s pluginsdk.ParamSpec) bool { return s.Name == name })
 }
 
+// auditParams are the names of the audit plugin's parameters through which
+// the host chooses what the audit computes; "" where the plugin has none.
+type auditParams struct {
+	// mode is the parameter of role RoleAuditMode: AuditBounds or
+	// AuditVerdicts.
+	mode string
+	// targets is the parameter of role RoleAuditTargets: AuditAll or
+	// AuditPrimaries.
+	targets string
+	// check is the parameter of role RoleAuditColludingCheck: the audit
+	// also checks the primaries against the single-respondent primaries
+	// colluding in the same run; the failures come in the diagnostic
+	// auditColludingCode's cells.
+	check string
+}
+
+// auditParamsOf finds the audit plugin's parameters by their roles
+// (contract 1.5). An audit method that declares none of these roles
+// predates them: its parameters are then found by the names they have
+// always had (legacyAuditParams), if it declares them.
+func auditParamsOf(info pluginsdk.MethodInfo) auditParams {
+	var a auditParams
+	byRole := false
+	for _, p := range []struct {
+		role pluginsdk.ParamRole
+		name *string
+	}{{pluginsdk.RoleAuditMode, &a.mode}, {pluginsdk.RoleAuditTargets, &a.targets}, {pluginsdk.RoleAuditColludingCheck, &a.check}} {
+		if s, ok := info.Param(p.role); ok {
+			*p.name, byRole = s.Name, true
+		}
+	}
+	if byRole {
+		return a
+	}
+	l := legacyAuditParams
+	if hasParam(info, l.mode) {
+		a.mode = l.mode
+	}
+	if hasParam(info, l.targets) {
+		a.targets = l.targets
+	}
+	if hasParam(info, l.check) {
+		a.check = l.check
+	}
+	return a
+}
+
+// legacyAuditParams are the names of the audit's parameters before contract
+// 1.5, which the audit plugin keeps for hosts of earlier contracts.
+var legacyAuditParams = auditParams{mode: "mode", targets: "targets", check: "colluding_check"}
+
+// modeUnlessSet sets the audit's mode to mode unless it is configured.
+func (a auditParams) modeUnlessSet(params map[string]string, mode string) {
+	if _, set := params[a.mode]; !set && a.mode != "" {
+		params[a.mode] = mode
+	}
+}
+
+// modeOf returns the audit's mode in params, "" when the plugin has none.
+func (a auditParams) modeOf(params map[string]string) string {
+	if a.mode == "" {
+		return ""
+	}
+	return params[a.mode]
+}
+
 // verdictsOnPrimaries asks an audit in verdicts mode for the primaries'
 // verdicts alone, unless the targets are configured: only those are read,
 // the other hidden cells need no LP, nor does a part of the table without a
 // primary.
-func verdictsOnPrimaries(info pluginsdk.MethodInfo, params map[string]string) {
-	if _, set := params[auditTargets]; !set && params[auditMode] == auditVerdicts && hasParam(info, auditTargets) {
-		params[auditTargets] = auditPrimaries
+func (a auditParams) verdictsOnPrimaries(params map[string]string) {
+	if _, set := params[a.targets]; !set && a.targets != "" && a.modeOf(params) == auditVerdicts {
+		params[a.targets] = auditPrimaries
 	}
 }
 
-// The audit plugin's mode and targets parameters and their values.
+// The values of the audit's mode and targets (fixed by the contract), and
+// the diagnostic that names the primaries failing the colluding check.
 const (
-	auditMode      = "mode"
-	auditBounds    = "bounds"
-	auditVerdicts  = "verdicts"
-	auditTargets   = "targets"
-	auditPrimaries = "primaries"
-	// auditColludingCheck asks the audit to check the primaries against
-	// the single-respondent primaries colluding in the same run; the
-	// failures come in the diagnostic auditColludingCode's cells.
-	auditColludingCheck = "colluding_check"
-	auditColludingCode  = "audit.colluding"
+	auditBounds        = pluginsdk.AuditBounds
+	auditVerdicts      = pluginsdk.AuditVerdicts
+	auditPrimaries     = pluginsdk.AuditPrimaries
+	auditColludingCode = "audit.colluding"
 )
 
 // auditModeFor chooses what the audit after a <SUPPRESS> computes: the

@@ -10,9 +10,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // keep is a test suppression method that adds no secondary.
@@ -150,26 +150,42 @@ func TestConfiguredParams(t *testing.T) {
 
 // modeAudit is a test audit that declares the mode and targets parameters
 // and reports every cell with its true value widened by 10⁷, and in its
-// figures whether it was asked to audit the primaries only.
-type modeAudit struct{}
+// figures whether it was asked to audit the primaries only. With roles it
+// declares them with their roles (contract 1.5) under other names than the
+// audit plugin's; without, under the names of the audit plugin before 1.5.
+type modeAudit struct{ roles bool }
 
-func (modeAudit) Info() pluginsdk.MethodInfo {
-	return pluginsdk.MethodInfo{Code: AuditMethod, Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals},
-		Params: []pluginsdk.ParamSpec{{Name: "mode", Type: pluginsdk.ParamEnum, Default: "bounds",
-			Allowed: []string{"bounds", "verdicts"}, Help: "what to compute"},
-			{Name: "targets", Type: pluginsdk.ParamEnum, Default: "all",
-				Allowed: []string{"all", "primaries"}, Help: "which cells to audit"}},
-		Structures: []pluginsdk.Structure{pluginsdk.StructureHierarchical}}
+// names returns the names of its mode and targets parameters.
+func (a modeAudit) names() (mode, targets string) {
+	if a.roles {
+		return "compute", "judge"
+	}
+	return "mode", "targets"
 }
 
-func (modeAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+func (a modeAudit) Info() pluginsdk.MethodInfo {
+	mode, targets := a.names()
+	info := pluginsdk.MethodInfo{Code: AuditMethod, Capabilities: pluginsdk.Capabilities{Output: pluginsdk.OutputIntervals},
+		Params: []pluginsdk.ParamSpec{{Name: mode, Type: pluginsdk.ParamEnum, Default: "bounds",
+			Allowed: []string{"bounds", "verdicts"}, Help: "what to compute"},
+			{Name: targets, Type: pluginsdk.ParamEnum, Default: "all",
+				Allowed: []string{"all", "primaries"}, Help: "which cells to audit"}},
+		Structures: []pluginsdk.Structure{pluginsdk.StructureHierarchical}}
+	if a.roles {
+		info.Params[0].Role, info.Params[1].Role = pluginsdk.RoleAuditMode, pluginsdk.RoleAuditTargets
+	}
+	return info
+}
+
+func (a modeAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	_, targets := a.names()
 	v := req.Problem.Cells.Value
 	res := &pluginsdk.Result{Lower: make([]float64, len(v)), Upper: make([]float64, len(v))}
 	for i := range v {
 		res.Lower[i], res.Upper[i] = v[i]-1e7, v[i]+1e7
 	}
 	primaries := 0.0
-	if req.Params.String("targets") == "primaries" {
+	if req.Params.String(targets) == "primaries" {
 		primaries = 1
 	}
 	res.Stats.Extra = map[string]float64{"primaries_only": primaries}
@@ -178,18 +194,24 @@ func (modeAudit) Protect(_ context.Context, req *pluginsdk.Request) (*pluginsdk.
 
 // TestAuditMode: the audit after <SUPPRESS> computes exact bounds only when
 // the job writes them (type 5 with AR+), verdicts otherwise; the
-// configuration can insist on bounds.
+// configuration can insist on bounds. The host finds the audit's parameters
+// by their roles (contract 1.5), or by their names for an audit plugin
+// before 1.5.
 func TestAuditMode(t *testing.T) {
 	needCorpus(t)
 	for _, tc := range []struct {
 		name, extra string
+		roles       bool
 		params      map[string]map[string]string
 		want        string
 	}{
-		{"no AR+", "", nil, "verdicts"},
-		{"AR+", "<WRITETABLE> (1, 5, AR+, \"ar.tab\")\r\n", nil, "bounds"},
-		{"AR+ of another type", "<WRITETABLE> (1, 3, AS+, \"x.txt\")\r\n", nil, "verdicts"},
-		{"configured", "", map[string]map[string]string{"AUDIT": {"mode": "bounds"}}, "bounds"},
+		{"no AR+", "", false, nil, "verdicts"},
+		{"AR+", "<WRITETABLE> (1, 5, AR+, \"ar.tab\")\r\n", false, nil, "bounds"},
+		{"AR+ of another type", "<WRITETABLE> (1, 3, AS+, \"x.txt\")\r\n", false, nil, "verdicts"},
+		{"configured", "", false, map[string]map[string]string{"AUDIT": {"mode": "bounds"}}, "bounds"},
+		{"roles: no AR+", "", true, nil, "verdicts"},
+		{"roles: AR+", "<WRITETABLE> (1, 5, AR+, \"ar.tab\")\r\n", true, nil, "bounds"},
+		{"roles: configured", "", true, map[string]map[string]string{"AUDIT": {"compute": "bounds"}}, "bounds"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -198,7 +220,7 @@ func TestAuditMode(t *testing.T) {
 				t.Fatal(err)
 			}
 			code, rep := Run(t.Context(), Config{BatchFile: path, Logbook: filepath.Join(dir, "log.txt"), TempDir: dir,
-				Protector: newFake(t, pairs{}, modeAudit{}), Log: zerolog.Nop(), MethodParams: tc.params})
+				Protector: newFake(t, pairs{}, modeAudit{tc.roles}), Log: zerolog.Nop(), MethodParams: tc.params})
 			if code != ExitOK {
 				t.Fatalf("exit %d: %v", code, rep.Errors)
 			}

@@ -10,13 +10,14 @@ import (
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // The arguments of a <SUPPRESS> line reach a method like this: package arb
 // keeps them as written, with their positions ([arb.Suppress]); the
 // method's plugin describes its parameters, and those with a batch position
 // read the argument there as their [pluginsdk.BatchForm] says
-// ([pluginsdk.BatchParams]), with τ-Argus's checks and messages. For a
+// ([pluginclient.BatchParams]), with τ-Argus's checks and messages. For a
 // τ-Argus method no plugin serves yet, the checks τ-Argus makes are in
 // tauArgusMethods. Every complaint is a *poserr.Error at the argument,
 // raised before the line runs (checkSuppressArgs), as τ-Argus complains
@@ -180,18 +181,18 @@ func suppressParams(c *arb.Suppress, ref *MethodRef) (map[string]string, error) 
 	if m.tableOnly {
 		return map[string]string{}, nil
 	}
-	args := make([]pluginsdk.BatchArg, len(c.Args))
+	args := make([]pluginclient.BatchArg, len(c.Args))
 	for i, a := range c.Args {
-		args[i] = pluginsdk.BatchArg{Text: a.Text, Err: a.Err}
+		args[i] = pluginclient.BatchArg{Text: a.Text, Err: a.Err}
 	}
-	params, err := pluginsdk.BatchParams(ref.Info, args, c.Table == 0)
+	params, err := pluginclient.BatchParams(ref.Info, args, c.Table == 0)
 	if be, ok := errors.AsType[*poserr.Error](err); ok && be.Index > 0 {
 		a := c.Args[be.Index-1]
 		if pe, ok := errors.AsType[*poserr.Error](be.Err); ok {
 			return nil, pe
 		}
 		pos := a.Pos
-		if errors.Is(err, pluginsdk.ErrArgNotTaken) {
+		if errors.Is(err, pluginclient.ErrArgNotTaken) {
 			pos = a.Comma
 		}
 		return nil, argErr(c, pos, "%v", be.Err)

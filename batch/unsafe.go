@@ -9,7 +9,7 @@ import (
 	"github.com/sdcengine/argus/argusio/arb"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
-	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 

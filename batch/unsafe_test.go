@@ -13,7 +13,7 @@ import (
 
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // writeFiles writes name → text into a new directory and returns it.
@@ -381,17 +381,25 @@ func TestLegacyPlugin(t *testing.T) {
 // against the singletons colluding (every primary fails) as the audit
 // plugin does. It records its runs and their time limits.
 type oneRunAudit struct {
-	runs    *atomic.Int64
-	limits  chan time.Duration
-	declare bool // colluding_check; without, the plugin of an earlier release
+	runs   *atomic.Int64
+	limits chan time.Duration
+	// check names the parameter of the colluding check, "" for none (an
+	// audit plugin of an earlier release); role declares it with its role
+	// (contract 1.5), else the host finds it by its name before 1.5.
+	check string
+	role  bool
 }
 
 func (a oneRunAudit) Info() pluginsdk.MethodInfo {
 	i := singAudit{}.Info()
-	if !a.declare {
+	if a.check == "" {
 		return i
 	}
-	i.Params = append(i.Params, pluginsdk.ParamSpec{Name: auditColludingCheck, Type: pluginsdk.ParamBool, Default: "false", Help: "check"})
+	s := pluginsdk.ParamSpec{Name: a.check, Type: pluginsdk.ParamBool, Default: "false", Help: "check"}
+	if a.role {
+		s.Role = pluginsdk.RoleAuditColludingCheck
+	}
+	i.Params = append(i.Params, s)
 	return i
 }
 
@@ -399,7 +407,7 @@ func (a oneRunAudit) Protect(ctx context.Context, req *pluginsdk.Request) (*plug
 	a.runs.Add(1)
 	a.limits <- req.Limits.TimeLimit
 	res, err := singAudit{}.Protect(ctx, req)
-	if err != nil || !req.Params.Bool(auditColludingCheck) {
+	if err != nil || a.check == "" || !req.Params.Bool(a.check) {
 		return res, err
 	}
 	var failed []int
@@ -419,7 +427,9 @@ func (a oneRunAudit) Protect(ctx context.Context, req *pluginsdk.Request) (*plug
 // colluding are one run of an audit plugin that can do both
 // (colluding_check), with the time of two audits; the check's failures
 // are reported as before (a warning naming the cells, the table published).
-// An audit plugin without the parameter still runs twice.
+// The host finds the parameter by its role (contract 1.5), or by its name
+// for an audit plugin that declares no audit role (before 1.5). An audit
+// plugin without the parameter still runs twice.
 func TestColludingCheckInOneAudit(t *testing.T) {
 	data := writeFiles(t, map[string]string{
 		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\n" +
@@ -429,16 +439,18 @@ func TestColludingCheckInOneAudit(t *testing.T) {
 	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
 		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> SS(1)\r\n"
 	for _, tc := range []struct {
-		name    string
-		declare bool
-		runs    int64
-		limit   time.Duration
+		name  string
+		check string
+		role  bool
+		runs  int64
+		limit time.Duration
 	}{
-		{"one run", true, 1, 2 * DefaultAuditLimit},
-		{"plugin without the check", false, 2, DefaultAuditLimit},
+		{"one run, by role", "also_colluding", true, 1, 2 * DefaultAuditLimit},
+		{"one run, plugin before 1.5", "colluding_check", false, 1, 2 * DefaultAuditLimit},
+		{"plugin without the check", "", false, 2, DefaultAuditLimit},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := oneRunAudit{new(atomic.Int64), make(chan time.Duration, 2), tc.declare}
+			a := oneRunAudit{new(atomic.Int64), make(chan time.Duration, 2), tc.check, tc.role}
 			_, code, rep, lb := runJob(t, arb, newFake(t, ssMethod{}, a))
 			if code != ExitOK {
 				t.Fatalf("exit %d; errors %v\n%s", code, rep.Errors, lb)

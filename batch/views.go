@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/arb"
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/table"
@@ -17,7 +16,8 @@ import (
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabulate"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // Confidential views (<CONFIDENTIAL> n, an argus extension): a table that
@@ -240,10 +240,9 @@ func (e *engine) auditViews() error {
 	if err := addConfigured(params, ref.Info, e.cfg.MethodParams); err != nil {
 		return err
 	}
-	if _, set := params[auditMode]; !set && hasParam(ref.Info, auditMode) {
-		params[auditMode] = auditVerdicts
-	}
-	verdictsOnPrimaries(ref.Info, params)
+	ap := auditParamsOf(ref.Info)
+	ap.modeUnlessSet(params, auditVerdicts)
+	ap.verdictsOnPrimaries(params)
 	limit := e.auditLimit()
 	all := 0 // primaries of the whole problem, published tables' included
 	for _, st := range p.Cells.Status {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // batchFake declares positional parameters of every batch syntax, one
@@ -30,12 +31,12 @@ var batchFake = fake{params: []pluginsdk.ParamSpec{
 
 func TestBatchParams(t *testing.T) {
 	unreadable := errors.New("unreadable")
-	args := func(texts ...string) []pluginsdk.BatchArg {
-		out := make([]pluginsdk.BatchArg, len(texts))
+	args := func(texts ...string) []pluginclient.BatchArg {
+		out := make([]pluginclient.BatchArg, len(texts))
 		for i, s := range texts {
-			out[i] = pluginsdk.BatchArg{Text: s}
+			out[i] = pluginclient.BatchArg{Text: s}
 			if s == "!" {
-				out[i] = pluginsdk.BatchArg{Err: unreadable}
+				out[i] = pluginclient.BatchArg{Err: unreadable}
 			}
 		}
 		return out
@@ -45,7 +46,7 @@ func TestBatchParams(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		info   pluginsdk.MethodInfo
-		args   []pluginsdk.BatchArg
+		args   []pluginclient.BatchArg
 		linked bool
 		want   map[string]string
 		index  int // of the argument in error
@@ -70,7 +71,7 @@ func TestBatchParams(t *testing.T) {
 		{"unlabelled method, unreadable", echoInfo(), args("a", "!"), false, nil, 1, false, "unreadable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := pluginsdk.BatchParams(tc.info, tc.args, tc.linked)
+			got, err := pluginclient.BatchParams(tc.info, tc.args, tc.linked)
 			if tc.msg == "" {
 				if err != nil || !maps.Equal(got, tc.want) {
 					t.Errorf("BatchParams = %v, %v, want %v", got, err, tc.want)
@@ -78,7 +79,7 @@ func TestBatchParams(t *testing.T) {
 				return
 			}
 			be, ok := errors.AsType[*poserr.Error](err)
-			if !ok || be.Index != tc.index+1 || errors.Is(err, pluginsdk.ErrArgNotTaken) != tc.extra || be.Error() != tc.msg {
+			if !ok || be.Index != tc.index+1 || errors.Is(err, pluginclient.ErrArgNotTaken) != tc.extra || be.Error() != tc.msg {
 				t.Fatalf("error %#v (%v), want argument %d extra %v %q", err, err, tc.index, tc.extra, tc.msg)
 			}
 			if tc.msg == "unreadable" && !errors.Is(err, unreadable) {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // CheckResult checks a method's result against its problem and the method's

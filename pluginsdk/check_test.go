@@ -3,8 +3,8 @@ package pluginsdk
 import (
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // TestCheckResultInvertedInterval: an exactly determined cell whose bounds

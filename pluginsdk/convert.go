@@ -3,15 +3,15 @@ package pluginsdk
 import (
 	"time"
 
-	"github.com/sdcengine/argus/internal/sdcpb"
-	"github.com/sdcengine/argus/internal/wire"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/wire"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // This file converts what a plugin sends (its self-description, diagnostics,
 // figures, progress) to the generated wire types and what it receives
 // (limits, tables) from them; the host's directions are in
-// internal/pluginclient, the chunked cell data in stream.go.
+// pluginsdk/pluginclient, the chunked cell data in stream.go.
 
 func infoToProto(m MethodInfo) *sdcpb.MethodInfo {
 	out := &sdcpb.MethodInfo{

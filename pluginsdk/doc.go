@@ -21,12 +21,17 @@
 // The wire contract itself is pluginsdk/proto/sdcplugin/v1/method.proto; plugin
 // authors writing Go never need to read it. This package holds what an
 // author needs and, unexported, the plugin's side of the wire (decoding a
-// Problem, encoding a Result). The host's side lives in packages internal
-// to this module: internal/pluginclient (the client, the job a host sends,
-// the go-plugin plugin set, the Latin-1 handling of a call) and
-// internal/wire (what both sides share: the handshake, the chunk limits,
-// the cell-status conversion). Only those three import the generated code
-// (internal/sdcpb). [PluginInfo], a plugin's self-description, stays here:
+// Problem, encoding a Result). The host's side is package
+// pluginsdk/pluginclient (the client, the job a host sends, the go-plugin
+// plugin set, the Latin-1 handling of a call, the reading of a batch
+// line's arguments), which imports this one; what both sides share (the
+// handshake, the chunk limits, the cell-status conversion) is
+// internal/contract/wire, beside the generated code
+// (internal/contract/sdcpb), which only pluginsdk, pluginclient and wire
+// import. An author imports pluginsdk/... only: the cell status is
+// pluginsdk/cellstatus, an audit's verdicts pluginsdk/verdict (both leaves
+// that import nothing of the module), the tables' relations
+// pluginsdk/relations. [PluginInfo], a plugin's self-description, stays here:
 // it is what "plugin describe" prints, made of the author's [MethodInfo].
 // So does [CheckResult], the rules a [Result] must meet: the SDK applies it
 // before a result leaves the plugin, plugintest and method tests call it,
@@ -37,11 +42,13 @@
 // positional arguments of a τ-Argus batch line METHOD(t, a1, a2, ...): a
 // parameter with a [ParamSpec.BatchPosition] takes the argument there, read
 // as its [BatchForm] says, with τ-Argus's checks and messages
-// ([BatchParams]). [ValidateParams] then checks types and ranges and calls
-// the method's [ParamValidator]. A name means nothing to the host: what it
-// must know of a run (singleton protection, sliding ratio, rounding base)
-// it reads from the parameters declared with a [ParamRole] ([RunFactsOf]),
-// and both sides read booleans with [ParseBool].
+// (pluginclient.BatchParams, the host's). [ValidateParams] then checks
+// types and ranges and calls the method's [ParamValidator]. A name means
+// nothing to the host: what it must know of a run (singleton protection,
+// sliding ratio, rounding base) it reads from the parameters declared with
+// a [ParamRole] ([RunFactsOf]), and it sets an audit's mode, targets and
+// colluding check through theirs (contract 1.5); both sides read booleans
+// with [ParseBool].
 //
 // Parts of a job that are independent and deterministic (MOD's sub-tables
 // of one wave) can be work items: the method hands them to [RunItems] and

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // corners is a toy suppression method for two-dimensional tables: for every

@@ -1,9 +1,9 @@
 package pluginsdk
 
-import "github.com/sdcengine/argus/internal/sdcpb"
+import "github.com/sdcengine/argus/internal/contract/sdcpb"
 
 // The plugin's half of the stream codec, for the external tests that run
-// it against the host's half (internal/pluginclient), which this package
+// it against the host's half (pluginsdk/pluginclient), which this package
 // cannot import.
 
 // ProblemDecoder is the plugin's problem assembler.

@@ -7,11 +7,11 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
 )
 
 // grpcPlugin is the plugin's half of go-plugin's adapter: it serves the
-// method service; the host's half is in internal/pluginclient.
+// method service; the host's half is in pluginsdk/pluginclient.
 type grpcPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	srv *server

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
 )
 
 // ItemFunc computes one work item's result from its payload. It must be a

@@ -7,8 +7,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // Method is what a plugin author implements: one protection method.
@@ -138,7 +138,7 @@ type ParamSpec struct {
 	Min, Max string
 	// Batch is how τ-Argus reads the positional argument (BatchPosition >
 	// 0) and words its complaints; the zero value passes the argument as
-	// written and makes no τ-Argus check. See [BatchParams].
+	// written and makes no τ-Argus check. See pluginclient.BatchParams.
 	Batch BatchForm
 	// Role is what the parameter's value means to the host, which reads a
 	// run's facts from the parameters with a role ([RunFactsOf]) and never
@@ -181,6 +181,30 @@ const (
 	// RoleRoundingPartitions (ParamBool, or ParamInt 0 or 1): τ-Argus's
 	// partitioning, whose totals may move further, by Stats.Extra["steps_used"].
 	RoleRoundingPartitions ParamRole = 6
+	// RoleAuditMode (ParamEnum with the values AuditBounds and
+	// AuditVerdicts, contract 1.5): what an audit computes; the host asks
+	// for bounds only when the job writes them.
+	RoleAuditMode ParamRole = 7
+	// RoleAuditTargets (ParamEnum with the values AuditAll and
+	// AuditPrimaries, contract 1.5): which hidden cells an audit judges.
+	RoleAuditTargets ParamRole = 8
+	// RoleAuditColludingCheck (ParamBool, contract 1.5): the audit also
+	// checks the primaries against the single-respondent primaries
+	// colluding, in the same run.
+	RoleAuditColludingCheck ParamRole = 9
+)
+
+// The values of the audit's enum roles, fixed by the contract.
+const (
+	// AuditBounds (RoleAuditMode): the exact attacker interval of every
+	// hidden cell.
+	AuditBounds = "bounds"
+	// AuditVerdicts (RoleAuditMode): protected or not, as exactly.
+	AuditVerdicts = "verdicts"
+	// AuditAll (RoleAuditTargets): every hidden cell is judged.
+	AuditAll = "all"
+	// AuditPrimaries (RoleAuditTargets): the primaries alone.
+	AuditPrimaries = "primaries"
 )
 
 // String returns the role's name as in the contract, without its prefix.
@@ -200,6 +224,12 @@ func (r ParamRole) String() string {
 		return "rounding_steps"
 	case RoleRoundingPartitions:
 		return "rounding_partitions"
+	case RoleAuditMode:
+		return "audit_mode"
+	case RoleAuditTargets:
+		return "audit_targets"
+	case RoleAuditColludingCheck:
+		return "audit_colluding_check"
 	}
 	return "ParamRole(" + strconv.Itoa(int(r)) + ")"
 }
@@ -241,7 +271,7 @@ func (s SingletonProtection) String() string {
 
 // BatchForm is how τ-Argus reads one positional argument of
 // METHOD(t, p1, p2, ...). The host applies it when it maps a batch line's
-// arguments onto the parameters ([BatchParams]), before the parameter's own
+// arguments onto the parameters (pluginclient.BatchParams), before the parameter's own
 // checks, so that a τ-Argus job gets τ-Argus's messages at the argument.
 type BatchForm struct {
 	// Syntax is how the argument is read.

@@ -3,7 +3,7 @@ package pluginsdk
 import (
 	"math"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // Secondaries counts the secondary suppressions (status 11, 12) of a

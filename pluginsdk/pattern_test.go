@@ -3,7 +3,7 @@ package pluginsdk
 import (
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 func TestSecondaries(t *testing.T) {

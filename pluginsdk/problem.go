@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // Problem is the table (or linked set of tables) a method protects. Cells are

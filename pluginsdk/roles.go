@@ -162,11 +162,22 @@ var roleTypes = map[ParamRole][]ParamType{
 	RoleRoundingBase:        {ParamInt},
 	RoleRoundingSteps:       {ParamInt},
 	RoleRoundingPartitions:  {ParamBool, ParamInt},
+	RoleAuditMode:           {ParamEnum},
+	RoleAuditTargets:        {ParamEnum},
+	RoleAuditColludingCheck: {ParamBool},
+}
+
+// roleValues are the values an enum role's parameter must allow (the host
+// sets them).
+var roleValues = map[ParamRole][]string{
+	RoleAuditMode:    {AuditBounds, AuditVerdicts},
+	RoleAuditTargets: {AuditAll, AuditPrimaries},
 }
 
 // lintRoles checks the roles of a method's parameters: known roles of
 // allowed types, each at most once (but RoleSingletonRule), singleton levels
-// on an enum for each allowed value and nowhere else.
+// on an enum for each allowed value and nowhere else, the values the
+// contract fixes for an audit's enum roles allowed.
 func lintRoles(info MethodInfo) []error {
 	var errs []error
 	seen := map[ParamRole]string{}
@@ -192,6 +203,11 @@ func lintRoles(info MethodInfo) []error {
 			bad("role %s already declared by %s", s.Role, other)
 		}
 		seen[s.Role] = s.Name
+		for _, v := range roleValues[s.Role] {
+			if !slices.Contains(s.Allowed, v) {
+				bad("role %s needs the allowed value %q", s.Role, v)
+			}
+		}
 		if s.Role == RoleSingletonProtection && s.Type == ParamEnum {
 			if len(s.Levels) != len(s.Allowed) {
 				bad("%d singleton levels for %d allowed values", len(s.Levels), len(s.Allowed))

@@ -106,8 +106,9 @@ func TestValueFor(t *testing.T) {
 	}
 }
 
-// TestLintRoles: roles of the wrong type, declared twice, or singleton
-// levels that do not match the allowed values are refused.
+// TestLintRoles: roles of the wrong type, declared twice, singleton levels
+// that do not match the allowed values, or an audit's enum role without a
+// value the contract fixes are refused.
 func TestLintRoles(t *testing.T) {
 	base := MethodInfo{Code: "M", Capabilities: Capabilities{Output: OutputSuppression}, Structures: []Structure{StructureGeneral}}
 	for _, tc := range []struct {
@@ -125,6 +126,12 @@ func TestLintRoles(t *testing.T) {
 		{"levels without role", []ParamSpec{{Name: "s", Type: ParamEnum, Allowed: []string{"a"}, Levels: []SingletonProtection{SingletonNone}}},
 			"singleton levels belong to an enum parameter"},
 		{"unknown role", []ParamSpec{{Name: "s", Type: ParamBool, Role: 99}}, "unknown role 99"},
+		{"audit roles", []ParamSpec{{Name: "m", Type: ParamEnum, Default: AuditBounds, Allowed: []string{AuditBounds, AuditVerdicts}, Role: RoleAuditMode},
+			{Name: "t", Type: ParamEnum, Default: AuditAll, Allowed: []string{AuditAll, AuditPrimaries}, Role: RoleAuditTargets},
+			{Name: "c", Type: ParamBool, Role: RoleAuditColludingCheck}}, ""},
+		{"audit mode without verdicts", []ParamSpec{{Name: "m", Type: ParamEnum, Default: AuditBounds, Allowed: []string{AuditBounds, "fast"},
+			Role: RoleAuditMode}}, `role audit_mode needs the allowed value "verdicts"`},
+		{"audit targets a bool", []ParamSpec{{Name: "t", Type: ParamBool, Role: RoleAuditTargets}}, "role audit_targets needs a parameter of type"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			info := base

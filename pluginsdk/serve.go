@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -18,8 +19,8 @@ import (
 	"github.com/rs/zerolog"
 	"google.golang.org/grpc"
 
-	"github.com/sdcengine/argus/internal/sdcpb"
-	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/wire"
 )
 
 // hclogTimeFormat is the timestamp layout go-plugin's log parser expects.
@@ -51,7 +52,7 @@ func serveMain(p Plugin, args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "describe", "-describe", "--describe":
-			return describeJSON(srv, os.Stdout)
+			return describeJSON(srv, os.Stdout, hostMinorArg(args[1:]))
 		case "version", "-version", "--version":
 			fmt.Fprintf(os.Stdout, "%s %s (sdk %s, protocol %d.%d)\n", p.Name, p.Version, SDKVersion, wire.ProtocolVersion, wire.ProtocolMinor)
 			return 0
@@ -132,12 +133,13 @@ func runItem(ctx context.Context, p Plugin, kind string, in io.Reader, out, errO
 }
 
 // describeJSON prints the plugin's self-description, the PluginInfo its
-// Describe call gives, as JSON.
-func describeJSON(srv *server, w io.Writer) int {
+// Describe call gives a host of contract minor hostMinor (forHost), as
+// JSON.
+func describeJSON(srv *server, w io.Writer, hostMinor int) int {
 	info := PluginInfo{Name: srv.plugin.Name, Version: srv.plugin.Version, SDKVersion: SDKVersion,
 		ProtocolMinor: wire.ProtocolMinor}
 	for _, m := range srv.plugin.Methods {
-		info.Methods = append(info.Methods, m.Info())
+		info.Methods = append(info.Methods, forHost(m.Info(), hostMinor))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -185,4 +187,18 @@ func startWatchdog(log zerolog.Logger) {
 			}
 		}
 	}()
+}
+
+// hostMinorArg reads the host's contract minor from the arguments after
+// "describe" (wire.HostMinorFlag=N, which hosts since contract 1.5 pass); 0,
+// a host before 1.5, when there is none or it does not parse.
+func hostMinorArg(args []string) int {
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(strings.TrimLeft(a, "-"), wire.HostMinorFlag+"="); ok {
+			if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+				return n
+			}
+		}
+	}
+	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,8 +16,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/sdcengine/argus/internal/sdcpb"
-	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/wire"
 )
 
 // SDKVersion is the version of this SDK, reported by Describe.
@@ -68,14 +69,34 @@ func (s *server) method(code string) (Method, bool) {
 	return m, ok
 }
 
-// Describe reports the plugin and its methods.
-func (s *server) Describe(context.Context, *sdcpb.DescribeRequest) (*sdcpb.DescribeResponse, error) {
+// Describe reports the plugin and its methods, in the contract of the
+// host's minor version (forHost).
+func (s *server) Describe(_ context.Context, req *sdcpb.DescribeRequest) (*sdcpb.DescribeResponse, error) {
 	resp := &sdcpb.DescribeResponse{PluginName: s.plugin.Name, PluginVersion: s.plugin.Version,
 		SdkVersion: SDKVersion, ProtocolMinor: wire.ProtocolMinor}
 	for _, m := range s.plugin.Methods {
-		resp.Methods = append(resp.Methods, infoToProto(m.Info()))
+		resp.Methods = append(resp.Methods, infoToProto(forHost(m.Info(), int(req.GetHost().GetProtocolMinor()))))
 	}
 	return resp, nil
+}
+
+// forHost returns info as a host of contract minor hostMinor may read it: a
+// parameter whose role is newer than that minor is described without its
+// role, since a host refuses a description with a role it does not know
+// (and a host before contract 1.5 sets the audit's parameters by their
+// names).
+func forHost(info MethodInfo, hostMinor int) MethodInfo {
+	if hostMinor >= wire.MinorAuditRoles {
+		return info
+	}
+	info.Params = slices.Clone(info.Params)
+	for i, p := range info.Params {
+		switch p.Role {
+		case RoleAuditMode, RoleAuditTargets, RoleAuditColludingCheck:
+			info.Params[i].Role = RoleNone
+		}
+	}
+	return info
 }
 
 func unknownMethod(code string) Diagnostic {

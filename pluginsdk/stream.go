@@ -1,15 +1,15 @@
 package pluginsdk
 
 import (
-	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/internal/sdcpb"
-	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/wire"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // This file is the plugin's side of the Protect stream: it reassembles a
 // problem from wire messages, enforcing the stream grammar of method.proto,
 // and chunks the result into messages of bounded size. The host's side is
-// in internal/pluginclient.
+// in pluginsdk/pluginclient.
 
 // problemAssembler rebuilds a Problem from a Protect request stream.
 type problemAssembler struct {

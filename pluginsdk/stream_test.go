@@ -8,12 +8,12 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/internal/pluginclient"
-	"github.com/sdcengine/argus/internal/sdcpb"
-	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // testProblem builds an r×c table with totals, every column filled.

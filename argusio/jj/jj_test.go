@@ -12,11 +12,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/internal/testcorpus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 var corpus = testcorpus.Dir()

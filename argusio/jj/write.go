@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // CRLF is the line end τ-Argus writes on Windows, the writer's default.

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // sink is a buffered writer that remembers the first error.

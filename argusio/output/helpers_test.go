@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/internal/testcorpus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // corpus is the shared corpus, relative to this package directory.

@@ -6,10 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // javaCode returns a code as the Java writers print it: the total label for

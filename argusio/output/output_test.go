@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/internal/golden"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // TestCodeValueReproducesRealOutputs rebuilds the cells of real τ-Argus

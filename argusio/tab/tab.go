@@ -62,10 +62,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
 	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // unknown is τ-Argus's marker for a value that was not given (Cell.UNKNOWN).

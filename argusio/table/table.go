@@ -31,7 +31,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // MaxDims is the maximum number of explanatory dimensions of a table

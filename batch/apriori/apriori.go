@@ -74,13 +74,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
 	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/cost"
 	"github.com/sdcengine/argus/batch/rules"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // The counters of Result.Counts (τ-Argus's aPrioryStatus rows).

@@ -10,13 +10,13 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/arb"
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/apriori"
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabinput"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // testTable builds R × G: R is hierarchical with a trivial level (N has the

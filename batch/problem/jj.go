@@ -3,9 +3,9 @@ package problem
 import (
 	"fmt"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // FromJJ returns the general problem a JJ file describes: per cell its

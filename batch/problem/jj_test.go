@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 func TestFromJJ(t *testing.T) {

@@ -16,11 +16,11 @@ import (
 	"math"
 	"strings"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // Mapping relates the cells of the tables to the cells of the problem.

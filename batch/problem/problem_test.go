@@ -3,8 +3,8 @@ package problem
 import (
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // flat returns a flat dimension with a total and the given codes.

@@ -57,12 +57,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/recode"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/cost"
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabulate"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // Recode is one <RECODE> of a dimension: exactly one of Global, Tree and

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/recode"
@@ -17,6 +16,7 @@ import (
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabinput"
 	"github.com/sdcengine/argus/batch/tabulate"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // flatTable builds A × B: A flat with codes 1 2 3 4 and missing code 9, B

@@ -18,7 +18,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // NK is one instance of the dominance rule: unsafe when the N largest

@@ -7,13 +7,13 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/charset"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/tab"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // makeTable allocates the table for the code lists.

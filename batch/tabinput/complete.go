@@ -4,10 +4,10 @@ import (
 	"context"
 	"math"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/cost"
 	"github.com/sdcengine/argus/batch/rules"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // dblEq is the engine's tolerance (defines.h DBL_EQ): equal within

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/tabinput"
 	"github.com/sdcengine/argus/internal/golden"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // TestCorpusPP reads τ-Argus's own tabular example (data/tableinput:

@@ -9,12 +9,12 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/arb"
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabinput"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // rda2 describes a 2-dimensional table A × B with value, frequency and

@@ -9,12 +9,12 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/arb"
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/batch/tabinput"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // job is what a batch file says about its (single) tabular table.

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/internal/headless"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // browser returns a headless Chromium, or skips the test with a message.

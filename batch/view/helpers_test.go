@@ -9,9 +9,9 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // smallTable is Region (Total; North: 1, 2; South: 3) × Size (Total, a,

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // FromJJ returns the view of a JJ file (τ-Argus's <WRITETABLE> type 6 or a

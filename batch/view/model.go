@@ -15,7 +15,7 @@
 package view
 
 import (
-	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // Table is what a view shows of one table.

@@ -3,7 +3,7 @@ package view
 import (
 	"strconv"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // StatusClass is the CSS class (and legend entry) of a status: safe,

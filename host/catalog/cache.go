@@ -10,18 +10,20 @@ import (
 	"path/filepath"
 
 	"github.com/sdcengine/argus/argusio/atomicfile"
+	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
-// cacheKey identifies one version of a binary: its path, size, times, inode
-// and pinned checksum, hashed. It returns "" when the file cannot be read.
+// cacheKey identifies one version of a binary as described to this host's
+// contract minor: the minor, its path, size, times, inode and pinned
+// checksum, hashed. It returns "" when the file cannot be read.
 func cacheKey(path, pin string) string {
 	st, err := os.Stat(path)
 	if err != nil {
 		return ""
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "argus-describe-v1\x00%s\x00%d\x00%d\x00%s\x00%s", path, st.Size(), st.ModTime().UnixNano(), fileIdentity(st), pin)
+	fmt.Fprintf(h, "argus-describe-v1\x00minor %d\x00%s\x00%d\x00%d\x00%s\x00%s", wire.ProtocolMinor, path, st.Size(), st.ModTime().UnixNano(), fileIdentity(st), pin)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

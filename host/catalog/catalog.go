@@ -50,7 +50,7 @@ import (
 
 	"github.com/sdcengine/argus/batch/pathmap"
 	"github.com/sdcengine/argus/host/proctree"
-	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -330,8 +330,8 @@ func load(ctx context.Context, path string, cfg Config) (*Entry, error) {
 // it has ended or been killed (a process it left may hold the pipes).
 const describeWaitDelay = time.Second
 
-// Describe runs the binary at path with the argument "describe", with an
-// empty environment and at most timeout (default 10 s), and checks its
+// Describe runs the binary at path with the arguments "describe" and the
+// host's contract minor (wire.HostMinorFlag), with an empty environment and at most timeout (default 10 s), and checks its
 // self-description. The binary and every process it started are killed
 // when it ends or the time is up.
 func Describe(ctx context.Context, path string, timeout time.Duration) (pluginsdk.PluginInfo, error) {
@@ -342,7 +342,7 @@ func Describe(ctx context.Context, path string, timeout time.Duration) (pluginsd
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	tree := proctree.New()
-	cmd := exec.CommandContext(ctx, path, "describe")
+	cmd := exec.CommandContext(ctx, path, "describe", fmt.Sprintf("--%s=%d", wire.HostMinorFlag, wire.ProtocolMinor))
 	cmd.Env = []string{} // a description needs nothing from the host
 	tree.Prepare(cmd)
 	cmd.Cancel = func() error { tree.Kill(); return nil }

@@ -11,9 +11,9 @@ import (
 
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/batch/problem"
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // cmdAudit audits the suppression pattern of a JJ file (τ-Argus's <WRITETABLE>

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/infile"
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/argusio/rda"
@@ -15,8 +14,9 @@ import (
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/batch/tabinput"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/relations"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // viewFiles are the confidential views of an audit of a set and their

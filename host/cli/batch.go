@@ -22,8 +22,8 @@ import (
 	"github.com/sdcengine/argus/batch/pathmap"
 	"github.com/sdcengine/argus/host/catalog"
 	"github.com/sdcengine/argus/host/runner"
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // batchArgs is the τ-Argus command line plus argus's own --options.

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/ptable"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/plugins/ckm/ckm"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // splitmix64 is the generator of the test's record keys.

@@ -12,7 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/argusio/atomicfile"
-	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/batch/tablegen"
 )
 
 const generateUsage = `Usage: argus generate -shape SHAPE [options] (-jj FILE | -job DIR/NAME)
@@ -28,7 +28,7 @@ preset: hierNxNxN, castro1…castro6, nine4d, nine5d, hier13, hier16.
 Options:
 `
 
-// cmdGenerate writes a generated table (package internal/tablegen).
+// cmdGenerate writes a generated table (package batch/tablegen).
 func cmdGenerate(ctx context.Context, env Env, _ zerolog.Logger) int {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)

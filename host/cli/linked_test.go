@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/batch"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // linkedViews is the tutorial microdata's three 2-D views of IndustryCode ×

@@ -17,9 +17,9 @@ import (
 	"github.com/sdcengine/argus/argusio/output"
 	"github.com/sdcengine/argus/batch"
 	"github.com/sdcengine/argus/batch/view"
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // cmdView writes the pattern view of written tables: a JJ file, or

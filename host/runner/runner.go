@@ -63,9 +63,9 @@ import (
 	"github.com/sdcengine/argus/host/catalog"
 	"github.com/sdcengine/argus/host/pluginlog"
 	"github.com/sdcengine/argus/host/proctree"
-	"github.com/sdcengine/argus/internal/pluginclient"
-	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // Runner runs protection jobs in plugin processes. The zero value is not

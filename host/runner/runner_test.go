@@ -21,8 +21,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/host/catalog"
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 

@@ -8,11 +8,11 @@ import (
 	"os"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/sdcengine/argus/pluginsdk"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // ownCells marks the hidden single-respondent primaries that do not collude

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // Suppression audits a pattern on a 2 × 2 table with totals whose cell A×X

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // Verdict is the outcome of the audit for one cell.

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/relations"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // Suppression audits a suppression pattern: status gives the status of

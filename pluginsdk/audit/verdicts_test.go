@@ -5,9 +5,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // The protection verdicts of the three kinds of publication on the 3 × 3

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/poserr"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // BatchCase is one τ-Argus batch line's arguments after the table number,
@@ -21,17 +22,17 @@ type BatchCase struct {
 }
 
 // CheckBatchForms checks that info's parameters read every case's batch
-// arguments as the case says ([pluginsdk.BatchParams]), that every refusal
+// arguments as the case says ([pluginclient.BatchParams]), that every refusal
 // is a *poserr.Error naming the argument (Index), and that info passes
 // [pluginsdk.LintInfo].
 func CheckBatchForms(t testing.TB, info pluginsdk.MethodInfo, cases []BatchCase) {
 	t.Helper()
 	for _, tc := range cases {
-		args := make([]pluginsdk.BatchArg, len(tc.Args))
+		args := make([]pluginclient.BatchArg, len(tc.Args))
 		for i, a := range tc.Args {
 			args[i].Text = a
 		}
-		got, err := pluginsdk.BatchParams(info, args, tc.Linked)
+		got, err := pluginclient.BatchParams(info, args, tc.Linked)
 		switch {
 		case tc.Msg == "" && (err != nil || !maps.Equal(got, tc.Want)):
 			t.Errorf("%s%q (linked %v): got %v, %v; want %v", info.Code, tc.Args, tc.Linked, got, err, tc.Want)

@@ -4,8 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // GridSpec describes a synthetic k-dimensional table with one level of

@@ -18,13 +18,13 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/test/bufconn"
 
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // Serve runs p in-process on an in-memory connection and returns a client to
 // it. Everything is torn down when the test ends.
-func Serve(t testing.TB, p pluginsdk.Plugin) *Client {
+func Serve(t testing.TB, p pluginsdk.Plugin) *pluginclient.Client {
 	t.Helper()
 	lis := bufconn.Listen(1 << 20)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -48,11 +48,3 @@ func Serve(t testing.TB, p pluginsdk.Plugin) *Client {
 	})
 	return pluginclient.New(conn)
 }
-
-// Client is the host's client of a method plugin, as [Serve] returns it:
-// Describe, ValidateParams and Protect over the real wire path.
-type Client = pluginclient.Client
-
-// Job is one protection job as the host sends it to a plugin (method code,
-// parameters, limits, problem, progress callback).
-type Job = pluginclient.Job

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // roles reports what checkRoles finds.
@@ -24,9 +24,9 @@ func (c *conformance) roles(t *testing.T) {
 // params; a rounding method must declare its base; the method must accept
 // every value through which the host reads or sets a role (each spelling
 // of pluginsdk.BoolSpellings for any boolean, each allowed value of a
-// singleton protection, a sliding ratio) and refuse a boolean ParseBool
-// refuses, naming the parameter, so that host and method read each value
-// the same way.
+// singleton protection, a sliding ratio, an audit's mode and targets) and
+// refuse a boolean ParseBool refuses, naming the parameter, so that host
+// and method read each value the same way.
 func checkRoles(ctx context.Context, client *pluginclient.Client, info pluginsdk.MethodInfo, params map[string]string) []string {
 	if info.RolesUndeclared {
 		return []string{"the plugin predates parameter roles (contract 1.2)"}
@@ -85,6 +85,10 @@ func roleValues(s pluginsdk.ParamSpec) []string {
 		return s.Allowed
 	case s.Role == pluginsdk.RoleSlidingRatio:
 		return []string{"0.4", "2"}
+	case s.Role == pluginsdk.RoleAuditMode:
+		return []string{pluginsdk.AuditBounds, pluginsdk.AuditVerdicts}
+	case s.Role == pluginsdk.RoleAuditTargets:
+		return []string{pluginsdk.AuditAll, pluginsdk.AuditPrimaries}
 	}
 	return nil
 }

@@ -3,8 +3,8 @@ package relations
 import (
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // twoLevel returns a dimension: total → groups → leaves per group.

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // dim builds a dimension from parent indices (codes named c0, c1, …).

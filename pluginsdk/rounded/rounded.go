@@ -17,8 +17,8 @@ import (
 	"math"
 
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/relations"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // Cell is the zero-restricted rounding of one value a to base b: Floor is

@@ -3,8 +3,8 @@ package rounded
 import (
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // sum is x1 + x2 = y with the values given.

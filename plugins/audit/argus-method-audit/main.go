@@ -66,11 +66,11 @@ func (method) Info() pluginsdk.MethodInfo {
 				BatchPosition: 2, Help: "collude: single-respondent primaries are known to each other (multi-attacker audit; the host sets it " +
 					"when the method was asked for singleton protection); cells that make up another cell with its other contributors do not count against it"},
 			{Name: "mode", Type: pluginsdk.ParamEnum, Default: "bounds", Allowed: []string{"bounds", "verdicts"},
-				BatchPosition: 3, Help: "bounds: the exact attacker interval of every hidden cell (τ-Argus's audit); " +
+				Role: pluginsdk.RoleAuditMode, BatchPosition: 3, Help: "bounds: the exact attacker interval of every hidden cell (τ-Argus's audit); " +
 					"verdicts: protected or not, as exactly, with intervals that may be narrower than the attacker's for " +
 					"protected cells (far faster on large tables)"},
 			{Name: "targets", Type: pluginsdk.ParamEnum, Default: "all", Allowed: []string{"all", "primaries"},
-				BatchPosition: 4, Help: "all: every hidden cell is audited; primaries: only the primaries (their verdicts " +
+				Role: pluginsdk.RoleAuditTargets, BatchPosition: 4, Help: "all: every hidden cell is audited; primaries: only the primaries (their verdicts " +
 					"are the same; the other hidden cells are sent as disclosed, a part of the table without a primary " +
 					"is not solved at all; the host asks for it with mode verdicts)"},
 			{Name: "alpha", Type: pluginsdk.ParamFloat, Default: "0", Min: "0",
@@ -82,7 +82,7 @@ func (method) Info() pluginsdk.MethodInfo {
 				Help: "published intervals: a primary whose true value lies at its interval's midpoint (within the table's last " +
 					"decimal) is a disclosure (anyone taking the average finds it); accepted: counted in the figure midpoint, " +
 					"judged by its levels alone (intervals asked by name to keep symmetric levels)"},
-			{Name: "colluding_check", Type: pluginsdk.ParamBool, Default: "false",
+			{Name: "colluding_check", Type: pluginsdk.ParamBool, Default: "false", Role: pluginsdk.RoleAuditColludingCheck,
 				Help: "also check the primaries against the single-respondent primaries colluding (verdicts only), in the same run: " +
 					"the primaries that fail that check are listed in the diagnostic audit.colluding (figures colluding_checked, " +
 					"colluding_failed, colluding_timed_out, colluding_lps); the time limit covers both, each gets half and the second what the first leaves"},

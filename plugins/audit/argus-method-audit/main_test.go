@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 	"github.com/sdcengine/argus/pluginsdk/relations"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 func TestConformance(t *testing.T) {
@@ -34,7 +35,7 @@ func TestConformance(t *testing.T) {
 func TestSeedExample(t *testing.T) {
 	p := seedTable()
 	client := plugintest.Serve(t, plugin())
-	res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p,
+	res, err := client.Protect(t.Context(), pluginclient.Job{Method: "AUDIT", Problem: p,
 		Params: map[string]string{"bounds": "nonnegative"}})
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +97,7 @@ func TestVerdicts(t *testing.T) {
 	} {
 		p := seedTable()
 		p.Cells.UpperPL[cell] = tc.upl
-		res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p,
+		res, err := client.Protect(t.Context(), pluginclient.Job{Method: "AUDIT", Problem: p,
 			Params: map[string]string{"bounds": "nonnegative", "mode": "verdicts"}})
 		if err != nil {
 			t.Fatal(err)
@@ -135,7 +136,7 @@ func TestVerdictsOverTheWire(t *testing.T) {
 					}
 				}
 			}
-			res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p,
+			res, err := client.Protect(t.Context(), pluginclient.Job{Method: "AUDIT", Problem: p,
 				Params: map[string]string{"bounds": "nonnegative", "mode": mode}})
 			if err != nil {
 				t.Fatal(err)
@@ -174,7 +175,7 @@ func TestTimeLimit(t *testing.T) {
 		}
 	}
 	client := plugintest.Serve(t, plugin())
-	res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p, Limits: pluginsdk.Limits{TimeLimit: time.Millisecond}})
+	res, err := client.Protect(t.Context(), pluginclient.Job{Method: "AUDIT", Problem: p, Limits: pluginsdk.Limits{TimeLimit: time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestTargetsPrimaries(t *testing.T) {
 	client := plugintest.Serve(t, plugin())
 	var res [2]*pluginsdk.Result
 	for k, targets := range []string{"all", "primaries"} {
-		r, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p,
+		r, err := client.Protect(t.Context(), pluginclient.Job{Method: "AUDIT", Problem: p,
 			Params: map[string]string{"mode": "verdicts", "targets": targets}})
 		if err != nil {
 			t.Fatal(err)
@@ -257,7 +258,7 @@ func TestAdjusted(t *testing.T) {
 			pub[1*4+3] -= tc.shift
 			pub[1*4+1] += tc.shift + tc.breakRel
 			p.Cells.Published = pub
-			res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p})
+			res, err := client.Protect(t.Context(), pluginclient.Job{Method: "AUDIT", Problem: p})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -296,7 +297,7 @@ func TestAdjustedECTA(t *testing.T) {
 			t.Fatal(err)
 		}
 		p.Cells.Published = append([]float64(nil), p.Cells.Value...)
-		res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p,
+		res, err := client.Protect(t.Context(), pluginclient.Job{Method: "AUDIT", Problem: p,
 			Params: map[string]string{"alpha": "0.5", "beta": tc.beta, "bounds": "nonnegative"}})
 		if err != nil {
 			t.Fatal(err)
@@ -359,7 +360,7 @@ func TestIntervals(t *testing.T) {
 			if tc.midpoint != "" {
 				params["midpoint"] = tc.midpoint
 			}
-			res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p, Params: params})
+			res, err := client.Protect(t.Context(), pluginclient.Job{Method: "AUDIT", Problem: p, Params: params})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -396,7 +397,7 @@ func TestColludingCheck(t *testing.T) {
 	}
 	client := plugintest.Serve(t, plugin())
 	run := func(params map[string]string) *pluginsdk.Result {
-		res, err := client.Protect(t.Context(), plugintest.Job{Method: "AUDIT", Problem: p, Params: params})
+		res, err := client.Protect(t.Context(), pluginclient.Job{Method: "AUDIT", Problem: p, Params: params})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -43,7 +44,7 @@ func TestConformance(t *testing.T) {
 
 func protect(t *testing.T, p *pluginsdk.Problem, params map[string]string) *pluginsdk.Result {
 	t.Helper()
-	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "CKM", Problem: p, Params: params})
+	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "CKM", Problem: p, Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	p.Cells.CellKey = nil
-	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "CKM", Problem: p,
+	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "CKM", Problem: p,
 		Params: map[string]string{pPTable: testdata("freq_D2.csv")}})
 	if err == nil && (res.Outcome.HasResult() || len(res.Diagnostics) == 0 || !strings.Contains(res.Diagnostics[0].Summary, "no cell keys")) {
 		t.Errorf("no cell keys: outcome %v %v", res.Outcome, res.Diagnostics)

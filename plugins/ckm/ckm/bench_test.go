@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/ptable"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // benchProblem is a table of n cells with values, counts, three top

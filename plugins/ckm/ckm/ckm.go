@@ -37,9 +37,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/ptable"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // Type is the CKM type of a magnitude response: which contributions are

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/ptable"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 func readPT(t testing.TB, name string, kind ptable.Kind) *ptable.Table {

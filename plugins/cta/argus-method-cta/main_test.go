@@ -4,11 +4,12 @@ import (
 	"math"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/plugins/internal/grid/gridtest"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -42,7 +43,7 @@ func grid3x3(v [3][3]float64) *pluginsdk.Problem {
 
 func protect(t *testing.T, p *pluginsdk.Problem, params map[string]string) *pluginsdk.Result {
 	t.Helper()
-	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "CTA", Problem: p, Params: params})
+	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "CTA", Problem: p, Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/batch/tablegen"
 	"github.com/sdcengine/argus/internal/cputime"
-	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/plugins/internal/weights"

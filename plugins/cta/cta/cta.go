@@ -26,7 +26,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/plugins/internal/base"
@@ -36,8 +35,9 @@ import (
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/relations"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // Heuristic selects how the first protected table is found.

@@ -7,16 +7,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/batch/tablegen"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
-	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/grid/gridtest"
 	"github.com/sdcengine/argus/plugins/internal/infeasible"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk/audit"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // TestBlocks: the blocks of the descent partition the sensitive cells,

@@ -3,13 +3,14 @@ package main
 import (
 	"slices"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"testing"
 
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/plugins/internal/grid/gridtest"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -19,7 +20,7 @@ func TestConformance(t *testing.T) {
 
 func protect(t *testing.T, p *pluginsdk.Problem, params map[string]string) *pluginsdk.Result {
 	t.Helper()
-	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "ECTA", Problem: p, Params: params})
+	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "ECTA", Problem: p, Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}

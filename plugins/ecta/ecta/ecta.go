@@ -44,7 +44,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/plugins/internal/base"
@@ -52,8 +51,9 @@ import (
 	"github.com/sdcengine/argus/plugins/internal/lprows"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/relations"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // Variant selects how the sensitive cells enter the linear programs.

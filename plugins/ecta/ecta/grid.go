@@ -7,12 +7,12 @@ import (
 	"slices"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/plugins/internal/grid"
 	"github.com/sdcengine/argus/plugins/internal/lprows"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // The published values are on the table's grid (multiples of 10^−d, d the

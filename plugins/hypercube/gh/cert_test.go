@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // TestCertificate: a certificate of a primary hidden alone hides the cells

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/internal/pluginclient"
-	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/batch/tablegen"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // generatedJob builds the job of "argus generate -shape shape -seed seed

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 

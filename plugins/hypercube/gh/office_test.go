@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // officeSpec describes a synthetic stand-in for an office's business table:

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/sdcengine/argus/internal/pluginclient"
-	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/batch/tablegen"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // TestPropagationDepth: on a generated 3-D hierarchical table the

@@ -10,11 +10,11 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/batch"
-	"github.com/sdcengine/argus/internal/pluginclient"
-	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/batch/tablegen"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // errCaptured ends a batch job once its GH step's job is captured.

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // tinyTables are the two frequency tables of rtauargus's microdata

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/internal/numeric"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // engine is one run of Solve. It is made of named parts, each with its own

@@ -4,10 +4,10 @@ import (
 	"context"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/audit"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // TestHypercubeWitnesses checks the hypercube witnesses of a 4-D grid: each

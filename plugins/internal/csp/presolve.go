@@ -6,7 +6,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/numeric"
 
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // model is a presolved instance: columns are groups of cells whose deviations

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // TestStartWitnesses: deviations given with the start (Options.

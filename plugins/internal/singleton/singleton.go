@@ -15,8 +15,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // Rule holds τ-Argus's three singleton switches.

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // problem builds the relation total = Σ cells[1:] for every row given, over

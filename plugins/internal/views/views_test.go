@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/pluginsdk/audit"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // banking is the paper's banking example (Roehrig et al., tables 2 and 4):

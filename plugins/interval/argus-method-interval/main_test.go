@@ -5,6 +5,7 @@ import (
 
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -17,7 +18,7 @@ func TestConformance(t *testing.T) {
 // interval reported as secondaries, the figures of the five classes.
 func TestProtect(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4}, Seed: 2, PrimaryFraction: 0.2, ProtectionPct: 20})
-	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "IP", Problem: p,
+	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "IP", Problem: p,
 		Params: map[string]string{pWeights: "unit"}})
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +78,7 @@ func TestMidpointParams(t *testing.T) {
 	protect := func(params map[string]string) *pluginsdk.Result {
 		t.Helper()
 		params[pWeights] = "unit"
-		res, err := client.Protect(t.Context(), plugintest.Job{Method: "IP", Problem: p, Params: params})
+		res, err := client.Protect(t.Context(), pluginclient.Job{Method: "IP", Problem: p, Params: params})
 		if err != nil {
 			t.Fatal(err)
 		}

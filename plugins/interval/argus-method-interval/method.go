@@ -8,12 +8,12 @@ import (
 	"math"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/plugins/interval/interval"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // method is the IP method.

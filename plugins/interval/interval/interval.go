@@ -73,7 +73,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/plugins/internal/base"
@@ -82,8 +81,9 @@ import (
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/relations"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // Midpoint selects how the levels are used.

@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/infeasible"
 	"github.com/sdcengine/argus/plugins/internal/weights"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // grid3x3 is a 3×3 table with totals (4×4 cells, total first), interior

@@ -11,9 +11,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sdcengine/argus/batch"
-	"github.com/sdcengine/argus/internal/pluginclient"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // errCaptured ends a batch job once its MOD step's problem is captured.

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/internal/pluginclient"
-	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/batch/tablegen"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // generatedJob writes the generated table shape (seed, 5 % primaries, micro

@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -23,7 +24,7 @@ func TestConformance(t *testing.T) {
 func protect(t testing.TB, p *pluginsdk.Problem, params map[string]string) (*pluginsdk.Result, time.Duration) {
 	t.Helper()
 	start := time.Now()
-	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "MOD", Problem: p, Params: params})
+	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "MOD", Problem: p, Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +207,7 @@ func TestFinalAuditRepairs(t *testing.T) {
 	}{{7, 0.15}, {51, 0.3}, {60, 0.15}} {
 		t.Run(fmt.Sprint(tc.seed), func(t *testing.T) {
 			p := csptest.HierTable(tc.seed, tc.share, csptest.Tree2, csptest.Tree2)
-			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "MOD", Problem: p,
+			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "MOD", Problem: p,
 				Params: map[string]string{pAudit: "false"}})
 			if err != nil {
 				t.Fatal(err)

@@ -3,13 +3,13 @@ package main
 import (
 	"testing"
 
-	"github.com/sdcengine/argus/internal/tablegen/scalebench"
+	"github.com/sdcengine/argus/plugins/internal/scalebench"
 )
 
 // BenchmarkScale protects the generated hierarchical 3-D and 4-D tables of
-// about 10⁴, 10⁵ and 10⁶ cells (5 % primaries; internal/tablegen.ScaleSpec)
+// about 10⁴, 10⁵ and 10⁶ cells (5 % primaries; batch/tablegen.ScaleSpec)
 // with MOD at its defaults, through the plugin wire path, and audits every
-// pattern (package internal/tablegen/scalebench says how and what is
+// pattern (package plugins/internal/scalebench says how and what is
 // reported). ARGUS_SCALE_LIMIT (default 10m) is the soft time limit of the
 // whole run. Run, one size per process for a clean peak RSS:
 //

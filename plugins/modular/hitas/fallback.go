@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/hypercube/gh"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // The hypercube's pattern as a fallback. When the exact engine finds no

@@ -6,10 +6,10 @@ import (
 	"math"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // finalAudit audits the pattern on the whole problem and repairs every

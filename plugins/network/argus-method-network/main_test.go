@@ -8,6 +8,7 @@ import (
 
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -32,7 +33,7 @@ func BenchmarkIndustryBySize(b *testing.B) {
 			client := plugintest.Serve(b, plugin())
 			for b.Loop() {
 				start := time.Now()
-				res, err := client.Protect(b.Context(), plugintest.Job{Method: "NET", Problem: p, Params: params})
+				res, err := client.Protect(b.Context(), pluginclient.Job{Method: "NET", Problem: p, Params: params})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -77,7 +78,7 @@ func TestDescribe(t *testing.T) {
 // and a message naming the shape and the methods to use instead.
 func TestRefusals(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{3, 3, 3}, Seed: 1, PrimaryFraction: 0.2})
-	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "NET", Problem: p})
+	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "NET", Problem: p})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,11 +7,11 @@ import (
 	"slices"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/plugins/network/netflow"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // network is the NET method.

@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/batch/tablegen"
 	"github.com/sdcengine/argus/internal/cputime"
-	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -57,7 +58,7 @@ func BenchmarkScale(b *testing.B) {
 			var cpu time.Duration
 			for b.Loop() {
 				c0 := cputime.Used()
-				if res, err = client.Protect(b.Context(), plugintest.Job{Method: "NET", Problem: p,
+				if res, err = client.Protect(b.Context(), pluginclient.Job{Method: "NET", Problem: p,
 					Limits: pluginsdk.Limits{Threads: 2, Seed: 1}}); err != nil {
 					b.Fatal(err)
 				}

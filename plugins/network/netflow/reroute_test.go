@@ -3,7 +3,7 @@ package netflow
 import (
 	"testing"
 
-	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/batch/tablegen"
 )
 
 // TestRerouteStopsWithoutGain: on a 1H2D table with wide sub-tables the

@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 func TestConformance(t *testing.T) {
@@ -46,7 +47,7 @@ func TestSeedExample(t *testing.T) {
 	prim := 2*4 + 3
 	c.Status[prim] = cellstatus.UnsafeRule
 	c.LowerPL[prim], c.UpperPL[prim] = 10, 10
-	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p})
+	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "OPT", Problem: p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestSimple2D(t *testing.T) {
 		t.Run(single, func(t *testing.T) {
 			p := csptest.Simple2D(t)
 			start := time.Now()
-			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p,
+			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "OPT", Problem: p,
 				Params: map[string]string{pSingletons: single}})
 			if err != nil {
 				t.Fatal(err)
@@ -91,7 +92,7 @@ func TestSimple2D(t *testing.T) {
 // protected pattern, with outcome TIME_LIMIT.
 func TestTimeLimit(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{40, 40}, Seed: 5, PrimaryFraction: 0.2})
-	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p,
+	res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "OPT", Problem: p,
 		Params: map[string]string{pSingletons: "none"}, Limits: pluginsdk.Limits{TimeLimit: 300 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +132,7 @@ func BenchmarkIndustryBySize(b *testing.B) {
 			cpu := cputime.Used()
 			for b.Loop() {
 				start := time.Now()
-				res, err := client.Protect(b.Context(), plugintest.Job{Method: "OPT", Problem: p,
+				res, err := client.Protect(b.Context(), pluginclient.Job{Method: "OPT", Problem: p,
 					Params: map[string]string{pMaxTime: limit, pSingletons: single, pStart: from}, Limits: pluginsdk.Limits{Threads: 1}})
 				if err != nil {
 					b.Fatal(err)
@@ -195,7 +196,7 @@ func TestProblems(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.p(t)
-			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p, Params: c.params})
+			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "OPT", Problem: p, Params: c.params})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -220,7 +221,7 @@ func TestModes(t *testing.T) {
 	p := csptest.Simple2D(t)
 	var optimum, tol float64
 	for _, mode := range []string{modeExact, modeRelaxed, modeHeuristic} {
-		res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p,
+		res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "OPT", Problem: p,
 			Params: map[string]string{pMode: mode, pSingletons: "none"}})
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)

@@ -6,12 +6,12 @@ import (
 	"slices"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/plugins/hypercube/gh"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/plugins/network/netflow"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // Start patterns (parameter start): the exact engine checks a start pattern,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -31,7 +32,7 @@ func TestStartParam(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := plugintest.Grid(c.spec)
-			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p,
+			res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "OPT", Problem: p,
 				Params: map[string]string{pStart: c.start, pSingletons: "none"}})
 			if err != nil {
 				t.Fatal(err)
@@ -59,7 +60,7 @@ func TestNetStartWitnesses(t *testing.T) {
 	p := csptest.Simple2D(t)
 	var cost [2]float64
 	for k, from := range []string{startNet, startNone} {
-		res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p,
+		res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "OPT", Problem: p,
 			Params: map[string]string{pSingletons: "tauargus", pStart: from}})
 		if err != nil {
 			t.Fatal(err)
@@ -95,7 +96,7 @@ func TestGHStartRatio(t *testing.T) {
 		if ratio != "" {
 			params[pGHRatio] = ratio
 		}
-		res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), plugintest.Job{Method: "OPT", Problem: p, Params: params})
+		res, err := plugintest.Serve(t, plugin()).Protect(t.Context(), pluginclient.Job{Method: "OPT", Problem: p, Params: params})
 		if err != nil {
 			t.Fatal(err)
 		}

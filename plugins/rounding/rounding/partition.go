@@ -9,9 +9,9 @@ import (
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 	"github.com/sdcengine/argus/pluginsdk/rounded"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // ErrNotPartitionable reports a table that cannot be partitioned by its

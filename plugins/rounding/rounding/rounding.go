@@ -39,9 +39,9 @@ import (
 	"github.com/sdcengine/argus/plugins/internal/infeasible"
 	"github.com/sdcengine/argus/plugins/internal/lprows"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 	"github.com/sdcengine/argus/pluginsdk/rounded"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // StopRule selects when the search stops.

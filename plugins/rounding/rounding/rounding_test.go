@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/internal/tablegen"
+	"github.com/sdcengine/argus/batch/tablegen"
 	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/infeasible"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 	"github.com/sdcengine/argus/pluginsdk/rounded"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // bruteForce returns the least Σ|a − r| over every zero-restricted rounding

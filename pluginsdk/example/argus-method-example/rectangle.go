@@ -4,8 +4,8 @@ import (
 	"context"
 	"math"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // rectangle is the RECT method.

@@ -3,7 +3,8 @@ package main
 import (
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -18,7 +19,7 @@ func TestRectangle(t *testing.T) {
 	p.Cells.Status[4] = cellstatus.UnsafeFreq
 	p.Cells.Cost = []float64{100, 100, 100, 100, 1, 5, 100, 7, 2}
 	client := plugintest.Serve(t, plugin())
-	res, err := client.Protect(t.Context(), plugintest.Job{Method: "RECT", Problem: p})
+	res, err := client.Protect(t.Context(), pluginclient.Job{Method: "RECT", Problem: p})
 	if err != nil {
 		t.Fatal(err)
 	}

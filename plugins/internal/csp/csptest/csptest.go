@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/hrc"
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
@@ -23,6 +22,7 @@ import (
 	"github.com/sdcengine/argus/internal/testcorpus"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 

@@ -1,6 +1,6 @@
 // The contract between the host and a protection-method plugin.
 //
-// Contract version 1.4 (major 1 = go-plugin protocol version 1 and this
+// Contract version 1.5 (major 1 = go-plugin protocol version 1 and this
 // package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
 // the protection verdicts of ResultBlock and the batch forms of ParamSpec;
 // the host acts on Capabilities.needs_frequency and max_dimensions, and the
@@ -19,6 +19,13 @@
 // one wave) to run on other machines. A plugin of an earlier minor never
 // reads item_service; a host of an earlier minor never sets it, and a
 // plugin then runs its items itself.
+// Minor 5 added the audit's roles (PARAM_ROLE_AUDIT_MODE, _AUDIT_TARGETS,
+// _AUDIT_COLLUDING_CHECK): the host finds the audit's mode, targets and
+// colluding check by them, not by the parameters' names. For an audit
+// method that declares none of them (a plugin of an earlier minor) the host
+// falls back to the names those parameters have always had (mode, targets,
+// colluding_check); a host of an earlier minor sets them by those names,
+// which the audit plugin keeps.
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new
@@ -220,6 +227,19 @@ const (
 	// Bool or int (0 or 1): τ-Argus's partitioning of a rounding, whose
 	// totals may jump further (by Stats.extra["steps_used"]).
 	ParamRole_PARAM_ROLE_ROUNDING_PARTITIONS ParamRole = 6
+	// Enum with the values "bounds" and "verdicts" (contract 1.5): what an
+	// audit computes, the exact attacker interval of every hidden cell, or
+	// protected or not as exactly (intervals may be narrower than the
+	// attacker's for protected cells). The host asks for bounds only when the
+	// job writes them.
+	ParamRole_PARAM_ROLE_AUDIT_MODE ParamRole = 7
+	// Enum with the values "all" and "primaries" (contract 1.5): which hidden
+	// cells an audit judges; the host asks for the primaries alone with
+	// "verdicts".
+	ParamRole_PARAM_ROLE_AUDIT_TARGETS ParamRole = 8
+	// Bool (contract 1.5): the audit also checks the primaries against the
+	// single-respondent primaries colluding, in the same run (verdicts only).
+	ParamRole_PARAM_ROLE_AUDIT_COLLUDING_CHECK ParamRole = 9
 )
 
 // Enum value maps for ParamRole.
@@ -232,15 +252,21 @@ var (
 		4: "PARAM_ROLE_ROUNDING_BASE",
 		5: "PARAM_ROLE_ROUNDING_STEPS",
 		6: "PARAM_ROLE_ROUNDING_PARTITIONS",
+		7: "PARAM_ROLE_AUDIT_MODE",
+		8: "PARAM_ROLE_AUDIT_TARGETS",
+		9: "PARAM_ROLE_AUDIT_COLLUDING_CHECK",
 	}
 	ParamRole_value = map[string]int32{
-		"PARAM_ROLE_UNSPECIFIED":          0,
-		"PARAM_ROLE_SINGLETON_PROTECTION": 1,
-		"PARAM_ROLE_SINGLETON_RULE":       2,
-		"PARAM_ROLE_SLIDING_RATIO":        3,
-		"PARAM_ROLE_ROUNDING_BASE":        4,
-		"PARAM_ROLE_ROUNDING_STEPS":       5,
-		"PARAM_ROLE_ROUNDING_PARTITIONS":  6,
+		"PARAM_ROLE_UNSPECIFIED":           0,
+		"PARAM_ROLE_SINGLETON_PROTECTION":  1,
+		"PARAM_ROLE_SINGLETON_RULE":        2,
+		"PARAM_ROLE_SLIDING_RATIO":         3,
+		"PARAM_ROLE_ROUNDING_BASE":         4,
+		"PARAM_ROLE_ROUNDING_STEPS":        5,
+		"PARAM_ROLE_ROUNDING_PARTITIONS":   6,
+		"PARAM_ROLE_AUDIT_MODE":            7,
+		"PARAM_ROLE_AUDIT_TARGETS":         8,
+		"PARAM_ROLE_AUDIT_COLLUDING_CHECK": 9,
 	}
 )
 
@@ -3502,7 +3528,7 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x10PARAM_TYPE_FLOAT\x10\x03\x12\x15\n" +
 	"\x11PARAM_TYPE_STRING\x10\x04\x12\x13\n" +
 	"\x0fPARAM_TYPE_ENUM\x10\x05\x12\x17\n" +
-	"\x13PARAM_TYPE_DURATION\x10\x06*\xea\x01\n" +
+	"\x13PARAM_TYPE_DURATION\x10\x06*\xc9\x02\n" +
 	"\tParamRole\x12\x1a\n" +
 	"\x16PARAM_ROLE_UNSPECIFIED\x10\x00\x12#\n" +
 	"\x1fPARAM_ROLE_SINGLETON_PROTECTION\x10\x01\x12\x1d\n" +
@@ -3510,7 +3536,10 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x18PARAM_ROLE_SLIDING_RATIO\x10\x03\x12\x1c\n" +
 	"\x18PARAM_ROLE_ROUNDING_BASE\x10\x04\x12\x1d\n" +
 	"\x19PARAM_ROLE_ROUNDING_STEPS\x10\x05\x12\"\n" +
-	"\x1ePARAM_ROLE_ROUNDING_PARTITIONS\x10\x06*\xa7\x01\n" +
+	"\x1ePARAM_ROLE_ROUNDING_PARTITIONS\x10\x06\x12\x19\n" +
+	"\x15PARAM_ROLE_AUDIT_MODE\x10\a\x12\x1c\n" +
+	"\x18PARAM_ROLE_AUDIT_TARGETS\x10\b\x12$\n" +
+	" PARAM_ROLE_AUDIT_COLLUDING_CHECK\x10\t*\xa7\x01\n" +
 	"\x13SingletonProtection\x12$\n" +
 	" SINGLETON_PROTECTION_UNSPECIFIED\x10\x00\x12\x1d\n" +
 	"\x19SINGLETON_PROTECTION_NONE\x10\x01\x12'\n" +
@@ -3579,7 +3608,7 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x0eValidateParams\x12#.sdcplugin.v1.ValidateParamsRequest\x1a$.sdcplugin.v1.ValidateParamsResponse\x12J\n" +
 	"\aProtect\x12\x1c.sdcplugin.v1.ProtectRequest\x1a\x1d.sdcplugin.v1.ProtectResponse(\x010\x012T\n" +
 	"\vItemService\x12E\n" +
-	"\bRunItems\x12\x19.sdcplugin.v1.ItemRequest\x1a\x1a.sdcplugin.v1.ItemResponse(\x010\x01B1Z/github.com/sdcengine/argus/internal/sdcpb;sdcpbb\x06proto3"
+	"\bRunItems\x12\x19.sdcplugin.v1.ItemRequest\x1a\x1a.sdcplugin.v1.ItemResponse(\x010\x01B:Z8github.com/sdcengine/argus/internal/contract/sdcpb;sdcpbb\x06proto3"
 
 var (
 	file_sdcplugin_v1_method_proto_rawDescOnce sync.Once

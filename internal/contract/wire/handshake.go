@@ -20,8 +20,10 @@ const ProtocolVersion = 1
 // declares none, and its methods get one thread unless the user sets more.
 // Minor 4: the host's ItemService (Header.item_service); a plugin of an
 // earlier minor never reads it, and a plugin whose host sets none runs its
-// work items itself.
-const ProtocolMinor = 4
+// work items itself. Minor 5: the audit's roles (mode, targets, colluding
+// check); for an audit method of an earlier minor the host sets those
+// parameters by their names.
+const ProtocolMinor = 5
 
 // MinorRoles is the contract minor that added parameter roles: a plugin of
 // an earlier minor declares none.
@@ -30,6 +32,17 @@ const MinorRoles = 2
 // MinorItems is the contract minor that added the host's item service: a
 // host serves it only to a plugin of this minor or later.
 const MinorItems = 4
+
+// MinorAuditRoles is the contract minor that added the audit's parameter
+// roles (RoleAuditMode, RoleAuditTargets, RoleAuditColludingCheck).
+const MinorAuditRoles = 5
+
+// HostMinorFlag is the flag (--host-minor=N) through which a host since
+// contract 1.5 tells a plugin's "describe" command its contract minor, as
+// HostInfo.protocol_minor does in Describe; a plugin describes to a host
+// that passes none (an earlier host) no role newer than 1.4. Plugins before
+// 1.5 ignore it.
+const HostMinorFlag = "host-minor"
 
 // EnvLogLevel names the environment variable through which the host sets a
 // plugin's log level (trace, debug, info, warn, error).

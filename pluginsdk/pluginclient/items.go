@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 

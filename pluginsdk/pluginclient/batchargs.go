@@ -1,4 +1,4 @@
-package pluginsdk
+package pluginclient
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/pluginsdk"
 )
 
 // BatchArg is one positional argument written after the table number of a
@@ -35,21 +36,21 @@ func batchArgError(i int, notTaken bool, err error) error {
 }
 
 // BatchParams maps the positional arguments of a batch line onto the
-// method's parameters by their [ParamSpec.BatchPosition], reading each as
-// its [ParamSpec.Batch] form says. linked is table number 0 (all tables
-// linked), for which the arguments of [BatchForm.NotLinked] parameters are
+// method's parameters by their [pluginsdk.ParamSpec.BatchPosition], reading each as
+// its [pluginsdk.ParamSpec.Batch] form says. linked is table number 0 (all tables
+// linked), for which the arguments of [pluginsdk.BatchForm.NotLinked] parameters are
 // not read. The arguments are taken in order and the first problem is
 // returned as a *poserr.Error whose Index is the 1-based index of the
 // argument in args and whose message is its cause's: an argument that could
 // not be read (its own Err), one the method does not take (matching
 // [ErrArgNotTaken]), or one its form refuses.
 //
-// The values are what the parameters receive; [ValidateParams] checks them
+// The values are what the parameters receive; [pluginsdk.ValidateParams] checks them
 // further (types, ranges, the method's validator).
-func BatchParams(info MethodInfo, args []BatchArg, linked bool) (map[string]string, error) {
+func BatchParams(info pluginsdk.MethodInfo, args []BatchArg, linked bool) (map[string]string, error) {
 	params := map[string]string{}
 	for i, a := range args {
-		k := slices.IndexFunc(info.Params, func(s ParamSpec) bool { return s.BatchPosition == i+1 })
+		k := slices.IndexFunc(info.Params, func(s pluginsdk.ParamSpec) bool { return s.BatchPosition == i+1 })
 		if k < 0 || linked && info.Params[k].Batch.NotLinked {
 			if err := tooMany(info, linked); err != nil {
 				return nil, batchArgError(i, true, err)
@@ -74,23 +75,23 @@ func BatchParams(info MethodInfo, args []BatchArg, linked bool) (map[string]stri
 }
 
 // readBatchArg reads one argument as form f says.
-func readBatchArg(code string, f BatchForm, text string) (string, error) {
+func readBatchArg(code string, f pluginsdk.BatchForm, text string) (string, error) {
 	var v string
 	var x float64
 	switch f.Syntax {
-	case BatchInt:
+	case pluginsdk.BatchInt:
 		n, err := lex.ParseInt(text)
 		if err != nil {
 			return "", fmt.Errorf("Illegal value (%s) for %s in %s", text, f.Label, code)
 		}
 		v, x = strconv.Itoa(n), float64(n)
-	case BatchDouble:
+	case pluginsdk.BatchDouble:
 		d, err := lex.ToDouble(text)
 		if err != nil {
 			return "", err
 		}
 		v, x = strconv.FormatFloat(d, 'g', -1, 64), d
-	case BatchFlag:
+	case pluginsdk.BatchFlag:
 		if text == "1" {
 			return "1", nil
 		}
@@ -108,11 +109,11 @@ func readBatchArg(code string, f BatchForm, text string) (string, error) {
 
 // tooMany is τ-Argus's complaint about one argument too many, for a method
 // whose positional parameters carry τ-Argus's labels; nil for another.
-func tooMany(info MethodInfo, linked bool) error {
+func tooMany(info pluginsdk.MethodInfo, linked bool) error {
 	var labels []string
 	cut := false
 	for pos := 1; ; pos++ {
-		k := slices.IndexFunc(info.Params, func(s ParamSpec) bool { return s.BatchPosition == pos })
+		k := slices.IndexFunc(info.Params, func(s pluginsdk.ParamSpec) bool { return s.BatchPosition == pos })
 		if k < 0 {
 			break
 		}

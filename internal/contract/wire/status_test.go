@@ -3,8 +3,8 @@ package wire
 import (
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // TestStatusWire checks that the wire enum and cellstatus agree on every

@@ -1,6 +1,6 @@
 // The contract between the host and a protection-method plugin.
 //
-// Contract version 1.4 (major 1 = go-plugin protocol version 1 and this
+// Contract version 1.5 (major 1 = go-plugin protocol version 1 and this
 // package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
 // the protection verdicts of ResultBlock and the batch forms of ParamSpec;
 // the host acts on Capabilities.needs_frequency and max_dimensions, and the
@@ -19,6 +19,13 @@
 // one wave) to run on other machines. A plugin of an earlier minor never
 // reads item_service; a host of an earlier minor never sets it, and a
 // plugin then runs its items itself.
+// Minor 5 added the audit's roles (PARAM_ROLE_AUDIT_MODE, _AUDIT_TARGETS,
+// _AUDIT_COLLUDING_CHECK): the host finds the audit's mode, targets and
+// colluding check by them, not by the parameters' names. For an audit
+// method that declares none of them (a plugin of an earlier minor) the host
+// falls back to the names those parameters have always had (mode, targets,
+// colluding_check); a host of an earlier minor sets them by those names,
+// which the audit plugin keeps.
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new

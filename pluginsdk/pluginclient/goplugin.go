@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/internal/contract/wire"
 )
 
 // PluginSet returns the go-plugin plugin set a host uses to launch method

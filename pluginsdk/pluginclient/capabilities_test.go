@@ -3,8 +3,8 @@ package pluginclient
 import (
 	"testing"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // TestFit: without NeedsFrequency the problem sent has no frequencies, and

@@ -12,6 +12,11 @@
 // and the Client builds the wire header from it in one place (header in
 // stream.go).
 //
-// The package is internal to the module: third-party plugins need none of
-// it; their tests reach the Client and Job through pluginsdk/plugintest.
+// It also maps a τ-Argus batch line's positional arguments onto a method's
+// parameters ([BatchParams]), as the method's batch forms say.
+//
+// The package imports pluginsdk, so it sits above the SDK, beside
+// pluginsdk/plugintest, which drives plugins with it (go-plugin shares
+// client and server the same way). A method author needs none of it but
+// the Client that plugintest.Serve returns and the Job it sends.
 package pluginclient

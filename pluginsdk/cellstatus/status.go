@@ -11,7 +11,9 @@
 // suppressed, primary unsafe cells and secondary suppressions.
 //
 // The package imports only the standard library so that every other package
-// can use it.
+// can use it: it is a leaf below every layer, argusio included. It lives in
+// pluginsdk because a method author needs it and imports pluginsdk/...
+// only.
 package cellstatus
 
 import (

@@ -7,7 +7,8 @@
 // The two codecs themselves are split by direction: the plugin's side
 // (decode a Problem, encode a Result) is unexported in package pluginsdk,
 // which its Serve needs; the host's side (encode a Problem, decode a
-// Result) is in internal/pluginclient. Package wire imports only the
-// generated code (internal/sdcpb), argusio/cellstatus, go-plugin's handshake
-// type and the standard library, so both sides can import it.
+// Result) is in pluginsdk/pluginclient. Package wire imports only the
+// generated code (internal/contract/sdcpb), the leaf pluginsdk/cellstatus,
+// go-plugin's handshake type and the standard library, so both sides can
+// import it.
 package wire

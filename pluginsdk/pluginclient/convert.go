@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/sdcengine/argus/internal/sdcpb"
-	"github.com/sdcengine/argus/internal/wire"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/pluginsdk"
-	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // This file converts what the host receives from a plugin (its

@@ -37,10 +37,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/batch/tablegen"
 	"github.com/sdcengine/argus/internal/cputime"
-	"github.com/sdcengine/argus/internal/tablegen"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
@@ -124,7 +125,7 @@ func runOne(b *testing.B, m Method, dims, size int) {
 	if threads == 0 {
 		threads = 2
 	}
-	job := plugintest.Job{Method: m.Code, Problem: p, Params: m.Params,
+	job := pluginclient.Job{Method: m.Code, Problem: p, Params: m.Params,
 		Limits: pluginsdk.Limits{TimeLimit: envDuration("ARGUS_SCALE_LIMIT", 10*time.Minute), Threads: threads, Seed: 1}}
 	resetPeakRSS()
 	var res *pluginsdk.Result

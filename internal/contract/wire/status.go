@@ -3,8 +3,8 @@ package wire
 import (
 	"fmt"
 
-	"github.com/sdcengine/argus/argusio/cellstatus"
-	"github.com/sdcengine/argus/internal/sdcpb"
+	"github.com/sdcengine/argus/internal/contract/sdcpb"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // StatusesToProto and StatusesFromProto are the only conversions between
