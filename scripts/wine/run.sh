@@ -19,8 +19,11 @@
 #              message), a plugin that exits with status 7 (exit 2, the
 #              status named), a plugin killed from outside (exit 2)
 #
-# It builds what is missing: dist/windows-amd64 and dist/linux-amd64 with
-# scripts/cross/build.sh (HiGHS for Windows is built once, see highs.sh),
+# LINUX_BUILD names another Linux build to compare with, e.g. one whose
+# plugins link the Windows build's HiGHS (HIGHS_SOURCE=1 build.sh
+# linux-amd64 DIR). It builds what is missing: dist/windows-amd64 and
+# dist/linux-amd64 with scripts/cross/build.sh (HiGHS for Windows is built
+# once, see highs.sh),
 # and the Wine prefix ($ARGUS_CACHE/wineprefix unless WINEPREFIX is set)
 # with a stand-in bcryptprimitives.dll (see bcryptprimitives.c). Needs
 # Debian's wine64 (the loader is /usr/lib/wine/wine64; WINE overrides).
@@ -38,7 +41,7 @@ wine=${WINE:-/usr/lib/wine/wine64}
 	exit 2
 }
 win=$root/dist/windows-amd64
-lin=$root/dist/linux-amd64
+lin=${LINUX_BUILD:-$root/dist/linux-amd64}
 work=$(mktemp -d /tmp/argus-wine.XXXXXX)
 trap '[ "${KEEP:-0}" = 1 ] || rm -rf "$work"' EXIT
 cases=("$@")
@@ -58,7 +61,7 @@ check() { # check NAME OK(0/1) DETAIL
 # --- set-up --------------------------------------------------------------
 cd "$root"
 [ -x "$win/argus.exe" ] || scripts/cross/build.sh windows-amd64 >&2 || exit 2
-[ -x "$lin/argus" ] || scripts/cross/build.sh linux-amd64 >&2 || exit 2
+[ -x "$lin/argus" ] || scripts/cross/build.sh linux-amd64 "$lin" >&2 || exit 2
 if [ ! -d "$WINEPREFIX/drive_c/windows/system32" ]; then
 	mkdir -p "$WINEPREFIX"
 	"$wine" wineboot -i >/dev/null 2>&1
