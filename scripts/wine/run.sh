@@ -252,7 +252,7 @@ case_limits() {
 	for mode in hang-with-child crash slow; do
 		d=$work/limits-$mode
 		mkdir -p "$d"
-		cp testdata/demo/tau_testW.asc testdata/demo/tau_testW.rda "$d/"
+		cp testdata/demo/tau_testW.asc testdata/demo/tau_testW.rda testdata/demo/region2.hrc "$d/"
 		job "$d/job.arb" '"Size""Region"' 'P(15,1)' "TEST(1,$mode)"
 		t0=$(date +%s)
 		if [ $mode = slow ]; then
@@ -280,7 +280,8 @@ case_limits() {
 			check "plugin exits with 7" $? "exit $code; $(grep -h -m1 -i 'status 7' "$d/log.txt" "$d/out.txt" | cut -c1-120)"
 			;;
 		slow)
-			[ "$code" = 2 ] && [ "$left" = 0 ]
+			# The job must have reached the plugin (not failed before it).
+			[ "$code" = 2 ] && [ "$left" = 0 ] && grep -q 'plugin test crashed' "$d/log.txt"
 			check "plugin killed from outside" $? "exit $code, ${left} left; $(grep -h -m1 -i 'plugin' "$d/log.txt" | cut -c1-120)"
 			;;
 		esac
