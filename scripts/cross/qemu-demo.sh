@@ -21,10 +21,6 @@
 # included (a static link, or no -L with libc6:arm64 and libstdc++6:arm64
 # installed, also work). LD_LIBRARY_PATH inside the guest (-E) makes the
 # cross ld.so load the cross libc and libstdc++.
-#
-# Open: in 3 of 7 runs on a loaded machine some plugins under qemu died of
-# SIGKILL seconds after starting ("describe: signal: killed", not the
-# describe limit), and the demo stopped with exit 2; cause not found.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
