@@ -36,6 +36,9 @@ sysroot=${QEMU_LD_PREFIX:-/usr/aarch64-linux-gnu}
 	echo "qemu-demo.sh: no arm64 C library in $sysroot (apt-get install gcc-aarch64-linux-gnu g++-aarch64-linux-gnu)" >&2
 	exit 2
 }
+# The host's process-tree tags must name the start time other processes
+# see, even emulated (qemu-user makes up a process's own /proc/PID/stat).
+GOARCH=arm64 CGO_ENABLED=0 go test -count=1 -exec "$qemu" -run TestHostIDAsOthersSeeIt ./host/proctree >&2 || exit 1
 work=$(mktemp -d /tmp/argus-qemu.XXXXXX)
 trap '[ "${KEEP:-0}" = 1 ] || rm -rf "$work"' EXIT
 mkdir -p "$work/bin/plugins" "$work/arm/testdata" "$work/amd/testdata"
