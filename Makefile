@@ -7,7 +7,7 @@ PROTO_DIR := pluginsdk/proto
 PROTO := $(PROTO_DIR)/sdcplugin/v1/method.proto
 PB_OUT := internal/contract/sdcpb
 
-.PHONY: all build demo test generate check-generated clean windows linux-arm64 darwin wine-test
+.PHONY: all build demo test generate check-generated clean windows linux-arm64 linux-arm64-demo darwin wine-test
 
 all: build
 
@@ -43,13 +43,17 @@ check-generated: generate
 
 # windows builds argus.exe and plugins\argus-method-*.exe (HiGHS built
 # from source once, cached) and the release zip in dist/; linux-arm64 the
-# arm64 build; darwin a compile check; wine-test runs the Windows build
-# under Wine against the Linux build (see the README).
+# arm64 build, linux-arm64-demo its demo under qemu-user against the amd64
+# build's; darwin a compile check; wine-test runs the Windows build under
+# Wine against the Linux build (see the README).
 windows:
 	scripts/cross/build.sh windows-amd64
 
 linux-arm64:
 	scripts/cross/build.sh linux-arm64
+
+linux-arm64-demo:
+	scripts/cross/qemu-demo.sh
 
 darwin:
 	scripts/cross/build.sh darwin-arm64

@@ -40,9 +40,16 @@ type proc struct {
 	zombie          bool
 }
 
-// readProc reads /proc/pid/stat.
+// readProc reads the stat file of pid's main thread, /proc/pid/task/pid/stat
+// (the same fields as /proc/pid/stat). Not /proc/pid/stat: qemu-user answers
+// a process's reads of its own /proc/self/stat and /proc/PID/stat with
+// made-up values (process group 0, a start time a few ticks off), so a host
+// under emulation would tag its trees with a start time that every other
+// host's SweepStale, reading the real file, takes for a dead host's, and
+// kill its plugins.
 func readProc(pid int) (proc, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	id := strconv.Itoa(pid)
+	b, err := os.ReadFile("/proc/" + id + "/task/" + id + "/stat")
 	if err != nil {
 		return proc{}, false
 	}

@@ -9,7 +9,11 @@
 #                  and the release zip dist/argus-VERSION-windows-amd64.zip
 #   linux-arm64    argus + plugins/ (gohighs's arm64 library, Debian's
 #                  aarch64 cross compiler; needs zlib1g-dev:arm64)
-#   linux-amd64    the same natively, stamped like the others (reference)
+#   linux-amd64    the same natively, stamped like the others (reference);
+#                  with HIGHS_SOURCE=1 its plugins link the HiGHS that
+#                  highs.sh builds from source (the Windows build's version)
+#                  instead of gohighs's, to tell HiGHS's version from the
+#                  platform when the two builds' results differ
 #   darwin-amd64, darwin-arm64
 #                  compile check only: no macOS linker here, so the host is
 #                  built and the plugins are compiled and vetted without
@@ -41,6 +45,7 @@ gohighs_version() { # the HiGHS version of the library gohighs ships
 }
 
 cgo_env=()
+modfile=()
 case $target in
 windows-amd64)
 	lib=$(scripts/cross/highs.sh windows-amd64)
@@ -58,6 +63,21 @@ linux-arm64)
 linux-amd64)
 	highs=$(gohighs_version)
 	extld=
+	if [ "${HIGHS_SOURCE:-0}" = 1 ]; then
+		# A private copy of gohighs whose archive is the source-built one,
+		# named by a go.mod copy (-modfile): the repository is untouched.
+		lib=$(scripts/cross/highs.sh linux-amd64)
+		highs=$(basename "$(dirname "$lib")" | sed -E 's/^highs-([0-9.]+)-.*/\1/')
+		mod=$(mktemp -d)
+		trap 'rm -rf "$mod"' EXIT
+		cp -r "$(go list -m -f '{{.Dir}}' github.com/bartolsthoorn/gohighs)" "$mod/gohighs"
+		chmod -R u+w "$mod/gohighs"
+		cp "$lib/libhighs.a" "$mod/gohighs/internal/highs/lib/linux_amd64/libhighs.a"
+		cp go.mod "$mod/go.mod"
+		cp go.sum "$mod/go.sum"
+		go mod edit -modfile="$mod/go.mod" -replace "github.com/bartolsthoorn/gohighs=$mod/gohighs"
+		modfile=(-modfile="$mod/go.mod")
+	fi
 	;;
 darwin-amd64 | darwin-arm64)
 	highs=$(gohighs_version)
@@ -86,7 +106,7 @@ if [ "$goos" = darwin ]; then
 fi
 
 env GOOS="$goos" GOARCH="$goarch" CGO_ENABLED=1 "${cgo_env[@]}" \
-	go build -trimpath \
+	go build -trimpath "${modfile[@]}" \
 	-ldflags "$extld -X github.com/sdcengine/argus/internal/solver.wantVersion=$highs" \
 	-o "$out/plugins/" ./plugins/...
 echo "built $target (HiGHS $highs, commit $commit) in $(($(date +%s) - start)) s wall into $out" >&2

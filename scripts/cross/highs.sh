@@ -4,6 +4,8 @@
 # cache directory outside the repository. Prints the library's directory.
 #
 #   scripts/cross/highs.sh windows-amd64
+#   scripts/cross/highs.sh linux-amd64    # the same HiGHS for a native build,
+#                                         # to compare with the Windows one
 #
 # Environment:
 #   ARGUS_CACHE   cache directory (default ${XDG_CACHE_HOME:-~/.cache}/argus);
@@ -25,11 +27,12 @@
 # once.
 set -euo pipefail
 
-target=${1:?usage: highs.sh windows-amd64}
+target=${1:?usage: highs.sh windows-amd64|linux-amd64}
 case $target in
 windows-amd64) triplet=x86_64-w64-mingw32 system=Windows processor=AMD64 ;;
+linux-amd64) triplet= ;;
 *)
-	echo "highs.sh: unsupported target $target (linux and darwin use gohighs's library)" >&2
+	echo "highs.sh: unsupported target $target (linux and darwin builds use gohighs's library; linux-amd64 here is for comparisons)" >&2
 	exit 2
 	;;
 esac
@@ -66,7 +69,9 @@ if [ -f "$prefix/lib/libhighs.a" ]; then
 fi
 
 # 2. Configure and build in the cache (not in the repository).
-for tool in cmake ninja "$triplet-gcc-posix" "$triplet-g++-posix"; do
+tools=(cmake ninja gcc g++)
+[ -z "$triplet" ] || tools=(cmake ninja "$triplet-gcc-posix" "$triplet-g++-posix")
+for tool in "${tools[@]}"; do
 	command -v "$tool" >/dev/null || {
 		echo "highs.sh: $tool not found (apt-get install gcc-mingw-w64 g++-mingw-w64 cmake ninja-build)" >&2
 		exit 1
@@ -77,7 +82,10 @@ rm -rf "$work"
 mkdir -p "$work"
 tar -xJf "$tarball" -C "$work"
 src=$(ls -d "$work"/HiGHS-* | head -1)
-cat >"$work/toolchain.cmake" <<EOF
+# Native: position-independent code, since Debian's gcc links PIE.
+toolchain=(-DCMAKE_POSITION_INDEPENDENT_CODE=ON)
+if [ -n "$triplet" ]; then
+	cat >"$work/toolchain.cmake" <<EOF
 set(CMAKE_SYSTEM_NAME $system)
 set(CMAKE_SYSTEM_PROCESSOR $processor)
 set(CMAKE_C_COMPILER $triplet-gcc-posix)
@@ -88,9 +96,11 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 EOF
+	toolchain=(-DCMAKE_TOOLCHAIN_FILE="$work/toolchain.cmake")
+fi
 start=$(date +%s)
 cmake -S "$src" -B "$work/build" -G Ninja \
-	-DCMAKE_TOOLCHAIN_FILE="$work/toolchain.cmake" \
+	"${toolchain[@]}" \
 	-DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DFAST_BUILD=ON \
 	-DZLIB=OFF -DBUILD_TESTING=OFF -DHIGHSINT64=OFF >&2
 nice -n 10 ninja -C "$work/build" -j "$jobs" highs >&2
