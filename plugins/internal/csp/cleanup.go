@@ -72,13 +72,18 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 		}
 	}
 	wz := make([]sparse, len(keys)) // each key's witness
+	work0 := e.pool.work()
+	cubesOnly := false // Options.CleanupWork is spent
 	route := func(w *worker, k int) (sparse, bool, error) {
 		kk := keys[k]
 		a := amount(kk)
-		if w.rt.sparse || e.opts.Hypercubes {
+		if w.rt.sparse || e.opts.Hypercubes || cubesOnly {
 			if z := e.hypercube(e.reqs.tasks[kk.t].col, kk.d, a, y, true); z != nil {
 				return toSparse(z, a), true, nil
 			}
+		}
+		if cubesOnly {
+			return sparse{}, false, nil
 		}
 		z, err := w.rt.route(ctx, &routeSpec{j: e.reqs.tasks[kk.t].col, dir: kk.d, amount: a, y: y, restrict: true,
 			exclude: -1, inUse: 1})
@@ -150,8 +155,8 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 	var pins pinScratch
 	var routed, removed, kept, keptRoutes atomic.Int64
 	defer func() {
-		e.logf("clean-up: %d of %d witnesses routed, %d candidates, %d removed, %d kept after rerouting, %d reroutes (%d for kept)",
-			firstRoutes.Load(), len(keys), len(cand), removed.Load(), kept.Load(), routed.Load(), keptRoutes.Load())
+		e.logf("clean-up: %d of %d witnesses routed, %d candidates, %d removed, %d kept after rerouting, %d reroutes (%d for kept), LP work %.3g, hypercubes only %v",
+			firstRoutes.Load(), len(keys), len(cand), removed.Load(), kept.Load(), routed.Load(), keptRoutes.Load(), e.pool.work()-work0, cubesOnly)
 	}()
 	seen := make([]int32, len(keys))
 	fails := make([]int32, len(keys)) // failed reroutes per key
@@ -166,6 +171,9 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 		}
 		if !e.localOK(y, g) {
 			continue
+		}
+		if b := e.opts.CleanupWork; b > 0 && !cubesOnly && e.pool.work()-work0 >= b {
+			cubesOnly = true
 		}
 		stamp++
 		var aff []int
