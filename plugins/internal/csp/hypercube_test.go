@@ -2,6 +2,7 @@ package csp
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
@@ -208,5 +209,38 @@ func TestCleanupRoutes(t *testing.T) {
 	}
 	if cost[true] <= cost[false] {
 		t.Errorf("bounded clean-up costs %v, unbounded %v: want the bound to leave secondaries", cost[true], cost[false])
+	}
+}
+
+// TestCleanupWork: a clean-up whose LP work is spent after its first
+// reroutes (Options.CleanupWork) goes on with hypercube reroutes alone:
+// fewer routing LPs than without the bound, a pattern the audit calls
+// protected, and the same pattern on every run.
+func TestCleanupWork(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 6, 5}, Seed: 3, PrimaryFraction: 0.1})
+	lps := map[bool]int64{}
+	for _, bounded := range []bool{false, true} {
+		o := Options{HeuristicOnly: true, Hypercubes: true, Workers: 1}
+		if bounded {
+			o.CleanupWork = 1 // spent by the first reroute by LP
+		}
+		var first []bool
+		for run := range 2 {
+			sol, err := Solve(t.Context(), FromProblem(p, p.Relations), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run == 0 {
+				first, lps[bounded] = sol.Suppressed, sol.Stats.RouterLPs
+				if n := auditPattern(t, p, sol.Suppressed); n > 0 {
+					t.Errorf("bounded %v: audit: %d primaries under-protected", bounded, n)
+				}
+			} else if !slices.Equal(first, sol.Suppressed) {
+				t.Errorf("bounded %v: two runs gave different patterns", bounded)
+			}
+		}
+	}
+	if lps[false] < 4 || lps[true] >= lps[false] {
+		t.Errorf("routing LPs: %d with the bound, %d without; want fewer with it (and some without)", lps[true], lps[false])
 	}
 }
