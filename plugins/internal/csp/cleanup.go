@@ -136,7 +136,7 @@ func (c *cleanupRun) route(w *worker, k int) (sparse, bool, error) {
 	kk := c.keys[k]
 	a := c.amount(kk)
 	if w.rt.sparse || e.opts.Hypercubes || c.cubesOnly {
-		if z := e.hypercube(e.reqs.tasks[kk.t].col, kk.d, a, c.y, true); z != nil {
+		if z := e.cubes().witness(e.reqs.tasks[kk.t].col, kk.d, a, c.y, true); z != nil {
 			return toSparse(z, a), true, nil
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -110,7 +111,22 @@ func (h *hypergrid) key(c []int32) int64 { return int64(h.dense.Index(c)) }
 // stride is the distance in key between neighbouring codes of dimension d.
 func (h *hypergrid) stride(d int) int64 { return int64(h.dense.Stride(d)) }
 
-// hypercube returns a hypercube witness for column j moving by amount in
+// cubeWitnesses finds hypercube witnesses on the model's grid (m.hyper):
+// the engine's view for one call (engine.cubes), counting what it finds in
+// found (Stats.Hypercubes).
+type cubeWitnesses struct {
+	m     *model
+	logf  func(format string, args ...any)
+	trace bool // logf writes somewhere (Options.Logf)
+	found *atomic.Int64
+}
+
+// cubes returns the engine's hypercube witnesses.
+func (e *engine) cubes() *cubeWitnesses {
+	return &cubeWitnesses{m: e.model, logf: e.logf, trace: e.opts.Logf != nil, found: &e.hypercubes}
+}
+
+// witness returns a hypercube witness for column j moving by amount in
 // direction dir (a deviation per column, nil when none is found): corners
 // in the pattern y (or always on) cost nothing, others their column's cost;
 // restrict forbids corners outside the pattern.
@@ -118,8 +134,8 @@ func (h *hypergrid) stride(d int) int64 { return int64(h.dense.Stride(d)) }
 // A column without coordinates (τ-Argus's virtual cells, sums of cells of a
 // relation) moves with a hypercube around another column of one of its
 // relations that has them.
-func (e *engine) hypercube(j, dir int, amount float64, y []bool, restrict bool) []float64 {
-	m := e.model
+func (cw *cubeWitnesses) witness(j, dir int, amount float64, y []bool, restrict bool) []float64 {
+	m := cw.m
 	h := m.hyper
 	if h == nil {
 		return nil
@@ -127,7 +143,7 @@ func (e *engine) hypercube(j, dir int, amount float64, y []bool, restrict bool) 
 	D := len(h.g.Sizes)
 	hasCoords := func(g int) bool { i := m.reqCell[g]; return i >= 0 && (i+1)*D <= len(h.g.Coords) }
 	if hasCoords(j) {
-		return e.cubeAround(j, j, dir, amount, y, restrict)
+		return cw.cubeAround(j, j, dir, amount, y, restrict)
 	}
 	sign := 1.0
 	if dir == down {
@@ -146,7 +162,7 @@ func (e *engine) hypercube(j, dir int, amount float64, y []bool, restrict bool) 
 			if v < 0 {
 				gd = down
 			}
-			z := e.cubeAround(j, g, gd, math.Abs(v), y, restrict)
+			z := cw.cubeAround(j, g, gd, math.Abs(v), y, restrict)
 			if z != nil && sign*z[j] >= amount*(1-1e-9) {
 				return z
 			}
@@ -159,33 +175,33 @@ func (e *engine) hypercube(j, dir int, amount float64, y []bool, restrict bool) 
 // (which has coordinates) moving by amount in direction dir, in which column
 // j moves too (j is center, or a column without coordinates whose relations the
 // corners determine).
-func (e *engine) cubeAround(j, center, dir int, amount float64, y []bool, restrict bool) []float64 {
-	if z := e.cubePass(j, center, dir, amount, y, restrict, false); z != nil {
+func (cw *cubeWitnesses) cubeAround(j, center, dir int, amount float64, y []bool, restrict bool) []float64 {
+	if z := cw.cubePass(j, center, dir, amount, y, restrict, false); z != nil {
 		return z
 	}
-	return e.cubePass(j, center, dir, amount, y, restrict, true)
+	return cw.cubePass(j, center, dir, amount, y, restrict, true)
 }
 
 // cubePass is one pass of cubeAround: a single hypercube whose corners can
 // all move by the amount, or (sum) a sum of hypercubes, each moving the
 // column by what the capacities of its corners left by the previous ones
 // allow (a large primary among small cells).
-func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict, sum bool) []float64 {
-	cs := e.newCubeSearch(j, center, dir, amount, y, restrict, sum)
+func (cw *cubeWitnesses) cubePass(j, center, dir int, amount float64, y []bool, restrict, sum bool) []float64 {
+	cs := cw.newCubeSearch(j, center, dir, amount, y, restrict, sum)
 	alts := cs.alternatives()
 	if alts == nil {
 		return nil
 	}
 	cubes := cs.combinations(alts)
-	if e.opts.Logf != nil && len(cubes) == 0 {
-		e.logf("hypercube around column %d dir %d amount %g: no combination of alternatives has every corner", center, dir, amount)
+	if cw.trace && len(cubes) == 0 {
+		cw.logf("hypercube around column %d dir %d amount %g: no combination of alternatives has every corner", center, dir, amount)
 	}
 	if sum {
 		return cs.sumOf(alts, cubes)
 	}
 	for _, c := range cubes[:min(len(cubes), 3)] {
-		if z := e.balance(center, dir, amount, cs.corners(alts, c.pick), true); z != nil {
-			e.hypercubes.Add(1)
+		if z := cw.balance(center, dir, amount, cs.corners(alts, c.pick), true); z != nil {
+			cw.found.Add(1)
 			return z
 		}
 	}
@@ -195,7 +211,7 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 // cubeSearch is one pass of the search for a hypercube witness around
 // column center (cubePass).
 type cubeSearch struct {
-	e              *engine
+	cw             *cubeWitnesses
 	j, center, dir int
 	amount         float64
 	y              []bool
@@ -223,12 +239,12 @@ type cube struct {
 }
 
 // newCubeSearch prepares a pass of cubePass.
-func (e *engine) newCubeSearch(j, center, dir int, amount float64, y []bool, restrict, sum bool) *cubeSearch {
-	m := e.model
+func (cw *cubeWitnesses) newCubeSearch(j, center, dir int, amount float64, y []bool, restrict, sum bool) *cubeSearch {
+	m := cw.m
 	h := m.hyper
 	D := len(h.g.Sizes)
 	i := m.reqCell[center]
-	cs := &cubeSearch{e: e, j: j, center: center, dir: dir, amount: amount, y: y, restrict: restrict, sum: sum,
+	cs := &cubeSearch{cw: cw, j: j, center: center, dir: dir, amount: amount, y: y, restrict: restrict, sum: sum,
 		home: h.g.Coords[i*D : (i+1)*D], s0: 1}
 	cs.base = h.key(cs.home)
 	if dir == down {
@@ -266,7 +282,7 @@ func (cs *cubeSearch) flip(d int, v int32) float64 {
 // colAt returns the column of the cell at key k, −1 when there is no cell
 // there or it cannot move (in direction sign), and its cost to add.
 func (cs *cubeSearch) colAt(k int64, sign float64) (int, float64) {
-	m := cs.e.model
+	m := cs.cw.m
 	c, ok := m.hyper.at[k]
 	if !ok {
 		return -1, 0
@@ -295,7 +311,7 @@ func (cs *cubeSearch) colAt(k int64, sign float64) (int, float64) {
 // cost of the edge cell, with the total among them; nil when a dimension
 // has none.
 func (cs *cubeSearch) alternatives() [][]alt {
-	h := cs.e.model.hyper
+	h := cs.cw.m.hyper
 	D := len(h.g.Sizes)
 	alts := make([][]alt, D)
 	for d := range D {
@@ -312,7 +328,7 @@ func (cs *cubeSearch) alternatives() [][]alt {
 			alts[d] = append(alts[d], alt{delta, f, c})
 		}
 		if len(alts[d]) == 0 {
-			cs.e.logf("hypercube around column %d dir %d amount %g: no alternative code in dimension %d", cs.center, cs.dir, cs.amount, d)
+			cs.cw.logf("hypercube around column %d dir %d amount %g: no alternative code in dimension %d", cs.center, cs.dir, cs.amount, d)
 			return nil
 		}
 		slices.SortStableFunc(alts[d], func(a, b alt) int { return cmp.Compare(a.cost, b.cost) })
@@ -391,18 +407,18 @@ func (cs *cubeSearch) corners(alts [][]alt, pick []int) []int {
 	if cs.j != cs.center {
 		corners = append(corners, cs.j)
 	}
-	return cs.e.withSums(corners)
+	return cs.cw.withSums(corners)
 }
 
 // sumOf adds up the first hypercubes, each moving the column by what the
 // capacities its corners have left allow, until the amount is reached: the
 // sum, or nil when it is not reached or does not balance.
 func (cs *cubeSearch) sumOf(alts [][]alt, cubes []cube) []float64 {
-	e, m := cs.e, cs.e.model
+	cw, m := cs.cw, cs.cw.m
 	total := make([]float64, m.n)
 	left := cs.amount
 	for _, c := range cubes[:min(len(cubes), 40)] {
-		u := e.balance(cs.center, cs.dir, 1, cs.corners(alts, c.pick), false)
+		u := cw.balance(cs.center, cs.dir, 1, cs.corners(alts, c.pick), false)
 		if u == nil {
 			continue
 		}
@@ -425,8 +441,8 @@ func (cs *cubeSearch) sumOf(alts [][]alt, cubes []cube) []float64 {
 			break
 		}
 	}
-	if left <= cs.amount*1e-9 && e.balanced(total, cs.amount) {
-		e.hypercubes.Add(1)
+	if left <= cs.amount*1e-9 && cw.balanced(total, cs.amount) {
+		cw.found.Add(1)
 		return total
 	}
 	return nil
@@ -435,8 +451,8 @@ func (cs *cubeSearch) sumOf(alts [][]alt, cubes []cube) []float64 {
 // withSums appends to the columns cols those without coordinates in their
 // relations (τ-Argus's virtual cells, sums of cells): they move with their
 // terms, and balance derives how.
-func (e *engine) withSums(cols []int) []int {
-	m := e.model
+func (cw *cubeWitnesses) withSums(cols []int) []int {
+	m := cw.m
 	var seen map[int]bool
 	for _, g := range cols {
 		rows, _ := m.col(g)
@@ -467,8 +483,8 @@ func (e *engine) withSums(cols []int) []int {
 // from the relations through one unknown column at a time. It returns nil
 // when they do not determine every column, a relation does not balance or
 // a column would move beyond its capacity.
-func (e *engine) balance(j, dir int, amount float64, cols []int, capped bool) []float64 {
-	m := e.model
+func (cw *cubeWitnesses) balance(j, dir int, amount float64, cols []int, capped bool) []float64 {
+	m := cw.m
 	z := make([]float64, m.n)
 	known := map[int]bool{}
 	in := map[int]bool{}
@@ -522,7 +538,7 @@ func (e *engine) balance(j, dir int, amount float64, cols []int, capped bool) []
 		}
 		return z
 	}
-	if !e.balanced(z, amount) {
+	if !cw.balanced(z, amount) {
 		return nil
 	}
 	return z
@@ -530,8 +546,8 @@ func (e *engine) balance(j, dir int, amount float64, cols []int, capped bool) []
 
 // balanced reports whether every relation through the columns z moves
 // balances and every column moves within its capacity.
-func (e *engine) balanced(z []float64, amount float64) bool {
-	m := e.model
+func (cw *cubeWitnesses) balanced(z []float64, amount float64) bool {
+	m := cw.m
 	tol := m.eps + 1e-6*math.Max(1, amount)
 	for g, v := range z {
 		if v == 0 {

@@ -36,7 +36,7 @@ func TestHypercubeWitnesses(t *testing.T) {
 				continue
 			}
 			for _, restrict := range []bool{false, true} {
-				z := e.hypercube(tk.col, d, tk.req[d], y, restrict)
+				z := e.cubes().witness(tk.col, d, tk.req[d], y, restrict)
 				if z == nil {
 					continue
 				}
@@ -59,7 +59,7 @@ func TestHypercubeWitnesses(t *testing.T) {
 			}
 		}
 		// Grow the pattern so that restricted searches have something.
-		if z := e.hypercube(tk.col, up, tk.req[up], y, false); z != nil {
+		if z := e.cubes().witness(tk.col, up, tk.req[up], y, false); z != nil {
 			for g, v := range z {
 				y[g] = y[g] || v != 0
 			}
