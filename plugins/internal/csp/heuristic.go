@@ -472,6 +472,12 @@ func (e *engine) heuristic(ctx context.Context, y []bool, guide []float64, share
 	e.fixLocal(y)
 	e.logf("protected: cost %.6g", e.model.patternCost(y))
 	better := e.setIncumbent(y)
+	if better {
+		// Say so before the clean-up: a caller that gives up a solve
+		// without a pattern by some time (MOD's solveCapped) must not
+		// take a long clean-up for a missing pattern.
+		e.progress("protected")
+	}
 	before := slices.Clone(y)
 	var until time.Time
 	if !e.clock.deadline.IsZero() {

@@ -141,8 +141,9 @@ type Deviation struct {
 
 // Progress is a progress report.
 type Progress struct {
-	// Phase is "presolve", "heuristic", "cuts", "local", "master" or
-	// "done".
+	// Phase is "presolve", "protected" (a protected pattern of the
+	// heuristic became the incumbent; its clean-up follows), "heuristic",
+	// "cuts", "local", "master" or "done".
 	Phase string
 	// Objective is the cost of the incumbent (+Inf before the first).
 	Objective float64
