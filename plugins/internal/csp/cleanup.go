@@ -46,7 +46,6 @@ type sparse struct {
 // a heuristic improvement of the incumbent; which columns it tries changes
 // the incumbents found on the way, never the lower bound or the proof.
 func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []bool) error {
-	m := e.model
 	outer := ctx
 	if !until.IsZero() {
 		// The budget's end cancels the LPs in flight.
@@ -55,47 +54,109 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 		defer cancel()
 		defer time.AfterFunc(time.Until(until), cancel).Stop()
 	}
-	var keys []reqKey
-	amount := func(k reqKey) float64 {
-		tk := &e.reqs.tasks[k.t]
-		a := tk.req[k.d]
-		if tk.slide > 0 && k.d == up {
-			a = math.Max(a, tk.slide-tk.req[down])
-		}
-		return a
+	c := e.newCleanupRun(ctx, y, until, keep)
+	err := c.firstWitnesses()
+	if err != nil && outer.Err() == nil {
+		return nil // the budget ended: keep the pattern
 	}
+	if err != nil || slices.Contains(c.found, false) {
+		return err // not protected within the pattern (numerics): keep it
+	}
+	c.candidates()
+	defer c.log()
+	c.removeCandidates()
+	c.storeWitnesses()
+	return nil
+}
+
+// cleanupRun is the state of one clean-up: the requirements (keys) with
+// their witnesses in the pattern, the columns each witness uses, and the
+// candidates for removal.
+type cleanupRun struct {
+	e     *engine
+	ctx   context.Context
+	y     []bool
+	until time.Time
+	keep  []bool
+	keys  []reqKey
+	wz    []sparse // each key's witness
+	found []bool   // the key has a witness in the pattern
+	own   []bool   // the key keeps its last witness as it is
+	// isCand marks the columns that may be removed, cand lists them in
+	// the order they are tried, uses[g] the keys whose witness uses g.
+	isCand []bool
+	cand   []int
+	uses   [][]int32
+	// work0 is the routers' LP work at the start (Options.CleanupWork);
+	// cubesOnly reports that the work is spent.
+	work0     float64
+	cubesOnly bool
+
+	firstRoutes, routed, removed, kept, keptRoutes atomic.Int64
+}
+
+// newCleanupRun lists the requirements of a clean-up of y and its
+// candidates (keep marks columns that stay).
+func (e *engine) newCleanupRun(ctx context.Context, y []bool, until time.Time, keep []bool) *cleanupRun {
+	m := e.model
+	c := &cleanupRun{e: e, ctx: ctx, y: y, until: until, keep: keep}
 	for t := range e.reqs.tasks {
 		for d := range 2 {
-			if amount(reqKey{t, d}) > 0 {
-				keys = append(keys, reqKey{t, d})
+			if c.amount(reqKey{t, d}) > 0 {
+				c.keys = append(c.keys, reqKey{t, d})
 			}
 		}
 	}
-	wz := make([]sparse, len(keys)) // each key's witness
-	route := func(w *worker, k int) (sparse, bool, error) {
-		kk := keys[k]
-		a := amount(kk)
-		if w.rt.sparse || e.opts.Hypercubes {
-			if z := e.hypercube(e.reqs.tasks[kk.t].col, kk.d, a, y, true); z != nil {
-				return toSparse(z, a), true, nil
-			}
-		}
-		z, err := w.rt.route(ctx, &routeSpec{j: e.reqs.tasks[kk.t].col, dir: kk.d, amount: a, y: y, restrict: true,
-			exclude: -1, inUse: 1})
-		if err != nil || z == nil {
-			return sparse{}, false, err
-		}
-		return toSparse(z, a), true, nil
-	}
-	found := make([]bool, len(keys))
-	var firstRoutes atomic.Int64 // keys without a witness that fits
-	yf := e.toFloat(y)
-	isCand := make([]bool, m.n)
+	c.wz = make([]sparse, len(c.keys))
+	c.work0 = e.pool.work()
+	c.found = make([]bool, len(c.keys))
+	c.own = make([]bool, len(c.keys))
+	c.isCand = make([]bool, m.n)
 	for g := range m.n {
-		isCand[g] = y[g] && !m.on[g] && (keep == nil || !keep[g])
+		c.isCand[g] = y[g] && !m.on[g] && (keep == nil || !keep[g])
 	}
-	own := make([]bool, len(keys)) // the key keeps its last witness as it is
-	err := e.pool.forEach(ctx, len(keys), func(w *worker, k int) error {
+	return c
+}
+
+// amount is what requirement k asks for: its direction's protection
+// level, upwards at least what the sliding level leaves.
+func (c *cleanupRun) amount(k reqKey) float64 {
+	tk := &c.e.reqs.tasks[k.t]
+	a := tk.req[k.d]
+	if tk.slide > 0 && k.d == up {
+		a = math.Max(a, tk.slide-tk.req[down])
+	}
+	return a
+}
+
+// route finds a witness for key k within the pattern: a hypercube, else
+// (unless the LP work is spent) the routing LP over the pattern.
+func (c *cleanupRun) route(w *worker, k int) (sparse, bool, error) {
+	e := c.e
+	kk := c.keys[k]
+	a := c.amount(kk)
+	if w.rt.sparse || e.opts.Hypercubes || c.cubesOnly {
+		if z := e.cubes().witness(e.reqs.tasks[kk.t].col, kk.d, a, c.y, true); z != nil {
+			return toSparse(z, a), true, nil
+		}
+	}
+	if c.cubesOnly {
+		return sparse{}, false, nil
+	}
+	z, err := w.rt.route(c.ctx, &routeSpec{j: e.reqs.tasks[kk.t].col, dir: kk.d, amount: a, y: c.y, restrict: true,
+		exclude: -1, inUse: 1})
+	if err != nil || z == nil {
+		return sparse{}, false, err
+	}
+	return toSparse(z, a), true, nil
+}
+
+// firstWitnesses gives every key a witness in the pattern: a stored one
+// that fits, else a route.
+func (c *cleanupRun) firstWitnesses() error {
+	e := c.e
+	yf := e.toFloat(c.y)
+	return e.pool.forEach(c.ctx, len(c.keys), func(w *worker, k int) error {
 		// A stored witness that fits the pattern will do: whether a
 		// column can go does not depend on which witnesses the keys have,
 		// only how many keys must be rerouted. The lean one (routed,
@@ -104,143 +165,169 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 		// is never rerouted (the repair of a master solution, whose
 		// columns are no candidates); it then stays as it is, and the
 		// lean one too.
-		kk := keys[k]
-		if sw := &e.reqs.lean[kk.t][kk.d]; e.holds(sw, yf, amount(kk)) {
-			wz[k], found[k] = sparse{col: sw.col, val: sw.val}, true
+		kk := c.keys[k]
+		if sw := &e.reqs.lean[kk.t][kk.d]; e.holds(sw, yf, c.amount(kk)) {
+			c.wz[k], c.found[k] = sparse{col: sw.col, val: sw.val}, true
 			return nil
 		}
-		if sw := &e.reqs.witnesses[kk.t][kk.d]; keep != nil && e.holds(sw, yf, amount(kk)) &&
-			!slices.ContainsFunc(sw.col, func(g int32) bool { return isCand[g] }) {
-			wz[k], found[k], own[k] = sparse{col: sw.col, val: sw.val}, true, true
+		if sw := &e.reqs.witnesses[kk.t][kk.d]; c.keep != nil && e.holds(sw, yf, c.amount(kk)) &&
+			!slices.ContainsFunc(sw.col, func(g int32) bool { return c.isCand[g] }) {
+			c.wz[k], c.found[k], c.own[k] = sparse{col: sw.col, val: sw.val}, true, true
 			return nil
 		}
-		firstRoutes.Add(1)
-		s, ok, err := route(w, k)
-		wz[k], found[k] = s, ok
+		c.firstRoutes.Add(1)
+		s, ok, err := c.route(w, k)
+		c.wz[k], c.found[k] = s, ok
 		return err
 	})
-	if err != nil && outer.Err() == nil {
-		return nil // the budget ended: keep the pattern
-	}
-	if err != nil || slices.Contains(found, false) {
-		return err // not protected within the pattern (numerics): keep it
-	}
-	uses := make([][]int32, m.n)
-	for k, s := range wz {
+}
+
+// candidates indexes the keys by the columns their witnesses use and
+// orders the candidates: most expensive first (on large tables of four or
+// more dimensions, those carrying the fewest witnesses first).
+func (c *cleanupRun) candidates() {
+	e, m := c.e, c.e.model
+	c.uses = make([][]int32, m.n)
+	for k, s := range c.wz {
 		for _, g := range s.col {
 			if !m.on[g] {
-				uses[g] = append(uses[g], int32(k))
+				c.uses[g] = append(c.uses[g], int32(k))
 			}
 		}
 	}
-	var cand []int
 	for g := range m.n {
-		if isCand[g] {
-			cand = append(cand, g)
+		if c.isCand[g] {
+			c.cand = append(c.cand, g)
 		}
 	}
-	slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(m.cost[b], m.cost[a]) })
+	slices.SortStableFunc(c.cand, func(a, b int) int { return cmp.Compare(m.cost[b], m.cost[a]) })
 	if e.cubeChecks() {
 		// Large tables of four or more dimensions: the witnesses a column
 		// carries first (a start pattern's totals carry hundreds, each
 		// to reroute), then the cost; many cheap tries before the budget
 		// ends rather than a few dear ones.
-		slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(len(uses[a]), len(uses[b])) })
+		slices.SortStableFunc(c.cand, func(a, b int) int { return cmp.Compare(len(c.uses[a]), len(c.uses[b])) })
 	}
+}
+
+// log traces the clean-up's figures.
+func (c *cleanupRun) log() {
+	c.e.logf("clean-up: %d of %d witnesses routed, %d candidates, %d removed, %d kept after rerouting, %d reroutes (%d for kept), LP work %.3g, hypercubes only %v",
+		c.firstRoutes.Load(), len(c.keys), len(c.cand), c.removed.Load(), c.kept.Load(), c.routed.Load(), c.keptRoutes.Load(), c.e.pool.work()-c.work0, c.cubesOnly)
+}
+
+// removeCandidates tries the candidates in order until the context or the
+// budget ends or the reroutes reach Options.CleanupRoutes: a candidate
+// goes when every key whose witness uses it is rerouted without it.
+func (c *cleanupRun) removeCandidates() {
+	e, m := c.e, c.e.model
 	var pins pinScratch
-	var routed, removed, kept, keptRoutes atomic.Int64
-	defer func() {
-		e.logf("clean-up: %d of %d witnesses routed, %d candidates, %d removed, %d kept after rerouting, %d reroutes (%d for kept)",
-			firstRoutes.Load(), len(keys), len(cand), removed.Load(), kept.Load(), routed.Load(), keptRoutes.Load())
-	}()
-	seen := make([]int32, len(keys))
-	fails := make([]int32, len(keys)) // failed reroutes per key
+	seen := make([]int32, len(c.keys))
+	fails := make([]int32, len(c.keys)) // failed reroutes per key
 	stamp := int32(0)
 	maxRoutes := int64(math.MaxInt64)
 	if b := e.opts.CleanupRoutes; b > 0 {
-		maxRoutes = int64(math.Ceil(b * float64(len(keys))))
+		maxRoutes = int64(math.Ceil(b * float64(len(c.keys))))
 	}
-	for _, g := range cand {
-		if ctx.Err() != nil || !until.IsZero() && !time.Now().Before(until) || routed.Load() >= maxRoutes {
+	for _, g := range c.cand {
+		if c.ctx.Err() != nil || !c.until.IsZero() && !time.Now().Before(c.until) || c.routed.Load() >= maxRoutes {
 			break
 		}
-		if !e.localOK(y, g) {
+		if !e.localOK(c.y, g) {
 			continue
+		}
+		if b := e.opts.CleanupWork; b > 0 && !c.cubesOnly && e.pool.work()-c.work0 >= b {
+			c.cubesOnly = true
 		}
 		stamp++
 		var aff []int
-		for _, k := range uses[g] {
-			if seen[k] != stamp && slices.Contains(wz[k].col, int32(g)) {
+		for _, k := range c.uses[g] {
+			if seen[k] != stamp && slices.Contains(c.wz[k].col, int32(g)) {
 				seen[k] = stamp
 				aff = append(aff, int(k))
 			}
 		}
-		y[g] = false
+		c.y[g] = false
 		if len(aff) == 0 {
-			uses[g] = uses[g][:0]
+			c.uses[g] = c.uses[g][:0]
 			continue
 		}
-		if pins.pinned(m, y, aff, func(k int) int { return e.reqs.tasks[keys[k].t].col }) {
+		if pins.pinned(m, c.y, aff, func(k int) int { return e.reqs.tasks[c.keys[k].t].col }) {
 			// Without g a relation fixes a primary that must move: no
 			// witness exists, no LP needed.
-			y[g] = true
+			c.y[g] = true
 			continue
 		}
-		uses[g] = uses[g][:0]
+		c.uses[g] = c.uses[g][:0]
 		// Keys that could not be rerouted before first: the reroutes
 		// stop at the first failure.
 		slices.SortStableFunc(aff, func(a, b int) int { return cmp.Compare(fails[b], fails[a]) })
-		repl := make([]sparse, len(aff))
-		good := make([]bool, len(aff))
-		var failed atomic.Bool
-		before := routed.Load()
-		err := e.pool.forEach(ctx, len(aff), func(w *worker, i int) error {
-			if failed.Load() {
-				return nil // one reroute failed already: g stays
-			}
-			s, ok, err := route(w, aff[i])
-			routed.Add(1)
-			repl[i], good[i] = s, ok
-			if !ok && err == nil {
-				fails[aff[i]]++ // one item per key: no other writer
-				failed.Store(true)
-			}
-			return err
-		})
-		if err != nil || slices.Contains(good, false) {
-			kept.Add(1)
-			keptRoutes.Add(routed.Load() - before)
-			y[g] = true
-			for _, k := range aff {
-				uses[g] = append(uses[g], int32(k))
-			}
-			if err != nil {
-				break // interrupted: y is protected as it stands
-			}
-			continue
+		if !c.reroute(g, aff, fails) {
+			break // interrupted: y is protected as it stands
 		}
-		removed.Add(1)
-		for i, k := range aff {
-			wz[k] = repl[i]
-			for _, h := range repl[i].col {
-				if !m.on[h] {
-					uses[h] = append(uses[h], int32(k))
-				}
+	}
+}
+
+// reroute finds witnesses without column g (removed from the pattern) for
+// the keys aff whose witnesses use it, stopping at the first that fails
+// (counted in fails). When all are found g is gone and they replace the
+// old ones; otherwise g is back. It returns false when interrupted.
+func (c *cleanupRun) reroute(g int, aff []int, fails []int32) bool {
+	e, m := c.e, c.e.model
+	repl := make([]sparse, len(aff))
+	good := make([]bool, len(aff))
+	var failed atomic.Bool
+	before := c.routed.Load()
+	err := e.pool.forEach(c.ctx, len(aff), func(w *worker, i int) error {
+		if failed.Load() {
+			return nil // one reroute failed already: g stays
+		}
+		s, ok, err := c.route(w, aff[i])
+		c.routed.Add(1)
+		repl[i], good[i] = s, ok
+		if !ok && err == nil {
+			fails[aff[i]]++ // one item per key: no other writer
+			failed.Store(true)
+		}
+		return err
+	})
+	if err != nil || slices.Contains(good, false) {
+		c.kept.Add(1)
+		c.keptRoutes.Add(c.routed.Load() - before)
+		c.y[g] = true
+		for _, k := range aff {
+			c.uses[g] = append(c.uses[g], int32(k))
+		}
+		return err == nil
+	}
+	c.removed.Add(1)
+	for i, k := range aff {
+		c.wz[k] = repl[i]
+		for _, h := range repl[i].col {
+			if !m.on[h] {
+				c.uses[h] = append(c.uses[h], int32(k))
 			}
 		}
 	}
-	for k, kk := range keys {
-		if own[k] {
+	return true
+}
+
+// storeWitnesses keeps the witnesses of the final pattern as the keys'
+// lean and last witnesses, so that verifying it needs no LP.
+func (c *cleanupRun) storeWitnesses() {
+	e := c.e
+	for k, kk := range c.keys {
+		if c.own[k] {
 			continue
 		}
-		e.reqs.lean[kk.t][kk.d] = witness{col: slices.Clone(wz[k].col), val: slices.Clone(wz[k].val), value: amount(kk), set: true}
+		a := c.amount(kk)
+		e.reqs.lean[kk.t][kk.d] = witness{col: slices.Clone(c.wz[k].col), val: slices.Clone(c.wz[k].val), value: a, set: true}
 		w := &e.reqs.witnesses[kk.t][kk.d]
-		w.col, w.val, w.value, w.set = wz[k].col, wz[k].val, amount(kk), true
+		w.col, w.val, w.value, w.set = c.wz[k].col, c.wz[k].val, a, true
 		if e.reqs.tasks[kk.t].slide > 0 {
 			w.set = false // sliding requirements are checked by LP
 		}
 	}
-	return nil
 }
 
 // pinScratch holds the work arrays of pinned.

@@ -31,6 +31,8 @@ import (
 //     constraints (8) the heuristic keeps too (separation.go).
 //   - clock (clock.go): the start, the time limit and the context under
 //     which the first pattern is completed.
+//   - cubes (hypercube.go): the hypercube witnesses on the model's grid,
+//     a view of the model with the count of witnesses found.
 //
 // The search (search.go) drives them: preprocessing and the start heuristic
 // (heuristic.go, with its clean-up in cleanup.go), the cutting-plane phase,

@@ -294,9 +294,9 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 				continue
 			}
 			amount := tk.req[d] * margin
-			z := e.hypercube(tk.col, d, amount, y, true)
+			z := e.cubes().witness(tk.col, d, amount, y, true)
 			if z == nil {
-				z = e.hypercube(tk.col, d, amount, y, false)
+				z = e.cubes().witness(tk.col, d, amount, y, false)
 			}
 			if z != nil {
 				support(z, amount)
@@ -385,9 +385,9 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		}
 		if cubes {
 			// A hypercube for the range, as for the directions above.
-			z := e.hypercube(tk.col, d, need, y, true)
+			z := e.cubes().witness(tk.col, d, need, y, true)
 			if z == nil {
-				z = e.hypercube(tk.col, d, need, y, false)
+				z = e.cubes().witness(tk.col, d, need, y, false)
 			}
 			if z != nil {
 				support(z, need)
@@ -472,6 +472,12 @@ func (e *engine) heuristic(ctx context.Context, y []bool, guide []float64, share
 	e.fixLocal(y)
 	e.logf("protected: cost %.6g", e.model.patternCost(y))
 	better := e.setIncumbent(y)
+	if better {
+		// Say so before the clean-up: a caller that gives up a solve
+		// without a pattern by some time (MOD's solveCapped) must not
+		// take a long clean-up for a missing pattern.
+		e.progress("protected")
+	}
 	before := slices.Clone(y)
 	var until time.Time
 	if !e.clock.deadline.IsZero() {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -110,7 +111,22 @@ func (h *hypergrid) key(c []int32) int64 { return int64(h.dense.Index(c)) }
 // stride is the distance in key between neighbouring codes of dimension d.
 func (h *hypergrid) stride(d int) int64 { return int64(h.dense.Stride(d)) }
 
-// hypercube returns a hypercube witness for column j moving by amount in
+// cubeWitnesses finds hypercube witnesses on the model's grid (m.hyper):
+// the engine's view for one call (engine.cubes), counting what it finds in
+// found (Stats.Hypercubes).
+type cubeWitnesses struct {
+	m     *model
+	logf  func(format string, args ...any)
+	trace bool // logf writes somewhere (Options.Logf)
+	found *atomic.Int64
+}
+
+// cubes returns the engine's hypercube witnesses.
+func (e *engine) cubes() *cubeWitnesses {
+	return &cubeWitnesses{m: e.model, logf: e.logf, trace: e.opts.Logf != nil, found: &e.hypercubes}
+}
+
+// witness returns a hypercube witness for column j moving by amount in
 // direction dir (a deviation per column, nil when none is found): corners
 // in the pattern y (or always on) cost nothing, others their column's cost;
 // restrict forbids corners outside the pattern.
@@ -118,8 +134,8 @@ func (h *hypergrid) stride(d int) int64 { return int64(h.dense.Stride(d)) }
 // A column without coordinates (τ-Argus's virtual cells, sums of cells of a
 // relation) moves with a hypercube around another column of one of its
 // relations that has them.
-func (e *engine) hypercube(j, dir int, amount float64, y []bool, restrict bool) []float64 {
-	m := e.model
+func (cw *cubeWitnesses) witness(j, dir int, amount float64, y []bool, restrict bool) []float64 {
+	m := cw.m
 	h := m.hyper
 	if h == nil {
 		return nil
@@ -127,7 +143,7 @@ func (e *engine) hypercube(j, dir int, amount float64, y []bool, restrict bool) 
 	D := len(h.g.Sizes)
 	hasCoords := func(g int) bool { i := m.reqCell[g]; return i >= 0 && (i+1)*D <= len(h.g.Coords) }
 	if hasCoords(j) {
-		return e.cubeAround(j, j, dir, amount, y, restrict)
+		return cw.cubeAround(j, j, dir, amount, y, restrict)
 	}
 	sign := 1.0
 	if dir == down {
@@ -146,7 +162,7 @@ func (e *engine) hypercube(j, dir int, amount float64, y []bool, restrict bool) 
 			if v < 0 {
 				gd = down
 			}
-			z := e.cubeAround(j, g, gd, math.Abs(v), y, restrict)
+			z := cw.cubeAround(j, g, gd, math.Abs(v), y, restrict)
 			if z != nil && sign*z[j] >= amount*(1-1e-9) {
 				return z
 			}
@@ -159,118 +175,190 @@ func (e *engine) hypercube(j, dir int, amount float64, y []bool, restrict bool) 
 // (which has coordinates) moving by amount in direction dir, in which column
 // j moves too (j is center, or a column without coordinates whose relations the
 // corners determine).
-func (e *engine) cubeAround(j, center, dir int, amount float64, y []bool, restrict bool) []float64 {
-	if z := e.cubePass(j, center, dir, amount, y, restrict, false); z != nil {
+func (cw *cubeWitnesses) cubeAround(j, center, dir int, amount float64, y []bool, restrict bool) []float64 {
+	if z := cw.cubePass(j, center, dir, amount, y, restrict, false); z != nil {
 		return z
 	}
-	return e.cubePass(j, center, dir, amount, y, restrict, true)
+	return cw.cubePass(j, center, dir, amount, y, restrict, true)
 }
 
 // cubePass is one pass of cubeAround: a single hypercube whose corners can
 // all move by the amount, or (sum) a sum of hypercubes, each moving the
 // column by what the capacities of its corners left by the previous ones
 // allow (a large primary among small cells).
-func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict, sum bool) []float64 {
-	m := e.model
+func (cw *cubeWitnesses) cubePass(j, center, dir int, amount float64, y []bool, restrict, sum bool) []float64 {
+	cs := cw.newCubeSearch(j, center, dir, amount, y, restrict, sum)
+	alts := cs.alternatives()
+	if alts == nil {
+		return nil
+	}
+	cubes := cs.combinations(alts)
+	if cw.trace && len(cubes) == 0 {
+		cw.logf("hypercube around column %d dir %d amount %g: no combination of alternatives has every corner", center, dir, amount)
+	}
+	if sum {
+		return cs.sumOf(alts, cubes)
+	}
+	for _, c := range cubes[:min(len(cubes), 3)] {
+		if z := cw.balance(center, dir, amount, cs.corners(alts, c.pick), true); z != nil {
+			cw.found.Add(1)
+			return z
+		}
+	}
+	return nil
+}
+
+// cubeSearch is one pass of the search for a hypercube witness around
+// column center (cubePass).
+type cubeSearch struct {
+	cw             *cubeWitnesses
+	j, center, dir int
+	amount         float64
+	y              []bool
+	restrict, sum  bool
+	home           []int32 // center's coordinates
+	base           int64   // and key
+	s0             float64 // center's sign: +1 up, −1 down
+	avoid          map[int]bool
+}
+
+// alt is an alternative code of one dimension for a hypercube: the key
+// offset, the sign change of the corners with it, and the cost of its edge
+// cell.
+type alt struct {
+	delta int64
+	flip  float64
+	cost  float64
+}
+
+// cube is a hypercube: an alternative per dimension (an index into each
+// dimension's alternatives) and the cost of its new corners.
+type cube struct {
+	pick []int
+	cost float64
+}
+
+// newCubeSearch prepares a pass of cubePass.
+func (cw *cubeWitnesses) newCubeSearch(j, center, dir int, amount float64, y []bool, restrict, sum bool) *cubeSearch {
+	m := cw.m
 	h := m.hyper
 	D := len(h.g.Sizes)
 	i := m.reqCell[center]
-	home := h.g.Coords[i*D : (i+1)*D]
-	base := h.key(home)
-	s0 := 1.0
+	cs := &cubeSearch{cw: cw, j: j, center: center, dir: dir, amount: amount, y: y, restrict: restrict, sum: sum,
+		home: h.g.Coords[i*D : (i+1)*D], s0: 1}
+	cs.base = h.key(cs.home)
 	if dir == down {
-		s0 = -1
+		cs.s0 = -1
 	}
 	// A column without coordinates (a sum of cells) moves with center
 	// alone when no other column of its relations is a corner: corners
 	// among its other terms could cancel center's move in the sum.
-	var avoid map[int]bool
 	if j != center {
-		avoid = map[int]bool{}
+		cs.avoid = map[int]bool{}
 		rows, _ := m.col(j)
 		for _, r := range rows {
 			rc, _ := m.row(int(r))
 			for _, g := range rc {
 				if g != j {
-					avoid[g] = true
+					cs.avoid[g] = true
 				}
 			}
 		}
 	}
-	// flip is the sign change of a corner per dimension whose code is
-	// the alternative: a total and one of its codes move together, two
-	// codes of one total in opposite directions (τ-Argus's order puts
-	// the total first; in hierarchies the relations decide, in balance).
-	flip := func(d int, v int32) float64 {
-		if (home[d] == 0) != (v == 0) {
-			return 1
-		}
-		return -1
+	return cs
+}
+
+// flip is the sign change of a corner per dimension whose code is the
+// alternative v: a total and one of its codes move together, two codes of
+// one total in opposite directions (τ-Argus's order puts the total first;
+// in hierarchies the relations decide, in balance).
+func (cs *cubeSearch) flip(d int, v int32) float64 {
+	if (cs.home[d] == 0) != (v == 0) {
+		return 1
 	}
-	// colAt returns the column of the cell at key k, −1 when there is no
-	// cell there or it cannot move, and its cost to add.
-	colAt := func(k int64, sign float64) (int, float64) {
-		c, ok := h.at[k]
-		if !ok {
-			return -1, 0
-		}
-		g := int(m.cellCol[c])
-		if g >= 0 && g != center && avoid[g] {
-			return -1, 0
-		}
-		need := amount
-		if sum {
-			need = math.SmallestNonzeroFloat64
-		}
-		if g < 0 || sign > 0 && m.capUp[g] < need || sign < 0 && m.capDn[g] < need {
-			return -1, 0
-		}
-		if y[g] || m.on[g] {
-			return g, 0
-		}
-		if restrict {
-			return -1, 0
-		}
-		return g, m.cost[g]
+	return -1
+}
+
+// colAt returns the column of the cell at key k, −1 when there is no cell
+// there or it cannot move (in direction sign), and its cost to add.
+func (cs *cubeSearch) colAt(k int64, sign float64) (int, float64) {
+	m := cs.cw.m
+	c, ok := m.hyper.at[k]
+	if !ok {
+		return -1, 0
 	}
-	// The cheapest alternative codes per dimension, by the cost of the
-	// edge cell.
-	type alt struct {
-		delta int64
-		flip  float64
-		cost  float64
+	g := int(m.cellCol[c])
+	if g >= 0 && g != cs.center && cs.avoid[g] {
+		return -1, 0
 	}
+	need := cs.amount
+	if cs.sum {
+		need = math.SmallestNonzeroFloat64
+	}
+	if g < 0 || sign > 0 && m.capUp[g] < need || sign < 0 && m.capDn[g] < need {
+		return -1, 0
+	}
+	if cs.y[g] || m.on[g] {
+		return g, 0
+	}
+	if cs.restrict {
+		return -1, 0
+	}
+	return g, m.cost[g]
+}
+
+// alternatives returns per dimension the cheapest alternative codes, by the
+// cost of the edge cell, with the total among them; nil when a dimension
+// has none.
+func (cs *cubeSearch) alternatives() [][]alt {
+	h := cs.cw.m.hyper
+	D := len(h.g.Sizes)
 	alts := make([][]alt, D)
 	for d := range D {
 		for v := range h.g.Sizes[d] {
-			if int32(v) == home[d] {
+			if int32(v) == cs.home[d] {
 				continue
 			}
-			delta := int64(int32(v)-home[d]) * h.stride(d)
-			f := flip(d, int32(v))
-			g, c := colAt(base+delta, s0*f)
+			delta := int64(int32(v)-cs.home[d]) * h.stride(d)
+			f := cs.flip(d, int32(v))
+			g, c := cs.colAt(cs.base+delta, cs.s0*f)
 			if g < 0 {
 				continue
 			}
 			alts[d] = append(alts[d], alt{delta, f, c})
 		}
 		if len(alts[d]) == 0 {
-			e.logf("hypercube around column %d dir %d amount %g: no alternative code in dimension %d", center, dir, amount, d)
+			cs.cw.logf("hypercube around column %d dir %d amount %g: no alternative code in dimension %d", cs.center, cs.dir, cs.amount, d)
 			return nil
 		}
 		slices.SortStableFunc(alts[d], func(a, b alt) int { return cmp.Compare(a.cost, b.cost) })
 		// The total (code 0) stays a candidate: its corners are the
 		// margins of the primary's, large and never empty.
-		if k := slices.IndexFunc(alts[d], func(a alt) bool { return a.delta == -int64(home[d])*h.stride(d) }); k > hyperCands {
+		if k := slices.IndexFunc(alts[d], func(a alt) bool { return a.delta == -int64(cs.home[d])*h.stride(d) }); k > hyperCands {
 			alts[d][hyperCands] = alts[d][k]
 		}
 		alts[d] = alts[d][:min(len(alts[d]), hyperCands+1)]
 	}
-	// Every combination: the cost of its new corners.
-	type cube struct {
-		pick []int
-		cost float64
+	return alts
+}
+
+// corner returns the key and sign of the corner mask (a bit per dimension
+// that takes its alternative) of the hypercube pick.
+func (cs *cubeSearch) corner(alts [][]alt, pick []int, mask int) (int64, float64) {
+	k, sg := cs.base, cs.s0
+	for d := range alts {
+		if mask&(1<<d) != 0 {
+			k += alts[d][pick[d]].delta
+			sg *= alts[d][pick[d]].flip
+		}
 	}
+	return k, sg
+}
+
+// combinations returns every combination of alternatives whose corners
+// can all move, cheapest new corners first.
+func (cs *cubeSearch) combinations(alts [][]alt) []cube {
+	D := len(alts)
 	var cubes []cube
 	pick := make([]int, D)
 	seen := map[int]bool{}
@@ -279,14 +367,7 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 		clear(seen)
 		ok := true
 		for mask := 1; mask < 1<<D && ok; mask++ {
-			k, sg := base, s0
-			for d := range D {
-				if mask&(1<<d) != 0 {
-					k += alts[d][pick[d]].delta
-					sg *= alts[d][pick[d]].flip
-				}
-			}
-			g, c := colAt(k, sg)
+			g, c := cs.colAt(cs.corner(alts, pick, mask))
 			switch {
 			case g < 0:
 				ok = false
@@ -311,64 +392,57 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 		}
 	}
 	slices.SortStableFunc(cubes, func(a, b cube) int { return cmp.Compare(a.cost, b.cost) })
-	if e.opts.Logf != nil && len(cubes) == 0 {
-		e.logf("hypercube around column %d dir %d amount %g: no combination of alternatives has every corner", center, dir, amount)
+	return cubes
+}
+
+// corners returns the columns of the hypercube pick's corners, column j
+// when it is not the center, and the sums of cells in their relations.
+func (cs *cubeSearch) corners(alts [][]alt, pick []int) []int {
+	D := len(alts)
+	corners := make([]int, 0, 1<<D)
+	for mask := range 1 << D {
+		g, _ := cs.colAt(cs.corner(alts, pick, mask))
+		corners = append(corners, g)
 	}
-	tries := 3
-	var total []float64
-	left := amount
-	if sum {
-		tries, total = 40, make([]float64, m.n)
+	if cs.j != cs.center {
+		corners = append(corners, cs.j)
 	}
-	for _, c := range cubes[:min(len(cubes), tries)] {
-		corners := make([]int, 0, 1<<D)
-		for mask := range 1 << D {
-			k, sg := base, s0
-			for d := range D {
-				if mask&(1<<d) != 0 {
-					k += alts[d][c.pick[d]].delta
-					sg *= alts[d][c.pick[d]].flip
-				}
-			}
-			g, _ := colAt(k, sg)
-			corners = append(corners, g)
-		}
-		if j != center {
-			corners = append(corners, j)
-		}
-		corners = e.withSums(corners)
-		if sum {
-			u := e.balance(center, dir, 1, corners, false)
-			if u == nil {
-				continue
-			}
-			t := left
-			for g, v := range u {
-				switch {
-				case v > 0:
-					t = math.Min(t, (m.capUp[g]-total[g])/v)
-				case v < 0:
-					t = math.Min(t, (m.capDn[g]+total[g])/-v)
-				}
-			}
-			if t *= 1 - 1e-9; t <= 0 {
-				continue
-			}
-			for g, v := range u {
-				total[g] += t * v
-			}
-			if left -= t; left <= amount*1e-9 {
-				break
-			}
+	return cs.cw.withSums(corners)
+}
+
+// sumOf adds up the first hypercubes, each moving the column by what the
+// capacities its corners have left allow, until the amount is reached: the
+// sum, or nil when it is not reached or does not balance.
+func (cs *cubeSearch) sumOf(alts [][]alt, cubes []cube) []float64 {
+	cw, m := cs.cw, cs.cw.m
+	total := make([]float64, m.n)
+	left := cs.amount
+	for _, c := range cubes[:min(len(cubes), 40)] {
+		u := cw.balance(cs.center, cs.dir, 1, cs.corners(alts, c.pick), false)
+		if u == nil {
 			continue
 		}
-		if z := e.balance(center, dir, amount, corners, true); z != nil {
-			e.hypercubes.Add(1)
-			return z
+		t := left
+		for g, v := range u {
+			switch {
+			case v > 0:
+				t = math.Min(t, (m.capUp[g]-total[g])/v)
+			case v < 0:
+				t = math.Min(t, (m.capDn[g]+total[g])/-v)
+			}
+		}
+		if t *= 1 - 1e-9; t <= 0 {
+			continue
+		}
+		for g, v := range u {
+			total[g] += t * v
+		}
+		if left -= t; left <= cs.amount*1e-9 {
+			break
 		}
 	}
-	if sum && left <= amount*1e-9 && e.balanced(total, amount) {
-		e.hypercubes.Add(1)
+	if left <= cs.amount*1e-9 && cw.balanced(total, cs.amount) {
+		cw.found.Add(1)
 		return total
 	}
 	return nil
@@ -377,8 +451,8 @@ func (e *engine) cubePass(j, center, dir int, amount float64, y []bool, restrict
 // withSums appends to the columns cols those without coordinates in their
 // relations (τ-Argus's virtual cells, sums of cells): they move with their
 // terms, and balance derives how.
-func (e *engine) withSums(cols []int) []int {
-	m := e.model
+func (cw *cubeWitnesses) withSums(cols []int) []int {
+	m := cw.m
 	var seen map[int]bool
 	for _, g := range cols {
 		rows, _ := m.col(g)
@@ -409,8 +483,8 @@ func (e *engine) withSums(cols []int) []int {
 // from the relations through one unknown column at a time. It returns nil
 // when they do not determine every column, a relation does not balance or
 // a column would move beyond its capacity.
-func (e *engine) balance(j, dir int, amount float64, cols []int, capped bool) []float64 {
-	m := e.model
+func (cw *cubeWitnesses) balance(j, dir int, amount float64, cols []int, capped bool) []float64 {
+	m := cw.m
 	z := make([]float64, m.n)
 	known := map[int]bool{}
 	in := map[int]bool{}
@@ -464,7 +538,7 @@ func (e *engine) balance(j, dir int, amount float64, cols []int, capped bool) []
 		}
 		return z
 	}
-	if !e.balanced(z, amount) {
+	if !cw.balanced(z, amount) {
 		return nil
 	}
 	return z
@@ -472,8 +546,8 @@ func (e *engine) balance(j, dir int, amount float64, cols []int, capped bool) []
 
 // balanced reports whether every relation through the columns z moves
 // balances and every column moves within its capacity.
-func (e *engine) balanced(z []float64, amount float64) bool {
-	m := e.model
+func (cw *cubeWitnesses) balanced(z []float64, amount float64) bool {
+	m := cw.m
 	tol := m.eps + 1e-6*math.Max(1, amount)
 	for g, v := range z {
 		if v == 0 {

@@ -2,6 +2,8 @@ package csp
 
 import (
 	"context"
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -35,7 +37,7 @@ func TestHypercubeWitnesses(t *testing.T) {
 				continue
 			}
 			for _, restrict := range []bool{false, true} {
-				z := e.hypercube(tk.col, d, tk.req[d], y, restrict)
+				z := e.cubes().witness(tk.col, d, tk.req[d], y, restrict)
 				if z == nil {
 					continue
 				}
@@ -58,7 +60,7 @@ func TestHypercubeWitnesses(t *testing.T) {
 			}
 		}
 		// Grow the pattern so that restricted searches have something.
-		if z := e.hypercube(tk.col, up, tk.req[up], y, false); z != nil {
+		if z := e.cubes().witness(tk.col, up, tk.req[up], y, false); z != nil {
 			for g, v := range z {
 				y[g] = y[g] || v != 0
 			}
@@ -208,5 +210,61 @@ func TestCleanupRoutes(t *testing.T) {
 	}
 	if cost[true] <= cost[false] {
 		t.Errorf("bounded clean-up costs %v, unbounded %v: want the bound to leave secondaries", cost[true], cost[false])
+	}
+}
+
+// TestCleanupWork: a clean-up whose LP work is spent after its first
+// reroutes (Options.CleanupWork) goes on with hypercube reroutes alone:
+// fewer routing LPs than without the bound, a pattern the audit calls
+// protected, and the same pattern on every run.
+func TestCleanupWork(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 6, 5}, Seed: 3, PrimaryFraction: 0.1})
+	lps := map[bool]int64{}
+	for _, bounded := range []bool{false, true} {
+		o := Options{HeuristicOnly: true, Hypercubes: true, Workers: 1}
+		if bounded {
+			o.CleanupWork = 1 // spent by the first reroute by LP
+		}
+		var first []bool
+		for run := range 2 {
+			sol, err := Solve(t.Context(), FromProblem(p, p.Relations), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run == 0 {
+				first, lps[bounded] = sol.Suppressed, sol.Stats.RouterLPs
+				if n := auditPattern(t, p, sol.Suppressed); n > 0 {
+					t.Errorf("bounded %v: audit: %d primaries under-protected", bounded, n)
+				}
+			} else if !slices.Equal(first, sol.Suppressed) {
+				t.Errorf("bounded %v: two runs gave different patterns", bounded)
+			}
+		}
+	}
+	if lps[false] < 4 || lps[true] >= lps[false] {
+		t.Errorf("routing LPs: %d with the bound, %d without; want fewer with it (and some without)", lps[true], lps[false])
+	}
+}
+
+// TestProgressBeforeCleanup: the first protected pattern is reported
+// (Progress with a finite objective, phase "protected") before its
+// clean-up ends, so that MOD's solveCapped, which gives up a sub-table
+// without a pattern after a while, does not give up one whose clean-up is
+// long. Before, the first finite objective came with phase "heuristic",
+// after the clean-up: on a loaded box the 4-D sub-tables of t3.5⁴ were
+// given up (every suppressible cell suppressed) with a pattern in hand.
+func TestProgressBeforeCleanup(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 6, 5}, Seed: 3, PrimaryFraction: 0.1})
+	var phases []string
+	o := Options{HeuristicOnly: true, Hypercubes: true, Workers: 1, Progress: func(pr Progress) {
+		if !math.IsInf(pr.Objective, 1) {
+			phases = append(phases, pr.Phase)
+		}
+	}}
+	if _, err := Solve(t.Context(), FromProblem(p, p.Relations), o); err != nil {
+		t.Fatal(err)
+	}
+	if len(phases) == 0 || phases[0] != "protected" {
+		t.Errorf("phases with a pattern %v: want the first to be \"protected\", before the clean-up", phases)
 	}
 }

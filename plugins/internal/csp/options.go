@@ -103,6 +103,16 @@ type Options struct {
 	// (1 740 cells, 200 requirements) the unbounded clean-up did 4
 	// reroutes per requirement, 8 s each on a loaded machine.
 	CleanupRoutes float64
+	// CleanupWork, if positive, bounds the simplex work of the clean-up's
+	// reroutes by LP (simplex iterations times the rows of the LP, summed
+	// over the workers): once it is spent, the clean-up goes on with
+	// reroutes by hypercubes within the pattern alone, and a secondary
+	// that none reroutes stays. Like CleanupRoutes a bound on work, never
+	// on protection. The LP over a pattern grows with the table: on the
+	// 25×25×25 sub-tables of a 10⁶-cell table one reroute took 6 000
+	// iterations over 2 000 rows (half a CPU second), on the 12×12×12 ones
+	// of t4.11³ 300 over 450.
+	CleanupWork float64
 	// Progress, if set, receives progress reports from the solving
 	// goroutine.
 	Progress func(Progress)
@@ -131,8 +141,9 @@ type Deviation struct {
 
 // Progress is a progress report.
 type Progress struct {
-	// Phase is "presolve", "heuristic", "cuts", "local", "master" or
-	// "done".
+	// Phase is "presolve", "protected" (a protected pattern of the
+	// heuristic became the incumbent; its clean-up follows), "heuristic",
+	// "cuts", "local", "master" or "done".
 	Phase string
 	// Objective is the cost of the incumbent (+Inf before the first).
 	Objective float64

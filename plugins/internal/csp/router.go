@@ -43,7 +43,10 @@ type router struct {
 
 	solves       int64
 	simplexIters int64
-	logf         func(string, ...any)
+	// work is the simplex work of the small LPs: iterations times the
+	// LP's rows (Options.CleanupWork).
+	work float64
+	logf func(string, ...any)
 }
 
 func newRouter(m *model, o *Options) (*router, error) {

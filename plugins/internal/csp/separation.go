@@ -40,7 +40,7 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 			continue
 		}
 		if yb != nil && tk.slide == 0 && e.cubeChecks() {
-			if z := e.hypercube(tk.col, d, tk.req[d], yb, true); z != nil {
+			if z := e.cubes().witness(tk.col, d, tk.req[d], yb, true); z != nil {
 				e.setWitness(t, d, z, tk.req[d], false)
 				if w := &e.reqs.witnesses[t][d]; w.set {
 					e.reqs.keepLean(t, d)
@@ -115,7 +115,7 @@ func (e *engine) slideCubes(t int, y []bool) bool {
 				continue
 			}
 		}
-		if e.hypercube(e.reqs.tasks[t].col, d, a[d], y, true) == nil {
+		if e.cubes().witness(e.reqs.tasks[t].col, d, a[d], y, true) == nil {
 			return false
 		}
 	}

@@ -303,6 +303,7 @@ func (lp *sparseLP) solve(ctx context.Context) (*solver.Result, error) {
 		lp.r.solves++
 		if res != nil {
 			lp.r.simplexIters += int64(res.SimplexIterations)
+			lp.r.work += float64(res.SimplexIterations) * float64(len(lp.lpRow))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("csp: router LP: %w", err)

@@ -64,7 +64,7 @@ func TestHypercubeVirtualAvoidsTerms(t *testing.T) {
 	if j < 0 || !slices.Contains(m.reqCell, v) {
 		t.Fatal("the virtual cell has no column of its own")
 	}
-	z := e.hypercube(j, up, 1, y, true)
+	z := e.cubes().witness(j, up, 1, y, true)
 	if z == nil {
 		t.Fatal("no hypercube witness for the virtual cell within the pattern")
 	}
@@ -321,7 +321,7 @@ func TestHypercubeWithSums(t *testing.T) {
 		j := int(m.cellCol[c])
 		for d := range 2 {
 			for _, restrict := range []bool{false, true} {
-				z := e.hypercube(j, d, 1, e.allOn(), restrict)
+				z := e.cubes().witness(j, d, 1, e.allOn(), restrict)
 				if z == nil {
 					t.Errorf("cell %d dir %d restrict %v: no hypercube witness", c, d, restrict)
 					continue

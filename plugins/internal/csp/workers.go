@@ -113,3 +113,13 @@ func (pool workerPool) useSmallLPs() {
 		w.rt.dense = nil
 	}
 }
+
+// work is the simplex work of the workers' small routing LPs so far
+// (Options.CleanupWork).
+func (pool workerPool) work() float64 {
+	w := 0.0
+	for _, wk := range pool {
+		w += wk.rt.work
+	}
+	return w
+}

@@ -154,6 +154,14 @@ func (h *run) solveJob(ctx context.Context, j *subJob) error {
 // thread count nor on the machine's load.
 const cubeCleanupRoutes = 2
 
+// cubeCleanupWork bounds the simplex work of that clean-up's reroutes by LP
+// (csp.Options.CleanupWork: iterations times rows). The bottom sub-tables
+// of t4.11³ (12×12×12) need at most 4·10⁷ (2 CPU s), well within it; those
+// of a 10⁶-cell table (25×25×25) needed 2·10¹⁰ (half a CPU second a
+// reroute, thousands of them) and stop at a few CPU seconds, the rest of
+// their clean-up by hypercubes alone.
+const cubeCleanupWork = 1e8
+
 // subOptions are the engine options of job j as its solve is handed out
 // (the time share is taken then, with the time left then): sub-tables of
 // three or more dimensions start from hypercubes (csp.Options.Hypercubes)
@@ -165,6 +173,7 @@ func (h *run) subOptions(j *subJob) csp.Options {
 	eo.HeuristicOnly = eo.Hypercubes && !h.o.FullSearch
 	if eo.HeuristicOnly {
 		eo.CleanupRoutes = cubeCleanupRoutes
+		eo.CleanupWork = cubeCleanupWork
 		// Its work is bounded: the per-sub-table limit rather than the
 		// time plan's share, which depends on the threads (a wave's
 		// width) and would cut the clean-up at a point that depends on
