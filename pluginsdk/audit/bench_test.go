@@ -36,6 +36,7 @@ func benchAudit(b *testing.B, p *pluginsdk.Problem, st []cellstatus.Status, opts
 	b.ReportMetric(float64(ct.Settled), "settled")
 	b.ReportMetric(float64(ct.SimplexIterations), "iterations")
 	b.ReportMetric(float64(ct.Local), "local")
+	b.ReportMetric(float64(ct.Cube), "cube")
 	b.ReportMetric(float64(len(r.Unverified)), "unverified")
 }
 
@@ -254,5 +255,7 @@ func BenchmarkProblemGob(b *testing.B) {
 	if err != nil {
 		b.Fatalf("%s: %v", path, err)
 	}
-	benchAudit(b, &p, p.Cells.Status, Options{Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: SingletonsCollude})
+	// AUDIT_NO_CUBE=1 switches the hypercube certificates off, to compare.
+	benchAudit(b, &p, p.Cells.Status, Options{Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: SingletonsCollude,
+		noCube: os.Getenv("AUDIT_NO_CUBE") != ""})
 }

@@ -77,7 +77,7 @@ type cubeTable struct {
 type cubeStage struct {
 	in     *input
 	tables []*cubeTable // nil for a table without product form
-	relsOf numeric.CSC
+	relsOf *numeric.CSC
 	// fixed marks the cells a certificate may not move (besides the
 	// primary it proves): published cells and the colluding singletons.
 	fixed []bool
@@ -107,10 +107,7 @@ func (in *input) newCubeStage() *cubeStage {
 		return nil
 	}
 	n := p.NumCells()
-	cs.relsOf = numeric.Transpose(in.rel.Len(), n, func(k int) ([]int, []float64) {
-		cells, _ := in.rel.Terms(k)
-		return cells, nil
-	}, nil)
+	cs.relsOf = in.relationsOf()
 	cs.fixed = make([]bool, n)
 	var own []bool
 	if in.opts.Singletons == SingletonsCollude {
@@ -165,6 +162,7 @@ func (in *input) proveByCubes(ctx context.Context, only []bool, start time.Time)
 			targets = append(targets, i)
 		}
 	}
+	in.p.Coords(0) // builds the coordinate index before the workers read it
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	const chunk = 64

@@ -109,10 +109,7 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 		return res, nil
 	}
 	res.targets = len(targets)
-	relsOf := numeric.Transpose(in.rel.Len(), n, func(k int) ([]int, []float64) {
-		cells, _ := in.rel.Terms(k)
-		return cells, nil
-	}, nil)
+	relsOf := in.relationsOf()
 	comp, size := in.openComponents(open)
 	openCells := 0
 	for _, k := range size {
@@ -185,7 +182,7 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 		if stage > 1 && cells > 16*openCells {
 			break
 		}
-		if err := in.runLocal(ctx, jobs, &relsOf, start, res); err != nil {
+		if err := in.runLocal(ctx, jobs, relsOf, start, res); err != nil {
 			return nil, err
 		}
 
@@ -205,6 +202,19 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 		}
 	}
 	return res, nil
+}
+
+// relationsOf returns the relations of every cell (the transpose of the
+// relations, without coefficients), computed once per input.
+func (in *input) relationsOf() *numeric.CSC {
+	if in.relsOf == nil {
+		m := numeric.Transpose(in.rel.Len(), in.p.NumCells(), func(k int) ([]int, []float64) {
+			cells, _ := in.rel.Terms(k)
+			return cells, nil
+		}, nil)
+		in.relsOf = &m
+	}
+	return in.relsOf
 }
 
 // wholeFactor is how many times a stage's batch size a target's component

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit/verdict"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -302,6 +303,9 @@ type input struct {
 	// colluding, when set, gives the colluding singletons (those the
 	// whole table's audit fixes, for a sub-problem of it: local.go).
 	colluding []bool
+	// relsOf is the relations of every cell (relationsOf), nil until
+	// needed.
+	relsOf *numeric.CSC
 }
 
 func prepare(p *pluginsdk.Problem, status []cellstatus.Status, opts Options) (*input, error) {
