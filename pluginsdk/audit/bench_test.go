@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/argusio/cellstatus"
 	"github.com/sdcengine/argus/argusio/jj"
@@ -255,7 +256,13 @@ func BenchmarkProblemGob(b *testing.B) {
 	if err != nil {
 		b.Fatalf("%s: %v", path, err)
 	}
-	// AUDIT_NO_CUBE=1 switches the hypercube certificates off, to compare.
-	benchAudit(b, &p, p.Cells.Status, Options{Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: SingletonsCollude,
-		noCube: os.Getenv("AUDIT_NO_CUBE") != ""})
+	// AUDIT_NO_CUBE=1 switches the hypercube certificates off, to compare;
+	// AUDIT_LIMIT sets a time limit (a duration).
+	o := Options{Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: SingletonsCollude, noCube: os.Getenv("AUDIT_NO_CUBE") != ""}
+	if v := os.Getenv("AUDIT_LIMIT"); v != "" {
+		if o.TimeLimit, err = time.ParseDuration(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchAudit(b, &p, p.Cells.Status, o)
 }

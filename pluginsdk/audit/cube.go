@@ -83,11 +83,18 @@ type cubeStage struct {
 	fixed []bool
 }
 
-// cubeResult holds the primaries the certificates proved.
+// cubeResult holds the primaries the certificates proved and, per cell,
+// the least and greatest value it takes in the certificates' tables
+// (seenLo, seenHi; ±Inf where none moved it): feasible points of every
+// other target's attacker problems too, witnesses for the local proofs
+// (local.go's certify). A certificate of a colluding singleton moves it,
+// which the others' problems fix: its tables are no such witnesses.
 type cubeResult struct {
-	proven   []bool
-	verdicts []verdict.Verdict
-	count    int
+	proven         []bool
+	verdicts       []verdict.Verdict
+	count          int
+	seenLo, seenHi []float64
+	mu             sync.Mutex
 }
 
 // newCubeStage returns the certificate stage of the audit, nil when no
@@ -151,7 +158,10 @@ func newCubeTable(p *pluginsdk.Problem, t int) *cubeTable {
 // until Options.TimeLimit (from start) runs out.
 func (in *input) proveByCubes(ctx context.Context, only []bool, start time.Time) (*cubeResult, error) {
 	n := in.p.NumCells()
-	res := &cubeResult{proven: make([]bool, n), verdicts: make([]verdict.Verdict, n)}
+	res := &cubeResult{proven: make([]bool, n), verdicts: make([]verdict.Verdict, n), seenLo: make([]float64, n), seenHi: make([]float64, n)}
+	for i := range n {
+		res.seenLo[i], res.seenHi[i] = math.Inf(1), math.Inf(-1)
+	}
 	cs := in.newCubeStage()
 	if cs == nil {
 		return res, nil
@@ -177,8 +187,11 @@ func (in *input) proveByCubes(ctx context.Context, only []bool, start time.Time)
 					return
 				}
 				for _, t := range targets[k:min(len(targets), k+chunk)] {
-					if pv, ok := cs.prove(t, sc); ok {
+					if pv, cert, ok := cs.prove(t, sc); ok {
 						res.proven[t], res.verdicts[t] = true, pv
+						if !cs.fixed[t] {
+							res.witness(in.p.Cells.Value, cert)
+						}
 					}
 				}
 			}
@@ -194,6 +207,23 @@ func (in *input) proveByCubes(ctx context.Context, only []bool, start time.Time)
 		}
 	}
 	return res, nil
+}
+
+// witness records the tables of a checked certificate (v: the true
+// values).
+func (cr *cubeResult) witness(v []float64, c cubeCert) {
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	for _, x := range []struct {
+		cells []int
+		signs []int8
+		step  float64
+	}{{c.upCells, c.upSigns, c.up}, {c.downCells, c.downSigns, -c.down}} {
+		for k, cell := range x.cells {
+			z := v[cell] + x.step*float64(x.signs[k])
+			cr.seenLo[cell], cr.seenHi[cell] = math.Min(cr.seenLo[cell], z), math.Max(cr.seenHi[cell], z)
+		}
+	}
 }
 
 // merge puts the primaries certified into r, the report of the audit in
@@ -255,17 +285,17 @@ type cubeCert struct {
 }
 
 // prove searches the certificates of primary p and checks them: the
-// verdict and true when they prove it protected.
-func (cs *cubeStage) prove(p int, sc *cubeScratch) (verdict.Verdict, bool) {
+// verdict, the certificates and true when they prove it protected.
+func (cs *cubeStage) prove(p int, sc *cubeScratch) (verdict.Verdict, cubeCert, bool) {
 	in := cs.in
 	cert, ok := cs.find(p, sc)
 	if !ok || cs.checkCertificate(p, cert.upCells, cert.upSigns, cert.up, sc) != nil ||
 		cs.checkCertificate(p, cert.downCells, cert.downSigns, -cert.down, sc) != nil {
-		return verdict.Verdict{}, false
+		return verdict.Verdict{}, cubeCert{}, false
 	}
 	v := in.p.Cells.Value[p]
 	pv := verdict.Interval(v, in.levels(p), v-cert.down, v+cert.up, in.tol)
-	return pv, pv.Kind == verdict.Protected
+	return pv, cert, pv.Kind == verdict.Protected
 }
 
 // find searches primary p's certificates among the products of the

@@ -77,13 +77,19 @@ type localBatchJob struct {
 // narrowed to only when non-nil) on sub-problems made of their
 // neighbourhoods and the relations touching them, every other cell
 // published at its value, and returns what it proved. The sub-problems are
-// solved in parallel, one worker each.
-func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time) (*localResult, error) {
+// solved in parallel, one worker each. seen, when not nil, holds the
+// feasible points the certificates found (cube.go): witnesses from the
+// start.
+func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time, seen *cubeResult) (*localResult, error) {
 	n := in.p.NumCells()
 	res := &localResult{proven: make([]bool, n), lower: make([]float64, n), upper: make([]float64, n),
 		verdicts: make([]verdict.Verdict, n), verdict: make([]Verdict, n), seenLo: make([]float64, n), seenHi: make([]float64, n)}
 	for i := range n {
 		res.seenLo[i], res.seenHi[i] = math.Inf(1), math.Inf(-1)
+	}
+	if seen != nil {
+		copy(res.seenLo, seen.seenLo)
+		copy(res.seenHi, seen.seenHi)
 	}
 	if in.rel.Len() == 0 {
 		return res, nil

@@ -61,7 +61,7 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 	}
 	var loc *localResult
 	if opts.Mode == ModeVerdicts && opts.LocalCells >= 0 {
-		if loc, err = in.proveLocally(ctx, only, start); err != nil {
+		if loc, err = in.proveLocally(ctx, only, start, cube); err != nil {
 			return nil, err
 		}
 		only = without(only, loc.proven, loc.count, n)
