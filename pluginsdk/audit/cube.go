@@ -163,7 +163,7 @@ func (in *input) proveByCubes(ctx context.Context, only []bool, start time.Time)
 		res.seenLo[i], res.seenHi[i] = math.Inf(1), math.Inf(-1)
 	}
 	cs := in.newCubeStage()
-	if cs == nil {
+	if cs == nil || !in.additive() {
 		return res, nil
 	}
 	var targets []int
@@ -207,6 +207,26 @@ func (in *input) proveByCubes(ctx context.Context, only []bool, start time.Time)
 		}
 	}
 	return res, nil
+}
+
+// additive reports whether the true table satisfies every relation within
+// the audit tolerance (compensated sums). When it does not, the attacker
+// problems of the table may be infeasible, which only the LPs judge: no
+// certificate is tried.
+func (in *input) additive() bool {
+	v := in.p.Cells.Value
+	for k := range in.rel.Len() {
+		cells, coef := in.rel.Terms(k)
+		var s ksum
+		s.add(-in.rel.Rhs(k))
+		for q, c := range cells {
+			s.add(coef[q] * v[c])
+		}
+		if math.Abs(s.sum()) > in.tol {
+			return false
+		}
+	}
+	return true
 }
 
 // witness records the tables of a checked certificate (v: the true

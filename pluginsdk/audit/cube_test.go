@@ -341,6 +341,35 @@ func TestCubeVerdictsAgree(t *testing.T) {
 	t.Logf("%d primaries certified", certified)
 }
 
+// TestCubeNonAdditive: on a table whose values do not add up the
+// certificates are not tried (the LPs report the inconsistency), and the
+// verdicts are those without them.
+func TestCubeNonAdditive(t *testing.T) {
+	p := hierTable(t, "t2.3xt3.2", 1)
+	st := hierCubePattern(p, 1)
+	q := *p
+	q.Cells.Value = append([]float64(nil), p.Cells.Value...)
+	q.Cells.Value[0] += 1000 // the grand total no longer adds up
+	o := Options{Workers: 2, Mode: ModeVerdicts, Targets: TargetsPrimaries}
+	with, err := Suppression(context.Background(), &q, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.noCube = true
+	without, err := Suppression(context.Background(), &q, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if with.Counts.Cube != 0 {
+		t.Errorf("%d certificates on a table that does not add up", with.Counts.Cube)
+	}
+	for i := range with.Verdicts {
+		if with.Verdicts[i] != without.Verdicts[i] {
+			t.Errorf("cell %d: %v, without certificates %v", i, with.Verdicts[i], without.Verdicts[i])
+		}
+	}
+}
+
 // TestCubeBoundsModeExact: exact bounds (ModeBounds) are computed by the
 // LPs whatever certificates exist: none is counted.
 func TestCubeBoundsModeExact(t *testing.T) {
