@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/argusio/jj"
 	"github.com/sdcengine/argus/batch/problem"
@@ -36,6 +37,7 @@ func benchAudit(b *testing.B, p *pluginsdk.Problem, st []cellstatus.Status, opts
 	b.ReportMetric(float64(ct.Settled), "settled")
 	b.ReportMetric(float64(ct.SimplexIterations), "iterations")
 	b.ReportMetric(float64(ct.Local), "local")
+	b.ReportMetric(float64(ct.Cube), "cube")
 	b.ReportMetric(float64(len(r.Unverified)), "unverified")
 }
 
@@ -254,5 +256,13 @@ func BenchmarkProblemGob(b *testing.B) {
 	if err != nil {
 		b.Fatalf("%s: %v", path, err)
 	}
-	benchAudit(b, &p, p.Cells.Status, Options{Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: SingletonsCollude})
+	// AUDIT_NO_CUBE=1 switches the hypercube certificates off, to compare;
+	// AUDIT_LIMIT sets a time limit (a duration).
+	o := Options{Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: SingletonsCollude, noCube: os.Getenv("AUDIT_NO_CUBE") != ""}
+	if v := os.Getenv("AUDIT_LIMIT"); v != "" {
+		if o.TimeLimit, err = time.ParseDuration(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchAudit(b, &p, p.Cells.Status, o)
 }

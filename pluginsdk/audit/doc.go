@@ -88,7 +88,19 @@
 //
 // # Method
 //
-// In verdict mode (Suppression) every target is first audited on a
+// In verdict mode (Suppression) the primaries of a table that is a product
+// of hierarchies are first certified by arithmetic, without an LP
+// (cube.go): a change vector x with x_p = 1, the tensor product of one
+// vector per dimension in the kernel of that dimension's relations (a
+// code's vertical line, or the difference of two codes' lines), supported
+// on hidden cells the attacker may move (no published cell, no colluding
+// singleton), such that the true table moved by ±t·x stays within the
+// a-priori bounds for t up to the protection levels. Each x is checked
+// against the problem's own relations, statuses and bounds before it
+// proves anything; Counts.Cube counts the primaries so proven. Exact
+// bounds (ModeBounds) get no certificates.
+//
+// Every other target is then audited on a
 // sub-problem around it (local.go): the hidden cells nearest to it through
 // the relations stay hidden, every other cell is published at its value.
 // That only narrows the attacker (the true table stays feasible, and a

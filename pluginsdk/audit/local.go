@@ -77,13 +77,19 @@ type localBatchJob struct {
 // narrowed to only when non-nil) on sub-problems made of their
 // neighbourhoods and the relations touching them, every other cell
 // published at its value, and returns what it proved. The sub-problems are
-// solved in parallel, one worker each.
-func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time) (*localResult, error) {
+// solved in parallel, one worker each. seen, when not nil, holds the
+// feasible points the certificates found (cube.go): witnesses from the
+// start.
+func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time, seen *cubeResult) (*localResult, error) {
 	n := in.p.NumCells()
 	res := &localResult{proven: make([]bool, n), lower: make([]float64, n), upper: make([]float64, n),
 		verdicts: make([]verdict.Verdict, n), verdict: make([]Verdict, n), seenLo: make([]float64, n), seenHi: make([]float64, n)}
 	for i := range n {
 		res.seenLo[i], res.seenHi[i] = math.Inf(1), math.Inf(-1)
+	}
+	if seen != nil {
+		copy(res.seenLo, seen.seenLo)
+		copy(res.seenHi, seen.seenHi)
 	}
 	if in.rel.Len() == 0 {
 		return res, nil
@@ -109,10 +115,7 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 		return res, nil
 	}
 	res.targets = len(targets)
-	relsOf := numeric.Transpose(in.rel.Len(), n, func(k int) ([]int, []float64) {
-		cells, _ := in.rel.Terms(k)
-		return cells, nil
-	}, nil)
+	relsOf := in.relationsOf()
 	comp, size := in.openComponents(open)
 	openCells := 0
 	for _, k := range size {
@@ -185,7 +188,7 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 		if stage > 1 && cells > 16*openCells {
 			break
 		}
-		if err := in.runLocal(ctx, jobs, &relsOf, start, res); err != nil {
+		if err := in.runLocal(ctx, jobs, relsOf, start, res); err != nil {
 			return nil, err
 		}
 
@@ -205,6 +208,19 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time)
 		}
 	}
 	return res, nil
+}
+
+// relationsOf returns the relations of every cell (the transpose of the
+// relations, without coefficients), computed once per input.
+func (in *input) relationsOf() *numeric.CSC {
+	if in.relsOf == nil {
+		m := numeric.Transpose(in.rel.Len(), in.p.NumCells(), func(k int) ([]int, []float64) {
+			cells, _ := in.rel.Terms(k)
+			return cells, nil
+		}, nil)
+		in.relsOf = &m
+	}
+	return in.relsOf
 }
 
 // wholeFactor is how many times a stage's batch size a target's component

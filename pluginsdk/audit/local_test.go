@@ -98,7 +98,7 @@ func TestLocalProofsSound(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				lr, err := in.proveLocally(context.Background(), nil, time.Now())
+				lr, err := in.proveLocally(context.Background(), nil, time.Now(), nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -135,7 +135,7 @@ func TestLocalSecondStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr, err := in.proveLocally(context.Background(), nil, time.Now())
+	lr, err := in.proveLocally(context.Background(), nil, time.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

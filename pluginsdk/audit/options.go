@@ -138,6 +138,8 @@ type Options struct {
 
 	// noDifferencing and noReuse switch off the shortcuts, for tests.
 	noDifferencing, noReuse bool
+	// noCube switches off the hypercube certificates (cube.go), for tests.
+	noCube bool
 	// noCapped switches off the capped witness LPs (witness.go), for tests.
 	noCapped bool
 	// proofOnly: only protection is wanted (a local audit, local.go): a

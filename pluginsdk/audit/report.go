@@ -83,6 +83,9 @@ type Counts struct {
 	// Local counts the audited cells proven on sub-problems around them
 	// (ModeVerdicts): protected primaries, secondaries not recomputable.
 	Local int
+	// Cube counts the primaries proven protected by hypercube
+	// certificates, checked by arithmetic before any LP (cube.go).
+	Cube int
 	// Differenced counts hidden cells settled by differencing alone.
 	Differenced int
 	// Components is the number of LP components; LargestComponent the

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -49,24 +50,21 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 	if opts.Scope == ScopeLocal && (opts.Mode != ModeVerdicts || opts.LocalCells < 0) {
 		return nil, fmt.Errorf("audit: %w: ScopeLocal needs verdict mode with local proofs", errInput)
 	}
-	var loc *localResult
-	if opts.Mode == ModeVerdicts && opts.LocalCells >= 0 {
-		if loc, err = in.proveLocally(ctx, only, start); err != nil {
+	var cube *cubeResult
+	if opts.Mode == ModeVerdicts && !opts.noCube {
+		// Certificates checked by arithmetic first: the primaries they
+		// prove get no LP.
+		if cube, err = in.proveByCubes(ctx, only, start); err != nil {
 			return nil, err
 		}
-		if loc.count > 0 {
-			if only == nil {
-				only = make([]bool, n)
-				for i := range only {
-					only[i] = true
-				}
-			}
-			for i, ok := range loc.proven {
-				if ok {
-					only[i] = false
-				}
-			}
+		only = without(only, cube.proven, cube.count, n)
+	}
+	var loc *localResult
+	if opts.Mode == ModeVerdicts && opts.LocalCells >= 0 {
+		if loc, err = in.proveLocally(ctx, only, start, cube); err != nil {
+			return nil, err
 		}
+		only = without(only, loc.proven, loc.count, n)
 	}
 	var notProven []Finding
 	if opts.Scope == ScopeLocal && loc != nil {
@@ -99,8 +97,31 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 	if loc != nil {
 		loc.merge(r, in.status)
 	}
+	if cube != nil {
+		cube.merge(r, in)
+	}
 	r.NotProven = notProven
 	return r, nil
+}
+
+// without returns the cells only marks (nil: all n) less those proven
+// marks (count of them); only itself when count is 0.
+func without(only, proven []bool, count, n int) []bool {
+	if count == 0 {
+		return only
+	}
+	if only == nil {
+		only = make([]bool, n)
+		for i := range only {
+			only[i] = true
+		}
+	}
+	for i, ok := range proven {
+		if ok {
+			only[i] = false
+		}
+	}
+	return only
 }
 
 // hide sets the attack's free cells (the hidden ones) with their targets
@@ -282,6 +303,9 @@ type input struct {
 	// colluding, when set, gives the colluding singletons (those the
 	// whole table's audit fixes, for a sub-problem of it: local.go).
 	colluding []bool
+	// relsOf is the relations of every cell (relationsOf), nil until
+	// needed.
+	relsOf *numeric.CSC
 }
 
 func prepare(p *pluginsdk.Problem, status []cellstatus.Status, opts Options) (*input, error) {
@@ -466,23 +490,9 @@ func (in *input) singletons(a *attack) error {
 	default:
 		return fmt.Errorf("audit: %w: unknown singleton mode %d", errInput, in.opts.Singletons)
 	}
-	c := &in.p.Cells
-	var own []bool
-	if in.colluding == nil {
-		own = ownCells(in.p, in.status)
-	}
+	own := in.ownSingletons()
 	for i := range a.n {
-		if !a.free[i] || !in.status[i].IsPrimary() || (own != nil && own[i]) || (in.released != nil && in.released[i]) {
-			continue
-		}
-		single := in.status[i].IsSingleton()
-		if len(c.Freq) == a.n {
-			single = c.Freq[i] == 1
-		}
-		if in.colluding != nil {
-			single = in.colluding[i]
-		}
-		if !single {
+		if !a.free[i] || !in.colludes(i, own) {
 			continue
 		}
 		if a.override == nil {
@@ -491,10 +501,38 @@ func (in *input) singletons(a *attack) error {
 		}
 		a.override[i] = true
 		a.ovLo[i], a.ovHi[i] = a.lo[i], a.hi[i]
-		a.lo[i], a.hi[i] = c.Value[i], c.Value[i]
+		a.lo[i], a.hi[i] = in.p.Cells.Value[i], in.p.Cells.Value[i]
 		a.counts.Singletons++
 	}
 	return nil
+}
+
+// ownSingletons returns ownCells of the problem when the colluders are
+// found from it (nil when they are given: input.colluding).
+func (in *input) ownSingletons() []bool {
+	if in.colluding != nil {
+		return nil
+	}
+	return ownCells(in.p, in.status)
+}
+
+// colludes reports whether cell i, when hidden (the attacker's unknown),
+// is a colluding singleton, fixed at its value in every attacker problem
+// but its own (singletons): a single-respondent primary that does not make up a hidden cell
+// with its other contributors (own, from ownSingletons) and is not
+// released (releaseInsiders); with input.colluding given, those it marks.
+func (in *input) colludes(i int, own []bool) bool {
+	c := &in.p.Cells
+	if !in.status[i].IsPrimary() || (own != nil && own[i]) || (in.released != nil && in.released[i]) {
+		return false
+	}
+	if in.colluding != nil {
+		return in.colluding[i]
+	}
+	if len(c.Freq) == len(c.Value) {
+		return c.Freq[i] == 1
+	}
+	return in.status[i].IsSingleton()
 }
 
 // report computes the verdicts.

@@ -174,7 +174,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	c := rep.Counts
 	res.Stats.Extra = map[string]float64{"primaries": float64(c.Primaries), "exact": float64(c.Exact),
 		"partial": float64(c.Partial), "lps": float64(c.LPs), "components": float64(c.Components),
-		"largest_component": float64(c.LargestComponent), "unverified": float64(len(rep.Unverified)), "local": float64(c.Local),
+		"largest_component": float64(c.LargestComponent), "unverified": float64(len(rep.Unverified)), "local": float64(c.Local), "cube": float64(c.Cube),
 		"seconds": rep.Timing.Total.Seconds()}
 	if check != nil {
 		colludingResult(res, check)
@@ -185,7 +185,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 // colludingResult adds to res the check against the single-respondent
 // primaries colluding: the figures colluding_checked (1) and
 // colluding_failed (with its effort: colluding_lps, colluding_local,
-// colluding_largest_component), and the primaries that fail it (under-protected or
+// colluding_cube, colluding_largest_component), and the primaries that fail it (under-protected or
 // unverified) in an info diagnostic audit.colluding; colluding_timed_out
 // (1) when the time limit stopped the check.
 func colludingResult(res *pluginsdk.Result, check *audit.Report) {
@@ -201,6 +201,7 @@ func colludingResult(res *pluginsdk.Result, check *audit.Report) {
 	// check left to it).
 	res.Stats.Extra["colluding_lps"] = float64(check.Counts.LPs)
 	res.Stats.Extra["colluding_local"] = float64(check.Counts.Local)
+	res.Stats.Extra["colluding_cube"] = float64(check.Counts.Cube)
 	res.Stats.Extra["colluding_largest_component"] = float64(check.Counts.LargestComponent)
 	if check.TimedOut {
 		res.Stats.Extra["colluding_timed_out"] = 1

@@ -427,3 +427,34 @@ func TestColludingCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestCubeFigures: the figures count the primaries the audit's hypercube
+// certificates proved ("cube"; the colluding check's "colluding_cube"),
+// in verdict mode only (exact bounds get none).
+func TestCubeFigures(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{7, 6}, Seed: 3, PrimaryFraction: 0.2})
+	for i, s := range p.Cells.Status {
+		if !s.IsPrimary() && i%3 != 0 {
+			p.Cells.Status[i] = cellstatus.Secondary
+		}
+	}
+	client := plugintest.Serve(t, plugin())
+	for _, tc := range []struct {
+		params map[string]string
+		figure string
+		some   bool
+	}{
+		{map[string]string{"mode": "verdicts"}, "cube", true},
+		{map[string]string{"mode": "bounds"}, "cube", false},
+		{map[string]string{"mode": "bounds", "colluding_check": "true"}, "colluding_cube", true},
+	} {
+		res, err := client.Protect(t.Context(), pluginclient.Job{Method: "AUDIT", Problem: p, Params: tc.params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, ok := res.Stats.Extra[tc.figure]
+		if !ok || (n > 0) != tc.some {
+			t.Errorf("%v: figure %s = %v (present %v), want some: %v", tc.params, tc.figure, n, ok, tc.some)
+		}
+	}
+}

@@ -148,8 +148,9 @@
 // ranges protects it, and the host's audit judges it. No decision depends
 // on the clock (only the soft time limit ends the run), so GH declares its
 // result independent of the thread count. AuditTable uses the audit's own verdicts,
-// without a time limit of their own, for every audit. The figures "local_proven" and "audit_targets" count the
-// primaries proven locally and those audited on the whole table. The result
+// without a time limit of their own, for every audit. The figures "local_proven", "cube_proven" and "audit_targets" count the
+// primaries proven locally, those proven by the audit's hypercube certificates (checked by arithmetic, no LP)
+// and those audited on the whole table. The result
 // counts the under-protected primaries of the first and the last audit
 // (Stats.UnderProtectedBefore, UnderProtectedAfter) and is OutcomePartial,
 // with a diagnostic listing the cells, when some remain.

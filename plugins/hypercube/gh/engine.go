@@ -127,8 +127,10 @@ type engine struct {
 	raised             int
 	widened            int
 	// localProven counts the primaries the repair's audits proved
-	// protected locally and wholeTargets those audited on the whole table.
-	localProven, wholeTargets int
+	// protected locally, cubeProven those the audit's hypercube
+	// certificates proved, and wholeTargets those audited on the whole
+	// table.
+	localProven, cubeProven, wholeTargets int
 	// relsOf lists the relations of every cell (column c: the relations
 	// cell c is in) and classCells the cells of every class (column r:
 	// the cells whose root is r, r first); built on first use (cellRelations, widen).

@@ -1,7 +1,9 @@
 package gh
 
 import (
+	"bytes"
 	"context"
+	"encoding/gob"
 	"os"
 	"strconv"
 	"strings"
@@ -104,6 +106,19 @@ func BenchmarkGenerated(b *testing.B) {
 				b.ReportMetric(float64(len(res.Diagnostics)), "diags")
 				for _, d := range res.Diagnostics {
 					b.Logf("%s: %s (%d cells)", d.Code, d.Summary, len(d.Cells))
+				}
+				if path := os.Getenv("GH_BENCH_GOB"); path != "" {
+					// The pattern as the host's audit receives it, for
+					// the audit's BenchmarkProblemGob (AUDIT_GOB).
+					q := *job.Problem
+					q.Cells.Status = res.Status
+					var buf bytes.Buffer
+					if err := gob.NewEncoder(&buf).Encode(&q); err != nil {
+						b.Fatal(err)
+					}
+					if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+						b.Fatal(err)
+					}
 				}
 				if os.Getenv("GH_BENCH_HOSTLOCAL") != "" {
 					// What the host's audit leaves to its whole-table LPs:

@@ -75,6 +75,7 @@ func (e *engine) localAudit(ctx context.Context, status []cellstatus.Status, tar
 			}
 		}
 		rep.Counts.Local += r.Counts.Local
+		rep.Counts.Cube += r.Counts.Cube
 		rep.Counts.Primaries += r.Counts.Primaries
 		rep.Counts.Protected += r.Counts.Protected
 		rep.Counts.Partial += r.Counts.Partial

@@ -732,7 +732,8 @@ func (e *engine) auditTable(ctx context.Context, status []cellstatus.Status, tar
 		return nil, err
 	}
 	e.localProven += wr.Counts.Local
-	e.wholeTargets += len(targets) - wr.Counts.Local
+	e.cubeProven += wr.Counts.Cube
+	e.wholeTargets += len(targets) - wr.Counts.Local - wr.Counts.Cube
 	return wr, nil
 }
 
@@ -759,6 +760,7 @@ func (e *engine) auditLocally(ctx context.Context, status []cellstatus.Status, t
 			return nil, err
 		}
 		e.localProven += rep.Counts.Local
+		e.cubeProven += rep.Counts.Cube
 	}
 	if len(whole) > 0 {
 		if err := e.certifyAll(ctx, whole); err != nil {
@@ -965,6 +967,7 @@ func (e *engine) result() *pluginsdk.Result {
 		"repair_widened":  float64(e.widened),
 		"singleton_short": float64(len(e.short)),
 		"local_proven":    float64(e.localProven),
+		"cube_proven":     float64(e.cubeProven),
 		"audit_targets":   float64(e.wholeTargets),
 		"unprotectable":   float64(len(e.hopeless)),
 		"cert_proven":     float64(e.certOK),
