@@ -50,7 +50,7 @@ func under(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/"
 // testExceptions are the arrows up that a package's tests may take, with
 // the reason; any other is an error.
 var testExceptions = map[[2]string]string{
-	{"pluginsdk/audit", "batch/problem"}: "the audit's tests and benchmarks build problems from the corpus's JJ files",
+	{"pluginsdk/audit", "batch/problem"}:  "the audit's tests and benchmarks build problems from the corpus's JJ files",
 	{"pluginsdk/audit", "batch/tablegen"}: "the hypercube certificates are tested on generated tables with hierarchies",
 }
 
