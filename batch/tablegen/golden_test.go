@@ -2,13 +2,12 @@ package tablegen
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+	"github.com/sdcengine/argus/internal/golden"
+)
 
 // TestGolden pins the generated tables: benchmarks quote figures by spec
 // and seed, so a change of the random stream or of the layout must be
@@ -37,22 +36,7 @@ func TestGolden(t *testing.T) {
 				got.WriteString("==> " + f + "\n")
 				got.Write(b)
 			}
-			path := filepath.Join("testdata", name+".golden")
-			if *update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("%s differs from %s (run with -update if intended)\n%s", name, path, got.String())
-			}
+			golden.Check(t, filepath.Join("testdata", name+".golden"), got.Bytes())
 		})
 	}
 }

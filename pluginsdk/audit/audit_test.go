@@ -3,11 +3,9 @@ package audit
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,35 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/internal/golden"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file", name)
-	}
-}
 
 // seedExample is the table of Castro (2012, "Recent advances in optimization
 // techniques for statistical tabular data protection"), Figure 11: 3 × 3 with
@@ -646,7 +622,7 @@ func TestIndustrySize(t *testing.T) {
 			for _, f := range r.UnderProtected {
 				fmt.Fprintf(&b, "%d %g %.6g %.6g %g %g %s\n", f.Cell, f.Value, f.Lower, f.Upper, f.LowerPL, f.UpperPL, f.Verdict)
 			}
-			golden(t, strings.TrimSuffix(name, ".jj")+"_primaries.golden", b.String())
+			golden.CheckString(t, filepath.Join("testdata", strings.TrimSuffix(name, ".jj")+"_primaries.golden"), b.String())
 			// Check the exact primaries by differencing alone where possible
 			// against an independent oracle on a sample.
 			var sample []int
