@@ -86,18 +86,55 @@ type recodeState struct {
 // as overlapping. Naming a missing code of the source in a rule is an error
 // (ErrMissingToValid).
 func (g *Global) Apply(src Source) (*Result, error) {
-	rules := make([]Rule, len(g.Rules))
-	copy(rules, g.Rules)
-	for i := range rules {
-		rules[i].Items = nil
-		if err := parseRule(g.File, &rules[i], src.Length); err != nil {
-			return nil, tauWording(err)
-		}
+	rules, err := g.parseRules(src.Length)
+	if err != nil {
+		return nil, err
 	}
 	// As τ-Argus's SetMissing: a lone second missing code is the first.
 	if src.Missing1 == "" || src.Missing1 == src.Missing2 {
 		src.Missing1, src.Missing2 = src.Missing2, ""
 	}
+	st := newRecodeState(src)
+	m1, m2, nMissFile := g.missingCodes(src, st.nMissSrc)
+
+	// The new codes, sorted.
+	if err := st.newCodes(g.File, rules); err != nil {
+		return nil, err
+	}
+	// First assignment: finds errors and the untouched codes.
+	if err := st.assign(g.File, rules); err != nil {
+		return nil, tauWording(err)
+	}
+	untouched := st.addUntouched()
+	st.equalWidth(src, m1, m2)
+	rm1, rm2 := st.addMissing(src, m1, m2, nMissFile)
+
+	// Final assignment.
+	st.resetDest()
+	st.overlap, st.noSense = 0, 0
+	if err := st.assign(g.File, rules); err != nil {
+		return nil, tauWording(err)
+	}
+	st.mapRest()
+	return st.result(rm1, rm2, untouched), nil
+}
+
+// parseRules parses a copy of the rules for a variable of length srcLen.
+func (g *Global) parseRules(srcLen int) ([]Rule, error) {
+	rules := make([]Rule, len(g.Rules))
+	copy(rules, g.Rules)
+	for i := range rules {
+		rules[i].Items = nil
+		if err := parseRule(g.File, &rules[i], srcLen); err != nil {
+			return nil, tauWording(err)
+		}
+	}
+	return rules, nil
+}
+
+// newRecodeState lists the source codes: the total, the codes, the
+// missing codes; all untouched.
+func newRecodeState(src Source) *recodeState {
 	st := &recodeState{length: src.Length}
 	st.src = append(st.src, "")
 	st.src = append(st.src, src.Codes...)
@@ -108,9 +145,13 @@ func (g *Global) Apply(src Source) (*Result, error) {
 		}
 	}
 	st.resetDest()
+	return st
+}
 
-	m1, m2 := g.Missing1, g.Missing2
-	nMissFile := 0
+// missingCodes returns the missing codes the recode asks for (from
+// <MISSING>, else those of the source) and how many the file gives.
+func (g *Global) missingCodes(src Source, nMissSrc int) (m1, m2 string, nMissFile int) {
+	m1, m2 = g.Missing1, g.Missing2
 	if strings.TrimSpace(m1) != "" {
 		nMissFile = 1
 	}
@@ -122,14 +163,17 @@ func (g *Global) Apply(src Source) (*Result, error) {
 	}
 	if m1 == "" && m2 == "" {
 		m1 = src.Missing1
-		if st.nMissSrc == 2 {
+		if nMissSrc == 2 {
 			m2 = src.Missing2
 		} else {
 			m2 = m1
 		}
 	}
+	return m1, m2, nMissFile
+}
 
-	// The new codes, sorted.
+// newCodes lists the new codes of the rules, sorted, after the total.
+func (st *recodeState) newCodes(file string, rules []Rule) error {
 	st.rec = []string{""}
 	for _, r := range rules {
 		for range r.Items {
@@ -141,14 +185,15 @@ func (g *Global) Apply(src Source) (*Result, error) {
 		if len(rules) > 0 {
 			first = rules[0]
 		}
-		return nil, tauWording(ruleError(g.File, ErrEmptySpec, &first, 1))
+		return tauWording(ruleError(file, ErrEmptySpec, &first, 1))
 	}
 	slices.Sort(st.rec)
+	return nil
+}
 
-	// First assignment: finds errors and the untouched codes.
-	if err := st.assign(g.File, rules); err != nil {
-		return nil, tauWording(err)
-	}
+// addUntouched adds the untouched source codes (not missing) as new codes
+// of their own and returns how many there are.
+func (st *recodeState) addUntouched() int {
 	untouched := 0
 	for i := 0; i < len(st.src)-st.nMissSrc; i++ {
 		if st.dest[i] == -1 {
@@ -156,8 +201,12 @@ func (g *Global) Apply(src Source) (*Result, error) {
 			st.addRecode(st.src[i])
 		}
 	}
+	return untouched
+}
 
-	// Equal width (MakeRecodelistEqualWidth).
+// equalWidth pads the new codes to the widest of them and of the missing
+// codes (MakeRecodelistEqualWidth).
+func (st *recodeState) equalWidth(src Source, m1, m2 string) {
 	width := 0
 	if m1 == "" && m2 == "" {
 		width = max(len(src.Missing1), len(src.Missing2))
@@ -170,7 +219,12 @@ func (g *Global) Apply(src Source) (*Result, error) {
 	for i := 1; i < len(st.rec); i++ {
 		st.rec[i] = lex.PadLeft(st.rec[i], width)
 	}
+}
 
+// addMissing moves the new missing codes to the end of the new codes and
+// returns them, padded.
+func (st *recodeState) addMissing(src Source, m1, m2 string, nMissFile int) (rm1, rm2 string) {
+	width := st.width
 	hasMissing := !(nMissFile == 0 && st.nMissSrc == 0)
 	if hasMissing {
 		for _, m := range []string{m1, m2} {
@@ -180,42 +234,40 @@ func (g *Global) Apply(src Source) (*Result, error) {
 		}
 	}
 	slices.Sort(st.rec)
-
-	var rm1, rm2 string
-	if hasMissing {
-		switch {
-		case m1 == "" && m2 == "":
-			rm1, rm2 = src.Missing1, src.Missing2
-		case m1 == "":
-			rm1, rm2 = m2, m1
-		default:
-			rm1, rm2 = m1, m2
-		}
-		switch {
-		case rm2 == "":
-			rm2 = rm1
-			st.nMissRec = 1
-		case rm1 == rm2:
-			st.nMissRec = 1
-		default:
-			st.nMissRec = 2
-		}
-		rm1 = lex.PadLeft(rm1, width)
-		st.addRecode(rm1)
-		if st.nMissRec == 2 {
-			rm2 = lex.PadLeft(rm2, width)
-			st.addRecode(rm2)
-		} else {
-			rm2 = rm1
-		}
+	if !hasMissing {
+		return "", ""
 	}
-
-	// Final assignment.
-	st.resetDest()
-	st.overlap, st.noSense = 0, 0
-	if err := st.assign(g.File, rules); err != nil {
-		return nil, tauWording(err)
+	switch {
+	case m1 == "" && m2 == "":
+		rm1, rm2 = src.Missing1, src.Missing2
+	case m1 == "":
+		rm1, rm2 = m2, m1
+	default:
+		rm1, rm2 = m1, m2
 	}
+	switch {
+	case rm2 == "":
+		rm2 = rm1
+		st.nMissRec = 1
+	case rm1 == rm2:
+		st.nMissRec = 1
+	default:
+		st.nMissRec = 2
+	}
+	rm1 = lex.PadLeft(rm1, width)
+	st.addRecode(rm1)
+	if st.nMissRec == 2 {
+		rm2 = lex.PadLeft(rm2, width)
+		st.addRecode(rm2)
+	} else {
+		rm2 = rm1
+	}
+	return rm1, rm2
+}
+
+// mapRest maps the source missing codes no rule assigned to the new missing
+// codes, and the other unassigned source codes to their own padded code.
+func (st *recodeState) mapRest() {
 	nRec := len(st.rec)
 	if first := len(st.src) - st.nMissSrc; st.nMissSrc > 0 && first < len(st.src) {
 		if st.dest[first] == -1 {
@@ -231,14 +283,17 @@ func (g *Global) Apply(src Source) (*Result, error) {
 	}
 	for i := 0; i < len(st.src)-st.nMissSrc; i++ {
 		if st.dest[i] == -1 {
-			st.dest[i], _ = binSearch(st.rec, lex.PadLeft(st.src[i], width), st.nMissRec)
+			st.dest[i], _ = binSearch(st.rec, lex.PadLeft(st.src[i], st.width), st.nMissRec)
 		}
 	}
+}
 
+// result is the recoded code list, without the total.
+func (st *recodeState) result(rm1, rm2 string, untouched int) *Result {
 	res := &Result{
 		Codes:      st.rec[1:],
 		NumMissing: st.nMissRec,
-		Width:      width,
+		Width:      st.width,
 		Missing1:   rm1,
 		Missing2:   rm2,
 		Map:        make([]int, len(st.src)-1),
@@ -255,7 +310,7 @@ func (g *Global) Apply(src Source) (*Result, error) {
 		}
 		res.Map[i-1] = d
 	}
-	return res, nil
+	return res
 }
 
 // resetDest marks every source code untouched, the total as a (sub)total.
