@@ -352,24 +352,7 @@ func (e *engine) propagate(t int32, rec *cubeRec) {
 // sub-tables; the hypercube iteration then protects what changed, until the
 // audit is clean or nothing can be added.
 func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
-	aopts := audit.Options{Workers: max(1, e.o.AuditWorkers), Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries}
-	if e.o.Singleton {
-		// Singleton protection is checked against the single-respondent
-		// primaries colluding, the audit the host runs when asked for it.
-		aopts.Singletons = audit.SingletonsCollude
-	}
-	if e.o.AuditScope == AuditAuto {
-		e.o.AuditScope = AuditTable
-		hidden := 0
-		for _, s := range e.statuses() {
-			if s.IsSuppressed() {
-				hidden++
-			}
-		}
-		if hidden > AutoLocalHidden {
-			e.o.AuditScope = AuditLocal
-		}
-	}
+	aopts := e.repairAuditOptions()
 	var diags []pluginsdk.Diagnostic
 	// Hiding more cells only widens the attacker's intervals, so after the
 	// first round only the primaries that failed need auditing again. Each
@@ -377,27 +360,10 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 	// for the rest alone (local.go).
 	var failing map[int]bool
 	for round := 0; ; round++ {
-		if err := e.check(); err != nil {
-			return diags, err
-		}
-		e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Message: "round " + strconv.Itoa(round+1)})
-		status := e.statuses()
-		var targets []int
-		for i, st := range status {
-			if st.IsPrimary() && (failing == nil || failing[i]) {
-				targets = append(targets, i)
-			}
-		}
-		e.certPending = e.certPending[:0]
 		cellsBefore := e.certCells
-		actx, cancel := e.auditContext()
-		rep, err := e.audit(actx, status, targets, aopts)
-		cancel()
+		rep, err := e.auditRound(round, failing, aopts)
 		if err != nil {
-			if e.ctx.Err() == nil && !e.deadline.IsZero() && time.Now().After(e.deadline) {
-				return diags, errTimeLimit
-			}
-			return diags, fmt.Errorf("gh: audit: %w", err)
+			return diags, err
 		}
 		// A primary whose attacker LPs gave no result is not proven
 		// protected: it counts as under-protected (and cannot be repaired).
@@ -417,93 +383,19 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 			return e.withHopeless(diags), nil
 		}
 		failing = e.failingSet(rep)
-		stuck := func() []pluginsdk.Diagnostic {
-			cells := make([]int, len(rep.UnderProtected))
-			for i, f := range rep.UnderProtected {
-				cells[i] = f.Cell
-			}
-			if len(rep.Unverified) > 0 {
-				diags = append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.unverified",
-					Summary: fmt.Sprintf("hypercube: the audit could not verify %d primary cells (an attacker LP gave no result); they count as under-protected", len(rep.Unverified)),
-					Cells:   rep.Unverified})
-			}
-			if len(cells) == 0 {
-				return diags
-			}
-			return append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.underprotected",
-				Summary: fmt.Sprintf("hypercube: %d primary cells remain under-protected after %d repair rounds", len(cells), e.repairRounds),
-				Cells:   cells})
-		}
 		if e.o.MaxRepairRounds > 0 && round >= e.o.MaxRepairRounds {
-			return e.withHopeless(stuck()), nil
+			return e.withHopeless(e.stuckDiagnostics(diags, rep)), nil
 		}
 		e.repairRounds++
 		e.progress(pluginsdk.Progress{Phase: "repair", Fraction: -1, Message: fmt.Sprintf("round %d: %d primaries under-protected, %d unverified", round+1, len(rep.UnderProtected), len(rep.Unverified))})
 		added := e.certCells - cellsBefore
-		var stuckCells []int32
-		for _, f := range rep.UnderProtected {
-			if err := e.check(); err != nil {
-				return diags, err
-			}
-			r := e.root[f.Cell]
-			nd := e.shortfall(f)
-			if nd.up > e.needUp[r]+e.tol || nd.down > e.needDown[r]+e.tol || nd.sum > e.needSum[r]+e.tol {
-				// First demand the movement of its hypercubes (and through
-				// them of their corners' hypercubes in other sub-tables).
-				e.needUp[r], e.needDown[r], e.needSum[r] = max(e.needUp[r], nd.up), max(e.needDown[r], nd.down), max(e.needSum[r], nd.sum)
-				e.markDirty(r)
-				e.raised++
-				added++
-				continue
-			}
-			// A primary the whole table finds short again and again gets
-			// more hypercubes per round (after burstAfter rounds of one:
-			// 1, 1, 2, 2, 4, …, at most maxRepairBurst): one a round took 84 rounds, each a
-			// whole-table audit, on a primary of t4.5³ seed 3. Failed
-			// local audits do not count: such a primary may be protected.
-			burst := 1
-			if e.o.AuditScope == AuditTable || e.localFails[f.Cell] > localTries {
-				e.repairs[r]++
-				burst = min(1<<(max(0, e.repairs[r]-burstAfter)/2), maxRepairBurst)
-			}
-			for k := range burst {
-				n, err := e.repairCell(r)
-				if err != nil {
-					return diags, err
-				}
-				if n == 0 {
-					if k == 0 {
-						stuckCells = append(stuckCells, r)
-					}
-					break
-				}
-				added += n
-			}
+		n, stuckCells, err := e.repairUnderProtected(rep)
+		if err != nil {
+			return diags, err
 		}
-		// A primary without an attacker result is not proven protected:
-		// it is treated as one that no hypercube could repair, once, and
-		// not when the audit itself reports an error (published values it
-		// finds inconsistent): hiding more cannot repair the audit, and
-		// must not hide the whole table.
-		auditFailed := slices.ContainsFunc(rep.Diagnostics, func(d pluginsdk.Diagnostic) bool {
-			return d.Severity == pluginsdk.SeverityError
-		})
-		for _, c := range rep.Unverified {
-			if r := e.root[c]; !auditFailed && !e.unverifiedWidened[r] {
-				e.unverifiedWidened[r] = true
-				stuckCells = append(stuckCells, r)
-			}
-		}
-		// Where no hypercube helps (every one with a new suppression has a
-		// frozen corner, or the attack goes through other sub-tables or
-		// colluding singletons), suppress the cheapest published cell
-		// nearest to the primary through the relations of hidden cells.
-		for _, r := range stuckCells {
-			if e.supp[r] && (e.widen(r, false) || e.widen(r, true)) {
-				e.widened++
-				added++
-			}
-		}
+		added += n
+		stuckCells = e.unverifiedStuck(rep, stuckCells)
+		added += e.widenStuck(stuckCells)
 		if added == 0 && e.o.AuditScope == AuditLocal && e.toCertificates(rep) > 0 {
 			continue
 		}
@@ -513,12 +405,163 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 				return diags, e.auditError(err)
 			}
 			e.underAfter = e.failing(rep)
-			return e.withHopeless(stuck()), nil
+			return e.withHopeless(e.stuckDiagnostics(diags, rep)), nil
 		}
 		if err := e.iterate(); err != nil {
 			return diags, err
 		}
 	}
+}
+
+// repairAuditOptions are the options of the repair's audits; an automatic
+// audit scope is settled here, by the number of hidden cells.
+func (e *engine) repairAuditOptions() audit.Options {
+	aopts := audit.Options{Workers: max(1, e.o.AuditWorkers), Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries}
+	if e.o.Singleton {
+		// Singleton protection is checked against the single-respondent
+		// primaries colluding, the audit the host runs when asked for it.
+		aopts.Singletons = audit.SingletonsCollude
+	}
+	if e.o.AuditScope == AuditAuto {
+		e.o.AuditScope = AuditTable
+		hidden := 0
+		for _, s := range e.statuses() {
+			if s.IsSuppressed() {
+				hidden++
+			}
+		}
+		if hidden > AutoLocalHidden {
+			e.o.AuditScope = AuditLocal
+		}
+	}
+	return aopts
+}
+
+// auditRound audits the primaries of repair round round (all of them, or
+// those in failing after the first round).
+func (e *engine) auditRound(round int, failing map[int]bool, aopts audit.Options) (*audit.Report, error) {
+	if err := e.check(); err != nil {
+		return nil, err
+	}
+	e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Message: "round " + strconv.Itoa(round+1)})
+	status := e.statuses()
+	var targets []int
+	for i, st := range status {
+		if st.IsPrimary() && (failing == nil || failing[i]) {
+			targets = append(targets, i)
+		}
+	}
+	e.certPending = e.certPending[:0]
+	actx, cancel := e.auditContext()
+	rep, err := e.audit(actx, status, targets, aopts)
+	cancel()
+	if err != nil {
+		if e.ctx.Err() == nil && !e.deadline.IsZero() && time.Now().After(e.deadline) {
+			return nil, errTimeLimit
+		}
+		return nil, fmt.Errorf("gh: audit: %w", err)
+	}
+	return rep, nil
+}
+
+// stuckDiagnostics adds to diags the warnings for the primaries the repair
+// leaves unverified or under-protected in rep.
+func (e *engine) stuckDiagnostics(diags []pluginsdk.Diagnostic, rep *audit.Report) []pluginsdk.Diagnostic {
+	cells := make([]int, len(rep.UnderProtected))
+	for i, f := range rep.UnderProtected {
+		cells[i] = f.Cell
+	}
+	if len(rep.Unverified) > 0 {
+		diags = append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.unverified",
+			Summary: fmt.Sprintf("hypercube: the audit could not verify %d primary cells (an attacker LP gave no result); they count as under-protected", len(rep.Unverified)),
+			Cells:   rep.Unverified})
+	}
+	if len(cells) == 0 {
+		return diags
+	}
+	return append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.underprotected",
+		Summary: fmt.Sprintf("hypercube: %d primary cells remain under-protected after %d repair rounds", len(cells), e.repairRounds),
+		Cells:   cells})
+}
+
+// repairUnderProtected raises the demands of, or adds hypercubes for, the
+// under-protected primaries of rep; it returns how many demands and cells
+// it added and the primaries no hypercube could repair.
+func (e *engine) repairUnderProtected(rep *audit.Report) (added int, stuckCells []int32, err error) {
+	for _, f := range rep.UnderProtected {
+		if err := e.check(); err != nil {
+			return added, stuckCells, err
+		}
+		r := e.root[f.Cell]
+		nd := e.shortfall(f)
+		if nd.up > e.needUp[r]+e.tol || nd.down > e.needDown[r]+e.tol || nd.sum > e.needSum[r]+e.tol {
+			// First demand the movement of its hypercubes (and through
+			// them of their corners' hypercubes in other sub-tables).
+			e.needUp[r], e.needDown[r], e.needSum[r] = max(e.needUp[r], nd.up), max(e.needDown[r], nd.down), max(e.needSum[r], nd.sum)
+			e.markDirty(r)
+			e.raised++
+			added++
+			continue
+		}
+		// A primary the whole table finds short again and again gets
+		// more hypercubes per round (after burstAfter rounds of one:
+		// 1, 1, 2, 2, 4, …, at most maxRepairBurst): one a round took 84 rounds, each a
+		// whole-table audit, on a primary of t4.5³ seed 3. Failed
+		// local audits do not count: such a primary may be protected.
+		burst := 1
+		if e.o.AuditScope == AuditTable || e.localFails[f.Cell] > localTries {
+			e.repairs[r]++
+			burst = min(1<<(max(0, e.repairs[r]-burstAfter)/2), maxRepairBurst)
+		}
+		for k := range burst {
+			n, err := e.repairCell(r)
+			if err != nil {
+				return added, stuckCells, err
+			}
+			if n == 0 {
+				if k == 0 {
+					stuckCells = append(stuckCells, r)
+				}
+				break
+			}
+			added += n
+		}
+	}
+	return added, stuckCells, nil
+}
+
+// unverifiedStuck adds to stuckCells the primaries of rep without an
+// attacker result: such a primary is not proven protected, so it is
+// treated as one that no hypercube could repair, once, and not when the
+// audit itself reports an error (published values it finds inconsistent):
+// hiding more cannot repair the audit, and must not hide the whole table.
+func (e *engine) unverifiedStuck(rep *audit.Report, stuckCells []int32) []int32 {
+	auditFailed := slices.ContainsFunc(rep.Diagnostics, func(d pluginsdk.Diagnostic) bool {
+		return d.Severity == pluginsdk.SeverityError
+	})
+	for _, c := range rep.Unverified {
+		if r := e.root[c]; !auditFailed && !e.unverifiedWidened[r] {
+			e.unverifiedWidened[r] = true
+			stuckCells = append(stuckCells, r)
+		}
+	}
+	return stuckCells
+}
+
+// widenStuck handles the primaries where no hypercube helps (every one with
+// a new suppression has a frozen corner, or the attack goes through other
+// sub-tables or colluding singletons): it suppresses the cheapest published
+// cell nearest to the primary through the relations of hidden cells, and
+// returns how many primaries it widened.
+func (e *engine) widenStuck(stuckCells []int32) int {
+	n := 0
+	for _, r := range stuckCells {
+		if e.supp[r] && (e.widen(r, false) || e.widen(r, true)) {
+			e.widened++
+			n++
+		}
+	}
+	return n
 }
 
 // failingSet is the set of primaries the next round audits after an audit
