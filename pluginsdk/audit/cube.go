@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"sync"
@@ -535,16 +536,7 @@ func (cs *cubeStage) search(ct *cubeTable, coords []int32, base, p int, need cub
 // move); it stops early once neither can beat up0 and down0.
 func (cs *cubeStage) steps(ct *cubeTable, coords []int32, base, p int, cands [][]cubeCand, ranks []int, up0, down0 float64) (up, down float64) {
 	up, down = math.Inf(1), math.Inf(1)
-	k := len(ranks)
-	pos := make([]int, k)
-	for {
-		idx, sign := base, int8(1)
-		for d, j := range pos {
-			c := &cands[d][ranks[d]]
-			idx += int(c.codes[j]-coords[d]) * ct.stride[d]
-			sign *= c.signs[j]
-		}
-		cell := ct.cm.At(idx)
+	for cell, sign := range ct.corners(coords, base, cands, ranks) {
 		if !cs.open(cell, p) {
 			return 0, 0
 		}
@@ -553,18 +545,8 @@ func (cs *cubeStage) steps(ct *cubeTable, coords []int32, base, p int, cands [][
 		if up <= up0 && down <= down0 {
 			return up, down
 		}
-		d := k - 1
-		for ; d >= 0; d-- {
-			pos[d]++
-			if pos[d] < len(cands[d][ranks[d]].codes) {
-				break
-			}
-			pos[d] = 0
-		}
-		if d < 0 {
-			return up, down
-		}
 	}
+	return up, down
 }
 
 // expand returns the cells and signs of the product of the candidates of
@@ -572,26 +554,39 @@ func (cs *cubeStage) steps(ct *cubeTable, coords []int32, base, p int, cands [][
 func (cs *cubeStage) expand(ct *cubeTable, coords []int32, base int, cands [][]cubeCand, ranks []int) ([]int, []int8) {
 	var cells []int
 	var signs []int8
-	k := len(ranks)
-	pos := make([]int, k)
-	for {
-		idx, sign := base, int8(1)
-		for d, j := range pos {
-			c := &cands[d][ranks[d]]
-			idx += int(c.codes[j]-coords[d]) * ct.stride[d]
-			sign *= c.signs[j]
-		}
-		cells, signs = append(cells, ct.cm.At(idx)), append(signs, sign)
-		d := k - 1
-		for ; d >= 0; d-- {
-			pos[d]++
-			if pos[d] < len(cands[d][ranks[d]].codes) {
-				break
+	for cell, sign := range ct.corners(coords, base, cands, ranks) {
+		cells, signs = append(cells, cell), append(signs, sign)
+	}
+	return cells, signs
+}
+
+// corners yields the cells (−1 for a missing one) and signs of the product
+// of the candidates of the given ranks, the last dimension fastest.
+func (ct *cubeTable) corners(coords []int32, base int, cands [][]cubeCand, ranks []int) iter.Seq2[int, int8] {
+	return func(yield func(int, int8) bool) {
+		k := len(ranks)
+		pos := make([]int, k)
+		for {
+			idx, sign := base, int8(1)
+			for d, j := range pos {
+				c := &cands[d][ranks[d]]
+				idx += int(c.codes[j]-coords[d]) * ct.stride[d]
+				sign *= c.signs[j]
 			}
-			pos[d] = 0
-		}
-		if d < 0 {
-			return cells, signs
+			if !yield(ct.cm.At(idx), sign) {
+				return
+			}
+			d := k - 1
+			for ; d >= 0; d-- {
+				pos[d]++
+				if pos[d] < len(cands[d][ranks[d]].codes) {
+					break
+				}
+				pos[d] = 0
+			}
+			if d < 0 {
+				return
+			}
 		}
 	}
 }
