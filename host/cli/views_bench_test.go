@@ -62,7 +62,7 @@ func BenchmarkConfidentialAudit(b *testing.B) {
 		cpu := cputime.Used()
 		start := time.Now()
 		rep, err := audit.Suppression(b.Context(), p, p.Cells.Status, audit.Options{Mode: audit.ModeVerdicts,
-			Targets: audit.TargetsPrimaries, TimeLimit: limit, Workers: 1})
+			Targets: audit.TargetsPrimaries, TimeLimit: limit, Threads: 1})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -43,7 +43,7 @@ func TestSeedExample(t *testing.T) {
 		for _, workers := range []int{1, 2} {
 			t.Run(fmt.Sprintf("bounds%d/workers%d", mode, workers), func(t *testing.T) {
 				p, st := seedExample()
-				r, err := Suppression(context.Background(), p, st, Options{Bounds: mode, Workers: workers})
+				r, err := Suppression(context.Background(), p, st, Options{Bounds: mode, Threads: workers})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -184,10 +184,10 @@ func TestAgainstVertexEnumeration(t *testing.T) {
 			t.Fatalf("trial %d: no vertex", trial)
 		}
 		for _, o := range []Options{
-			{Bounds: BoundsTauArgus, Workers: 1},
-			{Bounds: BoundsTauArgus, Workers: 2},
-			{Bounds: BoundsTauArgus, Workers: 2, noDifferencing: true},
-			{Bounds: BoundsTauArgus, Workers: 1, noReuse: true, noDifferencing: true},
+			{Bounds: BoundsTauArgus, Threads: 1},
+			{Bounds: BoundsTauArgus, Threads: 2},
+			{Bounds: BoundsTauArgus, Threads: 2, noDifferencing: true},
+			{Bounds: BoundsTauArgus, Threads: 1, noReuse: true, noDifferencing: true},
 		} {
 			r, err := Suppression(context.Background(), p, st, o)
 			if err != nil {
@@ -233,7 +233,7 @@ func TestAgainstOracle(t *testing.T) {
 				}
 			}
 			wl, wu := oracle(t, p, free, in.lo, in.hi, targets, nil)
-			r, err := Suppression(context.Background(), p, st, Options{Workers: 2})
+			r, err := Suppression(context.Background(), p, st, Options{Threads: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -311,7 +311,7 @@ func TestSingletonsAgainstOracle(t *testing.T) {
 	}
 	st := randomStatuses(p, 0.25, 8)
 	for _, workers := range []int{1, 2} {
-		rc, err := Suppression(context.Background(), p, st, Options{Singletons: SingletonsCollude, Workers: workers})
+		rc, err := Suppression(context.Background(), p, st, Options{Singletons: SingletonsCollude, Threads: workers})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -391,7 +391,7 @@ func TestIntervals(t *testing.T) {
 			}
 		}
 	}
-	r, err = Intervals(context.Background(), g, lo, hi, Options{Workers: 2})
+	r, err = Intervals(context.Background(), g, lo, hi, Options{Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,7 +555,7 @@ func TestCancelAndProgress(t *testing.T) {
 	st := randomStatuses(p, 0.3, 1)
 	var mu sync.Mutex
 	var reports []Progress
-	r, err := Suppression(context.Background(), p, st, Options{Workers: 2, OnProgress: func(pr Progress) {
+	r, err := Suppression(context.Background(), p, st, Options{Threads: 2, OnProgress: func(pr Progress) {
 		mu.Lock()
 		reports = append(reports, pr)
 		mu.Unlock()
@@ -569,13 +569,13 @@ func TestCancelAndProgress(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Suppression(ctx, p, st, Options{Workers: 2}); !errors.Is(err, context.Canceled) {
+	if _, err := Suppression(ctx, p, st, Options{Threads: 2}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 	// Cancel from the progress callback, mid-way.
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	_, err = Suppression(ctx, p, st, Options{Workers: 2, OnProgress: func(pr Progress) {
+	_, err = Suppression(ctx, p, st, Options{Threads: 2, OnProgress: func(pr Progress) {
 		if pr.LPs > 0 {
 			cancel()
 		}
@@ -776,11 +776,11 @@ func TestVerdictMode(t *testing.T) {
 		p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{9, 8, 3}, Seed: seed, PrimaryFraction: 0.15, ProtectionPct: 30})
 		st := randomStatuses(p, 0.3, seed)
 		ctx := context.Background()
-		rb, err := Suppression(ctx, p, st, Options{Workers: 2})
+		rb, err := Suppression(ctx, p, st, Options{Threads: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rv, err := Suppression(ctx, p, st, Options{Workers: 2, Mode: ModeVerdicts})
+		rv, err := Suppression(ctx, p, st, Options{Threads: 2, Mode: ModeVerdicts})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -810,7 +810,7 @@ func TestLPTimeLimit(t *testing.T) {
 	// stops them.
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{50, 50}, Seed: 1, PrimaryFraction: 0.1})
 	st := randomStatuses(p, 0.6, 1)
-	r, err := Suppression(context.Background(), p, st, Options{LPTimeLimit: time.Microsecond, Workers: 2})
+	r, err := Suppression(context.Background(), p, st, Options{LPTimeLimit: time.Microsecond, Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -934,11 +934,11 @@ func TestTimeLimit(t *testing.T) {
 	st := randomStatuses(p, 0.6, 1)
 	ctx := context.Background()
 	for _, mode := range []Mode{ModeBounds, ModeVerdicts} {
-		ref, err := Suppression(ctx, p, st, Options{Workers: 2, Mode: mode})
+		ref, err := Suppression(ctx, p, st, Options{Threads: 2, Mode: mode})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Suppression(ctx, p, st, Options{Workers: 2, Mode: mode, TimeLimit: time.Nanosecond})
+		r, err := Suppression(ctx, p, st, Options{Threads: 2, Mode: mode, TimeLimit: time.Nanosecond})
 		if err != nil {
 			t.Fatalf("mode %d: %v", mode, err)
 		}
@@ -968,12 +968,12 @@ func TestAllSuppressedWitnesses(t *testing.T) {
 	for seed := range uint64(3) {
 		p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{7, 6, 4}, Seed: seed, PrimaryFraction: 0.15, ProtectionPct: 30})
 		st := allSuppressed(p)
-		ref, err := Suppression(ctx, p, st, Options{Workers: 2, noReuse: true})
+		ref, err := Suppression(ctx, p, st, Options{Threads: 2, noReuse: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, targets := range []Targets{TargetsDefault, TargetsPrimaries} {
-			rv, err := Suppression(ctx, p, st, Options{Workers: 2, Mode: ModeVerdicts, Targets: targets})
+			rv, err := Suppression(ctx, p, st, Options{Threads: 2, Mode: ModeVerdicts, Targets: targets})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -986,7 +986,7 @@ func TestAllSuppressedWitnesses(t *testing.T) {
 				}
 			}
 		}
-		rb, err := Suppression(ctx, p, st, Options{Workers: 2})
+		rb, err := Suppression(ctx, p, st, Options{Threads: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1019,11 +1019,11 @@ func TestShortcutsAgainstReference(t *testing.T) {
 				}
 			}
 		}
-		ref, err := Suppression(ctx, p, st, Options{Workers: 2, noReuse: true, noDifferencing: true})
+		ref, err := Suppression(ctx, p, st, Options{Threads: 2, noReuse: true, noDifferencing: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		fast, err := Suppression(ctx, p, st, Options{Workers: 2})
+		fast, err := Suppression(ctx, p, st, Options{Threads: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1034,7 +1034,7 @@ func TestShortcutsAgainstReference(t *testing.T) {
 			}
 		}
 		for _, targets := range []Targets{TargetsDefault, TargetsPrimaries} {
-			rv, err := Suppression(ctx, p, st, Options{Workers: 2, Mode: ModeVerdicts, Targets: targets})
+			rv, err := Suppression(ctx, p, st, Options{Threads: 2, Mode: ModeVerdicts, Targets: targets})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1063,7 +1063,7 @@ func TestCells(t *testing.T) {
 		st := randomStatuses(p, 0.3, seed)
 		ctx := context.Background()
 		for _, mode := range []Mode{ModeBounds, ModeVerdicts} {
-			opts := Options{Workers: 2, Mode: mode, Targets: TargetsPrimaries, Singletons: SingletonsCollude}
+			opts := Options{Threads: 2, Mode: mode, Targets: TargetsPrimaries, Singletons: SingletonsCollude}
 			full, err := Suppression(ctx, p, st, opts)
 			if err != nil {
 				t.Fatal(err)

@@ -220,7 +220,7 @@ func BenchmarkCubes(b *testing.B) {
 				if tc.whole && n > 46 {
 					b.Skip("the whole table alone takes too long")
 				}
-				benchAudit(b, p, st, Options{Workers: tc.workers, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: wholeTable(tc.whole)})
+				benchAudit(b, p, st, Options{Threads: tc.workers, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: wholeTable(tc.whole)})
 			})
 		}
 	}

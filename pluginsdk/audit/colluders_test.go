@@ -33,7 +33,7 @@ func TestOwnCellsDoNotCollude(t *testing.T) {
 	c.UpperBound = []float64{20, 20, 20, 20, 20, 20}
 	p.Relations.Add([]int{0, 1, 2}, []float64{-1, 1, 1}, 0)
 	p.Relations.Add([]int{3, 4, 5}, []float64{-1, 1, 1}, 0)
-	rep, err := Suppression(context.Background(), p, c.Status, Options{Workers: 1, Singletons: SingletonsCollude})
+	rep, err := Suppression(context.Background(), p, c.Status, Options{Threads: 1, Singletons: SingletonsCollude})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestSingletonOwnProblemChecked(t *testing.T) {
 			}
 		}
 		st := randomStatuses(p, 0.3, seed)
-		rep, err := Suppression(context.Background(), p, st, Options{Singletons: SingletonsCollude, Workers: 1})
+		rep, err := Suppression(context.Background(), p, st, Options{Singletons: SingletonsCollude, Threads: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestInsidersDoNotCollude(t *testing.T) {
 	}
 	st := slices.Clone(c.Status)
 	st[g2] = cellstatus.Secondary
-	rep, err := Suppression(context.Background(), p, st, Options{Workers: 1, Bounds: BoundsNonNegative, Singletons: SingletonsCollude})
+	rep, err := Suppression(context.Background(), p, st, Options{Threads: 1, Bounds: BoundsNonNegative, Singletons: SingletonsCollude})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestInsidersAgainstOracle(t *testing.T) {
 			c.LowerPL[i], c.UpperPL[i] = 0.3*c.Value[i], 0.3*c.Value[i]
 		}
 		st := randomStatuses(p, 0.3, seed)
-		rc, err := Suppression(context.Background(), p, st, Options{Singletons: SingletonsCollude, Workers: 1})
+		rc, err := Suppression(context.Background(), p, st, Options{Singletons: SingletonsCollude, Threads: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -35,16 +35,16 @@ func TestSuppressionColludingAgrees(t *testing.T) {
 			}
 		}
 		st := randomStatuses(p, 0.25, tc.seed)
-		exact, err := Suppression(ctx, p, st, Options{Workers: 1})
+		exact, err := Suppression(ctx, p, st, Options{Threads: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		check, err := Suppression(ctx, p, st, Options{Workers: 1, Singletons: SingletonsCollude, Mode: ModeVerdicts, Targets: TargetsPrimaries})
+		check, err := Suppression(ctx, p, st, Options{Threads: 1, Singletons: SingletonsCollude, Mode: ModeVerdicts, Targets: TargetsPrimaries})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, opts := range []Options{{Workers: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries}, {Workers: 1, Mode: ModeVerdicts},
-			{Workers: 1, Mode: ModeBounds}} {
+		for _, opts := range []Options{{Threads: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries}, {Threads: 1, Mode: ModeVerdicts},
+			{Threads: 1, Mode: ModeBounds}} {
 			name := fmt.Sprintf("%v/seed%d/mode%d/targets%d", tc.sizes, tc.seed, opts.Mode, opts.Targets)
 			alone, err := Suppression(ctx, p, st, opts)
 			if err != nil {

@@ -288,7 +288,7 @@ func TestCubeVerdictsAgree(t *testing.T) {
 	for _, f := range cubeFamilies(t) {
 		for _, mode := range []SingletonMode{SingletonsIgnore, SingletonsCollude} {
 			name := fmt.Sprintf("%s/singletons%d", f.name, mode)
-			o := Options{Workers: 2, Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: mode}
+			o := Options{Threads: 2, Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: mode}
 			with, err := Suppression(ctx, f.p, f.st, o)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
@@ -319,7 +319,7 @@ func TestCubeVerdictsAgree(t *testing.T) {
 				t.Errorf("%s: counts %+v with certificates, %+v on the whole table", name, with.Counts, whole.Counts)
 			}
 		}
-		o := Options{Workers: 2, Mode: ModeVerdicts, Targets: TargetsPrimaries}
+		o := Options{Threads: 2, Mode: ModeVerdicts, Targets: TargetsPrimaries}
 		r, c, err := SuppressionColluding(ctx, f.p, f.st, o)
 		if err != nil {
 			t.Fatal(err)
@@ -350,7 +350,7 @@ func TestCubeNonAdditive(t *testing.T) {
 	q := *p
 	q.Cells.Value = append([]float64(nil), p.Cells.Value...)
 	q.Cells.Value[0] += 1000 // the grand total no longer adds up
-	o := Options{Workers: 2, Mode: ModeVerdicts, Targets: TargetsPrimaries}
+	o := Options{Threads: 2, Mode: ModeVerdicts, Targets: TargetsPrimaries}
 	with, err := Suppression(context.Background(), &q, st, o)
 	if err != nil {
 		t.Fatal(err)
@@ -375,7 +375,7 @@ func TestCubeNonAdditive(t *testing.T) {
 func TestCubeBoundsModeExact(t *testing.T) {
 	p := hierTable(t, "t2.3xt3.2", 1)
 	st := hierCubePattern(p, 1)
-	r, err := Suppression(context.Background(), p, st, Options{Workers: 2, Mode: ModeBounds})
+	r, err := Suppression(context.Background(), p, st, Options{Threads: 2, Mode: ModeBounds})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -371,7 +371,7 @@ func TestExactVerifierMagnitudes(t *testing.T) {
 					name := fmt.Sprintf("%dD/total=%g/dec=%d/mode=%d", len(sizes), total, dec, mode)
 					t.Run(name, func(t *testing.T) {
 						g := genCase(uint64(len(sizes))*1000+uint64(dec), sizes, total, dec, 12)
-						checkAgainstVerifier(t, g, Options{Workers: 2, Mode: mode})
+						checkAgainstVerifier(t, g, Options{Threads: 2, Mode: mode})
 					})
 				}
 			}
@@ -401,7 +401,7 @@ func reproScale(seed uint64, boxes int) *genTable {
 // does (verdicts).
 func TestExactVerifierReproScale(t *testing.T) {
 	g := reproScale(1, 1500)
-	r := checkAgainstVerifier(t, g, Options{Workers: 2, Mode: ModeVerdicts})
+	r := checkAgainstVerifier(t, g, Options{Threads: 2, Mode: ModeVerdicts})
 	t.Logf("%d hidden, largest component %d, %d LPs, %v", r.Counts.Hidden, r.Counts.LargestComponent, r.Counts.LPs, r.Timing.Total)
 }
 
@@ -443,7 +443,7 @@ func TestDeterministic(t *testing.T) {
 			for _, workers := range []int{2, 3} {
 				var first Report
 				for run := range 3 {
-					r, err := Suppression(context.Background(), tc.g.p, tc.g.st, Options{Workers: workers, Mode: tc.mode})
+					r, err := Suppression(context.Background(), tc.g.p, tc.g.st, Options{Threads: workers, Mode: tc.mode})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -499,7 +499,7 @@ func TestBoundsMonotone(t *testing.T) {
 						}
 					}
 					failing := func(b BoundsMode) map[int]bool {
-						r, err := Suppression(context.Background(), g.p, g.st, Options{Workers: 2, Bounds: b})
+						r, err := Suppression(context.Background(), g.p, g.st, Options{Threads: 2, Bounds: b})
 						if err != nil {
 							t.Fatal(err)
 						}

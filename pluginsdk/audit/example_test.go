@@ -38,7 +38,7 @@ func ExampleSuppression() {
 		{"primary alone", nil}, // nil: the problem's own statuses
 	}
 	for _, pat := range patterns {
-		r, err := audit.Suppression(context.Background(), p, pat.status, audit.Options{Workers: 1})
+		r, err := audit.Suppression(context.Background(), p, pat.status, audit.Options{Threads: 1})
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -53,7 +53,7 @@ func TestLocalProofsAgree(t *testing.T) {
 				for _, targets := range []Targets{TargetsPrimaries, TargetsAll} {
 					name := fmt.Sprintf("seed%d/share%v/singletons%d/targets%d", seed, share, mode, targets)
 					p, st := localGrid(seed, share, mode == SingletonsCollude)
-					o := Options{Workers: 2, Mode: ModeVerdicts, Singletons: mode, Targets: targets, LocalCells: 25}
+					o := Options{Threads: 2, Mode: ModeVerdicts, Singletons: mode, Targets: targets, LocalCells: 25}
 					fast, err := Suppression(context.Background(), p, st, o)
 					if err != nil {
 						t.Fatalf("%s: %v", name, err)
@@ -93,7 +93,7 @@ func TestLocalProofsSound(t *testing.T) {
 		for _, share := range []float64{0.3, 0.6} {
 			for _, mode := range []SingletonMode{SingletonsIgnore, SingletonsCollude} {
 				p, st := localGrid(seed, share, mode == SingletonsCollude)
-				o := Options{Workers: 1, Mode: ModeVerdicts, Singletons: mode, LocalCells: 25}
+				o := Options{Threads: 1, Mode: ModeVerdicts, Singletons: mode, LocalCells: 25}
 				in, err := prepare(p, st, o)
 				if err != nil {
 					t.Fatal(err)
@@ -102,7 +102,7 @@ func TestLocalProofsSound(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				exact, err := Suppression(context.Background(), p, st, Options{Workers: 1, Singletons: mode})
+				exact, err := Suppression(context.Background(), p, st, Options{Threads: 1, Singletons: mode})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -130,7 +130,7 @@ func TestLocalSecondStage(t *testing.T) {
 	const n = 16
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{n, n, n}, Seed: 3, PrimaryFraction: 0.05})
 	st := cubePattern(p, n, 1)
-	o := Options{Workers: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: 10}
+	o := Options{Threads: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: 10}
 	in, err := prepare(p, st, o)
 	if err != nil {
 		t.Fatal(err)
@@ -158,12 +158,12 @@ func TestScopeLocal(t *testing.T) {
 			for _, mode := range []SingletonMode{SingletonsIgnore, SingletonsCollude} {
 				name := fmt.Sprintf("seed%d/share%v/singletons%d", seed, share, mode)
 				p, st := localGrid(seed, share, mode == SingletonsCollude)
-				o := Options{Workers: 2, Mode: ModeVerdicts, Singletons: mode, Targets: TargetsPrimaries, LocalCells: 5}
+				o := Options{Threads: 2, Mode: ModeVerdicts, Singletons: mode, Targets: TargetsPrimaries, LocalCells: 5}
 				whole, err := Suppression(context.Background(), p, st, o)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
-				exact, err := Suppression(context.Background(), p, st, Options{Workers: 2, Singletons: mode})
+				exact, err := Suppression(context.Background(), p, st, Options{Threads: 2, Singletons: mode})
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}

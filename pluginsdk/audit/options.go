@@ -88,8 +88,8 @@ type Progress struct {
 
 // Options control an audit. The zero value is τ-Argus's audit on all cores.
 type Options struct {
-	// Workers is the number of parallel solvers; 0 means GOMAXPROCS.
-	Workers int
+	// Threads is the number of parallel solvers; 0 means GOMAXPROCS.
+	Threads int
 	// Bounds selects the a-priori bounds.
 	Bounds BoundsMode
 	// Singletons selects the attacker model for single-respondent cells.
@@ -162,8 +162,8 @@ func (o *Options) hugeColumns() int {
 }
 
 func (o *Options) workers() int {
-	if o.Workers > 0 {
-		return o.Workers
+	if o.Threads > 0 {
+		return o.Threads
 	}
 	return max(1, runtime.GOMAXPROCS(0))
 }

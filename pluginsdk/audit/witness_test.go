@@ -29,7 +29,7 @@ func TestCappedWitnessesAgree(t *testing.T) {
 	under, protected := 0, 0
 	for seed := uint64(1); seed <= 2; seed++ {
 		p, st := cappedGrid(0.25, seed)
-		exact, err := Suppression(context.Background(), p, st, Options{Workers: 1, Targets: TargetsPrimaries})
+		exact, err := Suppression(context.Background(), p, st, Options{Threads: 1, Targets: TargetsPrimaries})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +39,7 @@ func TestCappedWitnessesAgree(t *testing.T) {
 		for _, tc := range []struct {
 			name string
 			o    Options
-		}{{"simplex", Options{Workers: 1}}, {"ipm", Options{Workers: 1, hugeCols: 1}}, {"workers2", Options{Workers: 2, hugeCols: 1}}} {
+		}{{"simplex", Options{Threads: 1}}, {"ipm", Options{Threads: 1, hugeCols: 1}}, {"workers2", Options{Threads: 2, hugeCols: 1}}} {
 			o := tc.o
 			o.Mode, o.Targets, o.LocalCells = ModeVerdicts, TargetsPrimaries, -1
 			r, err := Suppression(context.Background(), p, st, o)
@@ -78,11 +78,11 @@ func closeTo(x, y, tol float64) bool { return x == y || math.Abs(x-y) <= tol }
 // primaries that the exact audit finds protected.
 func TestCappedWitnessesProve(t *testing.T) {
 	p, st := cappedGrid(0.25, 1)
-	exact, err := Suppression(context.Background(), p, st, Options{Workers: 1, Targets: TargetsPrimaries})
+	exact, err := Suppression(context.Background(), p, st, Options{Threads: 1, Targets: TargetsPrimaries})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Workers: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: -1, proofOnly: true}
+	o := Options{Threads: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: -1, proofOnly: true}
 	r, err := Suppression(context.Background(), p, st, o)
 	if err != nil {
 		t.Fatal(err)

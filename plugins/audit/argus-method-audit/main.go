@@ -101,7 +101,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	p := req.Problem
 	// The time limit gives a report: what is not proven by then is
 	// unverified (outcome "time limit"), never protected.
-	opts := audit.Options{Workers: req.Limits.Threads, TimeLimit: req.Limits.TimeLimit}
+	opts := audit.Options{Threads: req.Limits.Threads, TimeLimit: req.Limits.TimeLimit}
 	switch req.Params.String("bounds") {
 	case "tauargus":
 		opts.Bounds = audit.BoundsTauArgus

@@ -915,7 +915,7 @@ func (pr *problem) audit(ctx context.Context, c *candidate, alpha, beta float64,
 		c.rep = nil
 		return nil
 	}
-	ao := audit.AdjustedOptions{Options: audit.Options{Workers: threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries,
+	ao := audit.AdjustedOptions{Options: audit.Options{Threads: threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries,
 		TimeLimit: limit}, ECTA: &audit.ECTA{Alpha: alpha, Beta: beta, Center: opts.Center}}
 	rep, err := audit.Adjusted(ctx, pr.p, c.values, ao)
 	if err != nil {

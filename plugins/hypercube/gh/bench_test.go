@@ -43,7 +43,7 @@ func hostAudit(tb testing.TB, p *pluginsdk.Problem, status []cellstatus.Status, 
 	if singletons {
 		return singletonAudit(tb, p, status)
 	}
-	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Workers: 1})
+	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Threads: 1})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func BenchmarkLarge(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				o := DefaultOptions()
 				o.Repair = repair
-				o.AuditWorkers = 1
+				o.Threads = 1
 				var res *pluginsdk.Result
 				for b.Loop() {
 					var err error

@@ -57,7 +57,7 @@ func TestCertificate(t *testing.T) {
 		if tc.edit != nil && status[b.id("1", "2")] != p.Cells.Status[b.id("1", "2")] {
 			t.Errorf("%s: the colluding singleton's status changed", tc.name)
 		}
-		rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Workers: 1, Mode: audit.ModeVerdicts,
+		rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Threads: 1, Mode: audit.ModeVerdicts,
 			Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude, Cells: []int{target}})
 		if err != nil {
 			t.Fatal(err)

@@ -123,7 +123,7 @@ func BenchmarkGenerated(b *testing.B) {
 				if os.Getenv("GH_BENCH_HOSTLOCAL") != "" {
 					// What the host's audit leaves to its whole-table LPs:
 					// the primaries its local proofs do not prove.
-					rep, err := audit.Suppression(context.Background(), job.Problem, res.Status, audit.Options{Workers: 2, Mode: audit.ModeVerdicts,
+					rep, err := audit.Suppression(context.Background(), job.Problem, res.Status, audit.Options{Threads: 2, Mode: audit.ModeVerdicts,
 						Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude, Scope: audit.ScopeLocal})
 					if err != nil {
 						b.Fatal(err)
@@ -180,7 +180,7 @@ func TestGeneratedT45(t *testing.T) {
 // protected.
 func hostVerdicts(t testing.TB, p *pluginsdk.Problem, status []cellstatus.Status) int {
 	t.Helper()
-	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Workers: 1, Mode: audit.ModeVerdicts,
+	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Threads: 1, Mode: audit.ModeVerdicts,
 		Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude})
 	if err != nil {
 		t.Fatal(err)

@@ -230,7 +230,7 @@ func secondaries(res *pluginsdk.Result) []int {
 // underProtected audits a pattern as the host does.
 func underProtected(t testing.TB, p *pluginsdk.Problem, status []cellstatus.Status) int {
 	t.Helper()
-	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Workers: 1})
+	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

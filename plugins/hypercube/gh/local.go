@@ -2,6 +2,7 @@ package gh
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -24,7 +25,7 @@ import (
 
 // localChunk is the number of targets of one local audit. The targets are
 // split into chunks of this many, in cell order, each audited by one
-// solver, the chunks in parallel on Options.AuditWorkers: which targets a
+// solver, the chunks in parallel on Options.Threads: which targets a
 // local audit proves depends on the feasible points it found for earlier
 // targets of the same audit, so a split that depended on the thread count
 // (or an audit whose workers share their points as they find them) would
@@ -38,13 +39,15 @@ const localChunk = 1024
 // the range the local proofs showed them (the directions not shown are the
 // ones the repair demands).
 func (e *engine) localAudit(ctx context.Context, status []cellstatus.Status, targets []int, aopts audit.Options) (*audit.Report, error) {
-	aopts.Scope, aopts.LocalCells, aopts.Workers, aopts.OnProgress = audit.ScopeLocal, max(0, e.o.localCells), 1, nil
+	aopts.Scope, aopts.LocalCells, aopts.Threads, aopts.OnProgress = audit.ScopeLocal, max(0, e.o.localCells), 1, nil
 	chunks := (len(targets) + localChunk - 1) / localChunk
 	reps := make([]*audit.Report, chunks)
 	errs := make([]error, chunks)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(max(1, e.o.AuditWorkers), chunks) {
+	var mu sync.Mutex // e.progress is not safe for concurrent use
+	done := 0         // targets of finished chunks, under mu
+	for range min(max(1, e.o.Threads), chunks) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -56,6 +59,11 @@ func (e *engine) localAudit(ctx context.Context, status []cellstatus.Status, tar
 				o := aopts
 				o.Cells = targets[k*localChunk : min(len(targets), (k+1)*localChunk)]
 				reps[k], errs[k] = audit.Suppression(ctx, e.p, status, o)
+				mu.Lock()
+				done += len(o.Cells)
+				e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1,
+					Message: fmt.Sprintf("local audits: %d of %d primaries audited", done, len(targets))})
+				mu.Unlock()
 			}
 		}()
 	}

@@ -3,6 +3,7 @@ package gh
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sdcengine/argus/pluginsdk"
@@ -23,7 +24,7 @@ func TestRepairAuditsLocally(t *testing.T) {
 	for seed := range uint64(2) {
 		p := randomHier(localTable(seed))
 		o := DefaultOptions()
-		o.AuditWorkers = 1
+		o.Threads = 1
 		o.AuditScope = AuditTable
 		o.localCells = -1
 		whole, _ := run(t, p, o)
@@ -63,15 +64,24 @@ func TestLocalScope(t *testing.T) {
 	for seed := range uint64(3) {
 		p := randomHier(localTable(seed))
 		o := DefaultOptions()
-		o.AuditWorkers = 1
+		o.Threads = 1
 		o.AuditScope = AuditLocal
+		var msgs []string
+		o.Progress = func(pr pluginsdk.Progress) { msgs = append(msgs, pr.Message) }
 		res, _ := run(t, p, o)
+		o.Progress = nil
+		// A long round of local audits says how far it is.
+		if !slices.ContainsFunc(msgs, func(m string) bool {
+			return strings.HasPrefix(m, "local audits: ") && strings.Contains(m, " primaries audited")
+		}) {
+			t.Errorf("seed %d: no progress from the local audits (messages %q)", seed, msgs)
+		}
 		x := res.Stats.Extra
 		if x["audit_targets"] != 0 {
 			t.Errorf("seed %d: %v primaries audited on the whole table, want 0", seed, x["audit_targets"])
 		}
 		// The host's audit: verdicts, colluding singletons.
-		aopts := audit.Options{Workers: 1, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude}
+		aopts := audit.Options{Threads: 1, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude}
 		hr, err := audit.Suppression(context.Background(), p, res.Status, aopts)
 		if err != nil {
 			t.Fatal(err)
@@ -138,7 +148,7 @@ func TestLocalCertificates(t *testing.T) {
 		o.localCells = 2
 		var first *pluginsdk.Result
 		for _, w := range []int{1, 2} {
-			o.AuditWorkers = w
+			o.Threads = w
 			res, _ := run(t, p, o)
 			if first == nil {
 				first = res

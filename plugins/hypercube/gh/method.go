@@ -116,7 +116,7 @@ func OptionsFrom(params pluginsdk.Params, limits pluginsdk.Limits) Options {
 	if params.Has(ParamDepth) {
 		o.PropagationDepth = params.Int(ParamDepth)
 	}
-	o.AuditWorkers = limits.Threads
+	o.Threads = limits.Threads
 	o.TimeLimit = limits.TimeLimit
 	return o
 }

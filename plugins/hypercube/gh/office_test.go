@@ -197,7 +197,7 @@ func BenchmarkOffice(b *testing.B) {
 		}{{"cost", ChooseCost}, {"count", ChooseCount}} {
 			b.Run(tc.name+"/"+choose.name, func(b *testing.B) {
 				o := DefaultOptions()
-				o.Choose, o.Repair, o.AuditWorkers = choose.c, tc.repair, 1
+				o.Choose, o.Repair, o.Threads = choose.c, tc.repair, 1
 				var res *pluginsdk.Result
 				for b.Loop() {
 					var err error

@@ -106,9 +106,9 @@ type Options struct {
 	PropagationDepth int
 	// AuditScope selects the repair's audits (AuditAuto by default).
 	AuditScope AuditScope
-	// AuditWorkers is the number of parallel LP solvers of the audit; 0
+	// Threads is the number of parallel LP solvers of the audit; 0
 	// means one.
-	AuditWorkers int
+	Threads int
 	// TimeLimit is the soft time limit: when it is reached the pattern built
 	// so far is returned with OutcomeTimeLimit. 0 means none.
 	TimeLimit time.Duration

@@ -416,7 +416,7 @@ func (e *engine) repair() ([]pluginsdk.Diagnostic, error) {
 // repairAuditOptions are the options of the repair's audits; an automatic
 // audit scope is settled here, by the number of hidden cells.
 func (e *engine) repairAuditOptions() audit.Options {
-	aopts := audit.Options{Workers: max(1, e.o.AuditWorkers), Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries}
+	aopts := audit.Options{Threads: max(1, e.o.Threads), Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries}
 	if e.o.Singleton {
 		// Singleton protection is checked against the single-respondent
 		// primaries colluding, the audit the host runs when asked for it.

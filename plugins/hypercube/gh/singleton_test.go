@@ -70,7 +70,7 @@ func TestSingletonGHMiterRule(t *testing.T) {
 // single-respondent primaries collude.
 func singletonAudit(t testing.TB, p *pluginsdk.Problem, status []cellstatus.Status) int {
 	t.Helper()
-	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Workers: 1, Singletons: audit.SingletonsCollude})
+	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Threads: 1, Singletons: audit.SingletonsCollude})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -156,7 +156,7 @@ func bruteForce(t *testing.T, p *pluginsdk.Problem, opts audit.Options, local bo
 	q.Relations = rel
 	st := make([]cellstatus.Status, p.NumCells())
 	opts.Targets = audit.TargetsPrimaries
-	opts.Workers = 1
+	opts.Threads = 1
 	for _, s := range subsets {
 		copy(st, p.Cells.Status)
 		for k, i := range free {
@@ -514,11 +514,11 @@ func TestMasterGapBound(t *testing.T) {
 	}{{[]int{8, 8}, 6}, {[]int{8, 8}, 7}, {[]int{8, 8}, 8}, {[]int{6, 6}, 22}, {[]int{3, 3, 3}, 7}} {
 		t.Run(fmt.Sprint(c.sizes, c.seed), func(t *testing.T) {
 			p := plugintest.Grid(plugintest.GridSpec{Sizes: c.sizes, Seed: c.seed, PrimaryFraction: 0.25, ProtectionPct: 30})
-			exact := solveProblem(t, p, Options{Workers: 1}, audit.Options{})
+			exact := solveProblem(t, p, Options{Threads: 1}, audit.Options{})
 			if !exact.Optimal {
 				t.Fatalf("exact run not optimal: cost %v bound %v", exact.Cost, exact.Bound)
 			}
-			sol := solveProblem(t, p, Options{Workers: 1, masterGap: 0.9}, audit.Options{})
+			sol := solveProblem(t, p, Options{Threads: 1, masterGap: 0.9}, audit.Options{})
 			slack := numeric.Slack(exact.Cost)
 			if sol.Bound > exact.Cost+slack {
 				t.Errorf("bound %v above the optimum %v", sol.Bound, exact.Cost)

@@ -156,7 +156,7 @@ func TestPinned(t *testing.T) {
 func TestHypercubesAsked(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4, 4}, Seed: 7, PrimaryFraction: 0.1})
 	for _, asked := range []bool{false, true} {
-		sol, err := Solve(t.Context(), FromProblem(p, p.Relations), Options{HeuristicOnly: true, Hypercubes: asked, Workers: 1})
+		sol, err := Solve(t.Context(), FromProblem(p, p.Relations), Options{HeuristicOnly: true, Hypercubes: asked, Threads: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +185,7 @@ func TestCleanupRoutes(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4, 4}, Seed: 7, PrimaryFraction: 0.1})
 	cost := map[bool]float64{}
 	for _, bounded := range []bool{false, true} {
-		o := Options{HeuristicOnly: true, Hypercubes: true, Workers: 1}
+		o := Options{HeuristicOnly: true, Hypercubes: true, Threads: 1}
 		if bounded {
 			o.CleanupRoutes = 1e-9 // one reroute in all
 		}
@@ -221,7 +221,7 @@ func TestCleanupWork(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 6, 5}, Seed: 3, PrimaryFraction: 0.1})
 	lps := map[bool]int64{}
 	for _, bounded := range []bool{false, true} {
-		o := Options{HeuristicOnly: true, Hypercubes: true, Workers: 1}
+		o := Options{HeuristicOnly: true, Hypercubes: true, Threads: 1}
 		if bounded {
 			o.CleanupWork = 1 // spent by the first reroute by LP
 		}
@@ -256,7 +256,7 @@ func TestCleanupWork(t *testing.T) {
 func TestProgressBeforeCleanup(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 6, 5}, Seed: 3, PrimaryFraction: 0.1})
 	var phases []string
-	o := Options{HeuristicOnly: true, Hypercubes: true, Workers: 1, Progress: func(pr Progress) {
+	o := Options{HeuristicOnly: true, Hypercubes: true, Threads: 1, Progress: func(pr Progress) {
 		if !math.IsInf(pr.Objective, 1) {
 			phases = append(phases, pr.Phase)
 		}

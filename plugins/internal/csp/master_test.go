@@ -14,12 +14,12 @@ import (
 // by solveProblem), its gap at least the proven one.
 func TestMaxMasterSolves(t *testing.T) {
 	grid := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4, 3}, Seed: 4, PrimaryFraction: 0.15, ProtectionPct: 25})
-	full := solveProblem(t, grid, Options{Workers: 1}, audit.Options{})
+	full := solveProblem(t, grid, Options{Threads: 1}, audit.Options{})
 	if full.Stats.MasterSolves < 2 || !full.Optimal {
 		t.Fatalf("unbounded: %d master solves, optimal %v; the test needs at least 2 and a proof", full.Stats.MasterSolves, full.Optimal)
 	}
 	for _, tc := range []struct{ max, want int }{{1, 1}, {-1, 0}} {
-		sol := solveProblem(t, grid, Options{Workers: 1, MaxMasterSolves: tc.max}, audit.Options{})
+		sol := solveProblem(t, grid, Options{Threads: 1, MaxMasterSolves: tc.max}, audit.Options{})
 		if sol.Stats.MasterSolves > tc.want {
 			t.Errorf("MaxMasterSolves %d: %d master solves, want at most %d", tc.max, sol.Stats.MasterSolves, tc.want)
 		}
@@ -36,9 +36,9 @@ func TestMaxMasterSolves(t *testing.T) {
 // the same cost, and the pattern is protected (audited by solveProblem).
 func TestMasterStall(t *testing.T) {
 	grid := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4, 3}, Seed: 4, PrimaryFraction: 0.15, ProtectionPct: 25})
-	full := solveProblem(t, grid, Options{Workers: 1}, audit.Options{})
+	full := solveProblem(t, grid, Options{Threads: 1}, audit.Options{})
 	for _, tc := range []struct{ stall, want int }{{1, full.Stats.MasterSolves - 1}, {5, full.Stats.MasterSolves}} {
-		sol := solveProblem(t, grid, Options{Workers: 1, MasterStall: tc.stall}, audit.Options{})
+		sol := solveProblem(t, grid, Options{Threads: 1, MasterStall: tc.stall}, audit.Options{})
 		if sol.Stats.MasterSolves != tc.want {
 			t.Errorf("MasterStall %d: %d master solves, want %d (unbounded: %d)", tc.stall, sol.Stats.MasterSolves, tc.want, full.Stats.MasterSolves)
 		}

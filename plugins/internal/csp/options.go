@@ -25,12 +25,12 @@ type Options struct {
 	// Gap is the relative gap (incumbent − bound) / incumbent at which the
 	// search stops; 0 asks for proven optimality.
 	Gap float64
-	// Workers is the number of parallel subproblem solvers; 0 means
+	// Threads is the number of parallel subproblem solvers; 0 means
 	// GOMAXPROCS. Without a time limit coming into play, a run is
 	// reproducible for a given number of workers; another number can give
 	// another pattern (cut rounds and protection batches are sized per
 	// worker, and each worker warm-starts its own LPs).
-	Workers int
+	Threads int
 	// Seed seeds the solver's random choices.
 	Seed int64
 	// Singletons selects the singleton extension.

@@ -26,7 +26,7 @@ func TestRouterMode(t *testing.T) {
 		p := plugintest.Grid(plugintest.GridSpec{Sizes: c.sizes, Seed: 5, PrimaryFraction: 0.05})
 		in := FromProblem(p, p.Relations)
 		m := presolve(in, 0)
-		o := &Options{Workers: 1}
+		o := &Options{Threads: 1}
 		r, err := newRouter(m, o)
 		if err != nil {
 			t.Fatal(err)

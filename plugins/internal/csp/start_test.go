@@ -177,7 +177,7 @@ func TestStartSlidingHypercubes(t *testing.T) {
 	for i, k := range in.Kind {
 		start[i] = k == Free
 	}
-	e := &engine{opts: &Options{Start: start, Workers: 1}, reqs: requirements{unprotectable: map[int]bool{}}}
+	e := &engine{opts: &Options{Start: start, Threads: 1}, reqs: requirements{unprotectable: map[int]bool{}}}
 	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
 	m := e.model
 	e.reqs.build(m)
@@ -370,7 +370,7 @@ func (lateTimer) Deadline() (time.Time, bool) { return time.Now().Add(-time.Seco
 func TestLPTimeLimitBeforeTimer(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{20, 20, 20}, Seed: 3, PrimaryFraction: 0.05})
 	in := FromProblem(p, p.Relations)
-	e := &engine{opts: &Options{Workers: 1, LPTimeLimit: time.Hour}, reqs: requirements{unprotectable: map[int]bool{}}}
+	e := &engine{opts: &Options{Threads: 1, LPTimeLimit: time.Hour}, reqs: requirements{unprotectable: map[int]bool{}}}
 	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
 	e.reqs.build(e.model)
 	pool, err := newWorkerPool(e.model, e.opts, len(e.reqs.tasks))
@@ -412,7 +412,7 @@ func TestStartThreeDims(t *testing.T) {
 				details = append(details, pr.Detail)
 			}
 		}
-		sol, err := Solve(context.Background(), FromProblem(p, p.Relations), Options{Start: start, Workers: 1, HeuristicOnly: true, Progress: progress})
+		sol, err := Solve(context.Background(), FromProblem(p, p.Relations), Options{Start: start, Threads: 1, HeuristicOnly: true, Progress: progress})
 		if err != nil {
 			t.Fatal(err)
 		}

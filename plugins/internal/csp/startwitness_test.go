@@ -23,7 +23,7 @@ func TestStartWitnesses(t *testing.T) {
 	// deviations.
 	var devs []Deviation
 	{
-		e := newStartEngine(t, in, &Options{Start: start, Workers: 1})
+		e := newStartEngine(t, in, &Options{Start: start, Threads: 1})
 		y := make([]bool, e.model.n)
 		e.startPattern(y)
 		yf := e.toFloat(y)
@@ -59,7 +59,7 @@ func TestStartWitnesses(t *testing.T) {
 					ds[k].Dev[0] *= 2 // moves one cell too far for its relations
 				}
 			}
-			e := newStartEngine(t, in, &Options{Start: start, Workers: 1, StartWitnesses: ds})
+			e := newStartEngine(t, in, &Options{Start: start, Threads: 1, StartWitnesses: ds})
 			y := make([]bool, e.model.n)
 			e.startPattern(y)
 			e.useStartWitnesses(y)

@@ -22,10 +22,10 @@ type worker struct {
 // scheduling.
 type workerPool []*worker
 
-// newWorkerPool starts the workers for model m: Options.Workers of them
+// newWorkerPool starts the workers for model m: Options.Threads of them
 // (GOMAXPROCS when 0), at least one and at most one per task.
 func newWorkerPool(m *model, o *Options, tasks int) (workerPool, error) {
-	w := o.Workers
+	w := o.Threads
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}

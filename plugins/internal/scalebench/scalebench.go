@@ -154,7 +154,7 @@ func runOne(b *testing.B, m Method, dims, size int) {
 	// long audit stopped by hand does not lose the method's figures.
 	fmt.Fprintf(os.Stderr, "%s on %s (%d cells, %d relations, %d primaries): %v (CPU %v), outcome %v, %d secondaries, cost %.6g; stats %+v\n",
 		m.Code, spec.Shape, p.NumCells(), p.NumRelations(), prim, took.Round(time.Millisecond), cpu.Round(time.Millisecond), res.Outcome, sec, cost, res.Stats)
-	opts := audit.Options{Workers: threads, Targets: audit.TargetsPrimaries, Mode: audit.ModeVerdicts,
+	opts := audit.Options{Threads: threads, Targets: audit.TargetsPrimaries, Mode: audit.ModeVerdicts,
 		LPTimeLimit: time.Minute, TimeLimit: envDuration("ARGUS_SCALE_AUDIT", 10*time.Minute)}
 	ctx := b.Context()
 	astart, acpu0 := time.Now(), cputime.Used()

@@ -177,7 +177,7 @@ func (in *Instance) Exact(ctx context.Context, start *Pattern, limit time.Durati
 	}
 	p := in.Problem(nil)
 	inst := csp.FromProblem(p, p.Relations)
-	opts := csp.Options{TimeLimit: limit, Workers: 1}
+	opts := csp.Options{TimeLimit: limit, Threads: 1}
 	t := in.underlying()
 	if start != nil {
 		s := make([]bool, p.NumCells())

@@ -85,7 +85,7 @@ func TestBankingBounds(t *testing.T) {
 func auditBounds(t *testing.T, in *Instance, p *Pattern) (lo, hi []float64, ok bool) {
 	t.Helper()
 	prob := in.Problem(p)
-	rep, err := audit.Suppression(context.Background(), prob, prob.Cells.Status, audit.Options{Workers: 1})
+	rep, err := audit.Suppression(context.Background(), prob, prob.Cells.Status, audit.Options{Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,7 +111,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if total > 0 {
 		auditLimit = max(total-time.Since(start), total/10)
 	}
-	ao := audit.Options{Workers: opts.Threads, TimeLimit: auditLimit}
+	ao := audit.Options{Threads: opts.Threads, TimeLimit: auditLimit}
 	if opts.Midpoint == interval.KeepLevels {
 		ao.Midpoint = audit.MidpointAccepted
 	}

@@ -152,7 +152,7 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		MaxScaledCost: req.Params.Float(pMaxScaledCost), LowerMargin: req.Params.Float(pLowerMargin),
 		UpperMargin: req.Params.Float(pUpperMargin), Distance: req.Params.Bool(pDistance), DistanceWeights: dw,
 		MinFrequency: req.Params.Int(pMinFrequency), FinalAudit: req.Params.Bool(pAudit),
-		Workers: req.Limits.Threads, Seed: req.Limits.Seed, Progress: req.Progress, Log: req.Log,
+		Threads: req.Limits.Threads, Seed: req.Limits.Seed, Progress: req.Progress, Log: req.Log,
 	}
 	if lim := req.Limits.SolveTime(ctx, 0); lim > 0 {
 		o.Deadline = start.Add(lim)

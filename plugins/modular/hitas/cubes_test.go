@@ -19,7 +19,7 @@ func cubeTable(seed uint64) *pluginsdk.Problem {
 // modOptions are τ-Argus's defaults with the final audit, solves through
 // solve.
 func modOptions(solve func(context.Context, *csp.Instance, csp.Options) (*csp.Solution, error)) Options {
-	return Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Workers: 1, FinalAudit: true, solve: solve}
+	return Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1, FinalAudit: true, solve: solve}
 }
 
 // TestCubeSubtables: the sub-tables of three dimensions get their first

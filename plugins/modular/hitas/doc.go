@@ -24,7 +24,7 @@
 //     earlier sub-table published, the pass is abandoned and the run
 //     backtracks: that margin becomes a primary of the next pass. Within
 //     one sum of levels, sub-tables that share no class are solved side by
-//     side (waves) with Options.Workers threads, one engine worker each,
+//     side (waves) with Options.Threads threads, one engine worker each,
 //     and their results applied in sub-table order, so the pattern does
 //     not depend on the number of threads.
 //   - solve.go: one sub-table's solve with the exact engine of

@@ -42,7 +42,7 @@ func (h *run) hypercubePattern(ctx context.Context) (status []cellstatus.Status,
 		return nil, false
 	}
 	o := gh.DefaultOptions()
-	o.AuditWorkers = max(h.o.Workers, 1)
+	o.Threads = max(h.o.Threads, 1)
 	if left, dl := h.o.timeLeft(); dl {
 		o.TimeLimit = left - h.plan.limit/10
 		if o.TimeLimit <= 0 {

@@ -52,7 +52,7 @@ func TestHypercubeFallback(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := csptest.HierTable(tc.seed, 0.3, tc.dims...)
 			o := gh.DefaultOptions()
-			o.AuditWorkers = 1
+			o.Threads = 1
 			ghRes, err := gh.Protect(t.Context(), p, o)
 			if err != nil {
 				t.Fatal(err)
@@ -65,7 +65,7 @@ func TestHypercubeFallback(t *testing.T) {
 			done := make(chan result, 1)
 			go func() {
 				res, err := Protect(t.Context(), p, Options{solve: tc.solve, PerSubtable: time.Millisecond, MaxScaledCost: 20000,
-					LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true, Workers: 1})
+					LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true, Threads: 1})
 				done <- result{res, err}
 			}()
 			var r result

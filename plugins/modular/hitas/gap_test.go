@@ -24,7 +24,7 @@ func TestGapKeepsGuidedHeuristic(t *testing.T) {
 	if err := json.Unmarshal(b, &in); err != nil {
 		t.Fatal(err)
 	}
-	sol, err := csp.Solve(t.Context(), &in, csp.Options{Gap: 0.02, Workers: 1})
+	sol, err := csp.Solve(t.Context(), &in, csp.Options{Gap: 0.02, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestRootPattern(t *testing.T) {
 	if err := json.Unmarshal(b, &in); err != nil {
 		t.Fatal(err)
 	}
-	h := &run{o: &Options{MasterSolves: -1, Workers: 1}}
+	h := &run{o: &Options{MasterSolves: -1, Threads: 1}}
 	sol, err := csp.Solve(t.Context(), &in, h.engineOptions(-1))
 	if err != nil {
 		t.Fatal(err)

@@ -38,7 +38,7 @@ func (r *reverseRunner) RunItems(ctx context.Context, kind string, payloads [][]
 // starts on.
 func TestItemsElsewhere(t *testing.T) {
 	p := csptest.HierTable(3, 0.2, threeLevel, threeLevel, csptest.Flat(3))
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Workers: 2, FinalAudit: true, NetStart: true,
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 2, FinalAudit: true, NetStart: true,
 		Singletons: Singletons{SingleSingle: true, SingleMultiple: true, MinFreq: true}}
 	here, err := Protect(t.Context(), p, o)
 	if err != nil {

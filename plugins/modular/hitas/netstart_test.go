@@ -36,7 +36,7 @@ func TestNetStart(t *testing.T) {
 				return csp.Solve(ctx, in, o)
 			}
 			res, err := Protect(t.Context(), p, Options{solve: solve, NetStart: true, MaxScaledCost: 20000,
-				LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true, Workers: 1})
+				LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true, Threads: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -71,10 +71,10 @@ type Options struct {
 	// FinalAudit audits the whole problem at the end and repairs the
 	// primaries left under-protected across sub-tables.
 	FinalAudit bool
-	// Workers is the number of sub-tables solved side by side (one engine
+	// Threads is the number of sub-tables solved side by side (one engine
 	// worker each; 0: GOMAXPROCS) and the workers of the final audit and
 	// repair; Seed is passed to the engine.
-	Workers int
+	Threads int
 	Seed    int64
 	// Deadline is the soft deadline of the whole run (zero: none): no
 	// sub-table is started after it, and the result says

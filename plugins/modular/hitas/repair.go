@@ -71,7 +71,7 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	// The clean-up of what the repair adds is bounded by work, as the
 	// sub-tables' (on t4.11³ it ran for minutes, to its share of the time
 	// left, which made the pattern depend on the machine's load).
-	eo := csp.Options{HeuristicOnly: true, Workers: 1, Seed: o.Seed, CleanupRoutes: repairCleanupRoutes}
+	eo := csp.Options{HeuristicOnly: true, Threads: 1, Seed: o.Seed, CleanupRoutes: repairCleanupRoutes}
 	if o.Log.Debug().Enabled() {
 		eo.Logf = func(format string, args ...any) { o.Log.Debug().Msgf("csp repair: "+format, args...) }
 	}
@@ -123,7 +123,7 @@ const repairCleanupRoutes = 2
 // without a deadline). The primaries the time limit leaves unverified
 // count as under-protected (see unverified).
 func (o *Options) auditOptions() audit.Options {
-	ao := audit.Options{Workers: o.Workers, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries}
+	ao := audit.Options{Threads: o.Threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries}
 	ao.TimeLimit, _ = o.timeLeft()
 	ao.OnProgress = func(pr audit.Progress) {
 		f := -1.0

@@ -26,7 +26,7 @@ func TestAuditTimeLimit(t *testing.T) {
 		{"passed", -time.Second, time.Millisecond, time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := Options{Workers: 1}
+			o := Options{Threads: 1}
 			if tc.deadline != 0 {
 				o.Deadline = time.Now().Add(tc.deadline)
 			}
@@ -34,7 +34,7 @@ func TestAuditTimeLimit(t *testing.T) {
 			if ao.TimeLimit < tc.min || ao.TimeLimit > tc.max {
 				t.Errorf("time limit %v, want within [%v, %v]", ao.TimeLimit, tc.min, tc.max)
 			}
-			if ao.Mode != audit.ModeVerdicts || ao.Targets != audit.TargetsPrimaries || ao.Workers != 1 {
+			if ao.Mode != audit.ModeVerdicts || ao.Targets != audit.TargetsPrimaries || ao.Threads != 1 {
 				t.Errorf("options %+v, want verdicts for the primaries with the run's workers", ao)
 			}
 		})
@@ -62,7 +62,7 @@ func TestUnverifiedByTimeLimit(t *testing.T) {
 // every primary of the table was a requirement of the repair.
 func TestRepairTargets(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Workers: 1}
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1}
 	res, err := Protect(t.Context(), p, o)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestRepairTargets(t *testing.T) {
 // primary unrepaired.
 func TestRepairOneWorker(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
-	res, err := Protect(t.Context(), p, Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Workers: 1})
+	res, err := Protect(t.Context(), p, Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,9 +129,9 @@ func TestRepairOneWorker(t *testing.T) {
 		}
 	}
 	workers := -1
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Workers: 2,
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 2,
 		solve: func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
-			workers = eo.Workers
+			workers = eo.Threads
 			return csp.Solve(ctx, in, eo)
 		}}
 	out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}

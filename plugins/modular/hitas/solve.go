@@ -39,11 +39,11 @@ func (h *run) solveWhole(ctx context.Context) error {
 // deadline (budget.go); a share below the per-sub-table limit ends the
 // solve at the root.
 func (h *run) engineOptions(k int) csp.Options {
-	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, MaxMasterSolves: h.o.MasterSolves, MasterStall: h.o.MasterStall, Workers: h.o.Workers, Seed: h.o.Seed}
+	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, MaxMasterSolves: h.o.MasterSolves, MasterStall: h.o.MasterStall, Threads: h.o.Threads, Seed: h.o.Seed}
 	if k >= 0 {
 		// The threads go to sub-tables solved side by side (walk.go); one
 		// worker per solve keeps the pattern the same for any number.
-		o.Workers = 1
+		o.Threads = 1
 	}
 	if h.o.Log.Debug().Enabled() {
 		o.Logf = func(format string, args ...any) { h.o.Log.Debug().Msgf("csp: "+format, args...) }

@@ -236,7 +236,7 @@ func (h *run) runItems(ctx context.Context, jobs []*subJob, threads int, done fu
 }
 
 // solveWave solves the sub-tables of a wave (sharing no class) as work
-// items, up to Options.Workers of them at a time in this process (or on
+// items, up to Options.Threads of them at a time in this process (or on
 // the host's work queue), then applies their results in sub-table order:
 // new suppressions join the pass's pattern, and those of cells an earlier sub-table of the pass saw published (seen) are
 // backtracked (reported by backtracked). solved(n) is called, one call
@@ -244,7 +244,7 @@ func (h *run) runItems(ctx context.Context, jobs []*subJob, threads int, done fu
 // wave when they ran on the queue). The sub-tables not started by the
 // deadline are left unsolved (counted by skipped).
 func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved func(n int)) (backtracked bool, skipped int, err error) {
-	threads := h.o.Workers
+	threads := h.o.Threads
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}

@@ -100,7 +100,7 @@ func TestThreads(t *testing.T) {
 			}()
 			return csp.Solve(ctx, in, o)
 		}
-		o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Workers: threads, FinalAudit: true, solve: solve}
+		o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: threads, FinalAudit: true, solve: solve}
 		res, err := Protect(t.Context(), p, o)
 		if err != nil {
 			t.Fatal(err)
@@ -129,7 +129,7 @@ func TestProgressPerSubtable(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
 	var mu sync.Mutex
 	var fractions []float64
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Workers: 2,
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 2,
 		Progress: func(pr pluginsdk.Progress) {
 			mu.Lock()
 			defer mu.Unlock()

@@ -75,7 +75,7 @@ func BenchmarkScale(b *testing.B) {
 			fmt.Fprintf(os.Stderr, "NET on %s (%d cells, %d primaries): CPU %v, outcome %v, %d secondaries, cost %.6g; %v\n",
 				sh.shape, p.NumCells(), prim, cpu.Round(time.Millisecond), res.Outcome, n, cost, res.Stats.Extra)
 			a0, c0 := time.Now(), cputime.Used()
-			rep, err := audit.Suppression(b.Context(), p, res.Status, audit.Options{Workers: 2, Targets: audit.TargetsPrimaries,
+			rep, err := audit.Suppression(b.Context(), p, res.Status, audit.Options{Threads: 2, Targets: audit.TargetsPrimaries,
 				Mode: audit.ModeVerdicts, LPTimeLimit: time.Minute, TimeLimit: auditLimit})
 			if err != nil {
 				b.Fatal(err)

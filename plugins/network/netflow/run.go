@@ -376,7 +376,7 @@ func (s *solver) groupTargets(sw singleton.Rule, home []int) []target {
 // hierarchical table the network of a sub-table may miss a relation the
 // whole table has), until the audit is clean or no path helps.
 func (s *solver) auditRepair(o Options, res *Result) error {
-	aopts := audit.Options{Workers: max(1, o.Threads), Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries,
+	aopts := audit.Options{Threads: max(1, o.Threads), Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries,
 		TimeLimit: o.TimeLimit}
 	const rounds = 8
 	for round := 0; ; round++ {

@@ -93,7 +93,7 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		return nil, err
 	}
 	in := csp.FromProblem(p, rel)
-	opts := csp.Options{Gap: req.Params.Float(pGap), Workers: req.Limits.Threads, Seed: req.Limits.Seed}
+	opts := csp.Options{Gap: req.Params.Float(pGap), Threads: req.Limits.Threads, Seed: req.Limits.Seed}
 	opts.TimeLimit = req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
 	switch req.Params.String(pMode) {
 	case modeRelaxed:

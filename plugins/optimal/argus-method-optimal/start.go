@@ -129,7 +129,7 @@ func ghStart(ctx context.Context, p *pluginsdk.Problem, limit time.Duration, sin
 	o.Singleton = singleton
 	o.Ratio = ratio
 	o.Repair = false
-	o.AuditWorkers = threads
+	o.Threads = threads
 	if limit > 0 {
 		o.TimeLimit = limit / 3
 	}
