@@ -317,12 +317,19 @@ func (r *ruleReader) pRule(tok string) error {
 			return firstErr(err)
 		}
 	}
-	if r.nP > 1 && pr.P > 0 {
+	r.addSlotted(pr, &r.nP, 2, pr.P > 0)
+	return nil
+}
+
+// addSlotted appends a rule of a family with numbered slots, *n of which
+// are taken already: an active rule in slot holdingFrom or later is a
+// holding rule (τ-Argus's slots for the individual level come first).
+func (r *ruleReader) addSlotted(rule Rule, n *int, holdingFrom int, active bool) {
+	if *n >= holdingFrom && active {
 		r.cmd.Holding = true
 	}
-	r.nP++
-	r.cmd.Rules = append(r.cmd.Rules, pr)
-	return nil
+	*n++
+	r.cmd.Rules = append(r.cmd.Rules, rule)
 }
 
 // nkRule reads NK(n,k).
@@ -338,11 +345,7 @@ func (r *ruleReader) nkRule(tok string) error {
 	if err := errors.Join(r.check(nk.N >= 0, nk.N, "n", "≥ 0"), r.check(nk.K >= 0 && nk.K <= 100, nk.K, "k", "between 0 and 100")); err != nil {
 		return firstErr(err)
 	}
-	if r.nNK > 1 && nk.K > 0 {
-		r.cmd.Holding = true
-	}
-	r.nNK++
-	r.cmd.Rules = append(r.cmd.Rules, nk)
+	r.addSlotted(nk, &r.nNK, 2, nk.K > 0)
 	r.c = r.tail.Char()
 	return nil
 }
@@ -360,11 +363,7 @@ func (r *ruleReader) freqRule(tok string) error {
 		r.check(fr.Range >= 0 && fr.Range <= 100, fr.Range, "frequency range", "between 0 and 100")); err != nil {
 		return firstErr(err)
 	}
-	if r.nFreq > 0 && fr.MinFreq > 0 {
-		r.cmd.Holding = true
-	}
-	r.nFreq++
-	r.cmd.Rules = append(r.cmd.Rules, fr)
+	r.addSlotted(fr, &r.nFreq, 1, fr.MinFreq > 0)
 	r.c = r.tail.Char()
 	return nil
 }
@@ -396,11 +395,7 @@ func (r *ruleReader) reqRule(tok string) error {
 		r.check(rq.MinFreq >= 0, rq.MinFreq, names[2], "≥ 0"), r.check(rq.Margin >= 0, rq.Margin, names[3], "≥ 0")); err != nil {
 		return firstErr(err)
 	}
-	if r.nReq > 0 && rq.P1 > 0 {
-		r.cmd.Holding = true
-	}
-	r.nReq++
-	r.cmd.Rules = append(r.cmd.Rules, rq)
+	r.addSlotted(rq, &r.nReq, 1, rq.P1 > 0)
 	r.c = r.tail.Char()
 	return nil
 }
