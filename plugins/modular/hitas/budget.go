@@ -54,7 +54,7 @@ type plan struct {
 // h.current), with left the time left to the deadline.
 func (h *run) planPass(left time.Duration) {
 	pl := &h.plan
-	pl.passLeft, pl.pass = left, max(0, (left-pl.limit/10)/2)
+	pl.passLeft, pl.pass = left, max(0, (left-h.reserve())/2)
 	if len(pl.weight) != len(h.subs) {
 		pl.weight = make([]float64, len(h.subs))
 		pl.rest = make([]float64, len(h.subs)+1)
@@ -102,5 +102,22 @@ func (h *run) share(k int, left time.Duration) time.Duration {
 	// Sub-tables solved side by side share the time of the wall clock.
 	// A solve may run a quarter past its share before it is given up
 	// (solveCapped): no share reaches into the audit's tenth.
-	return min(time.Duration(float64(pass)*f*float64(max(1, pl.width))), max((left-pl.limit/10)*4/5, time.Millisecond))
+	return min(time.Duration(float64(pass)*f*float64(max(1, pl.width))), max((left-h.reserve())*4/5, time.Millisecond))
+}
+
+// reserve is the time of the run's limit kept for the final audit and
+// repair: a tenth of it. No sub-table solve is started after the deadline
+// less the reserve (solveBy), and none runs into it by more than the
+// quarter past its limit that solveCapped allows.
+func (h *run) reserve() time.Duration {
+	return h.plan.limit / 10
+}
+
+// solveBy is the time by which the walk's solves end: the deadline less
+// the reserve (zero without a deadline).
+func (h *run) solveBy() time.Time {
+	if h.o.Deadline.IsZero() {
+		return time.Time{}
+	}
+	return h.o.Deadline.Add(-h.reserve())
 }

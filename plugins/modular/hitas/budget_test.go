@@ -1,9 +1,13 @@
 package hitas
 
 import (
+	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 )
 
@@ -106,5 +110,40 @@ func TestShareLeavesAuditTime(t *testing.T) {
 				t.Errorf("%v left: sub-table %d gets %v, want within (0, %v]", left, k, s, most)
 			}
 		}
+	}
+}
+
+// TestSolvesEndBeforeReserve: no sub-table solve starts after the
+// deadline less the final audit's reserve, and none is given a limit that
+// reaches past it, however late in its wave it starts. The shares were
+// taken as a wave was handed out and items checked the deadline only:
+// on t4.24³ a heavy sub-table started as the deadline neared ran its
+// whole share past it, and the final audit began 4 s before the host
+// stopped the plugin.
+func TestSolvesEndBeforeReserve(t *testing.T) {
+	p := csptest.HierTable(1, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	const limit = 3 * time.Second
+	var mu sync.Mutex
+	var late []string
+	o := &Options{PerSubtable: time.Hour, Threads: 1, Deadline: time.Now().Add(limit),
+		MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
+	solveBy := o.Deadline.Add(-limit / 10)
+	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+		now := time.Now()
+		mu.Lock()
+		if !now.Before(solveBy) {
+			late = append(late, fmt.Sprintf("a solve started %v after the reserve began", now.Sub(solveBy)))
+		} else if end := now.Add(eo.TimeLimit); end.After(solveBy.Add(50 * time.Millisecond)) {
+			late = append(late, fmt.Sprintf("a solve's limit %v ends %v into the reserve", eo.TimeLimit, end.Sub(solveBy)))
+		}
+		mu.Unlock()
+		time.Sleep(400 * time.Millisecond) // a heavy sub-table
+		return csp.Solve(ctx, in, eo)
+	}
+	if _, err := Protect(context.Background(), p, *o); err != nil {
+		t.Fatal(err)
+	}
+	if len(late) > 0 {
+		t.Errorf("%d solves reach into the final audit's reserve: %v", len(late), late)
 	}
 }

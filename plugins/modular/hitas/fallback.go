@@ -44,7 +44,7 @@ func (h *run) hypercubePattern(ctx context.Context) (status []cellstatus.Status,
 	o := gh.DefaultOptions()
 	o.Threads = max(h.o.Threads, 1)
 	if left, dl := h.o.timeLeft(); dl {
-		o.TimeLimit = left - h.plan.limit/10
+		o.TimeLimit = left - h.reserve()
 		if o.TimeLimit <= 0 {
 			return nil, false
 		}

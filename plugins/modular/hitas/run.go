@@ -46,6 +46,12 @@ type run struct {
 	// seen marks (per root) the classes of the sub-tables of the current
 	// pass applied so far (walk.go): published unless suppressed.
 	seen []bool
+	// furthest is the pattern of the backtracking pass that went
+	// furthest (walk.go's passEnded and keepFurthest).
+	furthest struct {
+		suppressed []bool
+		done       int
+	}
 }
 
 // bounds are the a-priori bounds of the cells (csp.AuditBounds) and their
@@ -98,6 +104,9 @@ type stats struct {
 	// (Options.NetStart); netStartTime is the time NET took.
 	netStarts    int
 	netStartTime time.Duration
+	// joinedPass reports that the deadline cut a pass and its pattern was
+	// joined with that of an earlier pass that went further.
+	joinedPass bool
 	// marginRetries counts sub-tables solved again with the margins
 	// earlier sub-tables published suppressible (solveJob).
 	marginRetries int

@@ -111,6 +111,9 @@ type subJob struct {
 	// suppressible (solveJob).
 	frozen  int
 	retried bool
+	// start is the pattern the second solve starts from: the first
+	// solve's (solveItems).
+	start []bool
 }
 
 // prepareSub returns sub-table k's job: its cached answer when a sub-table
@@ -135,7 +138,7 @@ func (h *run) solveJob(ctx context.Context, j *subJob) error {
 	}
 	sr := &h.subs[j.k]
 	j.eo = h.subOptions(j)
-	if h.o.NetStart {
+	if h.o.NetStart && j.eo.Start == nil {
 		begin := time.Now()
 		j.eo.Start = h.netStart(ctx, sr, j.in, j.local)
 		j.netStart, j.netTime = j.eo.Start != nil, time.Since(begin)
@@ -169,6 +172,7 @@ const cubeCleanupWork = 1e8
 // clean-up bounded by work.
 func (h *run) subOptions(j *subJob) csp.Options {
 	eo := h.engineOptions(j.k)
+	eo.Start = j.start
 	eo.Hypercubes = j.in.Grid != nil && len(j.in.Grid.Sizes) >= 3
 	eo.HeuristicOnly = eo.Hypercubes && !h.o.FullSearch
 	if eo.HeuristicOnly {
@@ -180,7 +184,7 @@ func (h *run) subOptions(j *subJob) csp.Options {
 		// the machine's load; never into the final audit's tenth.
 		if lim := h.o.PerSubtable; lim > eo.TimeLimit {
 			if left, ok := h.o.timeLeft(); ok {
-				lim = min(lim, max((left-h.plan.limit/10)*4/5, eo.TimeLimit))
+				lim = min(lim, max((left-h.reserve())*4/5, eo.TimeLimit))
 			}
 			eo.TimeLimit = lim
 		}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 	"github.com/sdcengine/argus/pluginsdk/subtable"
@@ -83,6 +84,12 @@ func (h *run) walk(ctx context.Context) error {
 		h.seen = seen
 		backtracked := false
 		done := 0
+		// cut ends the walk at the deadline with the pattern so far.
+		cut := func(unreached int) error {
+			h.timedOut = true
+			h.keepFurthest(done, unreached)
+			return nil
+		}
 		for a := 0; a < len(h.subs); {
 			b := a
 			for b < len(h.subs) && h.subs[b].gnr == h.subs[a].gnr {
@@ -92,10 +99,8 @@ func (h *run) walk(ctx context.Context) error {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if !h.o.Deadline.IsZero() && !time.Now().Before(h.o.Deadline) {
-					h.timedOut = true
-					h.stats.unreached = len(h.subs) - done
-					return nil
+				if by := h.solveBy(); !by.IsZero() && !time.Now().Before(by) {
+					return cut(len(h.subs) - done)
 				}
 				bt, skipped, err := h.solveWave(ctx, wave, seen, func(n int) { h.progress(pass, done+n) })
 				if err != nil {
@@ -104,9 +109,8 @@ func (h *run) walk(ctx context.Context) error {
 				backtracked = backtracked || bt
 				done += len(wave)
 				if skipped > 0 {
-					h.timedOut = true
-					h.stats.unreached = len(h.subs) - done + skipped
-					return nil
+					done -= skipped
+					return cut(len(h.subs) - done)
 				}
 			}
 			if backtracked {
@@ -117,8 +121,44 @@ func (h *run) walk(ctx context.Context) error {
 		if !backtracked {
 			return nil
 		}
+		h.passEnded(done)
 		h.o.Log.Debug().Int("pass", pass).Int("backtracks", h.stats.backtracks).Msg("MOD restarts")
 	}
+}
+
+// passEnded records the pattern of a pass that backtracked after done
+// sub-tables, when no earlier pass went further: the walk falls back on it
+// if the deadline cuts a later pass (keepFurthest).
+func (h *run) passEnded(done int) {
+	if h.furthest.suppressed != nil && done < h.furthest.done {
+		return
+	}
+	h.furthest.suppressed = append(h.furthest.suppressed[:0], h.current.suppressed...)
+	h.furthest.done = done
+}
+
+// keepFurthest sets the pattern of a walk the deadline cut after done
+// sub-tables of its current pass (unreached left): the current pass's
+// pattern joined with that of the earlier pass that went furthest. A
+// pass that backtracks is followed by one that starts again from the
+// first sub-table; when the deadline cuts it, the sub-tables it did not
+// reach again still have the suppressions an earlier pass gave them
+// (adding suppressions takes no protection away), and the final audit
+// and repair judge and complete the joined pattern. Without this, the
+// sub-tables not reached had no suppressions but the primaries, and the
+// final repair, on the whole table with little time left, hid every
+// non-empty cell of a 4-D table (t3.5⁴).
+func (h *run) keepFurthest(done, unreached int) {
+	h.stats.unreached = unreached
+	f := &h.furthest
+	if f.suppressed == nil || f.done <= done {
+		return
+	}
+	for r, s := range f.suppressed {
+		h.current.suppressed[r] = h.current.suppressed[r] || s
+	}
+	h.stats.unreached = len(h.subs) - f.done
+	h.stats.joinedPass = true
 }
 
 // waves splits the group of sub-tables a..b−1 into waves, in order: a
@@ -165,7 +205,13 @@ func (h *run) waves(a, b int) [][]int {
 // of the last ones without a pattern in their time share). A job that
 // then leaves a primary unprotectable is solved again, in a second round
 // of items, with those margins suppressible (dearer than every interior
-// cell), and the solve that leaves fewer primaries unprotectable is kept.
+// cell), starting from the first solve's pattern, and the solve that
+// leaves fewer primaries unprotectable is kept. The start keeps what the
+// first solve protected: the second solve adds suppressions for the
+// primaries left unprotectable only, so that it suppresses few margins
+// (each makes the walk backtrack); from scratch, on the bottom sub-tables
+// of a 4-D table whose margins were all published, it suppressed margins
+// for primaries the interior protects.
 func (h *run) solveItems(ctx context.Context, jobs []*subJob, threads int, solved func(n int)) error {
 	var todo []*subJob
 	for _, j := range jobs {
@@ -186,6 +232,10 @@ func (h *run) solveItems(ctx context.Context, jobs []*subJob, threads int, solve
 			kept := *j
 			first = append(first, &kept)
 			j.in, j.local, _ = h.instance(&h.subs[j.k], false)
+			j.start = nil
+			if len(j.sol.Suppressed) == j.in.NumCells() {
+				j.start = j.sol.Suppressed
+			}
 			again = append(again, j)
 		}
 	}
@@ -194,6 +244,7 @@ func (h *run) solveItems(ctx context.Context, jobs []*subJob, threads int, solve
 	}
 	for i, j := range again {
 		f := first[i]
+		h.logRetry(f, j)
 		if j.skipped || len(j.sol.Unprotectable) >= len(f.sol.Unprotectable) {
 			f.netTime += j.netTime
 			*j = *f
@@ -314,4 +365,27 @@ func (h *run) progress(pass, done int) {
 	}
 	h.o.progress(pluginsdk.Progress{Phase: "subtables", Fraction: f, Iterations: int64(h.stats.solved),
 		Message: fmt.Sprintf("pass %d: %d of %d sub-tables done", pass+1, done, len(h.subs))})
+}
+
+// logRetry writes a debug line on a sub-table solved again with the
+// margins earlier sub-tables published suppressible: what the first
+// solve left unprotectable and how many of those margins the second one
+// suppressed.
+func (h *run) logRetry(first, again *subJob) {
+	if !h.o.Log.Debug().Enabled() {
+		return
+	}
+	margins, after := 0, -1
+	if !again.skipped {
+		after = len(again.sol.Unprotectable)
+		for i, k := range first.in.Kind {
+			if k == csp.Frozen && i < len(again.sol.Suppressed) && again.sol.Suppressed[i] {
+				margins++
+			}
+		}
+	}
+	h.o.Log.Debug().Int("subtable", again.k).Ints("levels", h.subs[again.k].st.Levels).Int("frozen", first.frozen).
+		Int("unprotectable", len(first.sol.Unprotectable)).Bool("skipped", again.skipped).
+		Int("unprotectable_after", after).Int("margins_suppressed", margins).
+		Msg("MOD sub-table solved again with its margins suppressible")
 }
