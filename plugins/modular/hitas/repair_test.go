@@ -145,3 +145,36 @@ func TestRepairOneWorker(t *testing.T) {
 		t.Errorf("after the repair: %d under-protected, outcome %v", len(after.UnderProtected), out.Outcome)
 	}
 }
+
+// TestRepairLeavesAuditTime: with a deadline, the repair's engine gets at
+// most two thirds of the time left as it starts, so that the audit after
+// it has the rest. Before, it got all of it: a repair that ran to its
+// limit left the audit after it a millisecond (every primary
+// unverified).
+func TestRepairLeavesAuditTime(t *testing.T) {
+	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	res, err := Protect(t.Context(), p, Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := res.Status
+	for i := range status {
+		if status[i].IsSecondary() {
+			status[i] = p.Cells.Status[i] // nothing but the primaries: a repair is due
+		}
+	}
+	const limit = time.Minute
+	var got, left time.Duration
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1, Deadline: time.Now().Add(limit)}
+	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+		got, left = eo.TimeLimit, time.Until(o.Deadline)
+		return csp.Solve(ctx, in, eo)
+	}
+	out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
+	if err := finalAudit(t.Context(), p, p.Relations, status, &o, out); err != nil {
+		t.Fatal(err)
+	}
+	if got == 0 || got > left*2/3+time.Second {
+		t.Errorf("the repair's limit %v with %v left, want at most two thirds", got, left)
+	}
+}
