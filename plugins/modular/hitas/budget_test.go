@@ -147,3 +147,49 @@ func TestSolvesEndBeforeReserve(t *testing.T) {
 		t.Errorf("%d solves reach into the final audit's reserve: %v", len(late), late)
 	}
 }
+
+// TestHurryBehindPlan: sub-tables whose solve starts well behind the time
+// plan (here every solve takes far longer than its share) get the
+// clean-up by hypercubes alone; a run that keeps to its plan hurries none
+// (its pattern depends on the work bounds only).
+func TestHurryBehindPlan(t *testing.T) {
+	p := csptest.HierTable(1, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	for _, slow := range []bool{false, true} {
+		var mu sync.Mutex
+		hurried, cubeSolves := 0, 0
+		o := Options{PerSubtable: time.Hour, Threads: 1, Deadline: time.Now().Add(time.Hour),
+			MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
+		if slow {
+			o.Deadline = time.Now().Add(4 * time.Second)
+		}
+		o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+			if eo.HeuristicOnly {
+				mu.Lock()
+				cubeSolves++
+				if eo.CleanupWork == hurriedCleanupWork {
+					hurried++
+				}
+				mu.Unlock()
+			}
+			if slow {
+				time.Sleep(200 * time.Millisecond)
+			}
+			return csp.Solve(ctx, in, eo)
+		}
+		res, err := Protect(context.Background(), p, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := int(res.Stats.Extra["subtables_hurried"]); got != hurried {
+			t.Errorf("slow %v: %d solves reported hurried, %d seen", slow, got, hurried)
+		}
+		switch {
+		case cubeSolves == 0:
+			t.Fatalf("slow %v: no sub-table kept its first pattern from hypercubes", slow)
+		case !slow && hurried > 0:
+			t.Errorf("a run within its plan hurried %d of %d solves", hurried, cubeSolves)
+		case slow && hurried == 0:
+			t.Errorf("a run far behind its plan hurried none of %d solves", cubeSolves)
+		}
+	}
+}

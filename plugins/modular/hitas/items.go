@@ -44,6 +44,10 @@ type subItem struct {
 	// neared ran for its whole share past it (t4.24³: the final audit
 	// began 4 s before the host's hard limit and the run was stopped).
 	SolveBy time.Time
+	// Hurry is the time after which a solve that has not started is in a
+	// hurry (walk.go's schedule; zero: never): a sub-table that keeps its
+	// first pattern gets the clean-up without LPs.
+	Hurry time.Time
 }
 
 // subOutcome is a sub-table item's result.
@@ -55,6 +59,8 @@ type subOutcome struct {
 	NetTime  time.Duration
 	// Skipped reports that the deadline came before the solve started.
 	Skipped bool
+	// Hurried reports that the solve started in a hurry.
+	Hurried bool
 }
 
 // item returns job j's work item, with the engine options of the time
@@ -62,7 +68,7 @@ type subOutcome struct {
 func (h *run) item(j *subJob) ([]byte, error) {
 	j.eo = h.subOptions(j)
 	it := subItem{Sub: h.subs[j.k].st, Local: len(j.local), Instance: j.in, Engine: j.eo, NetStart: h.o.NetStart,
-		Hypercube: h.hypercubeApplies(), SolveBy: h.solveBy()}
+		Hypercube: h.hypercubeApplies(), SolveBy: h.solveBy(), Hurry: j.hurry}
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(&it); err != nil {
 		return nil, fmt.Errorf("modular: sub-table %d as a work item: %w", j.k, err)
@@ -88,6 +94,9 @@ func solveItem(ctx context.Context, payload []byte, solve func(context.Context, 
 	if it.Engine, ok = capToSolveBy(it.Engine, it.SolveBy); !ok {
 		out.Skipped = true
 		return encodeOutcome(&out)
+	}
+	if !it.Hurry.IsZero() && it.Engine.HeuristicOnly && time.Now().After(it.Hurry) {
+		it.Engine.CleanupWork, out.Hurried = hurriedCleanupWork, true
 	}
 	if it.Instance == nil {
 		return nil, fmt.Errorf("modular: sub-table item without an instance")
@@ -127,7 +136,7 @@ func (j *subJob) outcome(res []byte) error {
 	if !o.Skipped && o.Solution == nil {
 		return fmt.Errorf("modular: sub-table %d: result without a solution", j.k)
 	}
-	j.sol, j.netStart, j.netTime, j.skipped = o.Solution, o.NetStart, o.NetTime, o.Skipped
+	j.sol, j.netStart, j.netTime, j.skipped, j.hurried = o.Solution, o.NetStart, o.NetTime, o.Skipped, o.Hurried
 	return nil
 }
 

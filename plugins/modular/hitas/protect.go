@@ -78,7 +78,7 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 		"hitas_seconds": time.Since(start).Seconds(), "subtable_seconds": hs.solveTime.Seconds(),
 		"subtable_max_gap": math.Round(hs.maxGap*1e4) / 1e4,
 		"net_starts":       float64(hs.netStarts), "net_start_seconds": hs.netStartTime.Seconds(),
-		"margin_retries": float64(hs.marginRetries)}
+		"margin_retries": float64(hs.marginRetries), "subtables_hurried": float64(hs.hurried)}
 	if h.timedOut {
 		res.Outcome = pluginsdk.OutcomeTimeLimit
 	}

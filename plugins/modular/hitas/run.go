@@ -107,6 +107,9 @@ type stats struct {
 	// joinedPass reports that the deadline cut a pass and its pattern was
 	// joined with that of an earlier pass that went further.
 	joinedPass bool
+	// hurried counts the sub-table solves that started behind the time
+	// plan and had their clean-up cut short (walk.go's schedule).
+	hurried int
 	// marginRetries counts sub-tables solved again with the margins
 	// earlier sub-tables published suppressible (solveJob).
 	marginRetries int

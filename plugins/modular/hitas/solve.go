@@ -114,6 +114,11 @@ type subJob struct {
 	// start is the pattern the second solve starts from: the first
 	// solve's (solveItems).
 	start []bool
+	// hurry is the time after which the solve, if it has not started,
+	// is in a hurry (schedule; zero: never); hurried reports that it
+	// was.
+	hurry   time.Time
+	hurried bool
 }
 
 // prepareSub returns sub-table k's job: its cached answer when a sub-table
@@ -165,6 +170,10 @@ const cubeCleanupRoutes = 2
 // their clean-up by hypercubes alone.
 const cubeCleanupWork = 1e8
 
+// hurriedCleanupWork is the LP work of the clean-up of a sub-table solved
+// in a hurry (schedule): none, the clean-up reroutes by hypercubes alone.
+const hurriedCleanupWork = 1
+
 // subOptions are the engine options of job j as its solve is handed out
 // (the time share is taken then, with the time left then): sub-tables of
 // three or more dimensions start from hypercubes (csp.Options.Hypercubes)
@@ -205,6 +214,9 @@ func (h *run) finishSub(j *subJob) cached {
 	}
 	if j.retried {
 		h.stats.marginRetries++
+	}
+	if j.hurried {
+		h.stats.hurried++
 	}
 	h.stats.netStartTime += j.netTime
 	if eo.MaxMasterSolves < 0 && h.o.MasterSolves >= 0 {

@@ -260,6 +260,7 @@ func (h *run) solveItems(ctx context.Context, jobs []*subJob, threads int, solve
 // outcome; done is called (serialised) as each item solved here ends.
 func (h *run) runItems(ctx context.Context, jobs []*subJob, threads int, done func()) error {
 	payloads := make([][]byte, len(jobs))
+	h.schedule(jobs)
 	for i, j := range jobs {
 		p, err := h.item(j)
 		if err != nil {
@@ -284,6 +285,36 @@ func (h *run) runItems(ctx context.Context, jobs []*subJob, threads int, done fu
 		}
 	}
 	return nil
+}
+
+// hurryFactor is how far behind the time plan a sub-table's solve may
+// start before its clean-up is cut short (schedule).
+const hurryFactor = 2
+
+// schedule sets the time by which each job of a wave is due to end in
+// the time plan: the jobs run a wave's width at a time, in order, job i
+// after the shares of the jobs before it and its own (each a wave's width
+// times its part of the wall clock, budget.go), and hurryFactor times
+// that. A job that has not started by then (the machine is slower or busier than the plan
+// assumed) is in a hurry (solveItem): a sub-table that keeps its first
+// pattern from hypercubes gets the clean-up by hypercubes only, without
+// LPs, a few times cheaper, so that the walk ends its pass with a
+// pattern per sub-table rather than leave sub-tables to the deadline. A
+// run that keeps to its plan never hurries: its patterns depend on the
+// work bounds alone. On t3.5⁴ (a load of 24 on two cores) the 81 bottom
+// sub-tables, each 0.5 CPU s of first pattern and 3.5 of clean-up, had
+// not all been solved when the deadline came.
+func (h *run) schedule(jobs []*subJob) {
+	left, ok := h.o.timeLeft()
+	if !ok {
+		return
+	}
+	now, due := time.Now(), time.Duration(0)
+	width := time.Duration(max(1, h.plan.width))
+	for _, j := range jobs {
+		due += h.share(j.k, left) / width
+		j.hurry = now.Add(hurryFactor * due)
+	}
 }
 
 // solveWave solves the sub-tables of a wave (sharing no class) as work
