@@ -193,3 +193,30 @@ func TestHurryBehindPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestNoPassThatCannotEnd: after a pass that backtracked, the walk starts
+// another only when the time left before the final audit's reserve is at
+// least what that pass took; without a deadline, always. Before, the next
+// pass was cut by the deadline and the repair, started with no time, hid
+// every cell of a 4-D table.
+func TestNoPassThatCannotEnd(t *testing.T) {
+	p := cubeTable(3)
+	for _, tc := range []struct {
+		deadline, took time.Duration // from now; 0: none
+		want           bool
+	}{
+		{0, time.Hour, true},
+		{100 * time.Second, 30 * time.Second, true},   // 90 s left to the reserve
+		{100 * time.Second, 120 * time.Second, false}, // a pass of 2 min
+		{50 * time.Second, 60 * time.Second, false},
+	} {
+		o := &Options{}
+		if tc.deadline > 0 {
+			o.Deadline = time.Now().Add(tc.deadline)
+		}
+		h := newTestRun(t, p, o)
+		if got := h.anotherPass(time.Now().Add(-tc.took)); got != tc.want {
+			t.Errorf("deadline in %v, a pass of %v: another pass %v, want %v", tc.deadline, tc.took, got, tc.want)
+		}
+	}
+}

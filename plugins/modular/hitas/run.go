@@ -107,6 +107,9 @@ type stats struct {
 	// joinedPass reports that the deadline cut a pass and its pattern was
 	// joined with that of an earlier pass that went further.
 	joinedPass bool
+	// passesLeft reports that the walk ended after a pass that
+	// backtracked, as another pass would not have ended by the reserve.
+	passesLeft bool
 	// hurried counts the sub-table solves that started behind the time
 	// plan and had their clean-up cut short (walk.go's schedule).
 	hurried int

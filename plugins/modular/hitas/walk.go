@@ -80,6 +80,7 @@ func (h *run) walk(ctx context.Context) error {
 	for pass := 0; ; pass++ {
 		h.stats.passes++
 		h.startPass()
+		passStart := time.Now()
 		seen := make([]bool, n)
 		h.seen = seen
 		backtracked := false
@@ -122,8 +123,27 @@ func (h *run) walk(ctx context.Context) error {
 			return nil
 		}
 		h.passEnded(done)
+		if !h.anotherPass(passStart) {
+			h.timedOut = true
+			h.stats.passesLeft = true
+			h.keepFurthest(done, len(h.subs)-done)
+			return nil
+		}
 		h.o.Log.Debug().Int("pass", pass).Int("backtracks", h.stats.backtracks).Msg("MOD restarts")
 	}
+}
+
+// anotherPass reports whether a pass after the one that started at
+// passStart and backtracked may end before the final audit's reserve:
+// whether the time left to it is at least what that pass took (the next
+// one solves again the sub-tables whose input changed, at least the
+// bottom ones). When it is not, the walk ends with that pass's pattern and
+// the final audit and repair get the time the next pass would have been
+// cut in: on t3.5⁴ pass 2 was cut, and the repair, started with a second
+// left, hid every cell.
+func (h *run) anotherPass(passStart time.Time) bool {
+	by := h.solveBy()
+	return by.IsZero() || time.Until(by) >= time.Since(passStart)
 }
 
 // passEnded records the pattern of a pass that backtracked after done
