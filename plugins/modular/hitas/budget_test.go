@@ -3,6 +3,7 @@ package hitas
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -196,9 +197,10 @@ func TestHurryBehindPlan(t *testing.T) {
 
 // TestNoPassThatCannotEnd: after a pass that backtracked, the walk starts
 // another only when the time left before the final audit's reserve is at
-// least what that pass took; without a deadline, always. Before, the next
-// pass was cut by the deadline and the repair, started with no time, hid
-// every cell of a 4-D table.
+// least what the sub-tables holding a backtracked cell took in that pass;
+// without a deadline, always. Before, the next pass was cut by the
+// deadline and the repair, started with no time, hid every cell of a 4-D
+// table.
 func TestNoPassThatCannotEnd(t *testing.T) {
 	p := cubeTable(3)
 	for _, tc := range []struct {
@@ -207,7 +209,7 @@ func TestNoPassThatCannotEnd(t *testing.T) {
 	}{
 		{0, time.Hour, true},
 		{100 * time.Second, 30 * time.Second, true},   // 90 s left to the reserve
-		{100 * time.Second, 120 * time.Second, false}, // a pass of 2 min
+		{100 * time.Second, 120 * time.Second, false}, // two sub-tables of a minute
 		{50 * time.Second, 60 * time.Second, false},
 	} {
 		o := &Options{}
@@ -215,8 +217,26 @@ func TestNoPassThatCannotEnd(t *testing.T) {
 			o.Deadline = time.Now().Add(tc.deadline)
 		}
 		h := newTestRun(t, p, o)
-		if got := h.anotherPass(time.Now().Add(-tc.took)); got != tc.want {
-			t.Errorf("deadline in %v, a pass of %v: another pass %v, want %v", tc.deadline, tc.took, got, tc.want)
+		h.startPass()
+		// A cell of the last sub-table backtracked: the sub-tables
+		// holding it took tc.took together.
+		last := h.subs[len(h.subs)-1].st.Cells
+		c := last[len(last)-1]
+		h.passBacktracked[h.cls.root[c]] = true
+		n := 0
+		for k := range h.subs {
+			h.took[k] = time.Hour // not holding the cell: not counted
+			if slices.Contains(h.subs[k].st.Cells, c) {
+				n++
+			}
+		}
+		for k := range h.subs {
+			if slices.Contains(h.subs[k].st.Cells, c) {
+				h.took[k] = tc.took / time.Duration(n)
+			}
+		}
+		if got := h.anotherPass(); got != tc.want {
+			t.Errorf("deadline in %v, the sub-tables to solve again took %v: another pass %v, want %v", tc.deadline, tc.took, got, tc.want)
 		}
 	}
 }

@@ -48,7 +48,12 @@ type run struct {
 	seen []bool
 	// furthest is the pattern of the backtracking pass that went
 	// furthest (walk.go's passEnded and keepFurthest).
-	furthest struct {
+	// passBacktracked marks (per root) the cells the current pass
+	// backtracked, and took[k] is the time of sub-table k's latest solve
+	// (anotherPass).
+	passBacktracked []bool
+	took            []time.Duration
+	furthest        struct {
 		suppressed []bool
 		done       int
 	}

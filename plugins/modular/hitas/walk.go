@@ -80,7 +80,6 @@ func (h *run) walk(ctx context.Context) error {
 	for pass := 0; ; pass++ {
 		h.stats.passes++
 		h.startPass()
-		passStart := time.Now()
 		seen := make([]bool, n)
 		h.seen = seen
 		backtracked := false
@@ -123,7 +122,7 @@ func (h *run) walk(ctx context.Context) error {
 			return nil
 		}
 		h.passEnded(done)
-		if !h.anotherPass(passStart) {
+		if !h.anotherPass() {
 			h.timedOut = true
 			h.stats.passesLeft = true
 			h.keepFurthest(done, len(h.subs)-done)
@@ -133,17 +132,31 @@ func (h *run) walk(ctx context.Context) error {
 	}
 }
 
-// anotherPass reports whether a pass after the one that started at
-// passStart and backtracked may end before the final audit's reserve:
-// whether the time left to it is at least what that pass took (the next
-// one solves again the sub-tables whose input changed, at least the
-// bottom ones). When it is not, the walk ends with that pass's pattern and
-// the final audit and repair get the time the next pass would have been
-// cut in: on t3.5⁴ pass 2 was cut, and the repair, started with a second
-// left, hid every cell.
-func (h *run) anotherPass(passStart time.Time) bool {
+// anotherPass reports whether a pass after one that backtracked may end
+// before the final audit's reserve: whether the time left to it is at
+// least what the solves of the sub-tables holding a cell that pass
+// backtracked took in it (the next pass solves those again, with the cell
+// a primary; the others come from the cache unless their margins change).
+// When it is not, the walk ends with that pass's pattern and the final
+// audit and repair get the time the next pass would have been cut in: on
+// t3.5⁴ every bottom sub-table backtracked, pass 2 was cut, and the
+// repair, started with a second left, hid every cell. On t4.11³ a few
+// bottom sub-tables backtrack and the second pass is short.
+func (h *run) anotherPass() bool {
 	by := h.solveBy()
-	return by.IsZero() || time.Until(by) >= time.Since(passStart)
+	if by.IsZero() {
+		return true
+	}
+	var need time.Duration
+	for k := range h.subs {
+		for _, c := range h.subs[k].st.Cells {
+			if c >= 0 && h.passBacktracked[h.cls.root[c]] {
+				need += h.took[k]
+				break
+			}
+		}
+	}
+	return time.Until(by) >= need
 }
 
 // passEnded records the pattern of a pass that backtracked after done
@@ -366,11 +379,15 @@ func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved fun
 			continue
 		}
 		newly := h.finishSub(j)
+		if !j.ok {
+			h.took[j.k] = j.sol.Stats.Time
+		}
 		for i, r := range newly.cells {
 			if seen[r] && !back.cell[r] {
 				back.cell[r] = true
 				back.lowerPL[r], back.upperPL[r] = newly.lpl[i], newly.upl[i]
 				h.stats.backtracks++
+				h.passBacktracked[r] = true
 				backtracked = true
 			}
 			cur.suppressed[r] = true
@@ -392,6 +409,10 @@ func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved fun
 // levels) and plans the pass's time.
 func (h *run) startPass() {
 	cur, back, g := &h.current, &h.backtrack, &h.given
+	if h.passBacktracked == nil {
+		h.passBacktracked, h.took = make([]bool, len(cur.suppressed)), make([]time.Duration, len(h.subs))
+	}
+	clear(h.passBacktracked)
 	for r := range cur.suppressed {
 		cur.suppressed[r] = g.primary[r] || back.cell[r] || g.fixed[r]
 		cur.lowerPL[r], cur.upperPL[r] = back.lowerPL[r], back.upperPL[r]
