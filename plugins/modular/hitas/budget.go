@@ -34,7 +34,7 @@ import "time"
 
 // plan is the time plan of the current pass.
 type plan struct {
-	// limit is the run's time limit (Options.Deadline less the start).
+	// limit is the run's time limit (Options.TimeLimit).
 	limit time.Duration
 	// passLeft is the time left to the deadline as the pass started, and
 	// pass the time the pass may spend.

@@ -26,7 +26,7 @@ func TestTimePlan(t *testing.T) {
 		{"hours", 100 * time.Hour, time.Minute},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newTestRun(t, p, &Options{PerSubtable: tc.per, Deadline: time.Now().Add(time.Hour)})
+			h := newTestRun(t, p, &Options{PerSubtable: tc.per, deadline: time.Now().Add(time.Hour)})
 			h.plan.limit = tc.limit
 			h.startPass()
 			h.planPass(tc.limit)
@@ -73,7 +73,7 @@ func TestRootOnlyWhenShort(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o := &Options{PerSubtable: time.Minute, MasterSolves: 10}
 			if tc.deadline != 0 {
-				o.Deadline = time.Now().Add(tc.deadline)
+				o.deadline = time.Now().Add(tc.deadline)
 			}
 			h := newTestRun(t, p, o)
 			h.startPass()
@@ -95,7 +95,7 @@ func TestRootOnlyWhenShort(t *testing.T) {
 func TestShareLeavesAuditTime(t *testing.T) {
 	p := csptest.HierTable(3, 0.3, csptest.Tree2, csptest.Tree2, csptest.Flat(3))
 	const limit = 100 * time.Second
-	h := newTestRun(t, p, &Options{PerSubtable: time.Minute, Deadline: time.Now().Add(time.Hour)})
+	h := newTestRun(t, p, &Options{PerSubtable: time.Minute, deadline: time.Now().Add(time.Hour)})
 	h.plan.limit = limit
 	h.startPass()
 	h.planPass(limit)

@@ -55,7 +55,7 @@ type subOutcome struct {
 func (h *run) item(j *subJob) ([]byte, error) {
 	j.eo = h.subOptions(j)
 	it := subItem{Sub: h.subs[j.k].st, Local: len(j.local), Instance: j.in, Engine: j.eo, NetStart: h.o.NetStart,
-		Hypercube: h.hypercubeApplies(), Deadline: h.o.Deadline}
+		Hypercube: h.hypercubeApplies(), Deadline: h.o.deadline}
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(&it); err != nil {
 		return nil, fmt.Errorf("modular: sub-table %d as a work item: %w", j.k, err)

@@ -75,8 +75,8 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	if o.Log.Debug().Enabled() {
 		eo.Logf = func(format string, args ...any) { o.Log.Debug().Msgf("csp repair: "+format, args...) }
 	}
-	if !o.Deadline.IsZero() {
-		eo.TimeLimit = max(time.Until(o.Deadline), time.Second)
+	if !o.deadline.IsZero() {
+		eo.TimeLimit = max(time.Until(o.deadline), time.Second)
 	}
 	solve := csp.Solve
 	if o.solve != nil {

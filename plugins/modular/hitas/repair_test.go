@@ -28,7 +28,7 @@ func TestAuditTimeLimit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o := Options{Threads: 1}
 			if tc.deadline != 0 {
-				o.Deadline = time.Now().Add(tc.deadline)
+				o.deadline = time.Now().Add(tc.deadline)
 			}
 			ao := o.auditOptions()
 			if ao.TimeLimit < tc.min || ao.TimeLimit > tc.max {

@@ -92,7 +92,7 @@ func (h *run) walk(ctx context.Context) error {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if !h.o.Deadline.IsZero() && !time.Now().Before(h.o.Deadline) {
+				if !h.o.deadline.IsZero() && !time.Now().Before(h.o.deadline) {
 					h.timedOut = true
 					h.stats.unreached = len(h.subs) - done
 					return nil
