@@ -6,6 +6,7 @@ import (
 
 	"github.com/sdcengine/argus/batch/rules"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // slidingRatio is the sliding protection ratio τ-Argus gives the hypercube
@@ -44,7 +45,7 @@ func slidingRatio(s *rules.Set) float64 {
 // τ-Argus's sliding ratio of the first table's rules when the method
 // declares one and neither the job nor the configuration sets it.
 func addSlidingRatio(params map[string]string, info pluginsdk.MethodInfo, specs []*tableSpec) {
-	s, ok := info.Param(pluginsdk.RoleSlidingRatio)
+	s, ok := pluginclient.ParamWithRole(info, pluginsdk.RoleSlidingRatio)
 	if len(specs) == 0 || !ok {
 		return
 	}

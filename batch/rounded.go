@@ -11,6 +11,7 @@ import (
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/rounded"
 )
 
@@ -67,7 +68,7 @@ func minRoundBase(t *tableSpec) int64 {
 // table that fails the check is unsafe, as after a failed audit
 // (markUnsafe).
 func (e *engine) rounded(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, res *pluginsdk.Result, mr *MethodReport,
-	facts pluginsdk.RunFacts, target string, took time.Duration) error {
+	facts pluginclient.RunFacts, target string, took time.Duration) error {
 	if len(res.Values) != p.NumCells() {
 		return fmt.Errorf("the rounding method returned %d values for %d cells", len(res.Values), p.NumCells())
 	}
@@ -146,7 +147,7 @@ func (e *engine) rounded(p *pluginsdk.Problem, m *problem.Mapping, specs []*tabl
 }
 
 // roundingStart is τ-Argus's logbook line at the start of a rounding.
-func roundingStart(specs []*tableSpec, facts pluginsdk.RunFacts) string {
+func roundingStart(specs []*tableSpec, facts pluginclient.RunFacts) string {
 	s := "Start of the rounding procedure for table: " + describe(specs[0])
 	if facts.RoundingPartitions {
 		s += " (with partitions)"

@@ -201,7 +201,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 // them collude (a check only: one that cannot skips it).
 func (e *engine) colludingWanted(p *pluginsdk.Problem, status []cellstatus.Status) bool {
 	ref, ok := e.cfg.Protector.Method(AuditMethod)
-	if _, can := ref.Info.Param(pluginsdk.RoleSingletonProtection); !ok || !can {
+	if _, can := pluginclient.ParamWithRole(ref.Info, pluginsdk.RoleSingletonProtection); !ok || !can {
 		return false
 	}
 	for i, s := range status {
@@ -609,7 +609,7 @@ func auditParamsOf(info pluginsdk.MethodInfo) auditParams {
 		role pluginsdk.ParamRole
 		name *string
 	}{{pluginsdk.RoleAuditMode, &a.mode}, {pluginsdk.RoleAuditTargets, &a.targets}, {pluginsdk.RoleAuditColludingCheck, &a.check}} {
-		if s, ok := info.Param(p.role); ok {
+		if s, ok := pluginclient.ParamWithRole(info, p.role); ok {
 			*p.name, byRole = s.Name, true
 		}
 	}

@@ -240,7 +240,7 @@ func (e *engine) checkSuppressArgs(cmds []arb.Command) (int, error) {
 }
 
 // lineParamValues checks the values a <SUPPRESS> line gives its method as
-// the method will (pluginsdk.CheckParams, which reads booleans as the host
+// the method will (pluginclient.CheckParams, which reads booleans as the host
 // reads those of a role): the first bad value is an error naming the
 // parameter.
 func lineParamValues(info pluginsdk.MethodInfo, params map[string]string) error {
@@ -264,7 +264,7 @@ func configuredParamValues(info pluginsdk.MethodInfo, params map[string]string, 
 // (an unknown name or an invalid value), skipping the names in skip; for
 // a configured one (skip non-nil) the error names it as configured.
 func badParam(info pluginsdk.MethodInfo, params, skip map[string]string) error {
-	for _, d := range pluginsdk.CheckParams(info, params) {
+	for _, d := range pluginclient.CheckParams(info, params) {
 		if _, line := skip[d.Param]; line || d.Severity != pluginsdk.SeverityError || d.Code == "param.missing" {
 			continue
 		}

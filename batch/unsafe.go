@@ -11,10 +11,11 @@ import (
 	"github.com/sdcengine/argus/batch/problem"
 	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // runFacts reads what the host must know of a run of the method from the
-// parameters it declares with a role (pluginsdk.RunFactsOf), never from
+// parameters it declares with a role (pluginclient.RunFactsOf), never from
 // parameter names. A rounding method must declare its base: the host
 // checks the rounded table with it. A method whose plugin predates the
 // roles (contract 1.0 or 1.1) declares nothing: its pattern is audited
@@ -22,8 +23,8 @@ import (
 // since the host cannot tell whether it was asked to protect them (the
 // configured AUDIT.singletons=ignore is the named weaker choice), and the
 // logbook says so.
-func (e *engine) runFacts(ref MethodRef, params map[string]string) (pluginsdk.RunFacts, error) {
-	f, err := pluginsdk.RunFactsOf(ref.Info, params)
+func (e *engine) runFacts(ref MethodRef, params map[string]string) (pluginclient.RunFacts, error) {
+	f, err := pluginclient.RunFactsOf(ref.Info, params)
 	if err != nil {
 		return f, err
 	}
@@ -47,7 +48,7 @@ const reportColluding = "collude"
 // colludingAudit reports whether the audit after a run with facts f lets
 // the single-respondent primaries collude: when the method protects them
 // against each other, and when nothing is known of it.
-func colludingAudit(f pluginsdk.RunFacts) bool {
+func colludingAudit(f pluginclient.RunFacts) bool {
 	return f.Singletons == pluginsdk.SingletonColluding || f.Singletons == pluginsdk.SingletonUnknown
 }
 
@@ -57,8 +58,8 @@ func colludingAudit(f pluginsdk.RunFacts) bool {
 // single-respondent primaries collude. An audit plugin that declares no
 // such parameter cannot audit so: an error.
 func auditColluding(info pluginsdk.MethodInfo, params map[string]string) (bool, error) {
-	s, ok := info.Param(pluginsdk.RoleSingletonProtection)
-	v, vok := s.ValueFor(pluginsdk.SingletonColluding)
+	s, ok := pluginclient.ParamWithRole(info, pluginsdk.RoleSingletonProtection)
+	v, vok := pluginclient.SingletonValue(s, pluginsdk.SingletonColluding)
 	if !ok || !vok {
 		return false, fmt.Errorf("audit failed: the audit plugin cannot let the single-respondent primaries collude "+
 			"(it predates contract 1.%d; install the audit plugin of this release)", wire.MinorRoles)
@@ -66,7 +67,7 @@ func auditColluding(info pluginsdk.MethodInfo, params map[string]string) (bool, 
 	if _, set := params[s.Name]; !set {
 		params[s.Name] = v
 	}
-	f, err := pluginsdk.RunFactsOf(info, params)
+	f, err := pluginclient.RunFactsOf(info, params)
 	return f.Singletons == pluginsdk.SingletonColluding, err
 }
 

@@ -107,7 +107,7 @@ func TestBatchFormOverTheWire(t *testing.T) {
 }
 
 func TestLintBatchForms(t *testing.T) {
-	if errs := pluginsdk.LintInfo(batchFake.Info()); len(errs) != 0 {
+	if errs := pluginclient.LintInfo(batchFake.Info()); len(errs) != 0 {
 		t.Errorf("LintInfo: %v", errs)
 	}
 	for _, tc := range []struct {
@@ -125,7 +125,7 @@ func TestLintBatchForms(t *testing.T) {
 		{pluginsdk.ParamSpec{Name: "a", Type: pluginsdk.ParamBool, Help: "a", BatchPosition: 1,
 			Batch: pluginsdk.BatchForm{Syntax: pluginsdk.BatchFlag, Above: "0", InvalidMessage: "m"}}, "a batch bound needs"},
 	} {
-		errs := pluginsdk.LintInfo(fake{params: []pluginsdk.ParamSpec{tc.spec}}.Info())
+		errs := pluginclient.LintInfo(fake{params: []pluginsdk.ParamSpec{tc.spec}}.Info())
 		if len(errs) != 1 || !strings.Contains(errs[0].Error(), tc.want) {
 			t.Errorf("LintInfo(%+v) = %v, want %q", tc.spec, errs, tc.want)
 		}

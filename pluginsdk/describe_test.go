@@ -28,7 +28,7 @@ func (auditLike) Info() MethodInfo {
 
 func (auditLike) Protect(context.Context, *Request) (*Result, error) { return &Result{}, nil }
 
-// TestDescribeHidesNewRoles: a host before contract 1.5 (whose LintInfo
+// TestDescribeHidesNewRoles: a host before contract 1.5 (whose lintInfo
 // refuses a role it does not know) is described the audit's roles as none,
 // and keeps the roles it knows; a host of 1.5 sees them all.
 func TestDescribeHidesNewRoles(t *testing.T) {
@@ -87,7 +87,7 @@ func TestDescribeJSONHidesNewRoles(t *testing.T) {
 				t.Errorf("describe %v: parameter %s has role %v, want %v", tc.args, p.Name, p.Role, tc.want[i])
 			}
 		}
-		if errs := LintInfo(info.Methods[0]); len(errs) > 0 {
+		if errs := lintInfo(info.Methods[0]); len(errs) > 0 {
 			t.Errorf("describe %v: %v", tc.args, errs)
 		}
 	}

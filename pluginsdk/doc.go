@@ -46,7 +46,7 @@
 // types and ranges and calls the method's [ParamValidator]. A name means
 // nothing to the host: what it must know of a run (singleton protection,
 // sliding ratio, rounding base) it reads from the parameters declared with
-// a [ParamRole] ([RunFactsOf]), and it sets an audit's mode, targets and
+// a [ParamRole] (pluginclient.RunFactsOf, the host's), and it sets an audit's mode, targets and
 // colluding check through theirs (contract 1.5); both sides read booleans
 // with [ParseBool].
 //

@@ -19,8 +19,8 @@ func TestSolveTime(t *testing.T) {
 		{"job", 3 * time.Minute, 0, 0, 3 * time.Minute, 3 * time.Minute},
 		{"job first", 3 * time.Minute, 5 * time.Minute, 0, 3 * time.Minute, 3 * time.Minute},
 		{"param first", 7 * time.Minute, 5 * time.Minute, 0, 5 * time.Minute, 5 * time.Minute},
-		// The deadline less ResultMargin (a tenth of an hour is more).
-		{"deadline", 0, 0, hour, hour - ResultMargin - time.Second, hour - ResultMargin},
+		// The deadline less resultMargin (a tenth of an hour is more).
+		{"deadline", 0, 0, hour, hour - resultMargin - time.Second, hour - resultMargin},
 		{"deadline after the param", 0, 5 * time.Minute, hour, 5 * time.Minute, 5 * time.Minute},
 		// The deadline less a tenth of the time left (a tenth of 10 s is 1 s).
 		{"short deadline", 0, 5 * time.Minute, 10 * time.Second, 8 * time.Second, 9 * time.Second},

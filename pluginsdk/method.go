@@ -73,7 +73,7 @@ type MethodInfo struct {
 	Structures []Structure
 	// RolesUndeclared is set by the host, never by a method: the method's
 	// plugin predates parameter roles (contract 1.0 or 1.1), so a
-	// parameter without a role may still mean something ([RunFactsOf]
+	// parameter without a role may still mean something ((pluginclient.RunFactsOf, the host's)
 	// returns SingletonUnknown).
 	RolesUndeclared bool `json:",omitempty"`
 }
@@ -141,7 +141,7 @@ type ParamSpec struct {
 	// written and makes no τ-Argus check. See pluginclient.BatchParams.
 	Batch BatchForm
 	// Role is what the parameter's value means to the host, which reads a
-	// run's facts from the parameters with a role ([RunFactsOf]) and never
+	// run's facts from the parameters with a role (pluginclient.RunFactsOf, the host's) and never
 	// from parameter names. RoleNone: nothing.
 	Role ParamRole
 	// Levels, for RoleSingletonProtection on a ParamEnum, is the protection
@@ -150,7 +150,8 @@ type ParamSpec struct {
 }
 
 // ParamRole is what a parameter's value means to the host. A method
-// declares each role at most once, except RoleSingletonRule ([LintInfo]).
+// declares each role at most once, except RoleSingletonRule (checked by
+// [Serve] and the host).
 type ParamRole int
 
 // Parameter roles (the wire's ParamRole).
@@ -363,17 +364,17 @@ type Limits struct {
 	MemoryHint int64
 }
 
-// ResultMargin is the most time SolveTime keeps before ctx's deadline for
+// resultMargin is the most time SolveTime keeps before ctx's deadline for
 // a method to stop its current step and send its result. On a table of
 // 10⁶ cells GH ran 4–9 s past its soft limit (an audit chunk ending, the
 // pattern assembled) and sending a million statuses takes seconds more;
 // with a margin of 2 s it was stopped at the hard deadline with no result.
-const ResultMargin = 30 * time.Second
+const resultMargin = 30 * time.Second
 
 // SolveTime returns the time a method may spend before it returns its best
 // result: the smallest of limit (the method's own limit parameter, 0 for
 // none), the job's soft limit and ctx's deadline less a margin to check and
-// send the result (a tenth of the time left, at most [ResultMargin]); 0
+// send the result (a tenth of the time left, at most 30 s); 0
 // when none of them is set.
 func (l Limits) SolveTime(ctx context.Context, limit time.Duration) time.Duration {
 	if l.TimeLimit > 0 && (limit == 0 || l.TimeLimit < limit) {
@@ -381,7 +382,7 @@ func (l Limits) SolveTime(ctx context.Context, limit time.Duration) time.Duratio
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		left := time.Until(dl)
-		left -= min(left/10, ResultMargin)
+		left -= min(left/10, resultMargin)
 		if limit == 0 || left < limit {
 			limit = max(left, time.Millisecond)
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sdcengine/argus/internal/contract/wire"
 )
 
 // Params are a job's parameter values, keyed by ParamSpec.Name. After
@@ -17,14 +19,6 @@ type Params struct {
 	values map[string]string
 }
 
-// NewParams returns Params holding a copy of values.
-func NewParams(values map[string]string) Params {
-	return Params{values: maps.Clone(values)}
-}
-
-// Raw returns a copy of the values as strings.
-func (p Params) Raw() map[string]string { return maps.Clone(p.values) }
-
 // Has reports whether the parameter has a value.
 func (p Params) Has(name string) bool { _, ok := p.values[name]; return ok }
 
@@ -33,7 +27,7 @@ func (p Params) String(name string) string { return p.values[name] }
 
 // Int returns the parameter as an integer, 0 if unset or not an integer.
 func (p Params) Int(name string) int {
-	v, _ := parseInt(p.values[name])
+	v, _ := wire.ParseInt(p.values[name])
 	return v
 }
 
@@ -53,19 +47,6 @@ func (p Params) Bool(name string) bool {
 func (p Params) Duration(name string) time.Duration {
 	v, _ := parseDuration(p.values[name])
 	return v
-}
-
-func parseInt(s string) (int, error) {
-	s = strings.TrimSpace(s)
-	if v, err := strconv.Atoi(s); err == nil {
-		return v, nil
-	}
-	// τ-Argus clients sometimes write integers as "10.0".
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f != float64(int(f)) {
-		return 0, fmt.Errorf("%q is not an integer", s)
-	}
-	return int(f), nil
 }
 
 // BoolSpellings are the spellings of a boolean parameter value that
@@ -119,13 +100,14 @@ func ValidateParams(m Method, raw map[string]string) (Params, []Diagnostic) {
 	return p, diags
 }
 
-// CheckParams checks raw values against the parameter specs of info, as
+// checkParamDiags checks raw values against the parameter specs of info, as
 // [ValidateParams] does without the method's own checks: unknown names
 // (code param.unknown), values that do not parse as their type or lie out
 // of range (param.invalid) and required parameters missing
 // (param.missing). Each diagnostic names its parameter (Diagnostic.Param).
-// The host checks a job's parameters with it before any work.
-func CheckParams(info MethodInfo, raw map[string]string) []Diagnostic {
+// The host checks a job's parameters with it before any work
+// (pluginclient.CheckParams).
+func checkParamDiags(info MethodInfo, raw map[string]string) []Diagnostic {
 	_, diags := checkParams(info, raw)
 	return diags
 }
@@ -183,7 +165,7 @@ func checkValue(s ParamSpec, v string) error {
 		_, err := ParseBool(v)
 		return err
 	case ParamInt:
-		i, err := parseInt(v)
+		i, err := wire.ParseInt(v)
 		if err != nil {
 			return err
 		}
@@ -245,11 +227,12 @@ func Errorf(code, format string, args ...any) error {
 	return &CodedError{Code: code, Err: fmt.Errorf(format, args...)}
 }
 
-// LintInfo checks a method's self-description: a code, distinct parameter
+// lintInfo checks a method's self-description: a code, distinct parameter
 // names, declared types, parseable defaults, distinct batch positions,
 // parameter roles of the right types, each declared once. It returns every
-// problem found.
-func LintInfo(info MethodInfo) []error {
+// problem found. The host reads it as pluginclient.LintInfo; [Serve]
+// refuses to serve a plugin it finds a problem in.
+func lintInfo(info MethodInfo) []error {
 	var errs []error
 	if strings.TrimSpace(info.Code) == "" {
 		errs = append(errs, errors.New("method has no code"))

@@ -3,6 +3,7 @@ package pluginsdk
 import (
 	"math"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
@@ -27,7 +28,7 @@ func Secondaries(p *Problem, status []cellstatus.Status) (n int64, cost float64)
 
 // AdjustedChangeTolerance is τ-Argus's threshold below which an adjusted
 // value counts as unchanged (and a relation's residual as zero).
-const AdjustedChangeTolerance = 1e-5
+const AdjustedChangeTolerance = numeric.AdjustedChange
 
 // MarkChanged makes every safe cell whose adjusted value differs from its
 // original by more than AdjustedChangeTolerance a secondary in status, as

@@ -54,7 +54,7 @@ func serveMain(p Plugin, args []string) int {
 		case "describe", "-describe", "--describe":
 			return describeJSON(srv, os.Stdout, hostMinorArg(args[1:]))
 		case "version", "-version", "--version":
-			fmt.Fprintf(os.Stdout, "%s %s (sdk %s, protocol %d.%d)\n", p.Name, p.Version, SDKVersion, wire.ProtocolVersion, wire.ProtocolMinor)
+			fmt.Fprintf(os.Stdout, "%s %s (sdk %s, protocol %d.%d)\n", p.Name, p.Version, sdkVersion, wire.ProtocolVersion, wire.ProtocolMinor)
 			return 0
 		case "item", "-item", "--item":
 			if len(args) != 2 {
@@ -86,10 +86,10 @@ func serveMain(p Plugin, args []string) int {
 	return 0
 }
 
-// ServeListener serves p's method service on lis with exactly the server
+// serveListener serves p's method service on lis with exactly the server
 // options of [Serve], until ctx is done. plugintest uses it to run a plugin
 // in-process over an in-memory listener.
-func ServeListener(ctx context.Context, p Plugin, lis net.Listener, log zerolog.Logger) error {
+func serveListener(ctx context.Context, p Plugin, lis net.Listener, log zerolog.Logger) error {
 	srv, err := newServer(p, log)
 	if err != nil {
 		return err
@@ -136,7 +136,7 @@ func runItem(ctx context.Context, p Plugin, kind string, in io.Reader, out, errO
 // Describe call gives a host of contract minor hostMinor (forHost), as
 // JSON.
 func describeJSON(srv *server, w io.Writer, hostMinor int) int {
-	info := PluginInfo{Name: srv.plugin.Name, Version: srv.plugin.Version, SDKVersion: SDKVersion,
+	info := PluginInfo{Name: srv.plugin.Name, Version: srv.plugin.Version, SDKVersion: sdkVersion,
 		ProtocolMinor: wire.ProtocolMinor}
 	for _, m := range srv.plugin.Methods {
 		info.Methods = append(info.Methods, forHost(m.Info(), hostMinor))

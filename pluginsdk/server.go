@@ -20,8 +20,8 @@ import (
 	"github.com/sdcengine/argus/internal/contract/wire"
 )
 
-// SDKVersion is the version of this SDK, reported by Describe.
-const SDKVersion = "0.1.0"
+// sdkVersion is the version of this SDK, reported by Describe.
+const sdkVersion = "0.1.0"
 
 // progressInterval is the longest a progress report waits before shipping.
 const progressInterval = 200 * time.Millisecond
@@ -50,7 +50,7 @@ func newServer(p Plugin, log zerolog.Logger) (*server, error) {
 	}
 	for _, m := range p.Methods {
 		info := m.Info()
-		if errs := LintInfo(info); len(errs) > 0 {
+		if errs := lintInfo(info); len(errs) > 0 {
 			return nil, fmt.Errorf("plugin %s: %w", p.Name, errors.Join(errs...))
 		}
 		for _, code := range append([]string{info.Code}, info.Aliases...) {
@@ -73,7 +73,7 @@ func (s *server) method(code string) (Method, bool) {
 // host's minor version (forHost).
 func (s *server) Describe(_ context.Context, req *sdcpb.DescribeRequest) (*sdcpb.DescribeResponse, error) {
 	resp := &sdcpb.DescribeResponse{PluginName: s.plugin.Name, PluginVersion: s.plugin.Version,
-		SdkVersion: SDKVersion, ProtocolMinor: wire.ProtocolMinor}
+		SdkVersion: sdkVersion, ProtocolMinor: wire.ProtocolMinor}
 	for _, m := range s.plugin.Methods {
 		resp.Methods = append(resp.Methods, infoToProto(forHost(m.Info(), int(req.GetHost().GetProtocolMinor()))))
 	}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/sdcengine/argus/internal/numeric"
 )
 
 // ErrSyntax is wrapped by [ParseInt] and [ParseDouble] for text that is not
@@ -94,7 +96,7 @@ func ToDouble(s string) (float64, error) {
 }
 
 // ToInteger parses s like τ-Argus's StrUtils.toInteger: [ToDouble], then the
-// value must be within the 32-bit range and integral (within 1e-9). So "2.0"
+// value must be within the 32-bit range and integral (within [numeric.ToIntegerSlack]). So "2.0"
 // and "2,0" are accepted. Messages are τ-Argus's.
 func ToInteger(s string) (int, error) {
 	d, err := ToDouble(s)
@@ -105,7 +107,7 @@ func ToInteger(s string) (int, error) {
 		return 0, errors.New(`"` + s + `" is too large to convert to integer.`)
 	}
 	r := math.Floor(d + 0.5) // Java Math.round rounds half up
-	if math.Abs(d-r) > 0.000000001 {
+	if math.Abs(d-r) > numeric.ToIntegerSlack {
 		return 0, errors.New(`"` + s + `" is not an integer.`)
 	}
 	return int(r), nil

@@ -37,6 +37,7 @@ import (
 
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/numeric"
 )
 
 // Kind is the kind of table a p-table perturbs.
@@ -397,7 +398,7 @@ func (t *Table) Noise(typ string, z, key float64) float64 {
 
 // samePoint is τ-Argus's distance below which z counts as the lower row's
 // value itself, whose upper neighbour then does not contribute.
-const samePoint = 1e-8
+const samePoint = numeric.PTableSamePoint
 
 // SecondMoment returns m1 = sqrt(Σ (j − i)² p) over the last row of type
 // all: the standard deviation of the noise of large values, from which

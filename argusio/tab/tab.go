@@ -65,6 +65,7 @@ import (
 	"github.com/sdcengine/argus/argusio/lex"
 	"github.com/sdcengine/argus/argusio/output/numfmt"
 	"github.com/sdcengine/argus/argusio/poserr"
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
@@ -72,7 +73,7 @@ import (
 const unknown = -999999999
 
 // epsilon is the tolerance of the top-n checks (buildCell).
-const epsilon = 0.000000001
+const epsilon = numeric.TopNSlack
 
 // Errors wrapped in the *poserr.Error values of [Reader.Read]. Their texts
 // are τ-Argus's messages; the error returned carries the full message (with

@@ -7,14 +7,15 @@ import (
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/cost"
 	"github.com/sdcengine/argus/batch/rules"
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // dblEq is the engine's tolerance (defines.h DBL_EQ): equal within
-// 2·10⁻¹⁴ relative or 10⁻¹⁴ absolute.
+// 2·[numeric.TauArgusDblEq] relative or [numeric.TauArgusDblEq] absolute.
 func dblEq(x, v float64) bool {
 	d := math.Abs(x - v)
-	return d < 1e-14*math.Abs(x+v)*2 || d < 1e-14
+	return d < numeric.TauArgusDblEq*math.Abs(x+v)*2 || d < numeric.TauArgusDblEq
 }
 
 // parents lists, per dimension, the codes that have children and their

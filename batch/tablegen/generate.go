@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sdcengine/argus/argusio/table"
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -343,13 +344,13 @@ func sum(xs []float64) float64 {
 
 // ceilUnits rounds a protection level up to a whole unit. The values are
 // whole numbers, and a level like 0.2·35 computes as 7.000000000000001:
-// the relative 1e-12 keeps it at 7 (far below any real fraction of a unit
+// the relative [numeric.CeilRelative] keeps it at 7 (far below any real fraction of a unit
 // for values below 10⁹).
 func ceilUnits(x float64) float64 {
 	if x <= 0 {
 		return 0
 	}
-	return math.Ceil(x - 1e-12*x)
+	return math.Ceil(x - numeric.CeilRelative*x)
 }
 
 // largestValue returns the largest value of a non-empty cell (0 if none),

@@ -31,6 +31,7 @@ import (
 	"github.com/sdcengine/argus/argusio/rda"
 	"github.com/sdcengine/argus/argusio/table"
 	"github.com/sdcengine/argus/batch/rules"
+	"github.com/sdcengine/argus/internal/numeric"
 )
 
 // FreqResponse is the response name of a frequency (count) table.
@@ -690,7 +691,7 @@ const (
 	keyUnit     = 1_000_000_000_000_000 // 10^keyDecimals
 	// keyZero is τ-Argus's threshold below which a response counts as zero
 	// for the cell key without zero contributions.
-	keyZero = 1e-8
+	keyZero = numeric.CellKeyZero
 )
 
 // errKeyRange is the error of a record key outside [0,1).

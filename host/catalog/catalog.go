@@ -52,6 +52,7 @@ import (
 	"github.com/sdcengine/argus/host/proctree"
 	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // FilePrefix starts the file name of every plugin binary.
@@ -372,13 +373,13 @@ func Describe(ctx context.Context, path string, timeout time.Duration) (pluginsd
 }
 
 // checkInfo checks a self-description: a name, at least one method, and
-// every method's description valid (pluginsdk.LintInfo).
+// every method's description valid (pluginclient.LintInfo).
 func checkInfo(info pluginsdk.PluginInfo) error {
 	if info.Name == "" || len(info.Methods) == 0 {
 		return errors.New("describe: no name or no methods")
 	}
 	for _, m := range info.Methods {
-		if errs := pluginsdk.LintInfo(m); len(errs) > 0 {
+		if errs := pluginclient.LintInfo(m); len(errs) > 0 {
 			return errors.Join(errs...)
 		}
 	}

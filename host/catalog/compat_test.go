@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
 // TestCompatibleMinor0: a plugin of contract 1.0 is sent the frequencies
@@ -27,7 +28,7 @@ func TestCompatibleRoles(t *testing.T) {
 		info := pluginsdk.PluginInfo{Name: "p", ProtocolMinor: minor, Methods: []pluginsdk.MethodInfo{{Code: "X",
 			Params: []pluginsdk.ParamSpec{{Name: "singleton", Type: pluginsdk.ParamBool, Default: "false"}}}}}
 		compatible(&info)
-		f, err := pluginsdk.RunFactsOf(info.Methods[0], nil)
+		f, err := pluginclient.RunFactsOf(info.Methods[0], nil)
 		want := pluginsdk.SingletonNone
 		if minor < 2 {
 			want = pluginsdk.SingletonUnknown

@@ -61,8 +61,8 @@ func cmdAudit(ctx context.Context, env Env, log zerolog.Logger) int {
 	params := map[string]string{"bounds": *bounds}
 	if *singletons {
 		// The audit's choice of colluding single respondents, by its role.
-		s, _ := info.Param(pluginsdk.RoleSingletonProtection)
-		v, ok := s.ValueFor(pluginsdk.SingletonColluding)
+		s, _ := pluginclient.ParamWithRole(info, pluginsdk.RoleSingletonProtection)
+		v, ok := pluginclient.SingletonValue(s, pluginsdk.SingletonColluding)
 		if !ok {
 			fmt.Fprintln(env.Stderr, "argus audit: the audit plugin cannot let the single-respondent cells collude (install the audit plugin of this release)")
 			return ExitError

@@ -19,11 +19,14 @@ const module = "github.com/sdcengine/argus"
 // host, plugins and scripts 40. ok is false for a directory no layer names.
 // Inside pluginsdk the author's SDK (20) is below its sub-packages (21),
 // the host's client of the contract (22) and the test kit that drives a
-// plugin through it (23); the example plugin is a plugin.
+// plugin through it (23); the example plugin is a plugin. The SDK's own
+// internal packages (pluginsdk/internal/...) are leaves: they import
+// nothing of the module, and pluginsdk hands them the functions that only
+// its client and test kit call.
 func rank(p string) (r int, ok bool) {
 	top, _, _ := strings.Cut(p, "/")
 	switch {
-	case top == "internal", p == "pluginsdk/cellstatus", p == "pluginsdk/verdict":
+	case top == "internal", p == "pluginsdk/cellstatus", p == "pluginsdk/verdict", under(p, "pluginsdk/internal"):
 		return 0, true
 	case top == "argusio":
 		return 10, true
@@ -95,6 +98,8 @@ func TestViolation(t *testing.T) {
 		{"batch", "host/runner", false, true},
 		{"plugins/cta/cta", "batch/tablegen", false, false},
 		{"newtop/x", "internal/numeric", false, true},
+		{"pluginsdk", "pluginsdk/internal/sdkhook", false, false},
+		{"pluginsdk/internal/sdkhook", "pluginsdk", false, true},
 	} {
 		if got := violation(tc.from, tc.to, tc.test); (got != "") != tc.bad {
 			t.Errorf("violation(%s, %s, test %v) = %q, want bad %v", tc.from, tc.to, tc.test, got, tc.bad)

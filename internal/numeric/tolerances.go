@@ -54,6 +54,66 @@ const (
 	// little: the grid rounding of a candidate (ECTA), one block of a
 	// coordinate descent (CTA).
 	LooseGap = 1e-3
+
+	// AuditLPAccuracy is the absolute term of the audit's tolerance
+	// (verdict.Tolerance): the accuracy of the values its LPs return.
+	AuditLPAccuracy = 1e-7
+	// FinestFeasibility is the finest primal feasibility tolerance the
+	// audit asks of HiGHS: what double precision reaches on O(1) values.
+	FinestFeasibility = 1e-10
+	// BoundImprovement is the smallest relative change of a bound that
+	// bound propagation passes on (the audit's FBBT).
+	BoundImprovement = 1e-7
+	// CapOvershoot is the relative margin by which a capped witness LP asks
+	// a target to pass its protection level, so that a point whose caps
+	// hold only within the solver's tolerance still passes it exactly.
+	CapOvershoot = 1e-3
+	// GridAbsolute is how far from an integer a value times 10^d may be and
+	// still count as written with d decimals (the audit's data grid).
+	GridAbsolute = 1e-6
+	// GridRelative is the relative part of that distance: the rounding of
+	// a double's binary representation (about two units in the last place).
+	GridRelative = 4e-16
+
+	// AdjustedChange is τ-Argus's threshold below which an adjusted value
+	// counts as unchanged (and a relation's residual as zero).
+	AdjustedChange = 1e-5
+	// TauArgusDblEq is τ-Argus's engine's equality of two values (defines.h
+	// DBL_EQ): equal within 2·TauArgusDblEq relative or TauArgusDblEq absolute.
+	TauArgusDblEq = 1e-14
+	// ToIntegerSlack is how far from an integer a number may be and still be
+	// read as that integer (τ-Argus's StrUtils.toInteger).
+	ToIntegerSlack = 1e-9
+	// TopNSlack is the tolerance of τ-Argus's checks of a table file's top-n
+	// contributions against the cell's value and each other.
+	TopNSlack = 1e-9
+	// CellKeyZero is τ-Argus's threshold below which a response counts as
+	// zero for the cell key without zero contributions.
+	CellKeyZero = 1e-8
+	// PTableSamePoint is τ-Argus's distance below which a point of a
+	// p-table counts as the lower row's value itself.
+	PTableSamePoint = 1e-8
+
+	// CeilAbsolute is subtracted before a computed value is rounded up to
+	// an integer, so that noise just above an integer does not add one
+	// (MOD's integer costs).
+	CeilAbsolute = 1e-9
+	// CeilRelative is the relative form of CeilAbsolute: x − CeilRelative·x
+	// is rounded up (a level 0.2·35 computed as 7.000000000000001 stays 7).
+	CeilRelative = 1e-12
+	// CostTie is how close, relative to max(1, |cost|), two costs count as
+	// equal when a search chooses between candidates (GH's hypercubes).
+	CostTie = 1e-12
+	// GHAbsoluteSlack is the absolute term added to GH's relative slack
+	// (Slack of the table's largest value) in its protection comparisons.
+	GHAbsoluteSlack = 1e-12
+	// SingletonShare is the upper protection level of a group of
+	// singletons as a share of the group's sum (at least one unit of the
+	// last decimal).
+	SingletonShare = 1e-4
+	// MinSecondaryLevel is the smallest protection level MOD gives a new
+	// secondary of a sub-table (HiTaS's CalcPbounds), so none is zero.
+	MinSecondaryLevel = 1e-4
 )
 
 // Tolerance is one entry of the registry of named tolerances.
@@ -85,5 +145,23 @@ func Tolerances() []Tolerance {
 		{"ExactFeasibility", ExactFeasibility, "primal feasibility tolerance of an LP published as it is"},
 		{"GridGap", GridGap, "relative gap of the MIP that puts a table on its grid at the least distance"},
 		{"LooseGap", LooseGap, "relative gap of a MIP whose exact optimum matters little"},
+		{"AuditLPAccuracy", AuditLPAccuracy, "absolute term of the audit's tolerance: the accuracy of its LPs' values"},
+		{"FinestFeasibility", FinestFeasibility, "finest primal feasibility tolerance the audit asks of HiGHS"},
+		{"BoundImprovement", BoundImprovement, "smallest relative change of a bound that bound propagation passes on"},
+		{"CapOvershoot", CapOvershoot, "relative margin by which a capped witness LP asks a target to pass its level"},
+		{"GridAbsolute", GridAbsolute, "distance from an integer of x·10^d within which x is written with d decimals"},
+		{"GridRelative", GridRelative, "relative part of that distance: the rounding of a double's representation"},
+		{"AdjustedChange", AdjustedChange, "τ-Argus: an adjusted value changed by less is unchanged, a residual below it zero"},
+		{"TauArgusDblEq", TauArgusDblEq, "τ-Argus's engine's DBL_EQ: equal within twice this relative or this absolute"},
+		{"ToIntegerSlack", ToIntegerSlack, "τ-Argus: a number this close to an integer is read as that integer"},
+		{"TopNSlack", TopNSlack, "τ-Argus: tolerance of the checks of a table file's top-n contributions"},
+		{"CellKeyZero", CellKeyZero, "τ-Argus: a response below this is zero for the cell key"},
+		{"PTableSamePoint", PTableSamePoint, "τ-Argus: a p-table point this close to the lower row's value is that value"},
+		{"CeilAbsolute", CeilAbsolute, "subtracted before rounding a computed value up to an integer"},
+		{"CeilRelative", CeilRelative, "relative amount subtracted before rounding a computed value up to an integer"},
+		{"CostTie", CostTie, "two costs this close relative to max(1, |cost|) are equal in a choice"},
+		{"GHAbsoluteSlack", GHAbsoluteSlack, "absolute term added to GH's relative slack in its protection comparisons"},
+		{"SingletonShare", SingletonShare, "upper protection level of a group of singletons as a share of its sum"},
+		{"MinSecondaryLevel", MinSecondaryLevel, "smallest protection level MOD gives a new secondary of a sub-table"},
 	}
 }

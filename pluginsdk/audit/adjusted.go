@@ -45,11 +45,11 @@ type AdjustedOptions struct {
 	// comparisons and, with ECTA, the attacker problems.
 	Options
 	// AdditivityTolerance is the largest accepted |Σ coef·x − rhs| of a
-	// relation; 0 means τ-Argus's 1e-5 plus the relative slack
-	// (1e-9·max(1, m)) of m = Σ |coef·x| + |rhs| over the relation.
+	// relation; 0 means τ-Argus's [numeric.AdjustedChange] plus the relative
+	// slack ([numeric.Slack] of m) of m = Σ |coef·x| + |rhs| over the relation.
 	AdditivityTolerance float64
 	// ChangeTolerance is the largest |adjusted − original| that counts as
-	// unchanged; 0 means τ-Argus's 1e-5.
+	// unchanged; 0 means τ-Argus's [numeric.AdjustedChange].
 	ChangeTolerance float64
 	// NotAdditive declares a method that does not keep the table additive
 	// (the cell key method perturbs cells independently): the residuals
@@ -181,7 +181,7 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 	}
 	changeTol := opts.ChangeTolerance
 	if changeTol <= 0 {
-		changeTol = pluginsdk.AdjustedChangeTolerance
+		changeTol = numeric.AdjustedChange
 	}
 	r := &AdjustedReport{Deviation: make([]float64, n), Verdicts: make([]verdict.Verdict, n), notAdditiveOK: opts.NotAdditive}
 	ct := &r.Counts
@@ -242,7 +242,7 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 		}
 		tol := opts.AdditivityTolerance
 		if tol <= 0 {
-			tol = pluginsdk.AdjustedChangeTolerance + numeric.Slack(mag)
+			tol = numeric.AdjustedChange + numeric.Slack(mag)
 		}
 		r.MaxResidual = math.Max(r.MaxResidual, math.Abs(s))
 		if math.Abs(s) > tol {

@@ -156,8 +156,8 @@
 // Real tables mix magnitudes: a grand total of 4.4e9 written with 2
 // decimals sits in the same relations as cells of a few hundred, and the
 // published values satisfy the relations only up to the rounding of their
-// binary representation (about 1e-6 there). HiGHS's tolerances are
-// absolute (1e-7), so such an LP posed directly is routinely declared
+// binary representation (about 10⁻⁶ there). HiGHS's tolerances are
+// absolute (10⁻⁷), so such an LP posed directly is routinely declared
 // infeasible or solved to a wrong vertex. Each component's LP is therefore
 // posed in deviation form, y = (x − r)/S: r is the true table (clamped
 // into the a-priori bounds), S a power of two of the order of the

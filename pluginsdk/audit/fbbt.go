@@ -1,6 +1,10 @@
 package audit
 
-import "math"
+import (
+	"math"
+
+	"github.com/sdcengine/argus/internal/numeric"
+)
 
 // tighten computes outer bounds of the free cells that are still unknown
 // (live) by feasibility-based bound tightening over the relations with
@@ -106,9 +110,10 @@ func (a *attack) tighten(live func(int) bool, red *reduced, minRow int32) (olo, 
 	return olo, ohi
 }
 
-// improvement is the smallest change of a bound worth propagating.
+// improvement is the smallest change of a bound worth propagating
+// ([numeric.BoundImprovement] relative, at least tol).
 func improvement(b, tol float64) float64 {
-	return math.Max(tol, 1e-7*math.Abs(b))
+	return math.Max(tol, numeric.BoundImprovement*math.Abs(b))
 }
 
 // termRange returns the range of a·x for x in [lo, hi].

@@ -61,10 +61,10 @@ func componentScale(ref, lo, hi []float64, cols []int) float64 {
 // lpFeasibilityTol is HiGHS's primal feasibility tolerance for a component
 // scaled by S: a quarter of the audit tolerance in scaled units, so that an
 // LP point HiGHS accepts also passes the audit's own check (verifyPoint),
-// kept between 1e-10 (what double precision can reach on O(1) values) and
-// HiGHS's default 1e-7.
+// kept between [numeric.FinestFeasibility] (what double precision can reach
+// on O(1) values) and HiGHS's default [numeric.HiGHSPrimalFeasibility].
 func lpFeasibilityTol(tol, scale float64) float64 {
-	return min(1e-7, max(1e-10, tol/(4*scale)))
+	return min(numeric.HiGHSPrimalFeasibility, max(numeric.FinestFeasibility, tol/(4*scale)))
 }
 
 // boundEps is how close to a bound (or to the reference value) a solution
@@ -157,7 +157,7 @@ func dataGrid(xs ...[]float64) float64 {
 					continue
 				}
 				y := x * p
-				if math.Abs(y-math.Round(y)) > 1e-6+4e-16*math.Abs(y) || math.Abs(y) >= 1<<52 {
+				if math.Abs(y-math.Round(y)) > numeric.GridAbsolute+numeric.GridRelative*math.Abs(y) || math.Abs(y) >= 1<<52 {
 					ok = false
 					break
 				}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 )
 
@@ -34,7 +35,7 @@ const capRounds = 4
 // target to pass its protection level, so that an interior-point solution
 // whose caps are met only within the solver's tolerance still passes the
 // level exactly.
-const capOvershoot = 1e-3
+const capOvershoot = numeric.CapOvershoot
 
 // capWitnesses runs the capped witness LPs of component k: the upper
 // levels first, then the lower levels of the targets that passed their

@@ -24,7 +24,7 @@ type BatchCase struct {
 // CheckBatchForms checks that info's parameters read every case's batch
 // arguments as the case says ([pluginclient.BatchParams]), that every refusal
 // is a *poserr.Error naming the argument (Index), and that info passes
-// [pluginsdk.LintInfo].
+// [pluginclient.LintInfo].
 func CheckBatchForms(t testing.TB, info pluginsdk.MethodInfo, cases []BatchCase) {
 	t.Helper()
 	for _, tc := range cases {
@@ -44,7 +44,7 @@ func CheckBatchForms(t testing.TB, info pluginsdk.MethodInfo, cases []BatchCase)
 			}
 		}
 	}
-	if errs := pluginsdk.LintInfo(info); len(errs) > 0 {
+	if errs := pluginclient.LintInfo(info); len(errs) > 0 {
 		t.Error(errs)
 	}
 }

@@ -67,7 +67,7 @@ func Run(t *testing.T, p pluginsdk.Plugin, opts *Options) {
 			t.Fatal("Describe: no methods")
 		}
 		for _, m := range info.Methods {
-			for _, err := range pluginsdk.LintInfo(m) {
+			for _, err := range pluginclient.LintInfo(m) {
 				t.Errorf("Describe: %v", err)
 			}
 		}

@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/internal/sdkhook"
 	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 )
 
@@ -30,7 +31,8 @@ func Serve(t testing.TB, p pluginsdk.Plugin) *pluginclient.Client {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	log := zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)
-	go func() { done <- pluginsdk.ServeListener(ctx, p, lis, log) }()
+	serve := sdkhook.ServeListener.(func(context.Context, pluginsdk.Plugin, net.Listener, zerolog.Logger) error)
+	go func() { done <- serve(ctx, p, lis, log) }()
 	conn, err := grpc.NewClient("passthrough:///plugintest",
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),

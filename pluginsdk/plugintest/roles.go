@@ -32,7 +32,7 @@ func checkRoles(ctx context.Context, client *pluginclient.Client, info pluginsdk
 		return []string{"the plugin predates parameter roles (contract 1.2)"}
 	}
 	var out []string
-	f, err := pluginsdk.RunFactsOf(info, params)
+	f, err := pluginclient.RunFactsOf(info, params)
 	if err != nil {
 		out = append(out, fmt.Sprintf("the host cannot read the run's facts from the suite's parameters: %v", err))
 	} else if f.Singletons == pluginsdk.SingletonUnknown {
@@ -55,7 +55,7 @@ func checkRoles(ctx context.Context, client *pluginclient.Client, info pluginsdk
 			case hasError(diags):
 				out = append(out, fmt.Sprintf("%s=%q: the method refuses a value the host reads: %v", s.Name, v, diags))
 			}
-			if _, err := pluginsdk.RunFactsOf(info, p); err != nil {
+			if _, err := pluginclient.RunFactsOf(info, p); err != nil {
 				out = append(out, fmt.Sprintf("%s=%q: the method accepts a value the host cannot read: %v", s.Name, v, err))
 			}
 		}

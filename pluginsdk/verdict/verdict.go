@@ -22,7 +22,11 @@
 // Every comparison allows the audit tolerance ([Tolerance]).
 package verdict
 
-import "math"
+import (
+	"math"
+
+	"github.com/sdcengine/argus/internal/numeric"
+)
 
 // Kind is the audit's judgement of one cell.
 type Kind uint8
@@ -128,15 +132,15 @@ type Levels struct {
 
 // Tolerance is the absolute tolerance with which the audit compares
 // intervals and values with protection levels, for a table with these
-// values: 1e-9 of the largest |value| (at least 1) plus 1e-7 for the
-// accuracy of its LPs. It does not depend on the decimals a table is
-// written with.
+// values: 10⁻⁹ (numeric.SlackFactor) of the largest |value| (at least 1)
+// plus 10⁻⁷ (numeric.AuditLPAccuracy) for the accuracy of its LPs. It does
+// not depend on the decimals a table is written with.
 func Tolerance(values []float64) float64 {
 	scale := 1.0
 	for _, v := range values {
 		scale = math.Max(scale, math.Abs(v))
 	}
-	return 1e-9*scale + 1e-7
+	return numeric.SlackFactor*scale + numeric.AuditLPAccuracy
 }
 
 // Interval judges a sensitive cell with true value v and levels l from the

@@ -334,7 +334,7 @@ func (e *engine) cellState() {
 	if minVal < 0 {
 		minTab = 1.5 * minVal
 	}
-	e.tol = numeric.Slack(maxAbs) + 1e-12
+	e.tol = numeric.Slack(maxAbs) + numeric.GHAbsoluteSlack
 	var heights [][][]float64
 	var weight []float64
 	if e.o.Cost == CostLog {
@@ -516,7 +516,7 @@ func DeriveRatio(p *pluginsdk.Problem) float64 {
 		}
 		r := (c.LowerPL[i] + c.UpperPL[i]) / math.Abs(c.Value[i])
 		g := group(s)
-		if c.UpperPL[i] < roundingUnits*floor*(1-1e-9) {
+		if c.UpperPL[i] < roundingUnits*floor*(1-numeric.SlackFactor) {
 			floored[g] = max(floored[g], r)
 			continue
 		}

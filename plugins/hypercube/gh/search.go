@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+
+	"github.com/sdcengine/argus/internal/numeric"
 )
 
 // searcher finds the best acceptable hypercube of one target in one
@@ -178,7 +180,7 @@ func (s *searcher) less(singles, count, marg int, cost float64) bool {
 // singles (single-respondent corners other than the target) only break
 // ties, as a hypercube with such a corner costs a second one.
 func (c Choice) less(a, b score) bool {
-	cheaper, dearer := a.cost < b.cost-1e-12*max(1, b.cost), a.cost > b.cost+1e-12*max(1, b.cost)
+	cheaper, dearer := a.cost < b.cost-numeric.CostTie*max(1, b.cost), a.cost > b.cost+numeric.CostTie*max(1, b.cost)
 	if c == ChooseCost && (cheaper || dearer) {
 		return cheaper
 	}

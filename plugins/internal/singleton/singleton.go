@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
@@ -111,7 +112,7 @@ func Groups(p *pluginsdk.Problem, rel pluginsdk.Relations, r Rule) []Group {
 		for _, c := range key {
 			sum += p.Cells.Value[c]
 		}
-		out = append(out, Group{Cells: key, Sum: sum, Level: math.Max(1e-4*math.Abs(sum), step), Whole: len(u) == len(cells)})
+		out = append(out, Group{Cells: key, Sum: sum, Level: math.Max(numeric.SingletonShare*math.Abs(sum), step), Whole: len(u) == len(cells)})
 	}
 	return out
 }

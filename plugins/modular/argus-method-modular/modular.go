@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/sdcengine/argus/plugins/modular/hitas"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -142,7 +141,6 @@ func parseDistance(s string) ([][5]float64, error) {
 // Protect runs HiTaS, then the final audit and repair (package
 // plugins/modular/hitas).
 func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
-	start := time.Now()
 	dw, _ := parseDistance(req.Params.String(pDistanceWeights))
 	o := hitas.Options{
 		PerSubtable: req.Params.Duration(pMaxTime), Gap: req.Params.Float(pGap), MasterSolves: req.Params.Int(pMasterSolves), MasterStall: req.Params.Int(pMasterStall),
@@ -153,9 +151,7 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		UpperMargin: req.Params.Float(pUpperMargin), Distance: req.Params.Bool(pDistance), DistanceWeights: dw,
 		MinFrequency: req.Params.Int(pMinFrequency), FinalAudit: req.Params.Bool(pAudit),
 		Threads: req.Limits.Threads, Seed: req.Limits.Seed, Progress: req.Progress, Log: req.Log,
-	}
-	if lim := req.Limits.SolveTime(ctx, 0); lim > 0 {
-		o.Deadline = start.Add(lim)
+		TimeLimit: req.Limits.SolveTime(ctx, 0),
 	}
 	return hitas.Protect(ctx, req.Problem, o)
 }

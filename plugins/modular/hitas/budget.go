@@ -34,7 +34,7 @@ import "time"
 
 // plan is the time plan of the current pass.
 type plan struct {
-	// limit is the run's time limit (Options.Deadline less the start).
+	// limit is the run's time limit (Options.TimeLimit).
 	limit time.Duration
 	// passLeft is the time left to the deadline as the pass started, and
 	// pass the time the pass may spend.
@@ -116,8 +116,8 @@ func (h *run) reserve() time.Duration {
 // solveBy is the time by which the walk's solves end: the deadline less
 // the reserve (zero without a deadline).
 func (h *run) solveBy() time.Time {
-	if h.o.Deadline.IsZero() {
+	if h.o.deadline.IsZero() {
 		return time.Time{}
 	}
-	return h.o.Deadline.Add(-h.reserve())
+	return h.o.deadline.Add(-h.reserve())
 }

@@ -31,7 +31,7 @@ func TestTimePlan(t *testing.T) {
 		{"hours", 100 * time.Hour, time.Minute},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newTestRun(t, p, &Options{PerSubtable: tc.per, Deadline: time.Now().Add(time.Hour)})
+			h := newTestRun(t, p, &Options{PerSubtable: tc.per, deadline: time.Now().Add(time.Hour)})
 			h.plan.limit = tc.limit
 			h.startPass()
 			h.planPass(tc.limit)
@@ -78,7 +78,7 @@ func TestRootOnlyWhenShort(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o := &Options{PerSubtable: time.Minute, MasterSolves: 10}
 			if tc.deadline != 0 {
-				o.Deadline = time.Now().Add(tc.deadline)
+				o.deadline = time.Now().Add(tc.deadline)
 			}
 			h := newTestRun(t, p, o)
 			h.startPass()
@@ -100,7 +100,7 @@ func TestRootOnlyWhenShort(t *testing.T) {
 func TestShareLeavesAuditTime(t *testing.T) {
 	p := csptest.HierTable(3, 0.3, csptest.Tree2, csptest.Tree2, csptest.Flat(3))
 	const limit = 100 * time.Second
-	h := newTestRun(t, p, &Options{PerSubtable: time.Minute, Deadline: time.Now().Add(time.Hour)})
+	h := newTestRun(t, p, &Options{PerSubtable: time.Minute, deadline: time.Now().Add(time.Hour)})
 	h.plan.limit = limit
 	h.startPass()
 	h.planPass(limit)
@@ -126,9 +126,10 @@ func TestSolvesEndBeforeReserve(t *testing.T) {
 	const limit = 3 * time.Second
 	var mu sync.Mutex
 	var late []string
-	o := &Options{PerSubtable: time.Hour, Threads: 1, Deadline: time.Now().Add(limit),
+	o := &Options{PerSubtable: time.Hour, Threads: 1, TimeLimit: limit,
 		MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
-	solveBy := o.Deadline.Add(-limit / 10)
+	// Protect starts the clock a little later: a little slack.
+	solveBy := time.Now().Add(limit - limit/10 + 20*time.Millisecond)
 	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
 		now := time.Now()
 		mu.Lock()
@@ -158,10 +159,10 @@ func TestHurryBehindPlan(t *testing.T) {
 	for _, slow := range []bool{false, true} {
 		var mu sync.Mutex
 		hurried, cubeSolves := 0, 0
-		o := Options{PerSubtable: time.Hour, Threads: 1, Deadline: time.Now().Add(time.Hour),
+		o := Options{PerSubtable: time.Hour, Threads: 1, TimeLimit: time.Hour,
 			MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
 		if slow {
-			o.Deadline = time.Now().Add(4 * time.Second)
+			o.TimeLimit = 4 * time.Second
 		}
 		o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
 			if eo.HeuristicOnly {
@@ -214,7 +215,7 @@ func TestNoPassThatCannotEnd(t *testing.T) {
 	} {
 		o := &Options{}
 		if tc.deadline > 0 {
-			o.Deadline = time.Now().Add(tc.deadline)
+			o.deadline = time.Now().Add(tc.deadline)
 		}
 		h := newTestRun(t, p, o)
 		h.startPass()

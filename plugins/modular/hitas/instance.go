@@ -3,6 +3,7 @@ package hitas
 import (
 	"math"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk/subtable"
 )
@@ -152,7 +153,7 @@ func (h *run) weights(sr *subRef, pos, local []int) []float64 {
 		if i < 0 {
 			continue
 		}
-		w[i] = math.Max(1, math.Ceil(w[i]*scale-1e-9))
+		w[i] = math.Max(1, math.Ceil(w[i]*scale-numeric.CeilAbsolute))
 		if !st.Margin(k) {
 			maxInterior = math.Max(maxInterior, w[i])
 		}

@@ -76,10 +76,10 @@ type Options struct {
 	// repair; Seed is passed to the engine.
 	Threads int
 	Seed    int64
-	// Deadline is the soft deadline of the whole run (zero: none): no
-	// sub-table is started after it, and the result says
+	// TimeLimit bounds the whole run, as base.Options.TimeLimit (0: none):
+	// no sub-table is started after it, and the result says
 	// OutcomeTimeLimit.
-	Deadline time.Time
+	TimeLimit time.Duration
 	// Progress, if set, receives progress reports.
 	Progress func(pluginsdk.Progress)
 	// Log receives debug messages (the zero Logger discards them).
@@ -88,6 +88,9 @@ type Options struct {
 	// solve, if set, replaces csp.Solve for the sub-tables (tests: a
 	// solve that runs out of time).
 	solve func(context.Context, *csp.Instance, csp.Options) (*csp.Solution, error)
+	// deadline is the run's start plus TimeLimit (Protect sets it; zero:
+	// none).
+	deadline time.Time
 }
 
 // Singletons are τ-Argus's three singleton options of MOD: per row of a
@@ -106,11 +109,11 @@ func (o *Options) progress(p pluginsdk.Progress) {
 	}
 }
 
-// timeLeft is the time left to Options.Deadline, at least a millisecond;
+// timeLeft is the time left to the run's deadline, at least a millisecond;
 // ok is false without a deadline.
 func (o *Options) timeLeft() (left time.Duration, ok bool) {
-	if o.Deadline.IsZero() {
+	if o.deadline.IsZero() {
 		return 0, false
 	}
-	return max(time.Until(o.Deadline), time.Millisecond), true
+	return max(time.Until(o.deadline), time.Millisecond), true
 }

@@ -26,6 +26,9 @@ import (
 // so far.
 func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.Result, error) {
 	start := time.Now()
+	if o.TimeLimit > 0 {
+		o.deadline = start.Add(o.TimeLimit)
+	}
 	n := p.NumCells()
 	status := append([]cellstatus.Status(nil), p.Cells.Status...)
 	if n == 0 {

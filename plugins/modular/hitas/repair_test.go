@@ -28,7 +28,7 @@ func TestAuditTimeLimit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o := Options{Threads: 1}
 			if tc.deadline != 0 {
-				o.Deadline = time.Now().Add(tc.deadline)
+				o.deadline = time.Now().Add(tc.deadline)
 			}
 			ao := o.auditOptions()
 			if ao.TimeLimit < tc.min || ao.TimeLimit > tc.max {
@@ -165,9 +165,9 @@ func TestRepairLeavesAuditTime(t *testing.T) {
 	}
 	const limit = time.Minute
 	var got, left time.Duration
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1, Deadline: time.Now().Add(limit)}
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1, deadline: time.Now().Add(limit)}
 	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
-		got, left = eo.TimeLimit, time.Until(o.Deadline)
+		got, left = eo.TimeLimit, time.Until(o.deadline)
 		return csp.Solve(ctx, in, eo)
 	}
 	out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}

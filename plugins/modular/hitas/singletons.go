@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 )
 
@@ -34,7 +35,7 @@ func (h *run) singletons(sr *subRef, in *csp.Instance, pos, local []int) {
 		for _, i := range cells {
 			v += in.Value[i]
 		}
-		upl := math.Max(math.Round(1e-4*math.Abs(v)/step)*step, step)
+		upl := math.Max(math.Round(numeric.SingletonShare*math.Abs(v)/step)*step, step)
 		k := float64(len(cells))
 		in.AddVirtual(cells, 0, upl, k*math.Min(h.bounds.minLower, 0), k*h.bounds.maxUpper)
 		h.stats.virtual++

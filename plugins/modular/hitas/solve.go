@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 )
 
@@ -248,8 +249,8 @@ func (h *run) finishSub(j *subJob) cached {
 		}
 		r := int(h.cls.root[c])
 		v := math.Abs(h.p.Cells.Value[c])
-		l := math.Max(math.Min((1-h.o.LowerMargin)*v, maxL), 1e-4)
-		u := math.Max(math.Min((h.o.UpperMargin-1)*v, maxU), 1e-4)
+		l := math.Max(math.Min((1-h.o.LowerMargin)*v, maxL), numeric.MinSecondaryLevel)
+		u := math.Max(math.Min((h.o.UpperMargin-1)*v, maxU), numeric.MinSecondaryLevel)
 		l = math.Max(0, math.Min(l, h.p.Cells.Value[c]-lo[c]))
 		u = math.Max(0, math.Min(u, hi[c]-h.p.Cells.Value[c]))
 		out.cells = append(out.cells, r)
