@@ -24,7 +24,17 @@ import "time"
 //     give the sub-table what was asked for: the deadline nears), the
 //     solve ends with the root's LP-guided pattern (no integer master
 //     solves), which takes a fraction of the share and leaves the rest to
-//     the sub-tables after it.
+//     the sub-tables after it;
+//   - no solve starts after the deadline less the tenth (solveBy), and one
+//     that starts before it gets at most four fifths of the time left to
+//     it (items.go's capToSolveBy);
+//   - a sub-table that keeps its first pattern from hypercubes and whose
+//     solve starts more than twice behind its wave's schedule gets its
+//     clean-up by hypercubes alone (walk.go's schedule);
+//   - after a pass that backtracked, another starts only when the time
+//     left to solveBy covers what the sub-tables to solve again took
+//     (walk.go's anotherPass); a pass cut by solveBy keeps the
+//     suppressions of the earlier pass that went furthest (keepFurthest).
 //
 // Time a sub-table does not use goes to the ones after it, and time a pass
 // does not use to the passes after it and the final audit. A sub-table's
