@@ -314,6 +314,12 @@ func (in *input) runLocal(ctx context.Context, jobs []localBatchJob, relsOf *num
 // auditLocal audits one batch on its sub-problem and records the targets
 // it proves.
 func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJob, start time.Time, res *localResult, mu *sync.Mutex) error {
+	// The time limit is looked at before the sub-problem is built: a
+	// 10⁶-cell audit with a 1 ms limit spent 4 of its 6.5 CPU s building
+	// the sub-problems of batches it then did not audit.
+	if in.opts.TimeLimit > 0 && time.Since(start) >= in.opts.TimeLimit {
+		return nil
+	}
 	if job.targets = in.certify(job.targets, res, mu); len(job.targets) == 0 {
 		return nil
 	}

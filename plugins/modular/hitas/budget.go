@@ -24,7 +24,17 @@ import "time"
 //     give the sub-table what was asked for: the deadline nears), the
 //     solve ends with the root's LP-guided pattern (no integer master
 //     solves), which takes a fraction of the share and leaves the rest to
-//     the sub-tables after it.
+//     the sub-tables after it;
+//   - no solve starts after the deadline less the tenth (solveBy), and one
+//     that starts before it gets at most four fifths of the time left to
+//     it (items.go's capToSolveBy);
+//   - a sub-table that keeps its first pattern from hypercubes and whose
+//     solve starts more than twice behind its wave's schedule gets its
+//     clean-up by hypercubes alone (walk.go's schedule);
+//   - after a pass that backtracked, another starts only when the time
+//     left to solveBy covers what the sub-tables to solve again took
+//     (walk.go's anotherPass); a pass cut by solveBy keeps the
+//     suppressions of the earlier pass that went furthest (keepFurthest).
 //
 // Time a sub-table does not use goes to the ones after it, and time a pass
 // does not use to the passes after it and the final audit. A sub-table's
@@ -54,7 +64,7 @@ type plan struct {
 // h.current), with left the time left to the deadline.
 func (h *run) planPass(left time.Duration) {
 	pl := &h.plan
-	pl.passLeft, pl.pass = left, max(0, (left-pl.limit/10)/2)
+	pl.passLeft, pl.pass = left, max(0, (left-h.reserve())/2)
 	if len(pl.weight) != len(h.subs) {
 		pl.weight = make([]float64, len(h.subs))
 		pl.rest = make([]float64, len(h.subs)+1)
@@ -102,5 +112,22 @@ func (h *run) share(k int, left time.Duration) time.Duration {
 	// Sub-tables solved side by side share the time of the wall clock.
 	// A solve may run a quarter past its share before it is given up
 	// (solveCapped): no share reaches into the audit's tenth.
-	return min(time.Duration(float64(pass)*f*float64(max(1, pl.width))), max((left-pl.limit/10)*4/5, time.Millisecond))
+	return min(time.Duration(float64(pass)*f*float64(max(1, pl.width))), max((left-h.reserve())*4/5, time.Millisecond))
+}
+
+// reserve is the time of the run's limit kept for the final audit and
+// repair: a tenth of it. No sub-table solve is started after the deadline
+// less the reserve (solveBy), and none runs into it by more than the
+// quarter past its limit that solveCapped allows.
+func (h *run) reserve() time.Duration {
+	return h.plan.limit / 10
+}
+
+// solveBy is the time by which the walk's solves end: the deadline less
+// the reserve (zero without a deadline).
+func (h *run) solveBy() time.Time {
+	if h.o.deadline.IsZero() {
+		return time.Time{}
+	}
+	return h.o.deadline.Add(-h.reserve())
 }

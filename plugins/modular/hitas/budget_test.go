@@ -1,9 +1,14 @@
 package hitas
 
 import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 )
 
@@ -105,6 +110,134 @@ func TestShareLeavesAuditTime(t *testing.T) {
 			if s, most := h.share(k, left), max((left-limit/10)*4/5, time.Millisecond); s > most || s <= 0 {
 				t.Errorf("%v left: sub-table %d gets %v, want within (0, %v]", left, k, s, most)
 			}
+		}
+	}
+}
+
+// TestSolvesEndBeforeReserve: no sub-table solve starts after the
+// deadline less the final audit's reserve, and none is given a limit that
+// reaches past it, however late in its wave it starts. The shares were
+// taken as a wave was handed out and items checked the deadline only:
+// on t4.24³ a heavy sub-table started as the deadline neared ran its
+// whole share past it, and the final audit began 4 s before the host
+// stopped the plugin.
+func TestSolvesEndBeforeReserve(t *testing.T) {
+	p := csptest.HierTable(1, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	const limit = 3 * time.Second
+	var mu sync.Mutex
+	var late []string
+	o := &Options{PerSubtable: time.Hour, Threads: 1, TimeLimit: limit,
+		MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
+	// Protect starts the clock a little later: a little slack.
+	solveBy := time.Now().Add(limit - limit/10 + 20*time.Millisecond)
+	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+		now := time.Now()
+		mu.Lock()
+		if !now.Before(solveBy) {
+			late = append(late, fmt.Sprintf("a solve started %v after the reserve began", now.Sub(solveBy)))
+		} else if end := now.Add(eo.TimeLimit); end.After(solveBy.Add(50 * time.Millisecond)) {
+			late = append(late, fmt.Sprintf("a solve's limit %v ends %v into the reserve", eo.TimeLimit, end.Sub(solveBy)))
+		}
+		mu.Unlock()
+		time.Sleep(400 * time.Millisecond) // a heavy sub-table
+		return csp.Solve(ctx, in, eo)
+	}
+	if _, err := Protect(context.Background(), p, *o); err != nil {
+		t.Fatal(err)
+	}
+	if len(late) > 0 {
+		t.Errorf("%d solves reach into the final audit's reserve: %v", len(late), late)
+	}
+}
+
+// TestHurryBehindPlan: sub-tables whose solve starts well behind the time
+// plan (here every solve takes far longer than its share) get the
+// clean-up by hypercubes alone; a run that keeps to its plan hurries none
+// (its pattern depends on the work bounds only).
+func TestHurryBehindPlan(t *testing.T) {
+	p := csptest.HierTable(1, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	for _, slow := range []bool{false, true} {
+		var mu sync.Mutex
+		hurried, cubeSolves := 0, 0
+		o := Options{PerSubtable: time.Hour, Threads: 1, TimeLimit: time.Hour,
+			MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
+		if slow {
+			o.TimeLimit = 4 * time.Second
+		}
+		o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+			if eo.HeuristicOnly {
+				mu.Lock()
+				cubeSolves++
+				if eo.CleanupWork == hurriedCleanupWork {
+					hurried++
+				}
+				mu.Unlock()
+			}
+			if slow {
+				time.Sleep(200 * time.Millisecond)
+			}
+			return csp.Solve(ctx, in, eo)
+		}
+		res, err := Protect(context.Background(), p, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := int(res.Stats.Extra["subtables_hurried"]); got != hurried {
+			t.Errorf("slow %v: %d solves reported hurried, %d seen", slow, got, hurried)
+		}
+		switch {
+		case cubeSolves == 0:
+			t.Fatalf("slow %v: no sub-table kept its first pattern from hypercubes", slow)
+		case !slow && hurried > 0:
+			t.Errorf("a run within its plan hurried %d of %d solves", hurried, cubeSolves)
+		case slow && hurried == 0:
+			t.Errorf("a run far behind its plan hurried none of %d solves", cubeSolves)
+		}
+	}
+}
+
+// TestNoPassThatCannotEnd: after a pass that backtracked, the walk starts
+// another only when the time left before the final audit's reserve is at
+// least what the sub-tables holding a backtracked cell took in that pass;
+// without a deadline, always. Before, the next pass was cut by the
+// deadline and the repair, started with no time, hid every cell of a 4-D
+// table.
+func TestNoPassThatCannotEnd(t *testing.T) {
+	p := cubeTable(3)
+	for _, tc := range []struct {
+		deadline, took time.Duration // from now; 0: none
+		want           bool
+	}{
+		{0, time.Hour, true},
+		{100 * time.Second, 30 * time.Second, true},   // 90 s left to the reserve
+		{100 * time.Second, 120 * time.Second, false}, // two sub-tables of a minute
+		{50 * time.Second, 60 * time.Second, false},
+	} {
+		o := &Options{}
+		if tc.deadline > 0 {
+			o.deadline = time.Now().Add(tc.deadline)
+		}
+		h := newTestRun(t, p, o)
+		h.startPass()
+		// A cell of the last sub-table backtracked: the sub-tables
+		// holding it took tc.took together.
+		last := h.subs[len(h.subs)-1].st.Cells
+		c := last[len(last)-1]
+		h.passBacktracked[h.cls.root[c]] = true
+		n := 0
+		for k := range h.subs {
+			h.took[k] = time.Hour // not holding the cell: not counted
+			if slices.Contains(h.subs[k].st.Cells, c) {
+				n++
+			}
+		}
+		for k := range h.subs {
+			if slices.Contains(h.subs[k].st.Cells, c) {
+				h.took[k] = tc.took / time.Duration(n)
+			}
+		}
+		if got := h.anotherPass(); got != tc.want {
+			t.Errorf("deadline in %v, the sub-tables to solve again took %v: another pass %v, want %v", tc.deadline, tc.took, got, tc.want)
 		}
 	}
 }

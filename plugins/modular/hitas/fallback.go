@@ -21,9 +21,10 @@ import (
 
 // needsFallback reports whether the walk left a pattern the hypercube's may
 // beat: a sub-table without a pattern of its own in time, or sub-tables
-// the deadline left unsolved.
+// the deadline left unsolved (not those of a pass cut after an earlier
+// one reached them, walk.go's keepFurthest).
 func (h *run) needsFallback() bool {
-	return h.stats.timeFallbacks > 0 || h.timedOut
+	return h.stats.timeFallbacks > 0 || h.stats.unreached > 0
 }
 
 // hypercubeApplies reports whether the hypercube can protect the problem:
@@ -44,7 +45,7 @@ func (h *run) hypercubePattern(ctx context.Context) (status []cellstatus.Status,
 	o := gh.DefaultOptions()
 	o.Threads = max(h.o.Threads, 1)
 	if left, dl := h.o.timeLeft(); dl {
-		o.TimeLimit = left - h.plan.limit/10
+		o.TimeLimit = left - h.reserve()
 		if o.TimeLimit <= 0 {
 			return nil, false
 		}

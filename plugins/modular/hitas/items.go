@@ -34,9 +34,20 @@ type subItem struct {
 	// NetStart starts a two-dimensional sub-table from NET's pattern;
 	// Hypercube says the hypercube can protect the problem (solveCapped).
 	NetStart, Hypercube bool
-	// Deadline is the run's soft deadline (zero: none): an item started
-	// after it is skipped.
-	Deadline time.Time
+	// SolveBy is the time by which the walk's solves end (the run's
+	// deadline less the final audit's reserve; zero: none): an item
+	// started after it is skipped, and one started before it gets at
+	// most four fifths of the time left to it (its solve may run a
+	// quarter past its limit, solveCapped). The time shares are taken as
+	// the wave is handed out, and the sub-tables of a wave run a few at a
+	// time: without the cap, a heavy sub-table started as the deadline
+	// neared ran for its whole share past it (t4.24³: the final audit
+	// began 4 s before the host's hard limit and the run was stopped).
+	SolveBy time.Time
+	// Hurry is the time after which a solve that has not started is in a
+	// hurry (walk.go's schedule; zero: never): a sub-table that keeps its
+	// first pattern gets the clean-up without LPs.
+	Hurry time.Time
 }
 
 // subOutcome is a sub-table item's result.
@@ -48,6 +59,8 @@ type subOutcome struct {
 	NetTime  time.Duration
 	// Skipped reports that the deadline came before the solve started.
 	Skipped bool
+	// Hurried reports that the solve started in a hurry.
+	Hurried bool
 }
 
 // item returns job j's work item, with the engine options of the time
@@ -55,7 +68,7 @@ type subOutcome struct {
 func (h *run) item(j *subJob) ([]byte, error) {
 	j.eo = h.subOptions(j)
 	it := subItem{Sub: h.subs[j.k].st, Local: len(j.local), Instance: j.in, Engine: j.eo, NetStart: h.o.NetStart,
-		Hypercube: h.hypercubeApplies(), Deadline: h.o.deadline}
+		Hypercube: h.hypercubeApplies(), SolveBy: h.solveBy(), Hurry: j.hurry}
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(&it); err != nil {
 		return nil, fmt.Errorf("modular: sub-table %d as a work item: %w", j.k, err)
@@ -77,9 +90,13 @@ func solveItem(ctx context.Context, payload []byte, solve func(context.Context, 
 		return nil, fmt.Errorf("modular: not a sub-table item: %w", err)
 	}
 	var out subOutcome
-	if !it.Deadline.IsZero() && !time.Now().Before(it.Deadline) {
+	var ok bool
+	if it.Engine, ok = capToSolveBy(it.Engine, it.SolveBy); !ok {
 		out.Skipped = true
 		return encodeOutcome(&out)
+	}
+	if !it.Hurry.IsZero() && it.Engine.HeuristicOnly && time.Now().After(it.Hurry) {
+		it.Engine.CleanupWork, out.Hurried = hurriedCleanupWork, true
 	}
 	if it.Instance == nil {
 		return nil, fmt.Errorf("modular: sub-table item without an instance")
@@ -89,7 +106,7 @@ func solveItem(ctx context.Context, payload []byte, solve func(context.Context, 
 	if log.Debug().Enabled() {
 		eo.Logf = func(format string, args ...any) { log.Debug().Msgf("csp: "+format, args...) }
 	}
-	if it.NetStart {
+	if it.NetStart && eo.Start == nil {
 		begin := time.Now()
 		eo.Start = h.netStart(ctx, &subRef{st: it.Sub}, it.Instance, make([]int, it.Local))
 		out.NetStart, out.NetTime = eo.Start != nil, time.Since(begin)
@@ -119,6 +136,27 @@ func (j *subJob) outcome(res []byte) error {
 	if !o.Skipped && o.Solution == nil {
 		return fmt.Errorf("modular: sub-table %d: result without a solution", j.k)
 	}
-	j.sol, j.netStart, j.netTime, j.skipped = o.Solution, o.NetStart, o.NetTime, o.Skipped
+	j.sol, j.netStart, j.netTime, j.skipped, j.hurried = o.Solution, o.NetStart, o.NetTime, o.Skipped, o.Hurried
 	return nil
+}
+
+// capToSolveBy caps the engine options of a solve starting now to four
+// fifths of the time left to by (zero: no cap); ok is false when by has
+// passed. A solve whose limit the cap shortens ends at the root (no
+// integer master solves), as the time plan's short shares do.
+func capToSolveBy(eo csp.Options, by time.Time) (csp.Options, bool) {
+	if by.IsZero() {
+		return eo, true
+	}
+	left := time.Until(by)
+	if left <= 0 {
+		return eo, false
+	}
+	if most := max(left*4/5, time.Millisecond); eo.TimeLimit == 0 || eo.TimeLimit > most {
+		eo.TimeLimit = most
+		if eo.MaxMasterSolves >= 0 {
+			eo.MaxMasterSolves = -1
+		}
+	}
+	return eo, true
 }

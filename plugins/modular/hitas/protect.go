@@ -62,9 +62,10 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 		if ghs, ok := h.hypercubePattern(ctx); ok {
 			_, modCost := pluginsdk.Secondaries(p, status)
 			_, ghCost := pluginsdk.Secondaries(p, ghs)
-			// A walk the deadline stopped has no protected pattern yet:
-			// the final repair would add to it whatever it costs.
-			if h.timedOut || ghCost < modCost {
+			// A walk that left sub-tables unreached has no protected
+			// pattern yet: the final repair would add to it whatever it
+			// costs.
+			if h.stats.unreached > 0 || ghCost < modCost {
 				status, hypercube = ghs, true
 			}
 		}
@@ -81,7 +82,8 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 		"hitas_seconds": time.Since(start).Seconds(), "subtable_seconds": hs.solveTime.Seconds(),
 		"subtable_max_gap": math.Round(hs.maxGap*1e4) / 1e4,
 		"net_starts":       float64(hs.netStarts), "net_start_seconds": hs.netStartTime.Seconds(),
-		"margin_retries": float64(hs.marginRetries)}
+		"margin_retries": float64(hs.marginRetries), "subtables_hurried": float64(hs.hurried),
+		"passes_left": b2f(hs.passesLeft), "pass_joined": b2f(hs.joinedPass)}
 	if h.timedOut {
 		res.Outcome = pluginsdk.OutcomeTimeLimit
 	}
@@ -116,4 +118,12 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 	res.Stats.WallTime = time.Since(start)
 	o.progress(pluginsdk.Progress{Phase: "done", Fraction: 1})
 	return res, nil
+}
+
+// b2f is 1 for true, 0 for false.
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

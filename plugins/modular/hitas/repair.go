@@ -34,6 +34,11 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	o.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1})
 	local := o.auditOptions()
 	local.Scope = audit.ScopeLocal
+	// The first audit gets half the time left: the repair and the audit
+	// after it need the rest. With all of it, a 4-D run whose walk ended
+	// at the reserve left the repair a second, and the engine's time
+	// fallback hid every cell of the table (t3.5⁴).
+	local.TimeLimit /= 2
 	rep, err := audit.Suppression(ctx, &q, status, local)
 	if err != nil {
 		return fmt.Errorf("final audit: %w", err)
@@ -71,12 +76,15 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	// The clean-up of what the repair adds is bounded by work, as the
 	// sub-tables' (on t4.11³ it ran for minutes, to its share of the time
 	// left, which made the pattern depend on the machine's load).
-	eo := csp.Options{HeuristicOnly: true, Threads: 1, Seed: o.Seed, CleanupRoutes: repairCleanupRoutes}
+	// On a table in dimension form the targets get hypercubes on the
+	// whole table's grid first (fewer secondaries on t4.5³ and t4.11³).
+	eo := csp.Options{HeuristicOnly: true, Threads: 1, Seed: o.Seed, CleanupRoutes: repairCleanupRoutes, Hypercubes: in.Grid != nil}
 	if o.Log.Debug().Enabled() {
 		eo.Logf = func(format string, args ...any) { o.Log.Debug().Msgf("csp repair: "+format, args...) }
 	}
-	if !o.deadline.IsZero() {
-		eo.TimeLimit = max(time.Until(o.deadline), time.Second)
+	if left, ok := o.timeLeft(); ok {
+		// Two thirds of what is left; the audit after the repair the rest.
+		eo.TimeLimit = max(left*2/3, time.Second)
 	}
 	solve := csp.Solve
 	if o.solve != nil {

@@ -145,3 +145,71 @@ func TestRepairOneWorker(t *testing.T) {
 		t.Errorf("after the repair: %d under-protected, outcome %v", len(after.UnderProtected), out.Outcome)
 	}
 }
+
+// TestRepairLeavesAuditTime: with a deadline, the repair's engine gets at
+// most two thirds of the time left as it starts, so that the audit after
+// it has the rest. Before, it got all of it: a repair that ran to its
+// limit left the audit after it a millisecond (every primary
+// unverified).
+func TestRepairLeavesAuditTime(t *testing.T) {
+	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	res, err := Protect(t.Context(), p, Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := res.Status
+	for i := range status {
+		if status[i].IsSecondary() {
+			status[i] = p.Cells.Status[i] // nothing but the primaries: a repair is due
+		}
+	}
+	const limit = time.Minute
+	var got, left time.Duration
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1, deadline: time.Now().Add(limit)}
+	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+		got, left = eo.TimeLimit, time.Until(o.deadline)
+		return csp.Solve(ctx, in, eo)
+	}
+	out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
+	if err := finalAudit(t.Context(), p, p.Relations, status, &o, out); err != nil {
+		t.Fatal(err)
+	}
+	if got == 0 || got > left*2/3+time.Second {
+		t.Errorf("the repair's limit %v with %v left, want at most two thirds", got, left)
+	}
+}
+
+// TestRepairHypercubes: on a table in dimension form the repair's engine
+// protects its targets with hypercubes on the whole table's grid first
+// (csp.Options.Hypercubes), as MOD's cube sub-tables do: the repair of
+// t4.5³'s 19 primaries then leaves 2 542 secondaries in all (2 564
+// before), t4.11³'s 31 leave 11 721 (11 752).
+func TestRepairHypercubes(t *testing.T) {
+	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	res, err := Protect(t.Context(), p, Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := res.Status
+	for i := range status {
+		if status[i].IsSecondary() {
+			status[i] = p.Cells.Status[i] // nothing but the primaries: a repair is due
+		}
+	}
+	cubes, grid := false, false
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1,
+		solve: func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+			cubes, grid = eo.Hypercubes, in.Grid != nil
+			return csp.Solve(ctx, in, eo)
+		}}
+	out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
+	if err := finalAudit(t.Context(), p, p.Relations, status, &o, out); err != nil {
+		t.Fatal(err)
+	}
+	if !grid || !cubes {
+		t.Errorf("the repair's instance has a grid %v, hypercubes %v; want both", grid, cubes)
+	}
+	if after := csptest.Audit(t, p, status); len(after.UnderProtected) > 0 || out.Outcome != pluginsdk.OutcomeFeasible {
+		t.Errorf("after the repair: %d under-protected, outcome %v", len(after.UnderProtected), out.Outcome)
+	}
+}

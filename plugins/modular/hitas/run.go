@@ -46,6 +46,17 @@ type run struct {
 	// seen marks (per root) the classes of the sub-tables of the current
 	// pass applied so far (walk.go): published unless suppressed.
 	seen []bool
+	// furthest is the pattern of the backtracking pass that went
+	// furthest (walk.go's passEnded and keepFurthest).
+	// passBacktracked marks (per root) the cells the current pass
+	// backtracked, and took[k] is the time of sub-table k's latest solve
+	// (anotherPass).
+	passBacktracked []bool
+	took            []time.Duration
+	furthest        struct {
+		suppressed []bool
+		done       int
+	}
 }
 
 // bounds are the a-priori bounds of the cells (csp.AuditBounds) and their
@@ -98,6 +109,15 @@ type stats struct {
 	// (Options.NetStart); netStartTime is the time NET took.
 	netStarts    int
 	netStartTime time.Duration
+	// joinedPass reports that the deadline cut a pass and its pattern was
+	// joined with that of an earlier pass that went further.
+	joinedPass bool
+	// passesLeft reports that the walk ended after a pass that
+	// backtracked, as another pass would not have ended by the reserve.
+	passesLeft bool
+	// hurried counts the sub-table solves that started behind the time
+	// plan and had their clean-up cut short (walk.go's schedule).
+	hurried int
 	// marginRetries counts sub-tables solved again with the margins
 	// earlier sub-tables published suppressible (solveJob).
 	marginRetries int

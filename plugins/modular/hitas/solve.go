@@ -112,6 +112,14 @@ type subJob struct {
 	// suppressible (solveJob).
 	frozen  int
 	retried bool
+	// start is the pattern the second solve starts from: the first
+	// solve's (solveItems).
+	start []bool
+	// hurry is the time after which the solve, if it has not started,
+	// is in a hurry (schedule; zero: never); hurried reports that it
+	// was.
+	hurry   time.Time
+	hurried bool
 }
 
 // prepareSub returns sub-table k's job: its cached answer when a sub-table
@@ -136,7 +144,7 @@ func (h *run) solveJob(ctx context.Context, j *subJob) error {
 	}
 	sr := &h.subs[j.k]
 	j.eo = h.subOptions(j)
-	if h.o.NetStart {
+	if h.o.NetStart && j.eo.Start == nil {
 		begin := time.Now()
 		j.eo.Start = h.netStart(ctx, sr, j.in, j.local)
 		j.netStart, j.netTime = j.eo.Start != nil, time.Since(begin)
@@ -163,6 +171,10 @@ const cubeCleanupRoutes = 2
 // their clean-up by hypercubes alone.
 const cubeCleanupWork = 1e8
 
+// hurriedCleanupWork is the LP work of the clean-up of a sub-table solved
+// in a hurry (schedule): none, the clean-up reroutes by hypercubes alone.
+const hurriedCleanupWork = 1
+
 // subOptions are the engine options of job j as its solve is handed out
 // (the time share is taken then, with the time left then): sub-tables of
 // three or more dimensions start from hypercubes (csp.Options.Hypercubes)
@@ -170,6 +182,7 @@ const cubeCleanupWork = 1e8
 // clean-up bounded by work.
 func (h *run) subOptions(j *subJob) csp.Options {
 	eo := h.engineOptions(j.k)
+	eo.Start = j.start
 	eo.Hypercubes = j.in.Grid != nil && len(j.in.Grid.Sizes) >= 3
 	eo.HeuristicOnly = eo.Hypercubes && !h.o.FullSearch
 	if eo.HeuristicOnly {
@@ -181,7 +194,7 @@ func (h *run) subOptions(j *subJob) csp.Options {
 		// the machine's load; never into the final audit's tenth.
 		if lim := h.o.PerSubtable; lim > eo.TimeLimit {
 			if left, ok := h.o.timeLeft(); ok {
-				lim = min(lim, max((left-h.plan.limit/10)*4/5, eo.TimeLimit))
+				lim = min(lim, max((left-h.reserve())*4/5, eo.TimeLimit))
 			}
 			eo.TimeLimit = lim
 		}
@@ -202,6 +215,9 @@ func (h *run) finishSub(j *subJob) cached {
 	}
 	if j.retried {
 		h.stats.marginRetries++
+	}
+	if j.hurried {
+		h.stats.hurried++
 	}
 	h.stats.netStartTime += j.netTime
 	if eo.MaxMasterSolves < 0 && h.o.MasterSolves >= 0 {

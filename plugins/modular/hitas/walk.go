@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/relations"
 	"github.com/sdcengine/argus/pluginsdk/subtable"
@@ -83,6 +84,12 @@ func (h *run) walk(ctx context.Context) error {
 		h.seen = seen
 		backtracked := false
 		done := 0
+		// cut ends the walk at the deadline with the pattern so far.
+		cut := func(unreached int) error {
+			h.timedOut = true
+			h.keepFurthest(done, unreached)
+			return nil
+		}
 		for a := 0; a < len(h.subs); {
 			b := a
 			for b < len(h.subs) && h.subs[b].gnr == h.subs[a].gnr {
@@ -92,10 +99,8 @@ func (h *run) walk(ctx context.Context) error {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if !h.o.deadline.IsZero() && !time.Now().Before(h.o.deadline) {
-					h.timedOut = true
-					h.stats.unreached = len(h.subs) - done
-					return nil
+				if by := h.solveBy(); !by.IsZero() && !time.Now().Before(by) {
+					return cut(len(h.subs) - done)
 				}
 				bt, skipped, err := h.solveWave(ctx, wave, seen, func(n int) { h.progress(pass, done+n) })
 				if err != nil {
@@ -104,9 +109,8 @@ func (h *run) walk(ctx context.Context) error {
 				backtracked = backtracked || bt
 				done += len(wave)
 				if skipped > 0 {
-					h.timedOut = true
-					h.stats.unreached = len(h.subs) - done + skipped
-					return nil
+					done -= skipped
+					return cut(len(h.subs) - done)
 				}
 			}
 			if backtracked {
@@ -117,8 +121,77 @@ func (h *run) walk(ctx context.Context) error {
 		if !backtracked {
 			return nil
 		}
+		h.passEnded(done)
+		if !h.anotherPass() {
+			h.timedOut = true
+			h.stats.passesLeft = true
+			h.keepFurthest(done, len(h.subs)-done)
+			return nil
+		}
 		h.o.Log.Debug().Int("pass", pass).Int("backtracks", h.stats.backtracks).Msg("MOD restarts")
 	}
+}
+
+// anotherPass reports whether a pass after one that backtracked may end
+// before the final audit's reserve: whether the time left to it is at
+// least what the solves of the sub-tables holding a cell that pass
+// backtracked took in it (the next pass solves those again, with the cell
+// a primary; the others come from the cache unless their margins change).
+// When it is not, the walk ends with that pass's pattern and the final
+// audit and repair get the time the next pass would have been cut in: on
+// t3.5⁴ every bottom sub-table backtracked, pass 2 was cut, and the
+// repair, started with a second left, hid every cell. On t4.11³ a few
+// bottom sub-tables backtrack and the second pass is short.
+func (h *run) anotherPass() bool {
+	by := h.solveBy()
+	if by.IsZero() {
+		return true
+	}
+	var need time.Duration
+	for k := range h.subs {
+		for _, c := range h.subs[k].st.Cells {
+			if c >= 0 && h.passBacktracked[h.cls.root[c]] {
+				need += h.took[k]
+				break
+			}
+		}
+	}
+	return time.Until(by) >= need
+}
+
+// passEnded records the pattern of a pass that backtracked after done
+// sub-tables, when no earlier pass went further: the walk falls back on it
+// if the deadline cuts a later pass (keepFurthest).
+func (h *run) passEnded(done int) {
+	if h.furthest.suppressed != nil && done < h.furthest.done {
+		return
+	}
+	h.furthest.suppressed = append(h.furthest.suppressed[:0], h.current.suppressed...)
+	h.furthest.done = done
+}
+
+// keepFurthest sets the pattern of a walk the deadline cut after done
+// sub-tables of its current pass (unreached left): the current pass's
+// pattern joined with that of the earlier pass that went furthest. A
+// pass that backtracks is followed by one that starts again from the
+// first sub-table; when the deadline cuts it, the sub-tables it did not
+// reach again still have the suppressions an earlier pass gave them
+// (adding suppressions takes no protection away), and the final audit
+// and repair judge and complete the joined pattern. Without this, the
+// sub-tables not reached had no suppressions but the primaries, and the
+// final repair, on the whole table with little time left, hid every
+// non-empty cell of a 4-D table (t3.5⁴).
+func (h *run) keepFurthest(done, unreached int) {
+	h.stats.unreached = unreached
+	f := &h.furthest
+	if f.suppressed == nil || f.done <= done {
+		return
+	}
+	for r, s := range f.suppressed {
+		h.current.suppressed[r] = h.current.suppressed[r] || s
+	}
+	h.stats.unreached = len(h.subs) - f.done
+	h.stats.joinedPass = true
 }
 
 // waves splits the group of sub-tables a..b−1 into waves, in order: a
@@ -165,7 +238,13 @@ func (h *run) waves(a, b int) [][]int {
 // of the last ones without a pattern in their time share). A job that
 // then leaves a primary unprotectable is solved again, in a second round
 // of items, with those margins suppressible (dearer than every interior
-// cell), and the solve that leaves fewer primaries unprotectable is kept.
+// cell), starting from the first solve's pattern, and the solve that
+// leaves fewer primaries unprotectable is kept. The start keeps what the
+// first solve protected: the second solve adds suppressions for the
+// primaries left unprotectable only, so that it suppresses few margins
+// (each makes the walk backtrack); from scratch, on the bottom sub-tables
+// of a 4-D table whose margins were all published, it suppressed margins
+// for primaries the interior protects.
 func (h *run) solveItems(ctx context.Context, jobs []*subJob, threads int, solved func(n int)) error {
 	var todo []*subJob
 	for _, j := range jobs {
@@ -186,6 +265,10 @@ func (h *run) solveItems(ctx context.Context, jobs []*subJob, threads int, solve
 			kept := *j
 			first = append(first, &kept)
 			j.in, j.local, _ = h.instance(&h.subs[j.k], false)
+			j.start = nil
+			if len(j.sol.Suppressed) == j.in.NumCells() {
+				j.start = j.sol.Suppressed
+			}
 			again = append(again, j)
 		}
 	}
@@ -194,6 +277,7 @@ func (h *run) solveItems(ctx context.Context, jobs []*subJob, threads int, solve
 	}
 	for i, j := range again {
 		f := first[i]
+		h.logRetry(f, j)
 		if j.skipped || len(j.sol.Unprotectable) >= len(f.sol.Unprotectable) {
 			f.netTime += j.netTime
 			*j = *f
@@ -209,6 +293,7 @@ func (h *run) solveItems(ctx context.Context, jobs []*subJob, threads int, solve
 // outcome; done is called (serialised) as each item solved here ends.
 func (h *run) runItems(ctx context.Context, jobs []*subJob, threads int, done func()) error {
 	payloads := make([][]byte, len(jobs))
+	h.schedule(jobs)
 	for i, j := range jobs {
 		p, err := h.item(j)
 		if err != nil {
@@ -233,6 +318,36 @@ func (h *run) runItems(ctx context.Context, jobs []*subJob, threads int, done fu
 		}
 	}
 	return nil
+}
+
+// hurryFactor is how far behind the time plan a sub-table's solve may
+// start before its clean-up is cut short (schedule).
+const hurryFactor = 2
+
+// schedule sets the time by which each job of a wave is due to end in
+// the time plan: the jobs run a wave's width at a time, in order, job i
+// after the shares of the jobs before it and its own (each a wave's width
+// times its part of the wall clock, budget.go), and hurryFactor times
+// that. A job that has not started by then (the machine is slower or busier than the plan
+// assumed) is in a hurry (solveItem): a sub-table that keeps its first
+// pattern from hypercubes gets the clean-up by hypercubes only, without
+// LPs, a few times cheaper, so that the walk ends its pass with a
+// pattern per sub-table rather than leave sub-tables to the deadline. A
+// run that keeps to its plan never hurries: its patterns depend on the
+// work bounds alone. On t3.5⁴ (a load of 24 on two cores) the 81 bottom
+// sub-tables, each 0.5 CPU s of first pattern and 3.5 of clean-up, had
+// not all been solved when the deadline came.
+func (h *run) schedule(jobs []*subJob) {
+	left, ok := h.o.timeLeft()
+	if !ok {
+		return
+	}
+	now, due := time.Now(), time.Duration(0)
+	width := time.Duration(max(1, h.plan.width))
+	for _, j := range jobs {
+		due += h.share(j.k, left) / width
+		j.hurry = now.Add(hurryFactor * due)
+	}
 }
 
 // solveWave solves the sub-tables of a wave (sharing no class) as work
@@ -264,11 +379,15 @@ func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved fun
 			continue
 		}
 		newly := h.finishSub(j)
+		if !j.ok {
+			h.took[j.k] = j.sol.Stats.Time
+		}
 		for i, r := range newly.cells {
 			if seen[r] && !back.cell[r] {
 				back.cell[r] = true
 				back.lowerPL[r], back.upperPL[r] = newly.lpl[i], newly.upl[i]
 				h.stats.backtracks++
+				h.passBacktracked[r] = true
 				backtracked = true
 			}
 			cur.suppressed[r] = true
@@ -290,6 +409,10 @@ func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved fun
 // levels) and plans the pass's time.
 func (h *run) startPass() {
 	cur, back, g := &h.current, &h.backtrack, &h.given
+	if h.passBacktracked == nil {
+		h.passBacktracked, h.took = make([]bool, len(cur.suppressed)), make([]time.Duration, len(h.subs))
+	}
+	clear(h.passBacktracked)
 	for r := range cur.suppressed {
 		cur.suppressed[r] = g.primary[r] || back.cell[r] || g.fixed[r]
 		cur.lowerPL[r], cur.upperPL[r] = back.lowerPL[r], back.upperPL[r]
@@ -314,4 +437,27 @@ func (h *run) progress(pass, done int) {
 	}
 	h.o.progress(pluginsdk.Progress{Phase: "subtables", Fraction: f, Iterations: int64(h.stats.solved),
 		Message: fmt.Sprintf("pass %d: %d of %d sub-tables done", pass+1, done, len(h.subs))})
+}
+
+// logRetry writes a debug line on a sub-table solved again with the
+// margins earlier sub-tables published suppressible: what the first
+// solve left unprotectable and how many of those margins the second one
+// suppressed.
+func (h *run) logRetry(first, again *subJob) {
+	if !h.o.Log.Debug().Enabled() {
+		return
+	}
+	margins, after := 0, -1
+	if !again.skipped {
+		after = len(again.sol.Unprotectable)
+		for i, k := range first.in.Kind {
+			if k == csp.Frozen && i < len(again.sol.Suppressed) && again.sol.Suppressed[i] {
+				margins++
+			}
+		}
+	}
+	h.o.Log.Debug().Int("subtable", again.k).Ints("levels", h.subs[again.k].st.Levels).Int("frozen", first.frozen).
+		Int("unprotectable", len(first.sol.Unprotectable)).Bool("skipped", again.skipped).
+		Int("unprotectable_after", after).Int("margins_suppressed", margins).
+		Msg("MOD sub-table solved again with its margins suppressible")
 }

@@ -145,3 +145,48 @@ func TestProgressPerSubtable(t *testing.T) {
 		t.Errorf("progress %v, want one step per sub-table of %d, up to 1", fractions, len(h.subs))
 	}
 }
+
+// TestCutPassKeepsFurthest: when the deadline cuts a pass, the pattern
+// keeps the suppressions of the earlier pass that went further (the
+// sub-tables the cut pass did not reach again keep theirs), and counts no
+// sub-table unreached when that pass reached them all; a pass that went
+// no further than the cut one adds nothing.
+func TestCutPassKeepsFurthest(t *testing.T) {
+	p := csptest.HierTable(1, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	h := newTestRun(t, p, &Options{})
+	n := len(h.subs)
+	h.startPass()
+	first := h.p.NumCells() - 1 // a cell pass 1 suppressed
+	for h.current.suppressed[first] || int(h.cls.root[first]) != first {
+		first--
+	}
+	h.current.suppressed[first] = true
+	h.passEnded(n)
+	h.startPass()
+	if h.current.suppressed[first] {
+		t.Fatal("the next pass starts with pass 1's secondary")
+	}
+	second := 0
+	for h.current.suppressed[second] || int(h.cls.root[second]) != second {
+		second++
+	}
+	h.current.suppressed[second] = true // what the cut pass added
+	h.keepFurthest(3, n-3)
+	if !h.current.suppressed[first] || !h.current.suppressed[second] {
+		t.Errorf("cut pass: cell %d (pass 1) %v, cell %d (cut pass) %v; want both suppressed",
+			first, h.current.suppressed[first], second, h.current.suppressed[second])
+	}
+	if h.stats.unreached != 0 || !h.stats.joinedPass {
+		t.Errorf("unreached %d, joined %v; want 0 (pass 1 reached every sub-table), true", h.stats.unreached, h.stats.joinedPass)
+	}
+
+	h = newTestRun(t, p, &Options{})
+	h.startPass()
+	h.current.suppressed[first] = true
+	h.passEnded(2)
+	h.startPass()
+	h.keepFurthest(5, n-5)
+	if h.current.suppressed[first] || h.stats.unreached != n-5 || h.stats.joinedPass {
+		t.Errorf("a pass that went less far joined: cell %d %v, unreached %d", first, h.current.suppressed[first], h.stats.unreached)
+	}
+}
