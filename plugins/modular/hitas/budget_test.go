@@ -10,6 +10,7 @@ import (
 
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
+	"github.com/sdcengine/argus/pluginsdk"
 )
 
 // TestTimePlan: with a deadline, the sub-tables of a pass share the pass's
@@ -184,6 +185,10 @@ func TestHurryBehindPlan(t *testing.T) {
 		}
 		if got := int(res.Stats.Extra["subtables_hurried"]); got != hurried {
 			t.Errorf("slow %v: %d solves reported hurried, %d seen", slow, got, hurried)
+		}
+		warned := slices.ContainsFunc(res.Diagnostics, func(d pluginsdk.Diagnostic) bool { return d.Code == "solver.hurried" })
+		if warned != (hurried > 0) {
+			t.Errorf("slow %v: %d solves hurried, warning given %v", slow, hurried, warned)
 		}
 		switch {
 		case cubeSolves == 0:

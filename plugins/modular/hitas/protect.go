@@ -98,6 +98,11 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 			Code: "solver.time_fallback", Summary: fmt.Sprintf("%d sub-tables had no protected pattern within the time limit "+
 				"per sub-table, so every suppressible cell of them is suppressed; a longer limit will do better", hs.timeFallbacks)})
 	}
+	if hs.hurried > 0 {
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
+			Code: "solver.hurried", Summary: fmt.Sprintf("%d sub-tables fell far behind the time plan and were cleaned up by hypercubes only: "+
+				"the pattern depends on the machine's speed and load; a longer limit gives the same pattern on every run", hs.hurried)})
+	}
 	if hs.infeasible > 0 {
 		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
 			Code: "protection.subtable", Summary: fmt.Sprintf("%d sub-tables have primaries no pattern of the sub-table protects", hs.infeasible)})
