@@ -1,0 +1,164 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"sync/atomic"
+	"testing"
+
+	"github.com/sdcengine/argus/pluginsdk"
+)
+
+// queueRunner runs work items as a remote queue would: only through the
+// plugin's item function (RunItem, which decodes each payload on its
+// own), last item first, counting items and calls.
+type queueRunner struct {
+	items, calls atomic.Int64
+}
+
+func (r *queueRunner) RunItems(ctx context.Context, kind string, payloads [][]byte) ([][]byte, error) {
+	if kind != ItemKind {
+		return nil, fmt.Errorf("kind %q", kind)
+	}
+	r.calls.Add(1)
+	out := make([][]byte, len(payloads))
+	for i := len(payloads) - 1; i >= 0; i-- {
+		res, err := RunItem(ctx, payloads[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = res
+		r.items.Add(1)
+	}
+	return out, nil
+}
+
+// otherKinds is a host's item service for a plugin that serves other
+// kinds of items only (MOD's, for its final audit): it never runs the
+// audit's.
+type otherKinds struct{ calls atomic.Int64 }
+
+func (r *otherKinds) RunItems(context.Context, string, [][]byte) ([][]byte, error) {
+	r.calls.Add(1)
+	return nil, errors.New("the plugin serves no work items of this kind")
+}
+
+func (r *otherKinds) Serves(kind string) bool { return kind == "modular.subtable" }
+
+// sameVerdicts reports how two audits of the same cells differ in what a
+// host reads: verdicts, intervals, findings, diagnostics.
+func sameVerdicts(x, y *Report) error {
+	eq := func(a, b []float64) bool {
+		for i := range a {
+			if a[i] != b[i] && !(math.IsNaN(a[i]) && math.IsNaN(b[i])) {
+				return false
+			}
+		}
+		return len(a) == len(b)
+	}
+	switch {
+	case !reflect.DeepEqual(x.Verdicts, y.Verdicts):
+		return errors.New("verdicts differ")
+	case !reflect.DeepEqual(x.Verdict, y.Verdict):
+		return errors.New("attacker results differ")
+	case !eq(x.Lower, y.Lower) || !eq(x.Upper, y.Upper):
+		return errors.New("intervals differ")
+	case !reflect.DeepEqual(x.UnderProtected, y.UnderProtected) || !reflect.DeepEqual(x.Unverified, y.Unverified):
+		return errors.New("findings differ")
+	case !reflect.DeepEqual(x.Diagnostics, y.Diagnostics):
+		return fmt.Errorf("diagnostics differ: %v, %v", x.Diagnostics, y.Diagnostics)
+	case x.Counts.Primaries != y.Counts.Primaries || x.Counts.Protected != y.Counts.Protected || x.Counts.Audited != y.Counts.Audited:
+		return fmt.Errorf("counts differ: %+v, %+v", x.Counts, y.Counts)
+	}
+	return nil
+}
+
+// TestItemsElsewhere: the local proofs handed out as work items and
+// computed from their payloads alone, last first, give every cell the
+// verdict and interval of the audit in the process, on grids from
+// under-protected to well protected, with colluding singletons and
+// without, for the primaries and for every hidden cell, with the
+// hypercube certificates first and without. The items' run is
+// the same whatever the job's threads (the items, and what they prove,
+// do not depend on them), and the items prove cells (else the comparison
+// would prove nothing).
+func TestItemsElsewhere(t *testing.T) {
+	items, local := int64(0), 0
+	for seed := uint64(1); seed <= 3; seed++ {
+		for _, share := range []float64{0.1, 0.6} {
+			for _, mode := range []SingletonMode{SingletonsIgnore, SingletonsCollude} {
+				for k, targets := range []Targets{TargetsPrimaries, TargetsAll} {
+					name := fmt.Sprintf("seed%d/share%v/singletons%d/targets%d", seed, share, mode, targets)
+					p, st := localGrid(seed, share, mode == SingletonsCollude)
+					o := Options{Threads: 2, Mode: ModeVerdicts, Singletons: mode, Targets: targets, LocalCells: 10}
+					o.noCube = k == 0
+					here, err := Suppression(t.Context(), p, st, o)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					var runs [2]*Report
+					for k, threads := range []int{1, 3} {
+						r := &queueRunner{}
+						o.Threads = threads
+						if runs[k], err = Suppression(pluginsdk.WithItemRunner(t.Context(), r), p, st, o); err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						items += r.items.Load()
+					}
+					away := runs[0]
+					if err := sameVerdicts(here, away); err != nil {
+						t.Errorf("%s: items elsewhere and the audit here: %v", name, err)
+					}
+					if err := sameVerdicts(away, runs[1]); err != nil || away.Counts.Local != runs[1].Counts.Local || away.Counts.LPs != runs[1].Counts.LPs {
+						t.Errorf("%s: the items' audits with 1 and 3 threads differ: %v (local %d, %d; LPs %d, %d)", name, err,
+							away.Counts.Local, runs[1].Counts.Local, away.Counts.LPs, runs[1].Counts.LPs)
+					}
+					local += away.Counts.Local
+				}
+			}
+		}
+	}
+	if items == 0 || local == 0 {
+		t.Fatalf("%d work items proved %d cells", items, local)
+	}
+	t.Logf("%d work items, %d cells proven by them", items, local)
+}
+
+// TestItemsNotOffered: without an item runner (a host of contract 1.3, or
+// one without a work queue) and with a host's item service that runs other
+// kinds only, the local proofs run in the process and nothing goes to the
+// runner.
+func TestItemsNotOffered(t *testing.T) {
+	p, st := localGrid(2, 0.6, false)
+	o := Options{Threads: 2, Mode: ModeVerdicts, LocalCells: 10}
+	o.noCube = true
+	r := &otherKinds{}
+	for _, ctx := range []context.Context{t.Context(), pluginsdk.WithItemRunner(t.Context(), r)} {
+		rep, err := Suppression(ctx, p, st, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Counts.Local == 0 {
+			t.Error("no cell proven locally")
+		}
+	}
+	if r.calls.Load() != 0 {
+		t.Errorf("%d calls to an item service that does not run the audit's items", r.calls.Load())
+	}
+}
+
+// TestItemNotPayload: a payload that is not a local audit item is an
+// error, not a result; so is an item whose target is not a cell.
+func TestItemNotPayload(t *testing.T) {
+	if _, err := RunItem(t.Context(), []byte("not gob")); err == nil {
+		t.Error("a payload that is not an item gave a result")
+	}
+	p, _ := localGrid(1, 0.1, false)
+	it := localItem{Sub: p, Targets: []int{p.NumCells()}}
+	if _, err := it.run(t.Context()); err == nil {
+		t.Error("an item with a target out of range gave a result")
+	}
+}
