@@ -44,31 +44,35 @@ type auditExec struct {
 }
 
 func (e *auditExec) exec(ctx context.Context, path, kind string, payload []byte) ([]byte, error) {
-	if path != "/plugins/audit" || kind != audit.ItemKind {
+	run, ok := auditItemFuncs[kind]
+	if path != "/plugins/audit" || !ok {
 		return nil, fmt.Errorf("ran %s --item %s", path, kind)
 	}
 	e.mu.Lock()
 	e.runs[sha256.Sum256(payload)]++
 	e.mu.Unlock()
-	return audit.RunItem(ctx, payload)
+	return run(ctx, payload)
 }
+
+// auditItemFuncs are the audit plugin's item functions.
+var auditItemFuncs = map[string]pluginsdk.ItemFunc{audit.ItemKind: audit.RunItem, audit.ComponentItemKind: audit.RunComponentItem}
 
 // directItems runs the items in the process, in order, through the item
 // function alone: the reference of a run whose every item ran once.
 type directItems struct{}
 
-func (directItems) RunItems(ctx context.Context, _ string, payloads [][]byte) ([][]byte, error) {
+func (directItems) RunItems(ctx context.Context, kind string, payloads [][]byte) ([][]byte, error) {
 	out := make([][]byte, len(payloads))
 	for i, p := range payloads {
 		var err error
-		if out[i], err = audit.RunItem(ctx, p); err != nil {
+		if out[i], err = auditItemFuncs[kind](ctx, p); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// TestAuditItemsExactlyOnce: the audit's local proofs sent as work items
+// TestAuditItemsExactlyOnce: the audit's local proofs and components sent as work items
 // through a NATS server while two workers die (one holding an item it
 // never finished, one after storing a result it never acknowledged) come
 // back exactly once each: the first item is run again by a live worker,
@@ -120,7 +124,7 @@ func TestAuditItemsExactlyOnce(t *testing.T) {
 		return nil
 	}
 	killedMid, killedAfter := take(), take()
-	res, err := audit.RunItem(t.Context(), killedAfter.Data())
+	res, err := auditItemFuncs[killedAfter.Headers().Get(hdrKind)](t.Context(), killedAfter.Data())
 	if err != nil {
 		t.Fatal(err)
 	}
