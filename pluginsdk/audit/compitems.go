@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
+	"errors"
 	"fmt"
 	"math"
 	"time"
 
+	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -19,18 +21,20 @@ import (
 // An item holds one or more components, each with its LP (scaled columns,
 // rows, bounds), what the setup settled, and the targets it solves: small
 // components are grouped in plan order up to itemTasks LPs; one of more
-// than 2·pieceTasks LPs is split into pieces of its targets (about
-// pieceTasks LPs each, at most maxPieces pieces), each solving the
-// component's LP for its own targets only. The grouping depends on the components alone, never on the number
-// of workers; a worker solves an item on one thread, so its result is a
-// function of the item; results are merged in item order. A piece repeats
-// the component's first solve and filtering rounds (the price of
-// splitting); targets of one component in different pieces do not share
-// their LP solutions as witnesses, so a piece proves what it proves
-// alone: verdicts are those of the audit in the process, and the
-// intervals of under-protected primaries its exact optima (equal within
-// the tolerance: which basis an optimum ends in depends on the LPs before
-// it, as between two runs in the process on two threads).
+// than 2·pieceTasks LPs is prepared here first (its first solve and
+// filtering rounds, as the first of the threads does in the process,
+// while the others wait), and the targets that leaves open are split into
+// pieces (about pieceTasks LPs each, at most maxPieces pieces), each
+// solving the component's LP for its own targets, hot-started from the
+// prepared basis. The grouping depends on the components alone, never on
+// the number of workers; a worker solves an item on one thread, so its
+// result is a function of the item; results are merged in item order.
+// Targets of one component in different pieces do not share their LP
+// solutions as witnesses, so a piece proves what it proves alone:
+// verdicts are those of the audit in the process, and the intervals of
+// under-protected primaries its exact optima (equal within the tolerance:
+// which basis an optimum ends in depends on the LPs before it, as between
+// two runs in the process on two threads).
 
 // ComponentItemKind is the kind of the audit's work items that solve the
 // attacker problems of components.
@@ -82,6 +86,13 @@ type itemComp struct {
 	// own bounds (nil: none).
 	Override   []bool
 	OvLo, OvHi []float64
+	// Prepared: the component was prepared by the job (prepare); Basis
+	// and X0 are then the hot start, ColdTasks and Closed what prepare
+	// decided.
+	Prepared          bool
+	Basis             *solver.Basis
+	X0                []float64
+	ColdTasks, Closed bool
 }
 
 type itemTask struct {
@@ -111,6 +122,9 @@ type compOutcome struct {
 func (a *attack) solveComponents(ctx context.Context, comps []*component) error {
 	if len(comps) == 0 || a.opts.onWitness != nil || !pluginsdk.ItemsElsewhere(ctx, ComponentItemKind) {
 		return a.solveAll(ctx, comps)
+	}
+	if err := a.prepareLarge(ctx, comps); err != nil {
+		return err
 	}
 	items := a.planItems(comps)
 	payloads := make([][]byte, len(items))
@@ -148,12 +162,13 @@ func (a *attack) planItems(comps []*component) []*compItem {
 	var cur *compItem
 	tasks := 0
 	for _, k := range comps {
-		if len(k.tasks) > 2*pieceTasks {
-			nt := len(k.targets)
+		if splits(k) {
+			open := a.openTargets(k)
+			nt := len(open)
 			pieces := min(maxPieces, (2*nt+pieceTasks-1)/pieceTasks)
 			for i := range pieces {
 				it := a.newItem()
-				it.Comps = append(it.Comps, a.itemComp(k, k.targets[i*nt/pieces:(i+1)*nt/pieces]))
+				it.Comps = append(it.Comps, a.itemComp(k, open[i*nt/pieces:(i+1)*nt/pieces]))
 				items = append(items, it)
 			}
 			continue
@@ -213,6 +228,9 @@ func (a *attack) itemComp(k *component, targets []int) itemComp {
 			w := a.want[c]
 			ic.Want[j] = itemWant{Lo: w.lo, Hi: w.hi, Width: w.width, SeenLo: w.seenLo, SeenHi: w.seenHi, Canonical: w.canonical}
 		}
+	}
+	if k.model != nil {
+		ic.Prepared, ic.Basis, ic.X0, ic.ColdTasks, ic.Closed = true, k.basis, k.x0, k.coldTasks, k.closed
 	}
 	if a.override != nil {
 		ic.Override = make([]bool, m)
@@ -375,5 +393,72 @@ func (it *compItem) component(a *attack, ic *itemComp) (*component, error) {
 	}
 	k.claimed, k.open = make([]bool, len(k.tasks)), len(k.tasks)
 	a.totalTargets += len(ic.Targets)
+	if ic.Prepared {
+		// The job prepared it: the workers start from its basis.
+		md, err := a.buildModel(k)
+		if err != nil {
+			return nil, err
+		}
+		if ic.Basis != nil && (len(ic.Basis.Cols) != m || len(ic.Basis.Rows) != len(ic.Rows)) {
+			return nil, fmt.Errorf("a basis of %d columns and %d rows for %d and %d", len(ic.Basis.Cols), len(ic.Basis.Rows), m, len(ic.Rows))
+		}
+		if ic.X0 != nil && len(ic.X0) != m {
+			return nil, fmt.Errorf("a start of %d values for %d columns", len(ic.X0), m)
+		}
+		k.model, k.basis, k.x0, k.coldTasks, k.closed = md, ic.Basis, ic.X0, ic.ColdTasks, ic.Closed
+		k.prepOnce.Do(func() {})
+		close(k.ready)
+	}
 	return k, nil
+}
+
+// splits reports whether component k is prepared by the job and its open
+// targets split into pieces.
+func splits(k *component) bool { return len(k.tasks) > 2*pieceTasks }
+
+// prepareLarge prepares the components that are split into pieces
+// (splits), as the first thread to take a component does in the process;
+// the time limit stops it as it stops the solves (Report.TimedOut).
+func (a *attack) prepareLarge(ctx context.Context, comps []*component) error {
+	outer := ctx
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(outer))
+	defer cancel(nil)
+	stop := context.AfterFunc(outer, func() { cancel(context.Cause(outer)) })
+	defer stop()
+	if limit := a.opts.TimeLimit; limit > 0 {
+		t := time.AfterFunc(time.Until(a.start.Add(limit)), func() { cancel(errTimeLimit) })
+		defer t.Stop()
+	}
+	for _, k := range comps {
+		if !splits(k) {
+			continue
+		}
+		w := &worker{a: a, wide: -1, comp: k}
+		err := w.enter(ctx, k)
+		w.close()
+		switch {
+		case outer.Err() != nil:
+			return fmt.Errorf("audit: %w", context.Cause(outer))
+		case errors.Is(context.Cause(ctx), errTimeLimit):
+			a.timedOut = true
+			k.closed = true
+		case err != nil:
+			return err
+		}
+	}
+	return nil
+}
+
+// openTargets returns the targets of a prepared component k that its
+// preparation left open, and counts the others as done.
+func (a *attack) openTargets(k *component) []int {
+	var open []int
+	for _, j := range k.targets {
+		if k.closed || (k.lowDone[j] && k.upDone[j] && !a.overridden(k.cols[j])) {
+			a.done.Add(1)
+			continue
+		}
+		open = append(open, j)
+	}
+	return open
 }

@@ -196,10 +196,15 @@ func TestComponentItems(t *testing.T) {
 			}
 		}
 	}
-	p, _ := localGrid(4, 0, false)
+	// Published intervals: the cells of a pattern within 30 % of their
+	// values, the others exactly.
+	p, st := localGrid(4, 0.3, false)
 	lo, hi := make([]float64, p.NumCells()), make([]float64, p.NumCells())
 	for i, v := range p.Cells.Value {
-		lo[i], hi[i] = 0.9*v, 1.1*v
+		lo[i], hi[i] = v, v
+		if st[i].IsSuppressed() {
+			lo[i], hi[i] = 0.7*v, 1.3*v
+		}
 	}
 	r := &queueRunner{}
 	here, err := Intervals(t.Context(), p, lo, hi, Options{})
