@@ -6,7 +6,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
-	"math"
+	"strings"
 	"time"
 
 	"github.com/sdcengine/argus/internal/solver"
@@ -49,8 +49,7 @@ const (
 
 // compItem is one work item of ComponentItemKind.
 type compItem struct {
-	// N is the number of cells of the audited problem (cells keep their
-	// numbers, so that diagnostics name them).
+	// N is the number of cells of the audited problem.
 	N         int
 	Tol, Grid float64
 	Opts      itemOptions
@@ -292,7 +291,7 @@ func RunComponentItem(ctx context.Context, payload []byte) ([]byte, error) {
 func (it *compItem) run(ctx context.Context) (*compOutcome, error) {
 	o := localOptions(it.Opts)
 	o.proofOnly = it.ProofOnly
-	a, comps, err := it.attack(&o)
+	a, comps, global, err := it.attack(&o)
 	if err != nil {
 		return nil, err
 	}
@@ -304,7 +303,7 @@ func (it *compItem) run(ctx context.Context) (*compOutcome, error) {
 	if err := a.solveAll(ctx, comps); err != nil {
 		return nil, err
 	}
-	out := &compOutcome{Diags: a.diag.d, LPs: a.lps.Load(), Settled: a.settled.Load(), Iterations: a.iterations.Load(),
+	out := &compOutcome{Diags: globalDiagnostics(a.diag.d, global), LPs: a.lps.Load(), Settled: a.settled.Load(), Iterations: a.iterations.Load(),
 		Done: a.done.Load(), TimedOut: a.timedOut}
 	for _, k := range comps {
 		lo, hi := make([]float64, len(k.targets)), make([]float64, len(k.targets))
@@ -316,33 +315,63 @@ func (it *compItem) run(ctx context.Context) (*compOutcome, error) {
 	return out, nil
 }
 
-// attack rebuilds the attack of the item's components, with the cells'
-// numbers of the audited problem.
-func (it *compItem) attack(o *Options) (*attack, []*component, error) {
-	n := it.N
-	if n < 0 || n > math.MaxInt32 {
-		return nil, nil, fmt.Errorf("audit: component item of %d cells", n)
+// attack rebuilds the attack of the item's components. Its cells are the
+// components' columns, numbered in item order (a worker's memory grows
+// with the item, not with the audited problem); global maps them back to
+// the cells of the audited problem.
+func (it *compItem) attack(o *Options) (a *attack, comps []*component, global []int, err error) {
+	for _, ic := range it.Comps {
+		for _, c := range ic.Cols {
+			if c < 0 || c >= it.N {
+				return nil, nil, nil, fmt.Errorf("audit: component item: cell %d of %d", c, it.N)
+			}
+		}
+		global = append(global, ic.Cols...)
 	}
-	a := &attack{n: n, tol: it.Tol, grid: it.Grid, opts: o, start: time.Now()}
+	n := len(global)
+	a = &attack{n: n, tol: it.Tol, grid: it.Grid, opts: o, start: time.Now()}
 	a.ref, a.olo, a.ohi, a.lo, a.hi = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	a.lower, a.upper, a.target = make([]float64, n), make([]float64, n), make([]bool, n)
 	if it.Verdicts {
 		a.want = make([]want, n)
 	}
-	var comps []*component
+	off := 0
 	for q := range it.Comps {
-		k, err := it.component(a, &it.Comps[q])
+		k, err := it.component(a, &it.Comps[q], off)
 		if err != nil {
-			return nil, nil, fmt.Errorf("audit: component item, component %d: %w", q, err)
+			return nil, nil, nil, fmt.Errorf("audit: component item, component %d: %w", q, err)
 		}
 		comps = append(comps, k)
+		off += len(k.cols)
 	}
-	return a, comps, nil
+	return a, comps, global, nil
+}
+
+// globalDiagnostics returns the diagnostics of an item's solves with the
+// cells of the audited problem: in Cells, and in the summary, where the
+// solves name their cell as "cell N " (task).
+func globalDiagnostics(ds []pluginsdk.Diagnostic, global []int) []pluginsdk.Diagnostic {
+	for i := range ds {
+		d := &ds[i]
+		for q, c := range d.Cells {
+			if c >= 0 && c < len(global) {
+				if q == 0 {
+					d.Summary = strings.Replace(d.Summary, fmt.Sprintf("cell %d ", c), fmt.Sprintf("cell %d ", global[c]), 1)
+				}
+				d.Cells[q] = global[c]
+			}
+		}
+	}
+	return ds
 }
 
 // component rebuilds one component of the item into a.
-func (it *compItem) component(a *attack, ic *itemComp) (*component, error) {
+func (it *compItem) component(a *attack, ic *itemComp, off int) (*component, error) {
 	m := len(ic.Cols)
+	cols := make([]int, m)
+	for j := range cols {
+		cols[j] = off + j
+	}
 	for _, x := range [][]float64{ic.Ylo, ic.Yhi, ic.Ref, ic.Olo, ic.Ohi, ic.Lo, ic.Hi, ic.Lower, ic.Upper} {
 		if len(x) != m {
 			return nil, fmt.Errorf("a column of %d entries for %d columns", len(x), m)
@@ -352,23 +381,18 @@ func (it *compItem) component(a *attack, ic *itemComp) (*component, error) {
 		len(ic.Rhs) != len(ic.Rows) || (it.Verdicts && len(ic.Want) != m) || (ic.Override != nil && (len(ic.Override) != m || len(ic.OvLo) != m || len(ic.OvHi) != m)) {
 		return nil, fmt.Errorf("columns or rows inconsistent (%d columns, %d rows)", m, len(ic.Rows))
 	}
-	for _, c := range ic.Cols {
-		if c < 0 || c >= a.n {
-			return nil, fmt.Errorf("cell %d of %d", c, a.n)
-		}
-	}
 	for _, p := range ic.RowCol {
 		if p < 0 || p >= m {
 			return nil, fmt.Errorf("row column %d of %d", p, m)
 		}
 	}
-	k := &component{cols: ic.Cols, rows: ic.Rows, targets: ic.Targets, rowStart: ic.RowStart, rowCol: ic.RowCol, rowCoef: ic.RowCoef,
+	k := &component{cols: cols, rows: ic.Rows, targets: ic.Targets, rowStart: ic.RowStart, rowCol: ic.RowCol, rowCoef: ic.RowCoef,
 		rhs: ic.Rhs, ylo: ic.Ylo, yhi: ic.Yhi, scale: ic.Scale, feasTol: ic.FeasTol, consistent: ic.Consistent,
 		lowDone: ic.LowDone, upDone: ic.UpDone, remaining: make([]int8, m), ready: make(chan struct{})}
 	if ic.Override != nil && a.override == nil {
 		a.override, a.ovLo, a.ovHi = make([]bool, a.n), make([]float64, a.n), make([]float64, a.n)
 	}
-	for j, c := range ic.Cols {
+	for j, c := range cols {
 		a.ref[c], a.olo[c], a.ohi[c], a.lo[c], a.hi[c] = ic.Ref[j], ic.Olo[j], ic.Ohi[j], ic.Lo[j], ic.Hi[j]
 		a.lower[c], a.upper[c], a.target[c] = ic.Lower[j], ic.Upper[j], ic.Target[j]
 		if it.Verdicts {

@@ -283,3 +283,13 @@ func sameFloats(x, y []float64) bool {
 	}
 	return len(x) == len(y)
 }
+
+// TestGlobalDiagnostics: a component item's diagnostics name the cells of
+// the audited problem, not the item's own numbers.
+func TestGlobalDiagnostics(t *testing.T) {
+	ds := globalDiagnostics([]pluginsdk.Diagnostic{{Code: "audit.unsolved", Cells: []int{2},
+		Summary: "the attacker problem (max) of cell 2 ended with status 7 (time limit) in its 12-cell component"}}, []int{40, 41, 42})
+	if ds[0].Cells[0] != 42 || ds[0].Summary != "the attacker problem (max) of cell 42 ended with status 7 (time limit) in its 12-cell component" {
+		t.Errorf("diagnostic %+v", ds[0])
+	}
+}
