@@ -11,7 +11,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/sdcengine/argus/internal/cputime"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
 
 // queueRunner runs work items as a remote queue would: only through the
@@ -291,5 +293,40 @@ func TestGlobalDiagnostics(t *testing.T) {
 		Summary: "the attacker problem (max) of cell 2 ended with status 7 (time limit) in its 12-cell component"}}, []int{40, 41, 42})
 	if ds[0].Cells[0] != 42 || ds[0].Summary != "the attacker problem (max) of cell 42 ended with status 7 (time limit) in its 12-cell component" {
 		t.Errorf("diagnostic %+v", ds[0])
+	}
+}
+
+// BenchmarkItemsGrid20 is the exact-bounds audit of every hidden cell of
+// BenchmarkGrid20's pattern (one component of about 3 900 columns) in the
+// process on one thread and as work items run one after the other in the
+// process (queueRunner: what one worker of one slot does, without the
+// queue): the items' own cost (encoding, each piece's model and hot
+// start, the witnesses a piece does not share).
+func BenchmarkItemsGrid20(b *testing.B) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{20, 20, 20}, Seed: 5, PrimaryFraction: 0.05})
+	st := randomStatuses(p, 0.40, 1)
+	for _, items := range []bool{false, true} {
+		name := "process"
+		if items {
+			name = "items"
+		}
+		b.Run(name, func(b *testing.B) {
+			r := &queueRunner{}
+			ctx := b.Context()
+			if items {
+				ctx = pluginsdk.WithItemRunner(ctx, r)
+			}
+			var rep *Report
+			cpu0 := cputime.Used()
+			for b.Loop() {
+				var err error
+				if rep, err = Suppression(ctx, p, st, Options{Threads: 1, Targets: TargetsAll}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cputime.Used()-cpu0).Seconds()/float64(b.N), "cpu-s")
+			b.ReportMetric(float64(rep.Counts.LPs), "LPs")
+			b.ReportMetric(float64(r.comps.Load())/float64(b.N), "items")
+		})
 	}
 }
