@@ -59,13 +59,15 @@ runjob() {
 	echo "$wall $(echo "$user + $sys" | bc)"
 }
 
-# report DIR: the run's report.json without its times and paths, and
-# without the audit's effort (the LPs it solved, the primaries its local
-# proofs proved rather than the audit of the whole table), which differ
-# between two runs in one process on two threads as well.
+# report DIR: the run's report.json without its times (every figure
+# named *seconds) and paths, and without the audit's effort (the LPs it
+# solved, the primaries its local proofs proved rather than the audit of
+# the whole table, for the colluding check too), which differ between two
+# runs in one process on two threads as well.
 report() {
-	jq -S 'del(.started, .finished) | walk(if type == "object" then del(.seconds, .file, .report, .view) else . end)
-		| walk(if type == "object" and has("mode") and has("figures") then .figures |= del(.lps, .local) else . end)' "$1/t.report.json"
+	jq -S 'del(.started, .finished)
+		| walk(if type == "object" then del(.file, .report, .view) | with_entries(select(.key | endswith("seconds") | not)) else . end)
+		| walk(if type == "object" and has("mode") and has("figures") then .figures |= del(.lps, .local, .colluding_lps, .colluding_local) else . end)' "$1/t.report.json"
 }
 
 printf '%-22s %8s %10s %12s %s\n' run wall_s host_cpu_s workers_cpu_s identical
