@@ -184,11 +184,9 @@ func (a *attack) planItems(comps []*component) []*compItem {
 
 func (a *attack) newItem() *compItem {
 	it := &compItem{N: a.n, Tol: a.tol, Grid: a.grid, ProofOnly: a.opts.proofOnly, Verdicts: a.want != nil}
-	o := a.opts
-	it.Opts = itemOptions{Targets: o.Targets, Singletons: o.Singletons, Mode: o.Mode, Tolerance: a.tol, LPTimeLimit: o.LPTimeLimit,
-		NoDifferencing: o.noDifferencing, NoReuse: o.noReuse, NoCube: o.noCube, NoCapped: o.noCapped, HugeCols: o.hugeCols}
-	if o.TimeLimit > 0 {
-		it.Deadline = a.start.Add(o.TimeLimit)
+	it.Opts = itemOptionsOf(a.opts, a.tol)
+	if a.opts.TimeLimit > 0 {
+		it.Deadline = a.start.Add(a.opts.TimeLimit)
 	}
 	return it
 }

@@ -86,11 +86,10 @@ type localOutcome struct {
 	SeenLo, SeenHi []float64
 }
 
-// itemOptions returns the options of the whole audit that a local audit
-// keeps.
-func (in *input) itemOptions() itemOptions {
-	o := in.opts
-	return itemOptions{Targets: o.Targets, Singletons: o.Singletons, Mode: o.Mode, Tolerance: in.tol, LPTimeLimit: o.LPTimeLimit,
+// itemOptionsOf returns the options o of the whole audit, with its
+// tolerance tol, that an item keeps.
+func itemOptionsOf(o *Options, tol float64) itemOptions {
+	return itemOptions{Targets: o.Targets, Singletons: o.Singletons, Mode: o.Mode, Tolerance: tol, LPTimeLimit: o.LPTimeLimit,
 		NoDifferencing: o.noDifferencing, NoReuse: o.noReuse, NoCube: o.noCube, NoCapped: o.noCapped, HugeCols: o.hugeCols}
 }
 
@@ -184,7 +183,7 @@ type sentBatch struct {
 func (in *input) runLocalItems(ctx context.Context, jobs []localBatchJob, relsOf *numeric.CSC, start time.Time, res *localResult) error {
 	var mu sync.Mutex
 	sb := newSubBuilder(in, relsOf)
-	io := in.itemOptions()
+	io := itemOptionsOf(&in.opts, in.tol)
 	var deadline time.Time
 	if in.opts.TimeLimit > 0 {
 		deadline = start.Add(in.opts.TimeLimit)
