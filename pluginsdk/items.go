@@ -35,6 +35,23 @@ func WithItemRunner(ctx context.Context, r ItemRunner) context.Context {
 	return context.WithValue(ctx, itemRunnerKey{}, r)
 }
 
+// ItemsElsewhere reports whether [RunItems] hands items of kind to an
+// item runner (the host's work queue) rather than running them here. A
+// method whose in-process path differs from its item path (the audit's
+// local proofs share witnesses between batches as they finish) asks it
+// first; a runner that names the kinds it serves (the host's item service
+// serves the plugin's [Plugin.Items]) says whether kind is one of them.
+func ItemsElsewhere(ctx context.Context, kind string) bool {
+	r, ok := ctx.Value(itemRunnerKey{}).(ItemRunner)
+	if !ok || r == nil {
+		return false
+	}
+	if s, ok := r.(interface{ Serves(kind string) bool }); ok {
+		return s.Serves(kind)
+	}
+	return true
+}
+
 // RunItems runs work items of one kind and returns their results in
 // payload order. A method calls it for parts of its job that are
 // independent and deterministic (MOD's sub-tables of one wave), and merges
@@ -88,6 +105,13 @@ func RunItems(ctx context.Context, kind string, payloads [][]byte, threads int, 
 type hostItems struct {
 	rpc   sdcpb.ItemServiceClient
 	kinds map[string]ItemFunc
+}
+
+// Serves reports whether the plugin serves items of kind (Plugin.Items):
+// only those can run on a worker (see [ItemsElsewhere]).
+func (h *hostItems) Serves(kind string) bool {
+	_, ok := h.kinds[kind]
+	return ok
 }
 
 // RunItems streams the items to the host and collects one result per item.

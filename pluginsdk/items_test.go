@@ -111,3 +111,28 @@ func TestItemMode(t *testing.T) {
 		}
 	}
 }
+
+// servingRunner is a host's item service that names the kinds it serves.
+type servingRunner struct{ countingRunner }
+
+func (servingRunner) Serves(kind string) bool { return kind == "mine" }
+
+// TestItemsElsewhere: items leave the process only with an item runner in
+// the context (a host of contract 1.3, or one without a work queue, has
+// none), and with a runner that names its kinds only for those.
+func TestItemsElsewhere(t *testing.T) {
+	if ItemsElsewhere(t.Context(), "mine") {
+		t.Error("items elsewhere without an item runner")
+	}
+	if !ItemsElsewhere(WithItemRunner(t.Context(), &countingRunner{}), "mine") {
+		t.Error("items not elsewhere with a runner of every kind")
+	}
+	ctx := WithItemRunner(t.Context(), &servingRunner{})
+	if !ItemsElsewhere(ctx, "mine") || ItemsElsewhere(ctx, "other") {
+		t.Error("a runner's kinds not respected")
+	}
+	h := &hostItems{kinds: map[string]ItemFunc{"mine": nil}}
+	if !h.Serves("mine") || h.Serves("other") {
+		t.Error("the host's item service serves other kinds than the plugin's")
+	}
+}

@@ -16,13 +16,14 @@ import (
 	"github.com/sdcengine/argus/host/jobqueue"
 )
 
-// TestItemsNATS: a MOD job run with --items-nats sends its sub-tables as
-// work items through an embedded NATS server to two item workers, which
-// run them with the modular plugin binary in --item mode; the protected
-// table is byte for byte the one of the run in one process. A job of a
-// plugin that serves no work items (the SDK's example) runs unchanged on
-// the same host; so does the MOD job without the option (a host that
-// serves no item service, as one of contract 1.3).
+// TestItemsNATS: a MOD job run with --items-nats sends its sub-tables,
+// and the host's audit after it its components, as work items through an
+// embedded NATS server to two item workers, which run them with the
+// modular and audit plugin binaries in --item mode; the protected table
+// is byte for byte the one of the run in one process. A job of a plugin
+// that serves no work items (the SDK's example) runs unchanged on the same
+// host, its audit's items aside; so does the MOD job without the option (a
+// host that serves no item service, as one of contract 1.3).
 func TestItemsNATS(t *testing.T) {
 	plugins := buildPlugins(t)
 	dir := t.TempDir()
@@ -72,14 +73,18 @@ func TestItemsNATS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var items atomic.Int64
+	var items, auditItems atomic.Int64
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for _, name := range []string{"w1", "w2"} {
 		wg.Go(func() {
 			_ = q.WorkItems(ctx, jobqueue.ItemWorkerOptions{Delivery: jobqueue.Delivery{Name: name, Log: zerolog.Nop()}, Plugin: itemPlugins(cat),
 				Exec: func(ctx context.Context, path, kind string, payload []byte) ([]byte, error) {
-					items.Add(1)
+					if strings.HasPrefix(kind, "audit.") {
+						auditItems.Add(1) // the host's audit after the method
+					} else {
+						items.Add(1)
+					}
 					return jobqueue.ExecItem(ctx, path, kind, payload)
 				}})
 		})
@@ -98,9 +103,9 @@ func TestItemsNATS(t *testing.T) {
 	if got := runJob("queue", "t", url); got != single {
 		t.Errorf("the table protected through the queue differs from the one protected in one process")
 	}
-	n := items.Load()
-	if n == 0 {
-		t.Fatal("no work item went through the queue")
+	n, na := items.Load(), auditItems.Load()
+	if n == 0 || na == 0 {
+		t.Fatalf("%d of MOD's work items and %d of the audit's went through the queue", n, na)
 	}
 	if got := runJob("rect-queue", "r", url, "--publish-unsafe"); got != rect {
 		t.Errorf("RECT's table differs through a host with a queue")
@@ -111,5 +116,8 @@ func TestItemsNATS(t *testing.T) {
 	if !strings.Contains(single, ",") {
 		t.Errorf("protected table:\n%s", single)
 	}
-	t.Logf("%d sub-tables through the queue", n)
+	if auditItems.Load() == na {
+		t.Errorf("the audit after RECT sent no work items")
+	}
+	t.Logf("%d sub-tables and %d audit items through the queue", n, na)
 }

@@ -220,7 +220,7 @@ func (a *attack) run(ctx context.Context) error {
 	a.witnessScaled(comps)
 	a.planTasks(comps)
 	a.setupDone = time.Now()
-	return a.solveAll(ctx, comps)
+	return a.solveComponents(ctx, comps)
 }
 
 // initResults sets the results before any solving: the value for the

@@ -267,8 +267,12 @@ func (in *input) openComponents(open func(int) bool) ([]int32, map[int32]int) {
 	return comp, size
 }
 
-// runLocal audits the batches on the workers and records what they prove.
+// runLocal audits the batches on the workers and records what they prove
+// (as work items when the host's work queue runs them: items.go).
 func (in *input) runLocal(ctx context.Context, jobs []localBatchJob, relsOf *numeric.CSC, start time.Time, res *localResult) error {
+	if pluginsdk.ItemsElsewhere(ctx, ItemKind) {
+		return in.runLocalItems(ctx, jobs, relsOf, start, res)
+	}
 	nw := min(in.opts.workers(), len(jobs))
 	ch := make(chan localBatchJob)
 	errs := make(chan error, nw)

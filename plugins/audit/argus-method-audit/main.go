@@ -45,7 +45,10 @@ func main() {
 }
 
 func plugin() pluginsdk.Plugin {
-	return pluginsdk.Plugin{Name: "audit", Version: "0.1.0", Methods: []pluginsdk.Method{method{}}}
+	// The local proofs of a verdict audit and the attacker problems of the
+	// components go out as work items when the host has a work queue.
+	return pluginsdk.Plugin{Name: "audit", Version: "0.1.0", Methods: []pluginsdk.Method{method{}},
+		Items: map[string]pluginsdk.ItemFunc{audit.ItemKind: audit.RunItem, audit.ComponentItemKind: audit.RunComponentItem}}
 }
 
 type method struct{}
