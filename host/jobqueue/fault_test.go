@@ -108,7 +108,9 @@ func TestWorkerKilled(t *testing.T) {
 			slowKey = key("night2", j.ID)
 		}
 	}
-	// Wait until a worker runs the slow job, then kill it.
+	// Wait until a worker runs the slow job and the job has begun (its
+	// count line written: a kill between the state's "running" and the
+	// job's start left the count at 1 on a loaded machine), then kill it.
 	deadline := time.Now().Add(time.Minute)
 	var victim *worker
 	for victim == nil {
@@ -116,7 +118,7 @@ func TestWorkerKilled(t *testing.T) {
 			t.Fatal("the slow job never ran")
 		}
 		st, _, err := q.getState(t.Context(), slowKey)
-		if err == nil && st.Status == StateRunning {
+		if err == nil && st.Status == StateRunning && begun(count, "slow.arb") {
 			for _, w := range ws {
 				if w.name == st.Worker {
 					victim = w
@@ -217,4 +219,19 @@ func TestFetchUnavailable(t *testing.T) {
 	if err := q.fetchInputs(ctx, m, t.TempDir()); !errors.Is(err, errFetch) {
 		t.Errorf("server away: %v, want errFetch", err)
 	}
+}
+
+// begun reports whether the count file at path holds a line of job, the
+// file missing counting as none.
+func begun(path, job string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if filepath.Base(l) == job {
+			return true
+		}
+	}
+	return false
 }
