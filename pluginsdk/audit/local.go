@@ -322,6 +322,7 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 	sub, subStatus, local := sb.build()
 	o := in.opts
 	o.Threads, o.Bounds, o.Tolerance, o.OnProgress, o.LocalCells, o.Scope = 1, BoundsAuto, in.tol, nil, -1, ScopeTable
+	o.Witnesses = nil // cells of the whole table, checked there (cube.go)
 	// A local audit proves protection only: a large sub-problem's targets
 	// that its capped witness LPs leave open get no LPs of their own.
 	o.proofOnly = true
