@@ -181,7 +181,7 @@ func (in *input) proveByCubes(ctx context.Context, only []bool, start time.Time)
 	}
 	var targets []int
 	for i := range n {
-		if cs.product && in.status[i].IsSuppressed() && in.canonical(i) && (only == nil || only[i]) && cs.tables[in.p.TableOf(i)] != nil {
+		if cs.product && !in.opts.noCube && in.status[i].IsSuppressed() && in.canonical(i) && (only == nil || only[i]) && cs.tables[in.p.TableOf(i)] != nil {
 			targets = append(targets, i)
 		}
 	}

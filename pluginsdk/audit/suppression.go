@@ -51,7 +51,7 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 		return nil, fmt.Errorf("audit: %w: ScopeLocal needs verdict mode with local proofs", errInput)
 	}
 	var cube *cubeResult
-	if opts.Mode == ModeVerdicts && !opts.noCube {
+	if opts.Mode == ModeVerdicts && (!opts.noCube || len(opts.Witnesses) > 0) {
 		// Certificates checked by arithmetic first: the primaries they
 		// prove get no LP.
 		if cube, err = in.proveByCubes(ctx, only, start); err != nil {

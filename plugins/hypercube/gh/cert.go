@@ -3,11 +3,13 @@ package gh
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 )
 
@@ -211,6 +213,44 @@ func (e *engine) certRegion(t, limit int) ([]int, bool) {
 	return region, true
 }
 
+// certWitness returns the change vector of a certificate LP's optimum
+// (cols: p_i and n_i per cell of region, t first) as a witness of t moving
+// by d: the cells the optimum moves, with their movements (t's exactly
+// d). The host's audit checks it against the final pattern: moving only
+// hidden cells, every relation touching it balanced, the moved table
+// within the bounds, all to the audit's tolerance; one that fails there
+// (a cell published after all, a solver residual beyond the tolerance) is
+// ignored.
+func certWitness(t int, d float64, region []int, cols []float64) pluginsdk.Witness {
+	w := pluginsdk.Witness{Cell: t}
+	for j, i := range region {
+		y := cols[2*j] - cols[2*j+1]
+		if i == t {
+			y = d
+		}
+		if y != 0 {
+			w.Cells, w.Deltas = append(w.Cells, i), append(w.Deltas, y)
+		}
+	}
+	return w
+}
+
+// witnessList returns the certificates' witnesses, by primary and
+// direction.
+func (e *engine) witnessList() []pluginsdk.Witness {
+	keys := slices.SortedFunc(maps.Keys(e.witnesses), func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	})
+	out := make([]pluginsdk.Witness, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, e.witnesses[k])
+	}
+	return out
+}
+
 // certLP solves the certificate LP of t moving by d over the cells of
 // region (every other cell fixed). It returns the roots of the published
 // cells the optimum moves and whether the LP is feasible.
@@ -285,6 +325,11 @@ func (e *engine) certLP(ctx context.Context, t int, d float64, region []int) ([]
 	if res.Status != solver.StatusOptimal {
 		return nil, false, nil
 	}
+	dir := 0
+	if d < 0 {
+		dir = 1
+	}
+	e.witnesses[[2]int{t, dir}] = certWitness(t, d, region, res.ColValues)
 	zero := numeric.SolverSlack(d)
 	moved := []int32{}
 	for j, i := range region {

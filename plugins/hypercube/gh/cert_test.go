@@ -2,11 +2,13 @@ package gh
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
 // TestCertificate: a certificate of a primary hidden alone hides the cells
@@ -77,4 +79,74 @@ func TestCertificate(t *testing.T) {
 func levelsFinding(p *pluginsdk.Problem, c int) audit.Finding {
 	return audit.Finding{Cell: c, Value: p.Cells.Value[c], Lower: p.Cells.Value[c], Upper: p.Cells.Value[c],
 		LowerPL: p.Cells.LowerPL[c], UpperPL: p.Cells.UpperPL[c]}
+}
+
+// TestCertificateWitnesses: the certificates' change vectors, returned
+// with the pattern, pass the host's audit's check and prove the primary
+// there without an LP (the same audit without them solves LPs), with the
+// same verdicts; a witness altered by one cell is rejected.
+func TestCertificateWitnesses(t *testing.T) {
+	for _, colluder := range []bool{false, true} {
+		var edit func(b *builder)
+		if colluder {
+			edit = func(b *builder) { b.primary(2, "1", "2").single("1", "2") }
+		}
+		b, p := square(edit)
+		target := b.id("1", "1")
+		e, err := newEngine(context.Background(), p, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		nd := e.certNeedOf(levelsFinding(p, target))
+		if _, err := e.certify(context.Background(), target, nd); err != nil {
+			t.Fatal(err)
+		}
+		ws := e.witnessList()
+		if len(ws) != 2 || ws[0].Move() != 2 || ws[1].Move() != -2 {
+			t.Fatalf("colluder %v: witnesses %+v, want one up and one down by 2", colluder, ws)
+		}
+		status := e.statuses()
+		// The table as relations alone: no hypercube certificate of the
+		// audit's own proves the primary.
+		rel, err := relations.Of(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flat := &pluginsdk.Problem{Cells: p.Cells, Relations: rel, Decimals: p.Decimals}
+		flat.Cells.Coords, flat.Cells.Table = nil, nil
+		p = flat
+		opts := audit.Options{Threads: 1, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude, LocalCells: -1}
+		plain, err := audit.Suppression(context.Background(), p, status, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Witnesses = ws
+		with, err := audit.Suppression(context.Background(), p, status, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("colluder %v: %d LPs without witnesses, %d with (%d proven by them)", colluder, plain.Counts.LPs, with.Counts.LPs, with.Counts.Witness)
+		if with.Counts.WitnessRejected != 0 || with.Counts.Witness < 1 || with.Counts.LPs >= plain.Counts.LPs {
+			t.Errorf("colluder %v: witnesses: %d rejected, %d proven, %d LPs (without them %d LPs)", colluder,
+				with.Counts.WitnessRejected, with.Counts.Witness, with.Counts.LPs, plain.Counts.LPs)
+		}
+		for i := range plain.Verdicts {
+			if plain.Verdicts[i].Kind != with.Verdicts[i].Kind {
+				t.Errorf("colluder %v: cell %d: verdict %v with witnesses, %v without", colluder, i, with.Verdicts[i], plain.Verdicts[i])
+			}
+		}
+		// A published cell moved: rejected, and the verdicts stand.
+		bad := []pluginsdk.Witness{{Cell: ws[0].Cell, Cells: append(slices.Clone(ws[0].Cells), b.id("T", "T")), Deltas: append(slices.Clone(ws[0].Deltas), 1)}}
+		if status[b.id("T", "T")].IsSuppressed() {
+			t.Fatal("the grand total is hidden")
+		}
+		opts.Witnesses = bad
+		rej, err := audit.Suppression(context.Background(), p, status, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rej.Counts.WitnessRejected != 1 || rej.Counts.Witness != 0 {
+			t.Errorf("colluder %v: a witness moving a published cell: %d rejected, %d proven", colluder, rej.Counts.WitnessRejected, rej.Counts.Witness)
+		}
+	}
 }

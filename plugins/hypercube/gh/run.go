@@ -989,7 +989,7 @@ func (e *engine) statuses() []cellstatus.Status {
 // result builds the method's result from the current pattern.
 func (e *engine) result() *pluginsdk.Result {
 	status := e.statuses()
-	res := &pluginsdk.Result{Status: status}
+	res := &pluginsdk.Result{Status: status, Witnesses: e.witnessList()}
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(e.p, status)
 	if len(e.p.Cells.Cost) == 0 {
 		res.Stats.SuppressedCost = float64(res.Stats.Secondaries) // unit costs
