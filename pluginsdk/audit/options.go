@@ -145,6 +145,14 @@ type Options struct {
 	// they span before any LP and spare the LPs of the directions they
 	// show. Verdicts are the same with or without them.
 	Witnesses []pluginsdk.Witness
+	// OnWitness, if set, receives in verdict mode every feasible table the
+	// audit verified (its local proofs' and LPs' points): the cells of the
+	// sub-problem or component and their values there, every other cell
+	// at its true value. Such a table, less the true values, is a witness
+	// (pluginsdk.Witness) of each primary it moves, which a method may
+	// return with its pattern. It may be called from several goroutines
+	// at once; cells and x must not be kept (copy them).
+	OnWitness func(cells []int, x []float64)
 
 	// noDifferencing and noReuse switch off the shortcuts, for tests.
 	noDifferencing, noReuse bool

@@ -30,6 +30,9 @@ func Suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 // (input.colluding; nil: found from p).
 func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.Status, opts Options, colluding []bool) (*Report, error) {
 	start := time.Now()
+	if opts.OnWitness != nil && opts.onWitness == nil {
+		opts.onWitness = opts.OnWitness
+	}
 	in, err := prepare(p, status, opts)
 	if err != nil {
 		return nil, err

@@ -235,8 +235,58 @@ func certWitness(t int, d float64, region []int, cols []float64) pluginsdk.Witne
 	return w
 }
 
+// keepPoint records a feasible table a local audit verified (cells, their
+// values x; every other cell at its value) as a witness when it moves a
+// hidden primary by a protection level in a direction no kept table
+// covers yet (audit.Options.OnWitness). One table is kept once, for the
+// first such primary: the host's audit reads a checked witness as a
+// feasible table for every cell it moves. Safe for concurrent use.
+func (e *engine) keepPoint(cells []int, x []float64) {
+	c := &e.p.Cells
+	level := func(l []float64, i int) float64 {
+		if len(l) == 0 {
+			return 0
+		}
+		return l[i]
+	}
+	e.pointMu.Lock()
+	defer e.pointMu.Unlock()
+	target := -1
+	for q, i := range cells {
+		if !c.Status[i].IsPrimary() {
+			continue
+		}
+		d := x[q] - c.Value[i]
+		k := [2]int{i, 0}
+		if d < 0 {
+			k[1] = 1
+		}
+		l := level(c.UpperPL, i)
+		if d < 0 {
+			l = level(c.LowerPL, i)
+		}
+		if d == 0 || l <= 0 || math.Abs(d) < l || e.covered[k] {
+			continue
+		}
+		e.covered[k] = true
+		if target < 0 {
+			target = i
+		}
+	}
+	if target < 0 {
+		return
+	}
+	w := pluginsdk.Witness{Cell: target}
+	for q, i := range cells {
+		if d := x[q] - c.Value[i]; d != 0 {
+			w.Cells, w.Deltas = append(w.Cells, i), append(w.Deltas, d)
+		}
+	}
+	e.points = append(e.points, w)
+}
+
 // witnessList returns the certificates' witnesses, by primary and
-// direction.
+// direction, then the tables the local audits kept (keepPoint).
 func (e *engine) witnessList() []pluginsdk.Witness {
 	keys := slices.SortedFunc(maps.Keys(e.witnesses), func(a, b [2]int) int {
 		if a[0] != b[0] {
@@ -248,7 +298,7 @@ func (e *engine) witnessList() []pluginsdk.Witness {
 	for _, k := range keys {
 		out = append(out, e.witnesses[k])
 	}
-	return out
+	return append(out, e.points...)
 }
 
 // certLP solves the certificate LP of t moving by d over the cells of

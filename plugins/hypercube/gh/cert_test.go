@@ -150,3 +150,53 @@ func TestCertificateWitnesses(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalScopeWitnesses: with AuditLocal the pattern comes with
+// witnesses (the local audits' verified tables and the certificates'
+// change vectors) that the host's audit (colluding singletons, its own
+// certificates and local proofs off) accepts, all of them, and that prove
+// primaries there with fewer LPs (never more) and the same verdicts.
+func TestLocalScopeWitnesses(t *testing.T) {
+	proven, saved := 0, 0
+	for seed := range uint64(3) {
+		p := randomHier(localTable(seed))
+		o := DefaultOptions()
+		o.Threads = 1
+		o.AuditScope = AuditLocal
+		res, _ := run(t, p, o)
+		if len(res.Witnesses) == 0 {
+			t.Fatalf("seed %d: no witnesses", seed)
+		}
+		rel, err := relations.Of(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flat := &pluginsdk.Problem{Cells: p.Cells, Relations: rel, Decimals: p.Decimals}
+		flat.Cells.Coords, flat.Cells.Table = nil, nil
+		aopts := audit.Options{Threads: 1, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude, LocalCells: -1}
+		plain, err := audit.Suppression(context.Background(), flat, res.Status, aopts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		aopts.Witnesses = res.Witnesses
+		with, err := audit.Suppression(context.Background(), flat, res.Status, aopts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved += plain.Counts.LPs - with.Counts.LPs
+		if with.Counts.WitnessRejected != 0 || with.Counts.LPs > plain.Counts.LPs {
+			t.Errorf("seed %d: %d of %d witnesses rejected, %d LPs with them, %d without", seed,
+				with.Counts.WitnessRejected, len(res.Witnesses), with.Counts.LPs, plain.Counts.LPs)
+		}
+		for i := range plain.Verdicts {
+			if plain.Verdicts[i] != with.Verdicts[i] {
+				t.Errorf("seed %d: cell %d: %v with witnesses, %v without", seed, i, with.Verdicts[i], plain.Verdicts[i])
+			}
+		}
+		proven += with.Counts.Witness
+		t.Logf("seed %d: %d witnesses, %d primaries proven by them, %d LPs (without: %d)", seed, len(res.Witnesses), with.Counts.Witness, with.Counts.LPs, plain.Counts.LPs)
+	}
+	if proven == 0 || saved <= 0 {
+		t.Errorf("%d primaries proven by witnesses, %d LPs saved", proven, saved)
+	}
+}

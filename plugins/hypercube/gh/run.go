@@ -799,6 +799,7 @@ func (e *engine) auditLocally(ctx context.Context, status []cellstatus.Status, t
 	rep := &audit.Report{}
 	if len(local) > 0 {
 		var err error
+		aopts.OnWitness = e.keepPoint // the tables they verify: witnesses for the host's audit
 		if rep, err = e.localAudit(ctx, status, local, aopts); err != nil {
 			return nil, err
 		}
