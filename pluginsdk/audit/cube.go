@@ -48,6 +48,12 @@ import (
 // gives only a part of the attacker's interval. Tables that are not
 // products (linked tables, relations given without dimensions) get no
 // certificates.
+//
+// The witnesses of the method that made the pattern (Options.Witnesses,
+// contract 1.6) are change vectors of the same kind with arbitrary
+// movements, on any table: each is checked by the same checkCertificate,
+// one that fails is ignored (Counts.WitnessRejected), and the tables of
+// those that pass join the certificates' (proveByWitnesses).
 
 // cubeCandidates is the most kernel vectors kept per dimension and
 // primary, and cubeTuples the most of their products evaluated per
