@@ -1018,6 +1018,13 @@ func (e *engine) result() *pluginsdk.Result {
 		"cert_cells":      float64(e.certCells),
 		"cert_lps":        float64(e.certLPs),
 	}
+	// The witnesses returned for the host's audit, and their cells.
+	x["witnesses"] = float64(len(res.Witnesses))
+	entries := 0
+	for _, w := range res.Witnesses {
+		entries += len(w.Cells)
+	}
+	x["witness_cells"] = float64(entries)
 	var perStep [steps + 1]int
 	none := 0
 	for _, s := range e.step {
