@@ -285,6 +285,24 @@ func (e *engine) keepPoint(cells []int, x []float64) {
 	e.points = append(e.points, w)
 }
 
+// hiddenOnly returns w without the published cells (of the current
+// pattern) that its LP moved by less than the solver's zero (noise, which
+// the certificate LP did not count as a movement, certLP), and false when
+// it moves a published cell by more.
+func (e *engine) hiddenOnly(w pluginsdk.Witness) (pluginsdk.Witness, bool) {
+	zero := numeric.SolverSlack(w.Move())
+	out := pluginsdk.Witness{Cell: w.Cell}
+	for q, c := range w.Cells {
+		switch {
+		case e.supp[e.root[c]]:
+			out.Cells, out.Deltas = append(out.Cells, c), append(out.Deltas, w.Deltas[q])
+		case math.Abs(w.Deltas[q]) > zero:
+			return w, false
+		}
+	}
+	return out, true
+}
+
 // witnessList returns the certificates' witnesses, by primary and
 // direction, then the tables the local audits kept (keepPoint).
 func (e *engine) witnessList() []pluginsdk.Witness {
@@ -296,7 +314,9 @@ func (e *engine) witnessList() []pluginsdk.Witness {
 	})
 	out := make([]pluginsdk.Witness, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, e.witnesses[k])
+		if w, ok := e.hiddenOnly(e.witnesses[k]); ok {
+			out = append(out, w)
+		}
 	}
 	return append(out, e.points...)
 }

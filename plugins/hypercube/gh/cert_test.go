@@ -200,3 +200,29 @@ func TestLocalScopeWitnesses(t *testing.T) {
 		t.Errorf("%d primaries proven by witnesses, %d LPs saved", proven, saved)
 	}
 }
+
+// TestWitnessNoise: a certificate's movement of a published cell below
+// the solver's zero (noise its LP did not count as a movement) is left
+// out of the witness, which the audit would reject for it; a witness
+// that really moves a published cell is not returned.
+func TestWitnessNoise(t *testing.T) {
+	b, p := square(nil)
+	target, pub := b.id("1", "1"), b.id("T", "T")
+	e, err := newEngine(context.Background(), p, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.supp[e.root[pub]] || !e.supp[e.root[target]] {
+		t.Fatal("the grand total is hidden or the primary published")
+	}
+	w := pluginsdk.Witness{Cell: target, Cells: []int{target, pub}, Deltas: []float64{2, 1e-9}}
+	e.witnesses[[2]int{target, 0}] = w
+	ws := e.witnessList()
+	if len(ws) != 1 || !slices.Equal(ws[0].Cells, []int{target}) {
+		t.Errorf("noise on a published cell: witnesses %+v, want the primary alone", ws)
+	}
+	w.Deltas[1] = 0.5
+	if ws := e.witnessList(); len(ws) != 0 {
+		t.Errorf("a published cell moved: witnesses %+v, want none", ws)
+	}
+}
