@@ -145,7 +145,7 @@ type Options struct {
 	// they span before any LP and spare the LPs of the directions they
 	// show. Verdicts are the same with or without them.
 	Witnesses []pluginsdk.Witness
-	// OnWitness, if set, receives in verdict mode every feasible table the
+	// OnWitness, if set, receives every feasible table the
 	// audit verified (its local proofs' and LPs' points): the cells of the
 	// sub-problem or component and their values there, every other cell
 	// at its true value. Such a table, less the true values, is a witness
