@@ -240,32 +240,32 @@ func certWitness(t int, d float64, region []int, cols []float64) pluginsdk.Witne
 // hidden primary by a protection level in a direction no kept table
 // covers yet (audit.Options.OnWitness). One table is kept once, for the
 // first such primary: the host's audit reads a checked witness as a
-// feasible table for every cell it moves. Safe for concurrent use.
+// feasible table for every cell it moves. A table that moves a colluding
+// singleton (singleton protection) is one of that singleton's own
+// problem: it is kept for the singleton alone. Safe for concurrent use.
 func (e *engine) keepPoint(cells []int, x []float64) {
 	c := &e.p.Cells
-	level := func(l []float64, i int) float64 {
-		if len(l) == 0 {
-			return 0
+	single := -1
+	for q, i := range cells {
+		if e.o.Singleton && x[q] != c.Value[i] && c.Status[i].IsPrimary() && e.isSingleCell(i) {
+			if single >= 0 {
+				return // fixed in every problem but its own: no one's table
+			}
+			single = i
 		}
-		return l[i]
 	}
 	e.pointMu.Lock()
 	defer e.pointMu.Unlock()
 	target := -1
 	for q, i := range cells {
-		if !c.Status[i].IsPrimary() {
+		if (single >= 0 && i != single) || !c.Status[i].IsPrimary() || !e.reaches(i, x[q]) {
 			continue
 		}
-		d := x[q] - c.Value[i]
 		k := [2]int{i, 0}
-		if d < 0 {
+		if x[q] < c.Value[i] {
 			k[1] = 1
 		}
-		l := level(c.UpperPL, i)
-		if d < 0 {
-			l = level(c.LowerPL, i)
-		}
-		if d == 0 || l <= 0 || math.Abs(d) < l || e.covered[k] {
+		if e.covered[k] {
 			continue
 		}
 		e.covered[k] = true
@@ -283,6 +283,23 @@ func (e *engine) keepPoint(cells []int, x []float64) {
 		}
 	}
 	e.points = append(e.points, w)
+}
+
+// reaches reports whether value z of primary i lies beyond its protection
+// level in its direction (within the tolerance).
+func (e *engine) reaches(i int, z float64) bool {
+	c := &e.p.Cells
+	level := func(l []float64) float64 {
+		if len(l) == 0 {
+			return 0
+		}
+		return l[i]
+	}
+	d, l := z-c.Value[i], level(c.UpperPL)
+	if d < 0 {
+		d, l = -d, level(c.LowerPL)
+	}
+	return d > 0 && l > 0 && d >= l-e.tol
 }
 
 // hiddenOnly returns w without the published cells (of the current
