@@ -221,7 +221,7 @@ func (in *input) proveByCubes(ctx context.Context, only []bool, start time.Time)
 		return nil, fmt.Errorf("audit: %w", err)
 	}
 	if len(in.opts.Witnesses) > 0 {
-		cs.proveByWitnesses(only, res)
+		cs.proveByWitnesses(ctx, only, res, start)
 	}
 	for _, ok := range res.proven {
 		if ok {
@@ -712,37 +712,63 @@ func (cs *cubeStage) checkRelation(k int, sc *cubeScratch) error {
 	return nil
 }
 
-// proveByWitnesses checks the method's witnesses (Options.Witnesses) and
+// proveByWitnesses checks the method's witnesses (Options.Witnesses) on
+// the workers, until Options.TimeLimit (from start) runs out (the
+// witnesses left then are not used: counted with the rejected), and
 // proves the targets (hidden canonical primaries, narrowed to only when
 // non-nil) not proven yet whose protection interval the checked tables
 // span, together with the certificates' tables in res. A checked witness
 // of a cell that is not fixed is a feasible table of every attacker
 // problem: it is recorded for every cell it moves. One of a colluding
 // singleton moves that singleton, which the others' problems fix: it
-// counts for the singleton alone.
-func (cs *cubeStage) proveByWitnesses(only []bool, res *cubeResult) {
+// counts for the singleton alone. What it proves does not depend on the
+// order the witnesses are checked in.
+func (cs *cubeStage) proveByWitnesses(ctx context.Context, only []bool, res *cubeResult, start time.Time) {
 	in := cs.in
 	v := in.p.Cells.Value
-	sc := newCubeScratch()
+	ws := in.opts.Witnesses
 	own := map[int][2]float64{}
-	for _, w := range in.opts.Witnesses {
-		if cs.checkCertificate(w.Cell, w.Cells, w.Deltas, sc) != nil {
-			res.rejected++
-			continue
-		}
-		if cs.fixed[w.Cell] {
-			z := v[w.Cell] + sc.delta[w.Cell]
-			r, ok := own[w.Cell]
-			if !ok {
-				r = [2]float64{z, z}
+	var next, accepted atomic.Int64
+	var wg sync.WaitGroup
+	const chunk = 16
+	for range min(in.opts.workers(), max(1, len(ws)/chunk)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := newCubeScratch()
+			for {
+				k := int(next.Add(chunk)) - chunk
+				if k >= len(ws) {
+					return
+				}
+				if ctx.Err() != nil || (in.opts.TimeLimit > 0 && time.Since(start) >= in.opts.TimeLimit) {
+					return
+				}
+				for _, w := range ws[k:min(len(ws), k+chunk)] {
+					if cs.checkCertificate(w.Cell, w.Cells, w.Deltas, sc) != nil {
+						continue
+					}
+					accepted.Add(1)
+					res.mu.Lock()
+					if cs.fixed[w.Cell] {
+						z := v[w.Cell] + sc.delta[w.Cell]
+						r, ok := own[w.Cell]
+						if !ok {
+							r = [2]float64{z, z}
+						}
+						own[w.Cell] = [2]float64{math.Min(r[0], z), math.Max(r[1], z)}
+					} else {
+						for q, c := range w.Cells {
+							res.see(c, v[c]+w.Deltas[q])
+						}
+					}
+					res.mu.Unlock()
+				}
 			}
-			own[w.Cell] = [2]float64{math.Min(r[0], z), math.Max(r[1], z)}
-			continue
-		}
-		for q, c := range w.Cells {
-			res.see(c, v[c]+w.Deltas[q])
-		}
+		}()
 	}
+	wg.Wait()
+	res.rejected = len(ws) - int(accepted.Load())
 	for i := range in.p.NumCells() {
 		if res.proven[i] || !in.status[i].IsSuppressed() || !in.canonical(i) || (only != nil && !only[i]) {
 			continue
