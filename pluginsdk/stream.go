@@ -283,7 +283,7 @@ func sendResult(res *Result, n, chunk int, witnesses bool, send func(*sdcpb.Prot
 		if witnesses {
 			ws := res.Witnesses
 			get := func(i int) (int, []int, []float64) { return ws[i].Cell, ws[i].Cells, ws[i].Deltas }
-			if _, err := wire.SendWitnesses(len(ws), get, chunk, func(b *sdcpb.WitnessBlock) error {
+			if _, err := wire.SendWitnesses(len(ws), get, wire.WitnessBudget(n), chunk, func(b *sdcpb.WitnessBlock) error {
 				return send(&sdcpb.ProtectResponse{Kind: &sdcpb.ProtectResponse_Witnesses{Witnesses: b}})
 			}); err != nil {
 				return err

@@ -118,7 +118,7 @@ func EncodeProblem(job Job, chunk int, send func(*sdcpb.ProtectRequest) error) e
 	}
 	ws := job.Witnesses
 	get := func(i int) (int, []int, []float64) { return ws[i].Cell, ws[i].Cells, ws[i].Deltas }
-	if _, err := wire.SendWitnesses(len(ws), get, chunk, func(b *sdcpb.WitnessBlock) error {
+	if _, err := wire.SendWitnesses(len(ws), get, wire.WitnessBudget(p.NumCells()), chunk, func(b *sdcpb.WitnessBlock) error {
 		return send(&sdcpb.ProtectRequest{Kind: &sdcpb.ProtectRequest_Witnesses{Witnesses: b}})
 	}); err != nil {
 		return err

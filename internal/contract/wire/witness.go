@@ -13,12 +13,23 @@ import (
 // them.
 const MaxWitnessEntries = 1 << 16
 
+// WitnessesPerCell bounds the witnesses of one stream: at most this many
+// entries per cell of the problem (plus one witness of MaxWitnessEntries),
+// so that a method cannot make the host or the audit hold more than a few
+// times the problem. GH's on a 4-D table of 130 321 cells: 4.6 per cell.
+const WitnessesPerCell = 32
+
+// WitnessBudget is the most entries the witnesses of a problem of cells
+// cells may have on the wire.
+func WitnessBudget(cells int) int { return WitnessesPerCell*cells + MaxWitnessEntries }
+
 // SendWitnesses streams n witnesses as WitnessBlocks of about chunk bytes
 // of payload each (DefaultChunkBytes when chunk ≤ 0); get returns witness
 // i: its target cell and its entries. A witness with no entry or more
 // than MaxWitnessEntries is left out (it would break the message size;
-// witnesses are evidence, never required). It returns how many it sent.
-func SendWitnesses(n int, get func(i int) (target int, cells []int, deltas []float64), chunk int, send func(*sdcpb.WitnessBlock) error) (int, error) {
+// witnesses are evidence, never required), and so are those beyond budget
+// entries (WitnessBudget). It returns how many it sent.
+func SendWitnesses(n int, get func(i int) (target int, cells []int, deltas []float64), budget, chunk int, send func(*sdcpb.WitnessBlock) error) (int, error) {
 	if chunk <= 0 {
 		chunk = DefaultChunkBytes
 	}
@@ -38,9 +49,10 @@ func SendWitnesses(n int, get func(i int) (target int, cells []int, deltas []flo
 	for i := range n {
 		t, cells, deltas := get(i)
 		k := len(cells)
-		if k == 0 || k > MaxWitnessEntries || len(deltas) != k {
+		if k == 0 || k > MaxWitnessEntries || len(deltas) != k || k > budget {
 			continue
 		}
+		budget -= k
 		if bytes > 0 && bytes+16*k+16 > chunk {
 			if err := flush(); err != nil {
 				return sent, err
@@ -67,10 +79,12 @@ type WitnessDecoder struct {
 	// Cells is the number of cells of the problem.
 	Cells int
 	next  int64
+	used  int
 }
 
 // Add decodes one block and hands each of its witnesses to put, in
-// order: the target cell and the entries (fresh slices). The block must
+// order: the target cell and the entries (fresh slices); those beyond
+// WitnessBudget(Cells) entries in all are dropped. The block must
 // continue the ones before it; its counts must match its arrays, every
 // cell lie in the problem, every delta be finite and every witness have 1
 // to MaxWitnessEntries entries. An error wraps ErrStream.
@@ -108,7 +122,10 @@ func (d *WitnessDecoder) Add(b *sdcpb.WitnessBlock, put func(target int, cells [
 			return StreamErr("witness %d: target %d out of range (%d cells)", d.next+int64(i), t, n)
 		}
 		k := int(counts[i])
-		put(int(t), Ints(cells[at:at+k]), append([]float64(nil), deltas[at:at+k]...))
+		if d.used+k <= WitnessBudget(d.Cells) {
+			d.used += k
+			put(int(t), Ints(cells[at:at+k]), append([]float64(nil), deltas[at:at+k]...))
+		}
 		at += k
 	}
 	d.next += int64(len(targets))

@@ -51,7 +51,8 @@ func TestWitnessDecoderRejects(t *testing.T) {
 // FuzzWitnessDecoder feeds arbitrary bytes, read as a WitnessBlock, to
 // the decoder: it must reject or accept, never panic, and what it accepts
 // must be of the form it promises (targets and cells in range, finite
-// deltas, 1 to MaxWitnessEntries entries, the counts adding up).
+// deltas, 1 to MaxWitnessEntries entries, the counts adding up, all of
+// them within the budget).
 func FuzzWitnessDecoder(f *testing.F) {
 	seed := &sdcpb.WitnessBlock{Target: []int64{1, 2}, EntryCounts: []int32{2, 1}, Cells: []int64{1, 3, 2}, Deltas: []float64{1, -1, 2}}
 	b, _ := proto.Marshal(seed)
@@ -75,11 +76,47 @@ func FuzzWitnessDecoder(f *testing.F) {
 			}
 			entries += len(cs)
 		})
-		if err == nil && entries != len(blk.GetCells()) {
+		if err == nil && (entries > len(blk.GetCells()) || (entries < len(blk.GetCells()) && len(blk.GetCells()) <= WitnessBudget(int(cells)))) {
 			t.Fatalf("accepted %d entries of %d", entries, len(blk.GetCells()))
 		}
 		if err != nil && !errors.Is(err, ErrStream) {
 			t.Fatalf("error %v is not a stream violation", err)
 		}
 	})
+}
+
+// TestWitnessBudget: a sender leaves out the witnesses beyond the budget
+// of a problem, and a receiver drops those a sender sent beyond it.
+func TestWitnessBudget(t *testing.T) {
+	const cells = 2
+	big := make([]int, MaxWitnessEntries)
+	deltas := make([]float64, MaxWitnessEntries)
+	get := func(int) (int, []int, []float64) { return 0, big, deltas }
+	var blocks []*sdcpb.WitnessBlock
+	sent, err := SendWitnesses(3, get, WitnessBudget(cells), 0, func(b *sdcpb.WitnessBlock) error {
+		blocks = append(blocks, b)
+		return nil
+	})
+	if err != nil || sent != 1 {
+		t.Fatalf("sent %d witnesses of %d entries within a budget of %d (%v), want 1", sent, MaxWitnessEntries, WitnessBudget(cells), err)
+	}
+	// A sender that ignores the budget: the receiver keeps what fits.
+	blocks = nil
+	sent, err = SendWitnesses(3, get, 1<<30, 0, func(b *sdcpb.WitnessBlock) error {
+		blocks = append(blocks, b)
+		return nil
+	})
+	if err != nil || sent != 3 {
+		t.Fatal(sent, err)
+	}
+	d := WitnessDecoder{Cells: cells}
+	got := 0
+	for _, b := range blocks {
+		if err := d.Add(b, func(int, []int, []float64) { got++ }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got != 1 {
+		t.Errorf("received %d witnesses beyond the budget, want 1", got)
+	}
 }
