@@ -97,7 +97,7 @@ func (e *engine) auditAdjusted(p *pluginsdk.Problem, m *problem.Mapping, specs [
 	ap := *p
 	ap.Cells.Published = values
 	start := time.Now()
-	res, err := e.runAudit(&ap, status, params, "audit", "audit", e.auditLimit())
+	res, err := e.runAudit(&ap, status, params, nil, "audit", "audit", e.auditLimit())
 	if err != nil {
 		return err
 	}

@@ -74,6 +74,10 @@ type MethodRef struct {
 	Info    pluginsdk.MethodInfo
 	Plugin  string
 	Version string
+	// Minor is the contract minor the plugin implements; the host passes
+	// a method's witnesses only to an audit plugin of minor
+	// wire.MinorWitnesses or later (0: unknown, none passed).
+	Minor int
 }
 
 // Config is one job.

@@ -123,7 +123,7 @@ func (e *engine) auditIntervals(p *pluginsdk.Problem, m *problem.Mapping, specs 
 	ap.Cells.PublishedLower, ap.Cells.PublishedUpper = lower, upper
 	start := time.Now()
 	limit := e.auditLimit()
-	res, err := e.runAudit(&ap, status, params, "audit", "audit", limit)
+	res, err := e.runAudit(&ap, status, params, nil, "audit", "audit", limit)
 	if err != nil {
 		return err
 	}

@@ -180,7 +180,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		t.protected, t.method, t.details = took, name, nil
 	}
 	check := facts.Singletons == pluginsdk.SingletonTauArgusRules && e.colludingWanted(p, res.Status)
-	checked, err := e.audit(p, m, specs, res.Status, step.Method, colludingAudit(facts), check, target)
+	checked, err := e.audit(p, m, specs, res.Status, res.Witnesses, step.Method, colludingAudit(facts), check, target)
 	if err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func (e *engine) suppress(c *arb.Suppress) error {
 		}
 	}
 	if check {
-		return e.colludingCheck(p, m, res.Status, step.Method, checked)
+		return e.colludingCheck(p, m, res.Status, res.Witnesses, step.Method, checked)
 	}
 	return nil
 }
@@ -219,11 +219,11 @@ func (e *engine) colludingWanted(p *pluginsdk.Problem, status []cellstatus.Statu
 // the cells named, and do not fail the table (τ-Argus's own patterns would).
 // checked, when not nil, marks the primaries that failed the check in the
 // audit's own run (colluding_check); else the check is an audit of its own.
-func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status []cellstatus.Status, mr *MethodReport, checked []bool) error {
+func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status []cellstatus.Status, ws []pluginsdk.Witness, mr *MethodReport, checked []bool) error {
 	failed := checked
 	if failed == nil {
 		var err error
-		if failed, err = e.colludingAudit(p, status, mr); failed == nil || err != nil {
+		if failed, err = e.colludingAudit(p, status, ws, mr); failed == nil || err != nil {
 			return err
 		}
 	}
@@ -266,7 +266,7 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 // for an audit plugin without colluding_check: it marks the primaries that
 // fail it, or returns nil when the audit of the pattern stopped at its time
 // limit (the check is then skipped).
-func (e *engine) colludingAudit(p *pluginsdk.Problem, status []cellstatus.Status, mr *MethodReport) ([]bool, error) {
+func (e *engine) colludingAudit(p *pluginsdk.Problem, status []cellstatus.Status, ws []pluginsdk.Witness, mr *MethodReport) ([]bool, error) {
 	ref, _ := e.cfg.Protector.Method(AuditMethod)
 	if mr.Audit != nil && mr.Audit.TimedOut {
 		// The pattern already failed (unverified); the same problem would
@@ -283,7 +283,7 @@ func (e *engine) colludingAudit(p *pluginsdk.Problem, status []cellstatus.Status
 		params[ap.mode] = auditVerdicts
 	}
 	ap.verdictsOnPrimaries(params)
-	res, err := e.runAudit(p, status, params, "audit-singletons", "audit (colluding singletons)", e.auditLimit())
+	res, err := e.runAudit(p, status, params, ws, "audit-singletons", "audit (colluding singletons)", e.auditLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -342,7 +342,7 @@ func (e *engine) auditSetup(specs []*tableSpec, mr *MethodReport, target, what s
 // same run also checks the primaries against the single-respondent
 // primaries colluding, with the time of both audits, and checked marks the
 // primaries that fail that check; else checked is nil.
-func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []cellstatus.Status, mr *MethodReport,
+func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableSpec, status []cellstatus.Status, ws []pluginsdk.Witness, mr *MethodReport,
 	singletons, check bool, target string) (checked []bool, err error) {
 	ref, params, ok, err := e.auditSetup(specs, mr, target, "suppression pattern")
 	if !ok || err != nil {
@@ -367,7 +367,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		params[ap.check] = "true"
 		limit = e.auditLimitOf(2 * e.configuredAuditLimit())
 	}
-	res, err := e.runAudit(p, status, params, "audit", "audit", limit)
+	res, err := e.runAudit(p, status, params, ws, "audit", "audit", limit)
 	if err != nil {
 		return nil, err
 	}
@@ -470,11 +470,16 @@ func countTrue(b []bool) int {
 }
 
 // runAudit runs the audit plugin on pattern status of p with params; step
-// names it in the progress display.
-func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, params map[string]string, jobID, step string, limit time.Duration) (*pluginsdk.Result, error) {
+// names it in the progress display. ws are the witnesses of the method
+// that made the pattern (cells of p), passed to an audit plugin that reads
+// them (contract 1.6), which checks each before it uses it.
+func (e *engine) runAudit(p *pluginsdk.Problem, status []cellstatus.Status, params map[string]string, ws []pluginsdk.Witness, jobID, step string, limit time.Duration) (*pluginsdk.Result, error) {
 	ap := *p
 	ap.Cells.Status = status
-	res, err := e.protect(e.ctx, pluginclient.Job{Method: AuditMethod, Problem: &ap, JobID: jobID, Params: params,
+	if ref, _ := e.cfg.Protector.Method(AuditMethod); ref.Minor < wire.MinorWitnesses {
+		ws = nil
+	}
+	res, err := e.protect(e.ctx, pluginclient.Job{Method: AuditMethod, Problem: &ap, JobID: jobID, Params: params, Witnesses: ws,
 		Limits:     pluginsdk.Limits{TimeLimit: limit, Threads: e.auditThreads()},
 		OnProgress: func(pr pluginsdk.Progress) { e.progress(barStep(step, pr), pr.Fraction) }})
 	if err != nil {

@@ -252,7 +252,7 @@ func (e *engine) auditViews() error {
 	}
 	e.logf("Start of the audit of the confidential views: %d cells, %d hidden, %d primary cells; time limit %s",
 		p.NumCells(), hiddenCells(p), all, limit.Round(time.Millisecond))
-	res, err := e.runAudit(p, p.Cells.Status, params, "audit-views", "audit (confidential views)", limit)
+	res, err := e.runAudit(p, p.Cells.Status, params, nil, "audit-views", "audit (confidential views)", limit)
 	if err != nil {
 		return err
 	}

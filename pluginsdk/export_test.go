@@ -23,3 +23,6 @@ func (d *ProblemDecoder) Problem() *Problem {
 
 // SendResult is sendResult.
 var SendResult = sendResult
+
+// Witnesses returns the witnesses the stream carried.
+func (d *ProblemDecoder) Witnesses() []Witness { return d.a.witnesses }

@@ -400,6 +400,10 @@ type Request struct {
 	Params Params
 	// Limits bound the job.
 	Limits Limits
+	// Witnesses are the witnesses the host passes on with the problem
+	// (contract 1.6): to an audit, those the method that made the pattern
+	// returned. Nil for any other method, and from a host before 1.6.
+	Witnesses []Witness
 	// JobID identifies the job in the host's logs.
 	JobID string
 	// Log writes to the host's log, tagged with plugin, method and job. Never
@@ -452,6 +456,10 @@ type Result struct {
 	// Published holds table-level parameters released with the result
 	// (ECTA's α and β); nil for none.
 	Published *Published
+	// Witnesses are the method's evidence that primaries of its result
+	// are protected (see [Witness]); optional. The SDK sends them only to
+	// a host that accepts them (contract 1.6).
+	Witnesses []Witness
 }
 
 // Outcome is the domain result of a job.

@@ -144,18 +144,18 @@ func (s *server) Protect(stream grpc.BidiStreamingServer[sdcpb.ProtectRequest, s
 	hdr, problem := asm.hdr, asm.p
 	m, ok := s.method(hdr.GetMethod())
 	if !ok {
-		return sendResult(&Result{Outcome: OutcomeInvalidParams, Diagnostics: []Diagnostic{unknownMethod(hdr.GetMethod())}}, 0, s.chunk, send)
+		return sendResult(&Result{Outcome: OutcomeInvalidParams, Diagnostics: []Diagnostic{unknownMethod(hdr.GetMethod())}}, 0, s.chunk, false, send)
 	}
 	params, diags := ValidateParams(m, hdr.GetParams())
 	if hasErrors(diags) {
-		return sendResult(&Result{Outcome: OutcomeInvalidParams, Diagnostics: diags}, 0, s.chunk, send)
+		return sendResult(&Result{Outcome: OutcomeInvalidParams, Diagnostics: diags}, 0, s.chunk, false, send)
 	}
 	log := s.log.With().Str("method", m.Info().Code).Str("job", hdr.GetJobId()).Logger()
 	ctx, closeItems := s.itemContext(ctx, hdr.GetItemService(), log)
 	defer closeItems()
 	prog := newProgressPump(send)
 	req := &Request{Method: hdr.GetMethod(), Problem: problem, Params: params,
-		Limits: limitsFromProto(hdr.GetLimits()), JobID: hdr.GetJobId(), Log: log, progress: prog.set}
+		Limits: limitsFromProto(hdr.GetLimits()), Witnesses: asm.witnesses, JobID: hdr.GetJobId(), Log: log, progress: prog.set}
 	log.Debug().Int("cells", problem.NumCells()).Int("relations", problem.NumRelations()).Msg("protect started")
 	res, err := m.Protect(ctx, req)
 	prog.stop()
@@ -165,7 +165,7 @@ func (s *server) Protect(stream grpc.BidiStreamingServer[sdcpb.ProtectRequest, s
 	res = s.finishResult(m, problem, res, err, diags)
 	res.Stats.WallTime = time.Since(start)
 	log.Debug().Str("outcome", res.Outcome.String()).Dur("took", res.Stats.WallTime).Msg("protect finished")
-	return sendResult(res, problem.NumCells(), s.chunk, send)
+	return sendResult(res, problem.NumCells(), s.chunk, hdr.GetClientCapabilities().GetAcceptsWitnesses(), send)
 }
 
 // itemContext returns ctx with the host's item service as the job's item

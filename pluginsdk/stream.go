@@ -21,6 +21,8 @@ type problemAssembler struct {
 	relations int64
 	first     bool // the first cell block fixes which columns are present
 	present   [20]bool
+	witnesses []Witness
+	wdec      wire.WitnessDecoder
 }
 
 const (
@@ -28,6 +30,7 @@ const (
 	stageCells
 	stageLinks
 	stageRelations
+	stageWitnesses
 	stageDone
 )
 
@@ -54,11 +57,20 @@ func (a *problemAssembler) add(m *sdcpb.ProtectRequest) (done bool, err error) {
 		a.stage = stageLinks
 		return false, a.linkBlock(k.Links)
 	case *sdcpb.ProtectRequest_Relations:
-		if a.stage == stageHeader {
-			return false, wire.StreamErr("relation block before header")
+		if a.stage == stageHeader || a.stage == stageWitnesses {
+			return false, wire.StreamErr("relation block out of order")
 		}
 		a.stage = stageRelations
 		return false, a.relationBlock(k.Relations)
+	case *sdcpb.ProtectRequest_Witnesses:
+		if a.stage == stageHeader {
+			return false, wire.StreamErr("witness block before header")
+		}
+		a.stage = stageWitnesses
+		a.wdec.Cells = int(a.hdr.GetCellCount())
+		return false, a.wdec.Add(k.Witnesses, func(t int, cells []int, deltas []float64) {
+			a.witnesses = append(a.witnesses, Witness{Cell: t, Cells: cells, Deltas: deltas})
+		})
 	case *sdcpb.ProtectRequest_End:
 		if a.stage == stageHeader {
 			return false, wire.StreamErr("end of input before header")
@@ -237,8 +249,9 @@ func (a *problemAssembler) finish() error {
 	return nil
 }
 
-// sendResult streams res for n cells as ResultBlocks followed by Completed.
-func sendResult(res *Result, n, chunk int, send func(*sdcpb.ProtectResponse) error) error {
+// sendResult streams res for n cells as ResultBlocks, then its witnesses
+// when the host accepts them (witnesses), followed by Completed.
+func sendResult(res *Result, n, chunk int, witnesses bool, send func(*sdcpb.ProtectResponse) error) error {
 	if chunk <= 0 {
 		chunk = wire.DefaultChunkBytes
 	}
@@ -264,6 +277,15 @@ func sendResult(res *Result, n, chunk int, send func(*sdcpb.ProtectResponse) err
 				blk.Verdict, blk.VerdictReason = verdictsToProto(res.Verdicts[a:b])
 			}
 			if err := send(&sdcpb.ProtectResponse{Kind: &sdcpb.ProtectResponse_Result{Result: blk}}); err != nil {
+				return err
+			}
+		}
+		if witnesses {
+			ws := res.Witnesses
+			get := func(i int) (int, []int, []float64) { return ws[i].Cell, ws[i].Cells, ws[i].Deltas }
+			if _, err := wire.SendWitnesses(len(ws), get, wire.WitnessBudget(n), chunk, func(b *sdcpb.WitnessBlock) error {
+				return send(&sdcpb.ProtectResponse{Kind: &sdcpb.ProtectResponse_Witnesses{Witnesses: b}})
+			}); err != nil {
 				return err
 			}
 		}

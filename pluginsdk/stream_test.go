@@ -181,7 +181,7 @@ func TestResultRoundTrip(t *testing.T) {
 		res.Values[i] = float64(i) / 3
 	}
 	asm := pluginclient.NewResultDecoder(n, nil)
-	err := pluginsdk.SendResult(res, n, 100, func(m *sdcpb.ProtectResponse) error { return asm.Add(m) })
+	err := pluginsdk.SendResult(res, n, 100, false, func(m *sdcpb.ProtectResponse) error { return asm.Add(m) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestResultRoundTrip(t *testing.T) {
 	}
 	// A completion that leaves cells without results is a violation.
 	short := pluginclient.NewResultDecoder(n+1, nil)
-	err = pluginsdk.SendResult(res, n, 100, func(m *sdcpb.ProtectResponse) error { return short.Add(m) })
+	err = pluginsdk.SendResult(res, n, 100, false, func(m *sdcpb.ProtectResponse) error { return short.Add(m) })
 	if !errors.Is(err, wire.ErrStream) {
 		t.Errorf("short result: err = %v, want a stream violation", err)
 	}
@@ -250,7 +250,7 @@ func TestVerdictRoundTrip(t *testing.T) {
 		res.Verdicts[i] = kinds[i%len(kinds)]
 	}
 	var msgs []*sdcpb.ProtectResponse
-	if err := pluginsdk.SendResult(res, n, 100, func(m *sdcpb.ProtectResponse) error { msgs = append(msgs, m); return nil }); err != nil {
+	if err := pluginsdk.SendResult(res, n, 100, false, func(m *sdcpb.ProtectResponse) error { msgs = append(msgs, m); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(msgs) < 10 {

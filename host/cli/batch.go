@@ -156,7 +156,7 @@ func (p *protector) Method(code string) (batch.MethodRef, bool) {
 	if !ok {
 		return batch.MethodRef{}, false
 	}
-	return batch.MethodRef{Info: info, Plugin: e.Info.Name, Version: e.Info.Version}, true
+	return batch.MethodRef{Info: info, Plugin: e.Info.Name, Version: e.Info.Version, Minor: e.Info.ProtocolMinor}, true
 }
 
 // Unavailable says why no plugin serves code (batch.Unavailabler).

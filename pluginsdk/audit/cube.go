@@ -48,6 +48,12 @@ import (
 // gives only a part of the attacker's interval. Tables that are not
 // products (linked tables, relations given without dimensions) get no
 // certificates.
+//
+// The witnesses of the method that made the pattern (Options.Witnesses,
+// contract 1.6) are change vectors of the same kind with arbitrary
+// movements, on any table: each is checked by the same checkCertificate,
+// one that fails is ignored (Counts.WitnessRejected), and the tables of
+// those that pass join the certificates' (proveByWitnesses).
 
 // cubeCandidates is the most kernel vectors kept per dimension and
 // primary, and cubeTuples the most of their products evaluated per
@@ -78,7 +84,10 @@ type cubeTable struct {
 type cubeStage struct {
 	in     *input
 	tables []*cubeTable // nil for a table without product form
-	relsOf *numeric.CSC
+	// product: some table is in product form (hypercube certificates are
+	// searched; else only the method's witnesses are checked).
+	product bool
+	relsOf  *numeric.CSC
 	// fixed marks the cells a certificate may not move (besides the
 	// primary it proves): published cells and the colluding singletons.
 	fixed []bool
@@ -96,22 +105,28 @@ type cubeResult struct {
 	count          int
 	seenLo, seenHi []float64
 	mu             sync.Mutex
+	// witnessed counts the primaries (of count) proven once the method's
+	// witnesses were checked (witness.go's proveByWitnesses), rejected the
+	// witnesses that failed the check.
+	witnessed, rejected int
 }
 
 // newCubeStage returns the certificate stage of the audit, nil when no
-// table of p is in product form.
+// table of p is in product form and no witness was given (or p has no
+// relations).
 func (in *input) newCubeStage() *cubeStage {
 	p := in.p
-	if len(p.Tables) == 0 || len(p.Cells.Coords) == 0 || len(p.Links.Cell) > 0 || in.rel.Len() == 0 {
+	if in.rel.Len() == 0 {
 		return nil
 	}
 	cs := &cubeStage{in: in, tables: make([]*cubeTable, len(p.Tables))}
-	any := false
-	for t := range p.Tables {
-		cs.tables[t] = newCubeTable(p, t)
-		any = any || cs.tables[t] != nil
+	if len(p.Tables) > 0 && len(p.Cells.Coords) > 0 && len(p.Links.Cell) == 0 {
+		for t := range p.Tables {
+			cs.tables[t] = newCubeTable(p, t)
+			cs.product = cs.product || cs.tables[t] != nil
+		}
 	}
-	if !any {
+	if !cs.product && len(in.opts.Witnesses) == 0 {
 		return nil
 	}
 	n := p.NumCells()
@@ -165,11 +180,14 @@ func (in *input) proveByCubes(ctx context.Context, only []bool, start time.Time)
 	}
 	cs := in.newCubeStage()
 	if cs == nil || !in.additive() {
+		// A table that is not additive gets no certificate: its witnesses
+		// are not used.
+		res.rejected = len(in.opts.Witnesses)
 		return res, nil
 	}
 	var targets []int
 	for i := range n {
-		if in.status[i].IsSuppressed() && in.canonical(i) && (only == nil || only[i]) && cs.tables[in.p.TableOf(i)] != nil {
+		if cs.product && !in.opts.noCube && in.status[i].IsSuppressed() && in.canonical(i) && (only == nil || only[i]) && cs.tables[in.p.TableOf(i)] != nil {
 			targets = append(targets, i)
 		}
 	}
@@ -201,6 +219,9 @@ func (in *input) proveByCubes(ctx context.Context, only []bool, start time.Time)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
+	}
+	if len(in.opts.Witnesses) > 0 {
+		cs.proveByWitnesses(ctx, only, res, start)
 	}
 	for _, ok := range res.proven {
 		if ok {
@@ -241,10 +262,14 @@ func (cr *cubeResult) witness(v []float64, c cubeCert) {
 		step  float64
 	}{{c.upCells, c.upSigns, c.up}, {c.downCells, c.downSigns, -c.down}} {
 		for k, cell := range x.cells {
-			z := v[cell] + x.step*float64(x.signs[k])
-			cr.seenLo[cell], cr.seenHi[cell] = math.Min(cr.seenLo[cell], z), math.Max(cr.seenHi[cell], z)
+			cr.see(cell, v[cell]+x.step*float64(x.signs[k]))
 		}
 	}
+}
+
+// see records that a checked table gives cell the value z (under mu).
+func (cr *cubeResult) see(cell int, z float64) {
+	cr.seenLo[cell], cr.seenHi[cell] = math.Min(cr.seenLo[cell], z), math.Max(cr.seenHi[cell], z)
 }
 
 // merge puts the primaries certified into r, the report of the audit in
@@ -262,7 +287,8 @@ func (cr *cubeResult) merge(r *Report, in *input) {
 		ct.Primaries++
 		ct.Protected++
 	}
-	ct.Cube = cr.count
+	ct.Cube = cr.count - cr.witnessed
+	ct.Witness, ct.WitnessRejected = cr.witnessed, cr.rejected
 }
 
 // cubeCand is one kernel vector of one dimension: codes with signs ±1,
@@ -279,14 +305,15 @@ type cubeCand struct {
 type cubeScratch struct {
 	cands [][]cubeCand
 	ranks []int
-	// sign is the change vector of the certificate being checked, per
-	// cell; relSeen marks the relations checked.
-	sign    map[int]int8
+	// delta is the change vector being checked, per cell; relSeen marks
+	// the relations checked; deltas is room for a certificate's vector.
+	delta   map[int]float64
 	relSeen map[int32]bool
+	deltas  []float64
 }
 
 func newCubeScratch() *cubeScratch {
-	return &cubeScratch{sign: map[int]int8{}, relSeen: map[int32]bool{}}
+	return &cubeScratch{delta: map[int]float64{}, relSeen: map[int32]bool{}}
 }
 
 // cubeNeeds are the steps a primary's certificates must reach: up and
@@ -310,8 +337,7 @@ type cubeCert struct {
 func (cs *cubeStage) prove(p int, sc *cubeScratch) (verdict.Verdict, cubeCert, bool) {
 	in := cs.in
 	cert, ok := cs.find(p, sc)
-	if !ok || cs.checkCertificate(p, cert.upCells, cert.upSigns, cert.up, sc) != nil ||
-		cs.checkCertificate(p, cert.downCells, cert.downSigns, -cert.down, sc) != nil {
+	if !ok || !cs.moves(p, cert.upCells, cert.upSigns, cert.up, sc) || !cs.moves(p, cert.downCells, cert.downSigns, -cert.down, sc) {
 		return verdict.Verdict{}, cubeCert{}, false
 	}
 	v := in.p.Cells.Value[p]
@@ -591,42 +617,59 @@ func (ct *cubeTable) corners(coords []int32, base int, cands [][]cubeCand, ranks
 	}
 }
 
-// checkCertificate checks by arithmetic that the change vector x (cells
-// with signs ±1) proves that primary p reaches v_p + step (step > 0) or
-// v_p + step (step < 0, the minimum): x_p = 1; every other cell of x
-// hidden and not fixed (no published cell, no colluding singleton);
-// A x = 0 on every relation touching x, to the relative slack of its
-// terms; and the table y + step·x (y the true values) within the
-// a-priori bounds and satisfying those relations, within the audit
-// tolerance, as an LP's solution is checked (attack.point). It does not
-// trust the construction of x: nil means x certifies.
-func (cs *cubeStage) checkCertificate(p int, cells []int, signs []int8, step float64, sc *cubeScratch) error {
+// moves reports whether the certificate (cells with signs, scaled by
+// step) passes checkCertificate and moves p by step.
+func (cs *cubeStage) moves(p int, cells []int, signs []int8, step float64, sc *cubeScratch) bool {
+	return cs.checkCertificate(p, cells, cs.scaled(signs, step, sc), sc) == nil && sc.delta[p] == step
+}
+
+// scaled returns step times signs, in sc's room.
+func (cs *cubeStage) scaled(signs []int8, step float64, sc *cubeScratch) []float64 {
+	sc.deltas = sc.deltas[:0]
+	for _, g := range signs {
+		sc.deltas = append(sc.deltas, step*float64(g))
+	}
+	return sc.deltas
+}
+
+// checkCertificate checks by arithmetic that the change vector d (cells
+// with their movements deltas: a hypercube certificate scaled by its
+// step, or a method's witness) proves that primary p can take the value
+// v_p + d_p: d_p ≠ 0; every other cell of d hidden and not fixed (no
+// published cell, no colluding singleton); every relation touching d
+// balanced (A d = 0 to the audit tolerance, which a ±1 vector meets
+// exactly); and the table y + d (y the true values) within the a-priori
+// bounds and satisfying those relations, within the audit tolerance, as
+// an LP's solution is checked (attack.point). It does not trust the
+// construction of d: nil means d certifies.
+func (cs *cubeStage) checkCertificate(p int, cells []int, deltas []float64, sc *cubeScratch) error {
 	in := cs.in
 	n := in.p.NumCells()
-	clear(sc.sign)
+	clear(sc.delta)
 	clear(sc.relSeen)
-	if len(cells) != len(signs) || math.IsNaN(step) || math.IsInf(step, 0) {
-		return fmt.Errorf("%w: %d cells, %d signs, step %v", errCertificate, len(cells), len(signs), step)
+	if len(cells) != len(deltas) || len(cells) == 0 {
+		return fmt.Errorf("%w: %d cells, %d deltas", errCertificate, len(cells), len(deltas))
 	}
 	v := in.p.Cells.Value
 	for q, c := range cells {
 		if c < 0 || c >= n {
 			return fmt.Errorf("%w: cell %d missing", errCertificate, c)
 		}
-		if _, dup := sc.sign[c]; dup || (signs[q] != 1 && signs[q] != -1) {
-			return fmt.Errorf("%w: cell %d repeated or sign %d", errCertificate, c, signs[q])
+		d := deltas[q]
+		if _, dup := sc.delta[c]; dup || math.IsNaN(d) || math.IsInf(d, 0) {
+			return fmt.Errorf("%w: cell %d repeated or delta %v", errCertificate, c, d)
 		}
 		if (c != p && cs.fixed[c]) || !in.status[c].IsSuppressed() {
 			return fmt.Errorf("%w: cell %d is known to the attacker", errCertificate, c)
 		}
-		z := v[c] + step*float64(signs[q])
+		z := v[c] + d
 		if z < in.lo[c]-in.tol || z > in.hi[c]+in.tol {
 			return fmt.Errorf("%w: cell %d moved to %g outside its bounds [%g, %g]", errCertificate, c, z, in.lo[c], in.hi[c])
 		}
-		sc.sign[c] = signs[q]
+		sc.delta[c] = d
 	}
-	if sc.sign[p] != 1 {
-		return fmt.Errorf("%w: the primary %d does not move by 1", errCertificate, p)
+	if sc.delta[p] == 0 {
+		return fmt.Errorf("%w: the primary %d does not move", errCertificate, p)
 	}
 	for _, c := range cells {
 		rels, _ := cs.relsOf.Col(c)
@@ -635,7 +678,7 @@ func (cs *cubeStage) checkCertificate(p int, cells []int, signs []int8, step flo
 				continue
 			}
 			sc.relSeen[k] = true
-			if err := cs.checkRelation(int(k), step, sc); err != nil {
+			if err := cs.checkRelation(int(k), sc); err != nil {
 				return err
 			}
 		}
@@ -644,28 +687,99 @@ func (cs *cubeStage) checkCertificate(p int, cells []int, signs []int8, step flo
 }
 
 // checkRelation checks relation k against the change vector in sc: its
-// terms in x sum to 0 (to their relative slack), and the moved table
+// terms in d sum to 0 (to the audit tolerance), and the moved table
 // satisfies it within the audit tolerance.
-func (cs *cubeStage) checkRelation(k int, step float64, sc *cubeScratch) error {
+func (cs *cubeStage) checkRelation(k int, sc *cubeScratch) error {
 	in := cs.in
 	v := in.p.Cells.Value
 	cells, coef := in.rel.Terms(k)
-	var ax, size, res ksum
+	var ax, res ksum
 	res.add(-in.rel.Rhs(k))
 	for q, c := range cells {
 		z := v[c]
-		if s, ok := sc.sign[c]; ok {
-			ax.add(coef[q] * float64(s))
-			size.add(math.Abs(coef[q]))
-			z += step * float64(s)
+		if d, ok := sc.delta[c]; ok {
+			ax.add(coef[q] * d)
+			z += d
 		}
 		res.add(coef[q] * z)
 	}
-	if math.Abs(ax.sum()) > numeric.Slack(size.sum()) {
-		return fmt.Errorf("%w: relation %d: A x = %g", errCertificate, k, ax.sum())
+	if math.Abs(ax.sum()) > in.tol {
+		return fmt.Errorf("%w: relation %d: A d = %g", errCertificate, k, ax.sum())
 	}
 	if math.Abs(res.sum()) > in.tol {
 		return fmt.Errorf("%w: relation %d: the moved table is off by %g", errCertificate, k, res.sum())
 	}
 	return nil
+}
+
+// proveByWitnesses checks the method's witnesses (Options.Witnesses) on
+// the workers, until Options.TimeLimit (from start) runs out (the
+// witnesses left then are not used: counted with the rejected), and
+// proves the targets (hidden canonical primaries, narrowed to only when
+// non-nil) not proven yet whose protection interval the checked tables
+// span, together with the certificates' tables in res. A checked witness
+// of a cell that is not fixed is a feasible table of every attacker
+// problem: it is recorded for every cell it moves. One of a colluding
+// singleton moves that singleton, which the others' problems fix: it
+// counts for the singleton alone. What it proves does not depend on the
+// order the witnesses are checked in.
+func (cs *cubeStage) proveByWitnesses(ctx context.Context, only []bool, res *cubeResult, start time.Time) {
+	in := cs.in
+	v := in.p.Cells.Value
+	ws := in.opts.Witnesses
+	own := map[int][2]float64{}
+	var next, accepted atomic.Int64
+	var wg sync.WaitGroup
+	const chunk = 16
+	for range min(in.opts.workers(), max(1, len(ws)/chunk)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := newCubeScratch()
+			for {
+				k := int(next.Add(chunk)) - chunk
+				if k >= len(ws) {
+					return
+				}
+				if ctx.Err() != nil || (in.opts.TimeLimit > 0 && time.Since(start) >= in.opts.TimeLimit) {
+					return
+				}
+				for _, w := range ws[k:min(len(ws), k+chunk)] {
+					if cs.checkCertificate(w.Cell, w.Cells, w.Deltas, sc) != nil {
+						continue
+					}
+					accepted.Add(1)
+					res.mu.Lock()
+					if cs.fixed[w.Cell] {
+						z := v[w.Cell] + sc.delta[w.Cell]
+						r, ok := own[w.Cell]
+						if !ok {
+							r = [2]float64{z, z}
+						}
+						own[w.Cell] = [2]float64{math.Min(r[0], z), math.Max(r[1], z)}
+					} else {
+						for q, c := range w.Cells {
+							res.see(c, v[c]+w.Deltas[q])
+						}
+					}
+					res.mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	res.rejected = len(ws) - int(accepted.Load())
+	for i := range in.p.NumCells() {
+		if res.proven[i] || !in.status[i].IsSuppressed() || !in.canonical(i) || (only != nil && !only[i]) {
+			continue
+		}
+		lo, hi := math.Min(v[i], res.seenLo[i]), math.Max(v[i], res.seenHi[i])
+		if r, ok := own[i]; ok {
+			lo, hi = math.Min(lo, r[0]), math.Max(hi, r[1])
+		}
+		if pv := verdict.Interval(v[i], in.levels(i), lo, hi, in.tol); pv.Kind == verdict.Protected {
+			res.proven[i], res.verdicts[i] = true, pv
+			res.witnessed++
+		}
+	}
 }

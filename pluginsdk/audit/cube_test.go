@@ -110,7 +110,7 @@ func someCertificate(t *testing.T, in *input) (*cubeStage, int, cubeCert) {
 			continue
 		}
 		if cert, ok := cs.find(i, sc); ok && len(cert.upCells) > 2 {
-			if err := cs.checkCertificate(i, cert.upCells, cert.upSigns, cert.up, sc); err != nil {
+			if err := cs.checkCertificate(i, cert.upCells, cs.scaled(cert.upSigns, cert.up, sc), sc); err != nil {
 				t.Fatalf("primary %d: the certificate found fails its check: %v", i, err)
 			}
 			return cs, i, cert
@@ -155,7 +155,7 @@ func TestCubeCertificateRejected(t *testing.T) {
 				k--
 			}
 			return append(c[:k], c[k+1:]...), append(s[:k], s[k+1:]...), cert.up, nil
-		}, "A x"},
+		}, "A d"},
 		{"sign flipped", func(c []int, s []int8) ([]int, []int8, float64, func()) {
 			for k := range c {
 				if c[k] != prim {
@@ -164,11 +164,11 @@ func TestCubeCertificateRejected(t *testing.T) {
 				}
 			}
 			return c, s, cert.up, nil
-		}, "A x"},
+		}, "A d"},
 		{"primary not moved", func(c []int, s []int8) ([]int, []int8, float64, func()) {
 			for k := range c {
 				if c[k] == prim {
-					s[k] = -1
+					s[k] = 0
 				}
 			}
 			return c, s, cert.up, nil
@@ -186,12 +186,12 @@ func TestCubeCertificateRejected(t *testing.T) {
 			return c, s, 2*in.hi[prim] + 1, nil
 		}, "outside its bounds"},
 	} {
-		if err := cs.checkCertificate(prim, cert.upCells, cert.upSigns, cert.up, sc); err != nil {
+		if err := cs.checkCertificate(prim, cert.upCells, cs.scaled(cert.upSigns, cert.up, sc), sc); err != nil {
 			t.Fatalf("%s: the intact certificate is rejected: %v", tc.name, err)
 		}
 		c, s := clone()
 		c, s, step, undo := tc.mutate(c, s)
-		err := cs.checkCertificate(prim, c, s, step, sc)
+		err := cs.checkCertificate(prim, c, cs.scaled(s, step, sc), sc)
 		if undo != nil {
 			undo()
 		}
@@ -234,7 +234,7 @@ func TestCubeColludersFixed(t *testing.T) {
 	if !cs.fixed[other] {
 		t.Fatalf("the colluding singleton %d is not fixed", other)
 	}
-	if err := cs.checkCertificate(prim, cert.upCells, cert.upSigns, cert.up, newCubeScratch()); err == nil {
+	if err := cs.checkCertificate(prim, cert.upCells, cs.scaled(cert.upSigns, cert.up, newCubeScratch()), newCubeScratch()); err == nil {
 		t.Error("a certificate moving a colluding singleton was accepted")
 	}
 	if !cs.open(other, other) {
@@ -451,7 +451,7 @@ func checkRandomCertificates(t *testing.T, seed uint64, shape uint8, share float
 			signs []int8
 			step  float64
 		}{{cert.upCells, cert.upSigns, cert.up}, {cert.downCells, cert.downSigns, -cert.down}} {
-			if cs.checkCertificate(i, x.cells, x.signs, x.step, sc) != nil {
+			if cs.checkCertificate(i, x.cells, cs.scaled(x.signs, x.step, sc), sc) != nil {
 				continue
 			}
 			verifyIndependently(t, p, st, &rel, in, i, x.cells, x.signs, x.step)

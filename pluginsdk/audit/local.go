@@ -332,6 +332,7 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 	sub, subStatus, local := sb.build()
 	o := in.opts
 	o.Threads, o.Bounds, o.Tolerance, o.OnProgress, o.LocalCells, o.Scope = 1, BoundsAuto, in.tol, nil, -1, ScopeTable
+	o.Witnesses, o.OnWitness = nil, nil // cells of the whole table (cube.go, below)
 	// A local audit proves protection only: a large sub-problem's targets
 	// that its capped witness LPs leave open get no LPs of their own.
 	o.proofOnly = true
@@ -344,9 +345,16 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 	o.onWitness = func(cols []int, x []float64) {
 		mu.Lock()
 		defer mu.Unlock()
+		var cells []int
 		for q, j := range cols {
 			c := sb.cells[j]
 			res.seenLo[c], res.seenHi[c] = math.Min(res.seenLo[c], x[q]), math.Max(res.seenHi[c], x[q])
+			if in.opts.OnWitness != nil {
+				cells = append(cells, c)
+			}
+		}
+		if in.opts.OnWitness != nil {
+			in.opts.OnWitness(cells, x)
 		}
 	}
 	if o.TimeLimit > 0 {

@@ -3,6 +3,8 @@ package audit
 import (
 	"runtime"
 	"time"
+
+	"github.com/sdcengine/argus/pluginsdk"
 )
 
 // BoundsMode selects the a-priori bounds the attacker knows.
@@ -135,6 +137,22 @@ type Options struct {
 	// Scope is where verdict mode judges its targets: ScopeTable (the
 	// default) or ScopeLocal.
 	Scope Scope
+	// Witnesses are the witnesses of the method that made the pattern
+	// (pluginsdk.Witness), used in verdict mode: each is checked by
+	// arithmetic as a hypercube certificate is (cube.go), and one that
+	// fails is ignored (Counts.WitnessRejected). The checked ones are
+	// feasible tables, which prove the primaries whose protection interval
+	// they span before any LP and spare the LPs of the directions they
+	// show. Verdicts are the same with or without them.
+	Witnesses []pluginsdk.Witness
+	// OnWitness, if set, receives every feasible table the
+	// audit verified (its local proofs' and LPs' points): the cells of the
+	// sub-problem or component and their values there, every other cell
+	// at its true value. Such a table, less the true values, is a witness
+	// (pluginsdk.Witness) of each primary it moves, which a method may
+	// return with its pattern. It may be called from several goroutines
+	// at once; cells and x must not be kept (copy them).
+	OnWitness func(cells []int, x []float64)
 
 	// noDifferencing and noReuse switch off the shortcuts, for tests.
 	noDifferencing, noReuse bool

@@ -86,6 +86,11 @@ type Counts struct {
 	// Cube counts the primaries proven protected by hypercube
 	// certificates, checked by arithmetic before any LP (cube.go).
 	Cube int
+	// Witness counts the primaries proven protected once the witnesses of
+	// the method that made the pattern (Options.Witnesses) were checked,
+	// before any LP; WitnessRejected the witnesses that failed the check
+	// (ignored).
+	Witness, WitnessRejected int
 	// Differenced counts hidden cells settled by differencing alone.
 	Differenced int
 	// Components is the number of LP components; LargestComponent the

@@ -30,6 +30,9 @@ func Suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 // (input.colluding; nil: found from p).
 func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.Status, opts Options, colluding []bool) (*Report, error) {
 	start := time.Now()
+	if opts.OnWitness != nil && opts.onWitness == nil {
+		opts.onWitness = opts.OnWitness
+	}
 	in, err := prepare(p, status, opts)
 	if err != nil {
 		return nil, err
@@ -51,13 +54,16 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 		return nil, fmt.Errorf("audit: %w: ScopeLocal needs verdict mode with local proofs", errInput)
 	}
 	var cube *cubeResult
-	if opts.Mode == ModeVerdicts && !opts.noCube {
+	if opts.Mode == ModeVerdicts && (!opts.noCube || len(opts.Witnesses) > 0) {
 		// Certificates checked by arithmetic first: the primaries they
 		// prove get no LP.
 		if cube, err = in.proveByCubes(ctx, only, start); err != nil {
 			return nil, err
 		}
 		only = without(only, cube.proven, cube.count, n)
+		if len(opts.Witnesses) > 0 {
+			in.seen = cube
+		}
 	}
 	var loc *localResult
 	if opts.Mode == ModeVerdicts && opts.LocalCells >= 0 {
@@ -306,6 +312,10 @@ type input struct {
 	// relsOf is the relations of every cell (relationsOf), nil until
 	// needed.
 	relsOf *numeric.CSC
+	// seen, when set, holds the tables the certificates and the method's
+	// checked witnesses gave (cube.go): the whole table's attack starts
+	// from them.
+	seen *cubeResult
 }
 
 func prepare(p *pluginsdk.Problem, status []cellstatus.Status, opts Options) (*input, error) {
@@ -455,6 +465,9 @@ func (in *input) verdicts(a *attack) error {
 		w.seenLo, w.seenHi = math.Inf(1), math.Inf(-1)
 		if !a.target[i] {
 			continue
+		}
+		if in.seen != nil {
+			w.seenLo, w.seenHi = in.seen.seenLo[i], in.seen.seenHi[i]
 		}
 		if in.status[i].IsPrimary() {
 			w.lo, w.hi, w.width = v[i]-in.lpl[i]+a.tol, v[i]+in.upl[i]-a.tol, math.Max(in.spl[i]-a.tol, 2*a.tol)

@@ -84,6 +84,11 @@ type Job struct {
 	// (contract 1.4: the host's work queue); without it, or over a
 	// connection without go-plugin's broker, the plugin runs them itself.
 	Items pluginsdk.ItemRunner
+	// Witnesses are passed on to the plugin with the problem (contract
+	// 1.6): for an audit, those of the method that made the pattern. Set
+	// them only for a plugin of contract minor wire.MinorWitnesses or
+	// later; an earlier one refuses the stream.
+	Witnesses []pluginsdk.Witness
 	// itemService is the broker id of the job's item service (0: none),
 	// set by Protect for the header.
 	itemService uint32

@@ -61,14 +61,14 @@ func header(job Job) *sdcpb.Header {
 		Method: job.Method, Params: job.Params, JobId: job.JobID,
 		CellCount: int64(p.NumCells()), RelationCount: int64(p.NumRelations()), TermCount: int64(len(p.Relations.Cell)),
 		Tables: tablesToProto(p.Tables), Limits: limitsToProto(job.Limits),
-		ClientCapabilities: &sdcpb.ClientCapabilities{MaxMessageBytes: 0, AcceptsPartialResults: true, WantsProgress: job.OnProgress != nil},
+		ClientCapabilities: &sdcpb.ClientCapabilities{MaxMessageBytes: 0, AcceptsPartialResults: true, WantsProgress: job.OnProgress != nil, AcceptsWitnesses: true},
 		Decimals:           int32(p.Decimals), TopN: int32(p.TopN), HoldingTopN: int32(p.HoldingTopN),
 		LinkCount: int64(len(p.Links.Cell)), Response: p.Response, ItemService: job.itemService,
 	}
 }
 
 // EncodeProblem streams job as Header, CellBlocks, LinkBlocks,
-// RelationBlocks and EndOfInput, each payload at most about chunk bytes
+// RelationBlocks, WitnessBlocks (job.Witnesses) and EndOfInput, each payload at most about chunk bytes
 // (wire.DefaultChunkBytes when chunk ≤ 0). The job's texts must already be
 // valid UTF-8 (see text.go).
 func EncodeProblem(job Job, chunk int, send func(*sdcpb.ProtectRequest) error) error {
@@ -114,6 +114,13 @@ func EncodeProblem(job Job, chunk int, send func(*sdcpb.ProtectRequest) error) e
 		return err
 	}
 	if err := sendRelations(&p.Relations, chunk, send); err != nil {
+		return err
+	}
+	ws := job.Witnesses
+	get := func(i int) (int, []int, []float64) { return ws[i].Cell, ws[i].Cells, ws[i].Deltas }
+	if _, err := wire.SendWitnesses(len(ws), get, wire.WitnessBudget(p.NumCells()), chunk, func(b *sdcpb.WitnessBlock) error {
+		return send(&sdcpb.ProtectRequest{Kind: &sdcpb.ProtectRequest_Witnesses{Witnesses: b}})
+	}); err != nil {
 		return err
 	}
 	return send(&sdcpb.ProtectRequest{Kind: &sdcpb.ProtectRequest_End{End: &sdcpb.EndOfInput{}}})
@@ -175,12 +182,13 @@ type ResultDecoder struct {
 	res    pluginsdk.Result
 	done   bool
 	onProg func(pluginsdk.Progress)
+	wdec   wire.WitnessDecoder
 }
 
 // NewResultDecoder returns a decoder of the result for n cells; onProgress,
 // if not nil, receives the progress reports on the way.
 func NewResultDecoder(n int, onProgress func(pluginsdk.Progress)) *ResultDecoder {
-	return &ResultDecoder{n: n, onProg: onProgress}
+	return &ResultDecoder{n: n, onProg: onProgress, wdec: wire.WitnessDecoder{Cells: n}}
 }
 
 // Done reports whether the Completed message has arrived.
@@ -233,6 +241,13 @@ func (a *ResultDecoder) Add(m *sdcpb.ProtectResponse) error {
 			return wire.StreamErr("result block at %d: verdicts in some blocks only", a.next)
 		}
 		a.next += n
+	case *sdcpb.ProtectResponse_Witnesses:
+		if a.next != a.n {
+			return wire.StreamErr("witness block before the results of all %d cells", a.n)
+		}
+		return a.wdec.Add(k.Witnesses, func(t int, cells []int, deltas []float64) {
+			a.res.Witnesses = append(a.res.Witnesses, pluginsdk.Witness{Cell: t, Cells: cells, Deltas: deltas})
+		})
 	case *sdcpb.ProtectResponse_Completed:
 		c := k.Completed
 		a.done = true

@@ -1,6 +1,6 @@
 // The contract between the host and a protection-method plugin.
 //
-// Contract version 1.5 (major 1 = go-plugin protocol version 1 and this
+// Contract version 1.6 (major 1 = go-plugin protocol version 1 and this
 // package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
 // the protection verdicts of ResultBlock and the batch forms of ParamSpec;
 // the host acts on Capabilities.needs_frequency and max_dimensions, and the
@@ -26,6 +26,13 @@
 // falls back to the names those parameters have always had (mode, targets,
 // colluding_check); a host of an earlier minor sets them by those names,
 // which the audit plugin keeps.
+// Minor 6 added witnesses (WitnessBlock): a method returns, with its
+// pattern, change vectors it claims move the table feasibly, each for one
+// hidden primary and direction, and the host passes them to the audit,
+// which checks each by arithmetic and never trusts one that fails. A
+// method sends them only to a host that sets
+// ClientCapabilities.accepts_witnesses; a host sends them only to an audit
+// plugin of minor 6 or later. Without them everything is as in 1.5.
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new
@@ -34,8 +41,8 @@
 // package sdcplugin.v2 served beside v1 during a transition.
 //
 // Stream grammar of Protect:
-//   host -> plugin:  Header (CellBlock)* (LinkBlock)* (RelationBlock)* EndOfInput
-//   plugin -> host:  (Progress | ResultBlock)* Completed
+//   host -> plugin:  Header (CellBlock)* (LinkBlock)* (RelationBlock)* (WitnessBlock)* EndOfInput
+//   plugin -> host:  (Progress | ResultBlock | WitnessBlock)* Completed
 // Blocks of one kind arrive in increasing, contiguous order (first_cell,
 // first_relation). No message exceeds max_message_bytes (default 1 MiB of
 // payload; senders aim at about 1 MiB, never above 2 MiB). Nothing follows
@@ -1642,6 +1649,7 @@ type ProtectRequest struct {
 	//	*ProtectRequest_Relations
 	//	*ProtectRequest_End
 	//	*ProtectRequest_Links
+	//	*ProtectRequest_Witnesses
 	Kind          isProtectRequest_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1729,6 +1737,15 @@ func (x *ProtectRequest) GetLinks() *LinkBlock {
 	return nil
 }
 
+func (x *ProtectRequest) GetWitnesses() *WitnessBlock {
+	if x != nil {
+		if x, ok := x.Kind.(*ProtectRequest_Witnesses); ok {
+			return x.Witnesses
+		}
+	}
+	return nil
+}
+
 type isProtectRequest_Kind interface {
 	isProtectRequest_Kind()
 }
@@ -1753,6 +1770,12 @@ type ProtectRequest_Links struct {
 	Links *LinkBlock `protobuf:"bytes,5,opt,name=links,proto3,oneof"`
 }
 
+type ProtectRequest_Witnesses struct {
+	// Witnesses for the audit (contract 1.6): the host sends them only to
+	// an audit plugin of minor 6 or later.
+	Witnesses *WitnessBlock `protobuf:"bytes,6,opt,name=witnesses,proto3,oneof"`
+}
+
 func (*ProtectRequest_Header) isProtectRequest_Kind() {}
 
 func (*ProtectRequest_Cells) isProtectRequest_Kind() {}
@@ -1762,6 +1785,8 @@ func (*ProtectRequest_Relations) isProtectRequest_Kind() {}
 func (*ProtectRequest_End) isProtectRequest_Kind() {}
 
 func (*ProtectRequest_Links) isProtectRequest_Kind() {}
+
+func (*ProtectRequest_Witnesses) isProtectRequest_Kind() {}
 
 // Header opens a Protect stream; counts let the receiver preallocate.
 type Header struct {
@@ -2148,8 +2173,11 @@ type ClientCapabilities struct {
 	MaxMessageBytes       int64 `protobuf:"varint,1,opt,name=max_message_bytes,json=maxMessageBytes,proto3" json:"max_message_bytes,omitempty"`
 	AcceptsPartialResults bool  `protobuf:"varint,2,opt,name=accepts_partial_results,json=acceptsPartialResults,proto3" json:"accepts_partial_results,omitempty"`
 	WantsProgress         bool  `protobuf:"varint,3,opt,name=wants_progress,json=wantsProgress,proto3" json:"wants_progress,omitempty"`
-	unknownFields         protoimpl.UnknownFields
-	sizeCache             protoimpl.SizeCache
+	// The host reads WitnessBlocks in the response (contract 1.6); without
+	// it a method sends none.
+	AcceptsWitnesses bool `protobuf:"varint,4,opt,name=accepts_witnesses,json=acceptsWitnesses,proto3" json:"accepts_witnesses,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *ClientCapabilities) Reset() {
@@ -2199,6 +2227,13 @@ func (x *ClientCapabilities) GetAcceptsPartialResults() bool {
 func (x *ClientCapabilities) GetWantsProgress() bool {
 	if x != nil {
 		return x.WantsProgress
+	}
+	return false
+}
+
+func (x *ClientCapabilities) GetAcceptsWitnesses() bool {
+	if x != nil {
+		return x.AcceptsWitnesses
 	}
 	return false
 }
@@ -2595,6 +2630,92 @@ func (x *RelationBlock) GetRhs() []float64 {
 	return nil
 }
 
+// WitnessBlock carries witnesses first_witness ..
+// first_witness+len(target)-1. Witness i claims that the table y + d (y
+// the true values, d zero but at the cells entry_counts[i] entries of
+// cells and deltas give, in order after those of the witnesses before it)
+// satisfies every relation, publishes every published value and keeps
+// every cell within its a-priori bounds: cell target[i] is among its
+// cells, and the sign of its delta is the direction the witness shows. A
+// receiver checks every witness and ignores one that fails; a witness
+// never proves anything by being sent. Blocks arrive in increasing,
+// contiguous order of first_witness.
+type WitnessBlock struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	FirstWitness  int64                  `protobuf:"varint,1,opt,name=first_witness,json=firstWitness,proto3" json:"first_witness,omitempty"`
+	Target        []int64                `protobuf:"varint,2,rep,packed,name=target,proto3" json:"target,omitempty"`
+	EntryCounts   []int32                `protobuf:"varint,3,rep,packed,name=entry_counts,json=entryCounts,proto3" json:"entry_counts,omitempty"`
+	Cells         []int64                `protobuf:"varint,4,rep,packed,name=cells,proto3" json:"cells,omitempty"`
+	Deltas        []float64              `protobuf:"fixed64,5,rep,packed,name=deltas,proto3" json:"deltas,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WitnessBlock) Reset() {
+	*x = WitnessBlock{}
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WitnessBlock) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WitnessBlock) ProtoMessage() {}
+
+func (x *WitnessBlock) ProtoReflect() protoreflect.Message {
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WitnessBlock.ProtoReflect.Descriptor instead.
+func (*WitnessBlock) Descriptor() ([]byte, []int) {
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *WitnessBlock) GetFirstWitness() int64 {
+	if x != nil {
+		return x.FirstWitness
+	}
+	return 0
+}
+
+func (x *WitnessBlock) GetTarget() []int64 {
+	if x != nil {
+		return x.Target
+	}
+	return nil
+}
+
+func (x *WitnessBlock) GetEntryCounts() []int32 {
+	if x != nil {
+		return x.EntryCounts
+	}
+	return nil
+}
+
+func (x *WitnessBlock) GetCells() []int64 {
+	if x != nil {
+		return x.Cells
+	}
+	return nil
+}
+
+func (x *WitnessBlock) GetDeltas() []float64 {
+	if x != nil {
+		return x.Deltas
+	}
+	return nil
+}
+
 // EndOfInput closes the input; a stream without it is incomplete.
 type EndOfInput struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2604,7 +2725,7 @@ type EndOfInput struct {
 
 func (x *EndOfInput) Reset() {
 	*x = EndOfInput{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[20]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2616,7 +2737,7 @@ func (x *EndOfInput) String() string {
 func (*EndOfInput) ProtoMessage() {}
 
 func (x *EndOfInput) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[20]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2629,7 +2750,7 @@ func (x *EndOfInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndOfInput.ProtoReflect.Descriptor instead.
 func (*EndOfInput) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{20}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{21}
 }
 
 type ProtectResponse struct {
@@ -2639,6 +2760,7 @@ type ProtectResponse struct {
 	//	*ProtectResponse_Progress
 	//	*ProtectResponse_Result
 	//	*ProtectResponse_Completed
+	//	*ProtectResponse_Witnesses
 	Kind          isProtectResponse_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2646,7 +2768,7 @@ type ProtectResponse struct {
 
 func (x *ProtectResponse) Reset() {
 	*x = ProtectResponse{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[21]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2658,7 +2780,7 @@ func (x *ProtectResponse) String() string {
 func (*ProtectResponse) ProtoMessage() {}
 
 func (x *ProtectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[21]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2671,7 +2793,7 @@ func (x *ProtectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProtectResponse.ProtoReflect.Descriptor instead.
 func (*ProtectResponse) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{21}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ProtectResponse) GetKind() isProtectResponse_Kind {
@@ -2708,6 +2830,15 @@ func (x *ProtectResponse) GetCompleted() *Completed {
 	return nil
 }
 
+func (x *ProtectResponse) GetWitnesses() *WitnessBlock {
+	if x != nil {
+		if x, ok := x.Kind.(*ProtectResponse_Witnesses); ok {
+			return x.Witnesses
+		}
+	}
+	return nil
+}
+
 type isProtectResponse_Kind interface {
 	isProtectResponse_Kind()
 }
@@ -2724,11 +2855,19 @@ type ProtectResponse_Completed struct {
 	Completed *Completed `protobuf:"bytes,3,opt,name=completed,proto3,oneof"`
 }
 
+type ProtectResponse_Witnesses struct {
+	// Witnesses of the result (contract 1.6), sent before Completed and
+	// only when the host accepts them (ClientCapabilities).
+	Witnesses *WitnessBlock `protobuf:"bytes,4,opt,name=witnesses,proto3,oneof"`
+}
+
 func (*ProtectResponse_Progress) isProtectResponse_Kind() {}
 
 func (*ProtectResponse_Result) isProtectResponse_Kind() {}
 
 func (*ProtectResponse_Completed) isProtectResponse_Kind() {}
+
+func (*ProtectResponse_Witnesses) isProtectResponse_Kind() {}
 
 // Progress is a coalesced progress report.
 type Progress struct {
@@ -2746,7 +2885,7 @@ type Progress struct {
 
 func (x *Progress) Reset() {
 	*x = Progress{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[22]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2758,7 +2897,7 @@ func (x *Progress) String() string {
 func (*Progress) ProtoMessage() {}
 
 func (x *Progress) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[22]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2771,7 +2910,7 @@ func (x *Progress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Progress.ProtoReflect.Descriptor instead.
 func (*Progress) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{22}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Progress) GetPhase() string {
@@ -2840,7 +2979,7 @@ type ResultBlock struct {
 
 func (x *ResultBlock) Reset() {
 	*x = ResultBlock{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[23]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2852,7 +2991,7 @@ func (x *ResultBlock) String() string {
 func (*ResultBlock) ProtoMessage() {}
 
 func (x *ResultBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[23]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2865,7 +3004,7 @@ func (x *ResultBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResultBlock.ProtoReflect.Descriptor instead.
 func (*ResultBlock) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{23}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ResultBlock) GetFirstCell() int64 {
@@ -2934,7 +3073,7 @@ type Diagnostic struct {
 
 func (x *Diagnostic) Reset() {
 	*x = Diagnostic{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[24]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2946,7 +3085,7 @@ func (x *Diagnostic) String() string {
 func (*Diagnostic) ProtoMessage() {}
 
 func (x *Diagnostic) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[24]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2959,7 +3098,7 @@ func (x *Diagnostic) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Diagnostic.ProtoReflect.Descriptor instead.
 func (*Diagnostic) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{24}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Diagnostic) GetSeverity() Severity {
@@ -3035,7 +3174,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[25]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3047,7 +3186,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[25]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3060,7 +3199,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{25}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Stats) GetObjective() float64 {
@@ -3161,7 +3300,7 @@ type Published struct {
 
 func (x *Published) Reset() {
 	*x = Published{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[26]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3173,7 +3312,7 @@ func (x *Published) String() string {
 func (*Published) ProtoMessage() {}
 
 func (x *Published) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[26]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3186,7 +3325,7 @@ func (x *Published) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Published.ProtoReflect.Descriptor instead.
 func (*Published) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{26}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Published) GetAlpha() float64 {
@@ -3223,7 +3362,7 @@ type Completed struct {
 
 func (x *Completed) Reset() {
 	*x = Completed{}
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[27]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3235,7 +3374,7 @@ func (x *Completed) String() string {
 func (*Completed) ProtoMessage() {}
 
 func (x *Completed) ProtoReflect() protoreflect.Message {
-	mi := &file_sdcplugin_v1_method_proto_msgTypes[27]
+	mi := &file_sdcplugin_v1_method_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3248,7 +3387,7 @@ func (x *Completed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Completed.ProtoReflect.Descriptor instead.
 func (*Completed) Descriptor() ([]byte, []int) {
-	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{27}
+	return file_sdcplugin_v1_method_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Completed) GetOutcome() Outcome {
@@ -3352,13 +3491,14 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"T\n" +
 	"\x16ValidateParamsResponse\x12:\n" +
-	"\vdiagnostics\x18\x01 \x03(\v2\x18.sdcplugin.v1.DiagnosticR\vdiagnostics\"\x95\x02\n" +
+	"\vdiagnostics\x18\x01 \x03(\v2\x18.sdcplugin.v1.DiagnosticR\vdiagnostics\"\xd1\x02\n" +
 	"\x0eProtectRequest\x12.\n" +
 	"\x06header\x18\x01 \x01(\v2\x14.sdcplugin.v1.HeaderH\x00R\x06header\x12/\n" +
 	"\x05cells\x18\x02 \x01(\v2\x17.sdcplugin.v1.CellBlockH\x00R\x05cells\x12;\n" +
 	"\trelations\x18\x03 \x01(\v2\x1b.sdcplugin.v1.RelationBlockH\x00R\trelations\x12,\n" +
 	"\x03end\x18\x04 \x01(\v2\x18.sdcplugin.v1.EndOfInputH\x00R\x03end\x12/\n" +
-	"\x05links\x18\x05 \x01(\v2\x17.sdcplugin.v1.LinkBlockH\x00R\x05linksB\x06\n" +
+	"\x05links\x18\x05 \x01(\v2\x17.sdcplugin.v1.LinkBlockH\x00R\x05links\x12:\n" +
+	"\twitnesses\x18\x06 \x01(\v2\x1a.sdcplugin.v1.WitnessBlockH\x00R\twitnessesB\x06\n" +
 	"\x04kind\"\xf6\x04\n" +
 	"\x06Header\x12\x16\n" +
 	"\x06method\x18\x01 \x01(\tR\x06method\x128\n" +
@@ -3398,11 +3538,12 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"\rtime_limit_ms\x18\x01 \x01(\x03R\vtimeLimitMs\x12\x18\n" +
 	"\athreads\x18\x02 \x01(\x05R\athreads\x12\x12\n" +
 	"\x04seed\x18\x03 \x01(\x03R\x04seed\x12*\n" +
-	"\x11memory_hint_bytes\x18\x04 \x01(\x03R\x0fmemoryHintBytes\"\x9f\x01\n" +
+	"\x11memory_hint_bytes\x18\x04 \x01(\x03R\x0fmemoryHintBytes\"\xcc\x01\n" +
 	"\x12ClientCapabilities\x12*\n" +
 	"\x11max_message_bytes\x18\x01 \x01(\x03R\x0fmaxMessageBytes\x126\n" +
 	"\x17accepts_partial_results\x18\x02 \x01(\bR\x15acceptsPartialResults\x12%\n" +
-	"\x0ewants_progress\x18\x03 \x01(\bR\rwantsProgress\"\x88\x06\n" +
+	"\x0ewants_progress\x18\x03 \x01(\bR\rwantsProgress\x12+\n" +
+	"\x11accepts_witnesses\x18\x04 \x01(\bR\x10acceptsWitnesses\"\x88\x06\n" +
 	"\tCellBlock\x12\x1d\n" +
 	"\n" +
 	"first_cell\x18\x01 \x01(\x03R\tfirstCell\x12\x14\n" +
@@ -3445,13 +3586,20 @@ const file_sdcplugin_v1_method_proto_rawDesc = "" +
 	"termCounts\x12\x14\n" +
 	"\x05cells\x18\x03 \x03(\x03R\x05cells\x12\"\n" +
 	"\fcoefficients\x18\x04 \x03(\x01R\fcoefficients\x12\x10\n" +
-	"\x03rhs\x18\x05 \x03(\x01R\x03rhs\"\f\n" +
+	"\x03rhs\x18\x05 \x03(\x01R\x03rhs\"\x9c\x01\n" +
+	"\fWitnessBlock\x12#\n" +
+	"\rfirst_witness\x18\x01 \x01(\x03R\ffirstWitness\x12\x16\n" +
+	"\x06target\x18\x02 \x03(\x03R\x06target\x12!\n" +
+	"\fentry_counts\x18\x03 \x03(\x05R\ventryCounts\x12\x14\n" +
+	"\x05cells\x18\x04 \x03(\x03R\x05cells\x12\x16\n" +
+	"\x06deltas\x18\x05 \x03(\x01R\x06deltas\"\f\n" +
 	"\n" +
-	"EndOfInput\"\xbd\x01\n" +
+	"EndOfInput\"\xf9\x01\n" +
 	"\x0fProtectResponse\x124\n" +
 	"\bprogress\x18\x01 \x01(\v2\x16.sdcplugin.v1.ProgressH\x00R\bprogress\x123\n" +
 	"\x06result\x18\x02 \x01(\v2\x19.sdcplugin.v1.ResultBlockH\x00R\x06result\x127\n" +
-	"\tcompleted\x18\x03 \x01(\v2\x17.sdcplugin.v1.CompletedH\x00R\tcompletedB\x06\n" +
+	"\tcompleted\x18\x03 \x01(\v2\x17.sdcplugin.v1.CompletedH\x00R\tcompleted\x12:\n" +
+	"\twitnesses\x18\x04 \x01(\v2\x1a.sdcplugin.v1.WitnessBlockH\x00R\twitnessesB\x06\n" +
 	"\x04kind\"\xaa\x01\n" +
 	"\bProgress\x12\x14\n" +
 	"\x05phase\x18\x01 \x01(\tR\x05phase\x12\x1a\n" +
@@ -3623,7 +3771,7 @@ func file_sdcplugin_v1_method_proto_rawDescGZIP() []byte {
 }
 
 var file_sdcplugin_v1_method_proto_enumTypes = make([]protoimpl.EnumInfo, 11)
-var file_sdcplugin_v1_method_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_sdcplugin_v1_method_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_sdcplugin_v1_method_proto_goTypes = []any{
 	(TableStructure)(0),            // 0: sdcplugin.v1.TableStructure
 	(ParamType)(0),                 // 1: sdcplugin.v1.ParamType
@@ -3656,18 +3804,19 @@ var file_sdcplugin_v1_method_proto_goTypes = []any{
 	(*CellBlock)(nil),              // 28: sdcplugin.v1.CellBlock
 	(*LinkBlock)(nil),              // 29: sdcplugin.v1.LinkBlock
 	(*RelationBlock)(nil),          // 30: sdcplugin.v1.RelationBlock
-	(*EndOfInput)(nil),             // 31: sdcplugin.v1.EndOfInput
-	(*ProtectResponse)(nil),        // 32: sdcplugin.v1.ProtectResponse
-	(*Progress)(nil),               // 33: sdcplugin.v1.Progress
-	(*ResultBlock)(nil),            // 34: sdcplugin.v1.ResultBlock
-	(*Diagnostic)(nil),             // 35: sdcplugin.v1.Diagnostic
-	(*Stats)(nil),                  // 36: sdcplugin.v1.Stats
-	(*Published)(nil),              // 37: sdcplugin.v1.Published
-	(*Completed)(nil),              // 38: sdcplugin.v1.Completed
-	nil,                            // 39: sdcplugin.v1.ValidateParamsRequest.ParamsEntry
-	nil,                            // 40: sdcplugin.v1.Header.ParamsEntry
-	nil,                            // 41: sdcplugin.v1.Stats.ExtraEntry
-	nil,                            // 42: sdcplugin.v1.Published.ExtraEntry
+	(*WitnessBlock)(nil),           // 31: sdcplugin.v1.WitnessBlock
+	(*EndOfInput)(nil),             // 32: sdcplugin.v1.EndOfInput
+	(*ProtectResponse)(nil),        // 33: sdcplugin.v1.ProtectResponse
+	(*Progress)(nil),               // 34: sdcplugin.v1.Progress
+	(*ResultBlock)(nil),            // 35: sdcplugin.v1.ResultBlock
+	(*Diagnostic)(nil),             // 36: sdcplugin.v1.Diagnostic
+	(*Stats)(nil),                  // 37: sdcplugin.v1.Stats
+	(*Published)(nil),              // 38: sdcplugin.v1.Published
+	(*Completed)(nil),              // 39: sdcplugin.v1.Completed
+	nil,                            // 40: sdcplugin.v1.ValidateParamsRequest.ParamsEntry
+	nil,                            // 41: sdcplugin.v1.Header.ParamsEntry
+	nil,                            // 42: sdcplugin.v1.Stats.ExtraEntry
+	nil,                            // 43: sdcplugin.v1.Published.ExtraEntry
 }
 var file_sdcplugin_v1_method_proto_depIdxs = []int32{
 	13, // 0: sdcplugin.v1.DescribeRequest.host:type_name -> sdcplugin.v1.HostInfo
@@ -3681,45 +3830,47 @@ var file_sdcplugin_v1_method_proto_depIdxs = []int32{
 	3,  // 8: sdcplugin.v1.ParamSpec.singleton_levels:type_name -> sdcplugin.v1.SingletonProtection
 	4,  // 9: sdcplugin.v1.BatchForm.syntax:type_name -> sdcplugin.v1.BatchSyntax
 	5,  // 10: sdcplugin.v1.Capabilities.output:type_name -> sdcplugin.v1.OutputKind
-	39, // 11: sdcplugin.v1.ValidateParamsRequest.params:type_name -> sdcplugin.v1.ValidateParamsRequest.ParamsEntry
-	35, // 12: sdcplugin.v1.ValidateParamsResponse.diagnostics:type_name -> sdcplugin.v1.Diagnostic
+	40, // 11: sdcplugin.v1.ValidateParamsRequest.params:type_name -> sdcplugin.v1.ValidateParamsRequest.ParamsEntry
+	36, // 12: sdcplugin.v1.ValidateParamsResponse.diagnostics:type_name -> sdcplugin.v1.Diagnostic
 	23, // 13: sdcplugin.v1.ProtectRequest.header:type_name -> sdcplugin.v1.Header
 	28, // 14: sdcplugin.v1.ProtectRequest.cells:type_name -> sdcplugin.v1.CellBlock
 	30, // 15: sdcplugin.v1.ProtectRequest.relations:type_name -> sdcplugin.v1.RelationBlock
-	31, // 16: sdcplugin.v1.ProtectRequest.end:type_name -> sdcplugin.v1.EndOfInput
+	32, // 16: sdcplugin.v1.ProtectRequest.end:type_name -> sdcplugin.v1.EndOfInput
 	29, // 17: sdcplugin.v1.ProtectRequest.links:type_name -> sdcplugin.v1.LinkBlock
-	40, // 18: sdcplugin.v1.Header.params:type_name -> sdcplugin.v1.Header.ParamsEntry
-	24, // 19: sdcplugin.v1.Header.tables:type_name -> sdcplugin.v1.TableSpec
-	26, // 20: sdcplugin.v1.Header.limits:type_name -> sdcplugin.v1.Limits
-	27, // 21: sdcplugin.v1.Header.client_capabilities:type_name -> sdcplugin.v1.ClientCapabilities
-	25, // 22: sdcplugin.v1.TableSpec.dimensions:type_name -> sdcplugin.v1.Dimension
-	6,  // 23: sdcplugin.v1.CellBlock.status:type_name -> sdcplugin.v1.CellStatus
-	33, // 24: sdcplugin.v1.ProtectResponse.progress:type_name -> sdcplugin.v1.Progress
-	34, // 25: sdcplugin.v1.ProtectResponse.result:type_name -> sdcplugin.v1.ResultBlock
-	38, // 26: sdcplugin.v1.ProtectResponse.completed:type_name -> sdcplugin.v1.Completed
-	6,  // 27: sdcplugin.v1.ResultBlock.status:type_name -> sdcplugin.v1.CellStatus
-	7,  // 28: sdcplugin.v1.ResultBlock.verdict:type_name -> sdcplugin.v1.ProtectionVerdict
-	8,  // 29: sdcplugin.v1.ResultBlock.verdict_reason:type_name -> sdcplugin.v1.VerdictReason
-	10, // 30: sdcplugin.v1.Diagnostic.severity:type_name -> sdcplugin.v1.Severity
-	41, // 31: sdcplugin.v1.Stats.extra:type_name -> sdcplugin.v1.Stats.ExtraEntry
-	42, // 32: sdcplugin.v1.Published.extra:type_name -> sdcplugin.v1.Published.ExtraEntry
-	9,  // 33: sdcplugin.v1.Completed.outcome:type_name -> sdcplugin.v1.Outcome
-	35, // 34: sdcplugin.v1.Completed.diagnostics:type_name -> sdcplugin.v1.Diagnostic
-	36, // 35: sdcplugin.v1.Completed.stats:type_name -> sdcplugin.v1.Stats
-	37, // 36: sdcplugin.v1.Completed.published:type_name -> sdcplugin.v1.Published
-	14, // 37: sdcplugin.v1.MethodService.Describe:input_type -> sdcplugin.v1.DescribeRequest
-	20, // 38: sdcplugin.v1.MethodService.ValidateParams:input_type -> sdcplugin.v1.ValidateParamsRequest
-	22, // 39: sdcplugin.v1.MethodService.Protect:input_type -> sdcplugin.v1.ProtectRequest
-	11, // 40: sdcplugin.v1.ItemService.RunItems:input_type -> sdcplugin.v1.ItemRequest
-	15, // 41: sdcplugin.v1.MethodService.Describe:output_type -> sdcplugin.v1.DescribeResponse
-	21, // 42: sdcplugin.v1.MethodService.ValidateParams:output_type -> sdcplugin.v1.ValidateParamsResponse
-	32, // 43: sdcplugin.v1.MethodService.Protect:output_type -> sdcplugin.v1.ProtectResponse
-	12, // 44: sdcplugin.v1.ItemService.RunItems:output_type -> sdcplugin.v1.ItemResponse
-	41, // [41:45] is the sub-list for method output_type
-	37, // [37:41] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	31, // 18: sdcplugin.v1.ProtectRequest.witnesses:type_name -> sdcplugin.v1.WitnessBlock
+	41, // 19: sdcplugin.v1.Header.params:type_name -> sdcplugin.v1.Header.ParamsEntry
+	24, // 20: sdcplugin.v1.Header.tables:type_name -> sdcplugin.v1.TableSpec
+	26, // 21: sdcplugin.v1.Header.limits:type_name -> sdcplugin.v1.Limits
+	27, // 22: sdcplugin.v1.Header.client_capabilities:type_name -> sdcplugin.v1.ClientCapabilities
+	25, // 23: sdcplugin.v1.TableSpec.dimensions:type_name -> sdcplugin.v1.Dimension
+	6,  // 24: sdcplugin.v1.CellBlock.status:type_name -> sdcplugin.v1.CellStatus
+	34, // 25: sdcplugin.v1.ProtectResponse.progress:type_name -> sdcplugin.v1.Progress
+	35, // 26: sdcplugin.v1.ProtectResponse.result:type_name -> sdcplugin.v1.ResultBlock
+	39, // 27: sdcplugin.v1.ProtectResponse.completed:type_name -> sdcplugin.v1.Completed
+	31, // 28: sdcplugin.v1.ProtectResponse.witnesses:type_name -> sdcplugin.v1.WitnessBlock
+	6,  // 29: sdcplugin.v1.ResultBlock.status:type_name -> sdcplugin.v1.CellStatus
+	7,  // 30: sdcplugin.v1.ResultBlock.verdict:type_name -> sdcplugin.v1.ProtectionVerdict
+	8,  // 31: sdcplugin.v1.ResultBlock.verdict_reason:type_name -> sdcplugin.v1.VerdictReason
+	10, // 32: sdcplugin.v1.Diagnostic.severity:type_name -> sdcplugin.v1.Severity
+	42, // 33: sdcplugin.v1.Stats.extra:type_name -> sdcplugin.v1.Stats.ExtraEntry
+	43, // 34: sdcplugin.v1.Published.extra:type_name -> sdcplugin.v1.Published.ExtraEntry
+	9,  // 35: sdcplugin.v1.Completed.outcome:type_name -> sdcplugin.v1.Outcome
+	36, // 36: sdcplugin.v1.Completed.diagnostics:type_name -> sdcplugin.v1.Diagnostic
+	37, // 37: sdcplugin.v1.Completed.stats:type_name -> sdcplugin.v1.Stats
+	38, // 38: sdcplugin.v1.Completed.published:type_name -> sdcplugin.v1.Published
+	14, // 39: sdcplugin.v1.MethodService.Describe:input_type -> sdcplugin.v1.DescribeRequest
+	20, // 40: sdcplugin.v1.MethodService.ValidateParams:input_type -> sdcplugin.v1.ValidateParamsRequest
+	22, // 41: sdcplugin.v1.MethodService.Protect:input_type -> sdcplugin.v1.ProtectRequest
+	11, // 42: sdcplugin.v1.ItemService.RunItems:input_type -> sdcplugin.v1.ItemRequest
+	15, // 43: sdcplugin.v1.MethodService.Describe:output_type -> sdcplugin.v1.DescribeResponse
+	21, // 44: sdcplugin.v1.MethodService.ValidateParams:output_type -> sdcplugin.v1.ValidateParamsResponse
+	33, // 45: sdcplugin.v1.MethodService.Protect:output_type -> sdcplugin.v1.ProtectResponse
+	12, // 46: sdcplugin.v1.ItemService.RunItems:output_type -> sdcplugin.v1.ItemResponse
+	43, // [43:47] is the sub-list for method output_type
+	39, // [39:43] is the sub-list for method input_type
+	39, // [39:39] is the sub-list for extension type_name
+	39, // [39:39] is the sub-list for extension extendee
+	0,  // [0:39] is the sub-list for field type_name
 }
 
 func init() { file_sdcplugin_v1_method_proto_init() }
@@ -3733,11 +3884,13 @@ func file_sdcplugin_v1_method_proto_init() {
 		(*ProtectRequest_Relations)(nil),
 		(*ProtectRequest_End)(nil),
 		(*ProtectRequest_Links)(nil),
+		(*ProtectRequest_Witnesses)(nil),
 	}
-	file_sdcplugin_v1_method_proto_msgTypes[21].OneofWrappers = []any{
+	file_sdcplugin_v1_method_proto_msgTypes[22].OneofWrappers = []any{
 		(*ProtectResponse_Progress)(nil),
 		(*ProtectResponse_Result)(nil),
 		(*ProtectResponse_Completed)(nil),
+		(*ProtectResponse_Witnesses)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -3745,7 +3898,7 @@ func file_sdcplugin_v1_method_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sdcplugin_v1_method_proto_rawDesc), len(file_sdcplugin_v1_method_proto_rawDesc)),
 			NumEnums:      11,
-			NumMessages:   32,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

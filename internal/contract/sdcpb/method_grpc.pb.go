@@ -1,6 +1,6 @@
 // The contract between the host and a protection-method plugin.
 //
-// Contract version 1.5 (major 1 = go-plugin protocol version 1 and this
+// Contract version 1.6 (major 1 = go-plugin protocol version 1 and this
 // package's "v1"; minor = DescribeResponse.protocol_minor). Minor 1 added
 // the protection verdicts of ResultBlock and the batch forms of ParamSpec;
 // the host acts on Capabilities.needs_frequency and max_dimensions, and the
@@ -26,6 +26,13 @@
 // falls back to the names those parameters have always had (mode, targets,
 // colluding_check); a host of an earlier minor sets them by those names,
 // which the audit plugin keeps.
+// Minor 6 added witnesses (WitnessBlock): a method returns, with its
+// pattern, change vectors it claims move the table feasibly, each for one
+// hidden primary and direction, and the host passes them to the audit,
+// which checks each by arithmetic and never trusts one that fails. A
+// method sends them only to a host that sets
+// ClientCapabilities.accepts_witnesses; a host sends them only to an audit
+// plugin of minor 6 or later. Without them everything is as in 1.5.
 //
 // Evolution rules: within v1 the contract changes additively only. Field
 // numbers and enum values are never renumbered, retyped or reused. A new
@@ -34,8 +41,8 @@
 // package sdcplugin.v2 served beside v1 during a transition.
 //
 // Stream grammar of Protect:
-//   host -> plugin:  Header (CellBlock)* (LinkBlock)* (RelationBlock)* EndOfInput
-//   plugin -> host:  (Progress | ResultBlock)* Completed
+//   host -> plugin:  Header (CellBlock)* (LinkBlock)* (RelationBlock)* (WitnessBlock)* EndOfInput
+//   plugin -> host:  (Progress | ResultBlock | WitnessBlock)* Completed
 // Blocks of one kind arrive in increasing, contiguous order (first_cell,
 // first_relation). No message exceeds max_message_bytes (default 1 MiB of
 // payload; senders aim at about 1 MiB, never above 2 MiB). Nothing follows

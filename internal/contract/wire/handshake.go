@@ -22,8 +22,10 @@ const ProtocolVersion = 1
 // earlier minor never reads it, and a plugin whose host sets none runs its
 // work items itself. Minor 5: the audit's roles (mode, targets, colluding
 // check); for an audit method of an earlier minor the host sets those
-// parameters by their names.
-const ProtocolMinor = 5
+// parameters by their names. Minor 6: witnesses (WitnessBlock): a method
+// sends them to a host that accepts them (ClientCapabilities), the host
+// passes them to an audit plugin of minor 6 or later.
+const ProtocolMinor = 6
 
 // MinorRoles is the contract minor that added parameter roles: a plugin of
 // an earlier minor declares none.
@@ -36,6 +38,10 @@ const MinorItems = 4
 // MinorAuditRoles is the contract minor that added the audit's parameter
 // roles (RoleAuditMode, RoleAuditTargets, RoleAuditColludingCheck).
 const MinorAuditRoles = 5
+
+// MinorWitnesses is the contract minor that added witnesses: a host sends
+// them only to an audit plugin of this minor or later.
+const MinorWitnesses = 6
 
 // HostMinorFlag is the flag (--host-minor=N) through which a host since
 // contract 1.5 tells a plugin's "describe" command its contract minor, as

@@ -104,7 +104,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	p := req.Problem
 	// The time limit gives a report: what is not proven by then is
 	// unverified (outcome "time limit"), never protected.
-	opts := audit.Options{Threads: req.Limits.Threads, TimeLimit: req.Limits.TimeLimit}
+	opts := audit.Options{Threads: req.Limits.Threads, TimeLimit: req.Limits.TimeLimit, Witnesses: req.Witnesses}
 	switch req.Params.String("bounds") {
 	case "tauargus":
 		opts.Bounds = audit.BoundsTauArgus
@@ -179,6 +179,11 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		"partial": float64(c.Partial), "lps": float64(c.LPs), "components": float64(c.Components),
 		"largest_component": float64(c.LargestComponent), "unverified": float64(len(rep.Unverified)), "local": float64(c.Local), "cube": float64(c.Cube),
 		"seconds": rep.Timing.Total.Seconds()}
+	if len(req.Witnesses) > 0 {
+		// The method's witnesses: the primaries proven once they were
+		// checked, and those that failed the check (ignored).
+		res.Stats.Extra["witness"], res.Stats.Extra["witness_rejected"] = float64(c.Witness), float64(c.WitnessRejected)
+	}
 	if check != nil {
 		colludingResult(res, check)
 	}
@@ -205,6 +210,7 @@ func colludingResult(res *pluginsdk.Result, check *audit.Report) {
 	res.Stats.Extra["colluding_lps"] = float64(check.Counts.LPs)
 	res.Stats.Extra["colluding_local"] = float64(check.Counts.Local)
 	res.Stats.Extra["colluding_cube"] = float64(check.Counts.Cube)
+	res.Stats.Extra["colluding_witness"] = float64(check.Counts.Witness)
 	res.Stats.Extra["colluding_largest_component"] = float64(check.Counts.LargestComponent)
 	if check.TimedOut {
 		res.Stats.Extra["colluding_timed_out"] = 1

@@ -3,11 +3,13 @@ package gh
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 )
 
@@ -211,6 +213,131 @@ func (e *engine) certRegion(t, limit int) ([]int, bool) {
 	return region, true
 }
 
+// certWitness returns the change vector of a certificate LP's optimum
+// (cols: p_i and n_i per cell of region, t first) as a witness of t moving
+// by d: the cells the optimum moves, with their movements (t's exactly
+// d). The host's audit checks it against the final pattern: moving only
+// hidden cells, every relation touching it balanced, the moved table
+// within the bounds, all to the audit's tolerance; one that fails there
+// (a cell published after all, a solver residual beyond the tolerance) is
+// ignored.
+func certWitness(t int, d float64, region []int, cols []float64) pluginsdk.Witness {
+	w := pluginsdk.Witness{Cell: t}
+	for j, i := range region {
+		y := cols[2*j] - cols[2*j+1]
+		if i == t {
+			y = d
+		}
+		if y != 0 {
+			w.Cells, w.Deltas = append(w.Cells, i), append(w.Deltas, y)
+		}
+	}
+	return w
+}
+
+// keepPoint records a feasible table a local audit verified (cells, their
+// values x; every other cell at its value) as a witness when it moves a
+// hidden primary by a protection level in a direction no kept table
+// covers yet (audit.Options.OnWitness). One table is kept once, for the
+// first such primary: the host's audit reads a checked witness as a
+// feasible table for every cell it moves. A table that moves a colluding
+// singleton (singleton protection) is one of that singleton's own
+// problem: it is kept for the singleton alone. Safe for concurrent use.
+func (e *engine) keepPoint(cells []int, x []float64) {
+	c := &e.p.Cells
+	single := -1
+	for q, i := range cells {
+		if e.o.Singleton && x[q] != c.Value[i] && c.Status[i].IsPrimary() && e.isSingleCell(i) {
+			if single >= 0 {
+				return // fixed in every problem but its own: no one's table
+			}
+			single = i
+		}
+	}
+	e.pointMu.Lock()
+	defer e.pointMu.Unlock()
+	target := -1
+	for q, i := range cells {
+		if (single >= 0 && i != single) || !c.Status[i].IsPrimary() || !e.reaches(i, x[q]) {
+			continue
+		}
+		k := [2]int{i, 0}
+		if x[q] < c.Value[i] {
+			k[1] = 1
+		}
+		if e.covered[k] {
+			continue
+		}
+		e.covered[k] = true
+		if target < 0 {
+			target = i
+		}
+	}
+	if target < 0 {
+		return
+	}
+	w := pluginsdk.Witness{Cell: target}
+	for q, i := range cells {
+		if d := x[q] - c.Value[i]; d != 0 {
+			w.Cells, w.Deltas = append(w.Cells, i), append(w.Deltas, d)
+		}
+	}
+	e.points = append(e.points, w)
+}
+
+// reaches reports whether value z of primary i lies beyond its protection
+// level in its direction (within the tolerance).
+func (e *engine) reaches(i int, z float64) bool {
+	c := &e.p.Cells
+	level := func(l []float64) float64 {
+		if len(l) == 0 {
+			return 0
+		}
+		return l[i]
+	}
+	d, l := z-c.Value[i], level(c.UpperPL)
+	if d < 0 {
+		d, l = -d, level(c.LowerPL)
+	}
+	return d > 0 && l > 0 && d >= l-e.tol
+}
+
+// hiddenOnly returns w without the published cells (of the current
+// pattern) that its LP moved by less than the solver's zero (noise, which
+// the certificate LP did not count as a movement, certLP), and false when
+// it moves a published cell by more.
+func (e *engine) hiddenOnly(w pluginsdk.Witness) (pluginsdk.Witness, bool) {
+	zero := numeric.SolverSlack(w.Move())
+	out := pluginsdk.Witness{Cell: w.Cell}
+	for q, c := range w.Cells {
+		switch {
+		case e.supp[e.root[c]]:
+			out.Cells, out.Deltas = append(out.Cells, c), append(out.Deltas, w.Deltas[q])
+		case math.Abs(w.Deltas[q]) > zero:
+			return w, false
+		}
+	}
+	return out, true
+}
+
+// witnessList returns the certificates' witnesses, by primary and
+// direction, then the tables the local audits kept (keepPoint).
+func (e *engine) witnessList() []pluginsdk.Witness {
+	keys := slices.SortedFunc(maps.Keys(e.witnesses), func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	})
+	out := make([]pluginsdk.Witness, 0, len(keys))
+	for _, k := range keys {
+		if w, ok := e.hiddenOnly(e.witnesses[k]); ok {
+			out = append(out, w)
+		}
+	}
+	return append(out, e.points...)
+}
+
 // certLP solves the certificate LP of t moving by d over the cells of
 // region (every other cell fixed). It returns the roots of the published
 // cells the optimum moves and whether the LP is feasible.
@@ -285,6 +412,11 @@ func (e *engine) certLP(ctx context.Context, t int, d float64, region []int) ([]
 	if res.Status != solver.StatusOptimal {
 		return nil, false, nil
 	}
+	dir := 0
+	if d < 0 {
+		dir = 1
+	}
+	e.witnesses[[2]int{t, dir}] = certWitness(t, d, region, res.ColValues)
 	zero := numeric.SolverSlack(d)
 	moved := []int32{}
 	for j, i := range region {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/sdcengine/argus/internal/numeric"
@@ -156,6 +157,16 @@ type engine struct {
 	// certStage is, per primary and direction (0 up, 1 down), the first
 	// region stage of its next certificate (the one that had the last).
 	certStage map[[2]int]int
+	// witnesses holds, per primary and direction, the change vector of
+	// its last certificate (cert.go), returned with the pattern for the
+	// host's audit to check.
+	witnesses map[[2]int]pluginsdk.Witness
+	// points are the feasible tables the local audits verified, kept as
+	// witnesses (keepPoint), covered the primaries and directions (0 up,
+	// 1 down) they cover; under pointMu.
+	points  []pluginsdk.Witness
+	covered map[[2]int]bool
+	pointMu sync.Mutex
 	// certPending lists the primaries whose certificates hid cells in
 	// the current round.
 	certPending []int
@@ -172,7 +183,7 @@ func key(s int, t int32) uint64 { return uint64(s)<<32 | uint64(uint32(t)) }
 // sub-tables and their occurrence lists.
 func newEngine(ctx context.Context, p *pluginsdk.Problem, o Options) (*engine, error) {
 	e := &engine{p: p, o: o, n: p.NumCells(), ctx: ctx, cache: map[uint64][]cubeRec{}, step: map[uint64]int8{},
-		short: map[uint64]bool{}, unverifiedWidened: map[int32]bool{}, failures: map[int]int{}, localFails: map[int]int{}, lastFinding: map[int]audit.Finding{}, certStage: map[[2]int]int{}, repairs: map[int32]int{}}
+		short: map[uint64]bool{}, unverifiedWidened: map[int32]bool{}, failures: map[int]int{}, localFails: map[int]int{}, lastFinding: map[int]audit.Finding{}, certStage: map[[2]int]int{}, witnesses: map[[2]int]pluginsdk.Witness{}, covered: map[[2]int]bool{}, repairs: map[int32]int{}}
 	e.srch.e = e
 	if o.TimeLimit > 0 {
 		e.deadline = time.Now().Add(o.TimeLimit)

@@ -799,6 +799,7 @@ func (e *engine) auditLocally(ctx context.Context, status []cellstatus.Status, t
 	rep := &audit.Report{}
 	if len(local) > 0 {
 		var err error
+		aopts.OnWitness = e.keepPoint // the tables they verify: witnesses for the host's audit
 		if rep, err = e.localAudit(ctx, status, local, aopts); err != nil {
 			return nil, err
 		}
@@ -989,7 +990,7 @@ func (e *engine) statuses() []cellstatus.Status {
 // result builds the method's result from the current pattern.
 func (e *engine) result() *pluginsdk.Result {
 	status := e.statuses()
-	res := &pluginsdk.Result{Status: status}
+	res := &pluginsdk.Result{Status: status, Witnesses: e.witnessList()}
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(e.p, status)
 	if len(e.p.Cells.Cost) == 0 {
 		res.Stats.SuppressedCost = float64(res.Stats.Secondaries) // unit costs
@@ -1017,6 +1018,13 @@ func (e *engine) result() *pluginsdk.Result {
 		"cert_cells":      float64(e.certCells),
 		"cert_lps":        float64(e.certLPs),
 	}
+	// The witnesses returned for the host's audit, and their cells.
+	x["witnesses"] = float64(len(res.Witnesses))
+	entries := 0
+	for _, w := range res.Witnesses {
+		entries += len(w.Cells)
+	}
+	x["witness_cells"] = float64(entries)
 	var perStep [steps + 1]int
 	none := 0
 	for _, s := range e.step {

@@ -1,0 +1,211 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+)
+
+// certWitnesses returns the two witnesses (up and down) of a hypercube
+// certificate of a primary of p under st, found by cube.go's search.
+func certWitnesses(t *testing.T, p *pluginsdk.Problem, st []cellstatus.Status) (int, []pluginsdk.Witness) {
+	t.Helper()
+	in, err := prepare(p, st, Options{Mode: ModeVerdicts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, prim, cert := someCertificate(t, in)
+	var ws []pluginsdk.Witness
+	for _, x := range []struct {
+		cells []int
+		signs []int8
+		step  float64
+	}{{cert.upCells, cert.upSigns, cert.up}, {cert.downCells, cert.downSigns, -cert.down}} {
+		w := pluginsdk.Witness{Cell: prim, Cells: slices.Clone(x.cells)}
+		for _, s := range x.signs {
+			w.Deltas = append(w.Deltas, x.step*float64(s))
+		}
+		ws = append(ws, w)
+	}
+	return prim, ws
+}
+
+// TestWitnessChecked: a method's witnesses (here a hypercube certificate
+// handed in as one, the audit's own search off) prove their primary
+// before any LP, so the audit solves fewer LPs, with the same verdicts;
+// a witness broken in any of the ways the check guards against is
+// rejected, counted, and changes nothing.
+func TestWitnessChecked(t *testing.T) {
+	ctx := context.Background()
+	p := hierTable(t, "t2.3xt3.2", 1)
+	st := hierCubePattern(p, 1)
+	prim, ws := certWitnesses(t, p, st)
+	o := Options{Threads: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: -1, noCube: true}
+	plain, err := Suppression(ctx, p, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Witnesses = ws
+	good, err := Suppression(ctx, p, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if good.Counts.Witness < 1 || good.Counts.WitnessRejected != 0 || good.Counts.LPs >= plain.Counts.LPs || good.Verdict[prim] != VerdictProtected {
+		t.Fatalf("good witnesses: %d proven, %d rejected, %d LPs (without: %d), verdict %v",
+			good.Counts.Witness, good.Counts.WitnessRejected, good.Counts.LPs, plain.Counts.LPs, good.Verdict[prim])
+	}
+	sameVerdicts(t, "good witnesses", good, plain)
+	up := ws[0]
+	other := slices.IndexFunc(up.Cells, func(c int) bool { return c != prim })
+	published := slices.IndexFunc(st, func(s cellstatus.Status) bool { return !s.IsSuppressed() })
+	edit := func(f func(w *pluginsdk.Witness)) pluginsdk.Witness {
+		w := pluginsdk.Witness{Cell: up.Cell, Cells: slices.Clone(up.Cells), Deltas: slices.Clone(up.Deltas)}
+		f(&w)
+		return w
+	}
+	for _, tc := range []struct {
+		name string
+		w    pluginsdk.Witness
+	}{
+		{"unbalanced", edit(func(w *pluginsdk.Witness) { w.Deltas[other] *= 1.5 })},
+		{"cell dropped", edit(func(w *pluginsdk.Witness) {
+			w.Cells, w.Deltas = slices.Delete(w.Cells, other, other+1), slices.Delete(w.Deltas, other, other+1)
+		})},
+		{"published cell moved", edit(func(w *pluginsdk.Witness) {
+			w.Cells, w.Deltas = append(w.Cells, published), append(w.Deltas, 1e-3)
+		})},
+		{"beyond the bounds", edit(func(w *pluginsdk.Witness) {
+			for q := range w.Deltas {
+				w.Deltas[q] *= 1e6
+			}
+		})},
+		{"target not moved", edit(func(w *pluginsdk.Witness) { w.Cell = published })},
+		{"repeated cell", edit(func(w *pluginsdk.Witness) {
+			w.Cells, w.Deltas = append(w.Cells, w.Cells[other]), append(w.Deltas, 0)
+		})},
+		{"not finite", edit(func(w *pluginsdk.Witness) { w.Deltas[other] = math.NaN() })},
+		{"cell out of range", edit(func(w *pluginsdk.Witness) { w.Cells[other] = p.NumCells() })},
+		{"lengths differ", edit(func(w *pluginsdk.Witness) { w.Deltas = w.Deltas[1:] })},
+	} {
+		o.Witnesses = []pluginsdk.Witness{tc.w, ws[1]}
+		r, err := Suppression(ctx, p, st, o)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if r.Counts.WitnessRejected != 1 {
+			t.Errorf("%s: %d witnesses rejected, want 1", tc.name, r.Counts.WitnessRejected)
+		}
+		sameVerdicts(t, tc.name, r, plain)
+	}
+}
+
+// TestWitnessColluderFixed: against colluding singletons the witnesses
+// of a colluding singleton may move it, but a witness that moves a
+// colluding singleton other than its primary is rejected (with one
+// attacker it is not).
+func TestWitnessColluderFixed(t *testing.T) {
+	ctx := context.Background()
+	p := hierTable(t, "t2.3xt3.2", 1)
+	st := hierCubePattern(p, 1)
+	prim, ws := certWitnesses(t, p, st)
+	q := *p
+	q.Cells.Freq = slices.Clone(p.Cells.Freq)
+	q.Cells.Freq[prim] = 1
+	o := Options{Threads: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: -1, noCube: true, Singletons: SingletonsCollude, Witnesses: ws}
+	r, err := Suppression(ctx, &q, st, o)
+	if err != nil || r.Counts.WitnessRejected != 0 || r.Counts.Witness < 1 {
+		t.Fatalf("the singleton's own witnesses: %d rejected, %d proven (%v)", r.Counts.WitnessRejected, r.Counts.Witness, err)
+	}
+	other := ws[0].Cells[slices.IndexFunc(ws[0].Cells, func(c int) bool { return c != prim })]
+	q.Cells.Freq[prim] = max(2, p.Cells.Freq[prim])
+	q.Cells.Freq[other] = 1
+	st = slices.Clone(st)
+	if !st[other].IsPrimary() {
+		st[other] = cellstatus.UnsafeFreq
+	}
+	if r, err = Suppression(ctx, &q, st, o); err != nil || r.Counts.WitnessRejected != 2 {
+		t.Errorf("witnesses moving the colluding singleton %d: %d rejected, want both (%v)", other, r.Counts.WitnessRejected, err)
+	}
+	o.Singletons = SingletonsIgnore
+	if r, err = Suppression(ctx, &q, st, o); err != nil || r.Counts.WitnessRejected != 0 {
+		t.Errorf("one attacker: %d rejected, want 0 (%v)", r.Counts.WitnessRejected, err)
+	}
+}
+
+// TestWitnessVerdictsAgree: on generated hierarchical tables and the flat
+// grids, with one attacker and with colluding singletons, the verdicts
+// with witnesses (feasible points of an earlier audit, as a method would
+// find them, and corrupted copies of them) are those without: the good
+// ones prove primaries and save LPs, the corrupted ones are rejected.
+func TestWitnessVerdictsAgree(t *testing.T) {
+	ctx := context.Background()
+	proven, rejected, saved := 0, 0, 0
+	for _, f := range cubeFamilies(t) {
+		for _, mode := range []SingletonMode{SingletonsIgnore, SingletonsCollude} {
+			name := fmt.Sprintf("%s/singletons%d", f.name, mode)
+			var ws []pluginsdk.Witness
+			rng := rand.New(rand.NewPCG(uint64(len(f.name)), uint64(mode)))
+			o := Options{Threads: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: mode, LocalCells: -1, noCube: true}
+			o.onWitness = func(cols []int, x []float64) {
+				for _, t := range cols {
+					if !f.st[t].IsPrimary() || rng.IntN(4) != 0 {
+						continue
+					}
+					w := pluginsdk.Witness{Cell: t}
+					for q, c := range cols {
+						if d := x[q] - f.p.Cells.Value[c]; d != 0 {
+							w.Cells, w.Deltas = append(w.Cells, c), append(w.Deltas, d)
+						}
+					}
+					if w.Move() == 0 {
+						continue
+					}
+					ws = append(ws, w)
+					if rng.IntN(3) == 0 && len(w.Cells) > 1 {
+						bad := pluginsdk.Witness{Cell: t, Cells: slices.Clone(w.Cells), Deltas: slices.Clone(w.Deltas)}
+						k := rng.IntN(len(bad.Cells))
+						bad.Deltas[k] += 1 + math.Abs(bad.Deltas[k])
+						ws = append(ws, bad)
+					}
+				}
+			}
+			without, err := Suppression(ctx, f.p, f.st, o)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			o.onWitness = nil
+			o.Witnesses = ws
+			with, err := Suppression(ctx, f.p, f.st, o)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			sameVerdicts(t, name, with, without)
+			if with.Counts.Protected != without.Counts.Protected || with.Counts.Primaries != without.Counts.Primaries {
+				t.Errorf("%s: counts %+v with witnesses, %+v without", name, with.Counts, without.Counts)
+			}
+			proven += with.Counts.Witness
+			rejected += with.Counts.WitnessRejected
+			saved += without.Counts.LPs - with.Counts.LPs
+		}
+	}
+	if proven == 0 || rejected == 0 || saved <= 0 {
+		t.Errorf("%d primaries proven by witnesses, %d witnesses rejected, %d LPs saved: the comparison proves nothing", proven, rejected, saved)
+	}
+	t.Logf("%d primaries proven by witnesses, %d witnesses rejected, %d LPs saved", proven, rejected, saved)
+}
+
+// sameVerdicts fails t when the verdicts of got and want differ.
+func sameVerdicts(t *testing.T, name string, got, want *Report) {
+	t.Helper()
+	for i := range want.Verdicts {
+		if got.Verdicts[i] != want.Verdicts[i] || got.Verdict[i] != want.Verdict[i] {
+			t.Errorf("%s: cell %d: verdict %v/%v, want %v/%v", name, i, got.Verdict[i], got.Verdicts[i], want.Verdict[i], want.Verdicts[i])
+		}
+	}
+}
