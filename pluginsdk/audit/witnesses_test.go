@@ -60,7 +60,7 @@ func TestWitnessChecked(t *testing.T) {
 		t.Fatalf("good witnesses: %d proven, %d rejected, %d LPs (without: %d), verdict %v",
 			good.Counts.Witness, good.Counts.WitnessRejected, good.Counts.LPs, plain.Counts.LPs, good.Verdict[prim])
 	}
-	sameVerdicts(t, "good witnesses", good, plain)
+	requireSameVerdicts(t, "good witnesses", good, plain)
 	up := ws[0]
 	other := slices.IndexFunc(up.Cells, func(c int) bool { return c != prim })
 	published := slices.IndexFunc(st, func(s cellstatus.Status) bool { return !s.IsSuppressed() })
@@ -101,7 +101,7 @@ func TestWitnessChecked(t *testing.T) {
 		if r.Counts.WitnessRejected != 1 {
 			t.Errorf("%s: %d witnesses rejected, want 1", tc.name, r.Counts.WitnessRejected)
 		}
-		sameVerdicts(t, tc.name, r, plain)
+		requireSameVerdicts(t, tc.name, r, plain)
 	}
 }
 
@@ -185,7 +185,7 @@ func TestWitnessVerdictsAgree(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			sameVerdicts(t, name, with, without)
+			requireSameVerdicts(t, name, with, without)
 			if with.Counts.Protected != without.Counts.Protected || with.Counts.Primaries != without.Counts.Primaries {
 				t.Errorf("%s: counts %+v with witnesses, %+v without", name, with.Counts, without.Counts)
 			}
@@ -200,8 +200,8 @@ func TestWitnessVerdictsAgree(t *testing.T) {
 	t.Logf("%d primaries proven by witnesses, %d witnesses rejected, %d LPs saved", proven, rejected, saved)
 }
 
-// sameVerdicts fails t when the verdicts of got and want differ.
-func sameVerdicts(t *testing.T, name string, got, want *Report) {
+// requireSameVerdicts fails t when the verdicts of got and want differ.
+func requireSameVerdicts(t *testing.T, name string, got, want *Report) {
 	t.Helper()
 	for i := range want.Verdicts {
 		if got.Verdicts[i] != want.Verdicts[i] || got.Verdict[i] != want.Verdict[i] {
