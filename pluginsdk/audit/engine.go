@@ -169,6 +169,9 @@ type component struct {
 	// method (hugeColumns); set by prepare before the other workers start.
 	coldTasks bool
 	remaining []int8 // per target: tasks not yet finished
+	// certTests and certHits count the basis certificates tried and the
+	// directions they settled (tableau.go's budget).
+	certTests, certHits int
 }
 
 // task is one attacker problem of a component: the minimum or maximum of a
