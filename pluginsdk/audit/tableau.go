@@ -37,8 +37,8 @@ const dualTol = numeric.HiGHSDualFeasibility
 // wrong sign, which the simplex clears in 5–20 pivots); testing every
 // basic target after every LP cost Grid20 10 CPU s of 33 and the 6 399-cell
 // IndustryCode × Size component 62 of 73, 16 per LP still a tenth of the
-// time, for nothing. On small three-dimensional components about one test
-// in a hundred certifies.
+// time, for nothing. On small three-dimensional components they do
+// certify (TestBasisCertificates).
 const (
 	certifyPerLP  = 16
 	certifyWarmup = 256
