@@ -3,7 +3,8 @@ package solver
 // This file is the only place that calls HiGHS: a thin binding of its C API
 // (model passing, options, runs, solutions, info values, interrupt
 // callbacks, row-bound and coefficient changes, basis input, bulk changes by
-// index set), the same on every platform.
+// index set, rows of the basis inverse and of the simplex tableau), the
+// same on every platform.
 //
 // Linking: the prototypes are declared here rather than taken from a header,
 // so that no HiGHS header is needed at build time. The symbols come from a
@@ -73,6 +74,9 @@ extern argus_hint Highs_setLogicalBasis(void* highs);
 extern argus_hint Highs_setSolution(void* highs, const double* col_value, const double* row_value, const double* col_dual, const double* row_dual);
 extern argus_hint Highs_getBoolOptionValue(const void* highs, const char* option, argus_hint* value);
 extern double Highs_getRunTime(const void* highs);
+extern argus_hint Highs_getBasicVariables(const void* highs, argus_hint* basic_variables);
+extern argus_hint Highs_getBasisInverseRow(const void* highs, const argus_hint row, double* row_vector, argus_hint* row_num_nz, argus_hint* row_index);
+extern argus_hint Highs_getReducedRow(const void* highs, const argus_hint row, double* row_vector, argus_hint* row_num_nz, argus_hint* row_index);
 
 // Callback types of HiGHS 1.13 that honour user_interrupt.
 enum {
@@ -531,4 +535,36 @@ func setSolution(p unsafe.Pointer, col []float64) error {
 
 func setLogicalBasis(p unsafe.Pointer) error {
 	return callStatus("setLogicalBasis", C.Highs_setLogicalBasis(p))
+}
+
+// getBasicVariables returns the basic variable of every basis position in
+// HiGHS's encoding (column j as j, the logical of row i as -(1+i)); false
+// when HiGHS has no basis (it factorises a valid basis that has no
+// factorisation yet).
+func getBasicVariables(p unsafe.Pointer, nrow int) ([]int, bool) {
+	if nrow == 0 {
+		return nil, true
+	}
+	v := make([]C.argus_hint, nrow)
+	if C.Highs_getBasicVariables(p, firstInt(v)) == cStatusError {
+		return nil, false
+	}
+	out := make([]int, nrow)
+	for i, x := range v {
+		out[i] = int(x)
+	}
+	return out, true
+}
+
+// basisInverseRow writes row pos of the basis inverse (unscaled) into dst,
+// len(dst) = number of rows. The nonzero count and index outputs are not
+// asked for (nil): HiGHS then writes the dense row only.
+func basisInverseRow(p unsafe.Pointer, pos int, dst []float64) error {
+	return callStatus("getBasisInverseRow", C.Highs_getBasisInverseRow(p, C.argus_hint(pos), firstFloat(dst), nil, nil))
+}
+
+// reducedRow writes row pos of B⁻¹A (structural columns, unscaled) into
+// dst, len(dst) = number of columns.
+func reducedRow(p unsafe.Pointer, pos int, dst []float64) error {
+	return callStatus("getReducedRow", C.Highs_getReducedRow(p, C.argus_hint(pos), firstFloat(dst), nil, nil))
 }

@@ -759,3 +759,71 @@ func sortedSet(what string, set []int, n int) (sorted, perm []int, err error) {
 	}
 	return sorted, perm, nil
 }
+
+// BasicVariables returns the current simplex basis by position: entry p is
+// the variable basic in position p of the basis matrix B (the order of the
+// rows of B⁻¹ that BasisInverseRow and ReducedRow return), column j as j,
+// the logical (slack) of row i as -(1+i). HiGHS factorises the basis first
+// if it has none factorised (a basis given by SetBasis). ErrNoBasis when
+// there is no valid basis (before an LP solve, after a MIP solve or
+// ClearBasis).
+func (s *Solver) BasicVariables() ([]int, error) {
+	if err := s.lock(); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	if v, err := intInfo(s.nat.p, "basis_validity"); err != nil || v != 1 {
+		return nil, ErrNoBasis
+	}
+	b, ok := getBasicVariables(s.nat.p, s.numRows)
+	if !ok {
+		return nil, ErrNoBasis
+	}
+	return b, nil
+}
+
+// BasisInverseRow writes row pos of B⁻¹ (B the current basis matrix, in
+// the model's own units: HiGHS's internal scaling is undone) into dst,
+// which must have NumRows entries. It needs a factorised basis: call it
+// after an LP solve, or after BasicVariables; otherwise it fails. Entry i
+// is also the tableau entry of the logical of row i, whose column in
+// HiGHS's basis matrix is the unit vector e_i.
+func (s *Solver) BasisInverseRow(pos int, dst []float64) error {
+	if err := s.lock(); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	if err := checkIndex("basis position", pos, s.numRows); err != nil {
+		return err
+	}
+	if len(dst) != s.numRows {
+		return fmt.Errorf("solver: BasisInverseRow: %d entries for %d rows", len(dst), s.numRows)
+	}
+	if err := basisInverseRow(s.nat.p, pos, dst); err != nil {
+		return fmt.Errorf("solver: BasisInverseRow (no factorised basis?): %w", err)
+	}
+	return nil
+}
+
+// ReducedRow writes row pos of the simplex tableau B⁻¹A over the model's
+// columns (in the model's own units) into dst, which must have NumCols
+// entries: for the variable x_b basic in position pos, x_b = (B⁻¹b)_pos −
+// Σ_j dst[j]·x_j over the nonbasic columns j (and the logicals, entries
+// BasisInverseRow). So with the objective min x_b the reduced cost of a
+// nonbasic column j is −dst[j]. Same preconditions as BasisInverseRow.
+func (s *Solver) ReducedRow(pos int, dst []float64) error {
+	if err := s.lock(); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	if err := checkIndex("basis position", pos, s.numRows); err != nil {
+		return err
+	}
+	if len(dst) != len(s.colType) {
+		return fmt.Errorf("solver: ReducedRow: %d entries for %d columns", len(dst), len(s.colType))
+	}
+	if err := reducedRow(s.nat.p, pos, dst); err != nil {
+		return fmt.Errorf("solver: ReducedRow (no factorised basis?): %w", err)
+	}
+	return nil
+}

@@ -1044,7 +1044,7 @@ func TestShortcutsAgainstReference(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("seed %d %v: %d hidden, %d LPs (reference %d), %d under-protected", seed, sizes, ref.Counts.Hidden, fast.Counts.LPs, ref.Counts.LPs, len(ref.UnderProtected))
+		t.Logf("seed %d %v: %d hidden, %d LPs (reference %d), %d certified, %d under-protected", seed, sizes, ref.Counts.Hidden, fast.Counts.LPs, ref.Counts.LPs, fast.Counts.Certified, len(ref.UnderProtected))
 	}
 }
 

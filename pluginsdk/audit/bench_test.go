@@ -35,6 +35,7 @@ func benchAudit(b *testing.B, p *pluginsdk.Problem, st []cellstatus.Status, opts
 	b.ReportMetric(float64(ct.LPs), "LPs")
 	b.ReportMetric(float64(ct.Partial+ct.Exact), "failing")
 	b.ReportMetric(float64(ct.Settled), "settled")
+	b.ReportMetric(float64(ct.Certified), "certified")
 	b.ReportMetric(float64(ct.SimplexIterations), "iterations")
 	b.ReportMetric(float64(ct.Local), "local")
 	b.ReportMetric(float64(ct.Cube), "cube")

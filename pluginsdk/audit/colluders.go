@@ -221,6 +221,7 @@ func mergeVerdicts(r, rr *Report, targets []int) {
 	slices.Sort(r.Unverified)
 	ct.LPs += rr.Counts.LPs
 	ct.Settled += rr.Counts.Settled
+	ct.Certified += rr.Counts.Certified
 	ct.SimplexIterations += rr.Counts.SimplexIterations
 	r.TimedOut = r.TimedOut || rr.TimedOut
 	for _, d := range rr.Diagnostics {

@@ -128,8 +128,11 @@
 // no published cell enters a component's relations (a part of the table
 // hidden entirely: every cell moves at once, so an all-suppressed pattern
 // needs next to no LP for its verdicts); "filtering" LPs (minimise, then maximise, the scaled sum of the open
-// cells) settle many directions at once; the next problem a worker takes is
-// the one its last solution is closest to solving. Large components (1000
+// cells) settle many directions at once; the optimal basis of an LP
+// settles a target basic in it when its tableau row proves the basis
+// optimal for that target too (tableau.go; tried on a budget per
+// component, as it rarely succeeds on large ones); the next problem a
+// worker takes is the one its last solution is closest to solving. Large components (1000
 // cells or more) start with the interior-point method; in [ModeVerdicts]
 // their open primaries first get capped witness LPs (witness.go): one LP
 // looks for witnesses past the protection levels of all of them at once,

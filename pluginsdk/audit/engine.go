@@ -55,6 +55,7 @@ type attack struct {
 	diag           diagList
 	counts         Counts
 	lps, settled   atomic.Int64
+	certified      atomic.Int64
 	iterations     atomic.Int64
 	done           atomic.Int64
 	totalTargets   int
@@ -168,6 +169,9 @@ type component struct {
 	// method (hugeColumns); set by prepare before the other workers start.
 	coldTasks bool
 	remaining []int8 // per target: tasks not yet finished
+	// certTests and certHits count the basis certificates tried and the
+	// directions they settled (tableau.go's budget).
+	certTests, certHits int
 }
 
 // task is one attacker problem of a component: the minimum or maximum of a
@@ -776,9 +780,12 @@ type worker struct {
 	// wideHi are those bounds, scaled.
 	wide           int
 	wideLo, wideHi float64
+	// tab holds the buffers of the basis certificates (tableau.go).
+	tab *tableau
 }
 
 func (w *worker) close() {
+	w.tab = nil
 	if w.s != nil {
 		_ = w.s.Close()
 		w.s = nil
@@ -1126,6 +1133,9 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 			}
 		}
 		k.mu.Unlock()
+		if !over && x != nil && !a.opts.noReuse && !a.opts.noCertify {
+			w.certifyBasis(k, res.ColValues, x)
+		}
 	}
 	return nil
 }

@@ -167,6 +167,10 @@ type Options struct {
 	proofOnly bool
 	// hugeCols overrides hugeColumns (engine.go) when positive, for tests.
 	hugeCols int
+	// noCertify switches off the basis certificates (tableau.go), for
+	// tests and benchmarks; wrongCertificate inverts their sign test, for
+	// the test that must catch a wrong certificate.
+	noCertify, wrongCertificate bool
 	// onWitness, if set, receives every verified feasible point of the
 	// base problems (cells, their values; local.go's certificates).
 	onWitness func(cells []int, x []float64)

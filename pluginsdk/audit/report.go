@@ -99,6 +99,10 @@ type Counts struct {
 	// LPs is the number of LPs solved; Settled the number of bound
 	// directions of audited cells settled by another LP's solution.
 	LPs, Settled int
+	// Certified counts the bound directions settled by the optimal basis
+	// of another LP (a tableau row proving it optimal for them too, no LP
+	// of their own); most of them are also counted in Settled.
+	Certified int
 	// SimplexIterations is the total over all LPs.
 	SimplexIterations int64
 	// NonAdditive counts relations that the published values alone

@@ -638,6 +638,7 @@ func (in *input) report(a *attack, start time.Time) *Report {
 	}
 	ct.LPs = int(a.lps.Load())
 	ct.Settled = int(a.settled.Load())
+	ct.Certified = int(a.certified.Load())
 	ct.SimplexIterations = a.iterations.Load()
 	r.Counts = ct
 	r.Diagnostics = a.diag.sorted()
