@@ -48,6 +48,19 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 				}
 			}
 		}
+		if yb != nil && tk.slide == 0 && e.localChecks() {
+			ok, err := e.localWitness(ctx, wk, t, d, yb)
+			if err != nil {
+				return nil, false, err
+			}
+			if ok {
+				continue
+			}
+			if e.startProven(t) {
+				e.reqs.trusted[t] = true
+				continue
+			}
+		}
 		r, err := e.attack(ctx, wk, y, tk.col, d)
 		if err != nil {
 			return nil, false, err
@@ -201,6 +214,63 @@ func (e *engine) reuseSlide(x, yf []float64, t int, dev func() *deviation) int {
 // runs on small LPs or when the search started from Options.Start.
 func (e *engine) cubeChecks() bool {
 	return e.model.hyper != nil && (e.opts.Start != nil || e.opts.Hypercubes || e.pool.sparse())
+}
+
+// localChecks reports whether checks and the clean-up try small LPs
+// within the pattern first (Options.LocalChecks, with a start).
+func (e *engine) localChecks() bool {
+	return e.opts.LocalChecks && e.opts.Start != nil
+}
+
+// startProven reports whether the caller proved task t's requirements
+// under the start (Options.StartProven): every primary cell of its column.
+func (e *engine) startProven(t int) bool {
+	return e.provenCols != nil && e.provenCols[e.reqs.tasks[t].col]
+}
+
+// markStartProven marks the columns whose primary cells are all in
+// Options.StartProven (and at least one).
+func (e *engine) markStartProven() {
+	sp := e.opts.StartProven
+	if sp == nil || !e.localChecks() {
+		return
+	}
+	m := e.model
+	e.provenCols = make([]bool, m.n)
+	out := make([]bool, m.n)
+	for i, c := range m.cellCol {
+		if c < 0 || m.in.Kind[i] != Primary {
+			continue
+		}
+		if i < len(sp) && sp[i] {
+			e.provenCols[c] = true
+		} else {
+			out[c] = true
+		}
+	}
+	for j, o := range out {
+		e.provenCols[j] = e.provenCols[j] && !o
+	}
+}
+
+// localWitness looks for a witness of task t in direction d within the
+// binary pattern y on the router's small LPs around the task's column
+// (routeLocal); it stores it and reports whether it found one.
+func (e *engine) localWitness(ctx context.Context, wk *worker, t, d int, y []bool) (bool, error) {
+	tk := &e.reqs.tasks[t]
+	if e.opts.noLocal {
+		return false, nil
+	}
+	z, err := wk.rt.routeLocal(ctx, &routeSpec{j: tk.col, dir: d, amount: tk.req[d], y: y, restrict: true, exclude: -1})
+	if err != nil || z == nil {
+		return false, err
+	}
+	e.setWitness(t, d, z, tk.req[d], false)
+	if !e.reqs.witnesses[t][d].set {
+		return false, nil
+	}
+	e.reqs.keepLean(t, d)
+	return true, nil
 }
 
 // holds reports whether witness w fits the pattern y and meets the

@@ -112,6 +112,8 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		virtual = addSingletonCells(p, in, singleton.RuleFrom(req.Params))
 	}
 	var startTime time.Duration
+	var audited []cellstatus.Status // GH's start, protected by GH's audit
+	var auditDeadline time.Time     // of the audit of the trusted primaries
 	if from := startFrom(req.Params.String(pStart), p); from != "" {
 		var start []bool
 		singletons := req.Params.String(pSingletons) != "none"
@@ -124,7 +126,15 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 			if req.Params.Has(pGHRatio) {
 				ratio = req.Params.Float(pGHRatio)
 			}
-			start, startTime, err = ghStart(ctx, p, opts.TimeLimit, singletons, ratio, req.Limits.Threads)
+			start, audited, startTime, err = ghStart(ctx, p, opts.TimeLimit, singletons, ratio, req.Limits.Threads)
+			opts.LocalChecks = true
+			if audited != nil {
+				opts.StartProven = make([]bool, n)
+				for i := range opts.StartProven {
+					opts.StartProven[i] = true
+				}
+			}
+			req.Log.Debug().Bool("audited", audited != nil).Dur("took", startTime).Msg("OPT: GH's start")
 		}
 		if err != nil {
 			return nil, err
@@ -134,6 +144,12 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 			opts.LPTimeLimit = startLPLimit(opts.TimeLimit)
 			if opts.TimeLimit > 0 {
 				opts.TimeLimit = max(opts.TimeLimit-startTime, time.Millisecond)
+				if opts.StartProven != nil {
+					// The audit of the primaries the engine trusted
+					// GH's audit for gets a fifth of what is left.
+					opts.TimeLimit -= opts.TimeLimit / 5
+				}
+				auditDeadline = time.Now().Add(opts.TimeLimit + opts.TimeLimit/4)
 			}
 		}
 	}
@@ -178,6 +194,18 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	case sol.TimeLimit:
 		res.Outcome = pluginsdk.OutcomeTimeLimit
 	}
+	startReturned := false
+	if audited != nil {
+		st, why, err := betterOfStart(ctx, p, status, audited, sol, req.Params.String(pSingletons) != "none", req.Limits.Threads, auditDeadline)
+		if err != nil {
+			return nil, err
+		}
+		if why != "" {
+			res.Status, startReturned = st, true
+			res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityInfo, Code: "solver.start_returned", Summary: why})
+		}
+		req.Log.Debug().Int("trusted", len(sol.Trusted)).Bool("start_returned", startReturned).Msg("OPT: GH's start")
+	}
 	var unprot []int
 	for _, c := range sol.Unprotectable {
 		if c < n {
@@ -194,7 +222,7 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
 			Code: "solver.numerical", Summary: fmt.Sprintf("%d heuristic runs met numerical trouble and suppressed every suppressible cell", sol.Stats.Fallbacks)})
 	}
-	if sol.Stats.TimeFallback {
+	if sol.Stats.TimeFallback && !startReturned {
 		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
 			Code: "solver.time_fallback", Summary: "no protected pattern was found within the time limit, so every " +
 				"suppressible cell is suppressed; a longer time limit, or GH, will do better"})
@@ -208,9 +236,20 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 			"attacker_lps": float64(st.AttackerLPs), "router_lps": float64(st.RouterLPs),
 			"heuristic_cost": st.HeuristicCost, "root_bound": st.RootBound, "virtual_cells": float64(len(virtual)),
 			"hypercubes": float64(st.Hypercubes), "lp_time_limits": float64(st.LPTimeLimits),
-			"start_cost": st.StartCost, "start_unmet": float64(st.StartUnmet), "start_witnessed": float64(st.StartWitnessed), "start_seconds": startTime.Seconds()}}
-	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
+			"start_cost": st.StartCost, "start_unmet": float64(st.StartUnmet), "start_witnessed": float64(st.StartWitnessed), "start_seconds": startTime.Seconds(), "start_returned": b2f(startReturned), "trusted": float64(len(sol.Trusted))}}
+	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, res.Status)
+	if startReturned {
+		res.Stats.Objective = res.Stats.SuppressedCost
+	}
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Int64("secondaries", res.Stats.Secondaries).
 		Float64("gap", sol.Gap).Dur("took", time.Since(start)).Msg("OPT done")
 	return res, nil
+}
+
+// b2f is 1 for true, 0 for false (a figure).
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

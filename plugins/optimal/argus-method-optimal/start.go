@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/plugins/network/netflow"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
@@ -117,29 +119,39 @@ func startDeviations(ws []netflow.Witness, n int, virtual [][]int) []csp.Deviati
 	return out
 }
 
-// ghStart runs GH's hypercube pass on p (singleton protection as asked,
-// the sliding ratio given; negative: GH derives it) within a third of the
-// engine's time limit, and returns its suppressed
-// cells. GH's own audit and repair are off: the engine checks the pattern
-// and protects what it leaves unprotected, mostly by hypercubes too
-// (datatest2: GH's repair took 60–150 s of a loaded box and gave a start
-// 20 % dearer than the pass alone completed by the engine in seconds).
-func ghStart(ctx context.Context, p *pluginsdk.Problem, limit time.Duration, singleton bool, ratio float64, threads int) ([]bool, time.Duration, error) {
+// ghStart runs GH on p (singleton protection as asked, the sliding ratio
+// given; negative: GH derives it) within a third of the engine's time
+// limit, with its audit and repair, and returns its suppressed cells and,
+// when GH's own audit found the pattern protected (OutcomeFeasible after
+// the repair), its statuses: the answer when the engine does not find a
+// cheaper protected pattern in time (a pattern the engine checks within
+// minutes on a 117 649-cell table, where its own first pattern, and even
+// the check of an unrepaired start, took longer than the time limit). The
+// engine checks the pattern all the same and protects what it leaves
+// unprotected.
+func ghStart(ctx context.Context, p *pluginsdk.Problem, limit time.Duration, singleton bool, ratio float64, threads int) ([]bool, []cellstatus.Status, time.Duration, error) {
 	o := gh.DefaultOptions()
 	o.Singleton = singleton
 	o.Ratio = ratio
-	o.Repair = false
 	o.Threads = threads
 	if limit > 0 {
 		o.TimeLimit = limit / 3
 	}
-	return startPattern(ctx, p, func() ([]cellstatus.Status, error) {
+	var audited []cellstatus.Status
+	start, took, err := startPattern(ctx, p, func() ([]cellstatus.Status, error) {
 		res, err := gh.Protect(ctx, p, o)
 		if err != nil {
 			return nil, err
 		}
+		if res.Outcome == pluginsdk.OutcomeFeasible && res.Stats.Extra["audited"] == 1 && res.Stats.UnderProtectedAfter == 0 {
+			audited = res.Status
+		}
 		return res.Status, nil
 	})
+	if start == nil {
+		audited = nil
+	}
+	return start, audited, took, err
 }
 
 // startPattern runs protect and returns the cells its pattern suppresses
@@ -171,4 +183,40 @@ func startLPLimit(limit time.Duration) time.Duration {
 		return 0
 	}
 	return max(limit/30, time.Second)
+}
+
+// betterOfStart compares the engine's pattern (status) with GH's audited
+// start: it returns the start and why when the engine's pattern is dearer
+// and not proven optimal, or when the primaries the engine took as
+// protected on GH's audit's word (sol.Trusted) are not all proven under
+// its pattern by the audit (verdicts, the single-respondent primaries
+// colluding when singletons is set, until deadline; zero: none). An empty
+// reason keeps the engine's pattern.
+func betterOfStart(ctx context.Context, p *pluginsdk.Problem, status, start []cellstatus.Status, sol *csp.Solution, singletons bool, threads int, deadline time.Time) ([]cellstatus.Status, string, error) {
+	_, cost := pluginsdk.Secondaries(p, status)
+	_, sc := pluginsdk.Secondaries(p, start)
+	if !sol.Optimal && len(sol.Unprotectable) == 0 && sc < cost {
+		return slices.Clone(start), fmt.Sprintf("the engine found no pattern cheaper than GH's start (cost %.6g) in time; GH's pattern, protected by its audit, is returned", sc), nil
+	}
+	if len(sol.Trusted) == 0 || sc <= cost {
+		return nil, "", nil
+	}
+	o := audit.Options{Threads: threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Cells: sol.Trusted}
+	if singletons {
+		o.Singletons = audit.SingletonsCollude
+	}
+	if !deadline.IsZero() {
+		o.TimeLimit = max(time.Until(deadline), time.Second)
+	}
+	rep, err := audit.Suppression(ctx, p, status, o)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
+		}
+		rep = nil
+	}
+	if rep == nil || len(rep.UnderProtected) > 0 || len(rep.Unverified) > 0 {
+		return slices.Clone(start), fmt.Sprintf("the audit did not prove the %d primaries the engine took from GH's audit under the engine's pattern; GH's pattern (cost %.6g), protected by its audit, is returned", len(sol.Trusted), sc), nil
+	}
+	return nil, "", nil
 }
