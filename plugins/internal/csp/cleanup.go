@@ -182,6 +182,13 @@ func (c *cleanupRun) firstWitnesses() error {
 			c.wz[k], c.found[k] = sparse{col: sw.col, val: sw.val}, true
 			return nil
 		}
+		if sw := &e.reqs.witnesses[kk.t][kk.d]; e.localChecks() && e.holds(sw, yf, c.amount(kk)) {
+			// The local checks' witnesses (small LPs near a primary,
+			// each reused for the primaries it moves far enough) have
+			// small supports: rerouted like lean ones.
+			c.wz[k], c.found[k] = sparse{col: sw.col, val: sw.val}, true
+			return nil
+		}
 		if sw := &e.reqs.witnesses[kk.t][kk.d]; c.keep != nil && e.holds(sw, yf, c.amount(kk)) &&
 			!slices.ContainsFunc(sw.col, func(g int32) bool { return c.isCand[g] }) {
 			c.wz[k], c.found[k], c.own[k] = sparse{col: sw.col, val: sw.val}, true, true

@@ -39,6 +39,21 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 		if tk.slide == 0 && (e.holds(&e.reqs.witnesses[t][d], y, tk.req[d]) || e.holds(&e.reqs.lean[t][d], y, tk.req[d])) {
 			continue
 		}
+		local := yb != nil && tk.slide == 0 && e.localChecks()
+		if local {
+			// Small LPs first: on a grid with hierarchies most
+			// hypercubes of codes fail, after work over the whole table.
+			z, err := e.localWitness(ctx, wk, t, d, yb)
+			if err != nil {
+				return nil, false, err
+			}
+			if z != nil {
+				if xs != nil {
+					*xs = append(*xs, z)
+				}
+				continue
+			}
+		}
 		if yb != nil && tk.slide == 0 && e.cubeChecks() {
 			if z := e.cubes().witness(tk.col, d, tk.req[d], yb, true); z != nil {
 				e.setWitness(t, d, z, tk.req[d], false)
@@ -48,18 +63,9 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 				}
 			}
 		}
-		if yb != nil && tk.slide == 0 && e.localChecks() {
-			ok, err := e.localWitness(ctx, wk, t, d, yb)
-			if err != nil {
-				return nil, false, err
-			}
-			if ok {
-				continue
-			}
-			if e.startProven(t) {
-				e.reqs.trusted[t] = true
-				continue
-			}
+		if local && e.startProven(t) {
+			e.reqs.trusted[t] = true
+			continue
 		}
 		r, err := e.attack(ctx, wk, y, tk.col, d)
 		if err != nil {
@@ -255,22 +261,23 @@ func (e *engine) markStartProven() {
 
 // localWitness looks for a witness of task t in direction d within the
 // binary pattern y on the router's small LPs around the task's column
-// (routeLocal); it stores it and reports whether it found one.
-func (e *engine) localWitness(ctx context.Context, wk *worker, t, d int, y []bool) (bool, error) {
+// (routeLocal, the first closure that has one); it stores it and returns
+// it (nil when none is found).
+func (e *engine) localWitness(ctx context.Context, wk *worker, t, d int, y []bool) ([]float64, error) {
 	tk := &e.reqs.tasks[t]
 	if e.opts.noLocal {
-		return false, nil
+		return nil, nil
 	}
-	z, err := wk.rt.routeLocal(ctx, &routeSpec{j: tk.col, dir: d, amount: tk.req[d], y: y, restrict: true, exclude: -1})
+	z, err := wk.rt.routeLocal(ctx, &routeSpec{j: tk.col, dir: d, amount: tk.req[d], y: y, restrict: true, exclude: -1, first: true})
 	if err != nil || z == nil {
-		return false, err
+		return nil, err
 	}
 	e.setWitness(t, d, z, tk.req[d], false)
 	if !e.reqs.witnesses[t][d].set {
-		return false, nil
+		return nil, nil
 	}
 	e.reqs.keepLean(t, d)
-	return true, nil
+	return z, nil
 }
 
 // holds reports whether witness w fits the pattern y and meets the

@@ -273,6 +273,9 @@ func (r *router) bestClosure(ctx context.Context, sp *routeSpec) (best []float64
 		if c < bestCost {
 			best, bestCost = z, c
 		}
+		if sp.first {
+			break
+		}
 	}
 	return best, first, nil
 }

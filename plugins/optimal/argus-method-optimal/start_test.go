@@ -1,10 +1,14 @@
 package main
 
 import (
+	"slices"
 	"testing"
+	"time"
 
+	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
@@ -108,5 +112,59 @@ func TestGHStartRatio(t *testing.T) {
 	}
 	if startCost[1] != startCost[0] || !(startCost[3] > startCost[1]) {
 		t.Errorf("start costs %v for gh_ratio unset, 0, 0.3 and 1; want unset = 0 < 1", startCost)
+	}
+}
+
+// TestBetterOfStart: GH's audited start is the answer when the engine's
+// pattern is dearer and not proven optimal (its time fallback, every
+// suppressible cell), or when a primary the engine took on GH's audit's
+// word is not protected under the engine's pattern; the engine's pattern
+// stays when it is cheaper and those primaries are proven, or proven
+// optimal.
+func TestBetterOfStart(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4}, Seed: 7, PrimaryFraction: 0.2})
+	in := csp.FromProblem(p, p.Relations)
+	opt, err := csp.Solve(t.Context(), in, csp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	statusOf := func(pattern func(i int) bool) []cellstatus.Status {
+		st := slices.Clone(p.Cells.Status)
+		for i := range st {
+			if pattern(i) && st[i].CanBeSecondary() {
+				st[i] = cellstatus.Secondary
+			}
+		}
+		return st
+	}
+	all := statusOf(func(int) bool { return true })
+	optimum := statusOf(func(i int) bool { return opt.Suppressed[i] })
+	bare := statusOf(func(int) bool { return false }) // the primaries alone
+	// The start: the optimum and one more cell, protected, dearer.
+	extra := slices.IndexFunc(optimum, func(s cellstatus.Status) bool { return s.CanBeSecondary() && !s.IsSuppressed() })
+	start := slices.Clone(optimum)
+	start[extra] = cellstatus.Secondary
+	prim := slices.IndexFunc(p.Cells.Status, cellstatus.Status.IsPrimary)
+	for _, c := range []struct {
+		name      string
+		engine    []cellstatus.Status
+		sol       csp.Solution
+		wantStart bool
+	}{
+		{"time fallback", all, csp.Solution{TimeLimit: true}, true},
+		{"dearer but optimal", all, csp.Solution{Optimal: true}, false},
+		{"cheaper, trusted primary unprotected", bare, csp.Solution{Trusted: []int{prim}}, true},
+		{"cheaper, trusted primary protected", optimum, csp.Solution{Trusted: []int{prim}}, false},
+		{"cheaper, none trusted", bare, csp.Solution{}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, why, err := betterOfStart(t.Context(), p, c.engine, start, &c.sol, false, 1, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (why != "") != c.wantStart || c.wantStart && !slices.Equal(got, start) {
+				t.Errorf("start returned %v (%q), want %v", why != "", why, c.wantStart)
+			}
+		})
 	}
 }
