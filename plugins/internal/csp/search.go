@@ -61,7 +61,8 @@ func (e *engine) search(ctx context.Context) error {
 			e.pool.useSmallLPs()
 		}
 	}
-	if e.localChecks() && len(m.hyper.g.Sizes) < hyperMinDims {
+	threeDims := e.localChecks() && m.hyper != nil && len(m.hyper.g.Sizes) < hyperMinDims
+	if threeDims {
 		// The start's clean-up on small LPs is the improvement that
 		// ends in time on a large table of three dimensions (117 649
 		// cells: the heuristic's own pattern from scratch did not).
@@ -70,7 +71,7 @@ func (e *engine) search(ctx context.Context) error {
 	if _, err := e.heuristic(ctx, y, nil, share, false); err != nil {
 		return err
 	}
-	if e.opts.Start != nil && m.hyper != nil && !(e.localChecks() && len(m.hyper.g.Sizes) < hyperMinDims) {
+	if e.opts.Start != nil && m.hyper != nil && !threeDims {
 		// With the start's pattern as the incumbent, the heuristic's own
 		// pattern, routed at the cells' costs, from scratch: on datatest2
 		// it costs 30 % less than GH's completed and cleaned up. The
