@@ -93,6 +93,8 @@ type hypergrid struct {
 	// located marks the model columns with a cell that has coordinates
 	// (the others are sums of cells, such as τ-Argus's virtual cells).
 	located []bool
+	// sumRow marks the relations that hold a column without coordinates.
+	sumRow []bool
 	// children lists per dimension the child codes of each code (nil
 	// without Grid.Parent).
 	children [][][]int32

@@ -158,6 +158,9 @@ func (r *router) box(j int) []int32 {
 	for _, g := range set {
 		rows, _ := m.col(int(g))
 		for _, row := range rows {
+			if !h.sumRow[row] {
+				continue
+			}
 			cols, _ := m.row(int(row))
 			for _, c := range cols {
 				if !h.located[c] {
