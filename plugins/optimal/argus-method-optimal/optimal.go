@@ -129,7 +129,15 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 			start, audited, startTime, err = ghStart(ctx, p, opts.TimeLimit, singletons, ratio, req.Limits.Threads)
 			opts.LocalChecks = true
 			if audited != nil {
-				opts.StartProven = make([]bool, n)
+				// Every primary; τ-Argus's singleton cells too when GH's
+				// audit had the single-respondent primaries collude (a
+				// sum of a group with one of them that an attacker
+				// derives would give that respondent the others).
+				proven := n
+				if singletons {
+					proven = in.NumCells()
+				}
+				opts.StartProven = make([]bool, proven)
 				for i := range opts.StartProven {
 					opts.StartProven[i] = true
 				}
@@ -196,7 +204,7 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	}
 	startReturned := false
 	if audited != nil {
-		st, why, err := betterOfStart(ctx, p, status, audited, sol, req.Params.String(pSingletons) != "none", req.Limits.Threads, auditDeadline)
+		st, why, err := betterOfStart(ctx, p, status, audited, sol, trustedCells(sol.Trusted, n, virtual), req.Params.String(pSingletons) != "none", req.Limits.Threads, auditDeadline)
 		if err != nil {
 			return nil, err
 		}

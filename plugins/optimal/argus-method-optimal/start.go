@@ -185,6 +185,23 @@ func startLPLimit(limit time.Duration) time.Duration {
 	return max(limit/30, time.Second)
 }
 
+// trustedCells lists the primaries of the problem's n cells to audit for
+// the cells the engine trusted: a cell of the problem itself, the cells a
+// singleton cell sums (n+k sums virtual[k]).
+func trustedCells(trusted []int, n int, virtual [][]int) []int {
+	var out []int
+	for _, c := range trusted {
+		switch {
+		case c < n:
+			out = append(out, c)
+		case c-n < len(virtual):
+			out = append(out, virtual[c-n]...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // betterOfStart compares the engine's pattern (status) with GH's audited
 // start: it returns the start and why when the engine's pattern is dearer
 // and not proven optimal, or when the primaries the engine took as
@@ -192,16 +209,16 @@ func startLPLimit(limit time.Duration) time.Duration {
 // its pattern by the audit (verdicts, the single-respondent primaries
 // colluding when singletons is set, until deadline; zero: none). An empty
 // reason keeps the engine's pattern.
-func betterOfStart(ctx context.Context, p *pluginsdk.Problem, status, start []cellstatus.Status, sol *csp.Solution, singletons bool, threads int, deadline time.Time) ([]cellstatus.Status, string, error) {
+func betterOfStart(ctx context.Context, p *pluginsdk.Problem, status, start []cellstatus.Status, sol *csp.Solution, trusted []int, singletons bool, threads int, deadline time.Time) ([]cellstatus.Status, string, error) {
 	_, cost := pluginsdk.Secondaries(p, status)
 	_, sc := pluginsdk.Secondaries(p, start)
 	if !sol.Optimal && len(sol.Unprotectable) == 0 && sc < cost {
 		return slices.Clone(start), fmt.Sprintf("the engine found no pattern cheaper than GH's start (cost %.6g) in time; GH's pattern, protected by its audit, is returned", sc), nil
 	}
-	if len(sol.Trusted) == 0 || sc <= cost {
+	if len(trusted) == 0 || sc <= cost {
 		return nil, "", nil
 	}
-	o := audit.Options{Threads: threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Cells: sol.Trusted}
+	o := audit.Options{Threads: threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Cells: trusted}
 	if singletons {
 		o.Singletons = audit.SingletonsCollude
 	}

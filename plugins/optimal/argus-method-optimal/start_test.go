@@ -158,7 +158,7 @@ func TestBetterOfStart(t *testing.T) {
 		{"cheaper, none trusted", bare, csp.Solution{}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, why, err := betterOfStart(t.Context(), p, c.engine, start, &c.sol, false, 1, time.Time{})
+			got, why, err := betterOfStart(t.Context(), p, c.engine, start, &c.sol, c.sol.Trusted, false, 1, time.Time{})
 			if err != nil {
 				t.Fatal(err)
 			}
