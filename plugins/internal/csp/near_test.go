@@ -15,6 +15,17 @@ func hier3(t *testing.T) (*pluginsdk.Problem, []bool, float64) {
 	t.Helper()
 	d := csptest.Dim{-1, 0, 1, 1, 1, 0, 5, 5, 5}
 	p := csptest.HierTable(7, 0.1, d, d, d)
+	// Every other primary has a range requirement beyond its levels.
+	c := &p.Cells
+	c.SlidingPL = make([]float64, p.NumCells())
+	k := 0
+	for i, s := range c.Status {
+		if s.IsPrimary() {
+			if k++; k%2 == 0 {
+				c.SlidingPL[i] = c.LowerPL[i] + c.UpperPL[i] + 1
+			}
+		}
+	}
 	in := FromProblem(p, p.Relations)
 	all := make([]bool, p.NumCells())
 	cost := 0.0
@@ -27,7 +38,8 @@ func hier3(t *testing.T) (*pluginsdk.Problem, []bool, float64) {
 }
 
 // TestLocalChecks: with Options.LocalChecks the check of a start on a
-// three-dimensional table with hierarchies proves every requirement on
+// three-dimensional table with hierarchies proves every requirement, the
+// ranges (sliding levels) of half the primaries included, on
 // small LPs around the primaries (no attacker LP over the whole table;
 // without, one per requirement and direction), and the clean-up reroutes
 // on them too: the pattern is audited clean and cheaper than the start.

@@ -26,6 +26,16 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 	m := e.model
 	tk := &e.reqs.tasks[t]
 	eps := m.eps
+	if yb != nil && tk.slide > 0 && e.localChecks() {
+		ok, err := e.localSlide(ctx, wk, t, yb)
+		if err != nil || ok {
+			return nil, ok, err
+		}
+		if e.startProven(t) {
+			e.reqs.trusted[t] = true
+			return nil, true, nil
+		}
+	}
 	if yb != nil && tk.slide > 0 && e.cubeChecks() && e.slideCubes(t, yb) {
 		return nil, true, nil
 	}
@@ -62,6 +72,9 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 					continue
 				}
 			}
+		}
+		if local && e.opts.Logf != nil {
+			e.logf("local: task %d column %d cell %d dir %d req %g caps %g/%g: no local witness", t, tk.col, e.model.reqCell[tk.col], d, tk.req[d], e.model.capUp[tk.col], e.model.capDn[tk.col])
 		}
 		if local && e.startProven(t) {
 			e.reqs.trusted[t] = true
@@ -257,6 +270,39 @@ func (e *engine) markStartProven() {
 	for j, o := range out {
 		e.provenCols[j] = e.provenCols[j] && !o
 	}
+}
+
+// localSlide looks for lean witnesses of task t, which has a range
+// requirement, within the binary pattern y on small LPs (routeLocal): one
+// up by the range beyond the downward requirement, one down by that
+// (slideAmounts, as slideCubes takes them); it reports whether both hold.
+func (e *engine) localSlide(ctx context.Context, wk *worker, t int, y []bool) (bool, error) {
+	tk := &e.reqs.tasks[t]
+	a := e.slideAmounts(t)
+	var yf []float64
+	for d := range 2 {
+		if a[d] == 0 {
+			continue
+		}
+		if w := &e.reqs.lean[t][d]; w.set {
+			if yf == nil {
+				yf = e.toFloat(y)
+			}
+			if e.holds(w, yf, a[d]) {
+				continue
+			}
+		}
+		if e.opts.noLocal {
+			return false, nil
+		}
+		z, err := wk.rt.routeLocal(ctx, &routeSpec{j: tk.col, dir: d, amount: a[d], y: y, restrict: true, exclude: -1, first: true})
+		if err != nil || z == nil || !e.isDeviation(z, tk.col, d, a[d]) {
+			return false, err
+		}
+		dv := newDeviation(e.model, z)
+		e.reqs.lean[t][d] = witness{col: dv.col, val: dv.val, value: a[d], set: true}
+	}
+	return true, nil
 }
 
 // localWitness looks for a witness of task t in direction d within the
