@@ -218,22 +218,109 @@ func betterOfStart(ctx context.Context, p *pluginsdk.Problem, status, start []ce
 	if len(trusted) == 0 || sc <= cost {
 		return nil, "", nil
 	}
-	o := audit.Options{Threads: threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Cells: trusted}
-	if singletons {
-		o.Singletons = audit.SingletonsCollude
-	}
-	if !deadline.IsZero() {
-		o.TimeLimit = max(time.Until(deadline), time.Second)
-	}
-	rep, err := audit.Suppression(ctx, p, status, o)
+	ok, err := restoreTrusted(ctx, p, status, start, trusted, singletons, threads, deadline)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, "", ctx.Err()
-		}
-		rep = nil
+		return nil, "", err
 	}
-	if rep == nil || len(rep.UnderProtected) > 0 || len(rep.Unverified) > 0 {
-		return slices.Clone(start), fmt.Sprintf("the audit did not prove the %d primaries the engine took from GH's audit under the engine's pattern; GH's pattern (cost %.6g), protected by its audit, is returned", len(sol.Trusted), sc), nil
+	if !ok {
+		return slices.Clone(start), fmt.Sprintf("the audit did not prove the %d primaries the engine took from GH's audit under the engine's pattern; GH's pattern (cost %.6g), protected by its audit, is returned", len(trusted), sc), nil
 	}
 	return nil, "", nil
+}
+
+// restoreRounds bounds the rounds of restoreTrusted, and restoreCells the
+// hidden cells nearest to a failing primary among which it hides again
+// those the engine removed.
+const (
+	restoreRounds = 3
+	restoreCells  = 4000
+)
+
+// restoreTrusted audits the trusted primaries under status (verdicts, the
+// single-respondent primaries colluding when singletons is set, until
+// deadline; zero: none); for those it does not prove, it hides again the
+// cells of the start that status publishes among the restoreCells hidden
+// cells nearest to them through the relations, and audits them again, at
+// most restoreRounds times. It reports whether every trusted primary is
+// proven under status (changed in place).
+func restoreTrusted(ctx context.Context, p *pluginsdk.Problem, status, start []cellstatus.Status, trusted []int, singletons bool, threads int, deadline time.Time) (bool, error) {
+	var relsOf [][]int32
+	for range restoreRounds {
+		o := audit.Options{Threads: threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Cells: trusted}
+		if singletons {
+			o.Singletons = audit.SingletonsCollude
+		}
+		if !deadline.IsZero() {
+			o.TimeLimit = max(time.Until(deadline), time.Second)
+		}
+		rep, err := audit.Suppression(ctx, p, status, o)
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+			return false, nil
+		}
+		var failed []int
+		for _, f := range rep.UnderProtected {
+			failed = append(failed, f.Cell)
+		}
+		failed = append(failed, rep.Unverified...)
+		if len(failed) == 0 {
+			return true, nil
+		}
+		if rep.TimedOut {
+			return false, nil
+		}
+		if relsOf == nil {
+			relsOf = cellRelations(p)
+		}
+		restored := 0
+		for _, c := range failed {
+			restored += restoreNear(p, relsOf, status, start, c)
+		}
+		if restored == 0 {
+			return false, nil
+		}
+		trusted = failed
+	}
+	return false, nil
+}
+
+// cellRelations lists the relations of each cell of p.
+func cellRelations(p *pluginsdk.Problem) [][]int32 {
+	out := make([][]int32, p.NumCells())
+	for r := range p.Relations.Len() {
+		cells, _ := p.Relations.Terms(r)
+		for _, c := range cells {
+			out[c] = append(out[c], int32(r))
+		}
+	}
+	return out
+}
+
+// restoreNear hides again, in status, the cells of the start that status
+// publishes among the restoreCells cells nearest to cell c (breadth first
+// through the relations, over the cells either pattern hides); it returns
+// how many.
+func restoreNear(p *pluginsdk.Problem, relsOf [][]int32, status, start []cellstatus.Status, c int) int {
+	seen := map[int]bool{c: true}
+	queue := []int{c}
+	restored := 0
+	for q := 0; q < len(queue) && len(queue) < restoreCells; q++ {
+		for _, r := range relsOf[queue[q]] {
+			cells, _ := p.Relations.Terms(int(r))
+			for _, h := range cells {
+				if seen[h] || !status[h].IsSuppressed() && !start[h].IsSuppressed() {
+					continue
+				}
+				seen[h] = true
+				queue = append(queue, h)
+				if !status[h].IsSuppressed() {
+					status[h] = start[h]
+					restored++
+				}
+			}
+		}
+	}
+	return restored
 }

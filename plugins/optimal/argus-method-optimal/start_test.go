@@ -8,6 +8,7 @@ import (
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -117,10 +118,11 @@ func TestGHStartRatio(t *testing.T) {
 
 // TestBetterOfStart: GH's audited start is the answer when the engine's
 // pattern is dearer and not proven optimal (its time fallback, every
-// suppressible cell), or when a primary the engine took on GH's audit's
-// word is not protected under the engine's pattern; the engine's pattern
-// stays when it is cheaper and those primaries are proven, or proven
-// optimal.
+// suppressible cell); the engine's pattern stays when it is cheaper and
+// the primaries it took on GH's audit's word are proven, or when it is
+// proven optimal. A trusted primary the audit does not prove under the
+// engine's pattern gets back the start's cells near it, and the pattern
+// stays only once the audit proves it.
 func TestBetterOfStart(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4}, Seed: 7, PrimaryFraction: 0.2})
 	in := csp.FromProblem(p, p.Relations)
@@ -153,14 +155,23 @@ func TestBetterOfStart(t *testing.T) {
 	}{
 		{"time fallback", all, csp.Solution{TimeLimit: true}, true},
 		{"dearer but optimal", all, csp.Solution{Optimal: true}, false},
-		{"cheaper, trusted primary unprotected", bare, csp.Solution{Trusted: []int{prim}}, true},
+		{"cheaper, trusted primary restored", bare, csp.Solution{Trusted: []int{prim}}, false},
 		{"cheaper, trusted primary protected", optimum, csp.Solution{Trusted: []int{prim}}, false},
 		{"cheaper, none trusted", bare, csp.Solution{}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, why, err := betterOfStart(t.Context(), p, c.engine, start, &c.sol, c.sol.Trusted, false, 1, time.Time{})
+			engine := slices.Clone(c.engine)
+			got, why, err := betterOfStart(t.Context(), p, engine, start, &c.sol, c.sol.Trusted, false, 1, time.Time{})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if why == "" && len(c.sol.Trusted) > 0 {
+				if rep := csptest.Audit(t, p, engine); slices.ContainsFunc(rep.UnderProtected, func(f audit.Finding) bool { return f.Cell == prim }) {
+					t.Errorf("trusted primary %d kept under-protected", prim)
+				}
+				if slices.Equal(c.engine, bare) && slices.Equal(engine, bare) {
+					t.Errorf("nothing restored for the trusted primary %d", prim)
+				}
 			}
 			if (why != "") != c.wantStart || c.wantStart && !slices.Equal(got, start) {
 				t.Errorf("start returned %v (%q), want %v", why != "", why, c.wantStart)
