@@ -386,14 +386,14 @@ func (e *engine) verify(ctx context.Context, y []bool) ([]int, error) {
 		}
 		if reuse && time.Since(reported) >= checkReportEvery {
 			reported = time.Now()
-			e.progressDetail("heuristic", fmt.Sprintf("checking a pattern: %d of %d primaries' requirements checked, %d attacker LPs", off+size, n, lps))
+			e.progressDetail("heuristic", fmt.Sprintf("checking a pattern: %d of %d primaries' requirements checked, %d LP solutions (attacker or local) tried as witnesses", off+size, n, lps))
 		}
 		if reuse && (off/batch)%10 == 9 {
-			e.logf("verify: %d of %d tasks, %d attacker LP optima reused as %d witnesses, %d hypercubes so far", off+size, n, lps, reused, e.hypercubes.Load())
+			e.logf("verify: %d of %d tasks, %d LP solutions reused as %d witnesses, %d hypercubes so far", off+size, n, lps, reused, e.hypercubes.Load())
 		}
 	}
 	if reuse {
-		e.logf("verify: %d tasks, %d attacker LP optima reused as %d witnesses", n, lps, reused)
+		e.logf("verify: %d tasks, %d LP solutions reused as %d witnesses", n, lps, reused)
 	}
 	var bad []int
 	for t, p := range ok {
