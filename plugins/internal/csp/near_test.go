@@ -68,8 +68,9 @@ func TestLocalChecks(t *testing.T) {
 // TestStartProven: requirements that no small LP proves (here: none may,
 // noLocal) are taken on the caller's word when it proved them under the
 // start (Options.StartProven) and listed in Solution.Trusted, without an
-// attacker LP; primaries the caller did not prove are checked by LP as
-// before, and none is trusted.
+// attacker LP, and the exact search then ends after the clean-up;
+// primaries the caller did not prove are checked by LP as before, and
+// none is trusted.
 func TestStartProven(t *testing.T) {
 	p, all, _ := hier3(t)
 	in := FromProblem(p, p.Relations)
@@ -104,8 +105,21 @@ func TestStartProven(t *testing.T) {
 			if !slices.Equal(sol.Trusted, c.want) {
 				t.Errorf("trusted %v, want %v", sol.Trusted, c.want)
 			}
-			if c.name == "all" && sol.Stats.AttackerLPs != 0 {
-				t.Errorf("%d attacker LPs with every primary proven by the caller", sol.Stats.AttackerLPs)
+			if c.name == "all" {
+				if sol.Stats.AttackerLPs != 0 {
+					t.Errorf("%d attacker LPs with every primary proven by the caller", sol.Stats.AttackerLPs)
+				}
+				// The search ends after the clean-up: no cutting planes
+				// (their attacker LPs are what the local checks avoid).
+				o.HeuristicOnly = false
+				full, err := Solve(context.Background(), FromProblem(p, p.Relations), o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if full.Stats.Rounds != 0 || full.Stats.AttackerLPs != 0 || len(full.Trusted) == 0 {
+					t.Errorf("exact search with trusted primaries: %d cutting-plane rounds, %d attacker LPs, %d trusted; want none, none, some",
+						full.Stats.Rounds, full.Stats.AttackerLPs, len(full.Trusted))
+				}
 			}
 			if c.name != "all" && sol.Stats.AttackerLPs == 0 {
 				t.Errorf("no attacker LP for the primaries the caller did not prove")
