@@ -246,7 +246,9 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 			"hypercubes": float64(st.Hypercubes), "lp_time_limits": float64(st.LPTimeLimits),
 			"start_cost": st.StartCost, "start_unmet": float64(st.StartUnmet), "start_witnessed": float64(st.StartWitnessed), "start_seconds": startTime.Seconds(), "start_returned": b2f(startReturned), "trusted": float64(len(sol.Trusted))}}
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, res.Status)
-	if startReturned {
+	if audited != nil {
+		// GH's pattern, or cells of it hidden again for the trusted
+		// primaries: the engine's cost is not the pattern's.
 		res.Stats.Objective = res.Stats.SuppressedCost
 	}
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Int64("secondaries", res.Stats.Secondaries).
