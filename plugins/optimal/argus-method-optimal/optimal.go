@@ -111,56 +111,11 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		in.CopyOnWrite()
 		virtual = addSingletonCells(p, in, singleton.RuleFrom(req.Params))
 	}
-	var startTime time.Duration
-	var audited []cellstatus.Status // GH's start, protected by GH's audit
-	var auditDeadline time.Time     // of the audit of the trusted primaries
-	if from := startFrom(req.Params.String(pStart), p); from != "" {
-		var start []bool
-		singletons := req.Params.String(pSingletons) != "none"
-		if from == startNet {
-			var ws []netflow.Witness
-			start, ws, startTime, err = netStart(ctx, p, singletons, singleton.RuleFrom(req.Params))
-			opts.StartWitnesses = startDeviations(ws, n, virtual)
-		} else {
-			ratio := -1.0 // derived by GH
-			if req.Params.Has(pGHRatio) {
-				ratio = req.Params.Float(pGHRatio)
-			}
-			start, audited, startTime, err = ghStart(ctx, p, opts.TimeLimit, singletons, ratio, req.Limits.Threads)
-			opts.LocalChecks = true
-			if audited != nil {
-				// Every primary; τ-Argus's singleton cells too when GH's
-				// audit had the single-respondent primaries collude (a
-				// sum of a group with one of them that an attacker
-				// derives would give that respondent the others).
-				proven := n
-				if singletons {
-					proven = in.NumCells()
-				}
-				opts.StartProven = make([]bool, proven)
-				for i := range opts.StartProven {
-					opts.StartProven[i] = true
-				}
-			}
-			req.Log.Debug().Bool("audited", audited != nil).Dur("took", startTime).Msg("OPT: GH's start")
-		}
-		if err != nil {
-			return nil, err
-		}
-		if start != nil {
-			opts.Start = start
-			opts.LPTimeLimit = startLPLimit(opts.TimeLimit)
-			if opts.TimeLimit > 0 {
-				opts.TimeLimit = max(opts.TimeLimit-startTime, time.Millisecond)
-				if opts.StartProven != nil {
-					// The audit of the primaries the engine trusted
-					// GH's audit for gets a fifth of what is left.
-					opts.TimeLimit -= opts.TimeLimit / 5
-				}
-				auditDeadline = time.Now().Add(opts.TimeLimit + opts.TimeLimit/4)
-			}
-		}
+	si, err := setStart(ctx, req, in, &opts, virtual)
+	if err != nil {
+		return nil, err
 	}
+	startTime, audited, auditDeadline := si.took, si.audited, si.auditDeadline
 	if req.Log.Debug().Enabled() {
 		opts.Logf = func(format string, args ...any) { req.Log.Debug().Msgf("csp: "+format, args...) }
 	}
@@ -262,4 +217,72 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// startInfo is what setStart did: the start method's time, GH's pattern
+// when its audit found it protected, and the deadline of the audit of the
+// primaries the engine trusts it for.
+type startInfo struct {
+	took          time.Duration
+	audited       []cellstatus.Status
+	auditDeadline time.Time
+}
+
+// setStart runs the start method the parameters ask for on the problem
+// and sets the engine's options o for it (the start, its witnesses or the
+// primaries GH's audit proved, the local checks, the time limits); in is
+// the engine's instance, virtual the cells each singleton cell sums.
+func setStart(ctx context.Context, req *pluginsdk.Request, in *csp.Instance, o *csp.Options, virtual [][]int) (startInfo, error) {
+	p := req.Problem
+	n := p.NumCells()
+	var st startInfo
+	var err error
+	if from := startFrom(req.Params.String(pStart), p); from != "" {
+		var start []bool
+		singletons := req.Params.String(pSingletons) != "none"
+		if from == startNet {
+			var ws []netflow.Witness
+			start, ws, st.took, err = netStart(ctx, p, singletons, singleton.RuleFrom(req.Params))
+			o.StartWitnesses = startDeviations(ws, n, virtual)
+		} else {
+			ratio := -1.0 // derived by GH
+			if req.Params.Has(pGHRatio) {
+				ratio = req.Params.Float(pGHRatio)
+			}
+			start, st.audited, st.took, err = ghStart(ctx, p, o.TimeLimit, singletons, ratio, req.Limits.Threads)
+			o.LocalChecks = true
+			if st.audited != nil {
+				// Every primary; τ-Argus's singleton cells too when GH's
+				// audit had the single-respondent primaries collude (a
+				// sum of a group with one of them that an attacker
+				// derives would give that respondent the others).
+				proven := n
+				if singletons {
+					proven = in.NumCells()
+				}
+				o.StartProven = make([]bool, proven)
+				for i := range o.StartProven {
+					o.StartProven[i] = true
+				}
+			}
+			req.Log.Debug().Bool("audited", st.audited != nil).Dur("took", st.took).Msg("OPT: GH's start")
+		}
+		if err != nil {
+			return st, err
+		}
+		if start != nil {
+			o.Start = start
+			o.LPTimeLimit = startLPLimit(o.TimeLimit)
+			if o.TimeLimit > 0 {
+				o.TimeLimit = max(o.TimeLimit-st.took, time.Millisecond)
+				if o.StartProven != nil {
+					// The audit of the primaries the engine trusted
+					// GH's audit for gets a fifth of what is left.
+					o.TimeLimit -= o.TimeLimit / 5
+				}
+				st.auditDeadline = time.Now().Add(o.TimeLimit + o.TimeLimit/4)
+			}
+		}
+	}
+	return st, nil
 }
