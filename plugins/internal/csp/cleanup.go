@@ -143,8 +143,14 @@ func (c *cleanupRun) route(w *worker, k int) (sparse, bool, error) {
 	if c.cubesOnly {
 		return sparse{}, false, nil
 	}
-	z, err := w.rt.route(c.ctx, &routeSpec{j: e.reqs.tasks[kk.t].col, dir: kk.d, amount: a, y: c.y, restrict: true,
-		exclude: -1, inUse: 1})
+	sp := &routeSpec{j: e.reqs.tasks[kk.t].col, dir: kk.d, amount: a, y: c.y, restrict: true, exclude: -1, inUse: 1}
+	var z []float64
+	var err error
+	if e.localChecks() {
+		z, err = w.rt.routeLocal(c.ctx, sp)
+	} else {
+		z, err = w.rt.route(c.ctx, sp)
+	}
 	if err != nil || z == nil {
 		return sparse{}, false, err
 	}
@@ -166,7 +172,20 @@ func (c *cleanupRun) firstWitnesses() error {
 		// columns are no candidates); it then stays as it is, and the
 		// lean one too.
 		kk := c.keys[k]
+		if e.reqs.trusted[kk.t] {
+			// On the caller's word, no witness: no column carries it
+			// (the caller proves it again under the final pattern).
+			c.found[k], c.own[k] = true, true
+			return nil
+		}
 		if sw := &e.reqs.lean[kk.t][kk.d]; e.holds(sw, yf, c.amount(kk)) {
+			c.wz[k], c.found[k] = sparse{col: sw.col, val: sw.val}, true
+			return nil
+		}
+		if sw := &e.reqs.witnesses[kk.t][kk.d]; e.localChecks() && e.holds(sw, yf, c.amount(kk)) {
+			// The local checks' witnesses (small LPs near a primary,
+			// each reused for the primaries it moves far enough) have
+			// small supports: rerouted like lean ones.
 			c.wz[k], c.found[k] = sparse{col: sw.col, val: sw.val}, true
 			return nil
 		}

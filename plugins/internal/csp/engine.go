@@ -62,6 +62,10 @@ type engine struct {
 		since int
 	}
 
+	// provenCols marks the columns whose primaries the caller proved
+	// under the start (Options.StartProven); nil without.
+	provenCols []bool
+
 	stats        Stats
 	badWitnesses atomic.Int64 // Stats.BadWitnesses, counted by the workers
 	hypercubes   atomic.Int64 // Stats.Hypercubes, counted by the workers
@@ -149,6 +153,7 @@ func (e *engine) run(ctx context.Context) (*Solution, error) {
 	e.logf("presolve: %d cells, %d columns, %d relations, hypercubes %v", m.in.NumCells(), m.n, m.numRows(), m.hyper != nil)
 	e.progress("presolve")
 	e.reqs.build(m)
+	e.markStartProven()
 	pool, err := newWorkerPool(m, e.opts, len(e.reqs.tasks))
 	e.pool = pool // closed by Solve, also after an error
 	if err != nil {
@@ -193,6 +198,12 @@ func (e *engine) solution(timeLimit bool) *Solution {
 		s.Unprotectable = append(s.Unprotectable, c)
 	}
 	slices.Sort(s.Unprotectable)
+	for t, ok := range e.reqs.trusted {
+		if ok {
+			s.Trusted = append(s.Trusted, m.reqCell[e.reqs.tasks[t].col])
+		}
+	}
+	slices.Sort(s.Trusted)
 	e.stats.BadWitnesses = e.badWitnesses.Load()
 	e.stats.Hypercubes = e.hypercubes.Load()
 	e.stats.LPTimeLimits = e.lpLimits.Load()

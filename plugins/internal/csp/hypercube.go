@@ -36,6 +36,10 @@ type Grid struct {
 	// first len(Coords)/len(Sizes) cells (cells added later, such as
 	// τ-Argus's virtual cells, have none).
 	Coords []int32
+	// Parent, if set, holds per dimension the parent code of each code
+	// (−1 for the total): the hierarchies, whose codes near a cell's
+	// bound its neighbourhood for the local checks (near.go).
+	Parent [][]int32
 }
 
 // hyperMinDims is the number of dimensions from which the engine tries
@@ -70,6 +74,12 @@ func gridOf(p *pluginsdk.Problem) *Grid {
 	g := &Grid{Sizes: make([]int, len(dims)), Coords: p.Cells.Coords}
 	for k, d := range dims {
 		g.Sizes[k] = len(d.Codes)
+		if len(d.Parent) == len(d.Codes) {
+			g.Parent = append(g.Parent, d.Parent)
+		}
+	}
+	if len(g.Parent) != len(dims) {
+		g.Parent = nil
 	}
 	return g
 }
@@ -83,6 +93,11 @@ type hypergrid struct {
 	// located marks the model columns with a cell that has coordinates
 	// (the others are sums of cells, such as τ-Argus's virtual cells).
 	located []bool
+	// sumRow marks the relations that hold a column without coordinates.
+	sumRow []bool
+	// children lists per dimension the child codes of each code (nil
+	// without Grid.Parent).
+	children [][][]int32
 }
 
 // newHypergrid indexes the grid of an instance with n cells; nil when there
@@ -101,6 +116,17 @@ func newHypergrid(g *Grid, n, minDims int) *hypergrid {
 	cells := min(n, len(g.Coords)/D)
 	for i := range cells {
 		h.at[h.key(g.Coords[i*D:(i+1)*D])] = int32(i)
+	}
+	if len(g.Parent) == D {
+		h.children = make([][][]int32, D)
+		for d, par := range g.Parent {
+			h.children[d] = make([][]int32, len(par))
+			for c, p := range par {
+				if p >= 0 && int(p) < len(par) {
+					h.children[d][p] = append(h.children[d][p], int32(c))
+				}
+			}
+		}
 	}
 	return h
 }

@@ -271,6 +271,15 @@ func (m *model) indexGrid(minDims int) {
 				h.located[c] = true
 			}
 		}
+		h.sumRow = make([]bool, m.numRows())
+		for g, ok := range h.located {
+			if !ok {
+				rows, _ := m.col(g)
+				for _, r := range rows {
+					h.sumRow[r] = true
+				}
+			}
+		}
 	}
 }
 

@@ -24,6 +24,9 @@ type requirements struct {
 	// unprotectable are the primary cells whose requirements no pattern
 	// meets (relaxed to what suppressing everything achieves).
 	unprotectable map[int]bool
+	// trusted marks the tasks whose requirements a check took on the
+	// caller's word (Options.StartProven), per task.
+	trusted []bool
 }
 
 // task is the set of requirements of one column.
@@ -69,6 +72,7 @@ func (r *requirements) build(m *model) {
 	}
 	r.witnesses = make([][2]witness, len(r.tasks))
 	r.lean = make([][2]witness, len(r.tasks))
+	r.trusted = make([]bool, len(r.tasks))
 }
 
 // compact removes tasks without requirements, keeping the witnesses.
@@ -78,10 +82,10 @@ func (r *requirements) compact() {
 		if tk.req[up] == 0 && tk.req[down] == 0 && tk.slide == 0 {
 			continue
 		}
-		r.tasks[w], r.witnesses[w], r.lean[w] = tk, r.witnesses[t], r.lean[t]
+		r.tasks[w], r.witnesses[w], r.lean[w], r.trusted[w] = tk, r.witnesses[t], r.lean[t], r.trusted[t]
 		w++
 	}
-	r.tasks, r.witnesses, r.lean = r.tasks[:w], r.witnesses[:w], r.lean[:w]
+	r.tasks, r.witnesses, r.lean, r.trusted = r.tasks[:w], r.witnesses[:w], r.lean[:w], r.trusted[:w]
 }
 
 // order returns the tasks in the order the heuristic protects them: larger

@@ -113,6 +113,9 @@ type routeSpec struct {
 	// nothing exists; without, the whole table is still tried when the
 	// closure fails.
 	fast bool
+	// first takes the first closure whose LP has a solution rather than
+	// the cheapest (a check wants a witness, not a cheap one).
+	first bool
 }
 
 // route solves the routing problem; it returns the deviation per column (nil

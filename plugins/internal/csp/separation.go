@@ -26,6 +26,16 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 	m := e.model
 	tk := &e.reqs.tasks[t]
 	eps := m.eps
+	if yb != nil && tk.slide > 0 && e.localChecks() {
+		ok, err := e.localSlide(ctx, wk, t, yb)
+		if err != nil || ok {
+			return nil, ok, err
+		}
+		if e.startProven(t) {
+			e.reqs.trusted[t] = true
+			return nil, true, nil
+		}
+	}
 	if yb != nil && tk.slide > 0 && e.cubeChecks() && e.slideCubes(t, yb) {
 		return nil, true, nil
 	}
@@ -39,6 +49,21 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 		if tk.slide == 0 && (e.holds(&e.reqs.witnesses[t][d], y, tk.req[d]) || e.holds(&e.reqs.lean[t][d], y, tk.req[d])) {
 			continue
 		}
+		local := yb != nil && tk.slide == 0 && e.localChecks()
+		if local {
+			// Small LPs first: on a grid with hierarchies most
+			// hypercubes of codes fail, after work over the whole table.
+			z, err := e.localWitness(ctx, wk, t, d, yb)
+			if err != nil {
+				return nil, false, err
+			}
+			if z != nil {
+				if xs != nil {
+					*xs = append(*xs, z)
+				}
+				continue
+			}
+		}
 		if yb != nil && tk.slide == 0 && e.cubeChecks() {
 			if z := e.cubes().witness(tk.col, d, tk.req[d], yb, true); z != nil {
 				e.setWitness(t, d, z, tk.req[d], false)
@@ -47,6 +72,13 @@ func (e *engine) check(ctx context.Context, wk *worker, t int, y []float64, want
 					continue
 				}
 			}
+		}
+		if local && e.opts.Logf != nil {
+			e.logf("local: task %d column %d cell %d dir %d req %g caps %g/%g: no local witness", t, tk.col, e.model.reqCell[tk.col], d, tk.req[d], e.model.capUp[tk.col], e.model.capDn[tk.col])
+		}
+		if local && e.startProven(t) {
+			e.reqs.trusted[t] = true
+			continue
 		}
 		r, err := e.attack(ctx, wk, y, tk.col, d)
 		if err != nil {
@@ -203,6 +235,97 @@ func (e *engine) cubeChecks() bool {
 	return e.model.hyper != nil && (e.opts.Start != nil || e.opts.Hypercubes || e.pool.sparse())
 }
 
+// localChecks reports whether checks and the clean-up try small LPs
+// within the pattern first (Options.LocalChecks, with a start).
+func (e *engine) localChecks() bool {
+	return e.opts.LocalChecks && e.opts.Start != nil
+}
+
+// startProven reports whether the caller proved task t's requirements
+// under the start (Options.StartProven): every primary cell of its column.
+func (e *engine) startProven(t int) bool {
+	return e.provenCols != nil && e.provenCols[e.reqs.tasks[t].col]
+}
+
+// markStartProven marks the columns whose primary cells are all in
+// Options.StartProven (and at least one).
+func (e *engine) markStartProven() {
+	sp := e.opts.StartProven
+	if sp == nil || !e.localChecks() {
+		return
+	}
+	m := e.model
+	e.provenCols = make([]bool, m.n)
+	out := make([]bool, m.n)
+	for i, c := range m.cellCol {
+		if c < 0 || m.in.Kind[i] != Primary {
+			continue
+		}
+		if i < len(sp) && sp[i] {
+			e.provenCols[c] = true
+		} else {
+			out[c] = true
+		}
+	}
+	for j, o := range out {
+		e.provenCols[j] = e.provenCols[j] && !o
+	}
+}
+
+// localSlide looks for lean witnesses of task t, which has a range
+// requirement, within the binary pattern y on small LPs (routeLocal): one
+// up by the range beyond the downward requirement, one down by that
+// (slideAmounts, as slideCubes takes them); it reports whether both hold.
+func (e *engine) localSlide(ctx context.Context, wk *worker, t int, y []bool) (bool, error) {
+	tk := &e.reqs.tasks[t]
+	a := e.slideAmounts(t)
+	var yf []float64
+	for d := range 2 {
+		if a[d] == 0 {
+			continue
+		}
+		if w := &e.reqs.lean[t][d]; w.set {
+			if yf == nil {
+				yf = e.toFloat(y)
+			}
+			if e.holds(w, yf, a[d]) {
+				continue
+			}
+		}
+		if e.opts.noLocal {
+			return false, nil
+		}
+		z, err := wk.rt.routeLocal(ctx, &routeSpec{j: tk.col, dir: d, amount: a[d], y: y, restrict: true, exclude: -1, first: true})
+		if err != nil || z == nil || !e.isDeviation(z, tk.col, d, a[d]) {
+			return false, err
+		}
+		dv := newDeviation(e.model, z)
+		e.reqs.lean[t][d] = witness{col: dv.col, val: dv.val, value: a[d], set: true}
+	}
+	return true, nil
+}
+
+// localWitness looks for a witness of task t in direction d within the
+// binary pattern y on the router's small LPs around the task's column
+// (routeLocal, the first closure that has one); it stores it and returns
+// it (nil when none is found).
+func (e *engine) localWitness(ctx context.Context, wk *worker, t, d int, y []bool) ([]float64, error) {
+	tk := &e.reqs.tasks[t]
+	if e.opts.noLocal {
+		return nil, nil
+	}
+	z, err := wk.rt.routeLocal(ctx, &routeSpec{j: tk.col, dir: d, amount: tk.req[d], y: y, restrict: true, exclude: -1, first: true})
+	if err != nil || z == nil {
+		return nil, err
+	}
+	e.setWitness(t, d, z, tk.req[d], false)
+	if !e.reqs.witnesses[t][d].set {
+		return nil, nil
+	}
+	e.reqs.keepLean(t, d)
+	return z, nil
+}
+
 // holds reports whether witness w fits the pattern y and meets the
 // requirement req.
 func (e *engine) holds(w *witness, y []float64, req float64) bool {
@@ -263,14 +386,14 @@ func (e *engine) verify(ctx context.Context, y []bool) ([]int, error) {
 		}
 		if reuse && time.Since(reported) >= checkReportEvery {
 			reported = time.Now()
-			e.progressDetail("heuristic", fmt.Sprintf("checking a pattern: %d of %d primaries' requirements checked, %d attacker LPs", off+size, n, lps))
+			e.progressDetail("heuristic", fmt.Sprintf("checking a pattern: %d of %d primaries' requirements checked, %d LP solutions (attacker or local) tried as witnesses", off+size, n, lps))
 		}
 		if reuse && (off/batch)%10 == 9 {
-			e.logf("verify: %d of %d tasks, %d attacker LP optima reused as %d witnesses, %d hypercubes so far", off+size, n, lps, reused, e.hypercubes.Load())
+			e.logf("verify: %d of %d tasks, %d LP solutions reused as %d witnesses, %d hypercubes so far", off+size, n, lps, reused, e.hypercubes.Load())
 		}
 	}
 	if reuse {
-		e.logf("verify: %d tasks, %d attacker LP optima reused as %d witnesses", n, lps, reused)
+		e.logf("verify: %d tasks, %d LP solutions reused as %d witnesses", n, lps, reused)
 	}
 	var bad []int
 	for t, p := range ok {

@@ -273,6 +273,9 @@ func (r *router) bestClosure(ctx context.Context, sp *routeSpec) (best []float64
 		if c < bestCost {
 			best, bestCost = z, c
 		}
+		if sp.first {
+			break
+		}
 	}
 	return best, first, nil
 }
@@ -571,6 +574,10 @@ type closureScratch struct {
 	seenAt           []uint32
 	pos, neg         []int32 // per relation: members moving it up, down
 	open, candidates []int32
+	// near and nearRow mark the columns and relations of the
+	// neighbourhood being built (near.go) with nearStamp.
+	near, nearRow []uint32
+	nearStamp     uint32
 }
 
 // closure returns a small set of columns around sp.j (sorted), chosen

@@ -111,32 +111,11 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		in.CopyOnWrite()
 		virtual = addSingletonCells(p, in, singleton.RuleFrom(req.Params))
 	}
-	var startTime time.Duration
-	if from := startFrom(req.Params.String(pStart), p); from != "" {
-		var start []bool
-		singletons := req.Params.String(pSingletons) != "none"
-		if from == startNet {
-			var ws []netflow.Witness
-			start, ws, startTime, err = netStart(ctx, p, singletons, singleton.RuleFrom(req.Params))
-			opts.StartWitnesses = startDeviations(ws, n, virtual)
-		} else {
-			ratio := -1.0 // derived by GH
-			if req.Params.Has(pGHRatio) {
-				ratio = req.Params.Float(pGHRatio)
-			}
-			start, startTime, err = ghStart(ctx, p, opts.TimeLimit, singletons, ratio, req.Limits.Threads)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if start != nil {
-			opts.Start = start
-			opts.LPTimeLimit = startLPLimit(opts.TimeLimit)
-			if opts.TimeLimit > 0 {
-				opts.TimeLimit = max(opts.TimeLimit-startTime, time.Millisecond)
-			}
-		}
+	si, err := setStart(ctx, req, in, &opts, virtual)
+	if err != nil {
+		return nil, err
 	}
+	startTime, audited, auditDeadline := si.took, si.audited, si.auditDeadline
 	if req.Log.Debug().Enabled() {
 		opts.Logf = func(format string, args ...any) { req.Log.Debug().Msgf("csp: "+format, args...) }
 	}
@@ -178,6 +157,18 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 	case sol.TimeLimit:
 		res.Outcome = pluginsdk.OutcomeTimeLimit
 	}
+	startReturned := false
+	if audited != nil {
+		st, why, err := betterOfStart(ctx, p, status, audited, sol, trustedCells(sol.Trusted, n, virtual), req.Params.String(pSingletons) != "none", req.Limits.Threads, auditDeadline)
+		if err != nil {
+			return nil, err
+		}
+		if why != "" {
+			res.Status, startReturned = st, true
+			res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityInfo, Code: "solver.start_returned", Summary: why})
+		}
+		req.Log.Debug().Int("trusted", len(sol.Trusted)).Bool("start_returned", startReturned).Msg("OPT: GH's start")
+	}
 	var unprot []int
 	for _, c := range sol.Unprotectable {
 		if c < n {
@@ -194,7 +185,7 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
 			Code: "solver.numerical", Summary: fmt.Sprintf("%d heuristic runs met numerical trouble and suppressed every suppressible cell", sol.Stats.Fallbacks)})
 	}
-	if sol.Stats.TimeFallback {
+	if sol.Stats.TimeFallback && !startReturned {
 		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
 			Code: "solver.time_fallback", Summary: "no protected pattern was found within the time limit, so every " +
 				"suppressible cell is suppressed; a longer time limit, or GH, will do better"})
@@ -208,9 +199,90 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 			"attacker_lps": float64(st.AttackerLPs), "router_lps": float64(st.RouterLPs),
 			"heuristic_cost": st.HeuristicCost, "root_bound": st.RootBound, "virtual_cells": float64(len(virtual)),
 			"hypercubes": float64(st.Hypercubes), "lp_time_limits": float64(st.LPTimeLimits),
-			"start_cost": st.StartCost, "start_unmet": float64(st.StartUnmet), "start_witnessed": float64(st.StartWitnessed), "start_seconds": startTime.Seconds()}}
-	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
+			"start_cost": st.StartCost, "start_unmet": float64(st.StartUnmet), "start_witnessed": float64(st.StartWitnessed), "start_seconds": startTime.Seconds(), "start_returned": b2f(startReturned), "trusted": float64(len(sol.Trusted))}}
+	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, res.Status)
+	if audited != nil {
+		// GH's pattern, or cells of it hidden again for the trusted
+		// primaries: the engine's cost is not the pattern's.
+		res.Stats.Objective = res.Stats.SuppressedCost
+	}
 	req.Log.Debug().Str("outcome", res.Outcome.String()).Int64("secondaries", res.Stats.Secondaries).
 		Float64("gap", sol.Gap).Dur("took", time.Since(start)).Msg("OPT done")
 	return res, nil
+}
+
+// b2f is 1 for true, 0 for false (a figure).
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// startInfo is what setStart did: the start method's time, GH's pattern
+// when its audit found it protected, and the deadline of the audit of the
+// primaries the engine trusts it for.
+type startInfo struct {
+	took          time.Duration
+	audited       []cellstatus.Status
+	auditDeadline time.Time
+}
+
+// setStart runs the start method the parameters ask for on the problem
+// and sets the engine's options o for it (the start, its witnesses or the
+// primaries GH's audit proved, the local checks, the time limits); in is
+// the engine's instance, virtual the cells each singleton cell sums.
+func setStart(ctx context.Context, req *pluginsdk.Request, in *csp.Instance, o *csp.Options, virtual [][]int) (startInfo, error) {
+	p := req.Problem
+	n := p.NumCells()
+	var st startInfo
+	var err error
+	if from := startFrom(req.Params.String(pStart), p); from != "" {
+		var start []bool
+		singletons := req.Params.String(pSingletons) != "none"
+		if from == startNet {
+			var ws []netflow.Witness
+			start, ws, st.took, err = netStart(ctx, p, singletons, singleton.RuleFrom(req.Params))
+			o.StartWitnesses = startDeviations(ws, n, virtual)
+		} else {
+			ratio := -1.0 // derived by GH
+			if req.Params.Has(pGHRatio) {
+				ratio = req.Params.Float(pGHRatio)
+			}
+			start, st.audited, st.took, err = ghStart(ctx, p, o.TimeLimit, singletons, ratio, req.Limits.Threads)
+			o.LocalChecks = true
+			if st.audited != nil {
+				// Every primary; τ-Argus's singleton cells too when GH's
+				// audit had the single-respondent primaries collude (a
+				// sum of a group with one of them that an attacker
+				// derives would give that respondent the others).
+				proven := n
+				if singletons {
+					proven = in.NumCells()
+				}
+				o.StartProven = make([]bool, proven)
+				for i := range o.StartProven {
+					o.StartProven[i] = true
+				}
+			}
+			req.Log.Debug().Bool("audited", st.audited != nil).Dur("took", st.took).Msg("OPT: GH's start")
+		}
+		if err != nil {
+			return st, err
+		}
+		if start != nil {
+			o.Start = start
+			o.LPTimeLimit = startLPLimit(o.TimeLimit)
+			if o.TimeLimit > 0 {
+				o.TimeLimit = max(o.TimeLimit-st.took, time.Millisecond)
+				if o.StartProven != nil {
+					// The audit of the primaries the engine trusted
+					// GH's audit for gets a fifth of what is left.
+					o.TimeLimit -= o.TimeLimit / 5
+				}
+				st.auditDeadline = time.Now().Add(o.TimeLimit + o.TimeLimit/4)
+			}
+		}
+	}
+	return st, nil
 }

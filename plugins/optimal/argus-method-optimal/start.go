@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/plugins/network/netflow"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
@@ -117,29 +119,39 @@ func startDeviations(ws []netflow.Witness, n int, virtual [][]int) []csp.Deviati
 	return out
 }
 
-// ghStart runs GH's hypercube pass on p (singleton protection as asked,
-// the sliding ratio given; negative: GH derives it) within a third of the
-// engine's time limit, and returns its suppressed
-// cells. GH's own audit and repair are off: the engine checks the pattern
-// and protects what it leaves unprotected, mostly by hypercubes too
-// (datatest2: GH's repair took 60–150 s of a loaded box and gave a start
-// 20 % dearer than the pass alone completed by the engine in seconds).
-func ghStart(ctx context.Context, p *pluginsdk.Problem, limit time.Duration, singleton bool, ratio float64, threads int) ([]bool, time.Duration, error) {
+// ghStart runs GH on p (singleton protection as asked, the sliding ratio
+// given; negative: GH derives it) within a third of the engine's time
+// limit, with its audit and repair, and returns its suppressed cells and,
+// when GH's own audit found the pattern protected (OutcomeFeasible after
+// the repair), its statuses: the answer when the engine does not find a
+// cheaper protected pattern in time (a pattern the engine checks within
+// minutes on a 117 649-cell table, where its own first pattern, and even
+// the check of an unrepaired start, took longer than the time limit). The
+// engine checks the pattern all the same and protects what it leaves
+// unprotected.
+func ghStart(ctx context.Context, p *pluginsdk.Problem, limit time.Duration, singleton bool, ratio float64, threads int) ([]bool, []cellstatus.Status, time.Duration, error) {
 	o := gh.DefaultOptions()
 	o.Singleton = singleton
 	o.Ratio = ratio
-	o.Repair = false
 	o.Threads = threads
 	if limit > 0 {
 		o.TimeLimit = limit / 3
 	}
-	return startPattern(ctx, p, func() ([]cellstatus.Status, error) {
+	var audited []cellstatus.Status
+	start, took, err := startPattern(ctx, p, func() ([]cellstatus.Status, error) {
 		res, err := gh.Protect(ctx, p, o)
 		if err != nil {
 			return nil, err
 		}
+		if res.Outcome == pluginsdk.OutcomeFeasible && res.Stats.Extra["audited"] == 1 && res.Stats.UnderProtectedAfter == 0 {
+			audited = res.Status
+		}
 		return res.Status, nil
 	})
+	if start == nil {
+		audited = nil
+	}
+	return start, audited, took, err
 }
 
 // startPattern runs protect and returns the cells its pattern suppresses
@@ -171,4 +183,142 @@ func startLPLimit(limit time.Duration) time.Duration {
 		return 0
 	}
 	return max(limit/30, time.Second)
+}
+
+// trustedCells lists the primaries of the problem's n cells to audit for
+// the cells the engine trusted: a cell of the problem itself, the cells a
+// singleton cell sums (n+k sums virtual[k]).
+func trustedCells(trusted []int, n int, virtual [][]int) []int {
+	var out []int
+	for _, c := range trusted {
+		switch {
+		case c < n:
+			out = append(out, c)
+		case c-n < len(virtual):
+			out = append(out, virtual[c-n]...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// betterOfStart compares the engine's pattern (status) with GH's audited
+// start: it returns the start and why when the engine's pattern is dearer
+// and not proven optimal, or when the primaries the engine took as
+// protected on GH's audit's word (sol.Trusted) are not all proven under
+// its pattern by the audit (verdicts, the single-respondent primaries
+// colluding when singletons is set, until deadline; zero: none). An empty
+// reason keeps the engine's pattern.
+func betterOfStart(ctx context.Context, p *pluginsdk.Problem, status, start []cellstatus.Status, sol *csp.Solution, trusted []int, singletons bool, threads int, deadline time.Time) ([]cellstatus.Status, string, error) {
+	_, cost := pluginsdk.Secondaries(p, status)
+	_, sc := pluginsdk.Secondaries(p, start)
+	if !sol.Optimal && len(sol.Unprotectable) == 0 && sc < cost {
+		return slices.Clone(start), fmt.Sprintf("the engine found no pattern cheaper than GH's start (cost %.6g) in time; GH's pattern, protected by its audit, is returned", sc), nil
+	}
+	if len(trusted) == 0 || sc <= cost {
+		return nil, "", nil
+	}
+	ok, err := restoreTrusted(ctx, p, status, start, trusted, singletons, threads, deadline)
+	if err != nil {
+		return nil, "", err
+	}
+	if !ok {
+		return slices.Clone(start), fmt.Sprintf("the audit did not prove the %d primaries the engine took from GH's audit under the engine's pattern; GH's pattern (cost %.6g), protected by its audit, is returned", len(trusted), sc), nil
+	}
+	return nil, "", nil
+}
+
+// restoreCells are, per round of restoreTrusted, the hidden cells nearest
+// to a failing primary among which it hides again those the engine
+// removed: few first (on t4.11³ the 4 000 nearest to 17 primaries brought
+// back most of the value the clean-up had saved).
+var restoreCells = [...]int{250, 1000, 4000}
+
+// restoreTrusted audits the trusted primaries under status (verdicts, the
+// single-respondent primaries colluding when singletons is set, until
+// deadline; zero: none); for those it does not prove, it hides again the
+// cells of the start that status publishes among the hidden cells nearest
+// to them through the relations, and audits them again, at
+// most once per restoreCells size. It reports whether every trusted primary is
+// proven under status (changed in place).
+func restoreTrusted(ctx context.Context, p *pluginsdk.Problem, status, start []cellstatus.Status, trusted []int, singletons bool, threads int, deadline time.Time) (bool, error) {
+	var relsOf [][]int32
+	for round := 0; ; round++ {
+		o := audit.Options{Threads: threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Cells: trusted}
+		if singletons {
+			o.Singletons = audit.SingletonsCollude
+		}
+		if !deadline.IsZero() {
+			o.TimeLimit = max(time.Until(deadline), time.Second)
+		}
+		rep, err := audit.Suppression(ctx, p, status, o)
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+			return false, nil
+		}
+		var failed []int
+		for _, f := range rep.UnderProtected {
+			failed = append(failed, f.Cell)
+		}
+		failed = append(failed, rep.Unverified...)
+		if len(failed) == 0 {
+			return true, nil
+		}
+		if rep.TimedOut || round == len(restoreCells) {
+			return false, nil
+		}
+		size := restoreCells[round]
+		if relsOf == nil {
+			relsOf = cellRelations(p)
+		}
+		restored := 0
+		for _, c := range failed {
+			restored += restoreNear(p, relsOf, status, start, c, size)
+		}
+		if restored == 0 {
+			return false, nil
+		}
+		trusted = failed
+	}
+}
+
+// cellRelations lists the relations of each cell of p.
+func cellRelations(p *pluginsdk.Problem) [][]int32 {
+	out := make([][]int32, p.NumCells())
+	for r := range p.Relations.Len() {
+		cells, _ := p.Relations.Terms(r)
+		for _, c := range cells {
+			out[c] = append(out[c], int32(r))
+		}
+	}
+	return out
+}
+
+// restoreNear hides again, in status, the cells of the start that status
+// publishes among the size cells nearest to cell c (breadth first
+// through the relations, over the cells either pattern hides); it returns
+// how many.
+func restoreNear(p *pluginsdk.Problem, relsOf [][]int32, status, start []cellstatus.Status, c, size int) int {
+	seen := map[int]bool{c: true}
+	queue := []int{c}
+	restored := 0
+	for q := 0; q < len(queue) && len(queue) < size; q++ {
+		for _, r := range relsOf[queue[q]] {
+			cells, _ := p.Relations.Terms(int(r))
+			for _, h := range cells {
+				if seen[h] || !status[h].IsSuppressed() && !start[h].IsSuppressed() {
+					continue
+				}
+				seen[h] = true
+				queue = append(queue, h)
+				if !status[h].IsSuppressed() {
+					status[h] = start[h]
+					restored++
+				}
+			}
+		}
+	}
+	return restored
 }

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"slices"
 	"testing"
+	"time"
 
+	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/pluginclient"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
 )
@@ -108,5 +113,69 @@ func TestGHStartRatio(t *testing.T) {
 	}
 	if startCost[1] != startCost[0] || !(startCost[3] > startCost[1]) {
 		t.Errorf("start costs %v for gh_ratio unset, 0, 0.3 and 1; want unset = 0 < 1", startCost)
+	}
+}
+
+// TestBetterOfStart: GH's audited start is the answer when the engine's
+// pattern is dearer and not proven optimal (its time fallback, every
+// suppressible cell); the engine's pattern stays when it is cheaper and
+// the primaries it took on GH's audit's word are proven, or when it is
+// proven optimal. A trusted primary the audit does not prove under the
+// engine's pattern gets back the start's cells near it, and the pattern
+// stays only once the audit proves it.
+func TestBetterOfStart(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{5, 4}, Seed: 7, PrimaryFraction: 0.2})
+	in := csp.FromProblem(p, p.Relations)
+	opt, err := csp.Solve(t.Context(), in, csp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	statusOf := func(pattern func(i int) bool) []cellstatus.Status {
+		st := slices.Clone(p.Cells.Status)
+		for i := range st {
+			if pattern(i) && st[i].CanBeSecondary() {
+				st[i] = cellstatus.Secondary
+			}
+		}
+		return st
+	}
+	all := statusOf(func(int) bool { return true })
+	optimum := statusOf(func(i int) bool { return opt.Suppressed[i] })
+	bare := statusOf(func(int) bool { return false }) // the primaries alone
+	// The start: the optimum and one more cell, protected, dearer.
+	extra := slices.IndexFunc(optimum, func(s cellstatus.Status) bool { return s.CanBeSecondary() && !s.IsSuppressed() })
+	start := slices.Clone(optimum)
+	start[extra] = cellstatus.Secondary
+	prim := slices.IndexFunc(p.Cells.Status, cellstatus.Status.IsPrimary)
+	for _, c := range []struct {
+		name      string
+		engine    []cellstatus.Status
+		sol       csp.Solution
+		wantStart bool
+	}{
+		{"time fallback", all, csp.Solution{TimeLimit: true}, true},
+		{"dearer but optimal", all, csp.Solution{Optimal: true}, false},
+		{"cheaper, trusted primary restored", bare, csp.Solution{Trusted: []int{prim}}, false},
+		{"cheaper, trusted primary protected", optimum, csp.Solution{Trusted: []int{prim}}, false},
+		{"cheaper, none trusted", bare, csp.Solution{}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			engine := slices.Clone(c.engine)
+			got, why, err := betterOfStart(t.Context(), p, engine, start, &c.sol, c.sol.Trusted, false, 1, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if why == "" && len(c.sol.Trusted) > 0 {
+				if rep := csptest.Audit(t, p, engine); slices.ContainsFunc(rep.UnderProtected, func(f audit.Finding) bool { return f.Cell == prim }) {
+					t.Errorf("trusted primary %d kept under-protected", prim)
+				}
+				if slices.Equal(c.engine, bare) && slices.Equal(engine, bare) {
+					t.Errorf("nothing restored for the trusted primary %d", prim)
+				}
+			}
+			if (why != "") != c.wantStart || c.wantStart && !slices.Equal(got, start) {
+				t.Errorf("start returned %v (%q), want %v", why != "", why, c.wantStart)
+			}
+		})
 	}
 }
