@@ -114,6 +114,40 @@ const (
 	// MinSecondaryLevel is the smallest protection level MOD gives a new
 	// secondary of a sub-table (HiTaS's CalcPbounds), so none is zero.
 	MinSecondaryLevel = 1e-4
+	// CutRHSMargin is subtracted from a cut's normalised right-hand side
+	// (1) so that rounding cannot make it cut off a pattern that meets it.
+	CutRHSMargin = 1e-9
+	// CutCoverSlack: a greedy cover reaches a cut's right-hand side when
+	// within this of it.
+	CutCoverSlack = 1e-9
+	// MinViolation is the least amount by which a separated inequality
+	// must be violated to be added.
+	MinViolation = 1e-6
+	// ReducedCostZero: a relative reduced cost below −ReducedCostZero
+	// prices a column into the LP.
+	ReducedCostZero = 1e-9
+	// RetryMargin is the relative margin a heuristic's retry adds, times
+	// the attempt's square, to the amounts it must route past the solver's
+	// noise.
+	RetryMargin = 1e-7
+	// TailingOff: a bound that rose by less than this share in 20 rounds
+	// of cuts has tailed off.
+	TailingOff = 1e-4
+	// RelativeTermZero: a presolved relation's term below this share of
+	// its largest is dropped as zero.
+	RelativeTermZero = 1e-12
+	// ProvenAbsolute is the absolute part of the gap within which an
+	// incumbent counts as proven optimal.
+	ProvenAbsolute = 1e-9
+	// ScaleNoise, times a table's largest value, is the arithmetic noise
+	// allowed on a cell's capacity.
+	ScaleNoise = 1e-12
+	// RouterFloorShare is the router's least price of a cell, as a share
+	// of the cheapest suppressible cell's cost.
+	RouterFloorShare = 1e-6
+	// RouterIdleWeight is the router's price factor of a hidden cell that
+	// no route uses yet.
+	RouterIdleWeight = 1e-4
 )
 
 // Tolerance is one entry of the registry of named tolerances.
@@ -163,5 +197,16 @@ func Tolerances() []Tolerance {
 		{"GHAbsoluteSlack", GHAbsoluteSlack, "absolute term added to GH's relative slack in its protection comparisons"},
 		{"SingletonShare", SingletonShare, "upper protection level of a group of singletons as a share of its sum"},
 		{"MinSecondaryLevel", MinSecondaryLevel, "smallest protection level MOD gives a new secondary of a sub-table"},
+		{"CutRHSMargin", CutRHSMargin, "subtracted from a cut's normalised right-hand side so rounding cannot cut off a pattern meeting it"},
+		{"CutCoverSlack", CutCoverSlack, "a greedy cover within this of a cut's right-hand side reaches it"},
+		{"MinViolation", MinViolation, "least violation of a separated inequality for it to be added"},
+		{"ReducedCostZero", ReducedCostZero, "a relative reduced cost below −this prices a column into the LP"},
+		{"RetryMargin", RetryMargin, "relative margin per attempt² a heuristic's retry adds to the amounts it routes"},
+		{"TailingOff", TailingOff, "a bound rising by less than this share in 20 rounds of cuts has tailed off"},
+		{"RelativeTermZero", RelativeTermZero, "a presolved relation's term below this share of its largest is zero"},
+		{"ProvenAbsolute", ProvenAbsolute, "absolute part of the gap within which an incumbent is proven optimal"},
+		{"ScaleNoise", ScaleNoise, "times a table's largest value: arithmetic noise allowed on a cell's capacity"},
+		{"RouterFloorShare", RouterFloorShare, "the router's least price of a cell, as a share of the cheapest suppressible cell's cost"},
+		{"RouterIdleWeight", RouterIdleWeight, "the router's price factor of a hidden cell no route uses yet"},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 )
 
@@ -310,7 +311,7 @@ func (a *attacker) capacityCut(ds [][]float64, j int, req float64, master []int3
 	m := a.m
 	k := 0.0
 	var c cut
-	dtol := 1e-9
+	dtol := numeric.CutZero
 	coef := make([]float64, m.n)
 	for _, d := range ds {
 		for g, dg := range d {
@@ -350,7 +351,7 @@ func (a *attacker) capacityCut(ds [][]float64, j int, req float64, master []int3
 	w := 0
 	for i, v := range c.coef {
 		a := math.Min(v, rhs) / rhs
-		if a < 1e-9 {
+		if a < numeric.CutZero {
 			dropped += a
 			continue
 		}
@@ -358,7 +359,7 @@ func (a *attacker) capacityCut(ds [][]float64, j int, req float64, master []int3
 		w++
 	}
 	c.col, c.coef = c.col[:w], c.coef[:w]
-	c.rhs = 1 - dropped - 1e-9
+	c.rhs = 1 - dropped - numeric.CutRHSMargin
 	if w == 0 {
 		return cut{}, false
 	}

@@ -146,7 +146,7 @@ func (e *engine) protect(ctx context.Context, y []bool, guide []float64) error {
 			copy(y, e.allOn())
 			return nil
 		}
-		margin := 1 + 1e-7*float64(attempt*attempt)
+		margin := 1 + numeric.RetryMargin*float64(attempt*attempt)
 		isBad := make([]bool, len(e.reqs.tasks))
 		for _, t := range bad {
 			isBad[t] = true
@@ -424,7 +424,7 @@ func (e *engine) fixLocal(y []bool) {
 		}
 		slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(m.cost[c.col[a]], m.cost[c.col[b]]) })
 		for _, k := range cand {
-			if have >= c.rhs-1e-9 {
+			if have >= c.rhs-numeric.CutCoverSlack {
 				break
 			}
 			y[c.col[k]] = true
@@ -446,7 +446,7 @@ func (e *engine) localOK(y []bool, g int) bool {
 				have += c.coef[k]
 			}
 		}
-		if have < c.rhs-1e-9 {
+		if have < c.rhs-numeric.CutCoverSlack {
 			return false
 		}
 	}

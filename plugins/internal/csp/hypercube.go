@@ -189,7 +189,7 @@ func (cw *cubeWitnesses) witness(j, dir int, amount float64, y []bool, restrict 
 				gd = down
 			}
 			z := cw.cubeAround(j, g, gd, math.Abs(v), y, restrict)
-			if z != nil && sign*z[j] >= amount*(1-1e-9) {
+			if z != nil && sign*z[j] >= amount*(1-numeric.SlackFactor) {
 				return z
 			}
 		}
@@ -457,17 +457,17 @@ func (cs *cubeSearch) sumOf(alts [][]alt, cubes []cube) []float64 {
 				t = math.Min(t, (m.capDn[g]+total[g])/-v)
 			}
 		}
-		if t *= 1 - 1e-9; t <= 0 {
+		if t *= 1 - numeric.SlackFactor; t <= 0 {
 			continue
 		}
 		for g, v := range u {
 			total[g] += t * v
 		}
-		if left -= t; left <= cs.amount*1e-9 {
+		if left -= t; left <= cs.amount*numeric.SlackFactor {
 			break
 		}
 	}
-	if left <= cs.amount*1e-9 && cw.balanced(total, cs.amount) {
+	if left <= cs.amount*numeric.SlackFactor && cw.balanced(total, cs.amount) {
 		cw.found.Add(1)
 		return total
 	}
@@ -574,7 +574,7 @@ func (cw *cubeWitnesses) balance(j, dir int, amount float64, cols []int, capped 
 // balances and every column moves within its capacity.
 func (cw *cubeWitnesses) balanced(z []float64, amount float64) bool {
 	m := cw.m
-	tol := m.eps + 1e-6*math.Max(1, amount)
+	tol := m.eps + numeric.SolverZeroFactor*math.Max(1, amount)
 	for g, v := range z {
 		if v == 0 {
 			continue

@@ -19,7 +19,7 @@ type incumbent struct {
 }
 
 // closed reports whether the gap is closed: within the relative slack of
-// the incumbent's cost (plus 1e-9), or within the relative gap asked for
+// the incumbent's cost (plus numeric.ProvenAbsolute), or within the relative gap asked for
 // (Options.Gap).
 func (e *engine) closed() bool {
 	if e.best.pattern == nil {
@@ -30,9 +30,9 @@ func (e *engine) closed() bool {
 }
 
 // proven reports whether the incumbent is proven optimal: the bound within
-// the relative slack of its cost (plus 1e-9).
+// the relative slack of its cost (plus numeric.ProvenAbsolute).
 func (e *engine) proven() bool {
-	return e.best.pattern != nil && e.best.cost-e.best.bound <= numeric.Slack(e.best.cost)+1e-9
+	return e.best.pattern != nil && e.best.cost-e.best.bound <= numeric.Slack(e.best.cost)+numeric.ProvenAbsolute
 }
 
 // setIncumbent stores the protected pattern y if it is cheaper than the

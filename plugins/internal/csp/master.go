@@ -7,6 +7,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 )
 
@@ -245,7 +246,7 @@ func (ms *master) solveMIP(ctx context.Context, cutoff float64, tr *trust, limit
 			out.y[j] = res.ColValues[k] > 0.5
 		}
 		if out.optimal {
-			out.bound = math.Max(out.bound, out.obj-1e-6)
+			out.bound = math.Max(out.bound, out.obj-numeric.HiGHSMIPAbsGap)
 		}
 	}
 	return out, nil

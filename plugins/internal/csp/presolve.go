@@ -90,7 +90,7 @@ func (u *unionFind) link(a, b int, q float64) bool {
 	rb, kb := u.find(b)
 	if ra == rb {
 		// kb z_r = q ka z_r: either consistent or z_r = 0.
-		if math.Abs(kb-q*ka) <= 1e-9*math.Max(math.Abs(kb), math.Abs(q*ka)) {
+		if math.Abs(kb-q*ka) <= numeric.SlackFactor*math.Max(math.Abs(kb), math.Abs(q*ka)) {
 			return false
 		}
 		if u.zero[ra] {
@@ -122,7 +122,7 @@ func presolve(in *Instance, minRange float64) *model {
 	for _, v := range in.Value {
 		m.scale = math.Max(m.scale, math.Abs(v))
 	}
-	m.tol = verdict.Tolerance(in.Value) // the audit's: 1e-9·scale + 1e-7
+	m.tol = verdict.Tolerance(in.Value) // the audit's: SlackFactor·scale + AuditLPAccuracy
 	m.eps = m.tol / 4
 	u := newUnionFind(n)
 	for i, k := range in.Kind {
@@ -158,7 +158,7 @@ func presolve(in *Instance, minRange float64) *model {
 		for _, t := range terms {
 			pos[t.root] = 0
 		}
-		terms = slices.DeleteFunc(terms, func(t term) bool { return math.Abs(t.coef) <= 1e-12*maxAbs })
+		terms = slices.DeleteFunc(terms, func(t term) bool { return math.Abs(t.coef) <= numeric.RelativeTermZero*maxAbs })
 	}
 	for changed := true; changed; {
 		changed = false

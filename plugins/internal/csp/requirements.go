@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/sdcengine/argus/internal/numeric"
 )
 
 // requirements are what the pattern must achieve: per column with a
@@ -115,7 +117,7 @@ func (m *model) fits(w *witness, y []float64) bool {
 		if v < 0 {
 			v, c = -v, m.capDn[g]
 		}
-		if v > scaleCap(y[g], c)*(1+1e-9)+1e-12*m.scale {
+		if v > scaleCap(y[g], c)*(1+numeric.SlackFactor)+numeric.ScaleNoise*m.scale {
 			return false
 		}
 	}
@@ -216,7 +218,7 @@ func (e *engine) isDeviation(z []float64, j, d int, value float64) bool {
 // isDeviationOf is isDeviation of an indexed deviation.
 func (e *engine) isDeviationOf(dv *deviation, j, d int, value float64) bool {
 	m := e.model
-	tol := m.eps + 1e-6*math.Max(1, math.Abs(value))
+	tol := m.eps + numeric.SolverZeroFactor*math.Max(1, math.Abs(value))
 	moved := dv.z[j]
 	if d == down {
 		moved = -moved

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/sdcengine/argus/internal/numeric"
 )
 
 // router finds cheap witnesses: a deviation z with A z = 0 that moves column
@@ -64,7 +66,7 @@ func newRouter(m *model, o *Options) (*router, error) {
 	if math.IsInf(floor, 1) {
 		floor = 1
 	}
-	r.floor = floor * 1e-6
+	r.floor = floor * numeric.RouterFloorShare
 	r.lambda = 1
 	if len(ws) > 0 {
 		slices.Sort(ws)
@@ -192,7 +194,7 @@ func (r *router) want(sp *routeSpec) {
 			case sp.y[g] && sp.inUse > 0:
 				f = sp.inUse
 			case sp.y[g]:
-				f = 1e-4
+				f = numeric.RouterIdleWeight
 			case sp.guide != nil:
 				f = 1.05 - sp.guide[g]
 			}

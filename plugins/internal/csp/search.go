@@ -173,7 +173,7 @@ func (e *engine) cuttingPlanes(ctx context.Context) error {
 		}
 		// Tailing off: less than 0.01 % in 20 rounds.
 		history = append(history, e.best.bound)
-		if k := len(history); k > 20 && e.best.bound-history[k-21] <= 1e-4*math.Max(1, e.best.bound) {
+		if k := len(history); k > 20 && e.best.bound-history[k-21] <= numeric.TailingOff*math.Max(1, e.best.bound) {
 			break
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/sdcengine/argus/internal/numeric"
 )
 
 // Separation: checking patterns against the requirements. A pattern (0/1
@@ -523,7 +525,7 @@ func (e *engine) bridgeless(y []float64) int {
 		if on {
 			continue
 		}
-		best, bv := -1, 1e-6
+		best, bv := -1, numeric.MinViolation
 		for _, g := range cols {
 			if v := 2*y[g] - sum; v > bv && m.cost[g] > 0 {
 				best, bv = g, v

@@ -366,7 +366,7 @@ func (lp *sparseLP) generate(ctx context.Context, res *solver.Result, rounds int
 			if r.whi[n+g] > 0 {
 				best = math.Min(best, (cd+s)/math.Max(1, cd))
 			}
-			if best < -1e-9 {
+			if best < -numeric.ReducedCostZero {
 				lp.cand = append(lp.cand, int32(g))
 				lp.rc = append(lp.rc, best)
 			}
