@@ -42,6 +42,7 @@ const (
 	localCells  = 100
 	localBatch  = 4
 	localStages = 4
+	localProbe  = 8
 )
 
 // localResult holds what the local audits proved.
@@ -128,16 +129,16 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time,
 		base = in.opts.LocalCells
 	}
 	res.small = make([]bool, n)
+	var mu sync.Mutex
 	for stage := range localStages {
 		cellsN := base << (2 * stage)
 		batchN := localBatch * cellsN
 		var jobs []localBatchJob
 		var cur localBatchJob
 		inBatch := map[int32]bool{}
-		for _, t := range targets {
-			if res.proven[t] {
-				continue
-			}
+		// The witnesses of the stages before prove what they can first:
+		// those targets take no room in the batches.
+		for _, t := range in.certify(targets, res, &mu) {
 			if comp[t] >= 0 && size[comp[t]] <= wholeFactor(stage)*batchN {
 				res.small[t] = size[comp[t]] <= localBatch*base<<2
 				continue
@@ -188,6 +189,32 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time,
 		if stage > 1 && cells > 16*openCells {
 			break
 		}
+		// From the third stage on, localProbe batches spread evenly over
+		// the stage's (every len/localProbe-th, in target order, so the
+		// probe does not depend on the workers) try it out first: a stage
+		// whose probe proves less than an eighth of its targets is not
+		// worth its larger LPs (t4.24³'s hypercube pattern: the fourth
+		// stage proved 20 of 570 targets, in minutes, the third 1 066 of
+		// 1 636). The second stage is cheap and goes on regardless.
+		if stage > 1 && len(jobs) > 2*localProbe {
+			probe, rest := make([]localBatchJob, 0, localProbe), make([]localBatchJob, 0, len(jobs))
+			probeTried := 0
+			for q, j := range jobs {
+				if q*localProbe/len(jobs) != (q+1)*localProbe/len(jobs) {
+					probe = append(probe, j)
+					probeTried += len(j.targets)
+				} else {
+					rest = append(rest, j)
+				}
+			}
+			if err := in.runLocal(ctx, probe, relsOf, start, res); err != nil {
+				return nil, err
+			}
+			if 8*(res.count-before) < probeTried {
+				break
+			}
+			jobs = rest
+		}
 		if err := in.runLocal(ctx, jobs, relsOf, start, res); err != nil {
 			return nil, err
 		}
@@ -207,6 +234,8 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time,
 			break
 		}
 	}
+	// The witnesses of the last stage prove what they can.
+	in.certify(targets, res, &mu)
 	return res, nil
 }
 
@@ -314,8 +343,14 @@ func (in *input) runLocal(ctx context.Context, jobs []localBatchJob, relsOf *num
 // auditLocal audits one batch on its sub-problem and records the targets
 // it proves.
 func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJob, start time.Time, res *localResult, mu *sync.Mutex) error {
-	if job.targets = in.certify(job.targets, res, mu); len(job.targets) == 0 {
-		return nil
+	// Witnesses found by the other batches of this stage, as they finish,
+	// prove targets of this one before its LPs; under ScopeLocal, whose
+	// verdicts must not depend on the workers' timing, only those of the
+	// stages before do (proveLocally).
+	if in.opts.Scope != ScopeLocal {
+		if job.targets = in.certify(job.targets, res, mu); len(job.targets) == 0 {
+			return nil
+		}
 	}
 	sb.free(job.free)
 	defer sb.reset()

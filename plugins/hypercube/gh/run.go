@@ -921,6 +921,22 @@ func (e *engine) cellRelations() {
 	}, nil)
 }
 
+// repairReserve is the share of the time limit that a round of local
+// audits leaves for the repair acting on its report: a round cut by its
+// time is still repaired before the deadline.
+const repairReserve = 0.1
+
+// roundBudget is the time limit of a round of local audits: the time left
+// before the deadline less repairReserve (0, no limit, without a
+// deadline; at least a millisecond with one, as 0 would mean none).
+func (e *engine) roundBudget() time.Duration {
+	if e.deadline.IsZero() {
+		return 0
+	}
+	left := time.Until(e.deadline) - time.Duration(repairReserve*float64(e.o.TimeLimit))
+	return max(left, time.Millisecond)
+}
+
 // auditContext is the context of an audit: ctx, ended at the soft deadline.
 func (e *engine) auditContext() (context.Context, context.CancelFunc) {
 	if e.deadline.IsZero() {
@@ -1016,6 +1032,7 @@ func (e *engine) result() *pluginsdk.Result {
 		"cert_proven":     float64(e.certOK),
 		"cert_cells":      float64(e.certCells),
 		"cert_lps":        float64(e.certLPs),
+		"rounds_cut":      float64(e.roundsCut),
 	}
 	var perStep [steps + 1]int
 	none := 0
