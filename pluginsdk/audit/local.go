@@ -35,8 +35,9 @@ import (
 // localBatch times that; a target whose component of hidden cells is no
 // larger is left to the audit of the whole table. Targets not proven try
 // again with neighbourhoods 4, 16 and 64 times larger (localStages), as
-// long as each stage proves at least an eighth of the targets it tries and the
-// neighbourhoods beyond the second size hold together at most 16 times
+// long as each stage proves at least an eighth of the targets it tries
+// (from the third stage on, localProbe of its batches try it first) and
+// the neighbourhoods beyond the second size hold together at most 16 times
 // the hidden cells.
 const (
 	localCells  = 100
