@@ -41,7 +41,7 @@ func (e *engine) localAudit(ctx context.Context, status []cellstatus.Status, tar
 	aopts.TimeLimit = e.roundBudget()
 	aopts.OnProgress = func(pr audit.Progress) {
 		e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Iterations: int64(pr.LPs),
-			Message: fmt.Sprintf("local audits: %d of %d primaries audited", pr.Done, pr.Total)})
+			Message: fmt.Sprintf("local audits: %d of %d primaries proven", pr.Done, pr.Total)})
 	}
 	start := time.Now()
 	rep, err := audit.Suppression(ctx, e.p, status, aopts)

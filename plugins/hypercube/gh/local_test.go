@@ -73,7 +73,7 @@ func TestLocalScope(t *testing.T) {
 		o.Progress = nil
 		// A long round of local audits says how far it is.
 		if !slices.ContainsFunc(msgs, func(m string) bool {
-			return strings.HasPrefix(m, "local audits: ") && strings.Contains(m, " primaries audited")
+			return strings.HasPrefix(m, "local audits: ") && strings.Contains(m, " primaries proven")
 		}) {
 			t.Errorf("seed %d: no progress from the local audits (messages %q)", seed, msgs)
 		}
