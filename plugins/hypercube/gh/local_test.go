@@ -212,6 +212,10 @@ func TestLocalRoundCut(t *testing.T) {
 	if e.roundsCut != 1 || rep.Counts.Protected == 0 {
 		t.Errorf("%d rounds cut (want 1), %d primaries proven (want some)", e.roundsCut, rep.Counts.Protected)
 	}
+	// The cut is logged.
+	if !slices.ContainsFunc(e.result().Diagnostics, func(d pluginsdk.Diagnostic) bool { return d.Code == "hypercube.audit_cut" }) {
+		t.Error("no hypercube.audit_cut warning for the cut round")
+	}
 	if n := rep.Counts.Protected + len(rep.UnderProtected) + len(rep.Unverified); n != len(targets) {
 		t.Errorf("%d protected + %d not + %d unverified, of %d targets", rep.Counts.Protected, len(rep.UnderProtected), len(rep.Unverified), len(targets))
 	}

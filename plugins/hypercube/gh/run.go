@@ -1048,6 +1048,10 @@ func (e *engine) result() *pluginsdk.Result {
 	}
 	x["no_hypercube"] = float64(none)
 	res.Stats.Extra = x
+	if e.roundsCut > 0 {
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.audit_cut",
+			Summary: fmt.Sprintf("hypercube: the time limit cut %d rounds of local audits: what they proved was kept, the primaries they did not prove were repaired as not proven (more suppressions; the host's audit judges the pattern)", e.roundsCut)})
+	}
 	if none > 0 {
 		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.none",
 			Summary: fmt.Sprintf("hypercube: %d (sub-table, cell) pairs have no hypercube: every candidate has a frozen corner or no room to move", none)})
