@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -211,5 +212,46 @@ func TestScopeLocal(t *testing.T) {
 	p, st := localGrid(1, 0.3, false)
 	if _, err := Suppression(context.Background(), p, st, Options{Mode: ModeVerdicts, Scope: ScopeLocal, LocalCells: -1}); err == nil {
 		t.Error("ScopeLocal without local proofs accepted")
+	}
+}
+
+// TestScopeLocalThreads: ScopeLocal's verdicts, which a method's repair
+// acts on, do not depend on the thread count: a batch's targets are
+// certified by the witnesses of the stages before only (with the witnesses
+// of the batches solved before it, which ones those are depended on the
+// workers' timing). On hypercube patterns of a grid with long relations,
+// some of their secondaries published again, and small neighbourhoods (many batches a stage), 1, 2 and 4 threads
+// leave the same primaries not proven, with the same shown ranges.
+func TestScopeLocalThreads(t *testing.T) {
+	const n = 16
+	for seed := uint64(1); seed <= 3; seed++ {
+		p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{n, n, n}, Seed: seed, PrimaryFraction: 0.05, ProtectionPct: 20})
+		st := cubePattern(p, n, 1)
+		// Some secondaries published again: some primaries fail.
+		rng := rand.New(rand.NewPCG(seed, 3))
+		for i, s := range st {
+			if s.IsSuppressed() && !s.IsPrimary() && rng.Float64() < 0.15 {
+				st[i] = p.Cells.Status[i]
+			}
+		}
+		var first *Report
+		for _, threads := range []int{1, 2, 4} {
+			o := Options{Threads: threads, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: 10, Scope: ScopeLocal, noCube: true}
+			r, err := Suppression(context.Background(), p, st, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = r
+				if r.Counts.Local == 0 || len(r.NotProven) == 0 {
+					t.Fatalf("seed %d: %d proven locally, %d not proven: the comparison proves nothing", seed, r.Counts.Local, len(r.NotProven))
+				}
+				t.Logf("seed %d: %d proven locally, %d not proven", seed, r.Counts.Local, len(r.NotProven))
+				continue
+			}
+			if !reflect.DeepEqual(r.NotProven, first.NotProven) || r.Counts.Local != first.Counts.Local {
+				t.Errorf("seed %d: %d threads: %d proven locally, not proven %v; 1 thread: %d, %v", seed, threads, r.Counts.Local, r.NotProven, first.Counts.Local, first.NotProven)
+			}
+		}
 	}
 }

@@ -202,6 +202,7 @@ const (
 	// leave is not judged (Report.NotProven), however long the whole
 	// table would take. For a method's repair loop, which may hide more
 	// cells around such a target instead of waiting for its proof; never
-	// for the audit of what is published.
+	// for the audit of what is published. Which targets it proves does
+	// not depend on Threads (only TimeLimit may cut its work).
 	ScopeLocal
 )

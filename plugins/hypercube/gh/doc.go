@@ -131,9 +131,11 @@
 // attacker, so what they prove protected is; a primary they do not prove
 // is repaired as an under-protected one (which costs suppressions but no
 // LP over every hidden cell of the table: on t4.11³, with colluding
-// singletons, those did not end in 15 minutes). The local audits run in
-// fixed chunks of targets, one solver each, so what they prove does not
-// depend on the thread count. A primary that sub-problems fail to prove
+// singletons, those did not end in 15 minutes). A round's local audits
+// are one audit.ScopeLocal audit on Options.Threads, whose proofs do not
+// depend on the thread count; it is limited by the round's share of the
+// time limit, and a round cut by it keeps what it proved (the rest is
+// repaired as not proven, and the cut logged). A primary that sub-problems fail to prove
 // three times gets a certificate instead (cert.go): per direction not
 // shown, an LP over a region around it (2 000 cells, then 6 000, 16 000,
 // the whole table) for a change of the table that moves it by its

@@ -174,7 +174,10 @@ type engine struct {
 	repairs                 map[int32]int
 	underBefore, underAfter int
 	timedOut                bool
-	lastProgress            float64
+	// roundsCut counts the rounds of local audits cut by their time
+	// (localAudit).
+	roundsCut    int
+	lastProgress float64
 }
 
 func key(s int, t int32) uint64 { return uint64(s)<<32 | uint64(uint32(t)) }

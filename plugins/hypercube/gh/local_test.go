@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -72,7 +73,7 @@ func TestLocalScope(t *testing.T) {
 		o.Progress = nil
 		// A long round of local audits says how far it is.
 		if !slices.ContainsFunc(msgs, func(m string) bool {
-			return strings.HasPrefix(m, "local audits: ") && strings.Contains(m, " primaries audited")
+			return strings.HasPrefix(m, "local audits: ") && strings.Contains(m, " primaries proven")
 		}) {
 			t.Errorf("seed %d: no progress from the local audits (messages %q)", seed, msgs)
 		}
@@ -167,4 +168,66 @@ func TestLocalCertificates(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLocalRoundCut: a round of local audits cut by its time keeps what it
+// proved (before, the cut cancelled the audits and the whole round was
+// lost: at 10⁶ cells GH's first round never ended and nothing of it was
+// kept). On the hypercube pattern of the generated t4.5³ table, with a
+// round of some 50 ms, the report comes back without an error, names
+// the cut, proves some primaries (the certificates come first), and
+// accounts for every target; what it claims protected the whole table's
+// audit finds protected.
+func TestLocalRoundCut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("15 625-cell table skipped in -short mode")
+	}
+	job := generatedJob(t, "t4.5xt4.5xt4.5", 1)
+	params, _ := pluginsdk.ValidateParams(Method{}, job.Params)
+	o := OptionsFrom(params, job.Limits)
+	o.Repair, o.Threads, o.TimeLimit = false, 2, 0
+	p := job.Problem
+	ghm, err := Protect(context.Background(), p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.TimeLimit = 10 * time.Second
+	e, err := newEngine(context.Background(), p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var targets []int
+	for i, s := range ghm.Status {
+		if s.IsPrimary() {
+			targets = append(targets, i)
+		}
+	}
+	aopts := audit.Options{Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude}
+	// The round's share: the time left less the repair's reserve.
+	e.deadline = time.Now().Add(time.Duration(repairReserve*float64(o.TimeLimit)) + 50*time.Millisecond)
+	rep, err := e.localAudit(context.Background(), ghm.Status, targets, aopts)
+	if err != nil {
+		t.Fatalf("a round cut by its time: %v", err)
+	}
+	if e.roundsCut != 1 || rep.Counts.Protected == 0 {
+		t.Errorf("%d rounds cut (want 1), %d primaries proven (want some)", e.roundsCut, rep.Counts.Protected)
+	}
+	// The cut is logged.
+	if !slices.ContainsFunc(e.result().Diagnostics, func(d pluginsdk.Diagnostic) bool { return d.Code == "hypercube.audit_cut" }) {
+		t.Error("no hypercube.audit_cut warning for the cut round")
+	}
+	if n := rep.Counts.Protected + len(rep.UnderProtected) + len(rep.Unverified); n != len(targets) {
+		t.Errorf("%d protected + %d not + %d unverified, of %d targets", rep.Counts.Protected, len(rep.UnderProtected), len(rep.Unverified), len(targets))
+	}
+	whole, err := audit.Suppression(context.Background(), p, ghm.Status, audit.Options{Threads: 2, Mode: audit.ModeVerdicts,
+		Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range whole.UnderProtected {
+		if rep.Verdict[f.Cell] == audit.VerdictProtected {
+			t.Errorf("primary %d proven by the cut round, under-protected on the whole table", f.Cell)
+		}
+	}
+	t.Logf("cut round: %d of %d primaries proven, %d not proven", rep.Counts.Protected, len(targets), len(rep.UnderProtected)+len(rep.Unverified))
 }

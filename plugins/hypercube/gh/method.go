@@ -72,7 +72,8 @@ func (Method) Info() pluginsdk.MethodInfo {
 			NeedsFrequency: true,
 			LinkedTables:   true,
 			// Every decision is a deterministic function of the problem:
-			// local audits in fixed chunks of one solver each (local.go),
+			// local audits whose proofs do not depend on the workers
+			// (audit.ScopeLocal, local.go),
 			// certificates instead of a time-capped audit (cert.go), and
 			// whole-table verdicts, which do not depend on the workers.
 			ThreadIndependent: true,

@@ -922,6 +922,22 @@ func (e *engine) cellRelations() {
 	}, nil)
 }
 
+// repairReserve is the share of the time limit that a round of local
+// audits leaves for the repair acting on its report: a round cut by its
+// time is still repaired before the deadline.
+const repairReserve = 0.1
+
+// roundBudget is the time limit of a round of local audits: the time left
+// before the deadline less repairReserve (0, no limit, without a
+// deadline; at least a millisecond with one, as 0 would mean none).
+func (e *engine) roundBudget() time.Duration {
+	if e.deadline.IsZero() {
+		return 0
+	}
+	left := time.Until(e.deadline) - time.Duration(repairReserve*float64(e.o.TimeLimit))
+	return max(left, time.Millisecond)
+}
+
 // auditContext is the context of an audit: ctx, ended at the soft deadline.
 func (e *engine) auditContext() (context.Context, context.CancelFunc) {
 	if e.deadline.IsZero() {
@@ -1017,6 +1033,7 @@ func (e *engine) result() *pluginsdk.Result {
 		"cert_proven":     float64(e.certOK),
 		"cert_cells":      float64(e.certCells),
 		"cert_lps":        float64(e.certLPs),
+		"rounds_cut":      float64(e.roundsCut),
 	}
 	// The witnesses returned for the host's audit, and their cells.
 	x["witnesses"] = float64(len(res.Witnesses))
@@ -1039,6 +1056,10 @@ func (e *engine) result() *pluginsdk.Result {
 	}
 	x["no_hypercube"] = float64(none)
 	res.Stats.Extra = x
+	if e.roundsCut > 0 {
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.audit_cut",
+			Summary: fmt.Sprintf("hypercube: the time limit cut %d rounds of local audits: what they proved was kept, the primaries they did not prove were repaired as not proven (more suppressions; the host's audit judges the pattern)", e.roundsCut)})
+	}
 	if none > 0 {
 		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.none",
 			Summary: fmt.Sprintf("hypercube: %d (sub-table, cell) pairs have no hypercube: every candidate has a frozen corner or no room to move", none)})
