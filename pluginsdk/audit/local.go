@@ -123,61 +123,11 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time,
 	for _, k := range size {
 		openCells += k
 	}
-	mark := make([]int32, n)
-	m := int32(0)
-	base := localCells
-	if in.opts.LocalCells > 0 {
-		base = in.opts.LocalCells
-	}
 	res.small = make([]bool, n)
+	marks := &regionMarks{mark: make([]int32, n)}
 	var mu sync.Mutex
 	for stage := range localStages {
-		cellsN := base << (2 * stage)
-		batchN := localBatch * cellsN
-		var jobs []localBatchJob
-		var cur localBatchJob
-		inBatch := map[int32]bool{}
-		// The witnesses of the stages before prove what they can first:
-		// those targets take no room in the batches.
-		for _, t := range in.certify(targets, res, &mu) {
-			if comp[t] >= 0 && size[comp[t]] <= wholeFactor(stage)*batchN {
-				res.small[t] = size[comp[t]] <= localBatch*base<<2
-				continue
-			}
-			m++
-			region := []int32{int32(t)}
-			mark[t] = m
-			for q := 0; q < len(region) && len(region) < cellsN; q++ {
-				rels, _ := relsOf.Col(int(region[q]))
-				for _, k := range rels {
-					cells, _ := in.rel.Terms(int(k))
-					for _, d := range cells {
-						if len(region) >= cellsN {
-							break
-						}
-						if mark[d] == m || !open(d) {
-							continue
-						}
-						mark[d] = m
-						region = append(region, int32(d))
-					}
-				}
-			}
-			for _, c := range region {
-				if !inBatch[c] {
-					inBatch[c] = true
-					cur.free = append(cur.free, c)
-				}
-			}
-			cur.targets = append(cur.targets, t)
-			if len(cur.free) >= batchN {
-				jobs = append(jobs, cur)
-				cur, inBatch = localBatchJob{}, map[int32]bool{}
-			}
-		}
-		if len(cur.targets) > 0 {
-			jobs = append(jobs, cur)
-		}
+		jobs := in.stageJobs(targets, stage, comp, size, open, relsOf, marks, res, &mu)
 		if len(jobs) == 0 {
 			continue
 		}
@@ -190,36 +140,16 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time,
 		if stage > 1 && cells > 16*openCells {
 			break
 		}
-		// From the third stage on, localProbe batches spread evenly over
-		// the stage's (every len/localProbe-th, in target order, so the
-		// probe does not depend on the workers) try it out first: a stage
-		// whose probe proves less than an eighth of its targets is not
-		// worth its larger LPs (t4.24³'s hypercube pattern: the fourth
-		// stage proved 20 of 570 targets, in minutes, the third 1 066 of
-		// 1 636). The second stage is cheap and goes on regardless.
-		if stage > 1 && len(jobs) > 2*localProbe {
-			probe, rest := make([]localBatchJob, 0, localProbe), make([]localBatchJob, 0, len(jobs))
-			probeTried := 0
-			for q, j := range jobs {
-				if q*localProbe/len(jobs) != (q+1)*localProbe/len(jobs) {
-					probe = append(probe, j)
-					probeTried += len(j.targets)
-				} else {
-					rest = append(rest, j)
-				}
-			}
-			if err := in.runWaves(ctx, probe, relsOf, start, res, &mu); err != nil {
-				return nil, err
-			}
-			if 8*(res.count-before) < probeTried {
-				break
-			}
-			jobs = rest
+		jobs, worth, err := in.probeStage(ctx, stage, jobs, relsOf, start, res, &mu)
+		if err != nil {
+			return nil, err
+		}
+		if !worth {
+			break
 		}
 		if err := in.runWaves(ctx, jobs, relsOf, start, res, &mu); err != nil {
 			return nil, err
 		}
-
 		if in.opts.TimeLimit > 0 && time.Since(start) >= in.opts.TimeLimit {
 			break
 		}
@@ -238,6 +168,106 @@ func (in *input) proveLocally(ctx context.Context, only []bool, start time.Time,
 	// The witnesses of the last stage prove what they can.
 	in.certify(targets, res, &mu)
 	return res, nil
+}
+
+// localBase is the number of cells of a first-stage neighbourhood.
+func (in *input) localBase() int {
+	if in.opts.LocalCells > 0 {
+		return in.opts.LocalCells
+	}
+	return localCells
+}
+
+// regionMarks marks the cells of the neighbourhood being grown; a new
+// generation clears every mark at once.
+type regionMarks struct {
+	mark []int32
+	gen  int32
+}
+
+// stageJobs returns the batches of one stage of the local proofs: the
+// targets the witnesses so far leave and whose components are too large
+// to be judged whole, each with its neighbourhood (breadth first through
+// the relations, open cells only), packed in target order.
+func (in *input) stageJobs(targets []int, stage int, comp []int32, size map[int32]int, open func(int) bool, relsOf *numeric.CSC, marks *regionMarks, res *localResult, mu *sync.Mutex) []localBatchJob {
+	base := in.localBase()
+	cellsN := base << (2 * stage)
+	batchN := localBatch * cellsN
+	var jobs []localBatchJob
+	var cur localBatchJob
+	inBatch := map[int32]bool{}
+	// The witnesses of the stages before prove what they can first:
+	// those targets take no room in the batches.
+	for _, t := range in.certify(targets, res, mu) {
+		if comp[t] >= 0 && size[comp[t]] <= wholeFactor(stage)*batchN {
+			res.small[t] = size[comp[t]] <= localBatch*base<<2
+			continue
+		}
+		marks.gen++
+		m := marks.gen
+		region := []int32{int32(t)}
+		marks.mark[t] = m
+		for q := 0; q < len(region) && len(region) < cellsN; q++ {
+			rels, _ := relsOf.Col(int(region[q]))
+			for _, k := range rels {
+				cells, _ := in.rel.Terms(int(k))
+				for _, d := range cells {
+					if len(region) >= cellsN {
+						break
+					}
+					if marks.mark[d] == m || !open(d) {
+						continue
+					}
+					marks.mark[d] = m
+					region = append(region, int32(d))
+				}
+			}
+		}
+		for _, c := range region {
+			if !inBatch[c] {
+				inBatch[c] = true
+				cur.free = append(cur.free, c)
+			}
+		}
+		cur.targets = append(cur.targets, t)
+		if len(cur.free) >= batchN {
+			jobs = append(jobs, cur)
+			cur, inBatch = localBatchJob{}, map[int32]bool{}
+		}
+	}
+	if len(cur.targets) > 0 {
+		jobs = append(jobs, cur)
+	}
+	return jobs
+}
+
+// probeStage decides whether a stage from the third on is worth its
+// larger LPs: localProbe batches spread evenly over the stage's (every
+// len/localProbe-th, in target order, so the probe does not depend on the
+// workers) are audited first, and a stage whose probe proves less than an
+// eighth of its targets is not worth it (t4.24³'s hypercube pattern: the
+// fourth stage proved 20 of 570 targets, in minutes, the third 1 066 of
+// 1 636). The second stage is cheap and goes on regardless. It returns
+// the batches left to audit.
+func (in *input) probeStage(ctx context.Context, stage int, jobs []localBatchJob, relsOf *numeric.CSC, start time.Time, res *localResult, mu *sync.Mutex) ([]localBatchJob, bool, error) {
+	if stage <= 1 || len(jobs) <= 2*localProbe {
+		return jobs, true, nil
+	}
+	before := res.count
+	probe, rest := make([]localBatchJob, 0, localProbe), make([]localBatchJob, 0, len(jobs))
+	probeTried := 0
+	for q, j := range jobs {
+		if q*localProbe/len(jobs) != (q+1)*localProbe/len(jobs) {
+			probe = append(probe, j)
+			probeTried += len(j.targets)
+		} else {
+			rest = append(rest, j)
+		}
+	}
+	if err := in.runWaves(ctx, probe, relsOf, start, res, mu); err != nil {
+		return nil, false, err
+	}
+	return rest, 8*(res.count-before) >= probeTried, nil
 }
 
 // relationsOf returns the relations of every cell (the transpose of the
