@@ -443,14 +443,8 @@ func splits(k *component) bool { return len(k.tasks) > 2*pieceTasks }
 // the time limit stops it as it stops the solves (Report.TimedOut).
 func (a *attack) prepareLarge(ctx context.Context, comps []*component) error {
 	outer := ctx
-	ctx, cancel := context.WithCancelCause(context.WithoutCancel(outer))
-	defer cancel(nil)
-	stop := context.AfterFunc(outer, func() { cancel(context.Cause(outer)) })
-	defer stop()
-	if limit := a.opts.TimeLimit; limit > 0 {
-		t := time.AfterFunc(time.Until(a.start.Add(limit)), func() { cancel(errTimeLimit) })
-		defer t.Stop()
-	}
+	ctx, _, release := a.solveContext(outer)
+	defer release()
 	for _, k := range comps {
 		if !splits(k) {
 			continue

@@ -721,19 +721,10 @@ func (a *attack) solveAll(ctx context.Context, comps []*component) error {
 		a.progress(true)
 		return nil
 	}
-	// The solver turns a context deadline into HiGHS's time limit, which
-	// HiGHS measures over the life of an instance, not per solve: a
-	// long-lived instance would then stop early. The workers get a context
-	// without deadline that is cancelled when ctx is done.
+	// The workers' context has no deadline (solveContext).
 	outer := ctx
-	ctx, cancel := context.WithCancelCause(context.WithoutCancel(outer))
-	defer cancel(nil)
-	stop := context.AfterFunc(outer, func() { cancel(context.Cause(outer)) })
-	defer stop()
-	if limit := a.opts.TimeLimit; limit > 0 {
-		t := time.AfterFunc(time.Until(a.start.Add(limit)), func() { cancel(errTimeLimit) })
-		defer t.Stop()
-	}
+	ctx, cancel, release := a.solveContext(outer)
+	defer release()
 	sch := &scheduler{comps: comps}
 	nw := min(a.opts.workers(), max(1, a.totalTargets))
 	var wg sync.WaitGroup
@@ -761,6 +752,29 @@ func (a *attack) solveAll(ctx context.Context, comps []*component) error {
 	}
 	a.progress(true)
 	return nil
+}
+
+// solveContext returns the context the solves of an attack run under: the
+// solver turns a context deadline into HiGHS's time limit, which HiGHS
+// measures over the life of an instance, not per solve (a long-lived
+// instance would then stop early), so the context has no deadline; it is
+// cancelled when outer is done or the audit's time limit passes
+// (errTimeLimit) or cancel is called (a solve's error). release frees
+// its timers.
+func (a *attack) solveContext(outer context.Context) (ctx context.Context, cancel context.CancelCauseFunc, release func()) {
+	ctx, cancel = context.WithCancelCause(context.WithoutCancel(outer))
+	stop := context.AfterFunc(outer, func() { cancel(context.Cause(outer)) })
+	var timer *time.Timer
+	if limit := a.opts.TimeLimit; limit > 0 {
+		timer = time.AfterFunc(time.Until(a.start.Add(limit)), func() { cancel(errTimeLimit) })
+	}
+	return ctx, cancel, func() {
+		if timer != nil {
+			timer.Stop()
+		}
+		stop()
+		cancel(nil)
+	}
 }
 
 // errTimeLimit is the cause with which Options.TimeLimit stops the workers.
