@@ -270,19 +270,7 @@ func (a *attack) mergeComponents(it *compItem, out *compOutcome) error {
 // RunComponentItem computes one work item of ComponentItemKind: the
 // plugin's item function, which a worker of the host's work queue runs.
 func RunComponentItem(ctx context.Context, payload []byte) ([]byte, error) {
-	var it compItem
-	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&it); err != nil {
-		return nil, fmt.Errorf("audit: not a component item: %w", err)
-	}
-	out, err := it.run(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(out); err != nil {
-		return nil, fmt.Errorf("audit: component item's result: %w", err)
-	}
-	return b.Bytes(), nil
+	return runGob(ctx, payload, "component", (*compItem).run)
 }
 
 // run solves the item's components on one thread.

@@ -107,17 +107,23 @@ func localOptions(io itemOptions) Options {
 // RunItem computes one work item of ItemKind: the plugin's item function,
 // which a worker of the host's work queue runs.
 func RunItem(ctx context.Context, payload []byte) ([]byte, error) {
-	var it localItem
+	return runGob(ctx, payload, "local audit", (*localItem).run)
+}
+
+// runGob decodes an item of type I (called what in errors) from payload,
+// runs it and encodes its outcome: the body of every item function.
+func runGob[I, O any](ctx context.Context, payload []byte, what string, run func(*I, context.Context) (*O, error)) ([]byte, error) {
+	var it I
 	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&it); err != nil {
-		return nil, fmt.Errorf("audit: not a local audit item: %w", err)
+		return nil, fmt.Errorf("audit: not a %s item: %w", what, err)
 	}
-	out, err := it.run(ctx)
+	out, err := run(&it, ctx)
 	if err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(out); err != nil {
-		return nil, fmt.Errorf("audit: local audit result: %w", err)
+		return nil, fmt.Errorf("audit: %s item's result: %w", what, err)
 	}
 	return b.Bytes(), nil
 }
@@ -270,13 +276,9 @@ func (in *input) mergeLocal(b sentBatch, out *localOutcome, res *localResult) er
 		return nil
 	}
 	for q, t := range b.targets {
-		if res.proven[t] || !out.Protected[q] || !in.canonical(t) {
-			continue
+		if !res.proven[t] && out.Protected[q] && in.canonical(t) {
+			in.proven(res, t, out.Verdicts[q])
 		}
-		res.proven[t] = true
-		res.count++
-		res.lower[t], res.upper[t] = in.p.Cells.Value[t]-in.lpl[t], in.p.Cells.Value[t]+in.upl[t]
-		res.verdict[t], res.verdicts[t] = VerdictProtected, out.Verdicts[q]
 	}
 	return nil
 }

@@ -495,15 +495,21 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 		// sub-problem's bounds are a narrower attacker's, and which batch
 		// or witness proved a target depends on the workers' timing. Other
 		// targets go to the whole table.
-		if res.proven[t] || rep.Verdict[j] != VerdictProtected || !in.canonical(t) {
-			continue
+		if !res.proven[t] && rep.Verdict[j] == VerdictProtected && in.canonical(t) {
+			in.proven(res, t, rep.Verdicts[j])
 		}
-		res.proven[t] = true
-		res.count++
-		res.lower[t], res.upper[t] = in.p.Cells.Value[t]-in.lpl[t], in.p.Cells.Value[t]+in.upl[t]
-		res.verdict[t], res.verdicts[t] = VerdictProtected, rep.Verdicts[j]
 	}
 	return nil
+}
+
+// proven records target t as proven protected by a local audit with the
+// verdicts v, reported with its protection interval as the whole table's
+// audit reports it.
+func (in *input) proven(res *localResult, t int, v verdict.Verdict) {
+	res.proven[t] = true
+	res.count++
+	res.lower[t], res.upper[t] = in.p.Cells.Value[t]-in.lpl[t], in.p.Cells.Value[t]+in.upl[t]
+	res.verdict[t], res.verdicts[t] = VerdictProtected, v
 }
 
 // progress reports the local proofs so far (called with the results'
