@@ -141,13 +141,8 @@ func (e *engine) slideCubes(t int, y []bool) bool {
 		if a[d] == 0 {
 			continue
 		}
-		if w := &e.reqs.lean[t][d]; w.set {
-			if yf == nil {
-				yf = e.toFloat(y)
-			}
-			if e.holds(w, yf, a[d]) {
-				continue
-			}
+		if e.leanHolds(t, d, y, &yf, a[d]) {
+			continue
 		}
 		if e.cubes().witness(e.reqs.tasks[t].col, d, a[d], y, true) == nil {
 			return false
@@ -274,6 +269,20 @@ func (e *engine) markStartProven() {
 	}
 }
 
+// leanHolds reports whether task t's stored lean witness in direction d
+// still holds for amount within the binary pattern y; *yf caches y as
+// floats across calls (made on first need).
+func (e *engine) leanHolds(t, d int, y []bool, yf *[]float64, amount float64) bool {
+	w := &e.reqs.lean[t][d]
+	if !w.set {
+		return false
+	}
+	if *yf == nil {
+		*yf = e.toFloat(y)
+	}
+	return e.holds(w, *yf, amount)
+}
+
 // localSlide looks for lean witnesses of task t, which has a range
 // requirement, within the binary pattern y on small LPs (routeLocal): one
 // up by the range beyond the downward requirement, one down by that
@@ -286,13 +295,8 @@ func (e *engine) localSlide(ctx context.Context, wk *worker, t int, y []bool) (b
 		if a[d] == 0 {
 			continue
 		}
-		if w := &e.reqs.lean[t][d]; w.set {
-			if yf == nil {
-				yf = e.toFloat(y)
-			}
-			if e.holds(w, yf, a[d]) {
-				continue
-			}
+		if e.leanHolds(t, d, y, &yf, a[d]) {
+			continue
 		}
 		if e.opts.noLocal {
 			return false, nil
