@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/batch/tablegen"
+	"github.com/sdcengine/argus/plugins/internal/scalebench"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
@@ -22,15 +23,8 @@ import (
 // levels 20 %, cost value, bounds 1.5) as the host sends it to the plugin.
 func generatedJob(tb testing.TB, shape string, seed uint64) *pluginclient.Job {
 	tb.Helper()
-	s := tablegen.Spec{Shape: shape, Seed: seed, Values: tablegen.ValuesMicro, BoundFactor: 1.5}
-	var err error
-	if s.Primary, err = tablegen.ParseRule("frac:0.05"); err != nil {
-		tb.Fatal(err)
-	}
-	if s.Protection, err = tablegen.ParseProtection("frac:0.2"); err != nil {
-		tb.Fatal(err)
-	}
-	if s.Cost, err = tablegen.ParseCost("value"); err != nil {
+	s, err := scalebench.GeneratedSpec(shape, seed)
+	if err != nil {
 		tb.Fatal(err)
 	}
 	in, err := tablegen.Generate(context.Background(), s)

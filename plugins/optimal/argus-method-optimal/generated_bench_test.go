@@ -14,6 +14,7 @@ import (
 	"github.com/sdcengine/argus/batch"
 	"github.com/sdcengine/argus/batch/tablegen"
 	"github.com/sdcengine/argus/internal/cputime"
+	"github.com/sdcengine/argus/plugins/internal/scalebench"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/pluginclient"
@@ -43,15 +44,8 @@ func (c *capture) Protect(_ context.Context, job pluginclient.Job) (*pluginsdk.R
 // value, bounds 1.5) and returns its OPT step as the host builds it.
 func generatedJob(tb testing.TB, shape string, seed uint64, method string) *pluginclient.Job {
 	tb.Helper()
-	s := tablegen.Spec{Shape: shape, Seed: seed, Values: tablegen.ValuesMicro, BoundFactor: 1.5}
-	var err error
-	if s.Primary, err = tablegen.ParseRule("frac:0.05"); err != nil {
-		tb.Fatal(err)
-	}
-	if s.Protection, err = tablegen.ParseProtection("frac:0.2"); err != nil {
-		tb.Fatal(err)
-	}
-	if s.Cost, err = tablegen.ParseCost("value"); err != nil {
+	s, err := scalebench.GeneratedSpec(shape, seed)
+	if err != nil {
 		tb.Fatal(err)
 	}
 	in, err := tablegen.Generate(context.Background(), s)
