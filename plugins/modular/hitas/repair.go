@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/sdcengine/argus/plugins/internal/csp"
@@ -52,18 +53,58 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	}
 	o.Log.Debug().Int("under_protected", len(rep.UnderProtected)).Msg("MOD repair")
 	o.progress(pluginsdk.Progress{Phase: "repair", Fraction: -1})
+	targets := make([]int, 0, len(rep.UnderProtected)+len(rep.Unverified))
+	for _, f := range rep.UnderProtected {
+		targets = append(targets, f.Cell)
+	}
+	targets = append(targets, rep.Unverified...)
+	slices.Sort(targets)
+	targets = slices.Compact(targets)
+	cost, err := repair(ctx, p, rel, status, targets, o, res)
+	if err != nil {
+		return err
+	}
+	// The primaries the first audit proved stay protected (adding
+	// suppressions never takes protection away): the audit after the
+	// repair judges the targets alone.
+	ao := o.auditOptions()
+	ao.Cells = targets
+	after, err := audit.Suppression(ctx, &q, status, ao)
+	if err != nil {
+		return fmt.Errorf("audit after repair: %w", err)
+	}
+	res.Stats.UnderProtectedAfter = int64(len(after.UnderProtected))
+	unverified(after, res)
+	if len(after.UnderProtected) > 0 {
+		res.Outcome = pluginsdk.OutcomePartial
+		cells := make([]int, len(after.UnderProtected))
+		for k, f := range after.UnderProtected {
+			cells[k] = f.Cell
+		}
+		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
+			Code: "protection.infeasible", Cells: cells,
+			Summary: fmt.Sprintf("%d primaries cannot be fully protected by any pattern", len(cells))})
+	}
+	res.Stats.Extra["repaired"] = float64(len(rep.UnderProtected) - len(after.UnderProtected))
+	res.Stats.Extra["repair_cost"] = math.Round(cost*100) / 100
+	return nil
+}
+
+// repair protects the targets (sorted): on their regions first (region.go)
+// when p has tables, and on the whole problem those no region protected,
+// each new suppression written into status. It returns the cost of what it
+// suppressed.
+func repair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, status []cellstatus.Status,
+	targets []int, o *Options, res *pluginsdk.Result) (float64, error) {
 	in := csp.FromProblem(p, rel)
 	in.Kind = append([]csp.Kind(nil), in.Kind...)
 	// The repair protects the primaries the audit did not prove protected;
 	// the others keep their suppression without a requirement (adding
 	// suppressions never takes protection away), so that the engine does
 	// not prove them again on the whole table.
-	target := make(map[int]bool, len(rep.UnderProtected)+len(rep.Unverified))
-	for _, f := range rep.UnderProtected {
-		target[f.Cell] = true
-	}
-	for _, c := range rep.Unverified {
-		target[c] = true
+	target := make(map[int]bool, len(targets))
+	for _, t := range targets {
+		target[t] = true
 	}
 	for i, s := range status {
 		if s.IsSecondary() || (in.Kind[i] == csp.Primary && !target[i]) {
@@ -82,42 +123,54 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 	if o.Log.Debug().Enabled() {
 		eo.Logf = func(format string, args ...any) { o.Log.Debug().Msgf("csp repair: "+format, args...) }
 	}
-	if left, ok := o.timeLeft(); ok {
-		// Two thirds of what is left; the audit after the repair the rest.
-		eo.TimeLimit = max(left*2/3, time.Second)
-	}
 	solve := csp.Solve
 	if o.solve != nil {
 		solve = o.solve
 	}
+	// Two thirds of what is left; the audit after the repair the rest.
+	limit := func() time.Duration {
+		if left, ok := o.timeLeft(); ok {
+			return max(left*2/3, time.Second)
+		}
+		return 0
+	}
+	left, cost := targets, 0.0
+	rg, err := newRegions(ctx, p, rel)
+	if err != nil {
+		return 0, fmt.Errorf("repair: %w", err)
+	}
+	if rg != nil {
+		if left, cost, err = regionRepair(ctx, rg, in, &rel, targets, status, eo, limit(), solve); err != nil {
+			return 0, fmt.Errorf("repair: %w", err)
+		}
+		res.Stats.Extra["repaired_in_regions"] = float64(len(targets) - len(left))
+		o.Log.Debug().Int("targets", len(targets)).Int("left", len(left)).Msg("MOD repair on regions")
+	}
+	if len(left) == 0 {
+		return cost, nil
+	}
+	// The targets no region protected, on the whole problem; the others
+	// and the regions' suppressions are fixed.
+	clear(target)
+	for _, t := range left {
+		target[t] = true
+	}
+	for i, s := range status {
+		if s.IsSuppressed() && in.Kind[i] != csp.Frozen && !target[i] {
+			in.Kind[i] = csp.Fixed
+		}
+	}
+	eo.TimeLimit = limit()
 	sol, err := solve(ctx, in, eo)
 	if err != nil {
-		return fmt.Errorf("repair: %w", err)
+		return 0, fmt.Errorf("repair: %w", err)
 	}
 	for i, s := range sol.Suppressed {
 		if sec, ok := status[i].ToSecondary(); s && ok {
 			status[i] = sec
 		}
 	}
-	after, err := audit.Suppression(ctx, &q, status, o.auditOptions())
-	if err != nil {
-		return fmt.Errorf("audit after repair: %w", err)
-	}
-	res.Stats.UnderProtectedAfter = int64(len(after.UnderProtected))
-	unverified(after, res)
-	if len(after.UnderProtected) > 0 {
-		res.Outcome = pluginsdk.OutcomePartial
-		cells := make([]int, len(after.UnderProtected))
-		for k, f := range after.UnderProtected {
-			cells[k] = f.Cell
-		}
-		res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
-			Code: "protection.infeasible", Cells: cells,
-			Summary: fmt.Sprintf("%d primaries cannot be fully protected by any pattern", len(cells))})
-	}
-	res.Stats.Extra["repaired"] = float64(len(rep.UnderProtected) - len(after.UnderProtected))
-	res.Stats.Extra["repair_cost"] = math.Round(sol.Cost*100) / 100
-	return nil
+	return cost + sol.Cost, nil
 }
 
 // repairCleanupRoutes bounds the clean-up of the repair's additions

@@ -10,6 +10,7 @@ import (
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
 
 // TestAuditTimeLimit: the final audit gets the time left to the run's
@@ -208,6 +209,108 @@ func TestRepairHypercubes(t *testing.T) {
 	}
 	if !grid || !cubes {
 		t.Errorf("the repair's instance has a grid %v, hypercubes %v; want both", grid, cubes)
+	}
+	if after := csptest.Audit(t, p, status); len(after.UnderProtected) > 0 || out.Outcome != pluginsdk.OutcomeFeasible {
+		t.Errorf("after the repair: %d under-protected, outcome %v", len(after.UnderProtected), out.Outcome)
+	}
+}
+
+// primariesOnly returns MOD's pattern of p with every secondary published
+// again: nothing but the primaries, so that a repair is due.
+func primariesOnly(t *testing.T, p *pluginsdk.Problem, o Options) []cellstatus.Status {
+	t.Helper()
+	res, err := Protect(t.Context(), p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := res.Status
+	for i := range status {
+		if status[i].IsSecondary() {
+			status[i] = p.Cells.Status[i]
+		}
+	}
+	return status
+}
+
+// TestRepairOnRegions: the final repair protects its targets on regions
+// around them (region.go), instances smaller than the table, and the
+// repaired pattern protects every primary on the whole table. Before, the
+// repair was one instance of the whole table (on t3.5⁴, 130 321 cells,
+// it ran into the engine's time fallback and hid every non-empty cell).
+func TestRepairOnRegions(t *testing.T) {
+	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1}
+	status := primariesOnly(t, p, o)
+	var sizes []int
+	required := 0
+	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+		sizes = append(sizes, in.NumCells())
+		for _, k := range in.Kind {
+			if k == csp.Primary {
+				required++
+			}
+		}
+		return csp.Solve(ctx, in, eo)
+	}
+	before := csptest.Audit(t, p, status)
+	out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
+	if err := finalAudit(t.Context(), p, p.Relations, status, &o, out); err != nil {
+		t.Fatal(err)
+	}
+	if len(sizes) == 0 {
+		t.Fatal("no repair")
+	}
+	for _, s := range sizes {
+		if s >= p.NumCells() {
+			t.Errorf("a repair instance of %d cells (the table has %d), want regions only: %v", s, p.NumCells(), sizes)
+			break
+		}
+	}
+	if required != len(before.UnderProtected) {
+		t.Errorf("the regions had %d primaries with requirements, want the %d under-protected", required, len(before.UnderProtected))
+	}
+	if after := csptest.Audit(t, p, status); len(after.UnderProtected) > 0 || out.Outcome != pluginsdk.OutcomeFeasible {
+		t.Errorf("after the repair: %d under-protected, outcome %v", len(after.UnderProtected), out.Outcome)
+	}
+}
+
+// fourLevel is a dimension of three levels below the total, two codes
+// per parent.
+var fourLevel = csptest.Dim{-1, 0, 1, 2, 2, 1, 5, 5, 0, 8, 9, 9, 8, 12, 12}
+
+// TestRepairRegionsFallBack: targets their regions do not protect (here
+// the engine runs out of time on every region instance) are tried on the
+// wider region, then on the whole table, which gets those targets alone as
+// requirements; the result protects every primary.
+func TestRepairRegionsFallBack(t *testing.T) {
+	p := csptest.HierTable(2, 0.2, fourLevel, fourLevel, csptest.Flat(2))
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1}
+	status := primariesOnly(t, p, o)
+	before := csptest.Audit(t, p, status)
+	var regionSizes []int
+	whole := -1
+	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+		if in.NumCells() < p.NumCells() {
+			regionSizes = append(regionSizes, in.NumCells())
+			return &csp.Solution{Suppressed: make([]bool, in.NumCells()), Stats: csp.Stats{TimeFallback: true}}, nil
+		}
+		whole = 0
+		for _, k := range in.Kind {
+			if k == csp.Primary {
+				whole++
+			}
+		}
+		return csp.Solve(ctx, in, eo)
+	}
+	out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
+	if err := finalAudit(t.Context(), p, p.Relations, status, &o, out); err != nil {
+		t.Fatal(err)
+	}
+	if len(regionSizes) < 2 || regionSizes[len(regionSizes)-1] <= regionSizes[0] {
+		t.Errorf("region instances of %v cells, want regions, then wider ones", regionSizes)
+	}
+	if whole != len(before.UnderProtected) {
+		t.Errorf("the whole-table repair had %d requirements, want the %d targets no region protected", whole, len(before.UnderProtected))
 	}
 	if after := csptest.Audit(t, p, status); len(after.UnderProtected) > 0 || out.Outcome != pluginsdk.OutcomeFeasible {
 		t.Errorf("after the repair: %d under-protected, outcome %v", len(after.UnderProtected), out.Outcome)

@@ -1,0 +1,360 @@
+package hitas
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sdcengine/argus/plugins/internal/csp"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+)
+
+// The final repair's regions.
+//
+// The repair protects each primary the first audit did not prove on a
+// region around it rather than on the whole table: the sub-tables holding
+// the primary and those holding a margin of theirs (on a bottom sub-table
+// of a two-level hierarchy, the box of its codes, their parents and the
+// parents' siblings per dimension), every copy of their cells included.
+// The region's instance has the region's cells and every relation that
+// touches one of them, the cells outside the region published: they keep
+// their true values (a relation's other terms are constants, which the
+// engine's deviations from the true values leave out). Every other cell
+// is published in the region's instance, hidden or not, so the region's
+// attacker knows at least what the whole table's attacker knows: its
+// feasible tables are the whole table's feasible tables in which every
+// cell outside the region has its true value. The interval a primary can
+// take there lies within the one it can take in the whole table, so a
+// pattern whose region instance protects the primary protects it in the
+// whole table, and adding suppressions elsewhere (the other regions'
+// repairs) takes no protection away. A primary that its region cannot
+// protect (the engine leaves it unprotectable, or runs out of time) is
+// tried again on the region one ring wider (the sub-tables holding a
+// margin of the region's sub-tables), and what that leaves on the whole
+// table, as before: only there does the engine's time fallback hide every
+// cell of the table. On t3.5⁴ the whole-table repair of 151 to 1 221
+// primaries ran into that fallback and hid every non-empty cell.
+//
+// Regions are repaired one after the other, in the order of their first
+// primary, each seeing the suppressions of those before: the pattern does
+// not depend on the number of threads.
+
+// regionRings is the number of region sizes tried before the whole table.
+const regionRings = 2
+
+// regions indexes the sub-tables of a problem by cell.
+type regions struct {
+	p    *pluginsdk.Problem
+	subs []subRef
+	// of holds, per cell, the sub-tables holding it.
+	of [][]int32
+	// root is the class root of every cell, and copies holds, per class
+	// root with more than one cell, its cells.
+	root   []int32
+	copies map[int32][]int32
+	// relStart and relOf list, per cell, the relations it has a term in.
+	relStart []int32
+	relOf    []int32
+	// mark is a scratch mark per cell (a generation per use).
+	mark []int32
+	gen  int32
+}
+
+// newRegions indexes p's sub-tables and relations rel; nil when p has no
+// tables.
+func newRegions(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations) (*regions, error) {
+	if len(p.Tables) == 0 {
+		return nil, nil
+	}
+	subs, err := subtables(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	cls, err := newClasses(p)
+	if err != nil {
+		return nil, err
+	}
+	n := p.NumCells()
+	rg := &regions{p: p, subs: subs, of: make([][]int32, n), root: cls.root, copies: map[int32][]int32{}, mark: make([]int32, n)}
+	for k := range subs {
+		for _, c := range subs[k].st.Cells {
+			if c >= 0 {
+				rg.of[c] = append(rg.of[c], int32(k))
+			}
+		}
+	}
+	for i, r := range cls.root {
+		if int(r) != i {
+			if len(rg.copies[r]) == 0 {
+				rg.copies[r] = append(rg.copies[r], r)
+			}
+			rg.copies[r] = append(rg.copies[r], int32(i))
+		}
+	}
+	// relations per cell (CSR)
+	rg.relStart = make([]int32, n+1)
+	for _, c := range rel.Cell {
+		rg.relStart[c+1]++
+	}
+	for i := range n {
+		rg.relStart[i+1] += rg.relStart[i]
+	}
+	rg.relOf = make([]int32, len(rel.Cell))
+	fill := slices.Clone(rg.relStart[:n])
+	for k := range rel.Len() {
+		cells, _ := rel.Terms(k)
+		for _, c := range cells {
+			rg.relOf[fill[c]] = int32(k)
+			fill[c]++
+		}
+	}
+	return rg, nil
+}
+
+// home returns the sub-tables holding cell c, as a key for grouping.
+func (rg *regions) home(c int) string {
+	var b strings.Builder
+	for _, k := range rg.of[c] {
+		b.WriteString(strconv.Itoa(int(k)))
+		b.WriteByte(',')
+	}
+	return b.String()
+}
+
+// region returns the cells of the region of rings rings around the
+// sub-tables holding cell c (see above), in increasing order; nil when no
+// sub-table holds c.
+func (rg *regions) region(c, rings int) []int {
+	subs := slices.Clone(rg.of[c])
+	if len(subs) == 0 {
+		return nil
+	}
+	in := map[int32]bool{}
+	for _, k := range subs {
+		in[k] = true
+	}
+	for range rings {
+		for _, k := range subs {
+			st := &rg.subs[k].st
+			for pos, m := range st.Cells {
+				if m < 0 || !st.Margin(pos) {
+					continue
+				}
+				for _, k2 := range rg.of[m] {
+					if !in[k2] {
+						in[k2] = true
+						subs = append(subs, k2)
+					}
+				}
+			}
+		}
+	}
+	rg.gen++
+	var cells []int
+	add := func(x int) {
+		if rg.mark[x] != rg.gen {
+			rg.mark[x] = rg.gen
+			cells = append(cells, x)
+		}
+	}
+	for k := range in {
+		for _, x := range rg.subs[k].st.Cells {
+			if x >= 0 {
+				add(x)
+			}
+		}
+	}
+	for _, x := range cells {
+		for _, y := range rg.copies[rg.root[x]] {
+			add(int(y))
+		}
+	}
+	slices.Sort(cells)
+	return cells
+}
+
+// subInstance returns the instance of region cells (increasing) of the
+// whole problem's instance in: their columns, the relations touching them
+// with the terms of cells outside the region made constants, and the
+// grid's coordinates. kind gives each region cell its kind.
+func (rg *regions) subInstance(in *csp.Instance, rel *pluginsdk.Relations, cells []int, kind func(c int) csp.Kind) *csp.Instance {
+	pos := make(map[int]int, len(cells))
+	for i, c := range cells {
+		pos[c] = i
+	}
+	sub := &csp.Instance{}
+	pick := func(x []float64) []float64 {
+		if len(x) == 0 {
+			return nil
+		}
+		out := make([]float64, len(cells))
+		for i, c := range cells {
+			out[i] = x[c]
+		}
+		return out
+	}
+	sub.Value, sub.Cost, sub.Lower, sub.Upper = pick(in.Value), pick(in.Cost), pick(in.Lower), pick(in.Upper)
+	sub.LowerPL, sub.UpperPL, sub.SlidingPL = pick(in.LowerPL), pick(in.UpperPL), pick(in.SlidingPL)
+	sub.Kind = make([]csp.Kind, len(cells))
+	for i, c := range cells {
+		sub.Kind[i] = kind(c)
+	}
+	if len(in.Singleton) > 0 {
+		sub.Singleton = make([]bool, len(cells))
+		for i, c := range cells {
+			sub.Singleton[i] = in.Singleton[c]
+		}
+	}
+	seen := map[int32]bool{}
+	var lc []int
+	var lcoef []float64
+	for _, c := range cells {
+		for _, k := range rg.relOf[rg.relStart[c]:rg.relStart[c+1]] {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			terms, coef := rel.Terms(int(k))
+			rhs := rel.Rhs(int(k))
+			lc, lcoef = lc[:0], lcoef[:0]
+			for q, x := range terms {
+				if i, ok := pos[x]; ok {
+					lc, lcoef = append(lc, i), append(lcoef, coef[q])
+				} else {
+					rhs -= coef[q] * in.Value[x]
+				}
+			}
+			sub.Relations.Add(lc, lcoef, rhs)
+		}
+	}
+	if g := in.Grid; g != nil && len(g.Sizes) > 0 {
+		D := len(g.Sizes)
+		sg := &csp.Grid{Sizes: g.Sizes, Parent: g.Parent}
+		for _, c := range cells {
+			if (c+1)*D > len(g.Coords) {
+				break // cells without coordinates come last
+			}
+			sg.Coords = append(sg.Coords, g.Coords[c*D:(c+1)*D]...)
+		}
+		sub.Grid = sg
+	}
+	return sub
+}
+
+// regionRepair protects the targets on their regions (see above), each
+// region's new suppressions written into status as they come; it returns
+// the targets no region protected, in order, and the cost of what it
+// suppressed. in is the whole problem's instance of the repair (targets
+// primaries, every other suppressed cell fixed); budget bounds the time
+// of all the region solves (none without a deadline).
+func regionRepair(ctx context.Context, rg *regions, in *csp.Instance, rel *pluginsdk.Relations, targets []int,
+	status []cellstatus.Status, eo csp.Options, budget time.Duration, solve solveFunc) (left []int, cost float64, err error) {
+	start := time.Now()
+	todo := targets
+	var sizes map[string]int // the size of each group's region in the ring before
+	for ring := 1; ring <= regionRings && len(todo) > 0; ring++ {
+		groups, rest := rg.groups(todo, ring, sizes)
+		left = append(left[:0], rest...)
+		sizes = map[string]int{}
+		for _, g := range groups {
+			sizes[g.key] = len(g.cells)
+		}
+		total := 0
+		for _, g := range groups {
+			total += len(g.cells)
+		}
+		isTarget := map[int]bool{}
+		for _, g := range groups {
+			if err := ctx.Err(); err != nil {
+				return nil, 0, err
+			}
+			clear(isTarget)
+			for _, t := range g.targets {
+				isTarget[t] = true
+			}
+			kind := func(c int) csp.Kind {
+				switch k := in.Kind[c]; {
+				case isTarget[c]:
+					return csp.Primary
+				case k == csp.Primary || k == csp.Free && status[c].IsSuppressed():
+					return csp.Fixed
+				default:
+					return k
+				}
+			}
+			sub := rg.subInstance(in, rel, g.cells, kind)
+			geo := eo
+			if budget > 0 {
+				geo.TimeLimit = max(time.Duration(float64(budget-time.Since(start))*float64(len(g.cells))/float64(max(total, 1))), time.Second)
+			}
+			total -= len(g.cells)
+			sol, err := solve(ctx, sub, geo)
+			if err != nil {
+				return nil, 0, err
+			}
+			if sol.Stats.TimeFallback {
+				left = append(left, g.targets...)
+				continue
+			}
+			for i, s := range sol.Suppressed {
+				if sec, ok := status[g.cells[i]].ToSecondary(); s && ok {
+					status[g.cells[i]] = sec
+				}
+			}
+			cost += sol.Cost
+			for _, i := range sol.Unprotectable {
+				if i < len(g.cells) && isTarget[g.cells[i]] {
+					left = append(left, g.cells[i])
+				}
+			}
+		}
+		slices.Sort(left)
+		todo = slices.Clone(left)
+	}
+	return left, cost, nil
+}
+
+// regionGroup is the targets that share a region (key: the sub-tables
+// holding them), and its cells.
+type regionGroup struct {
+	key     string
+	targets []int
+	cells   []int
+}
+
+// groups groups targets by the sub-tables holding them, each group with
+// its region of rings rings, in the order of their first target; rest
+// holds the targets no region takes: no sub-table holds them, their
+// region is the whole problem (the whole-table repair's) or no wider
+// than in the ring before (before: the region sizes by key; nil for the
+// first ring).
+func (rg *regions) groups(targets []int, rings int, before map[string]int) (groups []regionGroup, rest []int) {
+	index := map[string]int{}
+	for _, t := range targets {
+		key := rg.home(t)
+		k, ok := index[key]
+		if !ok {
+			k = -1
+			if key != "" {
+				cells := rg.region(t, rings)
+				if len(cells) < rg.p.NumCells() && (before == nil || len(cells) > before[key]) {
+					k = len(groups)
+					groups = append(groups, regionGroup{key: key, cells: cells})
+				}
+			}
+			index[key] = k
+		}
+		if k < 0 {
+			rest = append(rest, t)
+			continue
+		}
+		groups[k].targets = append(groups[k].targets, t)
+	}
+	return groups, rest
+}
+
+// solveFunc is the engine's Solve (Options.solve in tests).
+type solveFunc func(context.Context, *csp.Instance, csp.Options) (*csp.Solution, error)

@@ -1,0 +1,88 @@
+package hitas
+
+import (
+	"math"
+	"testing"
+
+	"github.com/sdcengine/argus/plugins/internal/csp"
+	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
+)
+
+// TestRegionAttackerNoWeaker: the attacker of a region's instance (the
+// region's cells, every relation touching them, every other cell published
+// at its true value) knows at least what the whole table's attacker knows:
+// the exact interval of every hidden cell of the region lies within the
+// one of the whole table, so a primary a region proves protected is
+// protected. Regions of both rings around every primary of a pattern,
+// audited exactly
+// (audit.ModeBounds) as problems of their own; some interval must be
+// strictly narrower in a region than in the table (the test can fail:
+// relations dropped where they leave the region widen the intervals,
+// constants wrongly made of the outside cells shift them).
+func TestRegionAttackerNoWeaker(t *testing.T) {
+	p := csptest.HierTable(3, 0.15, fourLevel, fourLevel, csptest.Flat(2))
+	// Every other cell hidden: long chains of hidden cells through the
+	// relations, which leave the regions.
+	status := append([]cellstatus.Status(nil), p.Cells.Status...)
+	for i, s := range status {
+		if sec, ok := s.ToSecondary(); ok && i%2 == 0 {
+			status[i] = sec
+		}
+	}
+	in := csp.FromProblem(p, p.Relations)
+	whole := *p
+	whole.Cells.LowerBound, whole.Cells.UpperBound = in.Lower, in.Upper
+	wrep, err := audit.Suppression(t.Context(), &whole, status, audit.Options{Threads: 1, Targets: audit.TargetsAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tol := verdict.Tolerance(p.Cells.Value)
+	rg, err := newRegions(t.Context(), p, p.Relations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, narrower := 0, 0
+	for ring := 1; ring <= regionRings; ring++ {
+		seen := map[string]bool{}
+		for c, s := range status {
+			if !s.IsPrimary() || seen[rg.home(c)] {
+				continue
+			}
+			seen[rg.home(c)] = true
+			cells := rg.region(c, ring)
+			sub := rg.subInstance(in, &p.Relations, cells, func(x int) csp.Kind { return csp.KindOf(status[x]) })
+			sp := &pluginsdk.Problem{Relations: sub.Relations}
+			sp.Cells.Value, sp.Cells.LowerBound, sp.Cells.UpperBound = sub.Value, sub.Lower, sub.Upper
+			sst := make([]cellstatus.Status, len(cells))
+			for i, x := range cells {
+				sst[i] = status[x]
+			}
+			sp.Cells.Status = sst
+			srep, err := audit.Suppression(t.Context(), sp, sst, audit.Options{Threads: 1, Targets: audit.TargetsAll})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, x := range cells {
+				if !status[x].IsSuppressed() {
+					continue
+				}
+				checked++
+				lo, hi, wlo, whi := srep.Lower[i], srep.Upper[i], wrep.Lower[x], wrep.Upper[x]
+				if math.IsNaN(lo) || math.IsNaN(hi) || lo < wlo-tol || hi > whi+tol {
+					t.Fatalf("ring %d around cell %d: cell %d has [%g, %g] in its region, [%g, %g] in the table", ring, c, x, lo, hi, wlo, whi)
+				}
+				if lo > wlo+tol || hi < whi-tol {
+					narrower++
+				}
+			}
+		}
+	}
+	if checked == 0 || narrower == 0 {
+		t.Errorf("%d hidden cells checked, %d narrower in their region; want some of each", checked, narrower)
+	}
+	t.Logf("%d hidden cells of regions checked, %d with narrower intervals than in the table", checked, narrower)
+}
