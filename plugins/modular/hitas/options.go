@@ -88,6 +88,8 @@ type Options struct {
 	// solve, if set, replaces csp.Solve for the sub-tables (tests: a
 	// solve that runs out of time).
 	solve func(context.Context, *csp.Instance, csp.Options) (*csp.Solution, error)
+	// regionWork, if positive, replaces regionRepairWork (tests).
+	regionWork float64
 	// deadline is the run's start plus TimeLimit (Protect sets it; zero:
 	// none).
 	deadline time.Time

@@ -287,6 +287,8 @@ func regionRepair(ctx context.Context, rg *regions, in *csp.Instance, rel *plugi
 			}
 			sub := rg.subInstance(in, rel, g.cells, kind)
 			geo := eo
+			// Bounded by work as a sub-table's clean-up (cubeCleanupWork).
+			geo.CleanupWork = cubeCleanupWork
 			if budget > 0 {
 				geo.TimeLimit = max(time.Duration(float64(budget-time.Since(start))*float64(len(g.cells))/float64(max(total, 1))), time.Second)
 			}

@@ -91,7 +91,8 @@ func finalAudit(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 }
 
 // repair protects the targets (sorted): on their regions first (region.go)
-// when p has tables, and on the whole problem those no region protected,
+// when p has tables and the repair is large (regionRepairWork), and on the
+// whole problem those no region protected,
 // each new suppression written into status. It returns the cost of what it
 // suppressed.
 func repair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, status []cellstatus.Status,
@@ -135,9 +136,16 @@ func repair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, 
 		return 0
 	}
 	left, cost := targets, 0.0
-	rg, err := newRegions(ctx, p, rel)
-	if err != nil {
-		return 0, fmt.Errorf("repair: %w", err)
+	var rg *regions
+	work := regionRepairWork
+	if o.regionWork > 0 {
+		work = o.regionWork
+	}
+	var err error
+	if float64(len(targets))*float64(p.NumCells()) > work {
+		if rg, err = newRegions(ctx, p, rel); err != nil {
+			return 0, fmt.Errorf("repair: %w", err)
+		}
 	}
 	if rg != nil {
 		if left, cost, err = regionRepair(ctx, rg, in, &rel, targets, status, eo, limit(), solve); err != nil {
@@ -172,6 +180,17 @@ func repair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, 
 	}
 	return cost + sol.Cost, nil
 }
+
+// regionRepairWork is the size of a repair (its targets times the
+// problem's cells) from which it protects the targets on their regions
+// first (region.go) rather than on the whole problem. The whole problem's
+// attacker routes a target through the hidden cells of other sub-tables
+// and finds cheaper secondaries there (t4.5³, 20 targets × 15 625
+// cells: 6.5·10⁶ of repair cost on the whole table, 1.9·10⁹ on regions;
+// t4.11³, 31 × 117 649, repairs on the whole table in seconds), but on
+// t3.5⁴ (151 to 1 221 targets × 130 321 cells) it did not end in its time
+// and hid every cell of the table.
+const regionRepairWork = 1e7
 
 // repairCleanupRoutes bounds the clean-up of the repair's additions
 // (csp.Options.CleanupRoutes), in reroutes per requirement of the

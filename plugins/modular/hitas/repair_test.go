@@ -232,8 +232,9 @@ func primariesOnly(t *testing.T, p *pluginsdk.Problem, o Options) []cellstatus.S
 	return status
 }
 
-// TestRepairOnRegions: the final repair protects its targets on regions
-// around them (region.go), instances smaller than the table, and the
+// TestRepairOnRegions: a large final repair (regionRepairWork) protects
+// its targets on regions around them (region.go), instances smaller than
+// the table, and the
 // repaired pattern protects every primary on the whole table. Before, the
 // repair was one instance of the whole table (on t3.5⁴, 130 321 cells,
 // it ran into the engine's time fallback and hid every non-empty cell).
@@ -241,6 +242,7 @@ func TestRepairOnRegions(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
 	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1}
 	status := primariesOnly(t, p, o)
+	o.regionWork = 1 // a large repair, as on t3.5⁴
 	var sizes []int
 	required := 0
 	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
@@ -286,6 +288,7 @@ func TestRepairRegionsFallBack(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, fourLevel, fourLevel, csptest.Flat(2))
 	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1}
 	status := primariesOnly(t, p, o)
+	o.regionWork = 1
 	before := csptest.Audit(t, p, status)
 	var regionSizes []int
 	whole := -1
