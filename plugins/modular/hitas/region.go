@@ -246,12 +246,13 @@ func (rg *regions) subInstance(in *csp.Instance, rel *pluginsdk.Relations, cells
 
 // regionRepair protects the targets on their regions (see above), each
 // region's new suppressions written into status as they come; it returns
-// the targets no region protected, in order, and the cost of what it
-// suppressed. in is the whole problem's instance of the repair (targets
+// the targets no region protected, in order, the cost of what it
+// suppressed, and the number of widest regions whose solve ran out of time
+// (every suppressible cell of such a region is suppressed). in is the whole problem's instance of the repair (targets
 // primaries, every other suppressed cell fixed); budget bounds the time
 // of all the region solves (none without a deadline).
 func regionRepair(ctx context.Context, rg *regions, in *csp.Instance, rel *pluginsdk.Relations, targets []int,
-	status []cellstatus.Status, eo csp.Options, budget time.Duration, solve solveFunc) (left []int, cost float64, err error) {
+	status []cellstatus.Status, eo csp.Options, budget time.Duration, solve solveFunc) (left []int, cost float64, fallbacks int, err error) {
 	start := time.Now()
 	todo := targets
 	var sizes map[string]int // the size of each group's region in the ring before
@@ -269,7 +270,7 @@ func regionRepair(ctx context.Context, rg *regions, in *csp.Instance, rel *plugi
 		isTarget := map[int]bool{}
 		for _, g := range groups {
 			if err := ctx.Err(); err != nil {
-				return nil, 0, err
+				return nil, 0, 0, err
 			}
 			clear(isTarget)
 			for _, t := range g.targets {
@@ -295,11 +296,18 @@ func regionRepair(ctx context.Context, rg *regions, in *csp.Instance, rel *plugi
 			total -= len(g.cells)
 			sol, err := solve(ctx, sub, geo)
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, 0, err
 			}
 			if sol.Stats.TimeFallback {
-				left = append(left, g.targets...)
-				continue
+				if rg.wider(g, ring) {
+					left = append(left, g.targets...)
+					continue
+				}
+				// The widest region runs out of time: its fallback (every
+				// suppressible cell of the region suppressed) is kept
+				// rather than the whole table's, and the audit after the
+				// repair judges its targets.
+				fallbacks++
 			}
 			for i, s := range sol.Suppressed {
 				if sec, ok := status[g.cells[i]].ToSecondary(); s && ok {
@@ -316,7 +324,17 @@ func regionRepair(ctx context.Context, rg *regions, in *csp.Instance, rel *plugi
 		slices.Sort(left)
 		todo = slices.Clone(left)
 	}
-	return left, cost, nil
+	return left, cost, fallbacks, nil
+}
+
+// wider reports whether the region of group g one ring wider than ring is
+// a region the next ring tries (wider, and not the whole problem).
+func (rg *regions) wider(g regionGroup, ring int) bool {
+	if ring >= regionRings {
+		return false
+	}
+	n := len(rg.region(g.targets[0], ring+1))
+	return n > len(g.cells) && n < rg.p.NumCells()
 }
 
 // regionGroup is the targets that share a region (key: the sub-tables

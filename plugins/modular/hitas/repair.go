@@ -148,10 +148,17 @@ func repair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, 
 		}
 	}
 	if rg != nil {
-		if left, cost, err = regionRepair(ctx, rg, in, &rel, targets, status, eo, limit(), solve); err != nil {
+		var fallbacks int
+		if left, cost, fallbacks, err = regionRepair(ctx, rg, in, &rel, targets, status, eo, limit(), solve); err != nil {
 			return 0, fmt.Errorf("repair: %w", err)
 		}
 		res.Stats.Extra["repaired_in_regions"] = float64(len(targets) - len(left))
+		res.Stats.Extra["region_time_fallbacks"] = float64(fallbacks)
+		if fallbacks > 0 {
+			res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning,
+				Code: "solver.time_fallback", Summary: fmt.Sprintf("the final repair of %d regions of the table did not end within its time, "+
+					"so every suppressible cell of them is suppressed; a longer limit will do better", fallbacks)})
+		}
 		o.Log.Debug().Int("targets", len(targets)).Int("left", len(left)).Msg("MOD repair on regions")
 	}
 	if len(left) == 0 {

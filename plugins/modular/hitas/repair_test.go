@@ -2,6 +2,7 @@ package hitas
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -280,42 +281,88 @@ func TestRepairOnRegions(t *testing.T) {
 // per parent.
 var fourLevel = csptest.Dim{-1, 0, 1, 2, 2, 1, 5, 5, 0, 8, 9, 9, 8, 12, 12}
 
-// TestRepairRegionsFallBack: targets their regions do not protect (here
-// the engine runs out of time on every region instance) are tried on the
-// wider region, then on the whole table, which gets those targets alone as
-// requirements; the result protects every primary.
+// TestRepairRegionsFallBack: targets their regions leave unprotectable
+// are tried on the wider region, then on the whole table, which gets those
+// targets alone as requirements; a widest region whose solve runs out of
+// time keeps its fallback (every suppressible cell of the region hidden)
+// and the whole table is not tried. Either way every primary is protected.
 func TestRepairRegionsFallBack(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, fourLevel, fourLevel, csptest.Flat(2))
 	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1}
-	status := primariesOnly(t, p, o)
-	o.regionWork = 1
-	before := csptest.Audit(t, p, status)
-	var regionSizes []int
-	whole := -1
-	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
-		if in.NumCells() < p.NumCells() {
-			regionSizes = append(regionSizes, in.NumCells())
-			return &csp.Solution{Suppressed: make([]bool, in.NumCells()), Stats: csp.Stats{TimeFallback: true}}, nil
-		}
-		whole = 0
-		for _, k := range in.Kind {
-			if k == csp.Primary {
-				whole++
-			}
-		}
-		return csp.Solve(ctx, in, eo)
-	}
-	out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
-	if err := finalAudit(t.Context(), p, p.Relations, status, &o, out); err != nil {
+	res, err := Protect(t.Context(), p, o)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(regionSizes) < 2 || regionSizes[len(regionSizes)-1] <= regionSizes[0] {
-		t.Errorf("region instances of %v cells, want regions, then wider ones", regionSizes)
+	// Secondaries published again until a few primaries are short: their
+	// regions are a part of the table.
+	base := res.Status
+	var before *audit.Report
+	for i := range base {
+		if base[i].IsSecondary() {
+			base[i] = p.Cells.Status[i]
+			if before = csptest.Audit(t, p, base); len(before.UnderProtected) >= 2 {
+				break
+			}
+		}
 	}
-	if whole != len(before.UnderProtected) {
-		t.Errorf("the whole-table repair had %d requirements, want the %d targets no region protected", whole, len(before.UnderProtected))
-	}
-	if after := csptest.Audit(t, p, status); len(after.UnderProtected) > 0 || out.Outcome != pluginsdk.OutcomeFeasible {
-		t.Errorf("after the repair: %d under-protected, outcome %v", len(after.UnderProtected), out.Outcome)
+	for _, timeOut := range []bool{false, true} {
+		status := slices.Clone(base)
+		var regionSizes []int
+		whole := -1
+		o := o
+		o.regionWork = 1
+		o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+			if in.NumCells() == p.NumCells() {
+				whole = 0
+				for _, k := range in.Kind {
+					if k == csp.Primary {
+						whole++
+					}
+				}
+				return csp.Solve(ctx, in, eo)
+			}
+			regionSizes = append(regionSizes, in.NumCells())
+			sol := &csp.Solution{Suppressed: make([]bool, in.NumCells())}
+			for i, k := range in.Kind {
+				switch {
+				case k == csp.Primary && !timeOut:
+					sol.Unprotectable = append(sol.Unprotectable, i)
+					sol.Suppressed[i] = true
+				case k != csp.Frozen && (timeOut || k != csp.Free):
+					sol.Suppressed[i] = true
+				}
+			}
+			sol.Stats.TimeFallback = timeOut
+			return sol, nil
+		}
+		out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
+		if err := finalAudit(t.Context(), p, p.Relations, status, &o, out); err != nil {
+			t.Fatal(err)
+		}
+		if len(regionSizes) < 2 || regionSizes[len(regionSizes)-1] <= regionSizes[0] {
+			t.Errorf("time out %v: region instances of %v cells, want regions, then wider ones", timeOut, regionSizes)
+		}
+		want := len(before.UnderProtected)
+		if timeOut {
+			want = -1 // no whole-table solve
+		}
+		if whole != want {
+			t.Errorf("time out %v: the whole-table repair had %d requirements, want %d", timeOut, whole, want)
+		}
+		if after := csptest.Audit(t, p, status); len(after.UnderProtected) > 0 || out.Outcome != pluginsdk.OutcomeFeasible {
+			t.Errorf("time out %v: after the repair: %d under-protected, outcome %v", timeOut, len(after.UnderProtected), out.Outcome)
+		}
+		hidden, suppressible := 0, 0
+		for _, s := range status {
+			if s.IsSuppressed() {
+				hidden++
+			}
+			if s.IsSuppressed() || s.CanBeSecondary() {
+				suppressible++
+			}
+		}
+		if timeOut && (hidden >= suppressible || out.Stats.Extra["region_time_fallbacks"] == 0) {
+			t.Errorf("%d of %d suppressible cells hidden, %v region fallbacks; want the regions hidden, not the table", hidden, suppressible, out.Stats.Extra["region_time_fallbacks"])
+		}
 	}
 }
