@@ -48,6 +48,10 @@
 //     the repair of every primary the sub-tables left under-protected, so
 //     the returned pattern protects every primary against the audit's
 //     attacker.
+//   - region.go: a large repair's regions: each target protected on its
+//     sub-tables and those holding their margins, every other cell
+//     published (an attacker no weaker than the whole table's), a ring
+//     wider where that fails, the whole problem last.
 //
 // Beyond τ-Argus: any number of dimensions, linked tables, and problems
 // given by relations only (protected as one sub-table).
