@@ -247,84 +247,141 @@ func (rg *regions) subInstance(in *csp.Instance, rel *pluginsdk.Relations, cells
 // regionRepair protects the targets on their regions (see above), each
 // region's new suppressions written into status as they come; it returns
 // the targets no region protected, in order, the cost of what it
-// suppressed, and the number of widest regions whose solve ran out of time
-// (every suppressible cell of such a region is suppressed). in is the whole problem's instance of the repair (targets
-// primaries, every other suppressed cell fixed); budget bounds the time
-// of all the region solves (none without a deadline).
+// suppressed, and the number of regions hidden whole: a widest region
+// whose solve ran out of time (the engine's fallback), or any region whose
+// turn came too late (regionMinTime). budget bounds the time of all the
+// region solves (none without a deadline): a solve still running at its
+// end is stopped, its region hidden.
 func regionRepair(ctx context.Context, rg *regions, in *csp.Instance, rel *pluginsdk.Relations, targets []int,
 	status []cellstatus.Status, eo csp.Options, budget time.Duration, solve solveFunc) (left []int, cost float64, fallbacks int, err error) {
-	start := time.Now()
+	rr := &regionRun{rg: rg, in: in, rel: rel, status: status, eo: eo, solve: solve}
+	if budget > 0 {
+		rr.end = time.Now().Add(budget)
+	}
 	todo := targets
 	var sizes map[string]int // the size of each group's region in the ring before
 	for ring := 1; ring <= regionRings && len(todo) > 0; ring++ {
 		groups, rest := rg.groups(todo, ring, sizes)
 		left = append(left[:0], rest...)
 		sizes = map[string]int{}
-		for _, g := range groups {
-			sizes[g.key] = len(g.cells)
-		}
 		total := 0
 		for _, g := range groups {
+			sizes[g.key] = len(g.cells)
 			total += len(g.cells)
 		}
-		isTarget := map[int]bool{}
 		for _, g := range groups {
 			if err := ctx.Err(); err != nil {
 				return nil, 0, 0, err
 			}
-			clear(isTarget)
-			for _, t := range g.targets {
-				isTarget[t] = true
-			}
-			kind := func(c int) csp.Kind {
-				switch k := in.Kind[c]; {
-				case isTarget[c]:
-					return csp.Primary
-				case k == csp.Primary || k == csp.Free && status[c].IsSuppressed():
-					return csp.Fixed
-				default:
-					return k
-				}
-			}
-			sub := rg.subInstance(in, rel, g.cells, kind)
-			geo := eo
-			// Bounded by work as a sub-table's clean-up (cubeCleanupWork).
-			geo.CleanupWork = cubeCleanupWork
-			if budget > 0 {
-				geo.TimeLimit = max(time.Duration(float64(budget-time.Since(start))*float64(len(g.cells))/float64(max(total, 1))), time.Second)
-			}
+			share := float64(len(g.cells)) / float64(max(total, 1))
 			total -= len(g.cells)
-			sol, err := solve(ctx, sub, geo)
+			short, err := rr.repairGroup(ctx, g, ring, share)
 			if err != nil {
 				return nil, 0, 0, err
 			}
-			if sol.Stats.TimeFallback {
-				if rg.wider(g, ring) {
-					left = append(left, g.targets...)
-					continue
-				}
-				// The widest region runs out of time: its fallback (every
-				// suppressible cell of the region suppressed) is kept
-				// rather than the whole table's, and the audit after the
-				// repair judges its targets.
-				fallbacks++
-			}
-			for i, s := range sol.Suppressed {
-				if sec, ok := status[g.cells[i]].ToSecondary(); s && ok {
-					status[g.cells[i]] = sec
-				}
-			}
-			cost += sol.Cost
-			for _, i := range sol.Unprotectable {
-				if i < len(g.cells) && isTarget[g.cells[i]] {
-					left = append(left, g.cells[i])
-				}
-			}
+			left = append(left, short...)
 		}
 		slices.Sort(left)
 		todo = slices.Clone(left)
 	}
-	return left, cost, fallbacks, nil
+	return left, rr.cost, rr.fallbacks, nil
+}
+
+// regionMinTime is the least time a region's solve is started with; a
+// region whose turn comes later is hidden whole (the engine's time
+// fallback, without the engine).
+const regionMinTime = time.Second
+
+// regionRun is the state of regionRepair.
+type regionRun struct {
+	rg        *regions
+	in        *csp.Instance
+	rel       *pluginsdk.Relations
+	status    []cellstatus.Status
+	eo        csp.Options
+	solve     solveFunc
+	end       time.Time // the end of the budget (zero: none)
+	cost      float64
+	fallbacks int
+}
+
+// repairGroup protects group g's targets on its region of ring ring with
+// share of the time left, and returns those it left to a wider region or
+// the whole table.
+func (rr *regionRun) repairGroup(ctx context.Context, g regionGroup, ring int, share float64) (short []int, err error) {
+	isTarget := make(map[int]bool, len(g.targets))
+	for _, t := range g.targets {
+		isTarget[t] = true
+	}
+	var suppressed []bool
+	hide := false // the region hidden whole
+	left := time.Duration(0)
+	if !rr.end.IsZero() {
+		left = time.Until(rr.end)
+	}
+	if !rr.end.IsZero() && left < regionMinTime {
+		hide = true
+	} else {
+		kind := func(c int) csp.Kind {
+			switch k := rr.in.Kind[c]; {
+			case isTarget[c]:
+				return csp.Primary
+			case k == csp.Primary || k == csp.Free && rr.status[c].IsSuppressed():
+				return csp.Fixed
+			default:
+				return k
+			}
+		}
+		sub := rr.rg.subInstance(rr.in, rr.rel, g.cells, kind)
+		geo := rr.eo
+		// Bounded by work as a sub-table's clean-up (cubeCleanupWork).
+		geo.CleanupWork = cubeCleanupWork
+		sctx := ctx
+		if !rr.end.IsZero() {
+			geo.TimeLimit = min(max(time.Duration(float64(left)*share), regionMinTime), left)
+			var cancel context.CancelFunc
+			sctx, cancel = context.WithCancel(ctx)
+			timer := time.AfterFunc(left, cancel)
+			defer func() { timer.Stop(); cancel() }()
+		}
+		sol, err := rr.solve(sctx, sub, geo)
+		switch {
+		case err != nil && ctx.Err() == nil && sctx.Err() != nil:
+			hide = true // stopped at the budget's end
+		case err != nil:
+			return nil, err
+		case sol.Stats.TimeFallback && rr.rg.wider(g, ring):
+			return g.targets, nil
+		default:
+			// The widest region that runs out of time keeps the
+			// engine's fallback (every suppressible cell of the
+			// region suppressed) rather than the whole table's, and
+			// the audit after the repair judges its targets.
+			if sol.Stats.TimeFallback {
+				rr.fallbacks++
+			}
+			rr.cost += sol.Cost
+			for _, i := range sol.Unprotectable {
+				if i < len(g.cells) && isTarget[g.cells[i]] {
+					short = append(short, g.cells[i])
+				}
+			}
+			suppressed = sol.Suppressed
+		}
+	}
+	if hide {
+		rr.fallbacks++
+		suppressed = make([]bool, len(g.cells))
+		for i := range suppressed {
+			suppressed[i] = true
+		}
+	}
+	for i, s := range suppressed {
+		if sec, ok := rr.status[g.cells[i]].ToSecondary(); s && ok {
+			rr.status[g.cells[i]] = sec
+		}
+	}
+	return short, nil
 }
 
 // wider reports whether the region of group g one ring wider than ring is

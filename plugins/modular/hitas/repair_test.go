@@ -366,3 +366,45 @@ func TestRepairRegionsFallBack(t *testing.T) {
 		}
 	}
 }
+
+// TestRepairRegionsEndInBudget: region solves still running when the
+// repair's time is up are stopped, and those regions (and the ones whose
+// turn comes after) are hidden whole, so that the repair and the audit
+// after it end by the run's deadline. Before, a 10⁶-cell run's repair ran
+// past MOD's deadline, the plugin was stopped and the job published
+// nothing.
+func TestRepairRegionsEndInBudget(t *testing.T) {
+	p := csptest.HierTable(2, 0.2, fourLevel, fourLevel, csptest.Flat(2))
+	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1}
+	status := primariesOnly(t, p, o)
+	const limit = 3 * time.Second
+	o.regionWork = 1
+	o.deadline = time.Now().Add(limit)
+	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+		if in.NumCells() < p.NumCells() {
+			<-ctx.Done() // an engine that does not end by itself
+			return nil, ctx.Err()
+		}
+		return csp.Solve(ctx, in, eo)
+	}
+	out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
+	done := make(chan error, 1)
+	go func() { done <- finalAudit(t.Context(), p, p.Relations, status, &o, out) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(limit + 10*time.Second):
+		t.Fatal("the repair did not end 10 s after the deadline")
+	}
+	if over := time.Since(o.deadline); over > time.Second {
+		t.Errorf("the repair and its audit ended %v after the deadline", over)
+	}
+	if out.Stats.Extra["region_time_fallbacks"] == 0 {
+		t.Errorf("no region hidden whole: %v", out.Stats.Extra)
+	}
+	if after := csptest.Audit(t, p, status); len(after.UnderProtected) > 0 {
+		t.Errorf("after the repair: %d under-protected", len(after.UnderProtected))
+	}
+}
