@@ -215,6 +215,7 @@ func (e *engine) solution(timeLimit bool) *Solution {
 	if e.master != nil {
 		e.stats.Cuts = len(e.master.rows)
 	}
+	s.Witnesses = e.patternWitnesses(e.best.pattern)
 	e.stats.Time = time.Since(e.clock.start)
 	s.Stats = e.stats
 	e.progress("done")

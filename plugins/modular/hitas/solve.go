@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 )
@@ -30,6 +31,7 @@ func (h *run) solveWhole(ctx context.Context) error {
 		return fmt.Errorf("modular: %w", err)
 	}
 	h.stats.record(sol)
+	h.keepWitnesses(sol, nil)
 	h.whole = sol.Suppressed
 	return nil
 }
@@ -40,7 +42,8 @@ func (h *run) solveWhole(ctx context.Context) error {
 // deadline (budget.go); a share below the per-sub-table limit ends the
 // solve at the root.
 func (h *run) engineOptions(k int) csp.Options {
-	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, MaxMasterSolves: h.o.MasterSolves, MasterStall: h.o.MasterStall, Threads: h.o.Threads, Seed: h.o.Seed}
+	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, MaxMasterSolves: h.o.MasterSolves, MasterStall: h.o.MasterStall, Threads: h.o.Threads, Seed: h.o.Seed,
+		WitnessEntries: wire.WitnessBudget(h.p.NumCells())}
 	if k >= 0 {
 		// The threads go to sub-tables solved side by side (walk.go); one
 		// worker per solve keeps the pattern the same for any number.
@@ -183,6 +186,7 @@ const hurriedCleanupWork = 1
 func (h *run) subOptions(j *subJob) csp.Options {
 	eo := h.engineOptions(j.k)
 	eo.Start = j.start
+	eo.WitnessEntries = subWitnessEntries(j.in)
 	eo.Hypercubes = j.in.Grid != nil && len(j.in.Grid.Sizes) >= 3
 	eo.HeuristicOnly = eo.Hypercubes && !h.o.FullSearch
 	if eo.HeuristicOnly {
@@ -224,6 +228,7 @@ func (h *run) finishSub(j *subJob) cached {
 		h.stats.rootOnly++
 	}
 	h.stats.record(sol)
+	h.keepWitnesses(sol, local)
 	if len(sol.Unprotectable) > 0 {
 		h.stats.infeasible++
 	}
