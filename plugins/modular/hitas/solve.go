@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 )
@@ -26,7 +25,9 @@ type cached struct {
 // sub-table.
 func (h *run) solveWhole(ctx context.Context) error {
 	in := csp.FromProblem(h.p, h.rel)
-	sol, err := csp.Solve(ctx, in, h.engineOptions(-1))
+	eo := h.engineOptions(-1)
+	eo.WitnessEntries = subWitnessEntries(in)
+	sol, err := csp.Solve(ctx, in, eo)
 	if err != nil {
 		return fmt.Errorf("modular: %w", err)
 	}
@@ -42,8 +43,7 @@ func (h *run) solveWhole(ctx context.Context) error {
 // deadline (budget.go); a share below the per-sub-table limit ends the
 // solve at the root.
 func (h *run) engineOptions(k int) csp.Options {
-	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, MaxMasterSolves: h.o.MasterSolves, MasterStall: h.o.MasterStall, Threads: h.o.Threads, Seed: h.o.Seed,
-		WitnessEntries: wire.WitnessBudget(h.p.NumCells())}
+	o := csp.Options{TimeLimit: h.o.PerSubtable, Gap: h.o.Gap, MaxMasterSolves: h.o.MasterSolves, MasterStall: h.o.MasterStall, Threads: h.o.Threads, Seed: h.o.Seed}
 	if k >= 0 {
 		// The threads go to sub-tables solved side by side (walk.go); one
 		// worker per solve keeps the pattern the same for any number.
