@@ -31,6 +31,12 @@ type WitnessCounts struct {
 	// passed but the kept ones move their cell as far already; OverBudget
 	// passed but did not fit the wire's budget (wire.WitnessBudget).
 	Kept, Rejected, Redundant, OverBudget int
+	// Of the rejected, Published moved a cell the pattern publishes (a
+	// move of a pattern that is not the final one), Unbalanced broke a
+	// relation of the problem (a sub-table's move that changes cells of
+	// relations outside it), and the rest were malformed or beyond the
+	// a-priori bounds.
+	Published, Unbalanced int
 	// Entries is the number of cell entries of the kept witnesses.
 	Entries int
 }
@@ -86,8 +92,14 @@ func WholeWitnesses(p *pluginsdk.Problem, rel pluginsdk.Relations, status []cell
 	var out []pluginsdk.Witness
 	for _, k := range order {
 		w := ws[k]
-		if !chk.ok(w) {
+		if why := chk.check(w); why != passed {
 			cnt.Rejected++
+			switch why {
+			case published:
+				cnt.Published++
+			case unbalanced:
+				cnt.Unbalanced++
+			}
 			continue
 		}
 		d, mv := up, w.Move()
@@ -139,28 +151,41 @@ func newWholeCheck(p *pluginsdk.Problem, rel pluginsdk.Relations, status []cells
 	return c
 }
 
-// ok reports whether w moves only suppressed cells, each once and within
-// its bounds, moves its cell, and keeps every relation of a moved cell.
-func (c *wholeCheck) ok(w pluginsdk.Witness) bool {
+// Outcomes of wholeCheck.check.
+const (
+	passed = iota
+	malformed
+	published
+	outOfBounds
+	unbalanced
+)
+
+// check returns passed when w moves only suppressed cells, each once and
+// within its bounds, moves its cell, and keeps every relation of a moved
+// cell; else why not.
+func (c *wholeCheck) check(w pluginsdk.Witness) int {
 	clear(c.delta)
 	clear(c.seen)
 	n := c.p.NumCells()
 	v := c.p.Cells.Value
 	if len(w.Cells) == 0 || len(w.Cells) != len(w.Deltas) {
-		return false
+		return malformed
 	}
 	for q, i := range w.Cells {
 		d := w.Deltas[q]
-		if _, dup := c.delta[i]; dup || i < 0 || i >= n || math.IsNaN(d) || math.IsInf(d, 0) || !c.status[i].IsSuppressed() {
-			return false
+		if _, dup := c.delta[i]; dup || i < 0 || i >= n || math.IsNaN(d) || math.IsInf(d, 0) {
+			return malformed
+		}
+		if !c.status[i].IsSuppressed() {
+			return published
 		}
 		if z := v[i] + d; z < c.lo[i]-c.tol || z > c.hi[i]+c.tol {
-			return false
+			return outOfBounds
 		}
 		c.delta[i] = d
 	}
 	if c.delta[w.Cell] == 0 {
-		return false
+		return malformed
 	}
 	for _, i := range w.Cells {
 		rows, _ := c.relsOf.Col(i)
@@ -168,12 +193,12 @@ func (c *wholeCheck) ok(w pluginsdk.Witness) bool {
 			if !c.seen[r] {
 				c.seen[r] = true
 				if !c.balanced(int(r)) {
-					return false
+					return unbalanced
 				}
 			}
 		}
 	}
-	return true
+	return passed
 }
 
 // balanced reports whether relation r keeps under the move, and holds on
@@ -195,12 +220,15 @@ func (c *wholeCheck) balanced(r int) bool {
 
 // AddWitnessFigures adds the figures of WholeWitnesses to a result's
 // Stats.Extra: witnesses (sent), witness_cells (their entries),
-// witness_not_whole (not moves of the whole problem), witness_redundant
-// and witness_over_budget.
+// witness_not_whole (not moves of the whole problem: witness_unbalanced
+// broke a relation, witness_published moved a published cell),
+// witness_redundant and witness_over_budget.
 func AddWitnessFigures(x map[string]float64, c WitnessCounts) {
 	x["witnesses"] = float64(c.Kept)
 	x["witness_cells"] = float64(c.Entries)
 	x["witness_not_whole"] = float64(c.Rejected)
+	x["witness_unbalanced"] = float64(c.Unbalanced)
+	x["witness_published"] = float64(c.Published)
 	x["witness_redundant"] = float64(c.Redundant)
 	x["witness_over_budget"] = float64(c.OverBudget)
 }

@@ -36,10 +36,10 @@ func TestWholeWitnesses(t *testing.T) {
 	redundant := rect(a1, a2, 0.25)
 	rel := p.Relations
 	got, c := csp.WholeWitnesses(p, rel, status, []pluginsdk.Witness{leaf, sub, far, redundant})
-	if len(got) != 1 || !slices.Equal(got[0].Cells, leaf.Cells) || c.Kept != 1 || c.Rejected != 2 || c.Redundant != 1 || c.Entries != 4 {
+	if len(got) != 1 || !slices.Equal(got[0].Cells, leaf.Cells) || c.Kept != 1 || c.Rejected != 2 || c.Unbalanced != 1 || c.Redundant != 1 || c.Entries != 4 {
 		t.Errorf("kept %v, counts %+v; want the leaf rectangle, 2 rejected, 1 redundant", got, c)
 	}
-	if got, c := csp.WholeWitnesses(p, rel, pubStatus, []pluginsdk.Witness{published}); len(got) != 0 || c.Rejected != 1 {
+	if got, c := csp.WholeWitnesses(p, rel, pubStatus, []pluginsdk.Witness{published}); len(got) != 0 || c.Rejected != 1 || c.Published != 1 {
 		t.Errorf("a move of a published cell: kept %v, counts %+v", got, c)
 	}
 }
