@@ -51,17 +51,16 @@ type witnessCandidate struct {
 	w      *witness
 }
 
-// patternWitnesses returns the witnesses of pattern y, at most
-// Options.WitnessEntries cell entries in all (none when it is not
+// patternWitnesses returns the witnesses of pattern y, at most budget
+// cell entries in all (Options.WitnessEntries; none when it is not
 // positive).
-func (e *engine) patternWitnesses(y []bool) []Witness {
-	budget := e.opts.WitnessEntries
+func (r *requirements) patternWitnesses(y []bool, budget int) []Witness {
 	if budget <= 0 || y == nil {
 		return nil
 	}
-	m := e.model
-	yf := e.toFloat(y)
-	cands := e.witnessCandidates(yf)
+	m := r.m
+	yf := m.toFloat(y)
+	cands := r.witnessCandidates(yf)
 	slices.SortStableFunc(cands, func(a, b witnessCandidate) int { return cmp.Compare(len(a.w.col), len(b.w.col)) })
 	cells := m.columnCells()
 	reach := make([][2]float64, m.n) // how far the kept witnesses move each column, up and down
@@ -94,14 +93,14 @@ func (e *engine) patternWitnesses(y []bool) []Witness {
 // the pattern yf (the smaller of the last and the lean one; for a task
 // with a range requirement, the one that moves it further), and the
 // settled witnesses.
-func (e *engine) witnessCandidates(yf []float64) []witnessCandidate {
-	m := e.model
+func (r *requirements) witnessCandidates(yf []float64) []witnessCandidate {
+	m := r.m
 	var out []witnessCandidate
-	for t := range e.reqs.tasks {
-		tk := &e.reqs.tasks[t]
+	for t := range r.tasks {
+		tk := &r.tasks[t]
 		for d := range 2 {
 			var best *witness
-			for _, w := range []*witness{&e.reqs.witnesses[t][d], &e.reqs.lean[t][d]} {
+			for _, w := range []*witness{&r.witnesses[t][d], &r.lean[t][d]} {
 				if !m.fits(w, yf) || (tk.slide == 0 && w.value < tk.req[d]-m.eps) {
 					continue
 				}
@@ -118,8 +117,8 @@ func (e *engine) witnessCandidates(yf []float64) []witnessCandidate {
 			}
 		}
 	}
-	for k := range e.reqs.settled {
-		s := &e.reqs.settled[k]
+	for k := range r.settled {
+		s := &r.settled[k]
 		if m.fits(&s.w, yf) {
 			out = append(out, witnessCandidate{col: s.col, d: s.d, need: s.w.value, w: &s.w})
 		}
