@@ -88,6 +88,11 @@ type Options struct {
 	solve func(context.Context, *csp.Instance, csp.Options) (*csp.Solution, error)
 	// regionWork, if positive, replaces regionRepairWork (tests).
 	regionWork float64
+	// keepWitnesses, if set, receives the solution of every region solve
+	// of the final repair with the problem cells of its instance's cells
+	// (the run's keepWitnesses): a region's moves are moves of the whole
+	// problem (region.go).
+	keepWitnesses func(sol *csp.Solution, local []int)
 	// deadline is the run's start plus TimeLimit (Protect sets it; zero:
 	// none).
 	deadline time.Time

@@ -109,6 +109,7 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 	}
 	if o.FinalAudit {
 		auditStart := time.Now()
+		o.keepWitnesses = h.keepWitnesses
 		if err := finalAudit(ctx, p, rel, status, &o, res); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -251,10 +251,13 @@ func (rg *regions) subInstance(in *csp.Instance, rel *pluginsdk.Relations, cells
 // whose solve ran out of time (the engine's fallback), or any region whose
 // turn came too late (regionMinTime). budget bounds the time of all the
 // region solves (none without a deadline): a solve still running at its
-// end is stopped, its region hidden.
+// end is stopped, its region hidden. keep, if set, receives every region
+// solve's solution with the problem cells of its instance: its witnesses
+// are moves of the whole problem (every relation touching the region is in
+// its instance, every other cell keeps its value).
 func regionRepair(ctx context.Context, rg *regions, in *csp.Instance, rel *pluginsdk.Relations, targets []int,
-	status []cellstatus.Status, eo csp.Options, budget time.Duration, solve solveFunc) (left []int, cost float64, fallbacks int, err error) {
-	rr := &regionRun{rg: rg, in: in, rel: rel, status: status, eo: eo, solve: solve}
+	status []cellstatus.Status, eo csp.Options, budget time.Duration, solve solveFunc, keep func(*csp.Solution, []int)) (left []int, cost float64, fallbacks int, err error) {
+	rr := &regionRun{rg: rg, in: in, rel: rel, status: status, eo: eo, solve: solve, keep: keep}
 	if budget > 0 {
 		rr.end = time.Now().Add(budget)
 	}
@@ -300,7 +303,8 @@ type regionRun struct {
 	status    []cellstatus.Status
 	eo        csp.Options
 	solve     solveFunc
-	end       time.Time // the end of the budget (zero: none)
+	keep      func(*csp.Solution, []int) // Options.keepWitnesses
+	end       time.Time                  // the end of the budget (zero: none)
 	cost      float64
 	fallbacks int
 }
@@ -336,6 +340,9 @@ func (rr *regionRun) repairGroup(ctx context.Context, g regionGroup, ring int, s
 		geo := rr.eo
 		// Bounded by work as a sub-table's clean-up (cubeCleanupWork).
 		geo.CleanupWork = cubeCleanupWork
+		if rr.keep != nil {
+			geo.WitnessEntries = subWitnessEntries(sub)
+		}
 		sctx := ctx
 		if !rr.end.IsZero() {
 			geo.TimeLimit = min(max(time.Duration(float64(left)*share), regionMinTime), left)
@@ -359,6 +366,8 @@ func (rr *regionRun) repairGroup(ctx context.Context, g regionGroup, ring int, s
 			// the audit after the repair judges its targets.
 			if sol.Stats.TimeFallback {
 				rr.fallbacks++
+			} else if rr.keep != nil {
+				rr.keep(sol, g.cells)
 			}
 			rr.cost += sol.Cost
 			for _, i := range sol.Unprotectable {

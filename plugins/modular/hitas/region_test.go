@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -85,4 +86,30 @@ func TestRegionAttackerNoWeaker(t *testing.T) {
 		t.Errorf("%d hidden cells checked, %d narrower in their region; want some of each", checked, narrower)
 	}
 	t.Logf("%d hidden cells of regions checked, %d with narrower intervals than in the table", checked, narrower)
+}
+
+// TestRegionWitnessesWhole: the witnesses of the repair's region solves
+// (kept for the host's audit) are moves of the whole problem under the
+// repaired pattern: every relation touching the region is in its instance
+// and every other cell keeps its value, so the whole problem's check
+// (csp.WholeWitnesses) rejects none of them.
+func TestRegionWitnessesWhole(t *testing.T) {
+	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	o := Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
+	status := primariesOnly(t, p, o)
+	before := csptest.Audit(t, p, status)
+	o.regionWork = 1
+	var kept []pluginsdk.Witness
+	o.keepWitnesses = func(sol *csp.Solution, local []int) {
+		kept = append(kept, csp.MapWitnesses(sol.Witnesses, local, p.NumCells())...)
+	}
+	out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
+	if err := finalAudit(t.Context(), p, p.Relations, status, &o, out); err != nil {
+		t.Fatal(err)
+	}
+	ws, cnt := csp.WholeWitnesses(p, p.Relations, status, kept)
+	if len(kept) == 0 || cnt.Rejected > 0 {
+		t.Fatalf("%d region witnesses, %+v; want some, none rejected", len(kept), cnt)
+	}
+	t.Logf("%d region witnesses kept of %d, %d targets", len(ws), len(kept), len(before.UnderProtected))
 }

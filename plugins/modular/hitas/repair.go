@@ -149,7 +149,7 @@ func repair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, 
 	}
 	if rg != nil {
 		var fallbacks int
-		if left, cost, fallbacks, err = regionRepair(ctx, rg, in, &rel, targets, status, eo, limit(), solve); err != nil {
+		if left, cost, fallbacks, err = regionRepair(ctx, rg, in, &rel, targets, status, eo, limit(), solve, o.keepWitnesses); err != nil {
 			return 0, fmt.Errorf("repair: %w", err)
 		}
 		res.Stats.Extra["repaired_in_regions"] = float64(len(targets) - len(left))

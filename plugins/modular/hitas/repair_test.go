@@ -242,7 +242,7 @@ func primariesOnly(t *testing.T, p *pluginsdk.Problem, o Options) []cellstatus.S
 // it ran into the engine's time fallback and hid every non-empty cell).
 func TestRepairOnRegions(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1}
+	o := Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
 	status := primariesOnly(t, p, o)
 	o.regionWork = 1 // a large repair, as on t3.5⁴
 	var sizes []int
@@ -289,7 +289,7 @@ var fourLevel = csptest.Dim{-1, 0, 1, 2, 2, 1, 5, 5, 0, 8, 9, 9, 8, 12, 12}
 // and the whole table is not tried. Either way every primary is protected.
 func TestRepairRegionsFallBack(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, fourLevel, fourLevel, csptest.Flat(2))
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1}
+	o := Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
 	res, err := Protect(t.Context(), p, o)
 	if err != nil {
 		t.Fatal(err)
@@ -376,7 +376,7 @@ func TestRepairRegionsFallBack(t *testing.T) {
 // nothing.
 func TestRepairRegionsEndInBudget(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, fourLevel, fourLevel, csptest.Flat(2))
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1}
+	o := Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
 	status := primariesOnly(t, p, o)
 	const limit = 3 * time.Second
 	o.regionWork = 1
