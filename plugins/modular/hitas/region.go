@@ -343,17 +343,14 @@ func (rr *regionRun) repairGroup(ctx context.Context, g regionGroup, ring int, s
 		if rr.keep != nil {
 			geo.WitnessEntries = subWitnessEntries(sub)
 		}
-		sctx := ctx
+		var stop time.Duration
 		if !rr.end.IsZero() {
 			geo.TimeLimit = min(max(time.Duration(float64(left)*share), regionMinTime), left)
-			var cancel context.CancelFunc
-			sctx, cancel = context.WithCancel(ctx)
-			timer := time.AfterFunc(left, cancel)
-			defer func() { timer.Stop(); cancel() }()
+			stop = left
 		}
-		sol, err := rr.solve(sctx, sub, geo)
+		sol, stopped, err := solveUntil(ctx, rr.solve, sub, geo, stop)
 		switch {
-		case err != nil && ctx.Err() == nil && sctx.Err() != nil:
+		case stopped:
 			hide = true // stopped at the budget's end
 		case err != nil:
 			return nil, err
@@ -441,6 +438,61 @@ func (rg *regions) groups(targets []int, rings int, before map[string]int) (grou
 	}
 	return groups, rest
 }
+
+// solveUntil runs solve with a context cancelled after limit (none when
+// limit is 0) and returns by then and a grace period: a solve the
+// cancellation has not ended by then is abandoned (it ends at its next
+// look at the context; its result is dropped) and reported stopped, as is
+// one that ends with the cancellation's error. An engine that looks at
+// the context rarely (its hypercube searches over hundreds of targets)
+// would otherwise let the repair run past the run's deadline.
+func solveUntil(ctx context.Context, solve solveFunc, in *csp.Instance, eo csp.Options, limit time.Duration) (sol *csp.Solution, stopped bool, err error) {
+	if limit <= 0 {
+		sol, err := solve(ctx, in, eo)
+		return sol, false, err
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		sol *csp.Solution
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		sol, err := solve(sctx, in, eo)
+		done <- result{sol, err}
+	}()
+	end := func(r result) (*csp.Solution, bool, error) {
+		switch {
+		case r.err != nil && ctx.Err() != nil:
+			return nil, false, ctx.Err()
+		case r.err != nil && sctx.Err() != nil:
+			return nil, true, nil
+		}
+		return r.sol, false, r.err
+	}
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return end(r)
+	case <-ctx.Done():
+		return nil, false, ctx.Err()
+	case <-timer.C:
+	}
+	cancel()
+	grace := time.NewTimer(solveGrace)
+	defer grace.Stop()
+	select {
+	case r := <-done:
+		return end(r)
+	case <-grace.C:
+		return nil, true, nil
+	}
+}
+
+// solveGrace is how long solveUntil waits for a cancelled solve.
+const solveGrace = 200 * time.Millisecond
 
 // solveFunc is the engine's Solve (Options.solve in tests).
 type solveFunc func(context.Context, *csp.Instance, csp.Options) (*csp.Solution, error)

@@ -176,24 +176,17 @@ func repair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, 
 		}
 	}
 	eo.TimeLimit = limit()
-	sctx := ctx
-	if eo.TimeLimit > 0 {
-		// The engine may overrun its limit by a tenth or more on a large
-		// table; stopped at the limit and a fifth, its targets are left
-		// to the audit after the repair (under-protected), where before
-		// the plugin overran its deadline and the job published nothing.
-		var cancel context.CancelFunc
-		sctx, cancel = context.WithCancel(ctx)
-		timer := time.AfterFunc(eo.TimeLimit*6/5, cancel)
-		defer func() { timer.Stop(); cancel() }()
-	}
-	sol, err := solve(sctx, in, eo)
+	// The engine may overrun its limit by a tenth or more on a large
+	// table; stopped at the limit and a fifth, its targets are left to
+	// the audit after the repair (under-protected), where before the
+	// plugin overran its deadline and the job published nothing.
+	sol, stopped, err := solveUntil(ctx, solve, in, eo, eo.TimeLimit*6/5)
 	if err != nil {
-		if ctx.Err() == nil && sctx.Err() != nil {
-			o.Log.Debug().Int("targets", len(left)).Msg("MOD repair on the whole problem stopped at its time limit")
-			return cost, nil
-		}
 		return 0, fmt.Errorf("repair: %w", err)
+	}
+	if stopped {
+		o.Log.Debug().Int("targets", len(left)).Msg("MOD repair on the whole problem stopped at its time limit")
+		return cost, nil
 	}
 	for i, s := range sol.Suppressed {
 		if sec, ok := status[i].ToSecondary(); s && ok {

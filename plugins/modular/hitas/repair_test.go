@@ -2,6 +2,7 @@ package hitas
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -373,39 +374,47 @@ func TestRepairRegionsFallBack(t *testing.T) {
 // turn comes after) are hidden whole, so that the repair and the audit
 // after it end by the run's deadline. Before, a 10⁶-cell run's repair ran
 // past MOD's deadline, the plugin was stopped and the job published
-// nothing.
+// nothing. An engine that does not look at its context is abandoned.
 func TestRepairRegionsEndInBudget(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, fourLevel, fourLevel, csptest.Flat(2))
 	o := Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
-	status := primariesOnly(t, p, o)
-	const limit = 3 * time.Second
-	o.regionWork = 1
-	o.deadline = time.Now().Add(limit)
-	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
-		if in.NumCells() < p.NumCells() {
-			<-ctx.Done() // an engine that does not end by itself
-			return nil, ctx.Err()
+	start := primariesOnly(t, p, o)
+	for _, deaf := range []bool{false, true} {
+		status := slices.Clone(start)
+		const limit = 3 * time.Second
+		o := o
+		o.regionWork = 1
+		o.deadline = time.Now().Add(limit)
+		o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+			if in.NumCells() < p.NumCells() {
+				if deaf {
+					time.Sleep(time.Minute) // an engine that does not look at its context
+					return nil, errors.New("late")
+				}
+				<-ctx.Done() // an engine that does not end by itself
+				return nil, ctx.Err()
+			}
+			return csp.Solve(ctx, in, eo)
 		}
-		return csp.Solve(ctx, in, eo)
-	}
-	out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
-	done := make(chan error, 1)
-	go func() { done <- finalAudit(t.Context(), p, p.Relations, status, &o, out) }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
+		out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
+		done := make(chan error, 1)
+		go func() { done <- finalAudit(t.Context(), p, p.Relations, status, &o, out) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(limit + 10*time.Second):
+			t.Fatalf("deaf engine %v: the repair did not end 10 s after the deadline", deaf)
 		}
-	case <-time.After(limit + 10*time.Second):
-		t.Fatal("the repair did not end 10 s after the deadline")
-	}
-	if over := time.Since(o.deadline); over > time.Second {
-		t.Errorf("the repair and its audit ended %v after the deadline", over)
-	}
-	if out.Stats.Extra["region_time_fallbacks"] == 0 {
-		t.Errorf("no region hidden whole: %v", out.Stats.Extra)
-	}
-	if after := csptest.Audit(t, p, status); len(after.UnderProtected) > 0 {
-		t.Errorf("after the repair: %d under-protected", len(after.UnderProtected))
+		if over := time.Since(o.deadline); over > time.Second {
+			t.Errorf("deaf engine %v: the repair and its audit ended %v after the deadline", deaf, over)
+		}
+		if out.Stats.Extra["region_time_fallbacks"] == 0 {
+			t.Errorf("deaf engine %v: no region hidden whole: %v", deaf, out.Stats.Extra)
+		}
+		if after := csptest.Audit(t, p, status); len(after.UnderProtected) > 0 {
+			t.Errorf("deaf engine %v: after the repair: %d under-protected", deaf, len(after.UnderProtected))
+		}
 	}
 }
