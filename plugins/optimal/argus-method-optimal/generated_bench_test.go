@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -74,7 +75,8 @@ func generatedJob(tb testing.TB, shape string, seed uint64, method string) *plug
 // them (issue 30's 3-D tables), with the parameters OPT_BENCH_PARAMS
 // (space-separated name=value, default "start=gh"), the time limit
 // OPT_BENCH_LIMIT (default 5m) and the shapes OPT_BENCH_SHAPES (default
-// t4.11xt4.11xt4.11); OPT_BENCH_LOG traces the engine. It reports the
+// t4.11xt4.11xt4.11), on OPT_BENCH_THREADS threads (default 2);
+// OPT_BENCH_LOG traces the engine. It reports the
 // pattern and the start's cost, and fails when the pattern is not audited
 // clean:
 //
@@ -104,6 +106,11 @@ func BenchmarkGenerated(b *testing.B) {
 			}
 			job.Limits.TimeLimit = d + d/2
 			job.Limits.Threads = 2
+			if v := os.Getenv("OPT_BENCH_THREADS"); v != "" {
+				if job.Limits.Threads, err = strconv.Atoi(v); err != nil {
+					b.Fatal(err)
+				}
+			}
 			pv, diags := pluginsdk.ValidateParams(optimal{}, job.Params)
 			if len(diags) > 0 {
 				b.Fatal(diags)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdcengine/argus/plugins/hypercube/gh"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/plugins/network/netflow"
@@ -14,7 +15,11 @@ import (
 )
 
 // optimal is the OPT method.
-type optimal struct{}
+type optimal struct {
+	// ghAudit is the scope of the audits of GH's start (test knob; zero:
+	// GH's default, which audits locally only on large tables).
+	ghAudit gh.AuditScope
+}
 
 // Parameter names.
 const (
@@ -80,7 +85,7 @@ func (optimal) Info() pluginsdk.MethodInfo {
 }
 
 // Protect solves the whole problem with the exact engine.
-func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+func (opt optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
 	start := time.Now()
 	p := req.Problem
 	n := p.NumCells()
@@ -111,7 +116,7 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		in.CopyOnWrite()
 		virtual = addSingletonCells(p, in, singleton.RuleFrom(req.Params))
 	}
-	si, err := setStart(ctx, req, in, &opts, virtual)
+	si, err := opt.setStart(ctx, req, in, &opts, virtual)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +237,7 @@ type startInfo struct {
 // and sets the engine's options o for it (the start, its witnesses or the
 // primaries GH's audit proved, the local checks, the time limits); in is
 // the engine's instance, virtual the cells each singleton cell sums.
-func setStart(ctx context.Context, req *pluginsdk.Request, in *csp.Instance, o *csp.Options, virtual [][]int) (startInfo, error) {
+func (opt optimal) setStart(ctx context.Context, req *pluginsdk.Request, in *csp.Instance, o *csp.Options, virtual [][]int) (startInfo, error) {
 	p := req.Problem
 	n := p.NumCells()
 	var st startInfo
@@ -243,13 +248,16 @@ func setStart(ctx context.Context, req *pluginsdk.Request, in *csp.Instance, o *
 		if from == startNet {
 			var ws []netflow.Witness
 			start, ws, st.took, err = netStart(ctx, p, singletons, singleton.RuleFrom(req.Params))
-			o.StartWitnesses = startDeviations(ws, n, virtual)
+			o.StartWitnesses = startDeviations(netDeviations(ws), n, virtual)
 		} else {
 			ratio := -1.0 // derived by GH
 			if req.Params.Has(pGHRatio) {
 				ratio = req.Params.Float(pGHRatio)
 			}
-			start, st.audited, st.took, err = ghStart(ctx, p, o.TimeLimit, singletons, ratio, req.Limits.Threads)
+			var g ghResult
+			g, err = ghStart(ctx, p, ghOptions{limit: o.TimeLimit, singleton: singletons, ratio: ratio, threads: req.Limits.Threads, scope: opt.ghAudit})
+			start, st.audited, st.took = g.start, g.audited, g.took
+			o.StartWitnesses = startDeviations(witnessDeviations(g.witnesses, n), n, virtual)
 			o.LocalChecks = true
 			if st.audited != nil {
 				// Every primary; τ-Argus's singleton cells too when GH's

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/plugins/hypercube/gh"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -178,4 +179,36 @@ func TestBetterOfStart(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGHStartWitnesses: GH's witnesses (the tables its local audits
+// verified) reach the engine as start witnesses, extended to τ-Argus's
+// singleton cells, and prove requirements of the start by arithmetic (none
+// did before: the engine proved each again on its own LPs, or took it on
+// GH's audit's word); the pattern is audited clean. The table: 3-D, two
+// levels of hierarchy, GH's audits local (as on t4.11³, where GH's
+// default audits locally).
+func TestGHStartWitnesses(t *testing.T) {
+	d := csptest.Dim{-1, 0, 1, 1, 1, 0, 5, 5, 5, 0, 9, 9, 9}
+	p := csptest.HierTable(0, 0.1, d, d, d)
+	g, err := ghStart(t.Context(), p, ghOptions{singleton: true, ratio: -1, threads: 1, scope: gh.AuditLocal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.witnesses) == 0 || g.audited == nil {
+		t.Fatalf("GH: %d witnesses, audited %v; want some, audited", len(g.witnesses), g.audited != nil)
+	}
+	res, err := plugintest.Serve(t, optimal{ghAudit: gh.AuditLocal}.plugin()).Protect(t.Context(), pluginclient.Job{Method: "OPT", Problem: p,
+		Params: map[string]string{pStart: startGH, pMode: modeHeuristic}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := res.Stats.Extra
+	if x["start_witnessed"] == 0 || x["virtual_cells"] == 0 {
+		t.Errorf("%v requirements proven by GH's %d witnesses, %v singleton cells; want some of each", x["start_witnessed"], len(g.witnesses), x["virtual_cells"])
+	}
+	if rep := csptest.Audit(t, p, res.Status); len(rep.UnderProtected) > 0 {
+		t.Errorf("%d primaries under-protected", len(rep.UnderProtected))
+	}
+	t.Logf("%d GH witnesses, %v requirements proven by them, %v trusted, cost %g (start %g)", len(g.witnesses), x["start_witnessed"], x["trusted"], res.Stats.SuppressedCost, x["start_cost"])
 }
