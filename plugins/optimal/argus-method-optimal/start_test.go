@@ -212,3 +212,33 @@ func TestGHStartWitnesses(t *testing.T) {
 	}
 	t.Logf("%d GH witnesses, %v requirements proven by them, %v trusted, cost %g (start %g)", len(g.witnesses), x["start_witnessed"], x["trusted"], res.Stats.SuppressedCost, x["start_cost"])
 }
+
+// TestGHStartTimeSplit: with GH's audited start the engine gets all the
+// time GH left (the primaries it may take on GH's audit's word end its
+// search after the clean-up, and their audit gets the rest, until the
+// deadline that ends OPT's time), not four fifths of it as when such
+// primaries were common.
+func TestGHStartTimeSplit(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{4, 3, 3}, Seed: 3, PrimaryFraction: 0.1})
+	params, diags := pluginsdk.ValidateParams(optimal{}, map[string]string{pStart: startGH, pSingletons: "none"})
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	const limit = time.Minute
+	in := csp.FromProblem(p, p.Relations)
+	o := csp.Options{TimeLimit: limit}
+	begin := time.Now()
+	st, err := optimal{}.setStart(t.Context(), &pluginsdk.Request{Problem: p, Params: params}, in, &o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.audited == nil || o.StartProven == nil {
+		t.Fatalf("GH's start not audited (%v) or no primary marked proven (%v)", st.audited != nil, o.StartProven != nil)
+	}
+	if o.TimeLimit != limit-st.took {
+		t.Errorf("engine's limit %v, want the %v GH left of %v", o.TimeLimit, limit-st.took, limit)
+	}
+	if end := begin.Add(limit); st.auditDeadline.Before(end.Add(-time.Second)) || st.auditDeadline.After(end.Add(time.Second)) {
+		t.Errorf("audit deadline %v after the start, want %v", st.auditDeadline.Sub(begin), limit)
+	}
+}
