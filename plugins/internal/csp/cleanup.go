@@ -45,7 +45,7 @@ type sparse struct {
 // tried (a few instead of the whole pattern). The clean-up is
 // a heuristic improvement of the incumbent; which columns it tries changes
 // the incumbents found on the way, never the lower bound or the proof.
-func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []bool) error {
+func (hr *heuristic) cleanup(ctx context.Context, y []bool, until time.Time, keep []bool) error {
 	outer := ctx
 	if !until.IsZero() {
 		// The budget's end cancels the LPs in flight.
@@ -54,7 +54,7 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 		defer cancel()
 		defer time.AfterFunc(time.Until(until), cancel).Stop()
 	}
-	c := e.newCleanupRun(ctx, y, until, keep)
+	c := hr.newCleanupRun(ctx, y, until, keep)
 	err := c.firstWitnesses()
 	if err != nil && outer.Err() == nil {
 		return nil // the budget ended: keep the pattern
@@ -73,7 +73,7 @@ func (e *engine) cleanup(ctx context.Context, y []bool, until time.Time, keep []
 // their witnesses in the pattern, the columns each witness uses, and the
 // candidates for removal.
 type cleanupRun struct {
-	e     *engine
+	h     *heuristic
 	ctx   context.Context
 	y     []bool
 	until time.Time
@@ -97,10 +97,10 @@ type cleanupRun struct {
 
 // newCleanupRun lists the requirements of a clean-up of y and its
 // candidates (keep marks columns that stay).
-func (e *engine) newCleanupRun(ctx context.Context, y []bool, until time.Time, keep []bool) *cleanupRun {
-	m := e.model
-	c := &cleanupRun{e: e, ctx: ctx, y: y, until: until, keep: keep}
-	for t := range e.reqs.tasks {
+func (hr *heuristic) newCleanupRun(ctx context.Context, y []bool, until time.Time, keep []bool) *cleanupRun {
+	m := hr.model
+	c := &cleanupRun{h: hr, ctx: ctx, y: y, until: until, keep: keep}
+	for t := range hr.reqs.tasks {
 		for d := range 2 {
 			if c.amount(reqKey{t, d}) > 0 {
 				c.keys = append(c.keys, reqKey{t, d})
@@ -108,7 +108,7 @@ func (e *engine) newCleanupRun(ctx context.Context, y []bool, until time.Time, k
 		}
 	}
 	c.wz = make([]sparse, len(c.keys))
-	c.work0 = e.pool.work()
+	c.work0 = hr.pool.work()
 	c.found = make([]bool, len(c.keys))
 	c.own = make([]bool, len(c.keys))
 	c.isCand = make([]bool, m.n)
@@ -121,7 +121,7 @@ func (e *engine) newCleanupRun(ctx context.Context, y []bool, until time.Time, k
 // amount is what requirement k asks for: its direction's protection
 // level, upwards at least what the sliding level leaves.
 func (c *cleanupRun) amount(k reqKey) float64 {
-	tk := &c.e.reqs.tasks[k.t]
+	tk := &c.h.reqs.tasks[k.t]
 	a := tk.req[k.d]
 	if tk.slide > 0 && k.d == up {
 		a = math.Max(a, tk.slide-tk.req[down])
@@ -132,21 +132,21 @@ func (c *cleanupRun) amount(k reqKey) float64 {
 // route finds a witness for key k within the pattern: a hypercube, else
 // (unless the LP work is spent) the routing LP over the pattern.
 func (c *cleanupRun) route(w *worker, k int) (sparse, bool, error) {
-	e := c.e
+	hr := c.h
 	kk := c.keys[k]
 	a := c.amount(kk)
-	if w.rt.sparse || e.opts.Hypercubes || c.cubesOnly {
-		if z := e.cubes().witness(e.reqs.tasks[kk.t].col, kk.d, a, c.y, true); z != nil {
+	if w.rt.sparse || hr.opts.Hypercubes || c.cubesOnly {
+		if z := hr.cubes.witness(hr.reqs.tasks[kk.t].col, kk.d, a, c.y, true); z != nil {
 			return toSparse(z, a), true, nil
 		}
 	}
 	if c.cubesOnly {
 		return sparse{}, false, nil
 	}
-	sp := &routeSpec{j: e.reqs.tasks[kk.t].col, dir: kk.d, amount: a, y: c.y, restrict: true, exclude: -1, inUse: 1}
+	sp := &routeSpec{j: hr.reqs.tasks[kk.t].col, dir: kk.d, amount: a, y: c.y, restrict: true, exclude: -1, inUse: 1}
 	var z []float64
 	var err error
-	if e.localChecks() {
+	if hr.chk.localChecks() {
 		z, err = w.rt.routeLocal(c.ctx, sp)
 	} else {
 		z, err = w.rt.route(c.ctx, sp)
@@ -160,9 +160,9 @@ func (c *cleanupRun) route(w *worker, k int) (sparse, bool, error) {
 // firstWitnesses gives every key a witness in the pattern: a stored one
 // that fits, else a route.
 func (c *cleanupRun) firstWitnesses() error {
-	e := c.e
-	yf := e.toFloat(c.y)
-	return e.pool.forEach(c.ctx, len(c.keys), func(w *worker, k int) error {
+	hr := c.h
+	yf := hr.model.toFloat(c.y)
+	return hr.pool.forEach(c.ctx, len(c.keys), func(w *worker, k int) error {
 		// A stored witness that fits the pattern will do: whether a
 		// column can go does not depend on which witnesses the keys have,
 		// only how many keys must be rerouted. The lean one (routed,
@@ -172,24 +172,24 @@ func (c *cleanupRun) firstWitnesses() error {
 		// columns are no candidates); it then stays as it is, and the
 		// lean one too.
 		kk := c.keys[k]
-		if e.reqs.trusted[kk.t] {
+		if hr.reqs.trusted[kk.t] {
 			// On the caller's word, no witness: no column carries it
 			// (the caller proves it again under the final pattern).
 			c.found[k], c.own[k] = true, true
 			return nil
 		}
-		if sw := &e.reqs.lean[kk.t][kk.d]; e.holds(sw, yf, c.amount(kk)) {
+		if sw := &hr.reqs.lean[kk.t][kk.d]; hr.reqs.holds(sw, yf, c.amount(kk)) {
 			c.wz[k], c.found[k] = sparse{col: sw.col, val: sw.val}, true
 			return nil
 		}
-		if sw := &e.reqs.witnesses[kk.t][kk.d]; e.localChecks() && e.holds(sw, yf, c.amount(kk)) {
+		if sw := &hr.reqs.witnesses[kk.t][kk.d]; hr.chk.localChecks() && hr.reqs.holds(sw, yf, c.amount(kk)) {
 			// The local checks' witnesses (small LPs near a primary,
 			// each reused for the primaries it moves far enough) have
 			// small supports: rerouted like lean ones.
 			c.wz[k], c.found[k] = sparse{col: sw.col, val: sw.val}, true
 			return nil
 		}
-		if sw := &e.reqs.witnesses[kk.t][kk.d]; c.keep != nil && e.holds(sw, yf, c.amount(kk)) &&
+		if sw := &hr.reqs.witnesses[kk.t][kk.d]; c.keep != nil && hr.reqs.holds(sw, yf, c.amount(kk)) &&
 			!slices.ContainsFunc(sw.col, func(g int32) bool { return c.isCand[g] }) {
 			c.wz[k], c.found[k], c.own[k] = sparse{col: sw.col, val: sw.val}, true, true
 			return nil
@@ -205,7 +205,7 @@ func (c *cleanupRun) firstWitnesses() error {
 // orders the candidates: most expensive first (on large tables of four or
 // more dimensions, those carrying the fewest witnesses first).
 func (c *cleanupRun) candidates() {
-	e, m := c.e, c.e.model
+	hr, m := c.h, c.h.model
 	c.uses = make([][]int32, m.n)
 	for k, s := range c.wz {
 		for _, g := range s.col {
@@ -220,7 +220,7 @@ func (c *cleanupRun) candidates() {
 		}
 	}
 	slices.SortStableFunc(c.cand, func(a, b int) int { return cmp.Compare(m.cost[b], m.cost[a]) })
-	if e.cubeChecks() {
+	if hr.chk.cubeChecks() {
 		// Large tables of four or more dimensions: the witnesses a column
 		// carries first (a start pattern's totals carry hundreds, each
 		// to reroute), then the cost; many cheap tries before the budget
@@ -231,31 +231,31 @@ func (c *cleanupRun) candidates() {
 
 // log traces the clean-up's figures.
 func (c *cleanupRun) log() {
-	c.e.logf("clean-up: %d of %d witnesses routed, %d candidates, %d removed, %d kept after rerouting, %d reroutes (%d for kept), LP work %.3g, hypercubes only %v",
-		c.firstRoutes.Load(), len(c.keys), len(c.cand), c.removed.Load(), c.kept.Load(), c.routed.Load(), c.keptRoutes.Load(), c.e.pool.work()-c.work0, c.cubesOnly)
+	c.h.tr.logf("clean-up: %d of %d witnesses routed, %d candidates, %d removed, %d kept after rerouting, %d reroutes (%d for kept), LP work %.3g, hypercubes only %v",
+		c.firstRoutes.Load(), len(c.keys), len(c.cand), c.removed.Load(), c.kept.Load(), c.routed.Load(), c.keptRoutes.Load(), c.h.pool.work()-c.work0, c.cubesOnly)
 }
 
 // removeCandidates tries the candidates in order until the context or the
 // budget ends or the reroutes reach Options.CleanupRoutes: a candidate
 // goes when every key whose witness uses it is rerouted without it.
 func (c *cleanupRun) removeCandidates() {
-	e, m := c.e, c.e.model
+	hr, m := c.h, c.h.model
 	var pins pinScratch
 	seen := make([]int32, len(c.keys))
 	fails := make([]int32, len(c.keys)) // failed reroutes per key
 	stamp := int32(0)
 	maxRoutes := int64(math.MaxInt64)
-	if b := e.opts.CleanupRoutes; b > 0 {
+	if b := hr.opts.CleanupRoutes; b > 0 {
 		maxRoutes = int64(math.Ceil(b * float64(len(c.keys))))
 	}
 	for _, g := range c.cand {
 		if c.ctx.Err() != nil || !c.until.IsZero() && !time.Now().Before(c.until) || c.routed.Load() >= maxRoutes {
 			break
 		}
-		if !e.localOK(c.y, g) {
+		if !hr.localOK(c.y, g) {
 			continue
 		}
-		if b := e.opts.CleanupWork; b > 0 && !c.cubesOnly && e.pool.work()-c.work0 >= b {
+		if b := hr.opts.CleanupWork; b > 0 && !c.cubesOnly && hr.pool.work()-c.work0 >= b {
 			c.cubesOnly = true
 		}
 		stamp++
@@ -271,7 +271,7 @@ func (c *cleanupRun) removeCandidates() {
 			c.uses[g] = c.uses[g][:0]
 			continue
 		}
-		if pins.pinned(m, c.y, aff, func(k int) int { return e.reqs.tasks[c.keys[k].t].col }) {
+		if pins.pinned(m, c.y, aff, func(k int) int { return hr.reqs.tasks[c.keys[k].t].col }) {
 			// Without g a relation fixes a primary that must move: no
 			// witness exists, no LP needed.
 			c.y[g] = true
@@ -292,12 +292,12 @@ func (c *cleanupRun) removeCandidates() {
 // (counted in fails). When all are found g is gone and they replace the
 // old ones; otherwise g is back. It returns false when interrupted.
 func (c *cleanupRun) reroute(g int, aff []int, fails []int32) bool {
-	e, m := c.e, c.e.model
+	hr, m := c.h, c.h.model
 	repl := make([]sparse, len(aff))
 	good := make([]bool, len(aff))
 	var failed atomic.Bool
 	before := c.routed.Load()
-	err := e.pool.forEach(c.ctx, len(aff), func(w *worker, i int) error {
+	err := hr.pool.forEach(c.ctx, len(aff), func(w *worker, i int) error {
 		if failed.Load() {
 			return nil // one reroute failed already: g stays
 		}
@@ -334,16 +334,16 @@ func (c *cleanupRun) reroute(g int, aff []int, fails []int32) bool {
 // storeWitnesses keeps the witnesses of the final pattern as the keys'
 // lean and last witnesses, so that verifying it needs no LP.
 func (c *cleanupRun) storeWitnesses() {
-	e := c.e
+	hr := c.h
 	for k, kk := range c.keys {
 		if c.own[k] {
 			continue
 		}
 		a := c.amount(kk)
-		e.reqs.lean[kk.t][kk.d] = witness{col: slices.Clone(c.wz[k].col), val: slices.Clone(c.wz[k].val), value: a, set: true}
-		w := &e.reqs.witnesses[kk.t][kk.d]
+		hr.reqs.lean[kk.t][kk.d] = witness{col: slices.Clone(c.wz[k].col), val: slices.Clone(c.wz[k].val), value: a, set: true}
+		w := &hr.reqs.witnesses[kk.t][kk.d]
 		w.col, w.val, w.value, w.set = c.wz[k].col, c.wz[k].val, a, true
-		if e.reqs.tasks[kk.t].slide > 0 {
+		if hr.reqs.tasks[kk.t].slide > 0 {
 			w.set = false // sliding requirements are checked by LP
 		}
 	}

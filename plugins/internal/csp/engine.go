@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
-// engine is one run of Solve. It is made of named parts, each with its own
-// file:
+// engine is one run of Solve. It composes parts with one job each, each
+// in its own file and holding only the state it needs:
 //
 //   - model (presolve.go): the presolved instance, over columns (groups of
 //     cells suppressed together); read-only during the search.
@@ -25,36 +24,40 @@ import (
 //     lower bound on the cost of any protected pattern.
 //   - pool (workers.go): per worker an attacker (attacker LPs, capacity
 //     cuts) and a router (minimum-cost deviations, the heuristic's
-//     witnesses); the separation and the heuristic run on it in parallel.
+//     witnesses); the checks and the heuristic run on it in parallel.
+//   - chk (check.go): the check of one task under one pattern on a worker
+//     (stored witnesses, small LPs, hypercubes, the attacker LP).
+//   - sep (separation.go): the checks of every task under a pattern on the
+//     pool, reusing each LP optimum as a witness for the other tasks; the
+//     capacity cuts of the master.
+//   - heur (heuristic.go, with its clean-up in cleanup.go): the heuristic
+//     that protects a pattern and cleans it up.
 //   - master (master.go): the master problem over the suppression
-//     variables with its cut pool, and singletonRows, the singleton
-//     constraints (8) the heuristic keeps too (separation.go).
+//     variables with its cut pool (bridgeless and singleton constraints
+//     in cuts.go).
 //   - clock (clock.go): the start, the time limit and the context under
 //     which the first pattern is completed.
+//   - tr (trace.go): the trace and the progress reports.
 //   - cubes (hypercube.go): the hypercube witnesses on the model's grid,
-//     a view of the model with the count of witnesses found.
+//     with the count of witnesses found.
 //
-// The search (search.go) drives them: preprocessing and the start heuristic
-// (heuristic.go, with its clean-up in cleanup.go), the cutting-plane phase,
-// local branching and the integer master loop, checking patterns against
-// the tasks (separation.go). Options, Solution and Stats are in options.go.
+// The engine itself runs the search (search.go): preprocessing and the start
+// heuristic, the cutting-plane phase, local branching and the integer master
+// loop. Options, Solution and Stats are in options.go.
 type engine struct {
 	model *model
 	opts  *Options
 	clock clock
-	reqs  requirements
+	reqs  *requirements
 	best  incumbent
 	pool  workerPool
+	tr    tracer
+	cubes *cubeWitnesses
+	chk   *checker
+	sep   *separator
+	heur  *heuristic
 	// master is the master problem (nil until the search builds it).
 	master *master
-	// singletonRows are the singleton constraints (8) over model columns,
-	// with their right-hand sides (SingletonLocal).
-	singletonRows []cut
-	// separateFrom is the task at which the next separation starts.
-	separateFrom int
-	// iterations counts cutting-plane rounds and master solves
-	// (Progress.Iterations).
-	iterations int64
 	// stall is the incumbent's cost as the master solves last lowered it,
 	// and the master solves done by then (Options.MasterStall).
 	stall struct {
@@ -62,14 +65,7 @@ type engine struct {
 		since int
 	}
 
-	// provenCols marks the columns whose primaries the caller proved
-	// under the start (Options.StartProven); nil without.
-	provenCols []bool
-
-	stats        Stats
-	badWitnesses atomic.Int64 // Stats.BadWitnesses, counted by the workers
-	hypercubes   atomic.Int64 // Stats.Hypercubes, counted by the workers
-	lpLimits     atomic.Int64 // Stats.LPTimeLimits, counted by the workers
+	stats Stats
 }
 
 // errTime signals the time limit inside the engine.
@@ -85,12 +81,11 @@ func Solve(ctx context.Context, in *Instance, opts Options) (*Solution, error) {
 	if err := in.validateStart(opts.Start); err != nil {
 		return nil, err
 	}
-	e := &engine{opts: &opts, clock: clock{start: time.Now()}, reqs: requirements{unprotectable: map[int]bool{}}}
+	e := newEngine(in, &opts)
 	e.stall.cost = math.Inf(1)
 	if opts.TimeLimit > 0 {
 		e.clock.deadline = e.clock.start.Add(opts.TimeLimit)
 	}
-	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
 	switch {
 	case e.model.hyper != nil:
 	case opts.Hypercubes:
@@ -109,35 +104,35 @@ func Solve(ctx context.Context, in *Instance, opts Options) (*Solution, error) {
 	return sol, nil
 }
 
+// newEngine presolves in and prepares the parts that need no workers; setPool
+// completes the engine.
+func newEngine(in *Instance, opts *Options) *engine {
+	e := &engine{opts: opts, clock: clock{start: time.Now()}}
+	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	e.reqs = &requirements{m: e.model, unprotectable: map[int]bool{}}
+	e.best.m = e.model
+	e.tr = tracer{opts: opts, start: e.clock.start, best: &e.best}
+	e.cubes = &cubeWitnesses{m: e.model, logf: e.tr.logf, trace: opts.Logf != nil}
+	return e
+}
+
+// setPool gives the engine its workers and builds the parts that run on
+// them (after the requirements are built).
+func (e *engine) setPool(pool workerPool) {
+	e.pool = pool
+	e.chk = &checker{model: e.model, opts: e.opts, reqs: e.reqs, pool: pool, cubes: e.cubes, tr: &e.tr,
+		provenCols: startProvenCols(e.model, e.opts)}
+	e.sep = &separator{model: e.model, reqs: e.reqs, pool: pool, chk: e.chk, tr: &e.tr}
+	e.heur = &heuristic{model: e.model, opts: e.opts, clock: &e.clock, reqs: e.reqs, best: &e.best, pool: pool,
+		chk: e.chk, sep: e.sep, cubes: e.cubes, tr: &e.tr, stats: &e.stats}
+}
+
 // close releases the LPs of the workers and the master.
 func (e *engine) close() {
 	e.pool.close()
 	if e.master != nil {
 		e.master.close()
 	}
-}
-
-// logf traces a phase to Options.Logf, with the time since the start.
-func (e *engine) logf(format string, args ...any) {
-	if e.opts.Logf != nil {
-		e.opts.Logf("%6.2fs "+format, append([]any{time.Since(e.clock.start).Seconds()}, args...)...)
-	}
-}
-
-// progress reports the incumbent, the bound and the iterations of a phase
-// to Options.Progress.
-func (e *engine) progress(phase string) { e.progressDetail(phase, "") }
-
-// progressDetail reports the phase with a detail for a person.
-func (e *engine) progressDetail(phase, detail string) {
-	if e.opts.Progress == nil {
-		return
-	}
-	obj := math.Inf(1)
-	if e.best.pattern != nil {
-		obj = e.best.cost
-	}
-	e.opts.Progress(Progress{Phase: phase, Objective: obj, Bound: e.best.bound, Iterations: e.iterations, Elapsed: time.Since(e.clock.start), Detail: detail})
 }
 
 // run collects the requirements, starts the workers and searches; the
@@ -150,12 +145,11 @@ func (e *engine) run(ctx context.Context) (*Solution, error) {
 	for _, c := range m.exact {
 		e.reqs.unprotectable[c] = true
 	}
-	e.logf("presolve: %d cells, %d columns, %d relations, hypercubes %v", m.in.NumCells(), m.n, m.numRows(), m.hyper != nil)
-	e.progress("presolve")
+	e.tr.logf("presolve: %d cells, %d columns, %d relations, hypercubes %v", m.in.NumCells(), m.n, m.numRows(), m.hyper != nil)
+	e.tr.progress("presolve")
 	e.reqs.build(m)
-	e.markStartProven()
 	pool, err := newWorkerPool(m, e.opts, len(e.reqs.tasks))
-	e.pool = pool // closed by Solve, also after an error
+	e.setPool(pool) // closed by Solve, also after an error
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +173,7 @@ func (e *engine) run(ctx context.Context) (*Solution, error) {
 		// The time limit came before the first pattern: suppress
 		// everything that may be suppressed, which protects as much as any
 		// pattern can.
-		e.setIncumbent(e.allOn())
+		e.best.set(m.allOn())
 	}
 	return e.solution(timeLimit), nil
 }
@@ -190,7 +184,7 @@ func (e *engine) solution(timeLimit bool) *Solution {
 	s := &Solution{Suppressed: m.pattern(e.best.pattern), Cost: e.best.cost, TimeLimit: timeLimit}
 	s.Bound = math.Min(e.best.bound, e.best.cost)
 	s.Gap = numeric.RelGap(s.Cost, s.Bound)
-	s.Optimal = e.closed()
+	s.Optimal = e.best.closed(e.opts.Gap)
 	if s.Optimal {
 		s.TimeLimit = false
 	}
@@ -204,9 +198,10 @@ func (e *engine) solution(timeLimit bool) *Solution {
 		}
 	}
 	slices.Sort(s.Trusted)
-	e.stats.BadWitnesses = e.badWitnesses.Load()
-	e.stats.Hypercubes = e.hypercubes.Load()
-	e.stats.LPTimeLimits = e.lpLimits.Load()
+	e.stats.Improvements = e.best.improvements
+	e.stats.BadWitnesses = e.reqs.badWitnesses.Load()
+	e.stats.Hypercubes = e.cubes.found.Load()
+	e.stats.LPTimeLimits = e.chk.lpLimits.Load()
 	for _, w := range e.pool {
 		e.stats.AttackerLPs += w.att.solves
 		e.stats.RouterLPs += w.rt.solves
@@ -217,14 +212,14 @@ func (e *engine) solution(timeLimit bool) *Solution {
 	}
 	e.stats.Time = time.Since(e.clock.start)
 	s.Stats = e.stats
-	e.progress("done")
+	e.tr.progress("done")
 	return s
 }
 
-// startPattern marks in y the columns of the free cells of Options.Start.
-func (e *engine) startPattern(y []bool) {
-	m := e.model
-	for i, s := range e.opts.Start {
+// startPattern marks in y the columns of the free cells of start
+// (Options.Start).
+func startPattern(m *model, start []bool, y []bool) {
+	for i, s := range start {
 		if s && m.in.Kind[i] == Free {
 			if j := m.cellCol[i]; j >= 0 && !m.on[j] {
 				y[j] = true
@@ -233,29 +228,9 @@ func (e *engine) startPattern(y []bool) {
 	}
 }
 
-// attack solves the attacker LP of column j in direction d under y on
-// worker w, within Options.LPTimeLimit: an LP stopped by the limit gives a
-// result that is not ok (it proves nothing), not an error.
-func (e *engine) attack(ctx context.Context, w *worker, y []float64, j, d int) (attack, error) {
-	if e.opts.LPTimeLimit <= 0 {
-		return w.att.solve(ctx, y, j, d)
-	}
-	lctx, cancel := context.WithTimeout(ctx, e.opts.LPTimeLimit)
-	defer cancel()
-	r, err := w.att.solve(lctx, y, j, d)
-	// HiGHS stops at the deadline by its own clock, often before the
-	// context's timer fires (a loaded machine): the solver then reports
-	// the deadline while lctx.Err() is still nil.
-	if err != nil && ctx.Err() == nil && (lctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)) {
-		e.lpLimits.Add(1)
-		return attack{}, nil
-	}
-	return r, err
-}
-
 // allOn is the pattern suppressing every column.
-func (e *engine) allOn() []bool {
-	y := make([]bool, e.model.n)
+func (m *model) allOn() []bool {
+	y := make([]bool, m.n)
 	for j := range y {
 		y[j] = true
 	}
@@ -263,18 +238,18 @@ func (e *engine) allOn() []bool {
 }
 
 // toFloat converts a pattern to suppression levels.
-func (e *engine) toFloat(y []bool) []float64 {
+func (m *model) toFloat(y []bool) []float64 {
 	f := make([]float64, len(y))
-	e.fillFloat(f, y)
+	m.fillFloat(f, y)
 	return f
 }
 
 // fillFloat writes the suppression levels of y (always-on columns
 // included) into f.
-func (e *engine) fillFloat(f []float64, y []bool) {
+func (m *model) fillFloat(f []float64, y []bool) {
 	for j, s := range y {
 		f[j] = 0
-		if s || e.model.on[j] {
+		if s || m.on[j] {
 			f[j] = 1
 		}
 	}

@@ -10,11 +10,34 @@ import (
 	"github.com/sdcengine/argus/internal/numeric"
 )
 
+// heuristic protects patterns and cleans them up: it extends a pattern
+// until every requirement holds, routing each unmet one by a minimum-cost
+// witness (or a hypercube), offers the result as the incumbent, then removes
+// what the requirements do not need (cleanup.go).
+type heuristic struct {
+	model *model
+	opts  *Options
+	clock *clock
+	reqs  *requirements
+	best  *incumbent
+	pool  workerPool
+	chk   *checker
+	sep   *separator
+	cubes *cubeWitnesses
+	tr    *tracer
+	// stats receives Tasks, Fallbacks, TimeFallback and StartUnmet.
+	stats *Stats
+	// singletonRows are the singleton constraints (8) over model columns,
+	// with their right-hand sides (SingletonLocal); the search sets them
+	// with the master.
+	singletonRows []cut
+}
+
 // cubesFirst reports whether the first pattern comes from hypercubes and
 // a start rather than LPs: a grid is indexed for hypercubes and a start
 // was given (Options.Start) or hypercubes asked for (Options.Hypercubes).
-func (e *engine) cubesFirst() bool {
-	return e.model.hyper != nil && (e.opts.Start != nil || e.opts.Hypercubes)
+func (hr *heuristic) cubesFirst() bool {
+	return hr.model.hyper != nil && (hr.opts.Start != nil || hr.opts.Hypercubes)
 }
 
 // preprocess drops requirements that the always-suppressed columns meet
@@ -24,22 +47,22 @@ func (e *engine) cubesFirst() bool {
 // nothing: its attacker LP per task and direction is what the start is
 // there to spare, and a requirement it would drop is met by any pattern,
 // the start's hypercube checks find its witness.
-func (e *engine) preprocess(ctx context.Context) error {
-	m := e.model
-	if e.cubesFirst() {
-		e.stats.Tasks = len(e.reqs.tasks)
+func (hr *heuristic) preprocess(ctx context.Context) error {
+	m := hr.model
+	if hr.cubesFirst() {
+		hr.stats.Tasks = len(hr.reqs.tasks)
 		return nil
 	}
 	type vals struct{ v [2]float64 }
 	measure := func(y []float64) ([]vals, error) {
-		out := make([]vals, len(e.reqs.tasks))
-		err := e.pool.forEach(ctx, len(e.reqs.tasks), func(w *worker, t int) error {
-			tk := &e.reqs.tasks[t]
+		out := make([]vals, len(hr.reqs.tasks))
+		err := hr.pool.forEach(ctx, len(hr.reqs.tasks), func(w *worker, t int) error {
+			tk := &hr.reqs.tasks[t]
 			for d := range 2 {
 				if tk.req[d] == 0 && tk.slide == 0 {
 					continue
 				}
-				r, err := e.attack(ctx, w, y, tk.col, d)
+				r, err := hr.chk.attack(ctx, w, y, tk.col, d)
 				if err != nil {
 					return err
 				}
@@ -48,19 +71,19 @@ func (e *engine) preprocess(ctx context.Context) error {
 				}
 				out[t].v[d] = r.value
 				if r.ok && r.x != nil && r.value >= tk.req[d]-m.eps {
-					e.setWitness(t, d, r.x, r.value, tk.slide == 0)
+					hr.reqs.setWitness(t, d, r.x, r.value, tk.slide == 0)
 				}
 			}
 			return nil
 		})
 		return out, err
 	}
-	base, err := measure(e.toFloat(make([]bool, m.n)))
+	base, err := measure(hr.model.toFloat(make([]bool, m.n)))
 	if err != nil {
 		return err
 	}
-	for t := range e.reqs.tasks {
-		tk := &e.reqs.tasks[t]
+	for t := range hr.reqs.tasks {
+		tk := &hr.reqs.tasks[t]
 		for d := range 2 {
 			if tk.req[d] > 0 && base[t].v[d] >= tk.req[d]-m.eps {
 				tk.req[d] = 0
@@ -70,9 +93,9 @@ func (e *engine) preprocess(ctx context.Context) error {
 			tk.slide = 0
 		}
 	}
-	e.reqs.compact()
-	e.reqs.compact()
-	e.stats.Tasks = len(e.reqs.tasks)
+	hr.reqs.compact()
+	hr.reqs.compact()
+	hr.stats.Tasks = len(hr.reqs.tasks)
 	return nil
 }
 
@@ -89,51 +112,51 @@ func (e *engine) preprocess(ctx context.Context) error {
 // by the limit and its tenth (witnesses of seconds each: large tables of
 // five dimensions) is every suppressible cell suppressed
 // (Stats.TimeFallback).
-func (e *engine) protect(ctx context.Context, y []bool, guide []float64) error {
-	m := e.model
+func (hr *heuristic) protect(ctx context.Context, y []bool, guide []float64) error {
+	m := hr.model
 	for j := range y {
 		y[j] = y[j] || m.on[j]
 	}
 	var fastAt time.Time
 	var first context.Context // the first call's context, with its hard end
-	isFirst := e.best.pattern == nil
-	if e.best.pattern == nil && e.clock.untimed != nil {
-		ctx = e.clock.untimed
-		if !e.clock.deadline.IsZero() {
-			limit := e.clock.deadline.Sub(e.clock.start)
-			fastAt = e.clock.deadline.Add(-limit / 4)
+	isFirst := hr.best.pattern == nil
+	if hr.best.pattern == nil && hr.clock.untimed != nil {
+		ctx = hr.clock.untimed
+		if !hr.clock.deadline.IsZero() {
+			limit := hr.clock.deadline.Sub(hr.clock.start)
+			fastAt = hr.clock.deadline.Add(-limit / 4)
 			var cancel context.CancelFunc
-			ctx, cancel = context.WithDeadline(e.clock.untimed, e.clock.deadline.Add(limit/10))
+			ctx, cancel = context.WithDeadline(hr.clock.untimed, hr.clock.deadline.Add(limit/10))
 			defer cancel()
 			first = ctx
 		}
-		if e.opts.fastWitnesses {
-			fastAt = e.clock.start
+		if hr.opts.fastWitnesses {
+			fastAt = hr.clock.start
 		}
 	}
 	outOfTime := func(err error) bool {
-		if err == nil || first == nil || first.Err() == nil || e.clock.untimed.Err() != nil {
+		if err == nil || first == nil || first.Err() == nil || hr.clock.untimed.Err() != nil {
 			return false
 		}
-		e.logf("protect: no protected pattern by the time limit; every suppressible cell suppressed")
-		e.stats.TimeFallback = true
-		copy(y, e.allOn())
+		hr.tr.logf("protect: no protected pattern by the time limit; every suppressible cell suppressed")
+		hr.stats.TimeFallback = true
+		copy(y, hr.model.allOn())
 		return true
 	}
 	for attempt := 0; ; attempt++ {
-		bad, err := e.verify(ctx, y)
+		bad, err := hr.sep.verify(ctx, y)
 		if outOfTime(err) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		e.logf("protect: attempt %d, %d requirements unmet (%d hypercubes so far)", attempt, len(bad), e.hypercubes.Load())
-		if attempt == 0 && isFirst && e.opts.Start != nil {
-			e.stats.StartUnmet = len(bad)
+		hr.tr.logf("protect: attempt %d, %d requirements unmet (%d hypercubes so far)", attempt, len(bad), hr.cubes.found.Load())
+		if attempt == 0 && isFirst && hr.opts.Start != nil {
+			hr.stats.StartUnmet = len(bad)
 			for _, t := range bad[:min(len(bad), 10)] {
-				tk := &e.reqs.tasks[t]
-				e.logf("start: cell %d unmet, requirements up %g down %g range %g, capacities %g/%g",
+				tk := &hr.reqs.tasks[t]
+				hr.tr.logf("start: cell %d unmet, requirements up %g down %g range %g, capacities %g/%g",
 					m.reqCell[tk.col], tk.req[up], tk.req[down], tk.slide, m.capUp[tk.col], m.capDn[tk.col])
 			}
 		}
@@ -142,29 +165,29 @@ func (e *engine) protect(ctx context.Context, y []bool, guide []float64) error {
 		}
 		if attempt == 3 {
 			// Numerical trouble: fall back to suppressing everything.
-			e.stats.Fallbacks++
-			copy(y, e.allOn())
+			hr.stats.Fallbacks++
+			copy(y, hr.model.allOn())
 			return nil
 		}
 		margin := 1 + numeric.RetryMargin*float64(attempt*attempt)
-		isBad := make([]bool, len(e.reqs.tasks))
+		isBad := make([]bool, len(hr.reqs.tasks))
 		for _, t := range bad {
 			isBad[t] = true
 		}
 		var todo []int
-		for _, t := range e.reqs.order() {
+		for _, t := range hr.reqs.order() {
 			if isBad[t] {
 				todo = append(todo, t)
 			}
 		}
-		if err := e.protectTasks(ctx, todo, y, guide, margin, fastAt); err != nil {
+		if err := hr.protectTasks(ctx, todo, y, guide, margin, fastAt); err != nil {
 			if outOfTime(err) {
 				return nil
 			}
 			return err
 		}
 	}
-	e.fixLocal(y)
+	hr.fixLocal(y)
 	return nil
 }
 
@@ -183,8 +206,8 @@ type taskResult struct {
 // was at the batch's start; the additions are merged in task order. A task
 // protected under a smaller pattern stays protected under the merged one,
 // and the result does not depend on the scheduling.
-func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide []float64, margin float64, fastAt time.Time) error {
-	W := len(e.pool)
+func (hr *heuristic) protectTasks(ctx context.Context, todo []int, y []bool, guide []float64, margin float64, fastAt time.Time) error {
+	W := len(hr.pool)
 	type local struct {
 		y  []bool
 		yf []float64
@@ -204,17 +227,17 @@ func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide [
 			left := time.Duration(float64(now.Sub(began)) / float64(max(off, 1)) * float64(len(todo)-off))
 			measured := off >= max(4*W, len(todo)/10) || off > 0 && now.Sub(began) >= fastAt.Sub(began)/4
 			if !now.Before(fastAt) || measured && now.Add(left).After(fastAt) {
-				e.logf("protect: %d of %d requirements left, fast witnesses", len(todo)-off, len(todo))
+				hr.tr.logf("protect: %d of %d requirements left, fast witnesses", len(todo)-off, len(todo))
 				fast = true
-				e.pool.useSmallLPs()
+				hr.pool.useSmallLPs()
 			}
 		}
 		batch := 1
-		if e.pool.sparse() {
+		if hr.pool.sparse() {
 			batch = 2 * W
 		}
 		if off/50 != (off+batch)/50 {
-			e.logf("protect: %d of %d requirements done", off, len(todo))
+			hr.tr.logf("protect: %d of %d requirements done", off, len(todo))
 		}
 		ids := todo[off:min(off+batch, len(todo))]
 		off += len(ids)
@@ -226,15 +249,15 @@ func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide [
 			}
 			if k < W { // the worker's first task of the batch
 				copy(l.y, y)
-				e.fillFloat(l.yf, y)
+				hr.model.fillFloat(l.yf, y)
 			}
-			return e.protectTask(ctx, w, ids[k], l.y, l.yf, guide, margin, fast, &res[k])
+			return hr.protectTask(ctx, w, ids[k], l.y, l.yf, guide, margin, fast, &res[k])
 		}
 		var err error
 		if len(ids) == 1 {
-			err = run(0, e.pool[0], 0)
+			err = run(0, hr.pool[0], 0)
 		} else {
-			err = e.pool.forEach(ctx, len(ids), func(w *worker, k int) error { return run(k%W, w, k) })
+			err = hr.pool.forEach(ctx, len(ids), func(w *worker, k int) error { return run(k%W, w, k) })
 		}
 		if err != nil {
 			return err
@@ -242,18 +265,18 @@ func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide [
 		for k, t := range ids {
 			r := &res[k]
 			if r.fallback {
-				e.stats.Fallbacks++
-				copy(y, e.allOn())
+				hr.stats.Fallbacks++
+				copy(y, hr.model.allOn())
 				return nil
 			}
 			if r.unprotectable {
-				e.reqs.unprotectable[e.model.reqCell[e.reqs.tasks[t].col]] = true
+				hr.reqs.unprotectable[hr.model.reqCell[hr.reqs.tasks[t].col]] = true
 			}
 			for _, g := range r.added {
 				y[g] = true
 			}
 		}
-		e.pool.syncRouters()
+		hr.pool.syncRouters()
 	}
 	return nil
 }
@@ -263,9 +286,9 @@ func (e *engine) protectTasks(ctx context.Context, todo []int, y []bool, guide [
 // columns added. A requirement that no pattern meets is relaxed to what
 // suppressing everything achieves. fast asks the router for its fast
 // witnesses.
-func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, yf, guide []float64, margin float64, fast bool, res *taskResult) error {
-	m := e.model
-	tk := &e.reqs.tasks[t]
+func (hr *heuristic) protectTask(ctx context.Context, wk *worker, t int, y []bool, yf, guide []float64, margin float64, fast bool, res *taskResult) error {
+	m := hr.model
+	tk := &hr.reqs.tasks[t]
 	var got [2]float64
 	route := func(d int, amount float64) ([]float64, error) {
 		return wk.rt.route(ctx, &routeSpec{j: tk.col, dir: d, amount: amount, y: y, exclude: -1, guide: guide, fast: fast})
@@ -280,7 +303,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		}
 	}
 	sparse := wk.rt.sparse
-	cubes := m.hyper != nil && (sparse || e.opts.Hypercubes)
+	cubes := m.hyper != nil && (sparse || hr.opts.Hypercubes)
 	for d := range 2 {
 		if tk.req[d] == 0 && tk.slide == 0 {
 			continue
@@ -289,19 +312,19 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 			// A hypercube within the pattern, else the cheapest one:
 			// no LP (tables of four or more dimensions whose routing LP
 			// over the whole table is too slow).
-			if w := &e.reqs.witnesses[t][d]; e.holds(w, yf, tk.req[d]) {
+			if w := &hr.reqs.witnesses[t][d]; hr.reqs.holds(w, yf, tk.req[d]) {
 				got[d] = w.value
 				continue
 			}
 			amount := tk.req[d] * margin
-			z := e.cubes().witness(tk.col, d, amount, y, true)
+			z := hr.cubes.witness(tk.col, d, amount, y, true)
 			if z == nil {
-				z = e.cubes().witness(tk.col, d, amount, y, false)
+				z = hr.cubes.witness(tk.col, d, amount, y, false)
 			}
 			if z != nil {
 				support(z, amount)
-				e.setWitness(t, d, z, amount, false)
-				e.reqs.keepLean(t, d)
+				hr.reqs.setWitness(t, d, z, amount, false)
+				hr.reqs.keepLean(t, d)
 				got[d] = amount
 				continue
 			}
@@ -311,7 +334,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 			// iterations each on a large table once the pattern is
 			// rich), but the stored witness, or one in a closure within
 			// the pattern.
-			if w := &e.reqs.witnesses[t][d]; e.holds(w, yf, tk.req[d]) {
+			if w := &hr.reqs.witnesses[t][d]; hr.reqs.holds(w, yf, tk.req[d]) {
 				got[d] = w.value
 				continue
 			}
@@ -324,19 +347,19 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 				return err
 			}
 			if z != nil {
-				e.setWitness(t, d, z, amount, false)
+				hr.reqs.setWitness(t, d, z, amount, false)
 				got[d] = amount
 				continue
 			}
 		} else {
-			r, err := e.attack(ctx, wk, yf, tk.col, d)
+			r, err := hr.chk.attack(ctx, wk, yf, tk.col, d)
 			if err != nil {
 				return err
 			}
 			if r.ok {
 				got[d] = r.value
 				if r.value >= tk.req[d]-m.eps {
-					e.setWitness(t, d, r.x, r.value, tk.slide == 0)
+					hr.reqs.setWitness(t, d, r.x, r.value, tk.slide == 0)
 					continue
 				}
 			}
@@ -350,7 +373,7 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		}
 		if z == nil {
 			// What can suppressing everything achieve?
-			full, err := wk.att.solve(ctx, e.toFloat(e.allOn()), tk.col, d)
+			full, err := wk.att.solve(ctx, hr.model.toFloat(hr.model.allOn()), tk.col, d)
 			if err != nil {
 				return err
 			}
@@ -373,8 +396,8 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 			}
 		}
 		support(z, tk.req[d])
-		e.setWitness(t, d, z, tk.req[d]*margin, false)
-		e.reqs.keepLean(t, d)
+		hr.reqs.setWitness(t, d, z, tk.req[d]*margin, false)
+		hr.reqs.keepLean(t, d)
 		got[d] = tk.req[d] * margin
 	}
 	if tk.slide > 0 && got[up]+got[down] < tk.slide-m.eps {
@@ -385,9 +408,9 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 		}
 		if cubes {
 			// A hypercube for the range, as for the directions above.
-			z := e.cubes().witness(tk.col, d, need, y, true)
+			z := hr.cubes.witness(tk.col, d, need, y, true)
 			if z == nil {
-				z = e.cubes().witness(tk.col, d, need, y, false)
+				z = hr.cubes.witness(tk.col, d, need, y, false)
 			}
 			if z != nil {
 				support(z, need)
@@ -410,9 +433,9 @@ func (e *engine) protectTask(ctx context.Context, wk *worker, t int, y []bool, y
 
 // fixLocal satisfies the singleton constraints (8) by adding the cheapest
 // columns of each violated relation.
-func (e *engine) fixLocal(y []bool) {
-	m := e.model
-	for _, c := range e.singletonRows {
+func (hr *heuristic) fixLocal(y []bool) {
+	m := hr.model
+	for _, c := range hr.singletonRows {
 		have := 0.0
 		var cand []int
 		for k, g := range c.col {
@@ -434,9 +457,9 @@ func (e *engine) fixLocal(y []bool) {
 }
 
 // localOK reports whether removing column g keeps the constraints (8).
-func (e *engine) localOK(y []bool, g int) bool {
-	m := e.model
-	for _, c := range e.singletonRows {
+func (hr *heuristic) localOK(y []bool, g int) bool {
+	m := hr.model
+	for _, c := range hr.singletonRows {
 		if !slices.Contains(c.col, int32(g)) {
 			continue
 		}
@@ -453,7 +476,7 @@ func (e *engine) localOK(y []bool, g int) bool {
 	return true
 }
 
-// heuristic protects y (modified in place) and cleans it up, spending at
+// run protects y (modified in place) and cleans it up, spending at
 // most the given share of the time left on the clean-up; it returns whether
 // the incumbent improved. The protected pattern becomes the incumbent before
 // the clean-up, so the time limit never loses it. With repairOnly the
@@ -461,41 +484,41 @@ func (e *engine) localOK(y []bool, g int) bool {
 // solution of the integer master being repaired); see cleanup. (The
 // rounded LP optimum gets the whole clean-up: under a gap the search may end
 // with its pattern.)
-func (e *engine) heuristic(ctx context.Context, y []bool, guide []float64, share float64, repairOnly bool) (bool, error) {
+func (hr *heuristic) run(ctx context.Context, y []bool, guide []float64, share float64, repairOnly bool) (bool, error) {
 	var given []bool
 	if repairOnly {
 		given = slices.Clone(y)
 	}
-	if err := e.protect(ctx, y, guide); err != nil {
+	if err := hr.protect(ctx, y, guide); err != nil {
 		return false, err
 	}
-	e.fixLocal(y)
-	e.logf("protected: cost %.6g", e.model.patternCost(y))
-	better := e.setIncumbent(y)
+	hr.fixLocal(y)
+	hr.tr.logf("protected: cost %.6g", hr.model.patternCost(y))
+	better := hr.best.set(y)
 	if better {
 		// Say so before the clean-up: a caller that gives up a solve
 		// without a pattern by some time (MOD's solveCapped) must not
 		// take a long clean-up for a missing pattern.
-		e.progress("protected")
+		hr.tr.progress("protected")
 	}
 	before := slices.Clone(y)
 	var until time.Time
-	if !e.clock.deadline.IsZero() {
-		until = time.Now().Add(time.Duration(share * float64(time.Until(e.clock.deadline))))
+	if !hr.clock.deadline.IsZero() {
+		until = time.Now().Add(time.Duration(share * float64(time.Until(hr.clock.deadline))))
 	}
-	if err := e.cleanup(ctx, y, until, given); err != nil {
+	if err := hr.cleanup(ctx, y, until, given); err != nil {
 		copy(y, before)
 		return better, err
 	}
-	bad, err := e.verify(ctx, y)
+	bad, err := hr.sep.verify(ctx, y)
 	if err != nil {
 		copy(y, before)
 		return better, err
 	}
-	e.logf("cleaned: cost %.6g, %d unmet", e.model.patternCost(y), len(bad))
+	hr.tr.logf("cleaned: cost %.6g, %d unmet", hr.model.patternCost(y), len(bad))
 	if len(bad) > 0 {
 		copy(y, before)
 		return better, nil
 	}
-	return e.setIncumbent(y) || better, nil
+	return hr.best.set(y) || better, nil
 }

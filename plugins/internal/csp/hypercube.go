@@ -137,19 +137,13 @@ func (h *hypergrid) key(c []int32) int64 { return int64(h.dense.Index(c)) }
 // stride is the distance in key between neighbouring codes of dimension d.
 func (h *hypergrid) stride(d int) int64 { return int64(h.dense.Stride(d)) }
 
-// cubeWitnesses finds hypercube witnesses on the model's grid (m.hyper):
-// the engine's view for one call (engine.cubes), counting what it finds in
-// found (Stats.Hypercubes).
+// cubeWitnesses finds hypercube witnesses on the model's grid (m.hyper),
+// counting what it finds in found (Stats.Hypercubes).
 type cubeWitnesses struct {
 	m     *model
 	logf  func(format string, args ...any)
 	trace bool // logf writes somewhere (Options.Logf)
-	found *atomic.Int64
-}
-
-// cubes returns the engine's hypercube witnesses.
-func (e *engine) cubes() *cubeWitnesses {
-	return &cubeWitnesses{m: e.model, logf: e.logf, trace: e.opts.Logf != nil, found: &e.hypercubes}
+	found atomic.Int64
 }
 
 // witness returns a hypercube witness for column j moving by amount in

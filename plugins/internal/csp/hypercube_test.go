@@ -22,8 +22,7 @@ func TestHypercubeWitnesses(t *testing.T) {
 	if in.Grid == nil {
 		t.Fatal("no grid from a problem with coordinates")
 	}
-	e := &engine{opts: &Options{}, reqs: requirements{unprotectable: map[int]bool{}}}
-	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	e := newEngine(in, &Options{})
 	m := e.model
 	if m.hyper == nil {
 		t.Fatal("no hypercube index for a 4-D grid")
@@ -37,12 +36,12 @@ func TestHypercubeWitnesses(t *testing.T) {
 				continue
 			}
 			for _, restrict := range []bool{false, true} {
-				z := e.cubes().witness(tk.col, d, tk.req[d], y, restrict)
+				z := e.cubes.witness(tk.col, d, tk.req[d], y, restrict)
 				if z == nil {
 					continue
 				}
 				found++
-				if !e.isDeviation(z, tk.col, d, tk.req[d]) {
+				if !e.reqs.isDeviation(z, tk.col, d, tk.req[d]) {
 					t.Errorf("column %d dir %d: hypercube is no deviation", tk.col, d)
 				}
 				w := witness{set: true}
@@ -54,13 +53,13 @@ func TestHypercubeWitnesses(t *testing.T) {
 						}
 					}
 				}
-				if !m.fits(&w, e.toFloat(e.allOn())) {
+				if !m.fits(&w, e.model.toFloat(e.model.allOn())) {
 					t.Errorf("column %d dir %d: hypercube beyond the capacities", tk.col, d)
 				}
 			}
 		}
 		// Grow the pattern so that restricted searches have something.
-		if z := e.cubes().witness(tk.col, up, tk.req[up], y, false); z != nil {
+		if z := e.cubes.witness(tk.col, up, tk.req[up], y, false); z != nil {
 			for g, v := range z {
 				y[g] = y[g] || v != 0
 			}

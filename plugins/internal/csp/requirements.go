@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/sdcengine/argus/internal/numeric"
 )
@@ -15,6 +16,8 @@ import (
 // witnesses spare most attacker LPs: a pattern that contains a witness's
 // columns meets its requirement.
 type requirements struct {
+	// m is the model the tasks are over.
+	m *model
 	// tasks are the columns with requirements left.
 	tasks []task
 	// witnesses are the tasks' witnesses, per task and direction.
@@ -29,6 +32,9 @@ type requirements struct {
 	// trusted marks the tasks whose requirements a check took on the
 	// caller's word (Options.StartProven), per task.
 	trusted []bool
+	// badWitnesses counts the witnesses that failed their check
+	// (Stats.BadWitnesses), counted by the workers.
+	badWitnesses atomic.Int64
 }
 
 // task is the set of requirements of one column.
@@ -134,12 +140,12 @@ func (r *requirements) keepLean(t, d int) {
 
 // setWitness stores z (dense over columns) as the witness of task t in
 // direction d, scaled down to the requirement when scale is set.
-func (e *engine) setWitness(t, d int, z []float64, value float64, scale bool) {
+func (r *requirements) setWitness(t, d int, z []float64, value float64, scale bool) {
 	if z == nil {
-		e.reqs.witnesses[t][d].set = false
+		r.witnesses[t][d].set = false
 		return
 	}
-	e.storeWitness(t, d, newDeviation(e.model, z), value, scale)
+	r.storeWitness(t, d, newDeviation(r.m, z), value, scale)
 }
 
 // deviation is a dense deviation over columns with its support and, once
@@ -187,14 +193,14 @@ func (dv *deviation) residual() float64 {
 // storeWitness stores dv as the witness of task t in direction d, scaled
 // down to the requirement when scale is set, after checking it
 // (isDeviation).
-func (e *engine) storeWitness(t, d int, dv *deviation, value float64, scale bool) {
-	w := &e.reqs.witnesses[t][d]
+func (r *requirements) storeWitness(t, d int, dv *deviation, value float64, scale bool) {
+	w := &r.witnesses[t][d]
 	f := 1.0
-	if req := e.reqs.tasks[t].req[d]; scale && value > req && req > 0 && !math.IsInf(value, 1) {
+	if req := r.tasks[t].req[d]; scale && value > req && req > 0 && !math.IsInf(value, 1) {
 		f = req / value
 		value = req
 	}
-	if math.IsInf(value, 1) || !e.isDeviationOf(dv, e.reqs.tasks[t].col, d, value) {
+	if math.IsInf(value, 1) || !r.isDeviationOf(dv, r.tasks[t].col, d, value) {
 		w.set = false
 		return
 	}
@@ -211,21 +217,49 @@ func (e *engine) storeWitness(t, d int, dv *deviation, value float64, scale bool
 // relation (A z = 0) and move column j by value in direction d, within the
 // LPs' tolerances. A witness that fails is dropped (the requirement is then
 // settled by the attacker LP) and counted in Stats.BadWitnesses.
-func (e *engine) isDeviation(z []float64, j, d int, value float64) bool {
-	return e.isDeviationOf(newDeviation(e.model, z), j, d, value)
+func (r *requirements) isDeviation(z []float64, j, d int, value float64) bool {
+	return r.isDeviationOf(newDeviation(r.m, z), j, d, value)
 }
 
 // isDeviationOf is isDeviation of an indexed deviation.
-func (e *engine) isDeviationOf(dv *deviation, j, d int, value float64) bool {
-	m := e.model
+func (r *requirements) isDeviationOf(dv *deviation, j, d int, value float64) bool {
+	m := r.m
 	tol := m.eps + numeric.SolverZeroFactor*math.Max(1, math.Abs(value))
 	moved := dv.z[j]
 	if d == down {
 		moved = -moved
 	}
 	if moved < value-tol || dv.residual() > tol {
-		e.badWitnesses.Add(1)
+		r.badWitnesses.Add(1)
 		return false
 	}
 	return true
+}
+
+// holds reports whether witness w fits the pattern y and meets the
+// requirement req.
+func (r *requirements) holds(w *witness, y []float64, req float64) bool {
+	return r.m.fits(w, y) && w.value >= req-r.m.eps
+}
+
+// leanHolds reports whether task t's stored lean witness in direction d
+// still holds for amount within the binary pattern y; *yf caches y as
+// floats across calls (made on first need).
+func (r *requirements) leanHolds(t, d int, y []bool, yf *[]float64, amount float64) bool {
+	w := &r.lean[t][d]
+	if !w.set {
+		return false
+	}
+	if *yf == nil {
+		*yf = r.m.toFloat(y)
+	}
+	return r.holds(w, *yf, amount)
+}
+
+// slideAmounts are the deviations up and down that meet every requirement
+// of task t, its range included: the range beyond the downward requirement
+// upwards.
+func (r *requirements) slideAmounts(t int) [2]float64 {
+	tk := &r.tasks[t]
+	return [2]float64{math.Max(tk.req[up], tk.slide-tk.req[down]), tk.req[down]}
 }

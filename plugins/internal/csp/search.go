@@ -20,7 +20,7 @@ import (
 // and the integer master loop.
 func (e *engine) search(ctx context.Context) error {
 	m := e.model
-	if err := e.preprocess(ctx); err != nil {
+	if err := e.heur.preprocess(ctx); err != nil {
 		return err
 	}
 	ms, err := newMaster(m, e.opts)
@@ -28,23 +28,24 @@ func (e *engine) search(ctx context.Context) error {
 		return err
 	}
 	e.master = ms
-	e.initLocal()
+	e.sep.master = ms
+	e.heur.singletonRows = ms.initLocal()
 	y := make([]bool, m.n)
-	if len(e.reqs.tasks) == 0 && len(e.singletonRows) == 0 {
+	if len(e.reqs.tasks) == 0 && len(e.heur.singletonRows) == 0 {
 		for j := range y {
 			y[j] = m.on[j]
 		}
-		e.setIncumbent(y)
+		e.best.set(y)
 		e.best.bound = e.best.cost
 		return nil
 	}
 	share := 0.4 // of the time left, for the clean-up of the first pattern
 	if e.opts.Start != nil {
-		e.startPattern(y)
+		startPattern(m, e.opts.Start, y)
 		e.stats.StartCost = m.patternCost(y)
-		e.useStartWitnesses(y)
+		e.stats.StartWitnessed += e.sep.useStartWitnesses(y, e.opts.StartWitnesses)
 	}
-	if e.cubesFirst() {
+	if e.heur.cubesFirst() {
 		share = 0.2
 		if e.opts.HeuristicOnly && e.opts.Start == nil {
 			// Nothing follows the clean-up: it may take the whole time
@@ -61,14 +62,14 @@ func (e *engine) search(ctx context.Context) error {
 			e.pool.useSmallLPs()
 		}
 	}
-	threeDims := e.localChecks() && m.hyper != nil && len(m.hyper.g.Sizes) < hyperMinDims
+	threeDims := e.chk.localChecks() && m.hyper != nil && len(m.hyper.g.Sizes) < hyperMinDims
 	if threeDims {
 		// The start's clean-up on small LPs is the improvement that
 		// ends in time on a large table of three dimensions (117 649
 		// cells: the heuristic's own pattern from scratch did not).
 		share = 0.8
 	}
-	if _, err := e.heuristic(ctx, y, nil, share, false); err != nil {
+	if _, err := e.heur.run(ctx, y, nil, share, false); err != nil {
 		return err
 	}
 	if e.opts.Start != nil && m.hyper != nil && !threeDims {
@@ -77,12 +78,12 @@ func (e *engine) search(ctx context.Context) error {
 		// it costs 30 % less than GH's completed and cleaned up. The
 		// attacker LPs of the cutting planes take seconds there, so it
 		// gets most of the time left.
-		if _, err := e.heuristic(ctx, make([]bool, m.n), nil, 0.8, false); err != nil {
+		if _, err := e.heur.run(ctx, make([]bool, m.n), nil, 0.8, false); err != nil {
 			return err
 		}
 	}
 	e.stats.HeuristicCost = e.best.cost
-	e.progress("heuristic")
+	e.tr.progress("heuristic")
 	if e.opts.HeuristicOnly {
 		return nil
 	}
@@ -97,15 +98,15 @@ func (e *engine) search(ctx context.Context) error {
 		e.best.bound = e.best.cost // nothing left to choose
 		return nil
 	}
-	e.initBridgeless()
+	e.master.initBridgeless(e.reqs.tasks)
 	err = e.cuttingPlanes(ctx)
-	if err == nil && !e.closed() {
+	if err == nil && !e.best.closed(e.opts.Gap) {
 		err = e.integerMaster(ctx)
 	}
 	if err != nil && ctx.Err() == nil && !errors.Is(err, errTime) {
 		// A failure of the master (numerical trouble) leaves the protected
 		// incumbent, without the proof.
-		e.logf("search stopped: %v", err)
+		e.tr.logf("search stopped: %v", err)
 		e.stats.MasterFailures++
 		return nil
 	}
@@ -117,7 +118,7 @@ func (e *engine) search(ctx context.Context) error {
 // run of the heuristic.
 func (e *engine) cuttingPlanes(ctx context.Context) error {
 	m := e.model
-	core := e.toFloat(e.best.pattern)
+	core := e.model.toFloat(e.best.pattern)
 	alpha := 0.5
 	maxCuts := e.opts.MaxCutsPerRound
 	if maxCuts <= 0 {
@@ -137,15 +138,15 @@ func (e *engine) cuttingPlanes(ctx context.Context) error {
 		e.best.bound = math.Max(e.best.bound, obj+m.onCost())
 		e.stats.Rounds++
 		e.stats.RootBound = e.best.bound
-		e.iterations++
-		e.progress("cuts")
-		if e.proven() {
+		e.tr.iterations++
+		e.tr.progress("cuts")
+		if e.best.proven() {
 			// Within the gap asked for (Options.Gap) the rounds go on:
 			// the LP optimum guides the heuristic below to cheaper
 			// patterns, and only the integer master is skipped.
 			return nil
 		}
-		nb := e.bridgeless(ystar)
+		nb := e.master.bridgeless(ystar)
 		sep := ystar
 		if alpha < 1 {
 			sep = make([]float64, m.n)
@@ -153,18 +154,18 @@ func (e *engine) cuttingPlanes(ctx context.Context) error {
 				sep[j] = alpha*ystar[j] + (1-alpha)*core[j]
 			}
 		}
-		cuts, all, err := e.separate(ctx, sep, maxCuts)
+		cuts, all, err := e.sep.separate(ctx, sep, maxCuts)
 		if err != nil {
 			return err
 		}
 		if all && alpha < 1 {
 			core = sep
-			cuts, all, err = e.separate(ctx, ystar, maxCuts)
+			cuts, all, err = e.sep.separate(ctx, ystar, maxCuts)
 			if err != nil {
 				return err
 			}
 		}
-		added := e.addCuts(cuts)
+		added := e.master.addCuts(cuts)
 		if added+nb == 0 {
 			if all || alpha >= 1 {
 				break
@@ -183,7 +184,7 @@ func (e *engine) cuttingPlanes(ctx context.Context) error {
 		for j, v := range ystar {
 			y[j] = v > 0.5
 		}
-		if _, err := e.heuristic(ctx, y, ystar, 0.2, false); err != nil {
+		if _, err := e.heur.run(ctx, y, ystar, 0.2, false); err != nil {
 			return err
 		}
 	}
@@ -201,7 +202,7 @@ func (e *engine) integerMaster(ctx context.Context) error {
 		}
 	}
 	for {
-		if e.closed() || !e.masterLeft() {
+		if e.best.closed(e.opts.Gap) || !e.masterLeft() {
 			return nil
 		}
 		if e.clock.timeUp() {
@@ -218,7 +219,7 @@ func (e *engine) integerMaster(ctx context.Context) error {
 		}
 		e.stats.MasterSolves++
 		e.stats.Nodes += res.nodes
-		e.iterations++
+		e.tr.iterations++
 		if !res.feasible {
 			e.best.bound = e.best.cost // nothing cheaper than the incumbent
 			return nil
@@ -226,7 +227,7 @@ func (e *engine) integerMaster(ctx context.Context) error {
 		if !math.IsInf(res.bound, 0) && !math.IsNaN(res.bound) {
 			e.best.bound = math.Max(e.best.bound, math.Min(res.bound, cutoff)+m.onCost())
 		}
-		e.progress("master")
+		e.tr.progress("master")
 		if res.y == nil {
 			return errTime
 		}
@@ -246,23 +247,23 @@ func (e *engine) integerMaster(ctx context.Context) error {
 			continue
 		}
 		// Deeper cuts between the solution and the incumbent.
-		mid := e.toFloat(e.best.pattern)
+		mid := e.model.toFloat(e.best.pattern)
 		for j := range mid {
 			mid[j] = 0.5*mid[j] + 0.5*yf[j]
 		}
-		more, _, err := e.separate(ctx, mid, 0)
+		more, _, err := e.sep.separate(ctx, mid, 0)
 		if err != nil {
 			return err
 		}
-		if e.addCuts(cuts)+e.addCuts(more)+nb == 0 {
+		if e.master.addCuts(cuts)+e.master.addCuts(more)+nb == 0 {
 			// Nothing new to learn (numerical tie): stop here.
 			return nil
 		}
 		y := slices.Clone(res.y)
-		if _, err := e.heuristic(ctx, y, nil, 0.2, true); err != nil {
+		if _, err := e.heur.run(ctx, y, nil, 0.2, true); err != nil {
 			return err
 		}
-		e.progress("master")
+		e.tr.progress("master")
 	}
 }
 
@@ -284,14 +285,14 @@ func (e *engine) masterLeft() bool {
 // it violates; when it violates none (all), y is protected and offered as
 // the incumbent. yf is y as floats.
 func (e *engine) examine(ctx context.Context, y []bool) (yf []float64, cuts []cut, nb int, all bool, err error) {
-	yf = e.toFloat(y)
-	nb = e.bridgeless(yf)
-	cuts, all, err = e.separate(ctx, yf, 0)
+	yf = e.model.toFloat(y)
+	nb = e.master.bridgeless(yf)
+	cuts, all, err = e.sep.separate(ctx, yf, 0)
 	if err != nil {
 		return nil, nil, 0, false, err
 	}
 	if all {
-		e.setIncumbent(y)
+		e.best.set(y)
 	}
 	return yf, cuts, nb, all, nil
 }
@@ -308,7 +309,7 @@ func (e *engine) localBranching(ctx context.Context) error {
 	m := e.model
 	k := max(10, len(e.master.cols)/20)
 	for range 20 {
-		if e.closed() || e.clock.timeUp() || e.best.pattern == nil || !e.masterLeft() {
+		if e.best.closed(e.opts.Gap) || e.clock.timeUp() || e.best.pattern == nil || !e.masterLeft() {
 			return nil
 		}
 		limit := time.Minute
@@ -322,7 +323,7 @@ func (e *engine) localBranching(ctx context.Context) error {
 		}
 		e.stats.MasterSolves++
 		e.stats.Nodes += res.nodes
-		e.iterations++
+		e.tr.iterations++
 		if !res.feasible || res.y == nil {
 			return nil
 		}
@@ -331,17 +332,17 @@ func (e *engine) localBranching(ctx context.Context) error {
 			return err
 		}
 		if all {
-			e.logf("local branching: incumbent %.6g", e.best.cost)
+			e.tr.logf("local branching: incumbent %.6g", e.best.cost)
 			continue
 		}
-		if e.addCuts(cuts)+nb == 0 {
+		if e.master.addCuts(cuts)+nb == 0 {
 			return nil
 		}
 		y := slices.Clone(res.y)
-		if _, err := e.heuristic(ctx, y, nil, 0.1, true); err != nil {
+		if _, err := e.heur.run(ctx, y, nil, 0.1, true); err != nil {
 			return err
 		}
-		e.progress("local")
+		e.tr.progress("local")
 	}
 	return nil
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
-	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // cellAt returns the cell of p at the given coordinates (−1 if none).
@@ -46,8 +45,7 @@ func TestHypercubeVirtualAvoidsTerms(t *testing.T) {
 	in := FromProblem(p, p.Relations)
 	in.CopyOnWrite()
 	v := in.AddVirtual([]int{p1, p2}, 0, 1, 0, 10*in.Upper[0])
-	e := &engine{opts: &Options{}, reqs: requirements{unprotectable: map[int]bool{}}}
-	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	e := newEngine(in, &Options{})
 	m := e.model
 	if m.hyper == nil {
 		t.Fatal("no hypercube index")
@@ -64,11 +62,11 @@ func TestHypercubeVirtualAvoidsTerms(t *testing.T) {
 	if j < 0 || !slices.Contains(m.reqCell, v) {
 		t.Fatal("the virtual cell has no column of its own")
 	}
-	z := e.cubes().witness(j, up, 1, y, true)
+	z := e.cubes.witness(j, up, 1, y, true)
 	if z == nil {
 		t.Fatal("no hypercube witness for the virtual cell within the pattern")
 	}
-	if !e.isDeviation(z, j, up, 1) {
+	if !e.reqs.isDeviation(z, j, up, 1) {
 		t.Error("the witness is no deviation of the virtual cell")
 	}
 	for g, x := range z {
@@ -177,8 +175,7 @@ func TestStartSlidingHypercubes(t *testing.T) {
 	for i, k := range in.Kind {
 		start[i] = k == Free
 	}
-	e := &engine{opts: &Options{Start: start, Threads: 1}, reqs: requirements{unprotectable: map[int]bool{}}}
-	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	e := newEngine(in, &Options{Start: start, Threads: 1})
 	m := e.model
 	e.reqs.build(m)
 	slides := 0
@@ -191,14 +188,14 @@ func TestStartSlidingHypercubes(t *testing.T) {
 		t.Fatal("no range requirements")
 	}
 	pool, err := newWorkerPool(m, e.opts, len(e.reqs.tasks))
-	e.pool = pool
+	e.setPool(pool)
 	defer pool.close()
 	if err != nil {
 		t.Fatal(err)
 	}
 	y := make([]bool, m.n)
-	e.startPattern(y)
-	bad, err := e.verify(context.Background(), y)
+	startPattern(e.model, e.opts.Start, y)
+	bad, err := e.sep.verify(context.Background(), y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,14 +225,14 @@ func TestReuseWitness(t *testing.T) {
 		}
 	}
 	in := FromProblem(p, p.Relations)
-	e := &engine{opts: &Options{}, reqs: requirements{unprotectable: map[int]bool{}}}
-	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	e := newEngine(in, &Options{})
 	m := e.model
 	e.reqs.build(m)
-	y := e.allOn()
-	yf := e.toFloat(y)
+	y := e.model.allOn()
+	yf := e.model.toFloat(y)
 	stored, moved := 0, 0
 	pool, err := newWorkerPool(m, e.opts, len(e.reqs.tasks))
+	e.setPool(pool)
 	defer pool.close()
 	if err != nil {
 		t.Fatal(err)
@@ -257,14 +254,14 @@ func TestReuseWitness(t *testing.T) {
 		// Fresh witnesses per deviation.
 		e.reqs.witnesses = make([][2]witness, len(e.reqs.tasks))
 		e.reqs.lean = make([][2]witness, len(e.reqs.tasks))
-		got := e.reuseWitness(z, yf, others, nil)
+		got := e.sep.reuseWitness(z, yf, others, nil)
 		stored += got
 		count := 0
 		for _, b := range others {
 			tk := &e.reqs.tasks[b]
 			amounts := tk.req
 			if tk.slide > 0 {
-				amounts = e.slideAmounts(b)
+				amounts = e.reqs.slideAmounts(b)
 			}
 			for d := range 2 {
 				v := z[tk.col]
@@ -280,7 +277,7 @@ func TestReuseWitness(t *testing.T) {
 					moved++
 					count++
 				}
-				if h := e.holds(w, yf, amounts[d]); h != meets && amounts[d] > 0 {
+				if h := e.reqs.holds(w, yf, amounts[d]); h != meets && amounts[d] > 0 {
 					t.Errorf("task %d dir %d: moved by %g of %g, witness holds %v", b, d, v, amounts[d], h)
 				}
 			}
@@ -314,19 +311,18 @@ func TestHypercubeWithSums(t *testing.T) {
 	in := FromProblem(p, p.Relations)
 	in.CopyOnWrite()
 	in.AddVirtual([]int{p1, p2}, 0, 1, 0, 10*in.Upper[0])
-	e := &engine{opts: &Options{}, reqs: requirements{unprotectable: map[int]bool{}}}
-	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	e := newEngine(in, &Options{})
 	m := e.model
 	for _, c := range []int{p1, p2} {
 		j := int(m.cellCol[c])
 		for d := range 2 {
 			for _, restrict := range []bool{false, true} {
-				z := e.cubes().witness(j, d, 1, e.allOn(), restrict)
+				z := e.cubes.witness(j, d, 1, e.model.allOn(), restrict)
 				if z == nil {
 					t.Errorf("cell %d dir %d restrict %v: no hypercube witness", c, d, restrict)
 					continue
 				}
-				if !e.isDeviation(z, j, d, 1) {
+				if !e.reqs.isDeviation(z, j, d, 1) {
 					t.Errorf("cell %d dir %d: the witness is no deviation", c, d)
 				}
 			}
@@ -370,21 +366,20 @@ func (lateTimer) Deadline() (time.Time, bool) { return time.Now().Add(-time.Seco
 func TestLPTimeLimitBeforeTimer(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{20, 20, 20}, Seed: 3, PrimaryFraction: 0.05})
 	in := FromProblem(p, p.Relations)
-	e := &engine{opts: &Options{Threads: 1, LPTimeLimit: time.Hour}, reqs: requirements{unprotectable: map[int]bool{}}}
-	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	e := newEngine(in, &Options{Threads: 1, LPTimeLimit: time.Hour})
 	e.reqs.build(e.model)
 	pool, err := newWorkerPool(e.model, e.opts, len(e.reqs.tasks))
-	e.pool = pool
+	e.setPool(pool)
 	defer pool.close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := e.attack(lateTimer{context.Background()}, pool[0], e.toFloat(e.allOn()), e.reqs.tasks[0].col, up)
+	r, err := e.chk.attack(lateTimer{context.Background()}, pool[0], e.model.toFloat(e.model.allOn()), e.reqs.tasks[0].col, up)
 	if err != nil {
 		t.Fatalf("attack: %v", err)
 	}
-	if r.ok || e.lpLimits.Load() != 1 {
-		t.Errorf("ok %v, %d LPs stopped by the limit; want not ok, 1", r.ok, e.lpLimits.Load())
+	if r.ok || e.chk.lpLimits.Load() != 1 {
+		t.Errorf("ok %v, %d LPs stopped by the limit; want not ok, 1", r.ok, e.chk.lpLimits.Load())
 	}
 }
 

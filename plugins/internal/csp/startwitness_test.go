@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
-	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // TestStartWitnesses: deviations given with the start (Options.
@@ -25,14 +24,14 @@ func TestStartWitnesses(t *testing.T) {
 	{
 		e := newStartEngine(t, in, &Options{Start: start, Threads: 1})
 		y := make([]bool, e.model.n)
-		e.startPattern(y)
-		yf := e.toFloat(y)
+		startPattern(e.model, e.opts.Start, y)
+		yf := e.model.toFloat(y)
 		for _, tk := range e.reqs.tasks {
 			for d := range 2 {
 				if tk.req[d] == 0 {
 					continue
 				}
-				r, err := e.attack(context.Background(), e.pool[0], yf, tk.col, d)
+				r, err := e.chk.attack(context.Background(), e.pool[0], yf, tk.col, d)
 				if err != nil || !r.ok {
 					t.Fatalf("attacker LP: %v", err)
 				}
@@ -61,9 +60,9 @@ func TestStartWitnesses(t *testing.T) {
 			}
 			e := newStartEngine(t, in, &Options{Start: start, Threads: 1, StartWitnesses: ds})
 			y := make([]bool, e.model.n)
-			e.startPattern(y)
-			e.useStartWitnesses(y)
-			bad, err := e.verify(context.Background(), y)
+			startPattern(e.model, e.opts.Start, y)
+			e.stats.StartWitnessed += e.sep.useStartWitnesses(y, e.opts.StartWitnesses)
+			bad, err := e.sep.verify(context.Background(), y)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,11 +92,10 @@ func TestStartWitnesses(t *testing.T) {
 // search: presolve, requirements, workers.
 func newStartEngine(t *testing.T, in *Instance, o *Options) *engine {
 	t.Helper()
-	e := &engine{opts: o, reqs: requirements{unprotectable: map[int]bool{}}}
-	e.model = presolve(in, 3*verdict.Tolerance(in.Value))
+	e := newEngine(in, o)
 	e.reqs.build(e.model)
 	pool, err := newWorkerPool(e.model, e.opts, len(e.reqs.tasks))
-	e.pool = pool
+	e.setPool(pool)
 	t.Cleanup(pool.close)
 	if err != nil {
 		t.Fatal(err)
