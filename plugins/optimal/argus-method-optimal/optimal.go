@@ -234,8 +234,8 @@ type startInfo struct {
 }
 
 // setStart runs the start method the parameters ask for on the problem
-// and sets the engine's options o for it (the start, its witnesses or the
-// primaries GH's audit proved, the local checks, the time limits); in is
+// and sets the engine's options o for it (the start, the start method's
+// witnesses, the primaries GH's audit proved, the local checks, the time limits); in is
 // the engine's instance, virtual the cells each singleton cell sums.
 func (opt optimal) setStart(ctx context.Context, req *pluginsdk.Request, in *csp.Instance, o *csp.Options, virtual [][]int) (startInfo, error) {
 	p := req.Problem
@@ -282,13 +282,12 @@ func (opt optimal) setStart(ctx context.Context, req *pluginsdk.Request, in *csp
 			o.Start = start
 			o.LPTimeLimit = startLPLimit(o.TimeLimit)
 			if o.TimeLimit > 0 {
-				// The engine gets all that is left: with primaries it
-				// took on GH's audit's word it ends after the clean-up
-				// of the start (a share of its time, csp.Options.StartProven),
-				// and their audit (betterOfStart) gets the rest. Rare
-				// now that GH's witnesses prove them (t4.11³: none of
-				// 5 882), so the engine no longer gives up a fifth of
-				// its time to that audit in advance.
+				// The engine gets all that is left. Primaries it takes
+				// on GH's audit's word (csp.Options.StartProven; rare,
+				// GH's witnesses prove them: none on t4.11³) end its
+				// search after the clean-up of the start, which takes
+				// a share of its time; their audit (betterOfStart)
+				// gets the rest.
 				o.TimeLimit = max(o.TimeLimit-st.took, time.Millisecond)
 				st.auditDeadline = time.Now().Add(o.TimeLimit)
 			}
