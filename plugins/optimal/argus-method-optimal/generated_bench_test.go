@@ -154,8 +154,8 @@ func BenchmarkGenerated(b *testing.B) {
 			// The host's audit of a method under τ-Argus's singleton
 			// rules (OPT's default): verdicts on the primaries, no
 			// colluding respondents (the host checks those apart, with
-			// a warning).
-			rep, err := audit.Suppression(context.Background(), job.Problem, res.Status, audit.Options{Threads: 2, Mode: audit.ModeVerdicts,
+			// a warning), given the method's witnesses.
+			rep, err := audit.Suppression(context.Background(), job.Problem, res.Status, audit.Options{Threads: 2, Mode: audit.ModeVerdicts, Witnesses: res.Witnesses,
 				Targets: audit.TargetsPrimaries})
 			if err != nil {
 				b.Fatal(err)
