@@ -41,8 +41,6 @@ type Hierarchy struct {
 	// Hierarchical reports whether the dimension has a code at depth 2 or
 	// more in its own hierarchy.
 	Hierarchical bool
-	// Trivial marks codes that are the only child of their parent.
-	Trivial []bool
 }
 
 // NewHierarchy checks d and returns its hierarchy. The codes must be in
@@ -89,15 +87,16 @@ func NewHierarchy(d *pluginsdk.Dimension, skipTrivial bool) (*Hierarchy, error) 
 			return nil, fmt.Errorf("%w %q: code %d is not in depth-first order (parent %d)", ErrDimension, d.Name, i, par)
 		}
 	}
-	h := &Hierarchy{Hierarchical: hier, Trivial: make([]bool, n), Level: make([]int32, n)}
+	h := &Hierarchy{Hierarchical: hier, Level: make([]int32, n)}
+	trivial := make([]bool, n) // the only child of its parent
 	for i := 1; i < n; i++ {
-		h.Trivial[i] = nchild[d.Parent[i]] == 1
+		trivial[i] = nchild[d.Parent[i]] == 1
 	}
 	skip := skipTrivial && hier
 	// Reduced parent: nearest ancestor that is kept.
 	redParent := make([]int32, n)
 	redParent[0] = -1
-	kept := func(i int32) bool { return !skip || !h.Trivial[i] }
+	kept := func(i int32) bool { return !skip || !trivial[i] }
 	for i := 1; i < n; i++ {
 		a := d.Parent[i]
 		for !kept(a) {

@@ -73,9 +73,9 @@ type Arc struct {
 // sub-table replaces its parent row's node by the child's column nodes, as
 // in the seed's Figures 6–7.
 type Network struct {
-	// RowDim and ColDim are the table dimensions of the rows (the
+	// rowDim and colDim are the table dimensions of the rows (the
 	// hierarchical one, if any) and of the columns (flat).
-	RowDim, ColDim int
+	rowDim, colDim int
 	// Nodes are the nodes: the root row node first, then per sub-table in
 	// code order of its parent row its column nodes (the total first), then
 	// the leaf row nodes in code order.
@@ -134,7 +134,7 @@ func NewNetwork(p *pluginsdk.Problem, t int, skipTrivial bool) (*Network, error)
 			inFam[c] = f
 		}
 	}
-	n := &Network{RowDim: rd, ColDim: cd}
+	n := &Network{rowDim: rd, colDim: cd}
 	n.Nodes = append(n.Nodes, Node{Kind: NodeRow, Row: 0, Column: -1})
 	colNode := make([]int, len(rows.Families)) // first column node per family
 	for f, fam := range rows.Families {
@@ -178,32 +178,4 @@ func NewNetwork(p *pluginsdk.Problem, t int, skipTrivial bool) (*Network, error)
 		}
 	}
 	return n, nil
-}
-
-// Equations returns the flow-conservation equation of every node as a
-// relation on the cell ids: Σ (cells of arcs into the node) − Σ (cells of
-// arcs out of it) = 0. Nodes without arcs give no relation.
-func (n *Network) Equations() pluginsdk.Relations {
-	in := make([][]int, len(n.Nodes))
-	out := make([][]int, len(n.Nodes))
-	for _, a := range n.Arcs {
-		in[a.To] = append(in[a.To], a.Cell)
-		out[a.From] = append(out[a.From], a.Cell)
-	}
-	var r pluginsdk.Relations
-	for v := range n.Nodes {
-		if len(in[v])+len(out[v]) == 0 {
-			continue
-		}
-		cells := append(append([]int(nil), in[v]...), out[v]...)
-		coef := make([]float64, len(cells))
-		for k := range coef {
-			coef[k] = 1
-			if k >= len(in[v]) {
-				coef[k] = -1
-			}
-		}
-		r.Add(cells, coef, 0)
-	}
-	return r
 }

@@ -136,15 +136,6 @@ func (s *SubTable) Margin(i int) bool {
 	return false
 }
 
-// Tuples returns the level tuples of table t in enumeration order.
-func Tuples(t *pluginsdk.Table, opts Options) ([][]int, error) {
-	hs, err := hierarchies(t, opts)
-	if err != nil {
-		return nil, err
-	}
-	return tuples(hs, opts.Mode), nil
-}
-
 func hierarchies(t *pluginsdk.Table, opts Options) ([]*relations.Hierarchy, error) {
 	if len(t.Dims) == 0 {
 		return nil, fmt.Errorf("subtable: table %q has no dimensions", t.Name)

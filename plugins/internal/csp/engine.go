@@ -210,6 +210,7 @@ func (e *engine) solution(timeLimit bool) *Solution {
 	if e.master != nil {
 		e.stats.Cuts = len(e.master.rows)
 	}
+	s.Witnesses = e.reqs.patternWitnesses(e.best.pattern, e.opts.WitnessEntries)
 	e.stats.Time = time.Since(e.clock.start)
 	s.Stats = e.stats
 	e.tr.progress("done")

@@ -132,6 +132,10 @@ type Options struct {
 	// iterations over 2 000 rows (half a CPU second), on the 12×12×12 ones
 	// of t4.11³ 300 over 450.
 	CleanupWork float64
+	// WitnessEntries, if positive, asks for the witnesses of the
+	// returned pattern (Solution.Witnesses), at most that many cell
+	// entries in all.
+	WitnessEntries int
 	// Progress, if set, receives progress reports from the solving
 	// goroutine.
 	Progress func(Progress)
@@ -205,6 +209,10 @@ type Solution struct {
 	// (Options.StartProven) without a witness of the engine: the caller
 	// must prove them under Suppressed.
 	Trusted []int
+	// Witnesses, with Options.WitnessEntries, are deviations that prove
+	// requirements under Suppressed, at most one per column and direction
+	// (witnesses.go): evidence for an audit, which must check them.
+	Witnesses []Witness
 	// Stats are the run's figures.
 	Stats Stats
 }

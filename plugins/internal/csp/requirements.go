@@ -32,6 +32,9 @@ type requirements struct {
 	// trusted marks the tasks whose requirements a check took on the
 	// caller's word (Options.StartProven), per task.
 	trusted []bool
+	// settled are the witnesses of the tasks compact dropped
+	// (witnesses.go).
+	settled []settledWitness
 	// badWitnesses counts the witnesses that failed their check
 	// (Stats.BadWitnesses), counted by the workers.
 	badWitnesses atomic.Int64
@@ -88,6 +91,7 @@ func (r *requirements) compact() {
 	w := 0
 	for t, tk := range r.tasks {
 		if tk.req[up] == 0 && tk.req[down] == 0 && tk.slide == 0 {
+			r.keepSettled(t)
 			continue
 		}
 		r.tasks[w], r.witnesses[w], r.lean[w], r.trusted[w] = tk, r.witnesses[t], r.lean[t], r.trusted[t]

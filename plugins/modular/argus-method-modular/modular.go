@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/modular/hitas"
 	"github.com/sdcengine/argus/pluginsdk"
 )
@@ -143,6 +144,7 @@ func parseDistance(s string) ([][5]float64, error) {
 func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
 	dw, _ := parseDistance(req.Params.String(pDistanceWeights))
 	o := hitas.Options{
+		Options:     base.FromRequest(ctx, req, 0),
 		PerSubtable: req.Params.Duration(pMaxTime), Gap: req.Params.Float(pGap), MasterSolves: req.Params.Int(pMasterSolves), MasterStall: req.Params.Int(pMasterStall),
 		NetStart: req.Params.String(pStart) == "net", FullSearch: req.Params.String(pSearch) == "full",
 		Singletons: hitas.Singletons{SingleSingle: req.Params.Bool(pSingleSingle),
@@ -150,8 +152,7 @@ func (modular) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		MaxScaledCost: req.Params.Float(pMaxScaledCost), LowerMargin: req.Params.Float(pLowerMargin),
 		UpperMargin: req.Params.Float(pUpperMargin), Distance: req.Params.Bool(pDistance), DistanceWeights: dw,
 		MinFrequency: req.Params.Int(pMinFrequency), FinalAudit: req.Params.Bool(pAudit),
-		Threads: req.Limits.Threads, Seed: req.Limits.Seed, Progress: req.Progress, Log: req.Log,
-		TimeLimit: req.Limits.SolveTime(ctx, 0),
+		Seed: req.Limits.Seed, Log: req.Log,
 	}
 	return hitas.Protect(ctx, req.Problem, o)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -127,7 +128,7 @@ func TestSolvesEndBeforeReserve(t *testing.T) {
 	const limit = 3 * time.Second
 	var mu sync.Mutex
 	var late []string
-	o := &Options{PerSubtable: time.Hour, Threads: 1, TimeLimit: limit,
+	o := &Options{Options: base.Options{Threads: 1, TimeLimit: limit}, PerSubtable: time.Hour,
 		MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
 	// Protect starts the clock a little later: a little slack.
 	solveBy := time.Now().Add(limit - limit/10 + 20*time.Millisecond)
@@ -160,7 +161,7 @@ func TestHurryBehindPlan(t *testing.T) {
 	for _, slow := range []bool{false, true} {
 		var mu sync.Mutex
 		hurried, cubeSolves := 0, 0
-		o := Options{PerSubtable: time.Hour, Threads: 1, TimeLimit: time.Hour,
+		o := Options{Options: base.Options{Threads: 1, TimeLimit: time.Hour}, PerSubtable: time.Hour,
 			MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
 		if slow {
 			o.TimeLimit = 4 * time.Second

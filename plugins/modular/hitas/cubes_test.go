@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -20,7 +21,7 @@ func cubeTable(seed uint64) *pluginsdk.Problem {
 // modOptions are τ-Argus's defaults with the final audit, solves through
 // solve.
 func modOptions(solve func(context.Context, *csp.Instance, csp.Options) (*csp.Solution, error)) Options {
-	return Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1, FinalAudit: true, solve: solve}
+	return Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true, solve: solve}
 }
 
 // TestCubeSubtables: the sub-tables of three dimensions get their first

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/plugins/hypercube/gh"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -64,8 +65,8 @@ func TestHypercubeFallback(t *testing.T) {
 			}
 			done := make(chan result, 1)
 			go func() {
-				res, err := Protect(t.Context(), p, Options{solve: tc.solve, PerSubtable: time.Millisecond, MaxScaledCost: 20000,
-					LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true, Threads: 1})
+				res, err := Protect(t.Context(), p, Options{Options: base.Options{Threads: 1}, solve: tc.solve, PerSubtable: time.Millisecond, MaxScaledCost: 20000,
+					LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true})
 				done <- result{res, err}
 			}()
 			var r result

@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 )
@@ -65,7 +66,7 @@ func TestRootPattern(t *testing.T) {
 	if err := json.Unmarshal(b, &in); err != nil {
 		t.Fatal(err)
 	}
-	h := &run{o: &Options{MasterSolves: -1, Threads: 1}}
+	h := &run{o: &Options{Options: base.Options{Threads: 1}, MasterSolves: -1}}
 	sol, err := csp.Solve(t.Context(), &in, h.engineOptions(-1))
 	if err != nil {
 		t.Fatal(err)

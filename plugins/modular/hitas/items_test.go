@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
 )
@@ -38,7 +39,7 @@ func (r *reverseRunner) RunItems(ctx context.Context, kind string, payloads [][]
 // starts on.
 func TestItemsElsewhere(t *testing.T) {
 	p := csptest.HierTable(3, 0.2, threeLevel, threeLevel, csptest.Flat(3))
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 2, FinalAudit: true, NetStart: true,
+	o := Options{Options: base.Options{Threads: 2}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true, NetStart: true,
 		Singletons: Singletons{SingleSingle: true, SingleMultiple: true, MinFreq: true}}
 	here, err := Protect(t.Context(), p, o)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 )
@@ -35,8 +36,8 @@ func TestNetStart(t *testing.T) {
 				}
 				return csp.Solve(ctx, in, o)
 			}
-			res, err := Protect(t.Context(), p, Options{solve: solve, NetStart: true, MaxScaledCost: 20000,
-				LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true, Threads: 1})
+			res, err := Protect(t.Context(), p, Options{Options: base.Options{Threads: 1}, solve: solve, NetStart: true, MaxScaledCost: 20000,
+				LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true})
 			if err != nil {
 				t.Fatal(err)
 			}

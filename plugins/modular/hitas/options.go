@@ -6,6 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk"
 )
@@ -71,17 +72,14 @@ type Options struct {
 	// FinalAudit audits the whole problem at the end and repairs the
 	// primaries left under-protected across sub-tables.
 	FinalAudit bool
-	// Threads is the number of sub-tables solved side by side (one engine
-	// worker each; 0: GOMAXPROCS) and the workers of the final audit and
-	// repair; Seed is passed to the engine.
-	Threads int
-	Seed    int64
-	// TimeLimit bounds the whole run, as base.Options.TimeLimit (0: none):
-	// no sub-table is started after it, and the result says
-	// OutcomeTimeLimit.
-	TimeLimit time.Duration
-	// Progress, if set, receives progress reports.
-	Progress func(pluginsdk.Progress)
+	// Options are the time limit of the whole run (0: none: no sub-table
+	// is started after it, and the result says OutcomeTimeLimit), the
+	// threads (the sub-tables solved side by side, one engine worker each,
+	// 0: GOMAXPROCS, and the workers of the final audit and repair) and
+	// the progress reports.
+	base.Options
+	// Seed is passed to the engine.
+	Seed int64
 	// Log receives debug messages (the zero Logger discards them).
 	Log zerolog.Logger
 

@@ -117,6 +117,7 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 		}
 		res.Stats.Extra["audit_seconds"] = time.Since(auditStart).Seconds()
 	}
+	h.resultWitnesses(res, res.Status)
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, status)
 	res.Stats.Objective = res.Stats.SuppressedCost
 	res.Stats.Iterations = int64(hs.solved)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -26,7 +27,7 @@ func TestAuditTimeLimit(t *testing.T) {
 		{"passed", -time.Second, time.Millisecond, time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := Options{Threads: 1}
+			o := Options{Options: base.Options{Threads: 1}}
 			if tc.deadline != 0 {
 				o.deadline = time.Now().Add(tc.deadline)
 			}
@@ -62,7 +63,7 @@ func TestUnverifiedByTimeLimit(t *testing.T) {
 // every primary of the table was a requirement of the repair.
 func TestRepairTargets(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1}
+	o := Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
 	res, err := Protect(t.Context(), p, o)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +119,7 @@ func TestRepairTargets(t *testing.T) {
 // primary unrepaired.
 func TestRepairOneWorker(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
-	res, err := Protect(t.Context(), p, Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1})
+	res, err := Protect(t.Context(), p, Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestRepairOneWorker(t *testing.T) {
 		}
 	}
 	workers := -1
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 2,
+	o := Options{Options: base.Options{Threads: 2}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01,
 		solve: func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
 			workers = eo.Threads
 			return csp.Solve(ctx, in, eo)
@@ -153,7 +154,7 @@ func TestRepairOneWorker(t *testing.T) {
 // unverified).
 func TestRepairLeavesAuditTime(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
-	res, err := Protect(t.Context(), p, Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1})
+	res, err := Protect(t.Context(), p, Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestRepairLeavesAuditTime(t *testing.T) {
 	}
 	const limit = time.Minute
 	var got, left time.Duration
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1, deadline: time.Now().Add(limit)}
+	o := Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, deadline: time.Now().Add(limit)}
 	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
 		got, left = eo.TimeLimit, time.Until(o.deadline)
 		return csp.Solve(ctx, in, eo)
@@ -186,7 +187,7 @@ func TestRepairLeavesAuditTime(t *testing.T) {
 // before), t4.11³'s 31 leave 11 721 (11 752).
 func TestRepairHypercubes(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
-	res, err := Protect(t.Context(), p, Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1})
+	res, err := Protect(t.Context(), p, Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +198,7 @@ func TestRepairHypercubes(t *testing.T) {
 		}
 	}
 	cubes, grid := false, false
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1,
+	o := Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01,
 		solve: func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
 			cubes, grid = eo.Hypercubes, in.Grid != nil
 			return csp.Solve(ctx, in, eo)

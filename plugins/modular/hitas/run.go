@@ -39,6 +39,9 @@ type run struct {
 	timedOut bool
 	// whole is the pattern of a problem without tables (nil otherwise).
 	whole []bool
+	// witnesses are the engine's witnesses of every solve, in problem
+	// cells (witnesses.go).
+	witnesses []pluginsdk.Witness
 	// lastProgress is the last fraction reported.
 	lastProgress float64
 	// plan shares the time left among the sub-tables (budget.go).

@@ -25,11 +25,14 @@ type cached struct {
 // sub-table.
 func (h *run) solveWhole(ctx context.Context) error {
 	in := csp.FromProblem(h.p, h.rel)
-	sol, err := csp.Solve(ctx, in, h.engineOptions(-1))
+	eo := h.engineOptions(-1)
+	eo.WitnessEntries = subWitnessEntries(in)
+	sol, err := csp.Solve(ctx, in, eo)
 	if err != nil {
 		return fmt.Errorf("modular: %w", err)
 	}
 	h.stats.record(sol)
+	h.keepWitnesses(sol, nil)
 	h.whole = sol.Suppressed
 	return nil
 }
@@ -183,6 +186,7 @@ const hurriedCleanupWork = 1
 func (h *run) subOptions(j *subJob) csp.Options {
 	eo := h.engineOptions(j.k)
 	eo.Start = j.start
+	eo.WitnessEntries = subWitnessEntries(j.in)
 	eo.Hypercubes = j.in.Grid != nil && len(j.in.Grid.Sizes) >= 3
 	eo.HeuristicOnly = eo.Hypercubes && !h.o.FullSearch
 	if eo.HeuristicOnly {
@@ -224,6 +228,7 @@ func (h *run) finishSub(j *subJob) cached {
 		h.stats.rootOnly++
 	}
 	h.stats.record(sol)
+	h.keepWitnesses(sol, local)
 	if len(sol.Unprotectable) > 0 {
 		h.stats.infeasible++
 	}

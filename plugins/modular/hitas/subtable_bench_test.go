@@ -8,6 +8,7 @@ import (
 
 	"github.com/sdcengine/argus/batch/tablegen"
 	"github.com/sdcengine/argus/internal/cputime"
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 )
 
@@ -39,7 +40,7 @@ func BenchmarkLargestSubtable(b *testing.B) {
 	if len(p.Cells.Cost) == 0 {
 		p.Cells.Cost = append([]float64(nil), p.Cells.Value...)
 	}
-	o := &Options{PerSubtable: 5 * time.Minute, Gap: 0.02, MasterSolves: 7, MasterStall: 2, Threads: 1,
+	o := &Options{Options: base.Options{Threads: 1}, PerSubtable: 5 * time.Minute, Gap: 0.02, MasterSolves: 7, MasterStall: 2,
 		Singletons:    Singletons{SingleSingle: true, SingleMultiple: true, MinFreq: true},
 		MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
 	h, err := newRun(context.Background(), p, p.Relations, o)

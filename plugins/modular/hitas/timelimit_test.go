@@ -1,6 +1,7 @@
 package hitas
 
 import (
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"testing"
 	"time"
 
@@ -22,7 +23,7 @@ func TestTimeLimitStopsWalk(t *testing.T) {
 		{time.Nanosecond, pluginsdk.OutcomeTimeLimit},
 		{0, pluginsdk.OutcomeFeasible},
 	} {
-		res, err := Protect(t.Context(), p, Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 1, TimeLimit: tc.limit})
+		res, err := Protect(t.Context(), p, Options{Options: base.Options{Threads: 1, TimeLimit: tc.limit}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -100,7 +101,7 @@ func TestThreads(t *testing.T) {
 			}()
 			return csp.Solve(ctx, in, o)
 		}
-		o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: threads, FinalAudit: true, solve: solve}
+		o := Options{Options: base.Options{Threads: threads}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, FinalAudit: true, solve: solve}
 		res, err := Protect(t.Context(), p, o)
 		if err != nil {
 			t.Fatal(err)
@@ -129,14 +130,13 @@ func TestProgressPerSubtable(t *testing.T) {
 	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
 	var mu sync.Mutex
 	var fractions []float64
-	o := Options{MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01, Threads: 2,
-		Progress: func(pr pluginsdk.Progress) {
-			mu.Lock()
-			defer mu.Unlock()
-			if pr.Phase == "subtables" && pr.Fraction >= 0 {
-				fractions = append(fractions, pr.Fraction)
-			}
-		}}
+	o := Options{Options: base.Options{Threads: 2, Progress: func(pr pluginsdk.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if pr.Phase == "subtables" && pr.Fraction >= 0 {
+			fractions = append(fractions, pr.Fraction)
+		}
+	}}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
 	h := newTestRun(t, p, &o)
 	if err := h.walk(t.Context()); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/plugins/hypercube/gh"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/singleton"
@@ -100,6 +101,7 @@ func (opt optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*plugin
 	in := csp.FromProblem(p, rel)
 	opts := csp.Options{Gap: req.Params.Float(pGap), Threads: req.Limits.Threads, Seed: req.Limits.Seed}
 	opts.TimeLimit = req.Limits.SolveTime(ctx, req.Params.Duration(pMaxTime))
+	opts.WitnessEntries = wire.WitnessBudget(n) // the host's audit checks them (Result.Witnesses)
 	switch req.Params.String(pMode) {
 	case modeRelaxed:
 		opts.MaxMasterSolves = -1
@@ -206,6 +208,9 @@ func (opt optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*plugin
 			"hypercubes": float64(st.Hypercubes), "lp_time_limits": float64(st.LPTimeLimits),
 			"start_cost": st.StartCost, "start_unmet": float64(st.StartUnmet), "start_witnessed": float64(st.StartWitnessed), "start_seconds": startTime.Seconds(), "start_returned": b2f(startReturned), "trusted": float64(len(sol.Trusted))}}
 	res.Stats.Secondaries, res.Stats.SuppressedCost = pluginsdk.Secondaries(p, res.Status)
+	var wc csp.WitnessCounts
+	res.Witnesses, wc = csp.WholeWitnesses(p, rel, res.Status, csp.MapWitnesses(sol.Witnesses, nil, n))
+	csp.AddWitnessFigures(res.Stats.Extra, wc)
 	if audited != nil {
 		// GH's pattern, or cells of it hidden again for the trusted
 		// primaries: the engine's cost is not the pattern's.
