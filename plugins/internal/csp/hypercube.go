@@ -332,6 +332,12 @@ func (cs *cubeSearch) colAt(k int64, sign float64) (int, float64) {
 // has none.
 func (cs *cubeSearch) alternatives() [][]alt {
 	h := cs.cw.m.hyper
+	// The center is a corner of every hypercube: when it cannot move by
+	// the amount itself (a capacity below it), no hypercube can.
+	if g, _ := cs.colAt(cs.base, cs.s0); g < 0 {
+		cs.cw.logf("hypercube around column %d dir %d amount %g: the column itself cannot move by the amount", cs.center, cs.dir, cs.amount)
+		return nil
+	}
 	D := len(h.g.Sizes)
 	alts := make([][]alt, D)
 	for d := range D {

@@ -21,6 +21,9 @@ func main() {
 	pluginsdk.Serve(plugin())
 }
 
-func plugin() pluginsdk.Plugin {
-	return pluginsdk.Plugin{Name: "optimal", Version: version, Methods: []pluginsdk.Method{optimal{}}}
+func plugin() pluginsdk.Plugin { return optimal{}.plugin() }
+
+// plugin is the plugin serving opt.
+func (opt optimal) plugin() pluginsdk.Plugin {
+	return pluginsdk.Plugin{Name: "optimal", Version: version, Methods: []pluginsdk.Method{opt}}
 }

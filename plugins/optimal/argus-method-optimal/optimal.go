@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/internal/contract/wire"
+	"github.com/sdcengine/argus/plugins/hypercube/gh"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/singleton"
 	"github.com/sdcengine/argus/plugins/network/netflow"
@@ -15,7 +16,11 @@ import (
 )
 
 // optimal is the OPT method.
-type optimal struct{}
+type optimal struct {
+	// ghAudit is the scope of the audits of GH's start (test knob; zero:
+	// GH's default, which audits locally only on large tables).
+	ghAudit gh.AuditScope
+}
 
 // Parameter names.
 const (
@@ -81,7 +86,7 @@ func (optimal) Info() pluginsdk.MethodInfo {
 }
 
 // Protect solves the whole problem with the exact engine.
-func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+func (opt optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
 	start := time.Now()
 	p := req.Problem
 	n := p.NumCells()
@@ -113,7 +118,7 @@ func (optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.
 		in.CopyOnWrite()
 		virtual = addSingletonCells(p, in, singleton.RuleFrom(req.Params))
 	}
-	si, err := setStart(ctx, req, in, &opts, virtual)
+	si, err := opt.setStart(ctx, req, in, &opts, virtual)
 	if err != nil {
 		return nil, err
 	}
@@ -234,10 +239,10 @@ type startInfo struct {
 }
 
 // setStart runs the start method the parameters ask for on the problem
-// and sets the engine's options o for it (the start, its witnesses or the
-// primaries GH's audit proved, the local checks, the time limits); in is
+// and sets the engine's options o for it (the start, the start method's
+// witnesses, the primaries GH's audit proved, the local checks, the time limits); in is
 // the engine's instance, virtual the cells each singleton cell sums.
-func setStart(ctx context.Context, req *pluginsdk.Request, in *csp.Instance, o *csp.Options, virtual [][]int) (startInfo, error) {
+func (opt optimal) setStart(ctx context.Context, req *pluginsdk.Request, in *csp.Instance, o *csp.Options, virtual [][]int) (startInfo, error) {
 	p := req.Problem
 	n := p.NumCells()
 	var st startInfo
@@ -248,13 +253,16 @@ func setStart(ctx context.Context, req *pluginsdk.Request, in *csp.Instance, o *
 		if from == startNet {
 			var ws []netflow.Witness
 			start, ws, st.took, err = netStart(ctx, p, singletons, singleton.RuleFrom(req.Params))
-			o.StartWitnesses = startDeviations(ws, n, virtual)
+			o.StartWitnesses = startDeviations(netDeviations(ws), n, virtual)
 		} else {
 			ratio := -1.0 // derived by GH
 			if req.Params.Has(pGHRatio) {
 				ratio = req.Params.Float(pGHRatio)
 			}
-			start, st.audited, st.took, err = ghStart(ctx, p, o.TimeLimit, singletons, ratio, req.Limits.Threads)
+			var g ghResult
+			g, err = ghStart(ctx, p, ghOptions{limit: o.TimeLimit, singleton: singletons, ratio: ratio, threads: req.Limits.Threads, scope: opt.ghAudit})
+			start, st.audited, st.took = g.start, g.audited, g.took
+			o.StartWitnesses = startDeviations(witnessDeviations(g.witnesses, n), n, virtual)
 			o.LocalChecks = true
 			if st.audited != nil {
 				// Every primary; τ-Argus's singleton cells too when GH's
@@ -279,13 +287,14 @@ func setStart(ctx context.Context, req *pluginsdk.Request, in *csp.Instance, o *
 			o.Start = start
 			o.LPTimeLimit = startLPLimit(o.TimeLimit)
 			if o.TimeLimit > 0 {
+				// The engine gets all that is left. Primaries it takes
+				// on GH's audit's word (csp.Options.StartProven; rare,
+				// GH's witnesses prove them: none on t4.11³) end its
+				// search after the clean-up of the start, which takes
+				// a share of its time; their audit (betterOfStart)
+				// gets the rest.
 				o.TimeLimit = max(o.TimeLimit-st.took, time.Millisecond)
-				if o.StartProven != nil {
-					// The audit of the primaries the engine trusted
-					// GH's audit for gets a fifth of what is left.
-					o.TimeLimit -= o.TimeLimit / 5
-				}
-				st.auditDeadline = time.Now().Add(o.TimeLimit + o.TimeLimit/4)
+				st.auditDeadline = time.Now().Add(o.TimeLimit)
 			}
 		}
 	}

@@ -84,12 +84,20 @@ func netStart(ctx context.Context, p *pluginsdk.Problem, singletons bool, rule s
 	return start, ws, took, err
 }
 
-// startDeviations turns NET's witnesses over the n cells of the problem
-// into the engine's deviations, each extended to the virtual cells
-// (cell n+k sums the cells virtual[k]): a virtual cell moves by the sum of
-// its cells' moves.
-func startDeviations(ws []netflow.Witness, n int, virtual [][]int) []csp.Deviation {
-	if len(ws) == 0 {
+// netDeviations are NET's witnesses as deviations of the problem's cells.
+func netDeviations(ws []netflow.Witness) []csp.Deviation {
+	out := make([]csp.Deviation, len(ws))
+	for i, w := range ws {
+		out[i] = csp.Deviation{Cells: w.Cells, Dev: w.Dev}
+	}
+	return out
+}
+
+// startDeviations extends deviations ds of the n cells of the problem
+// (a start method's witnesses) to the virtual cells (cell n+k sums the
+// cells virtual[k]): a virtual cell moves by the sum of its cells' moves.
+func startDeviations(ds []csp.Deviation, n int, virtual [][]int) []csp.Deviation {
+	if len(ds) == 0 {
 		return nil
 	}
 	sums := map[int][]int32{} // cell → the virtual cells summing it
@@ -98,10 +106,10 @@ func startDeviations(ws []netflow.Witness, n int, virtual [][]int) []csp.Deviati
 			sums[c] = append(sums[c], int32(n+k))
 		}
 	}
-	out := make([]csp.Deviation, len(ws))
+	out := make([]csp.Deviation, len(ds))
 	moves := map[int32]float64{}
-	for i, w := range ws {
-		d := csp.Deviation{Cells: w.Cells, Dev: w.Dev}
+	for i, w := range ds {
+		d := w
 		clear(moves)
 		for k, c := range w.Cells {
 			for _, v := range sums[int(c)] {
@@ -119,39 +127,83 @@ func startDeviations(ws []netflow.Witness, n int, virtual [][]int) []csp.Deviati
 	return out
 }
 
-// ghStart runs GH on p (singleton protection as asked, the sliding ratio
-// given; negative: GH derives it) within a third of the engine's time
-// limit, with its audit and repair, and returns its suppressed cells and,
-// when GH's own audit found the pattern protected (OutcomeFeasible after
-// the repair), its statuses: the answer when the engine does not find a
+// witnessDeviations are a method's witnesses (GH's) as deviations of the
+// problem's cells; a witness naming a cell outside the problem's n cells,
+// or with cells and deltas of different lengths, is left out (the engine
+// checks the others).
+func witnessDeviations(ws []pluginsdk.Witness, n int) []csp.Deviation {
+	out := make([]csp.Deviation, 0, len(ws))
+	for _, w := range ws {
+		if len(w.Cells) != len(w.Deltas) || slices.ContainsFunc(w.Cells, func(c int) bool { return c < 0 || c >= n }) {
+			continue
+		}
+		d := csp.Deviation{Cells: make([]int32, len(w.Cells)), Dev: slices.Clone(w.Deltas)}
+		for k, c := range w.Cells {
+			d.Cells[k] = int32(c)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// ghOptions are the options of GH's start: its singleton protection, the
+// sliding ratio (negative: GH derives it), its threads, the engine's time
+// limit (GH gets a third) and the scope of its audits.
+type ghOptions struct {
+	limit     time.Duration
+	singleton bool
+	ratio     float64
+	threads   int
+	scope     gh.AuditScope
+}
+
+// ghStart runs GH on p as gs asks, with its audit and repair, and
+// returns its suppressed cells, its witnesses (pluginsdk.Result.Witnesses: the tables its certificate LPs
+// and local audits found, which prove primaries no small LP within the
+// pattern proves; the engine checks them by arithmetic) and, when GH's
+// own audit found the pattern protected (OutcomeFeasible after the
+// repair), its statuses: the answer when the engine does not find a
 // cheaper protected pattern in time (a pattern the engine checks within
 // minutes on a 117 649-cell table, where its own first pattern, and even
 // the check of an unrepaired start, took longer than the time limit). The
 // engine checks the pattern all the same and protects what it leaves
 // unprotected.
-func ghStart(ctx context.Context, p *pluginsdk.Problem, limit time.Duration, singleton bool, ratio float64, threads int) ([]bool, []cellstatus.Status, time.Duration, error) {
+func ghStart(ctx context.Context, p *pluginsdk.Problem, gs ghOptions) (ghResult, error) {
 	o := gh.DefaultOptions()
-	o.Singleton = singleton
-	o.Ratio = ratio
-	o.Threads = threads
-	if limit > 0 {
-		o.TimeLimit = limit / 3
+	o.Singleton = gs.singleton
+	o.Ratio = gs.ratio
+	o.Threads = gs.threads
+	o.AuditScope = gs.scope
+	if gs.limit > 0 {
+		o.TimeLimit = gs.limit / 3
 	}
-	var audited []cellstatus.Status
-	start, took, err := startPattern(ctx, p, func() ([]cellstatus.Status, error) {
+	var g ghResult
+	var err error
+	g.start, g.took, err = startPattern(ctx, p, func() ([]cellstatus.Status, error) {
 		res, err := gh.Protect(ctx, p, o)
 		if err != nil {
 			return nil, err
 		}
 		if res.Outcome == pluginsdk.OutcomeFeasible && res.Stats.Extra["audited"] == 1 && res.Stats.UnderProtectedAfter == 0 {
-			audited = res.Status
+			g.audited = res.Status
 		}
+		g.witnesses = res.Witnesses
 		return res.Status, nil
 	})
-	if start == nil {
-		audited = nil
+	if g.start == nil {
+		g.audited, g.witnesses = nil, nil
 	}
-	return start, audited, took, err
+	return g, err
+}
+
+// ghResult is what ghStart returns: GH's suppressed cells, its statuses
+// when its audit found the pattern protected (else nil), its witnesses and
+// the time it took.
+type ghResult struct {
+	start     []bool
+	audited   []cellstatus.Status
+	witnesses []pluginsdk.Witness
+	took      time.Duration
 }
 
 // startPattern runs protect and returns the cells its pattern suppresses

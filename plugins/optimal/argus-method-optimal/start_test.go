@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/plugins/hypercube/gh"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/csp/csptest"
 	"github.com/sdcengine/argus/pluginsdk"
@@ -177,5 +178,67 @@ func TestBetterOfStart(t *testing.T) {
 				t.Errorf("start returned %v (%q), want %v", why != "", why, c.wantStart)
 			}
 		})
+	}
+}
+
+// TestGHStartWitnesses: GH's witnesses (the tables its local audits
+// verified) reach the engine as start witnesses, extended to τ-Argus's
+// singleton cells, and prove requirements of the start by arithmetic (none
+// did before: the engine proved each again on its own LPs, or took it on
+// GH's audit's word); the pattern is audited clean. The table: 3-D, two
+// levels of hierarchy, GH's audits local (as on t4.11³, where GH's
+// default audits locally).
+func TestGHStartWitnesses(t *testing.T) {
+	d := csptest.Dim{-1, 0, 1, 1, 1, 0, 5, 5, 5, 0, 9, 9, 9}
+	p := csptest.HierTable(0, 0.1, d, d, d)
+	g, err := ghStart(t.Context(), p, ghOptions{singleton: true, ratio: -1, threads: 1, scope: gh.AuditLocal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.witnesses) == 0 || g.audited == nil {
+		t.Fatalf("GH: %d witnesses, audited %v; want some, audited", len(g.witnesses), g.audited != nil)
+	}
+	res, err := plugintest.Serve(t, optimal{ghAudit: gh.AuditLocal}.plugin()).Protect(t.Context(), pluginclient.Job{Method: "OPT", Problem: p,
+		Params: map[string]string{pStart: startGH, pMode: modeHeuristic}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := res.Stats.Extra
+	if x["start_witnessed"] == 0 || x["virtual_cells"] == 0 {
+		t.Errorf("%v requirements proven by GH's %d witnesses, %v singleton cells; want some of each", x["start_witnessed"], len(g.witnesses), x["virtual_cells"])
+	}
+	if rep := csptest.Audit(t, p, res.Status); len(rep.UnderProtected) > 0 {
+		t.Errorf("%d primaries under-protected", len(rep.UnderProtected))
+	}
+	t.Logf("%d GH witnesses, %v requirements proven by them, %v trusted, cost %g (start %g)", len(g.witnesses), x["start_witnessed"], x["trusted"], res.Stats.SuppressedCost, x["start_cost"])
+}
+
+// TestGHStartTimeSplit: with GH's audited start the engine gets all the
+// time GH left (the primaries it may take on GH's audit's word end its
+// search after the clean-up, and their audit gets the rest, until the
+// deadline that ends OPT's time), not four fifths of it as when such
+// primaries were common.
+func TestGHStartTimeSplit(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{4, 3, 3}, Seed: 3, PrimaryFraction: 0.1})
+	params, diags := pluginsdk.ValidateParams(optimal{}, map[string]string{pStart: startGH, pSingletons: "none"})
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	const limit = time.Minute
+	in := csp.FromProblem(p, p.Relations)
+	o := csp.Options{TimeLimit: limit}
+	begin := time.Now()
+	st, err := optimal{}.setStart(t.Context(), &pluginsdk.Request{Problem: p, Params: params}, in, &o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.audited == nil || o.StartProven == nil {
+		t.Fatalf("GH's start not audited (%v) or no primary marked proven (%v)", st.audited != nil, o.StartProven != nil)
+	}
+	if o.TimeLimit != limit-st.took {
+		t.Errorf("engine's limit %v, want the %v GH left of %v", o.TimeLimit, limit-st.took, limit)
+	}
+	if end := begin.Add(limit); st.auditDeadline.Before(end.Add(-time.Second)) || st.auditDeadline.After(end.Add(time.Second)) {
+		t.Errorf("audit deadline %v after the start, want %v", st.auditDeadline.Sub(begin), limit)
 	}
 }
