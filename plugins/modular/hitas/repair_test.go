@@ -45,6 +45,21 @@ func TestAuditTimeLimit(t *testing.T) {
 	}
 }
 
+// TestAfterRepairOptions: the audit after the repair judges the repair's
+// targets alone (the first audit proved the others, and suppressions only
+// add protection) in half the time left to the deadline.
+func TestAfterRepairOptions(t *testing.T) {
+	o := Options{Options: base.Options{Threads: 1}}
+	o.deadline = time.Now().Add(time.Hour)
+	ao := o.afterRepairOptions([]int{3, 7})
+	if ao.TimeLimit > 30*time.Minute || ao.TimeLimit < 29*time.Minute {
+		t.Errorf("time limit %v with an hour left, want half", ao.TimeLimit)
+	}
+	if !slices.Equal(ao.Cells, []int{3, 7}) {
+		t.Errorf("cells %v, want the targets", ao.Cells)
+	}
+}
+
 // TestUnverifiedByTimeLimit: primaries a timed-out audit left unverified
 // count as under-protected, the outcome is partial and the diagnostic names
 // the time limit.
