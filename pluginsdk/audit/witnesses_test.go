@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/sdcengine/argus/pluginsdk"
@@ -207,5 +208,67 @@ func requireSameVerdicts(t *testing.T, name string, got, want *Report) {
 		if got.Verdicts[i] != want.Verdicts[i] || got.Verdict[i] != want.Verdict[i] {
 			t.Errorf("%s: cell %d: verdict %v/%v, want %v/%v", name, i, got.Verdict[i], got.Verdicts[i], want.Verdict[i], want.Verdicts[i])
 		}
+	}
+}
+
+// TestOnWitnessCertificates: the tables of the hypercube certificates that
+// prove primaries reach the method through Options.OnWitness as an LP's
+// points do, so a method can hand every proof of its audits on to the
+// host's: the witnesses made of them (one per primary moved, as a method
+// returns them) prove, with the audit's own certificates off, every
+// primary the certificates proved. Before, OnWitness received the LPs'
+// points only: a primary proven by a certificate on the method's pattern
+// had no witness, and the host's certificate search on the final pattern
+// need not find one (GH on the 4-D table t3.5⁴ left 7 primaries to an
+// audit of the whole table that did not end in 10 minutes).
+func TestOnWitnessCertificates(t *testing.T) {
+	ctx := context.Background()
+	checked := 0
+	for _, f := range cubeFamilies(t) {
+		for _, mode := range []SingletonMode{SingletonsIgnore, SingletonsCollude} {
+			name := fmt.Sprintf("%s/singletons%d", f.name, mode)
+			var mu sync.Mutex
+			var ws []pluginsdk.Witness
+			o := Options{Threads: 2, Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: mode, LocalCells: -1}
+			o.OnWitness = func(cells []int, x []float64) {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, t := range cells {
+					if !f.st[t].IsPrimary() {
+						continue
+					}
+					w := pluginsdk.Witness{Cell: t}
+					for q, c := range cells {
+						if d := x[q] - f.p.Cells.Value[c]; d != 0 {
+							w.Cells, w.Deltas = append(w.Cells, c), append(w.Deltas, d)
+						}
+					}
+					if w.Move() != 0 {
+						ws = append(ws, w)
+					}
+				}
+			}
+			cube, err := Suppression(ctx, f.p, f.st, o)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if cube.Counts.Cube == 0 {
+				continue
+			}
+			checked++
+			o.OnWitness, o.Witnesses, o.noCube = nil, ws, true
+			with, err := Suppression(ctx, f.p, f.st, o)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			requireSameVerdicts(t, name, with, cube)
+			if with.Counts.Witness < cube.Counts.Cube {
+				t.Errorf("%s: the certificates proved %d primaries, the witnesses of the tables OnWitness received %d (of %d witnesses, %d rejected)",
+					name, cube.Counts.Cube, with.Counts.Witness, len(ws), with.Counts.WitnessRejected)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no certificate proved a primary: the test proves nothing")
 	}
 }
