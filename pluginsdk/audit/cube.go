@@ -274,10 +274,10 @@ func (cr *cubeResult) witness(v []float64, c cubeCert) {
 // whose audits prove a primary by a certificate (on its own pattern of
 // that moment) must be able to hand that proof on: the host's audit,
 // searching its certificates on the final pattern, need not find the
-// same one (GH's on the 4-D table t3.5⁴ proved 7 primaries so, which no
-// witness then showed the host). One of a colluding singleton moves the
-// singleton: the receiver tells (pluginsdk.Witness's check fixes it in
-// every other primary's problem).
+// same one (GH's audits on the 4-D table t3.5⁴ proved 2 primaries so
+// that the host's then left to its whole-table LPs). One of a colluding
+// singleton moves the singleton: a table of its own problems only
+// (Options.OnWitness).
 func (cs *cubeStage) forward(c cubeCert, sc *cubeScratch) {
 	f := cs.in.opts.onWitness
 	if f == nil {
