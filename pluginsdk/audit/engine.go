@@ -1146,6 +1146,11 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 				a.scan(k, x, k.shared())
 			}
 		}
+		// A colluding singleton's own optimum moves it, which every other
+		// problem fixes: no point of theirs, but its own witness.
+		if over && x != nil && a.opts.onOwn != nil {
+			a.opts.onOwn(k.cols, x)
+		}
 		k.mu.Unlock()
 		if !over && x != nil && !a.opts.noReuse && !a.opts.noCertify {
 			w.certifyBasis(k, res.ColValues, x)

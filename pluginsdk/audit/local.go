@@ -431,7 +431,7 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 	sub, subStatus, local := sb.build()
 	o := in.opts
 	o.Threads, o.Bounds, o.Tolerance, o.OnProgress, o.LocalCells, o.Scope = 1, BoundsAuto, in.tol, nil, -1, ScopeTable
-	o.Witnesses, o.OnWitness = nil, nil // cells of the whole table (cube.go, below)
+	o.Witnesses, o.OnWitness, o.onOwn = nil, nil, nil // cells of the whole table (cube.go, below)
 	// A local audit proves protection only: a large sub-problem's targets
 	// that its capped witness LPs leave open get no LPs of their own.
 	o.proofOnly = true
@@ -454,6 +454,15 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 		}
 		if in.opts.OnWitness != nil {
 			in.opts.OnWitness(cells, x)
+		}
+	}
+	if in.opts.onOwn != nil {
+		o.onOwn = func(cols []int, x []float64) {
+			cells := make([]int, len(cols))
+			for q, j := range cols {
+				cells[q] = sb.cells[j]
+			}
+			in.opts.onOwn(cells, x)
 		}
 	}
 	if o.TimeLimit > 0 {

@@ -146,12 +146,15 @@ type Options struct {
 	// show. Verdicts are the same with or without them.
 	Witnesses []pluginsdk.Witness
 	// OnWitness, if set, receives every feasible table the
-	// audit verified (its local proofs' and LPs' points): the cells of the
-	// sub-problem or component and their values there, every other cell
-	// at its true value. Such a table, less the true values, is a witness
+	// audit verified (its local proofs' and LPs' points, the tables of its
+	// hypercube certificates): the cells of the sub-problem, component or
+	// certificate and their values there, every other cell at its true
+	// value. Such a table, less the true values, is a witness
 	// (pluginsdk.Witness) of each primary it moves, which a method may
-	// return with its pattern. It may be called from several goroutines
-	// at once; cells and x must not be kept (copy them).
+	// return with its pattern; one that moves a colluding singleton
+	// (SingletonsCollude) is a table of that singleton's own problems
+	// only, a witness of it alone. It may be called from several
+	// goroutines at once; cells and x must not be kept (copy them).
 	OnWitness func(cells []int, x []float64)
 
 	// noDifferencing and noReuse switch off the shortcuts, for tests.
@@ -174,6 +177,11 @@ type Options struct {
 	// onWitness, if set, receives every verified feasible point of the
 	// base problems (cells, their values; local.go's certificates).
 	onWitness func(cells []int, x []float64)
+	// onOwn, if set, receives the verified optima of the colluding
+	// singletons' own attacker problems (engine.go's task), which move
+	// the singleton: tables of its problems only, never onWitness's.
+	// Suppression sets it to OnWitness.
+	onOwn func(cells []int, x []float64)
 }
 
 func (o *Options) hugeColumns() int {

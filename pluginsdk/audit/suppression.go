@@ -33,6 +33,9 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 	if opts.OnWitness != nil && opts.onWitness == nil {
 		opts.onWitness = opts.OnWitness
 	}
+	if opts.OnWitness != nil && opts.onOwn == nil {
+		opts.onOwn = opts.OnWitness
+	}
 	in, err := prepare(p, status, opts)
 	if err != nil {
 		return nil, err
