@@ -736,10 +736,10 @@ func (cs *cubeStage) checkRelation(k int, sc *cubeScratch) error {
 		res.add(coef[q] * z)
 	}
 	if math.Abs(ax.sum()) > in.tol {
-		return fmt.Errorf("%w: relation %d: A d = %g", errCertificate, k, ax.sum())
+		return fmt.Errorf("%w: relation %d: A d = %g", ErrUnbalanced, k, ax.sum())
 	}
 	if math.Abs(res.sum()) > in.tol {
-		return fmt.Errorf("%w: relation %d: the moved table is off by %g", errCertificate, k, res.sum())
+		return fmt.Errorf("%w: relation %d: the moved table is off by %g", ErrUnbalanced, k, res.sum())
 	}
 	return nil
 }
