@@ -206,6 +206,9 @@ func (a *attack) run(ctx context.Context) error {
 		return err
 	}
 	determined := a.difference(red)
+	if a.stopSetup() {
+		return nil
+	}
 	live := func(c int) bool { return a.free[c] && !determined[c] }
 	minRow := int32(2) // relations with one free cell were used by differencing
 	if a.opts.noDifferencing {
@@ -219,12 +222,30 @@ func (a *attack) run(ctx context.Context) error {
 		a.buildRows(k)
 	}
 	a.counts.Components = len(comps)
+	if a.stopSetup() {
+		return nil
+	}
 	a.settleOuter(comps, live, red, minRow)
 	a.witnessTruth(comps)
 	a.witnessScaled(comps)
+	if a.stopSetup() {
+		return nil
+	}
 	a.planTasks(comps)
 	a.setupDone = time.Now()
 	return a.solveComponents(ctx, comps)
+}
+
+// stopSetup reports whether Options.TimeLimit has passed during the
+// set-up, and then marks the attack timed out: what the set-up settled
+// stands, the other targets stay unknown (each step is seconds of CPU on
+// 10⁶ cells; run checks the clock between them).
+func (a *attack) stopSetup() bool {
+	if a.opts.TimeLimit <= 0 || time.Since(a.start) < a.opts.TimeLimit {
+		return false
+	}
+	a.timedOut = true
+	return true
 }
 
 // initResults sets the results before any solving: the value for the
@@ -1206,18 +1227,34 @@ func (w *worker) solveLimited(ctx context.Context) (*solver.Result, error) {
 	return w.solveWith(ctx, w.s)
 }
 
-// solveWith runs one solve of s under Options.LPTimeLimit (solveLimited).
+// solveWith runs one solve of s under Options.LPTimeLimit (solveLimited)
+// and Options.TimeLimit. The audit's limit is the solve's deadline: the
+// solver makes it HiGHS's time limit of the run, which HiGHS also checks
+// in presolve and crossover, where the cancellation at the limit
+// (solveContext) is not seen, so a large LP ran on past the audit's
+// limit. A solve stopped there returns errTimeLimit.
 func (w *worker) solveWith(ctx context.Context, s *solver.Solver) (*solver.Result, error) {
-	limit := w.a.opts.LPTimeLimit
-	if limit <= 0 {
-		return s.Solve(ctx)
+	dctx := ctx
+	if limit := w.a.opts.TimeLimit; limit > 0 {
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithDeadline(ctx, w.a.start.Add(limit))
+		defer cancel()
 	}
-	lctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	t := time.AfterFunc(limit, cancel)
-	defer t.Stop()
+	lctx := dctx
+	if limit := w.a.opts.LPTimeLimit; limit > 0 {
+		var cancel context.CancelCauseFunc
+		lctx, cancel = context.WithCancelCause(dctx)
+		defer cancel(nil)
+		t := time.AfterFunc(limit, func() { cancel(errLPTimeLimit) })
+		defer t.Stop()
+	}
 	res, err := s.Solve(lctx)
-	if err != nil && ctx.Err() == nil && lctx.Err() != nil {
+	switch {
+	case err == nil || ctx.Err() != nil:
+		return res, err
+	case dctx.Err() != nil:
+		return nil, fmt.Errorf("audit: %w", errTimeLimit)
+	case errors.Is(context.Cause(lctx), errLPTimeLimit):
 		if res == nil { // stopped before it started
 			res = &solver.Result{Status: solver.StatusInterrupted, SolverStatus: "LP time limit"}
 		}
@@ -1225,6 +1262,9 @@ func (w *worker) solveWith(ctx context.Context, s *solver.Solver) (*solver.Resul
 	}
 	return res, err
 }
+
+// errLPTimeLimit is the cause with which Options.LPTimeLimit stops a solve.
+var errLPTimeLimit = errors.New("LP time limit")
 
 // scan settles the directions of cells that sit at an outer bound in a
 // feasible point of the component's base problems, and in verdict mode
