@@ -1234,8 +1234,9 @@ func (w *worker) solveLimited(ctx context.Context) (*solver.Result, error) {
 // (solveContext) is not seen, so a large LP ran on past the audit's
 // limit. A solve stopped there returns errTimeLimit.
 func (w *worker) solveWith(ctx context.Context, s *solver.Solver) (*solver.Result, error) {
-	dctx := ctx
-	if limit := w.a.opts.TimeLimit; limit > 0 {
+	dctx, limited := ctx, w.a.opts.TimeLimit > 0
+	if limited {
+		limit := w.a.opts.TimeLimit
 		var cancel context.CancelFunc
 		dctx, cancel = context.WithDeadline(ctx, w.a.start.Add(limit))
 		defer cancel()
@@ -1252,7 +1253,8 @@ func (w *worker) solveWith(ctx context.Context, s *solver.Solver) (*solver.Resul
 	switch {
 	case err == nil || ctx.Err() != nil:
 		return res, err
-	case dctx.Err() != nil:
+	case limited && (dctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)):
+		// HiGHS's clock may reach the limit before the context's timer.
 		return nil, fmt.Errorf("audit: %w", errTimeLimit)
 	case errors.Is(context.Cause(lctx), errLPTimeLimit):
 		if res == nil { // stopped before it started

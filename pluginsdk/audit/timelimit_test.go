@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/plugintest"
 	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
@@ -84,6 +85,26 @@ func TestSolveAfterLimit(t *testing.T) {
 		w.a.opts.TimeLimit = time.Hour
 		if res, err := w.solveWith(context.Background(), s); err != nil || res.Status != solver.StatusOptimal || res.Objective != 12 {
 			t.Errorf("LP limit %v: within the limit: %+v, %v", lp, res, err)
+		}
+	}
+}
+
+// TestLimitDuringSolves: a time limit that passes during the LPs gives a
+// report, never an error, whichever clock sees the limit first (the
+// solver's own time limit, from the solve's deadline, may stop a solve
+// before the context's timer fires: the solve then returned "context
+// deadline exceeded", and GH's round failed with it). Limits spread over
+// the audit's LPs, local sub-problems and the whole table's.
+func TestLimitDuringSolves(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{14, 14, 14}, Seed: 5, PrimaryFraction: 0.06, ProtectionPct: 20})
+	st := randomStatuses(p, 0.5, 5)
+	for _, scope := range []Scope{ScopeTable, ScopeLocal} {
+		for ms := 5; ms <= 400; ms += 15 {
+			o := Options{Threads: 2, Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: SingletonsCollude, Scope: scope,
+				TimeLimit: time.Duration(ms) * time.Millisecond, noCube: true}
+			if _, err := Suppression(context.Background(), p, st, o); err != nil {
+				t.Errorf("scope %d, limit %d ms: %v", scope, ms, err)
+			}
 		}
 	}
 }
