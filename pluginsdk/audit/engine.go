@@ -817,14 +817,26 @@ type worker struct {
 	wideLo, wideHi float64
 	// tab holds the buffers of the basis certificates (tableau.go).
 	tab *tableau
+	// running is a solver left running at the audit's time limit
+	// (solveWith): it is closed when its run ends, never waited for.
+	running *solver.Solver
 }
 
 func (w *worker) close() {
 	w.tab = nil
 	if w.s != nil {
-		_ = w.s.Close()
+		w.release(w.s)
 		w.s = nil
 	}
+}
+
+// release closes s, in the background when it was left running.
+func (w *worker) release(s *solver.Solver) {
+	if s == w.running {
+		go s.Close() // Close waits for the run to end
+		return
+	}
+	_ = s.Close()
 }
 
 func (w *worker) loop(ctx context.Context, sch *scheduler) error {
@@ -1249,8 +1261,10 @@ func (w *worker) solveWith(ctx context.Context, s *solver.Solver) (*solver.Resul
 		t := time.AfterFunc(limit, func() { cancel(errLPTimeLimit) })
 		defer t.Stop()
 	}
-	res, err := s.Solve(lctx)
+	res, err := w.run(lctx, dctx, s)
 	switch {
+	case errors.Is(err, errTimeLimit):
+		return nil, err
 	case err == nil || ctx.Err() != nil:
 		return res, err
 	case limited && (dctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)):
@@ -1263,6 +1277,41 @@ func (w *worker) solveWith(ctx context.Context, s *solver.Solver) (*solver.Resul
 		return res, nil // the LP's own limit
 	}
 	return res, err
+}
+
+// abandonAfter is how long after the audit's time limit a solve that has
+// not stopped is left running (solveWith).
+const abandonAfter = time.Second
+
+// run solves s under ctx; when dctx, the audit's time limit, has a
+// deadline and the solve has not ended abandonAfter past it, the solve is
+// left running (w.running) and errTimeLimit returned. HiGHS sees neither
+// the deadline nor the interrupt in some phases of a large LP: the capped
+// witness LP of t4.24³'s whole-table component (200 000 columns) ran 64 s
+// past a 2-min limit, which ran the audit plugin past the host's deadline.
+func (w *worker) run(ctx, dctx context.Context, s *solver.Solver) (*solver.Result, error) {
+	deadline, ok := dctx.Deadline()
+	if !ok {
+		return s.Solve(ctx)
+	}
+	type outcome struct {
+		res *solver.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := s.Solve(ctx)
+		done <- outcome{res, err}
+	}()
+	t := time.NewTimer(time.Until(deadline) + abandonAfter)
+	defer t.Stop()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-t.C:
+		w.running = s
+		return nil, fmt.Errorf("audit: solve left running at the limit: %w", errTimeLimit)
+	}
 }
 
 // errLPTimeLimit is the cause with which Options.LPTimeLimit stops a solve.
