@@ -122,7 +122,10 @@ type Options struct {
 	// audited cell whose bounds are not both proven gets NaN bounds and the
 	// verdict Unknown (a primary: unverified, never protected), and
 	// Report.TimedOut is set. Unlike a cancelled context, which makes the
-	// audit return an error, the time limit gives a report.
+	// audit return an error, the time limit gives a report. Nothing starts
+	// after it (no stage of local proofs, no set-up of the whole table's
+	// attack), and it is every LP's deadline, which HiGHS checks in every
+	// phase of a solve: the audit ends within moments of its limit.
 	TimeLimit time.Duration
 	// OnProgress, if set, receives progress reports (at most about ten a
 	// second, and a last one at the end) from the auditing goroutines, one
