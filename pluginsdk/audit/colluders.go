@@ -2,13 +2,15 @@ package audit
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/sdcengine/argus/pluginsdk"
-
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // ownCells marks the hidden single-respondent primaries that do not collude
@@ -170,7 +172,18 @@ func (in *input) releaseInsiders(ctx context.Context, r *Report, start time.Time
 		}
 		g.targets = append(g.targets, t)
 	}
-	for _, g := range groups {
+	for q, g := range groups {
+		if in.outOfTime(start) {
+			// Each group is an attack on the whole table: none starts
+			// after the limit. Their targets are unverified, not
+			// under-protected (their insiders were not released).
+			var left []int
+			for _, g := range groups[q:] {
+				left = append(left, g.targets...)
+			}
+			unverify(r, left)
+			return nil
+		}
 		sub := *in
 		sub.released = g.released
 		sub.opts.Cells = g.targets
@@ -187,6 +200,20 @@ func (in *input) releaseInsiders(ctx context.Context, r *Report, start time.Time
 		mergeVerdicts(r, rr, g.targets)
 	}
 	return nil
+}
+
+// unverify turns the primaries targets of r (all under-protected there)
+// into unverified ones: the time limit stopped their audit.
+func unverify(r *Report, targets []int) {
+	n := len(r.Verdict)
+	rr := &Report{Lower: make([]float64, n), Upper: make([]float64, n), Verdict: make([]Verdict, n), Verdicts: make([]verdict.Verdict, n), TimedOut: true}
+	for _, t := range targets {
+		rr.Lower[t], rr.Upper[t] = math.NaN(), math.NaN()
+		rr.Verdict[t], rr.Verdicts[t] = VerdictUnknown, verdict.Verdict{Kind: verdict.Unverified, Reason: verdict.Unsolved}
+	}
+	rr.Diagnostics = []pluginsdk.Diagnostic{{Severity: pluginsdk.SeverityWarning, Code: "audit.time_limit",
+		Summary: fmt.Sprintf("the audit stopped at its time limit before it released the insiders of %d primaries: they are unverified", len(targets)), Cells: targets}}
+	mergeVerdicts(r, rr, targets)
 }
 
 // mergeVerdicts replaces the verdicts of the primaries targets in r (all

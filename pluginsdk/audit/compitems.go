@@ -443,7 +443,7 @@ func (a *attack) prepareLarge(ctx context.Context, comps []*component) error {
 		switch {
 		case outer.Err() != nil:
 			return fmt.Errorf("audit: %w", context.Cause(outer))
-		case errors.Is(context.Cause(ctx), errTimeLimit):
+		case errors.Is(context.Cause(ctx), errTimeLimit) || errors.Is(err, errTimeLimit):
 			a.timedOut = true
 			k.closed = true
 		case err != nil:

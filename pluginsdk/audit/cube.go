@@ -211,6 +211,7 @@ func (in *input) proveByCubes(ctx context.Context, only []bool, start time.Time)
 						if !cs.fixed[t] {
 							res.witness(in.p.Cells.Value, cert)
 						}
+						cs.forward(cert, sc)
 					}
 				}
 			}
@@ -267,6 +268,35 @@ func (cr *cubeResult) witness(v []float64, c cubeCert) {
 	}
 }
 
+// forward passes the two tables of a checked certificate to the
+// audit's onWitness (Options.OnWitness), if set: like an LP's points,
+// they are feasible tables a method may return as witnesses. A method
+// whose audits prove a primary by a certificate (on its own pattern of
+// that moment) must be able to hand that proof on: the host's audit,
+// searching its certificates on the final pattern, need not find the
+// same one (GH's audits on the 4-D table t3.5⁴ proved 2 primaries so
+// that the host's then left to its whole-table LPs). One of a colluding
+// singleton moves the singleton: a table of its own problems only
+// (Options.OnWitness).
+func (cs *cubeStage) forward(c cubeCert, sc *cubeScratch) {
+	f := cs.in.opts.onWitness
+	if f == nil {
+		return
+	}
+	v := cs.in.p.Cells.Value
+	for _, t := range []struct {
+		cells []int
+		signs []int8
+		step  float64
+	}{{c.upCells, c.upSigns, c.up}, {c.downCells, c.downSigns, -c.down}} {
+		sc.x = sc.x[:0]
+		for k, cell := range t.cells {
+			sc.x = append(sc.x, v[cell]+t.step*float64(t.signs[k]))
+		}
+		f(t.cells, sc.x)
+	}
+}
+
 // see records that a checked table gives cell the value z (under mu).
 func (cr *cubeResult) see(cell int, z float64) {
 	cr.seenLo[cell], cr.seenHi[cell] = math.Min(cr.seenLo[cell], z), math.Max(cr.seenHi[cell], z)
@@ -306,10 +336,12 @@ type cubeScratch struct {
 	cands [][]cubeCand
 	ranks []int
 	// delta is the change vector being checked, per cell; relSeen marks
-	// the relations checked; deltas is room for a certificate's vector.
+	// the relations checked; deltas is room for a certificate's vector,
+	// x for one of its tables (forward).
 	delta   map[int]float64
 	relSeen map[int32]bool
 	deltas  []float64
+	x       []float64
 }
 
 func newCubeScratch() *cubeScratch {
@@ -704,10 +736,10 @@ func (cs *cubeStage) checkRelation(k int, sc *cubeScratch) error {
 		res.add(coef[q] * z)
 	}
 	if math.Abs(ax.sum()) > in.tol {
-		return fmt.Errorf("%w: relation %d: A d = %g", errCertificate, k, ax.sum())
+		return fmt.Errorf("%w: relation %d: A d = %g", ErrUnbalanced, k, ax.sum())
 	}
 	if math.Abs(res.sum()) > in.tol {
-		return fmt.Errorf("%w: relation %d: the moved table is off by %g", errCertificate, k, res.sum())
+		return fmt.Errorf("%w: relation %d: the moved table is off by %g", ErrUnbalanced, k, res.sum())
 	}
 	return nil
 }

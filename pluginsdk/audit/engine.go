@@ -206,6 +206,9 @@ func (a *attack) run(ctx context.Context) error {
 		return err
 	}
 	determined := a.difference(red)
+	if a.stopSetup() {
+		return nil
+	}
 	live := func(c int) bool { return a.free[c] && !determined[c] }
 	minRow := int32(2) // relations with one free cell were used by differencing
 	if a.opts.noDifferencing {
@@ -219,12 +222,30 @@ func (a *attack) run(ctx context.Context) error {
 		a.buildRows(k)
 	}
 	a.counts.Components = len(comps)
+	if a.stopSetup() {
+		return nil
+	}
 	a.settleOuter(comps, live, red, minRow)
 	a.witnessTruth(comps)
 	a.witnessScaled(comps)
+	if a.stopSetup() {
+		return nil
+	}
 	a.planTasks(comps)
 	a.setupDone = time.Now()
 	return a.solveComponents(ctx, comps)
+}
+
+// stopSetup reports whether Options.TimeLimit has passed during the
+// set-up, and then marks the attack timed out: what the set-up settled
+// stands, the other targets stay unknown (each step is seconds of CPU on
+// 10⁶ cells; run checks the clock between them).
+func (a *attack) stopSetup() bool {
+	if a.opts.TimeLimit <= 0 || time.Since(a.start) < a.opts.TimeLimit {
+		return false
+	}
+	a.timedOut = true
+	return true
 }
 
 // initResults sets the results before any solving: the value for the
@@ -796,14 +817,26 @@ type worker struct {
 	wideLo, wideHi float64
 	// tab holds the buffers of the basis certificates (tableau.go).
 	tab *tableau
+	// running is a solver left running at the audit's time limit
+	// (solveWith): it is closed when its run ends, never waited for.
+	running *solver.Solver
 }
 
 func (w *worker) close() {
 	w.tab = nil
 	if w.s != nil {
-		_ = w.s.Close()
+		w.release(w.s)
 		w.s = nil
 	}
+}
+
+// release closes s, in the background when it was left running.
+func (w *worker) release(s *solver.Solver) {
+	if s == w.running {
+		go s.Close() // Close waits for the run to end
+		return
+	}
+	_ = s.Close()
 }
 
 func (w *worker) loop(ctx context.Context, sch *scheduler) error {
@@ -1146,6 +1179,11 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 				a.scan(k, x, k.shared())
 			}
 		}
+		// A colluding singleton's own optimum moves it, which every other
+		// problem fixes: no point of theirs, but its own witness.
+		if over && x != nil && a.opts.onOwn != nil {
+			a.opts.onOwn(k.cols, x)
+		}
 		k.mu.Unlock()
 		if !over && x != nil && !a.opts.noReuse && !a.opts.noCertify {
 			w.certifyBasis(k, res.ColValues, x)
@@ -1206,18 +1244,38 @@ func (w *worker) solveLimited(ctx context.Context) (*solver.Result, error) {
 	return w.solveWith(ctx, w.s)
 }
 
-// solveWith runs one solve of s under Options.LPTimeLimit (solveLimited).
+// solveWith runs one solve of s under Options.LPTimeLimit (solveLimited)
+// and Options.TimeLimit. The audit's limit is the solve's deadline: the
+// solver makes it HiGHS's time limit of the run, which HiGHS also checks
+// in presolve and crossover, where the cancellation at the limit
+// (solveContext) is not seen, so a large LP ran on past the audit's
+// limit. A solve stopped there returns errTimeLimit.
 func (w *worker) solveWith(ctx context.Context, s *solver.Solver) (*solver.Result, error) {
-	limit := w.a.opts.LPTimeLimit
-	if limit <= 0 {
-		return s.Solve(ctx)
+	dctx, limited := ctx, w.a.opts.TimeLimit > 0
+	if limited {
+		limit := w.a.opts.TimeLimit
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithDeadline(ctx, w.a.start.Add(limit))
+		defer cancel()
 	}
-	lctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	t := time.AfterFunc(limit, cancel)
-	defer t.Stop()
-	res, err := s.Solve(lctx)
-	if err != nil && ctx.Err() == nil && lctx.Err() != nil {
+	lctx := dctx
+	if limit := w.a.opts.LPTimeLimit; limit > 0 {
+		var cancel context.CancelCauseFunc
+		lctx, cancel = context.WithCancelCause(dctx)
+		defer cancel(nil)
+		t := time.AfterFunc(limit, func() { cancel(errLPTimeLimit) })
+		defer t.Stop()
+	}
+	res, err := w.run(lctx, dctx, s)
+	switch {
+	case errors.Is(err, errTimeLimit):
+		return nil, err
+	case err == nil || ctx.Err() != nil:
+		return res, err
+	case limited && (dctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)):
+		// HiGHS's clock may reach the limit before the context's timer.
+		return nil, fmt.Errorf("audit: %w", errTimeLimit)
+	case errors.Is(context.Cause(lctx), errLPTimeLimit):
 		if res == nil { // stopped before it started
 			res = &solver.Result{Status: solver.StatusInterrupted, SolverStatus: "LP time limit"}
 		}
@@ -1225,6 +1283,44 @@ func (w *worker) solveWith(ctx context.Context, s *solver.Solver) (*solver.Resul
 	}
 	return res, err
 }
+
+// abandonAfter is how long after the audit's time limit a solve that has
+// not stopped is left running (solveWith).
+const abandonAfter = time.Second
+
+// run solves s under ctx; when dctx, the audit's time limit, has a
+// deadline and the solve has not ended abandonAfter past it, the solve is
+// left running (w.running) and errTimeLimit returned. HiGHS sees neither
+// the deadline nor the interrupt in some phases of a large LP: the capped
+// witness LP of t4.24³'s whole-table component (200 000 columns) ran 64 s
+// past a 2-min limit, which ran the audit plugin past the host's deadline.
+func (w *worker) run(ctx, dctx context.Context, s *solver.Solver) (*solver.Result, error) {
+	deadline, ok := dctx.Deadline()
+	if !ok {
+		return s.Solve(ctx)
+	}
+	type outcome struct {
+		res *solver.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := s.Solve(ctx)
+		done <- outcome{res, err}
+	}()
+	t := time.NewTimer(time.Until(deadline) + abandonAfter)
+	defer t.Stop()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-t.C:
+		w.running = s
+		return nil, fmt.Errorf("audit: solve left running at the limit: %w", errTimeLimit)
+	}
+}
+
+// errLPTimeLimit is the cause with which Options.LPTimeLimit stops a solve.
+var errLPTimeLimit = errors.New("LP time limit")
 
 // scan settles the directions of cells that sit at an outer bound in a
 // feasible point of the component's base problems, and in verdict mode

@@ -122,7 +122,10 @@ type Options struct {
 	// audited cell whose bounds are not both proven gets NaN bounds and the
 	// verdict Unknown (a primary: unverified, never protected), and
 	// Report.TimedOut is set. Unlike a cancelled context, which makes the
-	// audit return an error, the time limit gives a report.
+	// audit return an error, the time limit gives a report. Nothing starts
+	// after it (no stage of local proofs, no set-up of the whole table's
+	// attack), and it is every LP's deadline, which HiGHS checks in every
+	// phase of a solve: the audit ends within moments of its limit.
 	TimeLimit time.Duration
 	// OnProgress, if set, receives progress reports (at most about ten a
 	// second, and a last one at the end) from the auditing goroutines, one
@@ -146,12 +149,15 @@ type Options struct {
 	// show. Verdicts are the same with or without them.
 	Witnesses []pluginsdk.Witness
 	// OnWitness, if set, receives every feasible table the
-	// audit verified (its local proofs' and LPs' points): the cells of the
-	// sub-problem or component and their values there, every other cell
-	// at its true value. Such a table, less the true values, is a witness
+	// audit verified (its local proofs' and LPs' points, the tables of its
+	// hypercube certificates): the cells of the sub-problem, component or
+	// certificate and their values there, every other cell at its true
+	// value. Such a table, less the true values, is a witness
 	// (pluginsdk.Witness) of each primary it moves, which a method may
-	// return with its pattern. It may be called from several goroutines
-	// at once; cells and x must not be kept (copy them).
+	// return with its pattern; one that moves a colluding singleton
+	// (SingletonsCollude) is a table of that singleton's own problems
+	// only, a witness of it alone. It may be called from several
+	// goroutines at once; cells and x must not be kept (copy them).
 	OnWitness func(cells []int, x []float64)
 
 	// noDifferencing and noReuse switch off the shortcuts, for tests.
@@ -174,6 +180,11 @@ type Options struct {
 	// onWitness, if set, receives every verified feasible point of the
 	// base problems (cells, their values; local.go's certificates).
 	onWitness func(cells []int, x []float64)
+	// onOwn, if set, receives the verified optima of the colluding
+	// singletons' own attacker problems (engine.go's task), which move
+	// the singleton: tables of its problems only, never onWitness's.
+	// Suppression sets it to OnWitness.
+	onOwn func(cells []int, x []float64)
 }
 
 func (o *Options) hugeColumns() int {

@@ -146,7 +146,7 @@ func (w *worker) capRound(ctx context.Context, k *component, open []int, need []
 	if err != nil {
 		return 0, fmt.Errorf("audit: component of %d cells: %w", nc, err)
 	}
-	defer s.Close()
+	defer w.release(s)
 	res, err := w.solveWith(ctx, s)
 	if err != nil {
 		if ctx.Err() != nil {

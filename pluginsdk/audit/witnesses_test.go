@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/sdcengine/argus/pluginsdk"
@@ -207,5 +208,98 @@ func requireSameVerdicts(t *testing.T, name string, got, want *Report) {
 		if got.Verdicts[i] != want.Verdicts[i] || got.Verdict[i] != want.Verdict[i] {
 			t.Errorf("%s: cell %d: verdict %v/%v, want %v/%v", name, i, got.Verdict[i], got.Verdicts[i], want.Verdict[i], want.Verdicts[i])
 		}
+	}
+}
+
+// TestOnWitnessProves: every table with which the audit proves a primary
+// reaches the method through Options.OnWitness, so a method can hand
+// every proof of its audits on to the host's: the witnesses made of them
+// (as a method returns them: one per primary moved, or of the colluding
+// singleton a table moves) prove, with the audit's own certificates off
+// and no LP, every primary the audit proved. Before, OnWitness received
+// neither the tables of the hypercube certificates nor the optima of a
+// colluding singleton's own problems: GH proved primaries of the 4-D
+// table t3.5⁴ so, sent no witness of them, and the host's audit left 7
+// to the whole table, which did not end in 10 minutes.
+func TestOnWitnessProves(t *testing.T) {
+	ctx := context.Background()
+	cube, own, local := 0, 0, 0
+	for _, f := range cubeFamilies(t) {
+		for _, tc := range []struct {
+			mode  SingletonMode
+			local int
+		}{{SingletonsIgnore, -1}, {SingletonsCollude, -1}, {SingletonsCollude, 2}} {
+			mode := tc.mode
+			name := fmt.Sprintf("%s/singletons%d/local%d", f.name, mode, tc.local)
+			in, err := prepare(f.p, f.st, Options{Singletons: mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			colluder := map[int]bool{}
+			if mode == SingletonsCollude {
+				for _, c := range in.colluders() {
+					colluder[c] = true
+				}
+			}
+			var mu sync.Mutex
+			var ws []pluginsdk.Witness
+			// The local proofs' sub-problems with the certificates off.
+			o := Options{Threads: 2, Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: mode, LocalCells: tc.local, noCube: tc.local > 0}
+			o.OnWitness = func(cells []int, x []float64) {
+				mu.Lock()
+				defer mu.Unlock()
+				var w pluginsdk.Witness
+				var moved []int
+				for q, c := range cells {
+					if d := x[q] - f.p.Cells.Value[c]; d != 0 {
+						w.Cells, w.Deltas = append(w.Cells, c), append(w.Deltas, d)
+						if colluder[c] {
+							moved = append(moved, c)
+						}
+					}
+				}
+				if len(moved) == 1 {
+					own++
+					w.Cell = moved[0]
+					ws = append(ws, w)
+					return
+				}
+				for _, c := range w.Cells {
+					if f.st[c].IsPrimary() {
+						w.Cell = c
+						ws = append(ws, w)
+					}
+				}
+			}
+			first, err := Suppression(ctx, f.p, f.st, o)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			cube += first.Counts.Cube
+			if tc.local > 0 {
+				local += first.Counts.Local
+			}
+			o.OnWitness, o.Witnesses, o.noCube, o.LocalCells = nil, ws, true, -1
+			o.Cells = nil
+			for c, v := range first.Verdict {
+				if v == VerdictProtected && f.st[c].IsPrimary() {
+					o.Cells = append(o.Cells, c)
+				}
+			}
+			if len(o.Cells) == 0 {
+				continue
+			}
+			with, err := Suppression(ctx, f.p, f.st, o)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if with.Counts.Witness != len(o.Cells) || with.Counts.LPs != 0 {
+				t.Errorf("%s: the audit proved %d primaries (%d by certificates), the witnesses of the tables OnWitness received %d (of %d witnesses, %d rejected; %d LPs left)",
+					name, len(o.Cells), first.Counts.Cube, with.Counts.Witness, len(ws), with.Counts.WitnessRejected, with.Counts.LPs)
+			}
+		}
+	}
+	if cube == 0 || own == 0 || local == 0 {
+		t.Fatalf("%d primaries proven by certificates, %d by local proofs, %d tables of colluding singletons' own problems: the test proves nothing", cube, local, own)
 	}
 }

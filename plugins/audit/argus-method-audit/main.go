@@ -102,9 +102,7 @@ func (method) Info() pluginsdk.MethodInfo {
 
 func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
 	p := req.Problem
-	// The time limit gives a report: what is not proven by then is
-	// unverified (outcome "time limit"), never protected.
-	opts := audit.Options{Threads: req.Limits.Threads, TimeLimit: req.Limits.TimeLimit, Witnesses: req.Witnesses}
+	opts := optionsOf(ctx, req)
 	switch req.Params.String("bounds") {
 	case "tauargus":
 		opts.Bounds = audit.BoundsTauArgus
@@ -188,6 +186,19 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		colludingResult(res, check)
 	}
 	return res, nil
+}
+
+// optionsOf returns the audit's options for req before its parameters:
+// threads, witnesses and the time limit. The time limit gives a report:
+// what is not proven by then is unverified (outcome "time limit"), never
+// protected. It is the job's soft limit shortened to end before ctx's
+// deadline, the host's, with a margin to send the result
+// (pluginsdk.Limits.SolveTime): counted from the audit's own start, after
+// a 10⁶-cell problem and its witnesses were received, the soft limit left
+// the result to be sent after the host's deadline, which came a tenth of
+// the time left after the limit, and the job ended in an error.
+func optionsOf(ctx context.Context, req *pluginsdk.Request) audit.Options {
+	return audit.Options{Threads: req.Limits.Threads, TimeLimit: req.Limits.SolveTime(ctx, 0), Witnesses: req.Witnesses}
 }
 
 // colludingResult adds to res the check against the single-respondent

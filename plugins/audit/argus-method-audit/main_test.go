@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -456,5 +457,23 @@ func TestCubeFigures(t *testing.T) {
 		if !ok || (n > 0) != tc.some {
 			t.Errorf("%v: figure %s = %v (present %v), want some: %v", tc.params, tc.figure, n, ok, tc.some)
 		}
+	}
+}
+
+// TestLimitBeforeDeadline: the host's deadline reaches the plugin as its
+// context's, a tenth of the time left after the soft limit it sends; the
+// audit's own limit, counted from its start (after the problem and the
+// witnesses were received), ends before that deadline with a margin to
+// send the result. Without a deadline it is the job's soft limit.
+func TestLimitBeforeDeadline(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	time.Sleep(10 * time.Millisecond) // the request's decoding
+	o := optionsOf(ctx, &pluginsdk.Request{Limits: pluginsdk.Limits{TimeLimit: time.Minute}})
+	if dl, _ := ctx.Deadline(); o.TimeLimit <= 0 || time.Now().Add(o.TimeLimit).After(dl.Add(-time.Minute/20)) {
+		t.Errorf("audit limit %v ends %v before the deadline 1 min away, want a margin of at least 3 s", o.TimeLimit, time.Until(dl)-o.TimeLimit)
+	}
+	if o := optionsOf(context.Background(), &pluginsdk.Request{Limits: pluginsdk.Limits{TimeLimit: time.Hour}}); o.TimeLimit != time.Hour {
+		t.Errorf("audit limit %v without a deadline, want the job's 1h", o.TimeLimit)
 	}
 }

@@ -236,9 +236,10 @@ func certWitness(t int, d float64, region []int, cols []float64) pluginsdk.Witne
 }
 
 // keepPoint records a feasible table a local audit verified (cells, their
-// values x; every other cell at its value) as a witness when it moves a
-// hidden primary by a protection level in a direction no kept table
-// covers yet (audit.Options.OnWitness). One table is kept once, for the
+// values x; every other cell at its value: an LP's point, a hypercube
+// certificate's table, a colluding singleton's own optimum) as a witness
+// when it moves a hidden primary by a protection level in a direction no
+// kept table covers yet (audit.Options.OnWitness). One table is kept once, for the
 // first such primary: the host's audit reads a checked witness as a
 // feasible table for every cell it moves. A table that moves a colluding
 // singleton (singleton protection) is one of that singleton's own

@@ -2,22 +2,22 @@ package csp
 
 import (
 	"cmp"
-	"math"
+	"errors"
 	"slices"
 
 	"github.com/sdcengine/argus/internal/contract/wire"
-	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
-	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // Witnesses for the host's audit (pluginsdk.Witness, contract 1.6). The
 // engine's witnesses (Solution.Witnesses) are moves of its instance: of
 // the whole problem for OPT, of one sub-table for MOD, whose relations are
 // only those of the sub-table. WholeWitnesses keeps those that are moves
-// of the whole problem under its final pattern, by the arithmetic the
-// audit does (pluginsdk/audit's certificate check): every moved cell
+// of the whole problem under its final pattern, by the audit's own check
+// (audit.WitnessCheck, the arithmetic the host's audit checks witnesses
+// with): every moved cell
 // suppressed, within its a-priori bounds, every relation of the problem
 // that a moved cell is in balanced. A sub-table's move that changes a
 // cell of a relation outside the sub-table (a margin that is a child in a
@@ -77,11 +77,25 @@ func MapWitnesses(ws []Witness, local []int, n int) []pluginsdk.Witness {
 // WholeWitnesses returns the witnesses of ws that are moves of the whole
 // problem p (relations rel) under the statuses status, the smallest first,
 // each only when the ones kept before do not move its cell as far in its
-// direction, within the wire's budget for p (wire.WitnessBudget).
+// direction, within the wire's budget for p (wire.WitnessBudget). rel are
+// p's relations (ProblemRelations), which the check then need not build
+// again. When p is not a valid audit input every witness is rejected: the
+// audit would accept none.
 func WholeWitnesses(p *pluginsdk.Problem, rel pluginsdk.Relations, status []cellstatus.Status, ws []pluginsdk.Witness) ([]pluginsdk.Witness, WitnessCounts) {
 	var cnt WitnessCounts
 	n := p.NumCells()
-	chk := newWholeCheck(p, rel, status)
+	if status == nil {
+		status = p.Cells.Status
+	}
+	q := *p // the audit's relations are rel, not built again
+	if q.Relations.Len() == 0 {
+		q.Relations = rel
+	}
+	chk, err := audit.NewWitnessCheck(&q, status)
+	if err != nil { // not an audit input: the audit accepts no witness
+		cnt.Rejected = len(ws)
+		return nil, cnt
+	}
 	order := make([]int, len(ws))
 	for k := range order {
 		order[k] = k
@@ -92,12 +106,14 @@ func WholeWitnesses(p *pluginsdk.Problem, rel pluginsdk.Relations, status []cell
 	var out []pluginsdk.Witness
 	for _, k := range order {
 		w := ws[k]
-		if why := chk.check(w); why != passed {
+		if movesPublished(w, status) {
 			cnt.Rejected++
-			switch why {
-			case published:
-				cnt.Published++
-			case unbalanced:
+			cnt.Published++
+			continue
+		}
+		if err := chk.Check(w); err != nil {
+			cnt.Rejected++
+			if errors.Is(err, audit.ErrUnbalanced) {
 				cnt.Unbalanced++
 			}
 			continue
@@ -129,93 +145,14 @@ func WholeWitnesses(p *pluginsdk.Problem, rel pluginsdk.Relations, status []cell
 	return out, cnt
 }
 
-// wholeCheck checks moves of a whole problem as the audit does.
-type wholeCheck struct {
-	p      *pluginsdk.Problem
-	rel    pluginsdk.Relations
-	status []cellstatus.Status
-	lo, hi []float64
-	tol    float64
-	relsOf numeric.CSC
-	delta  map[int]float64
-	seen   map[int32]bool
-}
-
-func newWholeCheck(p *pluginsdk.Problem, rel pluginsdk.Relations, status []cellstatus.Status) *wholeCheck {
-	c := &wholeCheck{p: p, rel: rel, status: status, tol: verdict.Tolerance(p.Cells.Value), delta: map[int]float64{}, seen: map[int32]bool{}}
-	c.lo, c.hi = AuditBounds(p, status)
-	c.relsOf = numeric.Transpose(rel.Len(), p.NumCells(), func(r int) ([]int, []float64) {
-		cells, _ := rel.Terms(r)
-		return cells, nil
-	}, nil)
-	return c
-}
-
-// Outcomes of wholeCheck.check.
-const (
-	passed = iota
-	malformed
-	published
-	outOfBounds
-	unbalanced
-)
-
-// check returns passed when w moves only suppressed cells, each once and
-// within its bounds, moves its cell, and keeps every relation of a moved
-// cell; else why not.
-func (c *wholeCheck) check(w pluginsdk.Witness) int {
-	clear(c.delta)
-	clear(c.seen)
-	n := c.p.NumCells()
-	v := c.p.Cells.Value
-	if len(w.Cells) == 0 || len(w.Cells) != len(w.Deltas) {
-		return malformed
-	}
-	for q, i := range w.Cells {
-		d := w.Deltas[q]
-		if _, dup := c.delta[i]; dup || i < 0 || i >= n || math.IsNaN(d) || math.IsInf(d, 0) {
-			return malformed
-		}
-		if !c.status[i].IsSuppressed() {
-			return published
-		}
-		if z := v[i] + d; z < c.lo[i]-c.tol || z > c.hi[i]+c.tol {
-			return outOfBounds
-		}
-		c.delta[i] = d
-	}
-	if c.delta[w.Cell] == 0 {
-		return malformed
-	}
-	for _, i := range w.Cells {
-		rows, _ := c.relsOf.Col(i)
-		for _, r := range rows {
-			if !c.seen[r] {
-				c.seen[r] = true
-				if !c.balanced(int(r)) {
-					return unbalanced
-				}
-			}
+// movesPublished reports whether w moves a cell that status publishes.
+func movesPublished(w pluginsdk.Witness, status []cellstatus.Status) bool {
+	for _, c := range w.Cells {
+		if c >= 0 && c < len(status) && !status[c].IsSuppressed() {
+			return true
 		}
 	}
-	return passed
-}
-
-// balanced reports whether relation r keeps under the move, and holds on
-// the moved table, within the audit's tolerance.
-func (c *wholeCheck) balanced(r int) bool {
-	v := c.p.Cells.Value
-	cells, coef := c.rel.Terms(r)
-	ax, res := 0.0, -c.rel.Rhs(r)
-	for q, i := range cells {
-		z := v[i]
-		if d, ok := c.delta[i]; ok {
-			ax += coef[q] * d
-			z += d
-		}
-		res += coef[q] * z
-	}
-	return math.Abs(ax) <= c.tol && math.Abs(res) <= c.tol
+	return false
 }
 
 // AddWitnessFigures adds the figures of WholeWitnesses to a result's

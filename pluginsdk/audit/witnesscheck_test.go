@@ -1,0 +1,177 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/sdcengine/argus/pluginsdk"
+	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+)
+
+// TestWitnessCheckAgrees: WitnessCheck accepts exactly the witnesses the
+// audit accepts (Options.Witnesses). The two witnesses of a hypercube
+// certificate pass it and, handed to the audit with its own search off,
+// prove their primary; each broken copy fails it (a relation failure
+// marked ErrUnbalanced, no other) and the audit counts it rejected.
+func TestWitnessCheckAgrees(t *testing.T) {
+	ctx := context.Background()
+	p := hierTable(t, "t2.3xt3.2", 1)
+	st := hierCubePattern(p, 1)
+	prim, ws := certWitnesses(t, p, st)
+	chk, err := NewWitnessCheck(p, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range ws {
+		if err := chk.Check(w); err != nil {
+			t.Fatalf("certificate witness rejected: %v", err)
+		}
+	}
+	o := Options{Threads: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: -1, noCube: true, Witnesses: ws}
+	r, err := Suppression(ctx, p, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Counts.WitnessRejected != 0 || r.Counts.Witness < 1 || r.Verdict[prim] != VerdictProtected {
+		t.Fatalf("accepted witnesses: audit rejected %d, proved %d, verdict %v", r.Counts.WitnessRejected, r.Counts.Witness, r.Verdict[prim])
+	}
+	up := ws[0]
+	other := slices.IndexFunc(up.Cells, func(c int) bool { return c != prim })
+	published := slices.IndexFunc(st, func(s cellstatus.Status) bool { return !s.IsSuppressed() })
+	edit := func(f func(w *pluginsdk.Witness)) pluginsdk.Witness {
+		w := pluginsdk.Witness{Cell: up.Cell, Cells: slices.Clone(up.Cells), Deltas: slices.Clone(up.Deltas)}
+		f(&w)
+		return w
+	}
+	for _, tc := range []struct {
+		name       string
+		w          pluginsdk.Witness
+		unbalanced bool
+	}{
+		{"unbalanced", edit(func(w *pluginsdk.Witness) { w.Deltas[other] *= 1.5 }), true},
+		{"cell dropped", edit(func(w *pluginsdk.Witness) {
+			w.Cells, w.Deltas = slices.Delete(w.Cells, other, other+1), slices.Delete(w.Deltas, other, other+1)
+		}), true},
+		{"published cell moved", edit(func(w *pluginsdk.Witness) {
+			w.Cells, w.Deltas = append(w.Cells, published), append(w.Deltas, 1e-3)
+		}), false},
+		{"beyond the bounds", edit(func(w *pluginsdk.Witness) {
+			for q := range w.Deltas {
+				w.Deltas[q] *= 1e6
+			}
+		}), false},
+		{"target not moved", edit(func(w *pluginsdk.Witness) { w.Cell = published }), false},
+		{"not finite", edit(func(w *pluginsdk.Witness) { w.Deltas[other] = math.NaN() }), false},
+		{"lengths differ", edit(func(w *pluginsdk.Witness) { w.Deltas = w.Deltas[1:] }), false},
+	} {
+		err := chk.Check(tc.w)
+		if err == nil || errors.Is(err, ErrUnbalanced) != tc.unbalanced {
+			t.Errorf("%s: Check = %v, want a rejection (unbalanced: %v)", tc.name, err, tc.unbalanced)
+		}
+		o.Witnesses = []pluginsdk.Witness{tc.w}
+		if r, err := Suppression(ctx, p, st, o); err != nil || r.Counts.WitnessRejected != 1 {
+			t.Errorf("%s: the audit rejected %d, want 1 (%v)", tc.name, r.Counts.WitnessRejected, err)
+		}
+	}
+}
+
+// TestWitnessCheckCounts: on the generated tables, with one attacker, the
+// feasible points of an audit as witnesses and corrupted copies of them:
+// the witnesses WitnessCheck rejects are as many as the audit rejects.
+func TestWitnessCheckCounts(t *testing.T) {
+	ctx := context.Background()
+	total, rejected := 0, 0
+	for _, f := range cubeFamilies(t) {
+		var ws []pluginsdk.Witness
+		rng := rand.New(rand.NewPCG(uint64(len(f.name)), 7))
+		o := Options{Threads: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: -1, noCube: true}
+		o.onWitness = func(cols []int, x []float64) {
+			t0 := cols[rng.IntN(len(cols))]
+			w := pluginsdk.Witness{Cell: t0}
+			for q, c := range cols {
+				if d := x[q] - f.p.Cells.Value[c]; d != 0 {
+					w.Cells, w.Deltas = append(w.Cells, c), append(w.Deltas, d)
+				}
+			}
+			if len(w.Cells) > 1 && rng.IntN(2) == 0 {
+				w.Deltas[rng.IntN(len(w.Deltas))] *= 1.5
+			}
+			ws = append(ws, w)
+		}
+		if _, err := Suppression(ctx, f.p, f.st, o); err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		chk, err := NewWitnessCheck(f.p, f.st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		for _, w := range ws {
+			if chk.Check(w) != nil {
+				bad++
+			}
+		}
+		o.onWitness, o.Witnesses = nil, ws
+		r, err := Suppression(ctx, f.p, f.st, o)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		if bad != r.Counts.WitnessRejected {
+			t.Errorf("%s: WitnessCheck rejects %d of %d witnesses, the audit %d", f.name, bad, len(ws), r.Counts.WitnessRejected)
+		}
+		total += len(ws)
+		rejected += bad
+	}
+	if rejected == 0 || rejected == total {
+		t.Errorf("%d of %d witnesses rejected: the comparison proves nothing", rejected, total)
+	}
+	t.Logf("%d of %d witnesses rejected by both", rejected, total)
+}
+
+// TestWitnessCheckBounds: on a 2×2 table with every cell hidden (its
+// relations built by the audit), a move up the line of cell (1,1) and
+// its totals is accepted while the grand total stays within its
+// a-priori bound (1.5 times the largest value) and rejected beyond it,
+// a rectangle while no cell goes below 0; the audit agrees on each.
+func TestWitnessCheckBounds(t *testing.T) {
+	ctx := context.Background()
+	p := table2D([][]float64{{5, 5}, {5, 5}})
+	st := slices.Repeat([]cellstatus.Status{cellstatus.Secondary}, p.NumCells())
+	st[cell(2, 1, 1)] = cellstatus.UnsafeFreq
+	chk, err := NewWitnessCheck(p, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := func(d float64) pluginsdk.Witness {
+		return pluginsdk.Witness{Cell: cell(2, 1, 1), Cells: []int{cell(2, 1, 1), cell(2, 1, 0), cell(2, 0, 1), cell(2, 0, 0)}, Deltas: []float64{d, d, d, d}}
+	}
+	rect := func(d float64) pluginsdk.Witness {
+		return pluginsdk.Witness{Cell: cell(2, 1, 1), Cells: []int{cell(2, 1, 1), cell(2, 1, 2), cell(2, 2, 1), cell(2, 2, 2)}, Deltas: []float64{d, -d, -d, d}}
+	}
+	for _, tc := range []struct {
+		name string
+		w    pluginsdk.Witness
+		ok   bool
+	}{
+		{"line within the bounds", line(10), true},
+		{"line beyond the grand total's bound", line(10.5), false},
+		{"rectangle within the bounds", rect(5), true},
+		{"rectangle below 0", rect(5.5), false},
+	} {
+		if err := chk.Check(tc.w); (err == nil) != tc.ok {
+			t.Errorf("%s: Check = %v, want accepted %v", tc.name, err, tc.ok)
+		}
+		o := Options{Threads: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: -1, noCube: true, Witnesses: []pluginsdk.Witness{tc.w}}
+		r, err := Suppression(ctx, p, st, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (r.Counts.WitnessRejected == 0) != tc.ok {
+			t.Errorf("%s: the audit rejected %d, want accepted %v", tc.name, r.Counts.WitnessRejected, tc.ok)
+		}
+	}
+}
