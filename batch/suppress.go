@@ -221,9 +221,12 @@ func (e *engine) colludingWanted(p *pluginsdk.Problem, status []cellstatus.Statu
 // audit's own run (colluding_check); else the check is an audit of its own.
 func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status []cellstatus.Status, ws []pluginsdk.Witness, mr *MethodReport, checked []bool) error {
 	failed := checked
+	// timedOut: the check stopped at its time limit, so some of the
+	// failed are unverified, not shown narrowed.
+	timedOut := mr != nil && mr.Audit != nil && mr.Audit.Figures["colluding_timed_out"] == 1
 	if failed == nil {
 		var err error
-		if failed, err = e.colludingAudit(p, status, ws, mr); failed == nil || err != nil {
+		if failed, timedOut, err = e.colludingAudit(p, status, ws, mr); failed == nil || err != nil {
 			return err
 		}
 	}
@@ -256,27 +259,32 @@ func (e *engine) colludingCheck(p *pluginsdk.Problem, m *problem.Mapping, status
 		e.logf("Audit against the single-respondent cells colluding: all primary cells are protected")
 		return nil
 	}
-	msg := fmt.Sprintf("the single-respondent rules of this method do not protect against the single respondents colluding: %d primary cells can be narrowed below their protection levels by colluding respondents: %s",
-		under, namedCells(names, under))
+	how := "can be narrowed below their protection levels by colluding respondents"
+	if timedOut {
+		how += " or were not proven safe against them before the check's time limit ran out"
+	}
+	msg := fmt.Sprintf("the single-respondent rules of this method do not protect against the single respondents colluding: %d primary cells %s: %s",
+		under, how, namedCells(names, under))
 	e.warn(msg)
 	return nil
 }
 
 // colludingAudit is the check of colludingCheck as an audit of its own,
 // for an audit plugin without colluding_check: it marks the primaries that
-// fail it, or returns nil when the audit of the pattern stopped at its time
-// limit (the check is then skipped).
-func (e *engine) colludingAudit(p *pluginsdk.Problem, status []cellstatus.Status, ws []pluginsdk.Witness, mr *MethodReport) ([]bool, error) {
+// fail it and reports whether it stopped at its time limit, or returns nil
+// when the audit of the pattern stopped at its time limit (the check is
+// then skipped).
+func (e *engine) colludingAudit(p *pluginsdk.Problem, status []cellstatus.Status, ws []pluginsdk.Witness, mr *MethodReport) ([]bool, bool, error) {
 	ref, _ := e.cfg.Protector.Method(AuditMethod)
 	if mr.Audit != nil && mr.Audit.TimedOut {
 		// The pattern already failed (unverified); the same problem would
 		// take the whole limit again.
 		e.logf("The check against colluding single respondents is skipped: the audit of the pattern stopped at its time limit")
-		return nil, nil
+		return nil, false, nil
 	}
 	params := map[string]string{}
 	if _, err := auditColluding(ref.Info, params); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	ap := auditParamsOf(ref.Info)
 	if ap.mode != "" {
@@ -285,7 +293,7 @@ func (e *engine) colludingAudit(p *pluginsdk.Problem, status []cellstatus.Status
 	ap.verdictsOnPrimaries(params)
 	res, err := e.runAudit(p, status, params, ws, "audit-singletons", "audit (colluding singletons)", e.auditLimit())
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	failed := make([]bool, len(status))
 	for i, s := range status {
@@ -293,7 +301,7 @@ func (e *engine) colludingAudit(p *pluginsdk.Problem, status []cellstatus.Status
 			failed[i] = true
 		}
 	}
-	return failed, nil
+	return failed, res.Outcome == pluginsdk.OutcomeTimeLimit, nil
 }
 
 func diagText(ds []pluginsdk.Diagnostic) string {

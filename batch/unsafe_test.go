@@ -388,6 +388,9 @@ type oneRunAudit struct {
 	// (contract 1.5), else the host finds it by its name before 1.5.
 	check string
 	role  bool
+	// timedOut reports the check stopped at its time limit
+	// (colluding_timed_out).
+	timedOut bool
 }
 
 func (a oneRunAudit) Info() pluginsdk.MethodInfo {
@@ -417,6 +420,9 @@ func (a oneRunAudit) Protect(ctx context.Context, req *pluginsdk.Request) (*plug
 		}
 	}
 	res.Stats.Extra = map[string]float64{"colluding_checked": 1, "colluding_failed": float64(len(failed))}
+	if a.timedOut {
+		res.Stats.Extra["colluding_timed_out"] = 1
+	}
 	res.Diagnostics = append(res.Diagnostics, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityInfo, Code: auditColludingCode,
 		Summary: "fail", Cells: failed})
 	return res, nil
@@ -450,12 +456,13 @@ func TestColludingCheckInOneAudit(t *testing.T) {
 		{"plugin without the check", "", false, 2, DefaultAuditLimit},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := oneRunAudit{new(atomic.Int64), make(chan time.Duration, 2), tc.check, tc.role}
+			a := oneRunAudit{runs: new(atomic.Int64), limits: make(chan time.Duration, 2), check: tc.check, role: tc.role}
 			_, code, rep, lb := runJob(t, arb, newFake(t, ssMethod{}, a))
 			if code != ExitOK {
 				t.Fatalf("exit %d; errors %v\n%s", code, rep.Errors, lb)
 			}
-			if !strings.Contains(lb, "do not protect against the single respondents colluding: 1 primary cells") ||
+			if !strings.Contains(lb, "do not protect against the single respondents colluding: 1 primary cells can be narrowed") ||
+				strings.Contains(lb, "not proven safe") ||
 				!strings.Contains(lb, "region=A") {
 				t.Errorf("the logbook does not name the cell failing the colluding check:\n%s", lb)
 			}
@@ -466,5 +473,27 @@ func TestColludingCheckInOneAudit(t *testing.T) {
 				t.Errorf("the audit's time limit is %s, want %s", l, tc.limit)
 			}
 		})
+	}
+}
+
+// TestColludingCheckTimedOut: when the check against the singletons
+// colluding stops at its time limit, the cells it names include primaries
+// it did not get to prove, so the warning does not call them all
+// narrowed.
+func TestColludingCheckTimedOut(t *testing.T) {
+	data := writeFiles(t, map[string]string{
+		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\n" +
+			"freq\r\n  <FREQUENCY>\r\nst\r\n  <STATUS>\r\n",
+		"t.tab": "Total,10.5,3,S\r\nA,4.25,1,U\r\nB,6.25,2,S\r\n",
+	})
+	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> SS(1)\r\n"
+	a := oneRunAudit{runs: new(atomic.Int64), limits: make(chan time.Duration, 2), check: "also_colluding", role: true, timedOut: true}
+	_, code, rep, lb := runJob(t, arb, newFake(t, ssMethod{}, a))
+	if code != ExitOK {
+		t.Fatalf("exit %d; errors %v\n%s", code, rep.Errors, lb)
+	}
+	if !strings.Contains(lb, "1 primary cells can be narrowed below their protection levels by colluding respondents or were not proven safe against them before the check's time limit ran out") {
+		t.Errorf("the warning does not say the check stopped at its time limit:\n%s", lb)
 	}
 }
