@@ -246,13 +246,7 @@ func (a countAudit) Protect(ctx context.Context, req *pluginsdk.Request) (*plugi
 // the pattern has failed, and the same problem would take the whole audit
 // limit a second time.
 func TestColludingCheckAfterTimeLimit(t *testing.T) {
-	data := writeFiles(t, map[string]string{
-		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\n" +
-			"freq\r\n  <FREQUENCY>\r\nst\r\n  <STATUS>\r\n",
-		"t.tab": "Total,10.5,3,S\r\nA,4.25,1,U\r\nB,6.25,2,S\r\n",
-	})
-	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
-		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> SS(1)\r\n"
+	arb := singletonJob(t)
 	var runs atomic.Int64
 	_, code, rep, lb := runJob(t, arb, newFake(t, ssMethod{}, countAudit{&runs}))
 	if code != ExitError {
@@ -437,13 +431,7 @@ func (a oneRunAudit) Protect(ctx context.Context, req *pluginsdk.Request) (*plug
 // for an audit plugin that declares no audit role (before 1.5). An audit
 // plugin without the parameter still runs twice.
 func TestColludingCheckInOneAudit(t *testing.T) {
-	data := writeFiles(t, map[string]string{
-		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\n" +
-			"freq\r\n  <FREQUENCY>\r\nst\r\n  <STATUS>\r\n",
-		"t.tab": "Total,10.5,3,S\r\nA,4.25,1,U\r\nB,6.25,2,S\r\n",
-	})
-	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
-		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> SS(1)\r\n"
+	arb := singletonJob(t)
 	for _, tc := range []struct {
 		name  string
 		check string
@@ -481,13 +469,7 @@ func TestColludingCheckInOneAudit(t *testing.T) {
 // it did not get to prove, so the warning does not call them all
 // narrowed.
 func TestColludingCheckTimedOut(t *testing.T) {
-	data := writeFiles(t, map[string]string{
-		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\n" +
-			"freq\r\n  <FREQUENCY>\r\nst\r\n  <STATUS>\r\n",
-		"t.tab": "Total,10.5,3,S\r\nA,4.25,1,U\r\nB,6.25,2,S\r\n",
-	})
-	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
-		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> SS(1)\r\n"
+	arb := singletonJob(t)
 	a := oneRunAudit{runs: new(atomic.Int64), limits: make(chan time.Duration, 2), check: "also_colluding", role: true, timedOut: true}
 	_, code, rep, lb := runJob(t, arb, newFake(t, ssMethod{}, a))
 	if code != ExitOK {
@@ -496,4 +478,19 @@ func TestColludingCheckTimedOut(t *testing.T) {
 	if !strings.Contains(lb, "1 primary cells can be narrowed below their protection levels by colluding respondents or were not proven safe against them before the check's time limit ran out") {
 		t.Errorf("the warning does not say the check stopped at its time limit:\n%s", lb)
 	}
+}
+
+// singletonJob writes a one-dimensional table whose primary A has a single
+// respondent, protected by SS(1), and returns its batch job: the colluding
+// check's tests.
+func singletonJob(t *testing.T) string {
+	t.Helper()
+	data := writeFiles(t, map[string]string{
+		"t.rda": "<SEPARATOR> \",\"\r\nregion\r\n  <RECODEABLE>\r\n  <TOTCODE> \"Total\"\r\nval\r\n  <NUMERIC>\r\n  <DECIMALS> 2\r\n" +
+			"freq\r\n  <FREQUENCY>\r\nst\r\n  <STATUS>\r\n",
+		"t.tab": "Total,10.5,3,S\r\nA,4.25,1,U\r\nB,6.25,2,S\r\n",
+	})
+	arb := "<OPENTABLEDATA> \"" + filepath.Join(data, "t.tab") + "\"\r\n<OPENMETADATA> \"" + filepath.Join(data, "t.rda") + "\"\r\n" +
+		"<SPECIFYTABLE> \"region\"|\"val\"||\r\n<SAFETYRULE> MAN(20)\r\n<READTABLE>\r\n<SUPPRESS> SS(1)\r\n"
+	return arb
 }
