@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
@@ -60,9 +61,8 @@ type regions struct {
 	// root with more than one cell, its cells.
 	root   []int32
 	copies map[int32][]int32
-	// relStart and relOf list, per cell, the relations it has a term in.
-	relStart []int32
-	relOf    []int32
+	// relsOf lists, per cell (column), the relations it has a term in.
+	relsOf numeric.CSC
 	// mark is a scratch mark per cell (a generation per use).
 	mark []int32
 	gen  int32
@@ -99,23 +99,10 @@ func newRegions(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 			rg.copies[r] = append(rg.copies[r], int32(i))
 		}
 	}
-	// relations per cell (CSR)
-	rg.relStart = make([]int32, n+1)
-	for _, c := range rel.Cell {
-		rg.relStart[c+1]++
-	}
-	for i := range n {
-		rg.relStart[i+1] += rg.relStart[i]
-	}
-	rg.relOf = make([]int32, len(rel.Cell))
-	fill := slices.Clone(rg.relStart[:n])
-	for k := range rel.Len() {
+	rg.relsOf = numeric.Transpose(rel.Len(), n, func(k int) ([]int, []float64) {
 		cells, _ := rel.Terms(k)
-		for _, c := range cells {
-			rg.relOf[fill[c]] = int32(k)
-			fill[c]++
-		}
-	}
+		return cells, nil
+	}, nil)
 	return rg, nil
 }
 
@@ -217,7 +204,8 @@ func (rg *regions) subInstance(in *csp.Instance, rel *pluginsdk.Relations, cells
 	var lc []int
 	var lcoef []float64
 	for _, c := range cells {
-		for _, k := range rg.relOf[rg.relStart[c]:rg.relStart[c+1]] {
+		rels, _ := rg.relsOf.Col(c)
+		for _, k := range rels {
 			if seen[k] {
 				continue
 			}
