@@ -444,18 +444,9 @@ func solveUntil(ctx context.Context, solve solveFunc, in *csp.Instance, eo csp.O
 		sol, err := solve(ctx, in, eo)
 		return sol, false, err
 	}
-	sctx, cancel := context.WithCancel(ctx)
+	done, sctx, cancel := startSolve(ctx, solve, in, eo)
 	defer cancel()
-	type result struct {
-		sol *csp.Solution
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		sol, err := solve(sctx, in, eo)
-		done <- result{sol, err}
-	}()
-	end := func(r result) (*csp.Solution, bool, error) {
+	end := func(r solveResult) (*csp.Solution, bool, error) {
 		switch {
 		case r.err != nil && ctx.Err() != nil:
 			return nil, false, ctx.Err()

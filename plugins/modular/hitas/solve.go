@@ -294,19 +294,10 @@ func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options,
 			found.Store(true)
 		}
 	}
-	type result struct {
-		sol *csp.Solution
-		err error
-	}
 	// Cancel rather than pass a deadline (see detach).
-	sctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	done := make(chan result, 1)
 	start := time.Now()
-	go func() {
-		sol, err := solve(sctx, in, eo)
-		done <- result{sol, err}
-	}()
+	done, _, cancel := startSolve(ctx, solve, in, eo)
+	defer cancel()
 	capAt := time.NewTimer(eo.TimeLimit + eo.TimeLimit/4 + min(eo.TimeLimit, time.Second))
 	defer capAt.Stop()
 	var firstBy <-chan time.Time
@@ -335,6 +326,25 @@ func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options,
 	sol := allSuppressed(in)
 	sol.Stats.Time = time.Since(start)
 	return sol, nil
+}
+
+// solveResult is the outcome of a solve started by startSolve.
+type solveResult struct {
+	sol *csp.Solution
+	err error
+}
+
+// startSolve runs solve in its own goroutine under a context of ctx that
+// cancel cancels, and returns the channel of its outcome (buffered: a
+// solve given up ends on its own, never waited for) and that context.
+func startSolve(ctx context.Context, solve solveFunc, in *csp.Instance, eo csp.Options) (<-chan solveResult, context.Context, context.CancelFunc) {
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan solveResult, 1)
+	go func() {
+		sol, err := solve(sctx, in, eo)
+		done <- solveResult{sol, err}
+	}()
+	return done, sctx, cancel
 }
 
 // allSuppressed is the engine's time fallback for in: every suppressible
