@@ -11,6 +11,7 @@ import (
 	"github.com/sdcengine/argus/internal/solver"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
+	"github.com/sdcengine/argus/pluginsdk/relations"
 )
 
 // Certificates. A primary that local audits fail to prove localTries times
@@ -31,26 +32,54 @@ import (
 // any coalition of them too): t is protected in direction d, whatever the
 // rest of the table does. The certificate LP lets published cells move at
 // a cost (the cell's suppression cost per movement of the size t needs,
-// hidden cells cost nothing) and is solved on a region of cells around t
-// (breadth first through the relations: cells outside it stay at their
-// value, which only narrows the search), growing certRegions until it is
-// feasible. When its optimum moves no published cell, t is proven in that
-// direction; else the published cells it moves are hidden, which makes it
-// a certificate of the new pattern (checked again in the next round).
-// When no region has one, no pattern of non-frozen cells protects t under
-// these bounds: t is given up (hypercube.unproven) and the host's audit
-// judges it.
+// hidden cells cost nothing): it picks the cheapest cells to hide. When
+// its optimum moves no published cell, t is proven in that direction;
+// else the published cells it moves are hidden, which makes it a
+// certificate of the new pattern (the pattern only grows, so it stays
+// one: certReuse takes it without an LP in the next round).
+//
+// Regions. The LP is solved on a region of cells around t, never on the
+// whole table: its columns are the region's cells, its rows every relation
+// with a term in the region, and every cell outside the region keeps its
+// value (y_i = 0), hidden or not — the region's attacker is one who knows
+// the true value of every cell outside the region, so knows more than the
+// attacker of the whole table. Its feasible tables are exactly the whole
+// table's feasible tables that agree with a outside the region: a relation
+// with a term in the region is a row, one without has y = 0 on all its
+// terms. So a certificate found on a region is a change of the whole table
+// that keeps every relation and bound (TestCertRegionAttackerNoWeaker
+// compares the exact intervals of both attackers), and a primary protected
+// there is protected in the whole table. The regions grow by stages
+// (certStages), bounded in cells, not in time: the first ones breadth
+// first through the relations from t, the last ones from the box of t's
+// codes and their ancestors in every dimension (the cells through which a
+// large cell moves with its totals when its neighbours are too small to
+// carry its movement: on t4.24³, 10⁶ cells, a leaf of 2.95·10⁶ among
+// siblings of 3.7·10⁵ together had no certificate within 16 000 cells
+// breadth first, the whole-table LP took minutes and 3.6 GB). When no
+// region has a certificate, no pattern of the cells within the widest
+// region protects t: it is given up (hypercube.unproven) and the host's
+// audit judges it.
 //
 // Every step is a deterministic function of the pattern: no time limit
 // decides anything, so the result does not depend on the machine's load
 // or the thread count.
 
-// certRegions are the sizes (in cells) of the regions a certificate LP is
-// tried on, in order; the last stage is the whole table. On t4.11³ (seed
-// 2) a region of 300 cells never had a certificate, one of 2 000 for 90 %
-// of the directions; one of 16 000 cells costs some 7 000 simplex
-// iterations.
-var certRegions = [...]int{2000, 6000, 16000}
+// certStage is one region of the certificate LP: at most cells cells,
+// grown breadth first through the relations from t alone or, with box
+// set, from t and the box of its codes and their ancestors (boxCells).
+type certStage struct {
+	cells int
+	box   bool
+}
+
+// certStages are the regions a certificate LP is tried on, in order. On
+// t4.11³ (seed 2) a region of 300 cells never had a certificate, one of
+// 2 000 for 90 % of the directions; one of 16 000 cells costs some 7 000
+// simplex iterations (5 to 7 s at 10⁶ cells, against 0.2 to 0.4 s for
+// 6 000). The boxes come last: they reach the totals, which cost more
+// than the cells of a wider neighbourhood.
+var certStages = []certStage{{2000, false}, {6000, false}, {6000, true}, {16000, true}}
 
 // certOutcome is what certifying one primary did.
 type certOutcome int
@@ -140,37 +169,130 @@ func (e *engine) certify(ctx context.Context, t int, nd certNeed) (certOutcome, 
 }
 
 // certificate solves the certificate LP of primary t moving by d on
-// growing regions and returns the roots of the published cells its optimum
-// moves (empty: t is proven in that direction), or nil when no region has
-// a certificate.
+// growing regions (certStages) and returns the roots of the published
+// cells its optimum moves (empty: t is proven in that direction), or nil
+// when no region has a certificate.
 func (e *engine) certificate(ctx context.Context, t int, d float64) ([]int32, error) {
 	e.cellRelations()
-	// A primary certified again (after its certificate hid cells) starts
-	// at the region that had one.
 	dir := 0
 	if d < 0 {
 		dir = 1
 	}
+	if e.certReuse(t, d) {
+		e.certReused++
+		return []int32{}, nil
+	}
+	stages := e.o.certStages
+	if stages == nil {
+		stages = certStages
+	}
+	// A primary certified again (after its certificate hid cells) starts
+	// at the region that had one.
 	k := [2]int{t, dir}
-	for stage := e.certStage[k]; stage <= len(certRegions); stage++ {
-		limit := e.n
-		if stage < len(certRegions) {
-			limit = certRegions[stage]
+	for stage := e.certStage[k]; stage < len(stages); stage++ {
+		region, whole, err := e.certRegion(t, stages[stage])
+		if err != nil {
+			return nil, err
 		}
-		region, whole := e.certRegion(t, limit)
+		e.certMaxRegion = max(e.certMaxRegion, len(region))
 		moved, ok, err := e.certLP(ctx, t, d, region)
 		if err != nil {
 			return nil, err
+		}
+		if e.o.certTrace != nil {
+			e.o.certTrace(CertTry{Cell: t, Move: d, Stage: stage, Cells: len(region), Found: ok, Hidden: len(moved)})
 		}
 		if ok {
 			e.certStage[k] = stage
 			return moved, nil
 		}
 		if whole {
-			break
+			break // every cell a certificate could move was in
 		}
 	}
 	return nil, nil
+}
+
+// CertTry describes one certificate LP (Options.certTrace, tests and
+// benchmarks).
+type CertTry struct {
+	// Cell is the primary and Move the movement the certificate must
+	// show (negative: down).
+	Cell int
+	Move float64
+	// Stage is the index in certStages, Cells the region's size.
+	Stage, Cells int
+	// Found reports whether the region had a certificate, Hidden the
+	// published cells it hid (class roots).
+	Found  bool
+	Hidden int
+}
+
+// certReuse reports whether a certificate of t moving by d is at hand
+// without an LP, and stores it as the direction's witness: the last
+// certificate of that direction, or the other direction's scaled to move
+// t by d (a change keeping every relation keeps them scaled), when it
+// moves hidden cells only (t's class aside) within the certificate's
+// bounds. The first holds after a certificate's cells were hidden (the
+// pattern only grows); the second often holds when the first direction's
+// certificate hid cells (the LP of the second would find it again at
+// no cost).
+func (e *engine) certReuse(t int, d float64) bool {
+	dir := 0
+	if d < 0 {
+		dir = 1
+	}
+	for _, from := range []int{dir, 1 - dir} {
+		w, ok := e.witnesses[[2]int{t, from}]
+		if !ok {
+			continue
+		}
+		move := w.Move()
+		if move == 0 {
+			continue
+		}
+		if y, ok := e.certScaled(t, w, d/move); ok {
+			e.witnesses[[2]int{t, dir}] = y
+			return true
+		}
+	}
+	return false
+}
+
+// certScaled returns witness w of primary t scaled by s, and whether it is
+// a certificate of the current pattern: every cell it moves (beyond the
+// solver's zero) hidden or of t's class, within the bounds of the
+// certificate LP (certLP) to the engine's tolerance.
+func (e *engine) certScaled(t int, w pluginsdk.Witness, s float64) (pluginsdk.Witness, bool) {
+	out := pluginsdk.Witness{Cell: t, Cells: slices.Clone(w.Cells), Deltas: make([]float64, len(w.Deltas))}
+	zero := numeric.SolverSlack(w.Move() * s)
+	for q, i := range w.Cells {
+		y := s * w.Deltas[q]
+		out.Deltas[q] = y
+		r := e.root[i]
+		if r == e.root[t] {
+			continue
+		}
+		if !e.supp[r] {
+			if math.Abs(y) > zero {
+				return w, false
+			}
+			continue
+		}
+		up, down := e.certBounds(i)
+		if y > up+e.tol || -y > down+e.tol {
+			return w, false
+		}
+	}
+	return out, true
+}
+
+// certBounds returns how far cell i may move up and down in a
+// certificate: the audit's a-priori bounds narrowed to the hypercube's
+// ranges.
+func (e *engine) certBounds(i int) (up, down float64) {
+	a, r := e.p.Cells.Value[i], e.root[i]
+	return max(0, min(e.auditHi[i]-a, e.capUp[r])), max(0, min(a-e.auditLo[i], e.capDown[r]))
 }
 
 // movable reports whether cell i may move in a certificate of primary t:
@@ -188,12 +310,29 @@ func (e *engine) movable(t, i int) bool {
 	return !(st.IsPrimary() && e.isSingleCell(i))
 }
 
-// certRegion returns the movable cells nearest to t through the
-// relations, breadth first, at most limit of them (t first), and whether
-// they are all t's movable cells can reach.
-func (e *engine) certRegion(t, limit int) ([]int, bool) {
+// certRegion returns the region of stage st around primary t: t, with
+// st.box the movable cells of its box (boxCells), then the movable cells
+// nearest to those through the relations, breadth first, at most st.cells
+// in all; and whether they are all the movable cells t reaches.
+func (e *engine) certRegion(t int, st certStage) ([]int, bool, error) {
 	region := []int{t}
 	seen := map[int]bool{t: true}
+	if st.box {
+		err := e.boxCells(t, func(c int) bool {
+			if seen[c] || !e.movable(t, c) {
+				return true
+			}
+			if len(region) >= st.cells {
+				return false
+			}
+			seen[c] = true
+			region = append(region, c)
+			return true
+		})
+		if err != nil {
+			return nil, false, err
+		}
+	}
 	for q := 0; q < len(region); q++ {
 		rels, _ := e.relsOf.Col(region[q])
 		for _, k := range rels {
@@ -202,15 +341,61 @@ func (e *engine) certRegion(t, limit int) ([]int, bool) {
 				if seen[c] || !e.movable(t, c) {
 					continue
 				}
-				if len(region) >= limit {
-					return region, false
+				if len(region) >= st.cells {
+					return region, false, nil
 				}
 				seen[c] = true
 				region = append(region, c)
 			}
 		}
 	}
-	return region, true
+	return region, true, nil
+}
+
+// boxCells calls add for every cell of the box of cell t in its table —
+// the cells whose code in every dimension is t's or an ancestor of it —
+// in increasing order of the codes' depths, until add returns false.
+func (e *engine) boxCells(t int, add func(c int) bool) error {
+	tab := e.p.TableOf(t)
+	if e.cellMaps == nil {
+		e.cellMaps = make([]*relations.CellMap, len(e.p.Tables))
+	}
+	if e.cellMaps[tab] == nil {
+		cm, err := relations.NewCellMap(e.p, tab)
+		if err != nil {
+			return fmt.Errorf("gh: certificate region: %w", err)
+		}
+		e.cellMaps[tab] = cm
+	}
+	dims := e.p.Tables[tab].Dims
+	coords := e.p.Coords(t)
+	chains := make([][]int32, len(coords))
+	for d, x := range coords {
+		for ; x >= 0; x = dims[d].Parent[x] {
+			chains[d] = append(chains[d], x)
+		}
+	}
+	// Odometer over the chains, the first dimension fastest.
+	idx := make([]int, len(chains))
+	at := make([]int32, len(chains))
+	for {
+		for d := range chains {
+			at[d] = chains[d][idx[d]]
+		}
+		if c := e.cellMaps[tab].Cell(at); c >= 0 && !add(c) {
+			return nil
+		}
+		d := 0
+		for ; d < len(idx); d++ {
+			if idx[d]++; idx[d] < len(chains[d]) {
+				break
+			}
+			idx[d] = 0
+		}
+		if d == len(idx) {
+			return nil
+		}
+	}
 }
 
 // certWitness returns the change vector of a certificate LP's optimum
@@ -348,10 +533,8 @@ func (e *engine) certLP(ctx context.Context, t int, d float64, region []int) ([]
 	// y_i = p_i − n_i, p_i, n_i ≥ 0.
 	for j, i := range region {
 		col[i] = 2 * j
-		a := e.p.Cells.Value[i]
 		r := e.root[i]
-		up := max(0, min(e.auditHi[i]-a, e.capUp[r]))
-		down := max(0, min(a-e.auditLo[i], e.capDown[r]))
+		up, down := e.certBounds(i)
 		cost := 0.0
 		if !e.supp[r] {
 			cost = e.cost[r] / math.Abs(d)

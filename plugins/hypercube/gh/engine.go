@@ -157,6 +157,11 @@ type engine struct {
 	// certStage is, per primary and direction (0 up, 1 down), the first
 	// region stage of its next certificate (the one that had the last).
 	certStage map[[2]int]int
+	// certMaxRegion is the largest region a certificate LP was solved
+	// on, certReused the certificates taken without an LP (certReuse);
+	// cellMaps are the tables' cell maps (boxCells), built on first use.
+	certMaxRegion, certReused int
+	cellMaps                  []*relations.CellMap
 	// witnesses holds, per primary and direction, the change vector of
 	// its last certificate (cert.go), returned with the pattern for the
 	// host's audit to check.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -45,7 +46,8 @@ func generatedJob(tb testing.TB, shape string, seed uint64) *pluginclient.Job {
 // audit found short, those proven by local audits and on the whole table,
 // and those it gave up on (the host's audit judges them). Shapes and seeds
 // from GH_BENCH_SHAPES (default t4.5xt4.5xt4.5) and GH_BENCH_SEEDS
-// (default 1); GH_BENCH_DEPTH sets propagation_depth:
+// (default 1); GH_BENCH_DEPTH sets propagation_depth, GH_BENCH_LIMIT the
+// time limit, GH_BENCH_CERTS=1 writes every certificate LP to stderr:
 //
 //	GH_BENCH_SHAPES=t4.5xt4.5xt4.5,t4.7xt4.7xt4.7,t4.11xt4.11xt4.11 GH_BENCH_SEEDS=1,2,3 \
 //	  go test ./plugins/hypercube/gh -run '^$' -bench Generated -benchtime 1x
@@ -81,6 +83,9 @@ func BenchmarkGenerated(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				if os.Getenv("GH_BENCH_CERTS") != "" {
+					o.certTrace = func(c CertTry) { fmt.Fprintf(os.Stderr, "certificate %+v\n", c) }
+				}
 				var res *pluginsdk.Result
 				for b.Loop() {
 					if res, err = Protect(context.Background(), job.Problem, o); err != nil {
@@ -97,6 +102,17 @@ func BenchmarkGenerated(b *testing.B) {
 				b.ReportMetric(x["repair_rounds"], "rounds")
 				b.ReportMetric(x["cert_proven"], "cert-proven")
 				b.ReportMetric(x["cert_cells"], "cert-cells")
+				b.ReportMetric(x["cert_lps"], "cert-lps")
+				b.ReportMetric(x["cert_reused"], "cert-reused")
+				b.ReportMetric(x["cert_region_max"], "cert-region-max")
+				b.ReportMetric(x["witnesses"], "witnesses")
+				value := 0.0
+				for i, st := range res.Status {
+					if st.IsSuppressed() && !job.Problem.Cells.Status[i].IsSuppressed() {
+						value += job.Problem.Cells.Value[i]
+					}
+				}
+				b.ReportMetric(value, "value")
 				b.ReportMetric(float64(len(res.Diagnostics)), "diags")
 				for _, d := range res.Diagnostics {
 					b.Logf("%s: %s (%d cells)", d.Code, d.Summary, len(d.Cells))

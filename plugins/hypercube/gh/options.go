@@ -124,6 +124,11 @@ type Options struct {
 	// size of the first neighbourhoods of its local proofs (0: the audit's
 	// default; negative: none) (tests).
 	localCells int
+	// certStages replaces the certificate regions' stages (nil: the
+	// default, certStages) (tests); certTrace, if set, is told about
+	// every certificate LP (tests and benchmarks).
+	certStages []certStage
+	certTrace  func(CertTry)
 }
 
 // AutoLocalHidden is the number of hidden cells above which AuditAuto

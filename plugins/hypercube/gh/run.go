@@ -736,7 +736,7 @@ func (e *engine) withHopeless(diags []pluginsdk.Diagnostic) []pluginsdk.Diagnost
 	if len(e.unproven) > 0 {
 		cells := slices.Sorted(slices.Values(e.unproven))
 		diags = append(diags, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "hypercube.unproven",
-			Summary: fmt.Sprintf("hypercube: the repair gave up on %d primary cells: neither local audits nor certificates proved them protected, and no pattern of cells within the hypercube's a-priori ranges certifies them (the host's audit judges them)", len(cells)),
+			Summary: fmt.Sprintf("hypercube: the repair gave up on %d primary cells: neither local audits nor certificates proved them protected, and no pattern of cells within the hypercube's a-priori ranges certifies them on a region around them (the host's audit judges them)", len(cells)),
 			Cells:   cells})
 	}
 	if len(e.hopeless) == 0 {
@@ -1033,6 +1033,8 @@ func (e *engine) result() *pluginsdk.Result {
 		"cert_proven":     float64(e.certOK),
 		"cert_cells":      float64(e.certCells),
 		"cert_lps":        float64(e.certLPs),
+		"cert_reused":     float64(e.certReused),
+		"cert_region_max": float64(e.certMaxRegion),
 		"rounds_cut":      float64(e.roundsCut),
 	}
 	// The witnesses returned for the host's audit, and their cells.
