@@ -313,7 +313,7 @@ func (cr *cubeResult) merge(r *Report, in *input) {
 			continue
 		}
 		r.Lower[t], r.Upper[t], r.Verdict[t], r.Verdicts[t] = v[t]-in.lpl[t], v[t]+in.upl[t], VerdictProtected, cr.verdicts[t]
-		ct.Audited++
+		ct.audited++
 		ct.Primaries++
 		ct.Protected++
 	}
