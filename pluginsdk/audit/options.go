@@ -141,10 +141,11 @@ type Options struct {
 	// Witnesses are the witnesses of the method that made the pattern
 	// (pluginsdk.Witness), used in verdict mode: each is checked by
 	// arithmetic as a hypercube certificate is (cube.go), and one that
-	// fails is ignored (Counts.WitnessRejected). The checked ones are
-	// feasible tables, which prove the primaries whose protection interval
-	// they span before any LP and spare the LPs of the directions they
-	// show. Verdicts are the same with or without them.
+	// fails is ignored (Counts.WitnessRejected); those the time limit
+	// leaves unchecked are not used (Counts.WitnessUnchecked). The
+	// checked ones are feasible tables, which prove the primaries whose
+	// protection interval they span before any LP and spare the LPs of the
+	// directions they show. Verdicts are the same with or without them.
 	Witnesses []pluginsdk.Witness
 	// OnWitness, if set, receives every feasible table the
 	// audit verified (its local proofs' and LPs' points, the tables of its

@@ -89,8 +89,10 @@ type Counts struct {
 	// Witness counts the primaries proven protected once the witnesses of
 	// the method that made the pattern (Options.Witnesses) were checked,
 	// before any LP; WitnessRejected the witnesses that failed the check
-	// (ignored).
-	Witness, WitnessRejected int
+	// (wrong ones, ignored); WitnessUnchecked those left unchecked, and
+	// unused, when the time limit ran out first or the table gives no
+	// certificate (relations the true table does not satisfy, or none).
+	Witness, WitnessRejected, WitnessUnchecked int
 	// differenced counts hidden cells settled by differencing alone.
 	differenced int
 	// Components is the number of LP components; LargestComponent the
