@@ -12,6 +12,7 @@ import (
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/relations"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // Certificates. A primary that local audits fail to prove localTries times
@@ -100,6 +101,15 @@ type certNeed struct{ up, down float64 }
 
 // certNeedOf derives from a local audit's finding f (witnessed range
 // f.Lower..f.Upper, NaN for none) the movements a certificate must show.
+// A direction counts as shown when the range reaches its level within the
+// engine's tolerance, but the range must also be wider than the audit's
+// tolerance (twice it: e.auditTol), or the audit reads a point, an exact
+// disclosure, whatever the levels: on t4.24³ the tolerance (10⁻⁹ of the
+// grand total, 2.4·10¹⁰) is 24, and 114 single-respondent primaries with
+// levels of 6 to 24 that no local audit moved were taken as shown in
+// both directions, got no certificate and no witness, and were left to
+// the host's whole-table LPs (unverified at its limit). Such a primary
+// is asked for its levels in full, then for the width that is missing.
 func (e *engine) certNeedOf(f audit.Finding) certNeed {
 	v := f.Value
 	lower, upper := f.Lower, f.Upper
@@ -109,11 +119,13 @@ func (e *engine) certNeedOf(f audit.Finding) certNeed {
 	if math.IsNaN(upper) || upper < v {
 		upper = v
 	}
+	floor := 2 * e.auditTolerance()
+	narrow := upper-lower <= floor
 	var nd certNeed
-	if upper < v+f.UpperPL-e.tol {
+	if upper < v+f.UpperPL-e.tol || narrow && upper < v+f.UpperPL {
 		nd.up = f.UpperPL
 	}
-	if lower > v-f.LowerPL+e.tol {
+	if lower > v-f.LowerPL+e.tol || narrow && lower > v-f.LowerPL {
 		nd.down = f.LowerPL
 	}
 	hi, lo := upper, lower
@@ -123,16 +135,21 @@ func (e *engine) certNeedOf(f audit.Finding) certNeed {
 	if nd.down > 0 {
 		lo = v - nd.down
 	}
-	// The sliding level, or a positive width when the primary has no
-	// levels (a point interval is an exact disclosure).
-	width := max(f.SlidingPL, 0)
-	if f.UpperPL <= 0 && f.LowerPL <= 0 && width <= 0 {
-		width = numeric.SolverSlack(v)
-	}
+	// The sliding level, and a width beyond the audit's point.
+	width := max(f.SlidingPL, floor)
 	if short := width - (hi - lo); short > e.tol {
 		nd.up = hi - v + short
 	}
 	return nd
+}
+
+// auditTolerance is the audit's tolerance for the problem's values
+// (verdict.Tolerance), computed on first use.
+func (e *engine) auditTolerance() float64 {
+	if e.auditTol == 0 {
+		e.auditTol = verdict.Tolerance(e.p.Cells.Value)
+	}
+	return e.auditTol
 }
 
 // certify looks for a certificate of primary cell t for nd (package

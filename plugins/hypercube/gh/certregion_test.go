@@ -283,3 +283,53 @@ func regionProblem(p *pluginsdk.Problem, e *engine, region []int) *pluginsdk.Pro
 	}
 	return sp
 }
+
+// TestCertNeedPoint: a primary whose levels are below the audit's
+// tolerance (here 10⁻⁹ of a cell of 2·10¹⁰: 20, against levels of 5) and
+// that no local audit moved is not shown in either direction: the audit
+// reads its point interval as an exact disclosure. Its certificate need
+// asks both levels and a width beyond the tolerance (before: nothing, so
+// it got no certificate and no witness, and the host's whole-table LPs
+// had it); its certificates' witnesses move it so, pass the host's check,
+// and the host's audit finds it protected.
+func TestCertNeedPoint(t *testing.T) {
+	b, p := square(func(b *builder) {
+		b.set(2e10, "3", "3").set(80, "1", "1").primary(5, "1", "1").single("1", "1")
+	})
+	target := b.id("1", "1")
+	e, err := newEngine(context.Background(), p, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tol := verdict.Tolerance(p.Cells.Value)
+	if tol <= 5 {
+		t.Fatalf("tolerance %g: want it above the levels", tol)
+	}
+	nd := e.certNeedOf(levelsFinding(p, target))
+	if nd.up < 5 || nd.down < 5 || nd.up+nd.down <= tol {
+		t.Fatalf("need %+v: want both levels (5) and a width above %g", nd, tol)
+	}
+	if got, err := e.certify(context.Background(), target, nd); err != nil || got == certNone {
+		t.Fatalf("certify: outcome %d, err %v", got, err)
+	}
+	status := e.statuses()
+	ws := e.witnessList()
+	checkWitnesses(t, p, status, ws, 2)
+	up, down := 0.0, 0.0
+	for _, w := range ws {
+		if w.Cell == target {
+			up, down = max(up, w.Move()), max(down, -w.Move())
+		}
+	}
+	if up < 5 || down < 5 || up+down <= tol {
+		t.Errorf("the witnesses move the primary up %g, down %g: want both levels (5) and a width above %g", up, down, tol)
+	}
+	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Threads: 1, Mode: audit.ModeVerdicts,
+		Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude, Cells: []int{target}, Witnesses: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.UnderProtected)+len(rep.Unverified) != 0 {
+		t.Errorf("the host's audit: %d under-protected, %d unverified", len(rep.UnderProtected), len(rep.Unverified))
+	}
+}

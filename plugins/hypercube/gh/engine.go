@@ -161,7 +161,9 @@ type engine struct {
 	// on, certReused the certificates taken without an LP (certReuse);
 	// cellMaps are the tables' cell maps (boxCells), built on first use.
 	certMaxRegion, certReused int
-	cellMaps                  []*relations.CellMap
+	// auditTol is the audit's tolerance (auditTolerance).
+	auditTol float64
+	cellMaps []*relations.CellMap
 	// witnesses holds, per primary and direction, the change vector of
 	// its last certificate (cert.go), returned with the pattern for the
 	// host's audit to check.
