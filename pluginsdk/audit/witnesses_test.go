@@ -303,3 +303,53 @@ func TestOnWitnessProves(t *testing.T) {
 		t.Fatalf("%d primaries proven by certificates, %d by local proofs, %d tables of colluding singletons' own problems: the test proves nothing", cube, local, own)
 	}
 }
+
+// TestWitnessesLevelsWithinTolerance: a primary whose levels lie within
+// the audit's tolerance (here 10⁻⁹ of a total of 2·10¹⁰: 20, against
+// levels of 4) is proven by the method's witnesses when they span more
+// than the tolerance around it, without an LP, and reported with the
+// interval they span; before, only its own LPs judged it (on t4.24³, 114
+// such primaries in a component of 224 860 cells were unverified at the
+// audit's limit). Witnesses spanning less (a point to the audit) prove
+// nothing.
+func TestWitnessesLevelsWithinTolerance(t *testing.T) {
+	ctx := context.Background()
+	p := table2D([][]float64{{50, 60, 1e10}, {70, 80, 90}, {100, 110, 1e10}})
+	const cols = 3
+	prim := cell(cols, 1, 1)
+	st := slices.Clone(p.Cells.Status)
+	st[prim] = cellstatus.UnsafeFreq
+	p.Cells.LowerPL[prim], p.Cells.UpperPL[prim] = 4, 4
+	cube := []int{prim, cell(cols, 1, 2), cell(cols, 2, 1), cell(cols, 2, 2)}
+	for _, c := range cube[1:] {
+		st[c] = cellstatus.Secondary
+	}
+	move := func(d float64) pluginsdk.Witness {
+		return pluginsdk.Witness{Cell: prim, Cells: cube, Deltas: []float64{d, -d, -d, d}}
+	}
+	o := Options{Threads: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: -1, noCube: true}
+	plain, err := Suppression(ctx, p, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Verdict[prim] != VerdictProtected || plain.Counts.LPs == 0 {
+		t.Fatalf("without witnesses: verdict %v, %d LPs; want protected by LPs", plain.Verdict[prim], plain.Counts.LPs)
+	}
+	for _, tc := range []struct {
+		name   string
+		d      float64
+		proven int
+	}{{"wide", 15, 1}, {"point", 5, 0}} {
+		o.Witnesses = []pluginsdk.Witness{move(tc.d), move(-tc.d)}
+		r, err := Suppression(ctx, p, st, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Counts.Witness != tc.proven || r.Counts.WitnessRejected != 0 || r.Verdict[prim] != VerdictProtected {
+			t.Errorf("%s: %d proven by witnesses (want %d), %d rejected, verdict %v", tc.name, r.Counts.Witness, tc.proven, r.Counts.WitnessRejected, r.Verdict[prim])
+		}
+		if v := p.Cells.Value[prim]; tc.proven == 1 && (r.Counts.LPs != 0 || r.Lower[prim] != v-tc.d || r.Upper[prim] != v+tc.d) {
+			t.Errorf("%s: %d LPs, reported [%g, %g], want none and the witnesses' interval [%g, %g]", tc.name, r.Counts.LPs, r.Lower[prim], r.Upper[prim], v-tc.d, v+tc.d)
+		}
+	}
+}
