@@ -217,7 +217,7 @@ func (e *engine) certificate(ctx context.Context, t int, d float64) ([]int32, er
 			return nil, err
 		}
 		if e.o.certTrace != nil {
-			e.o.certTrace(CertTry{Cell: t, Move: d, Stage: stage, Cells: len(region), Found: ok, Hidden: len(moved)})
+			e.o.certTrace(certTry{Cell: t, Move: d, Stage: stage, Cells: len(region), Found: ok, Hidden: len(moved)})
 		}
 		if ok {
 			e.certStage[k] = stage
@@ -230,9 +230,9 @@ func (e *engine) certificate(ctx context.Context, t int, d float64) ([]int32, er
 	return nil, nil
 }
 
-// CertTry describes one certificate LP (Options.certTrace, tests and
+// certTry describes one certificate LP (Options.certTrace, tests and
 // benchmarks).
-type CertTry struct {
+type certTry struct {
 	// Cell is the primary and Move the movement the certificate must
 	// show (negative: down).
 	Cell int

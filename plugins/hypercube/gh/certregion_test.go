@@ -78,8 +78,8 @@ func TestCertBoxRegion(t *testing.T) {
 		target := b.id("A1.1", "B1.1", "C1.1")
 		o := DefaultOptions()
 		o.certStages = tc.stages
-		var tries []CertTry
-		o.certTrace = func(c CertTry) { tries = append(tries, c) }
+		var tries []certTry
+		o.certTrace = func(c certTry) { tries = append(tries, c) }
 		e, err := newEngine(context.Background(), p, o)
 		if err != nil {
 			t.Fatal(err)

@@ -84,7 +84,7 @@ func BenchmarkGenerated(b *testing.B) {
 					}
 				}
 				if os.Getenv("GH_BENCH_CERTS") != "" {
-					o.certTrace = func(c CertTry) { fmt.Fprintf(os.Stderr, "certificate %+v\n", c) }
+					o.certTrace = func(c certTry) { fmt.Fprintf(os.Stderr, "certificate %+v\n", c) }
 				}
 				var res *pluginsdk.Result
 				for b.Loop() {

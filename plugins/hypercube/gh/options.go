@@ -128,7 +128,7 @@ type Options struct {
 	// default, certStages) (tests); certTrace, if set, is told about
 	// every certificate LP (tests and benchmarks).
 	certStages []certStage
-	certTrace  func(CertTry)
+	certTrace  func(certTry)
 }
 
 // AutoLocalHidden is the number of hidden cells above which AuditAuto
