@@ -93,6 +93,9 @@ type Options struct {
 	// (the run's keepWitnesses): a region's moves are moves of the whole
 	// problem (region.go).
 	keepWitnesses func(sol *csp.Solution, local []int)
+	// keepPoint, if set, receives the feasible tables the final audits
+	// verify (audit.Options.OnWitness; the run's points.keep).
+	keepPoint func(cells []int, x []float64)
 	// deadline is the run's start plus TimeLimit (Protect sets it; zero:
 	// none).
 	deadline time.Time

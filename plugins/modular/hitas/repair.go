@@ -217,7 +217,7 @@ const repairCleanupRoutes = 2
 // without a deadline). The primaries the time limit leaves unverified
 // count as under-protected (see unverified).
 func (o *Options) auditOptions() audit.Options {
-	ao := audit.Options{Threads: o.Threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries}
+	ao := audit.Options{Threads: o.Threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, OnWitness: o.keepPoint}
 	ao.TimeLimit, _ = o.timeLeft()
 	ao.OnProgress = func(pr audit.Progress) {
 		f := -1.0
