@@ -219,14 +219,7 @@ const repairCleanupRoutes = 2
 func (o *Options) auditOptions() audit.Options {
 	ao := audit.Options{Threads: o.Threads, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, OnWitness: o.keepPoint}
 	ao.TimeLimit, _ = o.timeLeft()
-	ao.OnProgress = func(pr audit.Progress) {
-		f := -1.0
-		if pr.Total > 0 {
-			f = float64(pr.Done) / float64(pr.Total)
-		}
-		o.progress(pluginsdk.Progress{Phase: "audit", Fraction: f, Iterations: int64(pr.LPs),
-			Message: fmt.Sprintf("%d of %d primaries audited", pr.Done, pr.Total)})
-	}
+	ao.OnProgress = o.progress
 	return ao
 }
 
