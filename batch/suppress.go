@@ -453,6 +453,7 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 		e.logf("WARNING: the audit stopped at its time limit of %s: %d of %d primary cells are unverified (their protection is not proven; argus --audit-limit sets the limit)",
 			limit.Round(time.Millisecond), ar.Unverified, ar.Primaries)
 	}
+	e.logWitnessFigures(ar.Figures)
 	switch {
 	case ar.Unverified > 0:
 		e.logf("WARNING: audit: %d of %d primary cells are under-protected or unverified (%d unverified: their protection is not proven)",
@@ -464,6 +465,26 @@ func (e *engine) audit(p *pluginsdk.Problem, m *problem.Mapping, specs []*tableS
 	}
 	e.markUnsafe(specs, ar, perTable, target)
 	return checked, nil
+}
+
+// The audit plugin's figures that count the method's witnesses that failed
+// its check and those it left unchecked.
+const (
+	auditFigureWitnessRejected  = "witness_rejected"
+	auditFigureWitnessUnchecked = "witness_unchecked"
+)
+
+// logWitnessFigures logs what the audit did not use of the method's
+// witnesses: the wrong ones (a warning: the method returned moves that
+// are not feasible) and those left unchecked (the audit's time limit ran
+// out first, or the table gives no certificate).
+func (e *engine) logWitnessFigures(fig map[string]float64) {
+	if n := int(fig[auditFigureWitnessRejected]); n > 0 {
+		e.logf("WARNING: audit: %d of the method's witnesses failed the audit's check (they are wrong; ignored)", n)
+	}
+	if n := int(fig[auditFigureWitnessUnchecked]); n > 0 {
+		e.logf("Audit: %d of the method's witnesses were not checked (the audit's time limit ran out first, or the table gives no certificate); not used", n)
+	}
 }
 
 // countTrue counts the set entries of b.

@@ -3,6 +3,7 @@ package batch
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -63,6 +64,60 @@ func TestWitnessesToAudit(t *testing.T) {
 		}
 		if code != ExitOK || got.Load() != want {
 			t.Errorf("audit plugin of minor %d: exit %d, %d witnesses passed, want %d\n%s", minor, code, got.Load(), want, lb)
+		}
+	}
+}
+
+// figuringAudit is passAudit reporting the witness figures given.
+type figuringAudit struct {
+	passAudit
+	fig map[string]float64
+}
+
+func (a figuringAudit) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.Result, error) {
+	res, err := a.passAudit.Protect(ctx, req)
+	if err == nil {
+		res.Stats.Extra = a.fig
+	}
+	return res, err
+}
+
+// TestWitnessFiguresLogged: the audit's count of the method's witnesses
+// that failed its check (wrong ones) and of those it left unchecked reach
+// the run report and the logbook apart: a warning for the wrong ones, a
+// note for the unchecked, nothing when every witness was checked and
+// accepted.
+func TestWitnessFiguresLogged(t *testing.T) {
+	needCorpus(t)
+	const wrong = "WARNING: audit: 2 of the method's witnesses failed the audit's check"
+	const unchecked = "Audit: 3 of the method's witnesses were not checked"
+	for _, tc := range []struct {
+		name                     string
+		rejected, unchecked      float64
+		wantWrong, wantUnchecked bool
+	}{
+		{"all checked", 0, 0, false, false},
+		{"wrong", 2, 0, true, false},
+		{"unchecked", 0, 3, false, true},
+		{"both", 2, 3, true, true},
+	} {
+		fig := map[string]float64{"witness": 1, auditFigureWitnessRejected: tc.rejected, auditFigureWitnessUnchecked: tc.unchecked}
+		prot := minorProtector{newFake(t, witnessing{}, figuringAudit{fig: fig}), wire.MinorWitnesses}
+		_, code, rep, lb := runJob(t, simpleJob(t, "<SUPPRESS> PAIRS(1,1)\r\n"), prot)
+		if code != ExitOK {
+			t.Fatalf("%s: exit %d\n%s", tc.name, code, lb)
+		}
+		if strings.Contains(lb, wrong) != tc.wantWrong || strings.Contains(lb, unchecked) != tc.wantUnchecked {
+			t.Errorf("%s: logbook has the wrong witnesses %v (want %v), the unchecked %v (want %v)\n%s",
+				tc.name, strings.Contains(lb, wrong), tc.wantWrong, strings.Contains(lb, unchecked), tc.wantUnchecked, lb)
+		}
+		for _, s := range rep.Steps {
+			if s.Method == nil {
+				continue
+			}
+			if a := s.Method.Audit; a == nil || a.Figures[auditFigureWitnessRejected] != tc.rejected || a.Figures[auditFigureWitnessUnchecked] != tc.unchecked {
+				t.Errorf("%s: report's audit %+v, want witness_rejected %g and witness_unchecked %g", tc.name, a, tc.rejected, tc.unchecked)
+			}
 		}
 	}
 }

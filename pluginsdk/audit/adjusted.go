@@ -44,26 +44,19 @@ type AdjustedOptions struct {
 	// Options are used for the bounds, the tolerance of the protection
 	// comparisons and, with ECTA, the attacker problems.
 	Options
-	// AdditivityTolerance is the largest accepted |Σ coef·x − rhs| of a
-	// relation; 0 means τ-Argus's [numeric.AdjustedChange] plus the relative
-	// slack ([numeric.Slack] of m) of m = Σ |coef·x| + |rhs| over the relation.
-	AdditivityTolerance float64
-	// ChangeTolerance is the largest |adjusted − original| that counts as
-	// unchanged; 0 means τ-Argus's [numeric.AdjustedChange].
-	ChangeTolerance float64
-	// NotAdditive declares a method that does not keep the table additive
+	// notAdditive declares a method that does not keep the table additive
 	// (the cell key method perturbs cells independently): the residuals
 	// are still measured (MaxResidual, NonAdditive) but are not a defect
 	// (Safe ignores them).
-	NotAdditive bool
+	notAdditive bool
 	// ECTA, if set, also runs the attacker problems of the published
 	// perturbation bounds (Report.Attack).
 	ECTA *ECTA
 }
 
-// SensitiveCell is the check of one sensitive (primary) cell of an
+// sensitiveCell is the check of one sensitive (primary) cell of an
 // adjusted table.
-type SensitiveCell struct {
+type sensitiveCell struct {
 	// Cell is the cell id.
 	Cell int
 	// Original and Adjusted are the true and the published value.
@@ -88,8 +81,6 @@ type Residual struct {
 
 // AdjustedCounts summarise an adjusted-table check.
 type AdjustedCounts struct {
-	// Cells and Relations are the sizes of the problem.
-	Cells, Relations int
 	// NonAdditive counts relations violated beyond the tolerance.
 	NonAdditive int
 	// OutOfBounds counts cells outside their a-priori bounds.
@@ -98,8 +89,11 @@ type AdjustedCounts struct {
 	FrozenChanged int
 	// Changed counts cells whose value changed.
 	Changed int
-	// Sensitive, Protected and UnderProtected count the primaries.
-	Sensitive, Protected, UnderProtected int
+	// Sensitive and UnderProtected count the primaries and the
+	// under-protected ones.
+	Sensitive, UnderProtected int
+	// protected counts the protected primaries.
+	protected int
 }
 
 // AdjustedReport is the result of Adjusted.
@@ -110,22 +104,23 @@ type AdjustedReport struct {
 	Verdicts []verdict.Verdict
 	// Deviation is adjusted − original per cell.
 	Deviation []float64
-	// Sensitive holds the check of every primary, by cell id.
-	Sensitive []SensitiveCell
-	// UnderProtected lists the primaries whose deviation does not reach a
+	// sensitive holds the check of every primary, by cell id.
+	sensitive []sensitiveCell
+	// underProtected lists the primaries whose deviation does not reach a
 	// protection level.
-	UnderProtected []SensitiveCell
+	underProtected []sensitiveCell
 	// NonAdditive lists the violated relations.
 	NonAdditive []Residual
-	// OutOfBounds lists the cells outside their a-priori bounds.
-	OutOfBounds []int
-	// FrozenChanged lists the protected or empty cells that changed.
-	FrozenChanged []int
+	// outOfBounds lists the cells outside their a-priori bounds.
+	outOfBounds []int
+	// frozenChanged lists the protected or empty cells that changed.
+	frozenChanged []int
 	// MaxResidual is the largest |Σ coef·x − rhs| over all relations.
 	MaxResidual float64
-	// L1 is Σ |deviation|; WeightedL1 is Σ cost·|deviation| (0 without a
-	// cost column).
-	L1, WeightedL1 float64
+	// L1 is Σ |deviation|.
+	L1 float64
+	// weightedL1 is Σ cost·|deviation| (0 without a cost column).
+	weightedL1 float64
 	// MaxRelSensitive and MaxRelOther are the largest relative deviations
 	// |deviation| / |original| of the primaries and of the other cells
 	// (cells with original 0 left out): ECTA's realised α and β.
@@ -146,10 +141,10 @@ type AdjustedReport struct {
 
 // Safe reports whether the adjusted table may be published: every
 // primary protected, no frozen cell changed, every cell within its a-priori
-// bounds and, unless the method declared otherwise (NotAdditive), every
+// bounds and, unless the method declared otherwise (notAdditive), every
 // relation satisfied within the tolerance.
 func (r *AdjustedReport) Safe() bool {
-	if verdict.Summarize(r.Verdicts).Failed() > 0 || len(r.FrozenChanged) > 0 || len(r.OutOfBounds) > 0 {
+	if verdict.Summarize(r.Verdicts).Failed() > 0 || len(r.frozenChanged) > 0 || len(r.outOfBounds) > 0 {
 		return false
 	}
 	return r.notAdditiveOK || len(r.NonAdditive) == 0
@@ -179,13 +174,11 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 			return nil, fmt.Errorf("audit: %w: adjusted value %v of cell %d", errInput, v, i)
 		}
 	}
-	changeTol := opts.ChangeTolerance
-	if changeTol <= 0 {
-		changeTol = numeric.AdjustedChange
-	}
-	r := &AdjustedReport{Deviation: make([]float64, n), Verdicts: make([]verdict.Verdict, n), notAdditiveOK: opts.NotAdditive}
+	// The largest |adjusted − original| that counts as unchanged:
+	// τ-Argus's [numeric.AdjustedChange].
+	changeTol := numeric.AdjustedChange
+	r := &AdjustedReport{Deviation: make([]float64, n), Verdicts: make([]verdict.Verdict, n), notAdditiveOK: opts.notAdditive}
 	ct := &r.Counts
-	ct.Cells, ct.Relations = n, in.rel.Len()
 	orig := p.Cells.Value
 	for i := range n {
 		d := adjusted[i] - orig[i]
@@ -196,7 +189,7 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 		}
 		r.L1 += ad
 		if len(p.Cells.Cost) == n {
-			r.WeightedL1 += p.Cells.Cost[i] * ad
+			r.weightedL1 += p.Cells.Cost[i] * ad
 		}
 		if orig[i] != 0 {
 			rel := ad / math.Abs(orig[i])
@@ -207,22 +200,22 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 			}
 		}
 		if adjusted[i] < in.lo[i]-in.tol || adjusted[i] > in.hi[i]+in.tol {
-			r.OutOfBounds = append(r.OutOfBounds, i)
+			r.outOfBounds = append(r.outOfBounds, i)
 		}
 		if (in.status[i] == cellstatus.Protected || in.status[i] == cellstatus.Empty) && ad > changeTol {
-			r.FrozenChanged = append(r.FrozenChanged, i)
+			r.frozenChanged = append(r.frozenChanged, i)
 		}
 		if in.status[i].IsPrimary() {
-			sc := SensitiveCell{Cell: i, Original: orig[i], Adjusted: adjusted[i], Deviation: d,
+			sc := sensitiveCell{Cell: i, Original: orig[i], Adjusted: adjusted[i], Deviation: d,
 				LowerPL: in.lpl[i], UpperPL: in.upl[i], Verdict: verdict.Deviation(orig[i], adjusted[i], in.levels(i), in.tol)}
 			r.Verdicts[i] = sc.Verdict
-			r.Sensitive = append(r.Sensitive, sc)
+			r.sensitive = append(r.sensitive, sc)
 			ct.Sensitive++
 			if !sc.Verdict.Failed() {
-				ct.Protected++
+				ct.protected++
 			} else {
 				ct.UnderProtected++
-				r.UnderProtected = append(r.UnderProtected, sc)
+				r.underProtected = append(r.underProtected, sc)
 			}
 		}
 	}
@@ -240,16 +233,16 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 			s += t
 			mag += math.Abs(t)
 		}
-		tol := opts.AdditivityTolerance
-		if tol <= 0 {
-			tol = numeric.AdjustedChange + numeric.Slack(mag)
-		}
+		// The largest accepted |Σ coef·x − rhs| of a relation: τ-Argus's
+		// [numeric.AdjustedChange] plus the relative slack of
+		// m = Σ |coef·x| + |rhs| over the relation.
+		tol := numeric.AdjustedChange + numeric.Slack(mag)
 		r.MaxResidual = math.Max(r.MaxResidual, math.Abs(s))
 		if math.Abs(s) > tol {
 			r.NonAdditive = append(r.NonAdditive, Residual{Relation: q, Value: s})
 		}
 	}
-	ct.NonAdditive, ct.OutOfBounds, ct.FrozenChanged = len(r.NonAdditive), len(r.OutOfBounds), len(r.FrozenChanged)
+	ct.NonAdditive, ct.OutOfBounds, ct.FrozenChanged = len(r.NonAdditive), len(r.outOfBounds), len(r.frozenChanged)
 	if opts.ECTA != nil {
 		lo, hi, err := ECTAIntervals(p, adjusted, *opts.ECTA)
 		if err != nil {
@@ -271,15 +264,15 @@ func Adjusted(ctx context.Context, p *pluginsdk.Problem, adjusted []float64, opt
 				r.Verdicts[i] = v
 			}
 		}
-		ct.Protected, ct.UnderProtected, r.UnderProtected = 0, 0, nil
-		for k := range r.Sensitive {
-			sc := &r.Sensitive[k]
+		ct.protected, ct.UnderProtected, r.underProtected = 0, 0, nil
+		for k := range r.sensitive {
+			sc := &r.sensitive[k]
 			sc.Verdict = r.Verdicts[sc.Cell]
 			if sc.Verdict.Failed() {
 				ct.UnderProtected++
-				r.UnderProtected = append(r.UnderProtected, *sc)
+				r.underProtected = append(r.underProtected, *sc)
 			} else {
-				ct.Protected++
+				ct.protected++
 			}
 		}
 	}
@@ -309,14 +302,14 @@ func (r *AdjustedReport) defects() []pluginsdk.Diagnostic {
 		ds = append(ds, pluginsdk.Diagnostic{Severity: sev, Code: "audit.nonadditive", Relations: rels,
 			Summary: fmt.Sprintf("the adjusted values violate %d relations (largest residual %.3g)", k, r.MaxResidual)})
 	}
-	if k := len(r.OutOfBounds); k > 0 {
+	if k := len(r.outOfBounds); k > 0 {
 		ds = append(ds, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityError, Code: "audit.out_of_bounds",
-			Cells:   slices.Clone(r.OutOfBounds[:min(k, maxNamed)]),
+			Cells:   slices.Clone(r.outOfBounds[:min(k, maxNamed)]),
 			Summary: fmt.Sprintf("%d adjusted values lie outside their a-priori bounds", k)})
 	}
-	if k := len(r.FrozenChanged); k > 0 {
+	if k := len(r.frozenChanged); k > 0 {
 		ds = append(ds, pluginsdk.Diagnostic{Severity: pluginsdk.SeverityError, Code: "audit.frozen_changed",
-			Cells:   slices.Clone(r.FrozenChanged[:min(k, maxNamed)]),
+			Cells:   slices.Clone(r.frozenChanged[:min(k, maxNamed)]),
 			Summary: fmt.Sprintf("%d protected or empty cells changed their values", k)})
 	}
 	return ds

@@ -65,7 +65,7 @@ func TestSeedExample(t *testing.T) {
 					t.Errorf("published cell: %g %v", r.Lower[c], r.Verdict[c])
 				}
 				ct := r.Counts
-				if ct.Hidden != 4 || ct.Audited != 4 || ct.Primaries != 1 || ct.Protected != 1 || ct.Components != 1 {
+				if ct.hidden != 4 || ct.audited != 4 || ct.Primaries != 1 || ct.Protected != 1 || ct.Components != 1 {
 					t.Errorf("counts %+v", ct)
 				}
 			})
@@ -89,7 +89,7 @@ func TestSeedExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict[prim] != VerdictExact || r.Lower[prim] != 40 || r.Counts.Differenced != 1 || r.Counts.LPs != 0 {
+	if r.Verdict[prim] != VerdictExact || r.Lower[prim] != 40 || r.Counts.differenced != 1 || r.Counts.LPs != 0 {
 		t.Errorf("lone primary: %v [%g, %g], counts %+v", r.Verdict[prim], r.Lower[prim], r.Upper[prim], r.Counts)
 	}
 }
@@ -243,7 +243,7 @@ func TestAgainstOracle(t *testing.T) {
 				}
 			}
 			t.Logf("%d hidden, %d differenced, %d components (largest %d), %d LPs, %d settled",
-				r.Counts.Hidden, r.Counts.Differenced, r.Counts.Components, r.Counts.LargestComponent, r.Counts.LPs, r.Counts.Settled)
+				r.Counts.hidden, r.Counts.differenced, r.Counts.Components, r.Counts.LargestComponent, r.Counts.LPs, r.Counts.settled)
 		})
 	}
 }
@@ -278,7 +278,7 @@ func TestSingletonsCollude(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Knowing b, row 1 gives a exactly.
-	if rc.Verdict[a] != VerdictExact || rc.Verdict[b] != VerdictExact || rc.Counts.Singletons != 2 {
+	if rc.Verdict[a] != VerdictExact || rc.Verdict[b] != VerdictExact || rc.Counts.singletons != 2 {
 		t.Errorf("colluding: %v [%g,%g], %v; counts %+v", rc.Verdict[a], rc.Lower[a], rc.Upper[a], rc.Verdict[b], rc.Counts)
 	}
 	// The secondaries stay free: (2,1) ranges as (1,1) fixed leaves it
@@ -331,7 +331,7 @@ func TestSingletonsAgainstOracle(t *testing.T) {
 				t.Errorf("workers %d cell %d: [%g, %g], oracle [%g, %g]", workers, i, rc.Lower[i], rc.Upper[i], wl[i], wu[i])
 			}
 		}
-		if rc.Counts.Singletons == 0 {
+		if rc.Counts.singletons == 0 {
 			t.Error("no singletons")
 		}
 	}
@@ -354,8 +354,8 @@ func TestIntervals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Lower[prim] != 20 || r.Upper[prim] != 68 || r.Counts.Audited != 1 {
-		t.Errorf("[%g, %g], audited %d", r.Lower[prim], r.Upper[prim], r.Counts.Audited)
+	if r.Lower[prim] != 20 || r.Upper[prim] != 68 || r.Counts.audited != 1 {
+		t.Errorf("[%g, %g], audited %d", r.Lower[prim], r.Upper[prim], r.Counts.audited)
 	}
 	// Publish (1,1) as [5, 15]: x23 = 20 + x11 ∈ [25, 35] — under-protected
 	// for lpl = upl = 10 around 40.
@@ -365,8 +365,8 @@ func TestIntervals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Lower[prim] != 25 || r.Upper[prim] != 35 || r.Verdict[prim] != VerdictPartial || r.Counts.Audited != 4 {
-		t.Errorf("[%g, %g] %v, audited %d", r.Lower[prim], r.Upper[prim], r.Verdict[prim], r.Counts.Audited)
+	if r.Lower[prim] != 25 || r.Upper[prim] != 35 || r.Verdict[prim] != VerdictPartial || r.Counts.audited != 4 {
+		t.Errorf("[%g, %g] %v, audited %d", r.Lower[prim], r.Upper[prim], r.Verdict[prim], r.Counts.audited)
 	}
 	if len(r.Diagnostics) == 0 || r.Diagnostics[0].Code != "audit.interval_excludes_value" {
 		t.Errorf("diagnostics %v (20 is outside [5, 15])", r.Diagnostics)
@@ -511,7 +511,7 @@ func TestNonAdditiveAndInfeasible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Counts.NonAdditive == 0 {
+	if r.Counts.nonAdditive == 0 {
 		t.Errorf("non-additive relation not reported: %+v", r.Counts)
 	}
 	// Make the hidden cells' problem infeasible: column 1 total too small
@@ -528,7 +528,7 @@ func TestNonAdditiveAndInfeasible(t *testing.T) {
 			found = true
 		}
 	}
-	if !found || r.Counts.Unknown == 0 {
+	if !found || r.Counts.unknown == 0 {
 		t.Errorf("infeasibility not reported: %v %+v", r.Diagnostics, r.Counts)
 	}
 }
@@ -564,7 +564,7 @@ func TestCancelAndProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := reports[len(reports)-1]
-	if last.Done != last.Total || last.Total != r.Counts.Audited || last.LPs != r.Counts.LPs {
+	if last.Done != last.Total || last.Total != r.Counts.audited || last.LPs != r.Counts.LPs {
 		t.Errorf("last progress %+v, counts %+v", last, r.Counts)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -600,11 +600,11 @@ func TestIndustrySize(t *testing.T) {
 			}
 			ct := r.Counts
 			t.Logf("primaries only: %d primaries, %d exactly disclosed, %d partially, %d protected; %d differenced, %d components (largest %d), %d LPs, %d settled; %v",
-				ct.Primaries, ct.Exact, ct.Partial, ct.Protected, ct.Differenced, ct.Components, ct.LargestComponent, ct.LPs, ct.Settled, r.Timing.Total)
+				ct.Primaries, ct.Exact, ct.Partial, ct.Protected, ct.differenced, ct.Components, ct.LargestComponent, ct.LPs, ct.settled, r.Timing.Total)
 			// Every exactly disclosed primary's bounds equal its value.
 			maxErr := 0.0
 			for _, f := range r.UnderProtected {
-				if f.Verdict == VerdictExact {
+				if f.verdict == VerdictExact {
 					maxErr = math.Max(maxErr, math.Max(math.Abs(f.Lower-f.Value), math.Abs(f.Upper-f.Value)))
 				}
 			}
@@ -620,7 +620,7 @@ func TestIndustrySize(t *testing.T) {
 			fmt.Fprintf(&b, "# %s, only the primaries suppressed: %d exactly disclosed, %d partially\n", name, ct.Exact, ct.Partial)
 			fmt.Fprintf(&b, "# cell value lower upper lpl upl verdict\n")
 			for _, f := range r.UnderProtected {
-				fmt.Fprintf(&b, "%d %g %.6g %.6g %g %g %s\n", f.Cell, f.Value, f.Lower, f.Upper, f.LowerPL, f.UpperPL, f.Verdict)
+				fmt.Fprintf(&b, "%d %g %.6g %.6g %g %g %s\n", f.Cell, f.Value, f.Lower, f.Upper, f.LowerPL, f.UpperPL, f.verdict)
 			}
 			golden.CheckString(t, filepath.Join("testdata", strings.TrimSuffix(name, ".jj")+"_primaries.golden"), b.String())
 			// Check the exact primaries by differencing alone where possible
@@ -657,8 +657,8 @@ func TestIndustrySize(t *testing.T) {
 			}
 			ct = ra.Counts
 			t.Logf("all suppressed: %d audited, %d exact, %d partial, %d recomputable; %d components, %d LPs, %d settled, %d simplex iterations; %v",
-				ct.Audited, ct.Exact, ct.Partial, ct.Recomputable, ct.Components, ct.LPs, ct.Settled, ct.SimplexIterations, ra.Timing.Total)
-			if ct.Exact != 0 || ct.Recomputable != 0 || ct.Audited != p.NumCells() || ct.Unknown != 0 {
+				ct.audited, ct.Exact, ct.Partial, ct.recomputable, ct.Components, ct.LPs, ct.settled, ct.SimplexIterations, ra.Timing.Total)
+			if ct.Exact != 0 || ct.recomputable != 0 || ct.audited != p.NumCells() || ct.unknown != 0 {
 				t.Errorf("all suppressed: counts %+v", ct)
 			}
 		})
@@ -690,10 +690,10 @@ func TestAdjustedFigure16(t *testing.T) {
 			t.Fatal(err)
 		}
 		ct := r.Counts
-		if ct.NonAdditive != 0 || ct.Changed != 4 || ct.Sensitive != 1 || ct.Protected != 1 || ct.OutOfBounds != 0 || r.L1 != 20 || r.WeightedL1 != 40 {
+		if ct.NonAdditive != 0 || ct.Changed != 4 || ct.Sensitive != 1 || ct.protected != 1 || ct.OutOfBounds != 0 || r.L1 != 20 || r.weightedL1 != 40 {
 			t.Errorf("%s: %+v L1 %g", name, ct, r.L1)
 		}
-		if d := r.Sensitive[0].Deviation; math.Abs(d) != 5 {
+		if d := r.sensitive[0].Deviation; math.Abs(d) != 5 {
 			t.Errorf("%s: deviation %g", name, d)
 		}
 		if math.Abs(r.MaxRelSensitive-5.0/40) > 1e-12 || math.Abs(r.MaxRelOther-5.0/20) > 1e-12 {
@@ -709,7 +709,7 @@ func TestAdjustedFigure16(t *testing.T) {
 		t.Fatal(err)
 	}
 	ct := r.Counts
-	if ct.UnderProtected != 1 || ct.NonAdditive == 0 || ct.FrozenChanged != 1 || len(r.UnderProtected) != 1 {
+	if ct.UnderProtected != 1 || ct.NonAdditive == 0 || ct.FrozenChanged != 1 || len(r.underProtected) != 1 {
 		t.Errorf("broken: %+v", ct)
 	}
 	v[cell(3, 1, 2)] = -1
@@ -814,7 +814,7 @@ func TestLPTimeLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Counts.LPs == 0 || r.Counts.Unknown == 0 || len(r.Diagnostics) == 0 || r.Diagnostics[0].Code != "audit.unsolved" {
+	if r.Counts.LPs == 0 || r.Counts.unknown == 0 || len(r.Diagnostics) == 0 || r.Diagnostics[0].Code != "audit.unsolved" {
 		t.Errorf("counts %+v, diagnostics %v", r.Counts, r.Diagnostics[:min(1, len(r.Diagnostics))])
 	}
 	for i, v := range r.Verdict {
@@ -839,10 +839,10 @@ func TestGrid100k(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Counts.Audited != r.Counts.Hidden || r.Counts.Unknown != 0 {
+	if r.Counts.audited != r.Counts.hidden || r.Counts.unknown != 0 {
 		t.Errorf("5%%: counts %+v", r.Counts)
 	}
-	t.Logf("5%%: %d cells, %d hidden, %d differenced, %v", r.Counts.Cells, r.Counts.Hidden, r.Counts.Differenced, r.Timing.Total)
+	t.Logf("5%%: %d cells, %d hidden, %d differenced, %v", r.Counts.cells, r.Counts.hidden, r.Counts.differenced, r.Timing.Total)
 	p = plugintest.Grid(plugintest.GridSpec{Sizes: []int{46, 46, 46}, Seed: 1, PrimaryFraction: 0.08})
 	r, err = Suppression(ctx, p, nil, Options{Mode: ModeVerdicts})
 	if err != nil {
@@ -850,8 +850,8 @@ func TestGrid100k(t *testing.T) {
 	}
 	ct := r.Counts
 	t.Logf("8%%, verdicts: %d hidden, %d differenced, largest component %d, %d LPs; %d protected, %d partial, %d exact; %v",
-		ct.Hidden, ct.Differenced, ct.LargestComponent, ct.LPs, ct.Protected, ct.Partial, ct.Exact, r.Timing.Total)
-	if ct.Audited != ct.Hidden || ct.Unknown != 0 || ct.Protected+ct.Partial+ct.Exact != ct.Primaries {
+		ct.hidden, ct.differenced, ct.LargestComponent, ct.LPs, ct.Protected, ct.Partial, ct.Exact, r.Timing.Total)
+	if ct.audited != ct.hidden || ct.unknown != 0 || ct.Protected+ct.Partial+ct.Exact != ct.Primaries {
 		t.Errorf("8%%: counts %+v", ct)
 	}
 }
@@ -860,7 +860,7 @@ func TestDegenerateInputs(t *testing.T) {
 	ctx := context.Background()
 	// No cells at all.
 	r, err := Suppression(ctx, &pluginsdk.Problem{}, nil, Options{})
-	if err != nil || r.Counts.Cells != 0 {
+	if err != nil || r.Counts.cells != 0 {
 		t.Errorf("empty problem: %v %+v", err, r)
 	}
 	// Cells without relations: a hidden cell's bounds are its a-priori ones.
@@ -1044,7 +1044,7 @@ func TestShortcutsAgainstReference(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("seed %d %v: %d hidden, %d LPs (reference %d), %d certified, %d under-protected", seed, sizes, ref.Counts.Hidden, fast.Counts.LPs, ref.Counts.LPs, fast.Counts.Certified, len(ref.UnderProtected))
+		t.Logf("seed %d %v: %d hidden, %d LPs (reference %d), %d certified, %d under-protected", seed, sizes, ref.Counts.hidden, fast.Counts.LPs, ref.Counts.LPs, fast.Counts.certified, len(ref.UnderProtected))
 	}
 }
 
@@ -1087,8 +1087,8 @@ func TestCells(t *testing.T) {
 					audited++
 				}
 			}
-			if part.Counts.Audited != audited {
-				t.Errorf("seed %d mode %d: %d cells audited, want %d", seed, mode, part.Counts.Audited, audited)
+			if part.Counts.audited != audited {
+				t.Errorf("seed %d mode %d: %d cells audited, want %d", seed, mode, part.Counts.audited, audited)
 			}
 			for i, s := range st {
 				switch {

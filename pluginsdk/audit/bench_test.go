@@ -29,13 +29,13 @@ func benchAudit(b *testing.B, p *pluginsdk.Problem, st []cellstatus.Status, opts
 	}
 	b.ReportMetric((cputime.Used()-cpu0).Seconds()/float64(b.N), "cpu-s")
 	ct := r.Counts
-	b.ReportMetric(float64(ct.Hidden), "hidden")
-	b.ReportMetric(float64(ct.Differenced), "differenced")
+	b.ReportMetric(float64(ct.hidden), "hidden")
+	b.ReportMetric(float64(ct.differenced), "differenced")
 	b.ReportMetric(float64(ct.LargestComponent), "largest")
 	b.ReportMetric(float64(ct.LPs), "LPs")
 	b.ReportMetric(float64(ct.Partial+ct.Exact), "failing")
-	b.ReportMetric(float64(ct.Settled), "settled")
-	b.ReportMetric(float64(ct.Certified), "certified")
+	b.ReportMetric(float64(ct.settled), "settled")
+	b.ReportMetric(float64(ct.certified), "certified")
 	b.ReportMetric(float64(ct.SimplexIterations), "iterations")
 	b.ReportMetric(float64(ct.Local), "local")
 	b.ReportMetric(float64(ct.Cube), "cube")

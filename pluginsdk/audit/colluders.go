@@ -238,7 +238,7 @@ func mergeVerdicts(r, rr *Report, targets []int) {
 		case VerdictExact:
 			ct.Exact++
 		case VerdictUnknown:
-			ct.Unknown++
+			ct.unknown++
 			r.Unverified = append(r.Unverified, t)
 		}
 	}
@@ -247,8 +247,8 @@ func mergeVerdicts(r, rr *Report, targets []int) {
 	slices.SortFunc(r.UnderProtected, func(a, b Finding) int { return a.Cell - b.Cell })
 	slices.Sort(r.Unverified)
 	ct.LPs += rr.Counts.LPs
-	ct.Settled += rr.Counts.Settled
-	ct.Certified += rr.Counts.Certified
+	ct.settled += rr.Counts.settled
+	ct.certified += rr.Counts.certified
 	ct.SimplexIterations += rr.Counts.SimplexIterations
 	r.TimedOut = r.TimedOut || rr.TimedOut
 	for _, d := range rr.Diagnostics {
@@ -258,5 +258,4 @@ func mergeVerdicts(r, rr *Report, targets []int) {
 	}
 	// rr's total runs from the same start.
 	r.Timing.Total = max(r.Timing.Total, rr.Timing.Total)
-	r.Timing.Solve = r.Timing.Total - r.Timing.Setup
 }

@@ -70,7 +70,7 @@ func TestSingletonOwnProblemChecked(t *testing.T) {
 		if len(rep.Unverified) > 0 || len(rep.Diagnostics) > 0 {
 			t.Fatalf("seed %d: %d unverified, diagnostics %v", seed, len(rep.Unverified), rep.Diagnostics)
 		}
-		if rep.Counts.Singletons == 0 {
+		if rep.Counts.singletons == 0 {
 			t.Fatalf("seed %d: no colluding singletons", seed)
 		}
 	}

@@ -110,7 +110,7 @@ func colludersInBounds(p *pluginsdk.Problem, status []cellstatus.Status, opts Op
 		return false, err
 	}
 	v := p.Cells.Value
-	tol := opts.Tolerance
+	tol := opts.tolerance
 	if tol <= 0 {
 		tol = verdict.Tolerance(v)
 	}
@@ -156,7 +156,7 @@ func takeProven(r, c *Report, proven []bool) {
 			continue
 		}
 		r.Lower[i], r.Upper[i], r.Verdict[i], r.Verdicts[i] = c.Lower[i], c.Upper[i], VerdictProtected, c.Verdicts[i]
-		ct.Audited++
+		ct.audited++
 		ct.Primaries++
 		ct.Protected++
 	}
@@ -173,7 +173,7 @@ func takeFailed(c, r *Report, failed []bool) {
 			continue
 		}
 		c.Lower[i], c.Upper[i], c.Verdict[i], c.Verdicts[i] = r.Lower[i], r.Upper[i], r.Verdict[i], r.Verdicts[i]
-		ct.Audited++
+		ct.audited++
 		ct.Primaries++
 		switch r.Verdict[i] {
 		case VerdictExact:

@@ -52,8 +52,9 @@ import (
 // The witnesses of the method that made the pattern (Options.Witnesses,
 // contract 1.6) are change vectors of the same kind with arbitrary
 // movements, on any table: each is checked by the same checkCertificate,
-// one that fails is ignored (Counts.WitnessRejected), and the tables of
-// those that pass join the certificates' (proveByWitnesses).
+// one that fails is ignored (Counts.WitnessRejected), one the time limit
+// leaves unchecked is not used (Counts.WitnessUnchecked), and the tables
+// of those that pass join the certificates' (proveByWitnesses).
 
 // cubeCandidates is the most kernel vectors kept per dimension and
 // primary, and cubeTuples the most of their products evaluated per
@@ -107,8 +108,9 @@ type cubeResult struct {
 	mu             sync.Mutex
 	// witnessed counts the primaries (of count) proven once the method's
 	// witnesses were checked (witness.go's proveByWitnesses), rejected the
-	// witnesses that failed the check.
-	witnessed, rejected int
+	// witnesses that failed the check, unchecked those not checked (the
+	// time limit ran out first, or the table gives no certificate).
+	witnessed, rejected, unchecked int
 }
 
 // newCubeStage returns the certificate stage of the audit, nil when no
@@ -181,8 +183,8 @@ func (in *input) proveByCubes(ctx context.Context, only []bool, start time.Time)
 	cs := in.newCubeStage()
 	if cs == nil || !in.additive() {
 		// A table that is not additive gets no certificate: its witnesses
-		// are not used.
-		res.rejected = len(in.opts.Witnesses)
+		// are not checked, nor used.
+		res.unchecked = len(in.opts.Witnesses)
 		return res, nil
 	}
 	var targets []int
@@ -313,12 +315,12 @@ func (cr *cubeResult) merge(r *Report, in *input) {
 			continue
 		}
 		r.Lower[t], r.Upper[t], r.Verdict[t], r.Verdicts[t] = v[t]-in.lpl[t], v[t]+in.upl[t], VerdictProtected, cr.verdicts[t]
-		ct.Audited++
+		ct.audited++
 		ct.Primaries++
 		ct.Protected++
 	}
 	ct.Cube = cr.count - cr.witnessed
-	ct.Witness, ct.WitnessRejected = cr.witnessed, cr.rejected
+	ct.Witness, ct.WitnessRejected, ct.WitnessUnchecked = cr.witnessed, cr.rejected, cr.unchecked
 }
 
 // cubeCand is one kernel vector of one dimension: codes with signs ±1,
@@ -746,7 +748,8 @@ func (cs *cubeStage) checkRelation(k int, sc *cubeScratch) error {
 
 // proveByWitnesses checks the method's witnesses (Options.Witnesses) on
 // the workers, until Options.TimeLimit (from start) runs out (the
-// witnesses left then are not used: counted with the rejected), and
+// witnesses left then are not used: counted unchecked, apart from the
+// rejected, which failed the check), and
 // proves the targets (hidden canonical primaries, narrowed to only when
 // non-nil) not proven yet whose protection interval the checked tables
 // span, together with the certificates' tables in res. A checked witness
@@ -760,7 +763,7 @@ func (cs *cubeStage) proveByWitnesses(ctx context.Context, only []bool, res *cub
 	v := in.p.Cells.Value
 	ws := in.opts.Witnesses
 	own := map[int][2]float64{}
-	var next, accepted atomic.Int64
+	var next, checked, accepted atomic.Int64
 	var wg sync.WaitGroup
 	const chunk = 16
 	for range min(in.opts.workers(), max(1, len(ws)/chunk)) {
@@ -777,6 +780,7 @@ func (cs *cubeStage) proveByWitnesses(ctx context.Context, only []bool, res *cub
 					return
 				}
 				for _, w := range ws[k:min(len(ws), k+chunk)] {
+					checked.Add(1)
 					if cs.checkCertificate(w.Cell, w.Cells, w.Deltas, sc) != nil {
 						continue
 					}
@@ -800,7 +804,8 @@ func (cs *cubeStage) proveByWitnesses(ctx context.Context, only []bool, res *cub
 		}()
 	}
 	wg.Wait()
-	res.rejected = len(ws) - int(accepted.Load())
+	res.rejected = int(checked.Load() - accepted.Load())
+	res.unchecked = len(ws) - int(checked.Load())
 	for i := range in.p.NumCells() {
 		if res.proven[i] || !in.status[i].IsSuppressed() || !in.canonical(i) || (only != nil && !only[i]) {
 			continue

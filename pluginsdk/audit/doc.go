@@ -62,8 +62,8 @@
 // Counts.Inconsistent).
 //
 // [Adjusted] checks an adjusted table (CTA, ECTA, rounding, the cell key
-// method): additivity within a tolerance (unless the method declares it
-// does not keep the table additive, AdjustedOptions.NotAdditive), the
+// method): additivity within a tolerance (unless the method does not keep
+// the table additive), the
 // a-priori bounds, frozen cells, and per sensitive cell the distance of the
 // published value from the original against its protection levels
 // (verdict.TooClose); AdjustedReport.Safe sums it up. For ECTA it runs
@@ -175,8 +175,8 @@
 // data's fault (audit.infeasible) only when the published values really
 // violate the relations beyond the tolerance.
 //
-// All comparisons use one tolerance, Options.Tolerance (by default
-// verdict.Tolerance: relative to the table's largest value), from
+// All comparisons use one tolerance, verdict.Tolerance (relative to the
+// table's largest value; Report.Tolerance), from
 // which the LP's own feasibility tolerance (a quarter of it, in scaled
 // units) and the closeness to a bound derive. No LP solution is trusted
 // blindly: each is converted back to cell values and checked, bounds and
@@ -186,8 +186,8 @@
 //
 // Reported bounds are canonical, so that identical runs give identical
 // reports whatever the number of workers and the order in which they
-// solved the LPs (only the effort counts LPs, Settled and
-// SimplexIterations, and the timings, vary): an optimum within the
+// solved the LPs (only the effort counts LPs, settled and
+// SimplexIterations, and the timing, vary): an optimum within the
 // tolerance of the true value, of an outer bound or of the table's decimal
 // grid (10^-d for a table written with d ≤ 6 decimals; with the
 // unimodular relations of two-dimensional tables every vertex lies on it)

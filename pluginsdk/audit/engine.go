@@ -61,7 +61,6 @@ type attack struct {
 	totalTargets   int
 	progressMu     sync.Mutex
 	lastProgress   time.Time
-	setupDone      time.Time
 	nonAdditiveSet map[int]bool
 	// timedOut: Options.TimeLimit stopped the LPs.
 	timedOut bool
@@ -197,7 +196,7 @@ const (
 func (a *attack) run(ctx context.Context) error {
 	a.initResults()
 	if a.opts.OnProgress != nil { // 0 of the targets: the setup may take a while
-		a.opts.OnProgress(Progress{Total: a.totalTargets, Elapsed: time.Since(a.start)})
+		a.opts.OnProgress(Progress{Total: a.totalTargets})
 	}
 	a.reference()
 	a.grid = dataGrid(a.ref, a.lo, a.hi, a.ovLo, a.ovHi)
@@ -232,7 +231,6 @@ func (a *attack) run(ctx context.Context) error {
 		return nil
 	}
 	a.planTasks(comps)
-	a.setupDone = time.Now()
 	return a.solveComponents(ctx, comps)
 }
 
@@ -343,7 +341,7 @@ func (a *attack) difference(red *reduced) []bool {
 			v = a.ref[c] // the true value, up to rounding noise
 		}
 		determined[c] = true
-		a.counts.Differenced++
+		a.counts.differenced++
 		a.lower[c], a.upper[c] = v, v
 		if v < a.lo[c]-a.tol || v > a.hi[c]+a.tol {
 			a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.inconsistent",
@@ -613,7 +611,7 @@ func (a *attack) nonAdditive(r int, residual float64) {
 		return
 	}
 	a.nonAdditiveSet[r] = true
-	a.counts.NonAdditive++
+	a.counts.nonAdditive++
 	a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.nonadditive",
 		Summary:   fmt.Sprintf("relation %d is violated by %g by the published values", r, residual),
 		Relations: []int{r}})
@@ -1381,7 +1379,7 @@ func (a *attack) progress(final bool) {
 		return
 	}
 	a.lastProgress = now
-	a.opts.OnProgress(Progress{Done: int(a.done.Load()), Total: a.totalTargets, LPs: int(a.lps.Load()), Elapsed: now.Sub(a.start)})
+	a.opts.OnProgress(Progress{Done: int(a.done.Load()), Total: a.totalTargets, LPs: int(a.lps.Load())})
 }
 
 var errInput = errors.New("invalid audit input")

@@ -402,7 +402,7 @@ func reproScale(seed uint64, boxes int) *genTable {
 func TestExactVerifierReproScale(t *testing.T) {
 	g := reproScale(1, 1500)
 	r := checkAgainstVerifier(t, g, Options{Threads: 2, Mode: ModeVerdicts})
-	t.Logf("%d hidden, largest component %d, %d LPs, %v", r.Counts.Hidden, r.Counts.LargestComponent, r.Counts.LPs, r.Timing.Total)
+	t.Logf("%d hidden, largest component %d, %d LPs, %v", r.Counts.hidden, r.Counts.LargestComponent, r.Counts.LPs, r.Timing.Total)
 }
 
 // comparable strips a report of what legitimately differs between runs:
@@ -411,7 +411,7 @@ func TestExactVerifierReproScale(t *testing.T) {
 func comparable(r *Report) Report {
 	c := *r
 	c.Timing = Timing{}
-	c.Counts.LPs, c.Counts.Settled, c.Counts.Certified, c.Counts.SimplexIterations = 0, 0, 0, 0
+	c.Counts.LPs, c.Counts.settled, c.Counts.certified, c.Counts.SimplexIterations = 0, 0, 0, 0
 	return c
 }
 

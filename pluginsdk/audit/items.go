@@ -95,7 +95,7 @@ func itemOptionsOf(o *Options, tol float64) itemOptions {
 
 // localOptions are the options of a local audit with options io.
 func localOptions(io itemOptions) Options {
-	o := Options{Threads: 1, Bounds: BoundsAuto, Tolerance: io.Tolerance, LocalCells: -1, Scope: ScopeTable,
+	o := Options{Threads: 1, Bounds: BoundsAuto, tolerance: io.Tolerance, LocalCells: -1, Scope: ScopeTable,
 		Targets: io.Targets, Singletons: io.Singletons, Mode: io.Mode, LPTimeLimit: io.LPTimeLimit}
 	o.noDifferencing, o.noReuse, o.noCube, o.noCapped, o.hugeCols = io.NoDifferencing, io.NoReuse, io.NoCube, io.NoCapped, io.HugeCols
 	// A local audit proves protection only: a large sub-problem's targets
@@ -167,7 +167,7 @@ func (it *localItem) run(ctx context.Context) (*localOutcome, error) {
 		}
 		return nil, fmt.Errorf("audit: local audit of %d cells: %w", n, err)
 	}
-	out.LPs, out.Settled, out.Iterations = rep.Counts.LPs, rep.Counts.Settled, rep.Counts.SimplexIterations
+	out.LPs, out.Settled, out.Iterations = rep.Counts.LPs, rep.Counts.settled, rep.Counts.SimplexIterations
 	out.Inconsistent = hasError(rep.Diagnostics)
 	out.Protected, out.Verdicts = make([]bool, len(it.Targets)), make([]verdict.Verdict, len(it.Targets))
 	for q, t := range it.Targets {
@@ -229,7 +229,7 @@ func (in *input) runLocalItems(ctx context.Context, jobs []localBatchJob, relsOf
 			return fmt.Errorf("audit: local audit %d of %d: %w", i, len(results), err)
 		}
 	}
-	res.progress(in.opts.OnProgress, start)
+	res.progress(in.opts.OnProgress)
 	return nil
 }
 

@@ -103,7 +103,7 @@ func sameVerdicts(x, y *Report) error {
 		return errors.New("findings differ")
 	case !reflect.DeepEqual(x.Diagnostics, y.Diagnostics):
 		return fmt.Errorf("diagnostics differ: %v, %v", x.Diagnostics, y.Diagnostics)
-	case x.Counts.Primaries != y.Counts.Primaries || x.Counts.Protected != y.Counts.Protected || x.Counts.Audited != y.Counts.Audited:
+	case x.Counts.Primaries != y.Counts.Primaries || x.Counts.Protected != y.Counts.Protected || x.Counts.audited != y.Counts.audited:
 		return fmt.Errorf("counts differ: %+v, %+v", x.Counts, y.Counts)
 	}
 	return nil
@@ -269,7 +269,7 @@ func sameFindings(x, y []Finding) bool {
 		return false
 	}
 	for i := range x {
-		if x[i].Cell != y[i].Cell || x[i].Verdict != y[i].Verdict {
+		if x[i].Cell != y[i].Cell || x[i].verdict != y[i].verdict {
 			return false
 		}
 	}

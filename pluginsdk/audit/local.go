@@ -446,7 +446,7 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 	defer sb.reset()
 	sub, subStatus, local := sb.build()
 	o := in.opts
-	o.Threads, o.Bounds, o.Tolerance, o.OnProgress, o.LocalCells, o.Scope = 1, BoundsAuto, in.tol, nil, -1, ScopeTable
+	o.Threads, o.Bounds, o.tolerance, o.OnProgress, o.LocalCells, o.Scope = 1, BoundsAuto, in.tol, nil, -1, ScopeTable
 	o.Witnesses, o.OnWitness, o.onOwn = nil, nil, nil // cells of the whole table (cube.go, below)
 	// A local audit proves protection only: a large sub-problem's targets
 	// that its capped witness LPs leave open get no LPs of their own.
@@ -505,14 +505,14 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 	mu.Lock()
 	defer mu.Unlock()
 	res.lps += rep.Counts.LPs
-	res.settled += rep.Counts.Settled
+	res.settled += rep.Counts.settled
 	res.iterations += rep.Counts.SimplexIterations
 	// Published values found inconsistent: the local audit proves nothing
 	// (the audit of the whole table reports them).
 	if hasError(rep.Diagnostics) {
 		return nil
 	}
-	defer res.progress(in.opts.OnProgress, start)
+	defer res.progress(in.opts.OnProgress)
 	for _, t := range job.targets {
 		j := local[t]
 		// Only a protected primary is proven here, and reported with its
@@ -539,12 +539,12 @@ func (in *input) proven(res *localResult, t int, v verdict.Verdict) {
 
 // progress reports the local proofs so far (called with the results'
 // lock held, so one call at a time): cells proven of the targets.
-func (lr *localResult) progress(f func(Progress), start time.Time) {
+func (lr *localResult) progress(f func(Progress)) {
 	if f == nil || time.Since(lr.lastProgress) < 100*time.Millisecond {
 		return
 	}
 	lr.lastProgress = time.Now()
-	f(Progress{Done: lr.count, Total: lr.targets, LPs: lr.lps, Elapsed: time.Since(start)})
+	f(Progress{Done: lr.count, Total: lr.targets, LPs: lr.lps})
 }
 
 // certify proves by the witnesses seen so far (feasible points of the
@@ -590,7 +590,7 @@ func (lr *localResult) merge(r *Report, status []cellstatus.Status) {
 			continue
 		}
 		r.Lower[t], r.Upper[t], r.Verdict[t], r.Verdicts[t] = lr.lower[t], lr.upper[t], lr.verdict[t], lr.verdicts[t]
-		ct.Audited++
+		ct.audited++
 		if status[t].IsPrimary() {
 			ct.Primaries++
 			ct.Protected++
@@ -598,7 +598,7 @@ func (lr *localResult) merge(r *Report, status []cellstatus.Status) {
 	}
 	ct.Local = lr.count
 	ct.LPs += lr.lps
-	ct.Settled += lr.settled
+	ct.settled += lr.settled
 	ct.SimplexIterations += lr.iterations
 }
 

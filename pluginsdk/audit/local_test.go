@@ -70,7 +70,7 @@ func TestLocalProofsAgree(t *testing.T) {
 								name, i, fast.Verdict[i], fast.Verdicts[i], whole.Verdict[i], whole.Verdicts[i])
 						}
 					}
-					if fast.Counts.Protected != whole.Counts.Protected || fast.Counts.Audited != whole.Counts.Audited ||
+					if fast.Counts.Protected != whole.Counts.Protected || fast.Counts.audited != whole.Counts.audited ||
 						len(fast.UnderProtected) != len(whole.UnderProtected) {
 						t.Errorf("%s: counts %+v with local proofs, %+v for the whole table", name, fast.Counts, whole.Counts)
 					}

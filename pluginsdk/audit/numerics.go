@@ -17,7 +17,7 @@ import (
 // set to exactly 0 when it is within the audit tolerance; so y = 0 is an
 // exactly feasible point whenever the published table is additive, and an
 // LP that reports infeasibility is known to be wrong (numerically) and is
-// retried. All tolerances derive from the audit tolerance (Options.Tolerance,
+// retried. All tolerances derive from the audit tolerance (Options.tolerance,
 // by default verdict.Tolerance) through lpFeasibilityTol and
 // boundEps.
 

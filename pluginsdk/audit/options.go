@@ -84,8 +84,6 @@ type Progress struct {
 	Done, Total int
 	// LPs is the number of LPs solved so far.
 	LPs int
-	// Elapsed is the time since the start.
-	Elapsed time.Duration
 }
 
 // Options control an audit. The zero value is τ-Argus's audit on all cores.
@@ -110,10 +108,10 @@ type Options struct {
 	// Midpoint selects how Intervals judges a primary at the midpoint of
 	// its published interval.
 	Midpoint MidpointMode
-	// Tolerance is the absolute tolerance of the comparisons (exactness,
+	// tolerance is the absolute tolerance of the comparisons (exactness,
 	// protection levels, additivity of the published values); 0 means
 	// verdict.Tolerance of the cell values.
-	Tolerance float64
+	tolerance float64
 	// LPTimeLimit bounds each LP solve; 0 means none. A cell whose LP hits
 	// it gets NaN bounds and the verdict Unknown.
 	LPTimeLimit time.Duration
@@ -143,10 +141,11 @@ type Options struct {
 	// Witnesses are the witnesses of the method that made the pattern
 	// (pluginsdk.Witness), used in verdict mode: each is checked by
 	// arithmetic as a hypercube certificate is (cube.go), and one that
-	// fails is ignored (Counts.WitnessRejected). The checked ones are
-	// feasible tables, which prove the primaries whose protection interval
-	// they span before any LP and spare the LPs of the directions they
-	// show. Verdicts are the same with or without them.
+	// fails is ignored (Counts.WitnessRejected); those the time limit
+	// leaves unchecked are not used (Counts.WitnessUnchecked). The
+	// checked ones are feasible tables, which prove the primaries whose
+	// protection interval they span before any LP and spare the LPs of the
+	// directions they show. Verdicts are the same with or without them.
 	Witnesses []pluginsdk.Witness
 	// OnWitness, if set, receives every feasible table the
 	// audit verified (its local proofs' and LPs' points, the tables of its

@@ -44,8 +44,8 @@ func (v Verdict) String() string {
 	return "verdict(?)"
 }
 
-// UnderProtected reports whether the verdict is a failure of a primary.
-func (v Verdict) UnderProtected() bool { return v == VerdictPartial || v == VerdictExact }
+// underProtected reports whether the verdict is a failure of a primary.
+func (v Verdict) underProtected() bool { return v == VerdictPartial || v == VerdictExact }
 
 // Finding describes one under-protected primary.
 type Finding struct {
@@ -57,29 +57,29 @@ type Finding struct {
 	Lower, Upper float64
 	// LowerPL, UpperPL and SlidingPL are the protection levels.
 	LowerPL, UpperPL, SlidingPL float64
-	// Verdict is VerdictPartial or VerdictExact.
-	Verdict Verdict
+	// verdict is VerdictPartial or VerdictExact.
+	verdict Verdict
 }
 
 // Counts summarise an audit.
 type Counts struct {
-	// Cells is the number of cells of the problem.
-	Cells int
-	// Hidden is the number of cells not published exactly.
-	Hidden int
-	// Audited is the number of cells whose bounds were computed.
-	Audited int
+	// cells is the number of cells of the problem.
+	cells int
+	// hidden is the number of cells not published exactly.
+	hidden int
+	// audited is the number of cells whose bounds were computed.
+	audited int
 	// Primaries is the number of audited primaries.
 	Primaries int
 	// Protected, Partial and Exact count the audited primaries by verdict.
 	Protected, Partial, Exact int
-	// Recomputable counts audited non-primaries that are exactly disclosed.
-	Recomputable int
-	// Unknown counts audited cells without a result.
-	Unknown int
-	// Singletons is the number of hidden primaries treated as colluding
+	// recomputable counts audited non-primaries that are exactly disclosed.
+	recomputable int
+	// unknown counts audited cells without a result.
+	unknown int
+	// singletons is the number of hidden primaries treated as colluding
 	// singletons.
-	Singletons int
+	singletons int
 	// Local counts the audited cells proven on sub-problems around them
 	// (ModeVerdicts): protected primaries, secondaries not recomputable.
 	Local int
@@ -89,25 +89,29 @@ type Counts struct {
 	// Witness counts the primaries proven protected once the witnesses of
 	// the method that made the pattern (Options.Witnesses) were checked,
 	// before any LP; WitnessRejected the witnesses that failed the check
-	// (ignored).
-	Witness, WitnessRejected int
-	// Differenced counts hidden cells settled by differencing alone.
-	Differenced int
+	// (wrong ones, ignored); WitnessUnchecked those left unchecked, and
+	// unused, when the time limit ran out first or the table gives no
+	// certificate (relations the true table does not satisfy, or none).
+	Witness, WitnessRejected, WitnessUnchecked int
+	// differenced counts hidden cells settled by differencing alone.
+	differenced int
 	// Components is the number of LP components; LargestComponent the
 	// number of columns of the largest.
 	Components, LargestComponent int
-	// LPs is the number of LPs solved; Settled the number of bound
-	// directions of audited cells settled by another LP's solution.
-	LPs, Settled int
-	// Certified counts the bound directions settled by the optimal basis
+	// LPs is the number of LPs solved.
+	LPs int
+	// settled is the number of bound directions of audited cells settled
+	// by another LP's solution.
+	settled int
+	// certified counts the bound directions settled by the optimal basis
 	// of another LP (a tableau row proving it optimal for them too, no LP
-	// of their own); most of them are also counted in Settled.
-	Certified int
+	// of their own); most of them are also counted in settled.
+	certified int
 	// SimplexIterations is the total over all LPs.
 	SimplexIterations int64
-	// NonAdditive counts relations that the published values alone
+	// nonAdditive counts relations that the published values alone
 	// violate (beyond the tolerance).
-	NonAdditive int
+	nonAdditive int
 	// Inconsistent counts relations that no values within the published
 	// intervals satisfy (Intervals only).
 	Inconsistent int
@@ -120,13 +124,8 @@ type Counts struct {
 	DerivedMidpoint int
 }
 
-// Timing splits the wall-clock time of an audit.
+// Timing is the wall-clock time of an audit.
 type Timing struct {
-	// Setup is the time to substitute, difference and split into
-	// components.
-	Setup time.Duration
-	// Solve is the time of the LP phase.
-	Solve time.Duration
 	// Total is the whole audit.
 	Total time.Duration
 }

@@ -91,7 +91,7 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 			} else {
 				v := in.p.Cells.Value[i]
 				notProven = append(notProven, Finding{Cell: i, Value: v, Lower: math.Min(v, loc.seenLo[i]), Upper: math.Max(v, loc.seenHi[i]),
-					LowerPL: in.lpl[i], UpperPL: in.upl[i], SlidingPL: in.spl[i], Verdict: VerdictUnknown})
+					LowerPL: in.lpl[i], UpperPL: in.upl[i], SlidingPL: in.spl[i], verdict: VerdictUnknown})
 			}
 		}
 	}
@@ -140,7 +140,7 @@ func (in *input) hide(a *attack, only []bool) {
 	for i := range a.n {
 		if in.status[i].IsSuppressed() {
 			a.free[i] = true
-			a.counts.Hidden++
+			a.counts.hidden++
 			a.target[i] = (in.opts.Targets != TargetsPrimaries || in.status[i].IsPrimary()) && (only == nil || only[i])
 		} else {
 			a.val[i] = in.p.Cells.Value[i]
@@ -184,7 +184,7 @@ func Intervals(ctx context.Context, p *pluginsdk.Problem, lo, hi []float64, opts
 			continue
 		}
 		a.free[i] = true
-		a.counts.Hidden++
+		a.counts.hidden++
 		a.lo[i] = math.Max(l, a.lo[i])
 		a.hi[i] = math.Min(h, a.hi[i])
 		if a.lo[i] > a.hi[i] { // the interval lies outside the a-priori bounds
@@ -255,7 +255,7 @@ func (in *input) judgePublished(r *Report, lo, hi []float64) {
 			r.Counts.Primaries++
 			r.Counts.Exact++
 			r.UnderProtected = append(r.UnderProtected, Finding{Cell: i, Value: v[i], Lower: r.Lower[i], Upper: r.Upper[i],
-				LowerPL: in.lpl[i], UpperPL: in.upl[i], SlidingPL: in.spl[i], Verdict: VerdictExact})
+				LowerPL: in.lpl[i], UpperPL: in.upl[i], SlidingPL: in.spl[i], verdict: VerdictExact})
 			added = true
 		}
 		r.Verdicts[i] = pub
@@ -346,7 +346,7 @@ func prepare(p *pluginsdk.Problem, status []cellstatus.Status, opts Options) (*i
 			return nil, fmt.Errorf("audit: %w: cell %d has value %v", errInput, i, v)
 		}
 	}
-	in.tol = opts.Tolerance
+	in.tol = opts.tolerance
 	if in.tol <= 0 {
 		in.tol = verdict.Tolerance(c.Value)
 	}
@@ -489,7 +489,7 @@ func (in *input) newAttack(opts *Options, start time.Time) *attack {
 		lo: append([]float64(nil), in.lo...), hi: append([]float64(nil), in.hi...),
 		target: make([]bool, n), tol: in.tol, opts: opts, start: start,
 	}
-	a.counts.Cells = n
+	a.counts.cells = n
 	a.truth = in.p.Cells.Value
 	return a
 }
@@ -518,7 +518,7 @@ func (in *input) singletons(a *attack) error {
 		a.override[i] = true
 		a.ovLo[i], a.ovHi[i] = a.lo[i], a.hi[i]
 		a.lo[i], a.hi[i] = in.p.Cells.Value[i], in.p.Cells.Value[i]
-		a.counts.Singletons++
+		a.counts.singletons++
 	}
 	return nil
 }
@@ -574,7 +574,7 @@ func (in *input) report(a *attack, start time.Time) *Report {
 			r.Lower[i], r.Upper[i] = math.NaN(), math.NaN()
 			continue
 		}
-		ct.Audited++
+		ct.audited++
 		primary := in.status[i].IsPrimary()
 		if primary {
 			ct.Primaries++
@@ -599,7 +599,7 @@ func (in *input) report(a *attack, start time.Time) *Report {
 		if math.IsNaN(lo) || math.IsNaN(hi) {
 			r.Verdict[i] = VerdictUnknown
 			r.Lower[i], r.Upper[i] = math.NaN(), math.NaN()
-			ct.Unknown++
+			ct.unknown++
 			if primary {
 				r.Verdicts[i] = verdict.Verdict{Kind: verdict.Unverified, Reason: verdict.Unsolved}
 				r.Unverified = append(r.Unverified, i)
@@ -609,7 +609,7 @@ func (in *input) report(a *attack, start time.Time) *Report {
 		if !primary {
 			if hi-lo <= tol {
 				r.Verdict[i] = VerdictRecomputable
-				ct.Recomputable++
+				ct.recomputable++
 			} else {
 				r.Verdict[i] = VerdictHidden
 			}
@@ -634,28 +634,25 @@ func (in *input) report(a *attack, start time.Time) *Report {
 			// (the attacker's interval contains the protection interval).
 			r.Lower[i], r.Upper[i] = v[i]-in.lpl[i], v[i]+in.upl[i]
 		}
-		if r.Verdict[i].UnderProtected() {
+		if r.Verdict[i].underProtected() {
 			r.UnderProtected = append(r.UnderProtected, Finding{Cell: i, Value: v[i], Lower: lo, Upper: hi,
-				LowerPL: in.lpl[i], UpperPL: in.upl[i], SlidingPL: in.spl[i], Verdict: r.Verdict[i]})
+				LowerPL: in.lpl[i], UpperPL: in.upl[i], SlidingPL: in.spl[i], verdict: r.Verdict[i]})
 		}
 	}
 	if a.timedOut {
 		r.TimedOut = true
 		a.diag.add(pluginsdk.Diagnostic{Severity: pluginsdk.SeverityWarning, Code: "audit.time_limit",
 			Summary: fmt.Sprintf("the audit stopped at its time limit of %v: %d of %d audited cells are not proven (%d primaries unverified)",
-				a.opts.TimeLimit, ct.Unknown, ct.Audited, len(r.Unverified))})
+				a.opts.TimeLimit, ct.unknown, ct.audited, len(r.Unverified))})
 	}
 	ct.LPs = int(a.lps.Load())
-	ct.Settled = int(a.settled.Load())
-	ct.Certified = int(a.certified.Load())
+	ct.settled = int(a.settled.Load())
+	ct.certified = int(a.certified.Load())
 	ct.SimplexIterations = a.iterations.Load()
 	r.Counts = ct
 	r.Diagnostics = a.diag.sorted()
 	now := time.Now()
-	r.Timing = Timing{Setup: a.setupDone.Sub(start), Solve: now.Sub(a.setupDone), Total: now.Sub(start)}
-	if a.setupDone.IsZero() {
-		r.Timing.Setup, r.Timing.Solve = r.Timing.Total, 0
-	}
+	r.Timing = Timing{Total: now.Sub(start)}
 	return r
 }
 

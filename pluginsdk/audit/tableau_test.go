@@ -47,7 +47,7 @@ func certMismatches(t *testing.T, opts Options) (mismatches, certified int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		certified += got.Counts.Certified
+		certified += got.Counts.certified
 		for i := range ref.Lower {
 			if !near(got.Lower[i], ref.Lower[i]) || !near(got.Upper[i], ref.Upper[i]) {
 				mismatches++

@@ -34,8 +34,8 @@ func TestTimeLimitNoSetupAfter(t *testing.T) {
 			t.Fatal(err)
 		}
 		ct := r.Counts
-		if ct.Components != 0 || ct.Differenced != 0 || ct.LPs != 0 || ct.Local != 0 {
-			t.Errorf("%s: after the limit: %d components, %d differenced, %d LPs, %d local", tc.name, ct.Components, ct.Differenced, ct.LPs, ct.Local)
+		if ct.Components != 0 || ct.differenced != 0 || ct.LPs != 0 || ct.Local != 0 {
+			t.Errorf("%s: after the limit: %d components, %d differenced, %d LPs, %d local", tc.name, ct.Components, ct.differenced, ct.LPs, ct.Local)
 		}
 		if !r.TimedOut || !slices.ContainsFunc(r.Diagnostics, func(d pluginsdk.Diagnostic) bool { return d.Code == "audit.time_limit" }) {
 			t.Errorf("%s: timed out %v, diagnostics %v", tc.name, r.TimedOut, r.Diagnostics)

@@ -182,7 +182,7 @@ func TestAdjustedVerdicts(t *testing.T) {
 		for ij, x := range tc.moves {
 			v[cell(3, ij[0], ij[1])] = x
 		}
-		r, err := Adjusted(context.Background(), p, v, AdjustedOptions{Options: Options{Bounds: BoundsNonNegative}, NotAdditive: tc.notAdditive})
+		r, err := Adjusted(context.Background(), p, v, AdjustedOptions{Options: Options{Bounds: BoundsNonNegative}, notAdditive: tc.notAdditive})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,11 +229,11 @@ func TestECTAVerdicts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Sensitive[0].Verdict != tc.want {
-			t.Errorf("%s: sensitive cell verdict %v", tc.name, r.Sensitive[0].Verdict)
+		if r.sensitive[0].Verdict != tc.want {
+			t.Errorf("%s: sensitive cell verdict %v", tc.name, r.sensitive[0].Verdict)
 		}
 		wantVerdicts(t, tc.name, r.Verdicts, prim, tc.want)
-		if r.Safe() == tc.want.Failed() || r.Counts.UnderProtected != len(r.UnderProtected) {
+		if r.Safe() == tc.want.Failed() || r.Counts.UnderProtected != len(r.underProtected) {
 			t.Errorf("%s: safe %v, counts %+v", tc.name, r.Safe(), r.Counts)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
@@ -172,6 +173,48 @@ func TestWitnessCheckBounds(t *testing.T) {
 		}
 		if (r.Counts.WitnessRejected == 0) != tc.ok {
 			t.Errorf("%s: the audit rejected %d, want accepted %v", tc.name, r.Counts.WitnessRejected, tc.ok)
+		}
+	}
+}
+
+// TestWitnessUnchecked: a rejected witness is a wrong one. The witnesses
+// of a hypercube certificate and one broken copy: checked, one is
+// rejected and none is left unchecked; when the time limit has run out
+// before the check, or the true table breaks a relation (no certificate),
+// none is checked, so none is rejected and all are counted unchecked
+// (Counts.WitnessUnchecked; they were counted rejected before).
+func TestWitnessUnchecked(t *testing.T) {
+	ctx := context.Background()
+	p := hierTable(t, "t2.3xt3.2", 1)
+	st := hierCubePattern(p, 1)
+	_, ws := certWitnesses(t, p, st)
+	broken := pluginsdk.Witness{Cell: ws[0].Cell, Cells: slices.Clone(ws[0].Cells), Deltas: slices.Clone(ws[0].Deltas)}
+	for q := range broken.Deltas {
+		broken.Deltas[q] *= 1e6 // beyond the bounds
+	}
+	ws = append(slices.Clone(ws), broken)
+	published := slices.IndexFunc(st, func(s cellstatus.Status) bool { return !s.IsSuppressed() })
+	notAdditive := *p
+	notAdditive.Cells.Value = slices.Clone(p.Cells.Value)
+	notAdditive.Cells.Value[published] += 1000
+	for _, tc := range []struct {
+		name                string
+		p                   *pluginsdk.Problem
+		limit               time.Duration
+		rejected, unchecked int
+	}{
+		{"checked", p, 0, 1, 0},
+		{"time limit first", p, time.Nanosecond, 0, len(ws)},
+		{"not additive", &notAdditive, 0, 0, len(ws)},
+	} {
+		o := Options{Threads: 1, Mode: ModeVerdicts, Targets: TargetsPrimaries, LocalCells: -1, noCube: true, Witnesses: ws, TimeLimit: tc.limit}
+		r, err := Suppression(ctx, tc.p, st, o)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if r.Counts.WitnessRejected != tc.rejected || r.Counts.WitnessUnchecked != tc.unchecked {
+			t.Errorf("%s: %d of %d witnesses rejected, %d unchecked; want %d and %d",
+				tc.name, r.Counts.WitnessRejected, len(ws), r.Counts.WitnessUnchecked, tc.rejected, tc.unchecked)
 		}
 	}
 }

@@ -179,8 +179,11 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 		"seconds": rep.Timing.Total.Seconds()}
 	if len(req.Witnesses) > 0 {
 		// The method's witnesses: the primaries proven once they were
-		// checked, and those that failed the check (ignored).
+		// checked, those that failed the check (wrong, ignored) and those
+		// left unchecked (the time limit ran out first, or the table gives
+		// no certificate).
 		res.Stats.Extra["witness"], res.Stats.Extra["witness_rejected"] = float64(c.Witness), float64(c.WitnessRejected)
+		res.Stats.Extra["witness_unchecked"] = float64(c.WitnessUnchecked)
 	}
 	if check != nil {
 		colludingResult(res, check)

@@ -460,6 +460,42 @@ func TestCubeFigures(t *testing.T) {
 	}
 }
 
+// TestWitnessFigures: the figures count the method's witnesses that failed
+// the check ("witness_rejected") apart from those left unchecked
+// ("witness_unchecked"): a witness that moves its primary alone breaks
+// its relations and is rejected; on a table whose true values break a
+// relation no witness is checked, and none is rejected.
+func TestWitnessFigures(t *testing.T) {
+	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{7, 6}, Seed: 3, PrimaryFraction: 0.2})
+	prim := slices.IndexFunc(p.Cells.Status, func(s cellstatus.Status) bool { return s.IsPrimary() })
+	published := slices.IndexFunc(p.Cells.Status, func(s cellstatus.Status) bool { return !s.IsSuppressed() })
+	ws := []pluginsdk.Witness{{Cell: prim, Cells: []int{prim}, Deltas: []float64{1}}}
+	broken := *p
+	broken.Cells.Value = slices.Clone(p.Cells.Value)
+	broken.Cells.Value[published] += 1000
+	client := plugintest.Serve(t, plugin())
+	for _, tc := range []struct {
+		name                string
+		p                   *pluginsdk.Problem
+		rejected, unchecked float64
+	}{
+		{"additive", p, 1, 0},
+		{"not additive", &broken, 0, 1},
+	} {
+		res, err := client.Protect(t.Context(), pluginclient.Job{Method: "AUDIT", Problem: tc.p, Params: map[string]string{"mode": "verdicts"}, Witnesses: ws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := res.Stats.Extra
+		if r, ok := x["witness_rejected"]; !ok || r != tc.rejected {
+			t.Errorf("%s: witness_rejected %v (present %v), want %v", tc.name, r, ok, tc.rejected)
+		}
+		if u, ok := x["witness_unchecked"]; !ok || u != tc.unchecked {
+			t.Errorf("%s: witness_unchecked %v (present %v), want %v", tc.name, u, ok, tc.unchecked)
+		}
+	}
+}
+
 // TestLimitBeforeDeadline: the host's deadline reaches the plugin as its
 // context's, a tenth of the time left after the soft limit it sends; the
 // audit's own limit, counted from its start (after the problem and the

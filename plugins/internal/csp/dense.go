@@ -70,22 +70,15 @@ func (d *denseLP) close() {
 	}
 }
 
-// routeDense solves the problem whose bounds and costs want set, over the
-// whole table; done is false when the LP hit the iteration limit.
-func (r *router) routeDense(ctx context.Context, sp *routeSpec) (z []float64, done bool, err error) {
-	if r.dense == nil {
-		// A routing LP needing many more iterations than the table has
-		// relations is one of the degenerate LPs of large tables of three
-		// or more dimensions: small LPs do better there.
-		if r.dense, err = newDenseLP(r.m, r.o, max(10000, 4*r.m.numRows())); err != nil {
-			return nil, false, err
-		}
-	}
-	d := r.dense
-	n := r.m.n
+// route solves the problem whose bounds and costs p holds (routeProblem.set),
+// over the whole table; done is false when the LP hit the iteration limit.
+// It counts its solves in st and traces to logf (nil: none).
+func (d *denseLP) route(ctx context.Context, sp *routeSpec, p *routeProblem, st *routeStats, logf func(string, ...any)) (z []float64, done bool, err error) {
+	rows := p.m.numRows()
+	n := p.m.n
 	d.cols, d.clo, d.chi, d.cval = d.cols[:0], d.clo[:0], d.chi[:0], d.cval[:0]
 	for c := range 2 * n {
-		d.set(c, r.wlo[c], r.whi[c], r.wcost[c])
+		d.set(c, p.wlo[c], p.whi[c], p.wcost[c])
 	}
 	if len(d.cols) > 0 {
 		if err := d.s.SetColsBounds(d.cols, d.clo, d.chi); err != nil {
@@ -99,10 +92,10 @@ func (r *router) routeDense(ctx context.Context, sp *routeSpec) (z []float64, do
 		_ = d.s.ClearBasis()
 	}
 	res, err := d.s.Solve(ctx)
-	r.solves++
+	st.solves++
 	if res != nil {
-		r.simplexIters += int64(res.SimplexIterations)
-		d.adapt(res.SimplexIterations, r.m.numRows())
+		st.simplexIters += int64(res.SimplexIterations)
+		d.adapt(res.SimplexIterations, rows)
 	}
 	if err == nil && res.Status == solver.StatusIterationLimit && d.limit > 0 && !d.cold {
 		// Warm starts of degenerate LPs can wander; a cold solve after
@@ -111,10 +104,10 @@ func (r *router) routeDense(ctx context.Context, sp *routeSpec) (z []float64, do
 		d.cold = true
 		_ = d.s.ClearBasis()
 		res, err = d.s.Solve(ctx)
-		r.solves++
+		st.solves++
 		if res != nil {
-			r.simplexIters += int64(res.SimplexIterations)
-			d.adapt(res.SimplexIterations, r.m.numRows())
+			st.simplexIters += int64(res.SimplexIterations)
+			d.adapt(res.SimplexIterations, rows)
 		}
 	}
 	if err != nil {
@@ -131,8 +124,8 @@ func (r *router) routeDense(ctx context.Context, sp *routeSpec) (z []float64, do
 		}
 		fallthrough
 	default:
-		if r.logf != nil && res.Status != solver.StatusInfeasible {
-			r.logf("router LP of column %d dir %d amount %g: status %v (%s)", sp.j, sp.dir, sp.amount, res.Status, res.SolverStatus)
+		if logf != nil && res.Status != solver.StatusInfeasible {
+			logf("router LP of column %d dir %d amount %g: status %v (%s)", sp.j, sp.dir, sp.amount, res.Status, res.SolverStatus)
 		}
 		if res.Status != solver.StatusInfeasible {
 			_ = d.s.ClearBasis()

@@ -204,8 +204,8 @@ func (e *engine) solution(timeLimit bool) *Solution {
 	e.stats.LPTimeLimits = e.chk.lpLimits.Load()
 	for _, w := range e.pool {
 		e.stats.AttackerLPs += w.att.solves
-		e.stats.RouterLPs += w.rt.solves
-		e.stats.SimplexIterations += w.att.simplexIters + w.rt.simplexIters
+		e.stats.RouterLPs += w.rt.stats.solves
+		e.stats.SimplexIterations += w.att.simplexIters + w.rt.stats.simplexIters
 	}
 	if e.master != nil {
 		e.stats.Cuts = len(e.master.rows)

@@ -34,60 +34,63 @@ func (r *router) routeLocal(ctx context.Context, sp *routeSpec) ([]float64, erro
 	if err != nil || z != nil || !r.sparse {
 		return z, err
 	}
-	// route set the bounds and costs of sp (want) unless the amount is
-	// beyond the column's capacity, when no witness exists.
-	if c := r.capacity(sp.j, sp.dir); sp.amount > c {
+	// route set the bounds and costs of sp (routeProblem.set) unless the
+	// amount is beyond the column's capacity, when no witness exists.
+	if c := r.m.capacity(sp.j, sp.dir); sp.amount > c {
 		return nil, nil
 	}
-	defer r.lp.reset()
-	if cols := r.box(sp.j); cols != nil {
-		if z, err := r.solveOver(ctx, &fast, cols); err != nil || z != nil {
+	defer r.small.lp.reset()
+	if cols := r.nb.box(sp.j); cols != nil {
+		if z, err := r.small.solveOver(ctx, &fast, cols); err != nil || z != nil {
 			return z, err
 		}
 	}
 	prev := 0
 	for _, k := range nearSizes {
-		cols := r.near(sp.j, k)
+		cols := r.nb.near(sp.j, k)
 		if len(cols) <= prev {
 			break // the neighbourhood is all there is
 		}
 		prev = len(cols)
-		if z, err := r.solveOver(ctx, &fast, cols); err != nil || z != nil {
+		if z, err := r.small.solveOver(ctx, &fast, cols); err != nil || z != nil {
 			return z, err
 		}
 	}
 	return nil, nil
 }
 
-// capacity is how far column g can move in direction dir.
-func (r *router) capacity(g, dir int) float64 {
-	if dir == down {
-		return r.m.capDn[g]
-	}
-	return r.m.capUp[g]
+// neighbourhood lists the columns near a column that may move in the
+// current routing problem: through the relations (near) or in its cell's
+// box (box).
+type neighbourhood struct {
+	m *model
+	p *routeProblem
+	// col and row mark the columns and relations of the neighbourhood
+	// being built with stamp.
+	col, row []uint32
+	stamp    uint32
 }
 
 // near returns, sorted, column j and the movable columns of the current
 // problem nearest to it through the relations (breadth first), at most
 // limit of them.
-func (r *router) near(j, limit int) []int32 {
-	m := r.m
-	cs := &r.cl
-	st := r.nearStart()
+func (nb *neighbourhood) near(j, limit int) []int32 {
+	m := nb.m
+	st := nb.start()
 	set := []int32{int32(j)}
-	cs.near[j] = st
+	nb.col[j] = st
 	for q := 0; q < len(set) && len(set) < limit; q++ {
 		g := set[q]
 		rows, _ := m.col(int(g))
 		for _, row := range rows {
-			if cs.nearRow[row] == st {
+			if nb.row[row] == st {
 				continue
 			}
-			cs.nearRow[row] = st
+			nb.row[row] = st
 			cols, _ := m.row(int(row))
 			for _, h := range cols {
-				if cs.near[h] != st && r.movable(h) {
-					cs.near[h] = st
+				if nb.col[h] != st && nb.p.movable(h) {
+					nb.col[h] = st
 					set = append(set, int32(h))
 				}
 			}
@@ -102,8 +105,8 @@ func (r *router) near(j, limit int) []int32 {
 // the code's ancestors and the children of each of these. Columns without
 // coordinates (sums of cells) in the relations of the box's columns are in
 // it too. Nil without a grid with hierarchies or coordinates for j.
-func (r *router) box(j int) []int32 {
-	m := r.m
+func (nb *neighbourhood) box(j int) []int32 {
+	m := nb.m
 	h := m.hyper
 	if h == nil || h.children == nil {
 		return nil
@@ -125,13 +128,12 @@ func (r *router) box(j int) []int32 {
 			}
 		}
 	}
-	cs := &r.cl
-	st := r.nearStart()
+	st := nb.start()
 	set := []int32{int32(j)}
-	cs.near[j] = st
+	nb.col[j] = st
 	add := func(g int) {
-		if g >= 0 && cs.near[g] != st && r.movable(g) {
-			cs.near[g] = st
+		if g >= 0 && nb.col[g] != st && nb.p.movable(g) {
+			nb.col[g] = st
 			set = append(set, int32(g))
 		}
 	}
@@ -173,18 +175,17 @@ func (r *router) box(j int) []int32 {
 	return set
 }
 
-// nearStart begins a new marking of columns (near, box).
-func (r *router) nearStart() uint32 {
-	cs := &r.cl
-	if cs.near == nil {
-		cs.near = make([]uint32, r.m.n)
-		cs.nearRow = make([]uint32, r.m.numRows())
+// start begins a new marking of columns (near, box).
+func (nb *neighbourhood) start() uint32 {
+	if nb.col == nil {
+		nb.col = make([]uint32, nb.m.n)
+		nb.row = make([]uint32, nb.m.numRows())
 	}
-	cs.nearStamp++
-	if cs.nearStamp == 0 {
-		clear(cs.near)
-		clear(cs.nearRow)
-		cs.nearStamp = 1
+	nb.stamp++
+	if nb.stamp == 0 {
+		clear(nb.col)
+		clear(nb.row)
+		nb.stamp = 1
 	}
-	return cs.nearStamp
+	return nb.stamp
 }

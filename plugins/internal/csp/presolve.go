@@ -286,6 +286,14 @@ func (m *model) indexGrid(minDims int) {
 // numRows returns the number of relations over columns.
 func (m *model) numRows() int { return len(m.rowStart) - 1 }
 
+// capacity is how far column g can move in direction dir.
+func (m *model) capacity(g, dir int) float64 {
+	if dir == down {
+		return m.capDn[g]
+	}
+	return m.capUp[g]
+}
+
 // row returns the columns and coefficients of row r.
 func (m *model) row(r int) ([]int, []float64) {
 	return m.rowCol[m.rowStart[r]:m.rowStart[r+1]], m.rowCoef[m.rowStart[r]:m.rowStart[r+1]]

@@ -27,37 +27,54 @@ import (
 // not timed: the same decision on every machine). The small LPs hold a
 // greedy closure around the column to move, the pattern's columns, and the
 // columns that column generation prices in when that is not enough.
+//
+// The router chooses between its parts, each with one job: the problem's
+// bounds and costs (routeProblem), the whole routing LP (denseLP), the
+// small LPs (smallLPs, with their closures) and the neighbourhoods of a
+// column (neighbourhood, for routeLocal).
 type router struct {
 	m      *model
 	o      *Options
-	global bool
-	floor  float64 // price of columns that cost nothing
-	lambda float64 // price of a relation left open, for the closure
-	// wlo, whi and wcost are the bounds and costs of the current problem
-	// per model column, z⁺ over [0, n), z⁻ over [n, 2n).
-	wlo, whi, wcost []float64
+	p      *routeProblem
+	dense  *denseLP // the whole routing LP, nil until used
+	sparse bool     // use small LPs only
+	small  *smallLPs
+	nb     *neighbourhood
+	stats  routeStats
+	logf   func(string, ...any)
+}
 
-	dense  *denseLP  // the whole routing LP, nil until used
-	whole  *denseLP  // the same without an iteration limit, when small LPs fail
-	sparse bool      // use small LPs only
-	lp     *sparseLP // the small LP of the current problem
-	cl     closureScratch
-
+// routeStats counts the routing LPs' solves and work.
+type routeStats struct {
 	solves       int64
 	simplexIters int64
 	// work is the simplex work of the small LPs: iterations times the
 	// LP's rows (Options.CleanupWork).
 	work float64
-	logf func(string, ...any)
 }
 
+// newRouter builds the router of model m; it traces to o.Logf.
 func newRouter(m *model, o *Options) (*router, error) {
-	n := m.n
-	r := &router{m: m, o: o, global: o.Singletons == SingletonGlobal,
-		wlo: make([]float64, 2*n), whi: make([]float64, 2*n), wcost: make([]float64, 2*n)}
-	floor := math.Inf(1)
+	floor, lambda := routePrices(m)
+	r := &router{m: m, o: o, logf: o.Logf}
+	r.p = &routeProblem{m: m, global: o.Singletons == SingletonGlobal, floor: floor,
+		wlo: make([]float64, 2*m.n), whi: make([]float64, 2*m.n), wcost: make([]float64, 2*m.n)}
+	r.small = &smallLPs{m: m, o: o, p: r.p, lambda: lambda, stats: &r.stats, logf: o.Logf}
+	r.small.lp = newSparseLP(m, o, r.p, &r.stats, o.Logf)
+	r.nb = &neighbourhood{m: m, p: r.p}
+	// On a large table the whole routing LP is too big to start with
+	// (BenchmarkGrids).
+	r.sparse = o.smallLPs || float64(m.n)*float64(m.numRows()) > denseWork
+	return r, nil
+}
+
+// routePrices returns the price of columns that cost nothing (a share of
+// the least positive cost of a column outside the pattern) and of a
+// relation left open, for the closure (the median such cost).
+func routePrices(m *model) (floor, lambda float64) {
+	floor = math.Inf(1)
 	var ws []float64
-	for g := range n {
+	for g := range m.n {
 		if !m.on[g] && m.cost[g] > 0 {
 			floor = math.Min(floor, m.cost[g])
 			ws = append(ws, m.cost[g])
@@ -66,17 +83,12 @@ func newRouter(m *model, o *Options) (*router, error) {
 	if math.IsInf(floor, 1) {
 		floor = 1
 	}
-	r.floor = floor * numeric.RouterFloorShare
-	r.lambda = 1
+	lambda = 1
 	if len(ws) > 0 {
 		slices.Sort(ws)
-		r.lambda = ws[len(ws)/2]
+		lambda = ws[len(ws)/2]
 	}
-	r.lp = newSparseLP(r)
-	// On a large table the whole routing LP is too big to start with
-	// (BenchmarkGrids).
-	r.sparse = o.smallLPs || float64(n)*float64(m.numRows()) > denseWork
-	return r, nil
+	return floor * numeric.RouterFloorShare, lambda
 }
 
 // denseWork bounds columns × relations of the tables whose whole routing
@@ -88,8 +100,14 @@ func (r *router) close() {
 		return
 	}
 	r.dense.close()
-	r.whole.close()
-	r.lp.reset()
+	r.small.close()
+}
+
+// useSmallLPs switches the router to small LPs for good.
+func (r *router) useSmallLPs() {
+	r.sparse = true
+	r.dense.close()
+	r.dense = nil
 }
 
 // routeSpec describes one routing problem.
@@ -132,7 +150,7 @@ func (r *router) route(ctx context.Context, sp *routeSpec) ([]float64, error) {
 	} else if sp.amount > c {
 		return nil, nil
 	}
-	r.want(sp)
+	r.p.set(sp)
 	if r.o.routeDelay > 0 {
 		select {
 		case <-time.After(r.o.routeDelay):
@@ -141,39 +159,56 @@ func (r *router) route(ctx context.Context, sp *routeSpec) ([]float64, error) {
 		}
 	}
 	if sp.restrict && !sp.fast && !r.sparse {
-		return r.routePattern(ctx, sp)
+		return r.small.routePattern(ctx, sp)
 	}
 	if !r.sparse {
-		z, done, err := r.routeDense(ctx, sp)
+		if r.dense == nil {
+			// A routing LP needing many more iterations than the table
+			// has relations is one of the degenerate LPs of large tables
+			// of three or more dimensions: small LPs do better there.
+			d, err := newDenseLP(r.m, r.o, max(10000, 4*r.m.numRows()))
+			if err != nil {
+				return nil, err
+			}
+			r.dense = d
+		}
+		z, done, err := r.dense.route(ctx, sp, r.p, &r.stats, r.logf)
 		if err != nil || done {
 			return z, err
 		}
 		if r.logf != nil {
 			r.logf("router: the routing LP over the table is too slow; small LPs from now on")
 		}
-		r.sparse = true
-		r.dense.close()
-		r.dense = nil
+		r.useSmallLPs()
 	}
-	return r.routeSparse(ctx, sp)
+	return r.small.route(ctx, sp)
 }
 
-// want computes the bounds and costs of every model column for sp.
-func (r *router) want(sp *routeSpec) {
-	m := r.m
+// routeProblem holds the bounds and costs of the current routing problem
+// per model column, z⁺ over [0, n), z⁻ over [n, 2n).
+type routeProblem struct {
+	m               *model
+	global          bool
+	floor           float64 // price of columns that cost nothing
+	wlo, whi, wcost []float64
+}
+
+// set computes the bounds and costs of every model column for sp.
+func (p *routeProblem) set(sp *routeSpec) {
+	m := p.m
 	n := m.n
 	// Prices are per unit of deviation, multiplied by the amount (which
 	// does not change the optimum): a column of weight w and capacity c
 	// costs w·max(1, amount/c), so most prices do not change from one
 	// routing problem to the next and the previous basis stays nearly
 	// optimal. Columns inside the pattern cost a small fraction of that.
-	tiny := r.floor
+	tiny := p.floor
 	for g := range n {
 		upLo, upHi, dnHi := 0.0, m.capUp[g], m.capDn[g]
 		switch {
 		case g == sp.exclude,
 			sp.restrict && !sp.y[g] && !m.on[g],
-			r.global && m.single[g] && g != sp.j:
+			p.global && m.single[g] && g != sp.j:
 			upHi, dnHi = 0, 0
 		}
 		dnLo := 0.0
@@ -201,14 +236,14 @@ func (r *router) want(sp *routeSpec) {
 			cu = math.Max(tiny, f*price(m.cost[g], m.capUp[g], sp.amount))
 			cd = math.Max(tiny, f*price(m.cost[g], m.capDn[g], sp.amount))
 		}
-		r.wlo[g], r.whi[g], r.wcost[g] = upLo, upHi, cu
-		r.wlo[n+g], r.whi[n+g], r.wcost[n+g] = dnLo, dnHi, cd
+		p.wlo[g], p.whi[g], p.wcost[g] = upLo, upHi, cu
+		p.wlo[n+g], p.whi[n+g], p.wcost[n+g] = dnLo, dnHi, cd
 	}
 }
 
 // movable reports whether column g may move in the current problem.
-func (r *router) movable(g int) bool {
-	return r.whi[g] > 0 || r.whi[r.m.n+g] > 0
+func (p *routeProblem) movable(g int) bool {
+	return p.whi[g] > 0 || p.whi[p.m.n+g] > 0
 }
 
 // price is the cost per unit of deviation of a column of weight w and

@@ -59,7 +59,7 @@ func TestRouterMode(t *testing.T) {
 				}
 				if s > 1e-6*m.reqUp[j] || s < -1e-6*m.reqUp[j] {
 					for k, g := range cols {
-						t.Logf("  col %d coef %v z %v lo/hi up %v %v dn %v %v", g, coef[k], z[g], r.wlo[g], r.whi[g], r.wlo[m.n+g], r.whi[m.n+g])
+						t.Logf("  col %d coef %v z %v lo/hi up %v %v dn %v %v", g, coef[k], z[g], r.p.wlo[g], r.p.whi[g], r.p.wlo[m.n+g], r.p.whi[m.n+g])
 					}
 					t.Fatalf("%v: witness for column %d breaks relation %d by %v (sparse %v)", c.sizes, j, row, s, r.sparse)
 				}

@@ -39,7 +39,11 @@ const (
 // column g in it, a pair of artificial columns (a⁺_r, a⁻_r) per relation r
 // in it.
 type sparseLP struct {
-	r      *router
+	m      *model
+	o      *Options
+	p      *routeProblem // the bounds and costs of the columns
+	st     *routeStats
+	logf   func(string, ...any)
 	s      *solver.Solver
 	pos    []int32 // model column → LP index of z⁺_g, −1 when not in the LP
 	rowPos []int32 // model row → LP row, −1 when not in the LP
@@ -51,8 +55,8 @@ type sparseLP struct {
 	rc     []float64
 }
 
-func newSparseLP(r *router) *sparseLP {
-	lp := &sparseLP{r: r, pos: make([]int32, r.m.n), rowPos: make([]int32, r.m.numRows())}
+func newSparseLP(m *model, o *Options, p *routeProblem, st *routeStats, logf func(string, ...any)) *sparseLP {
+	lp := &sparseLP{m: m, o: o, p: p, st: st, logf: logf, pos: make([]int32, m.n), rowPos: make([]int32, m.numRows())}
 	for g := range lp.pos {
 		lp.pos[g] = -1
 	}
@@ -85,7 +89,7 @@ func (lp *sparseLP) reset() {
 // start begins a new LP with the given columns (sorted), in phase 1 or 2.
 func (lp *sparseLP) start(cols []int32, phase1 bool, amount float64) error {
 	lp.reset()
-	s, err := solver.New(nil, solverOptions(lp.r.o))
+	s, err := solver.New(nil, solverOptions(lp.o))
 	if err != nil {
 		return fmt.Errorf("csp: router LP: %w", err)
 	}
@@ -94,9 +98,29 @@ func (lp *sparseLP) start(cols []int32, phase1 bool, amount float64) error {
 	return lp.add(cols)
 }
 
-// routeSparse solves the problem whose bounds and costs want set with small
-// LPs.
-func (r *router) routeSparse(ctx context.Context, sp *routeSpec) ([]float64, error) {
+// smallLPs routes on small LPs: the LP over a closure, over the pattern, or
+// grown by column generation; the routing LP over the whole table (without
+// an iteration limit) when they fail.
+type smallLPs struct {
+	m      *model
+	o      *Options
+	p      *routeProblem
+	lambda float64   // price of a relation left open, for the closure
+	lp     *sparseLP // the small LP of the current problem
+	cl     closureScratch
+	whole  *denseLP // the whole routing LP without an iteration limit, when small LPs fail
+	stats  *routeStats
+	logf   func(string, ...any)
+}
+
+func (r *smallLPs) close() {
+	r.whole.close()
+	r.lp.reset()
+}
+
+// route solves the problem whose bounds and costs routeProblem.set set
+// with small LPs.
+func (r *smallLPs) route(ctx context.Context, sp *routeSpec) ([]float64, error) {
 	lp := r.lp
 	defer lp.reset()
 	var pattern []int32
@@ -124,7 +148,7 @@ func (r *router) routeSparse(ctx context.Context, sp *routeSpec) ([]float64, err
 		if set != nil {
 			start = set
 		}
-	} else if set := r.closure(sp, closureLimit, r.lambda); set != nil {
+	} else if set := r.cl.closure(r.m, r.p, sp, closureLimit, r.lambda); set != nil {
 		start = set
 		if err := lp.start(set, false, sp.amount); err != nil {
 			return nil, err
@@ -158,27 +182,24 @@ func (r *router) routeSparse(ctx context.Context, sp *routeSpec) ([]float64, err
 			return nil, err
 		}
 	}
-	saved := r.dense
-	r.dense = r.whole
-	z, _, err = r.routeDense(ctx, sp)
-	r.dense = saved
+	z, _, err = r.whole.route(ctx, sp, r.p, r.stats, r.logf)
 	return z, err
 }
 
 // routePattern solves a routing problem restricted to the pattern by the LP
 // over the pattern's columns alone.
-func (r *router) routePattern(ctx context.Context, sp *routeSpec) ([]float64, error) {
+func (r *smallLPs) routePattern(ctx context.Context, sp *routeSpec) ([]float64, error) {
 	defer r.lp.reset()
 	return r.solveOver(ctx, sp, r.patternColumns(sp))
 }
 
 // patternColumns lists, sorted, the columns a route restricted to the
 // pattern may move: column sp.j and the movable cells of the pattern.
-func (r *router) patternColumns(sp *routeSpec) []int32 {
+func (r *smallLPs) patternColumns(sp *routeSpec) []int32 {
 	m := r.m
 	var pattern []int32
 	for g := range m.n {
-		if g == sp.j || (sp.y[g] || m.on[g]) && r.movable(g) {
+		if g == sp.j || (sp.y[g] || m.on[g]) && r.p.movable(g) {
 			pattern = append(pattern, int32(g))
 		}
 	}
@@ -187,7 +208,7 @@ func (r *router) patternColumns(sp *routeSpec) []int32 {
 
 // solveOver solves the routing LP over the columns cols alone: the
 // deviation, or nil if the LP has no optimum.
-func (r *router) solveOver(ctx context.Context, sp *routeSpec, cols []int32) ([]float64, error) {
+func (r *smallLPs) solveOver(ctx context.Context, sp *routeSpec, cols []int32) ([]float64, error) {
 	lp := r.lp
 	if err := lp.start(cols, false, sp.amount); err != nil {
 		return nil, err
@@ -203,7 +224,7 @@ func (r *router) solveOver(ctx context.Context, sp *routeSpec, cols []int32) ([]
 // columns start (sorted): phase 1 until the LP has a solution, or none
 // exists (nil z, ok), then a few rounds of phase 2. ok is false on
 // numerical trouble.
-func (r *router) generateRoute(ctx context.Context, sp *routeSpec, start []int32) (z []float64, ok bool, err error) {
+func (r *smallLPs) generateRoute(ctx context.Context, sp *routeSpec, start []int32) (z []float64, ok bool, err error) {
 	lp := r.lp
 	if err := lp.start(start, true, sp.amount); err != nil {
 		return nil, false, err
@@ -238,13 +259,13 @@ var closurePrices = [...]float64{1, 0.5, 0.3, 0.2, 0.1}
 // bestClosure tries closures for several prices of an open relation and
 // returns the witness of least cost of its new columns among those whose
 // LP has a solution (nil when none has), and the first closure found.
-func (r *router) bestClosure(ctx context.Context, sp *routeSpec) (best []float64, first []int32, err error) {
+func (r *smallLPs) bestClosure(ctx context.Context, sp *routeSpec) (best []float64, first []int32, err error) {
 	m := r.m
 	lp := r.lp
 	bestCost := math.Inf(1)
 	var prev []int32
 	for _, f := range closurePrices {
-		set := r.closure(sp, closureLimit, f*r.lambda)
+		set := r.cl.closure(m, r.p, sp, closureLimit, f*r.lambda)
 		if set == nil || slices.Equal(set, prev) {
 			continue
 		}
@@ -289,7 +310,7 @@ func mergeSorted(a, b []int32) []int32 {
 
 // deviation returns z per model column from an LP solution.
 func (lp *sparseLP) deviation(res *solver.Result) []float64 {
-	z := make([]float64, lp.r.m.n)
+	z := make([]float64, lp.m.n)
 	for c := 0; c+1 < len(res.ColValues); c += 2 {
 		if g := lp.lpCol[c]; g >= 0 {
 			z[g] = res.ColValues[c] - res.ColValues[c+1]
@@ -303,18 +324,18 @@ func (lp *sparseLP) deviation(res *solver.Result) []float64 {
 func (lp *sparseLP) solve(ctx context.Context) (*solver.Result, error) {
 	for try := 0; ; try++ {
 		res, err := lp.s.Solve(ctx)
-		lp.r.solves++
+		lp.st.solves++
 		if res != nil {
-			lp.r.simplexIters += int64(res.SimplexIterations)
-			lp.r.work += float64(res.SimplexIterations) * float64(len(lp.lpRow))
+			lp.st.simplexIters += int64(res.SimplexIterations)
+			lp.st.work += float64(res.SimplexIterations) * float64(len(lp.lpRow))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("csp: router LP: %w", err)
 		}
 		ok := res.Status == solver.StatusOptimal && res.HasPrimal && res.HasDuals
 		if ok || res.Status == solver.StatusInfeasible || try == 1 {
-			if !ok && res.Status != solver.StatusInfeasible && lp.r.logf != nil {
-				lp.r.logf("router LP: status %v (%s)", res.Status, res.SolverStatus)
+			if !ok && res.Status != solver.StatusInfeasible && lp.logf != nil {
+				lp.logf("router LP: status %v (%s)", res.Status, res.SolverStatus)
 			}
 			return res, nil
 		}
@@ -329,8 +350,8 @@ func (lp *sparseLP) solve(ctx context.Context) (*solver.Result, error) {
 // and in phase 1 until the LP has a solution; it returns the final result
 // (nil on unexpected trouble).
 func (lp *sparseLP) generate(ctx context.Context, res *solver.Result, rounds int) (*solver.Result, error) {
-	r := lp.r
-	n := r.m.n
+	m, p := lp.m, lp.p
+	n := m.n
 	if res.Status != solver.StatusOptimal || !res.HasPrimal {
 		return nil, nil
 	}
@@ -341,29 +362,29 @@ func (lp *sparseLP) generate(ctx context.Context, res *solver.Result, rounds int
 		pi := res.RowDuals
 		lp.cand, lp.rc = lp.cand[:0], lp.rc[:0]
 		for g := range n {
-			if lp.pos[g] >= 0 || !r.movable(g) {
+			if lp.pos[g] >= 0 || !p.movable(g) {
 				continue
 			}
 			s := 0.0
-			for p := r.m.cols.Start[g]; p < r.m.cols.Start[g+1]; p++ {
-				if lr := lp.rowPos[r.m.cols.Row[p]]; lr >= 0 {
-					s += pi[lr] * r.m.cols.Value[p]
+			for q := m.cols.Start[g]; q < m.cols.Start[g+1]; q++ {
+				if lr := lp.rowPos[m.cols.Row[q]]; lr >= 0 {
+					s += pi[lr] * m.cols.Value[q]
 				}
 			}
 			if s == 0 {
 				continue
 			}
-			cu, cd := r.wcost[g], r.wcost[n+g]
+			cu, cd := p.wcost[g], p.wcost[n+g]
 			if lp.phase1 {
 				cu, cd = 0, 0
 			}
 			// Reduced costs c − Σ π_r A_rg of z⁺ and c + Σ π_r A_rg of
 			// z⁻, relative to the cost.
 			best := math.Inf(1)
-			if r.whi[g] > 0 {
+			if p.whi[g] > 0 {
 				best = (cu - s) / math.Max(1, cu)
 			}
-			if r.whi[n+g] > 0 {
+			if p.whi[n+g] > 0 {
 				best = math.Min(best, (cd+s)/math.Max(1, cd))
 			}
 			if best < -numeric.ReducedCostZero {
@@ -394,7 +415,7 @@ func (lp *sparseLP) generate(ctx context.Context, res *solver.Result, rounds int
 			for k := range idx {
 				idx[k] = k
 			}
-			cheap := func(g int32) float64 { return math.Min(r.wcost[g], r.wcost[n+int(g)]) }
+			cheap := func(g int32) float64 { return math.Min(p.wcost[g], p.wcost[n+int(g)]) }
 			slices.SortFunc(idx, func(a, b int) int {
 				if c := cmp.Compare(lp.rc[a], lp.rc[b]); c != 0 {
 					return c
@@ -447,13 +468,13 @@ func (lp *sparseLP) add(gs []int32) error {
 	if len(gs) == 0 {
 		return nil
 	}
-	r := lp.r
-	n := r.m.n
+	m, p := lp.m, lp.p
+	n := m.n
 	first := len(lp.lpCol)
 	var newRows []int32
 	for _, g := range gs {
-		for p := r.m.cols.Start[g]; p < r.m.cols.Start[g+1]; p++ {
-			if row := r.m.cols.Row[p]; lp.rowPos[row] < 0 {
+		for q := m.cols.Start[g]; q < m.cols.Start[g+1]; q++ {
+			if row := m.cols.Row[q]; lp.rowPos[row] < 0 {
 				lp.rowPos[row] = int32(len(lp.lpRow) + len(newRows))
 				newRows = append(newRows, row)
 			}
@@ -464,12 +485,12 @@ func (lp *sparseLP) add(gs []int32) error {
 	hi := make([]float64, 0, nc)
 	cost := make([]float64, 0, nc)
 	for _, g := range gs {
-		lo = append(lo, r.wlo[g], r.wlo[n+int(g)])
-		hi = append(hi, r.whi[g], r.whi[n+int(g)])
+		lo = append(lo, p.wlo[g], p.wlo[n+int(g)])
+		hi = append(hi, p.whi[g], p.whi[n+int(g)])
 		if lp.phase1 {
 			cost = append(cost, 0, 0)
 		} else {
-			cost = append(cost, r.wcost[g], r.wcost[n+int(g)])
+			cost = append(cost, p.wcost[g], p.wcost[n+int(g)])
 		}
 		lp.pos[g] = int32(len(lp.lpCol))
 		lp.lpCol = append(lp.lpCol, g, g)
@@ -498,7 +519,7 @@ func (lp *sparseLP) add(gs []int32) error {
 			a := first + 2*len(gs) + 2*k
 			idx = append(idx, a, a+1)
 			val = append(val, 1, -1)
-			cols, coef := r.m.row(int(row))
+			cols, coef := m.row(int(row))
 			for q, g := range cols {
 				if c := lp.pos[g]; c >= int32(first) {
 					idx = append(idx, int(c), int(c)+1)
@@ -519,12 +540,12 @@ func (lp *sparseLP) add(gs []int32) error {
 	}
 	for _, g := range gs {
 		c := int(lp.pos[g])
-		for p := r.m.cols.Start[g]; p < r.m.cols.Start[g+1]; p++ {
-			lr := lp.rowPos[r.m.cols.Row[p]]
+		for q := m.cols.Start[g]; q < m.cols.Start[g+1]; q++ {
+			lr := lp.rowPos[m.cols.Row[q]]
 			if lr >= old {
 				continue
 			}
-			v := r.m.cols.Value[p]
+			v := m.cols.Value[q]
 			if err := lp.s.ChangeCoeff(int(lr), c, v); err != nil {
 				return fmt.Errorf("csp: router coefficients: %w", err)
 			}
@@ -539,8 +560,8 @@ func (lp *sparseLP) add(gs []int32) error {
 // setPhase2 gives the columns their costs and fixes the artificial columns
 // at zero.
 func (lp *sparseLP) setPhase2() error {
-	r := lp.r
-	n := r.m.n
+	p := lp.p
+	n := lp.m.n
 	lp.phase1 = false
 	cols := make([]int, 0, len(lp.lpCol))
 	cost := make([]float64, 0, len(lp.lpCol))
@@ -552,9 +573,9 @@ func (lp *sparseLP) setPhase2() error {
 			cost = append(cost, 0)
 			acols = append(acols, c)
 		case c == int(lp.pos[g]):
-			cost = append(cost, r.wcost[g])
+			cost = append(cost, p.wcost[g])
 		default:
-			cost = append(cost, r.wcost[n+int(g)])
+			cost = append(cost, p.wcost[n+int(g)])
 		}
 	}
 	zero := make([]float64, len(acols))
@@ -565,140 +586,4 @@ func (lp *sparseLP) setPhase2() error {
 		return fmt.Errorf("csp: router costs: %w", err)
 	}
 	return nil
-}
-
-// closureScratch holds the closure's work arrays.
-type closureScratch struct {
-	stamp            uint32
-	inSet, rowSeen   []uint32
-	seenAt           []uint32
-	pos, neg         []int32 // per relation: members moving it up, down
-	open, candidates []int32
-	// near and nearRow mark the columns and relations of the
-	// neighbourhood being built (near.go) with nearStamp.
-	near, nearRow []uint32
-	nearStamp     uint32
-}
-
-// closure returns a small set of columns around sp.j (sorted), chosen
-// greedily, in which every relation that holds one of them is balanced: it
-// holds columns whose moves (in the directions the construction assigns)
-// change it in both directions, which a deviation's support needs (a
-// relation moved one way only cannot stay at zero). Starting with j in the
-// required direction, each step adds, in the direction that best serves,
-// a column of the open relations (those moved one way only) of least
-// price plus lambda per relation it opens, less lambda per relation it
-// balances; columns of the pattern cost almost nothing, so the set reuses
-// them, and in tables the balancing terms complete hypercubes. It returns
-// nil when the set grows beyond limit. The LP over the set decides.
-func (r *router) closure(sp *routeSpec, limit int, lambda float64) []int32 {
-	m := r.m
-	n := m.n
-	cs := &r.cl
-	if cs.inSet == nil {
-		cs.inSet = make([]uint32, n)
-		cs.seenAt = make([]uint32, n)
-		cs.rowSeen = make([]uint32, m.numRows())
-		cs.pos = make([]int32, m.numRows())
-		cs.neg = make([]int32, m.numRows())
-	}
-	if cs.stamp > math.MaxUint32-2*uint32(limit)-4 {
-		clear(cs.inSet)
-		clear(cs.seenAt)
-		clear(cs.rowSeen)
-		cs.stamp = 0
-	}
-	cs.stamp++
-	st := cs.stamp
-	open := cs.open[:0]
-	defer func() { cs.open = open[:0] }()
-	// put adds column g moving in direction s (±1).
-	put := func(g int, s float64) {
-		cs.inSet[g] = st
-		for p := r.m.cols.Start[g]; p < r.m.cols.Start[g+1]; p++ {
-			row := r.m.cols.Row[p]
-			if cs.rowSeen[row] != st {
-				cs.rowSeen[row], cs.pos[row], cs.neg[row] = st, 0, 0
-			}
-			if r.m.cols.Value[p]*s > 0 {
-				cs.pos[row]++
-			} else {
-				cs.neg[row]++
-			}
-			open = append(open, row)
-		}
-	}
-	rowOpen := func(row int32) bool {
-		return cs.rowSeen[row] == st && (cs.pos[row] > 0) != (cs.neg[row] > 0)
-	}
-	dirSign := [2]float64{1, -1}
-	set := []int32{int32(sp.j)}
-	put(sp.j, dirSign[sp.dir])
-	for {
-		// Keep the open relations, once each.
-		w := 0
-		cs.stamp++
-		sc := cs.stamp
-		for _, row := range open {
-			if rowOpen(row) && cs.rowSeen[row] == st {
-				open[w] = row
-				w++
-			}
-		}
-		open = slices.Compact(slices.Sorted(slices.Values(open[:w])))
-		if len(open) == 0 {
-			slices.Sort(set)
-			return set
-		}
-		if len(set) >= limit {
-			return nil
-		}
-		// The candidates: movable columns of the open relations.
-		cand := cs.candidates[:0]
-		for _, row := range open {
-			cols, _ := m.row(int(row))
-			for _, g := range cols {
-				if cs.inSet[g] != st && cs.seenAt[g] != sc && r.movable(g) {
-					cs.seenAt[g] = sc
-					cand = append(cand, int32(g))
-				}
-			}
-		}
-		cs.candidates = cand
-		best, bestSign, bestVal := -1, 0.0, math.Inf(1)
-		for _, g := range cand {
-			for k, s := range dirSign {
-				c := n*k + int(g)
-				if r.whi[c] <= 0 {
-					continue
-				}
-				closes, opens := 0.0, 0.0
-				for p := r.m.cols.Start[g]; p < r.m.cols.Start[g+1]; p++ {
-					row := r.m.cols.Row[p]
-					switch {
-					case cs.rowSeen[row] != st || cs.pos[row]+cs.neg[row] == 0:
-						opens++
-					case rowOpen(row) && (r.m.cols.Value[p]*s > 0) == (cs.neg[row] > 0):
-						closes++
-					}
-				}
-				if closes == 0 {
-					continue
-				}
-				cost := r.wcost[c]
-				if r.whi[c] < sp.amount {
-					cost *= 1e3 // cannot move by the amount this way
-				}
-				v := cost + lambda*(opens-closes)
-				if v < bestVal || v == bestVal && int(g) < best {
-					best, bestSign, bestVal = int(g), s, v
-				}
-			}
-		}
-		if best < 0 {
-			return nil
-		}
-		set = append(set, int32(best))
-		put(best, bestSign)
-	}
 }

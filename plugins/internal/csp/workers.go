@@ -41,7 +41,7 @@ func newWorkerPool(m *model, o *Options, tasks int) (workerPool, error) {
 			a.close()
 			return pool, err
 		}
-		a.logf, r.logf = o.Logf, o.Logf
+		a.logf = o.Logf
 		pool = append(pool, &worker{att: a, rt: r})
 	}
 	return pool, nil
@@ -108,9 +108,7 @@ func (pool workerPool) syncRouters() {
 // useSmallLPs switches every router to small LPs for good.
 func (pool workerPool) useSmallLPs() {
 	for _, w := range pool {
-		w.rt.sparse = true
-		w.rt.dense.close()
-		w.rt.dense = nil
+		w.rt.useSmallLPs()
 	}
 }
 
@@ -119,7 +117,7 @@ func (pool workerPool) useSmallLPs() {
 func (pool workerPool) work() float64 {
 	w := 0.0
 	for _, wk := range pool {
-		w += wk.rt.work
+		w += wk.rt.stats.work
 	}
 	return w
 }
