@@ -112,6 +112,7 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 		o.keepWitnesses = h.keepWitnesses
 		h.points = newPoints(p)
 		o.keepPoint = h.points.keep
+		o.witnessesSoFar = func() []pluginsdk.Witness { return h.witnesses }
 		if err := finalAudit(ctx, p, rel, status, &o, res); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
