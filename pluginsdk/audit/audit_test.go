@@ -554,8 +554,8 @@ func TestCancelAndProgress(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{40, 40}, Seed: 1, PrimaryFraction: 0.1})
 	st := randomStatuses(p, 0.3, 1)
 	var mu sync.Mutex
-	var reports []Progress
-	r, err := Suppression(context.Background(), p, st, Options{Threads: 2, OnProgress: func(pr Progress) {
+	var reports []pluginsdk.Progress
+	r, err := Suppression(context.Background(), p, st, Options{Threads: 2, OnProgress: func(pr pluginsdk.Progress) {
 		mu.Lock()
 		reports = append(reports, pr)
 		mu.Unlock()
@@ -564,7 +564,8 @@ func TestCancelAndProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := reports[len(reports)-1]
-	if last.Done != last.Total || last.Total != r.Counts.audited || last.LPs != r.Counts.LPs {
+	want := fmt.Sprintf("%d of %d cells audited", r.Counts.audited, r.Counts.audited)
+	if last.Phase != "audit" || last.Fraction != 1 || last.Message != want || last.Iterations != int64(r.Counts.LPs) {
 		t.Errorf("last progress %+v, counts %+v", last, r.Counts)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -575,8 +576,8 @@ func TestCancelAndProgress(t *testing.T) {
 	// Cancel from the progress callback, mid-way.
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	_, err = Suppression(ctx, p, st, Options{Threads: 2, OnProgress: func(pr Progress) {
-		if pr.LPs > 0 {
+	_, err = Suppression(ctx, p, st, Options{Threads: 2, OnProgress: func(pr pluginsdk.Progress) {
+		if pr.Iterations > 0 {
 			cancel()
 		}
 	}})

@@ -763,7 +763,11 @@ func (cs *cubeStage) checkRelation(k int, sc *cubeScratch) error {
 // of a cell that is not fixed is a feasible table of every attacker
 // problem: it is recorded for every cell it moves. One of a colluding
 // singleton moves that singleton, which the others' problems fix: it
-// counts for the singleton alone. What it proves does not depend on the
+// counts for the singleton alone. So does one of another cell that moves
+// exactly one colluding singleton (every other colluder at its value): a
+// table of that singleton's own problems, not of its cell's (a method's
+// move of a primary often moves a singleton beside it); one that moves
+// two is no one's and is rejected. What it proves does not depend on the
 // order the witnesses are checked in. A primary whose levels lie within
 // the tolerance (not canonical: its protection interval reads as a point)
 // is proven too when the tables span an interval the verdict finds
@@ -795,18 +799,23 @@ func (cs *cubeStage) proveByWitnesses(ctx context.Context, only []bool, res *cub
 				}
 				for _, w := range ws[k:min(len(ws), k+chunk)] {
 					checked.Add(1)
-					if cs.checkCertificate(w.Cell, w.Cells, w.Deltas, sc) != nil {
-						continue
+					cell := w.Cell
+					if cs.checkCertificate(cell, w.Cells, w.Deltas, sc) != nil {
+						// A move of one colluding singleton besides its
+						// cell is a table of that singleton's own problems.
+						if cell = cs.loneFixed(w); cell < 0 || cs.checkCertificate(cell, w.Cells, w.Deltas, sc) != nil {
+							continue
+						}
 					}
 					accepted.Add(1)
 					res.mu.Lock()
-					if cs.fixed[w.Cell] {
-						z := v[w.Cell] + sc.delta[w.Cell]
-						r, ok := own[w.Cell]
+					if cs.fixed[cell] {
+						z := v[cell] + sc.delta[cell]
+						r, ok := own[cell]
 						if !ok {
 							r = [2]float64{z, z}
 						}
-						own[w.Cell] = [2]float64{math.Min(r[0], z), math.Max(r[1], z)}
+						own[cell] = [2]float64{math.Min(r[0], z), math.Max(r[1], z)}
 					} else {
 						for q, c := range w.Cells {
 							res.see(c, v[c]+w.Deltas[q])
@@ -839,4 +848,24 @@ func (cs *cubeStage) proveByWitnesses(ctx context.Context, only []bool, res *cub
 			}
 		}
 	}
+}
+
+// loneFixed returns the one cell of w that the certificates may not move
+// when it is hidden (a colluding singleton) and is not w's own cell, -1
+// when w moves none such or more than one, or a published cell.
+func (cs *cubeStage) loneFixed(w pluginsdk.Witness) int {
+	st := cs.in.status
+	lone := -1
+	for _, c := range w.Cells {
+		if c < 0 || c >= len(st) || !st[c].IsSuppressed() {
+			return -1
+		}
+		if cs.fixed[c] && c != w.Cell {
+			if lone >= 0 {
+				return -1
+			}
+			lone = c
+		}
+	}
+	return lone
 }

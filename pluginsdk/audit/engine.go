@@ -196,7 +196,7 @@ const (
 func (a *attack) run(ctx context.Context) error {
 	a.initResults()
 	if a.opts.OnProgress != nil { // 0 of the targets: the setup may take a while
-		a.opts.OnProgress(Progress{Total: a.totalTargets})
+		a.opts.OnProgress(a.opts.progress(false, 0, a.totalTargets, 0))
 	}
 	a.reference()
 	a.grid = dataGrid(a.ref, a.lo, a.hi, a.ovLo, a.ovHi)
@@ -1379,7 +1379,7 @@ func (a *attack) progress(final bool) {
 		return
 	}
 	a.lastProgress = now
-	a.opts.OnProgress(Progress{Done: int(a.done.Load()), Total: a.totalTargets, LPs: int(a.lps.Load())})
+	a.opts.OnProgress(a.opts.progress(false, int(a.done.Load()), a.totalTargets, int(a.lps.Load())))
 }
 
 var errInput = errors.New("invalid audit input")

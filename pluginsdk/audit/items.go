@@ -229,7 +229,7 @@ func (in *input) runLocalItems(ctx context.Context, jobs []localBatchJob, relsOf
 			return fmt.Errorf("audit: local audit %d of %d: %w", i, len(results), err)
 		}
 	}
-	res.progress(in.opts.OnProgress)
+	res.progress(&in.opts)
 	return nil
 }
 

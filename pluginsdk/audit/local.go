@@ -512,7 +512,7 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 	if hasError(rep.Diagnostics) {
 		return nil
 	}
-	defer res.progress(in.opts.OnProgress)
+	defer res.progress(&in.opts)
 	for _, t := range job.targets {
 		j := local[t]
 		// Only a protected primary is proven here, and reported with its
@@ -539,12 +539,12 @@ func (in *input) proven(res *localResult, t int, v verdict.Verdict) {
 
 // progress reports the local proofs so far (called with the results'
 // lock held, so one call at a time): cells proven of the targets.
-func (lr *localResult) progress(f func(Progress)) {
-	if f == nil || time.Since(lr.lastProgress) < 100*time.Millisecond {
+func (lr *localResult) progress(o *Options) {
+	if o.OnProgress == nil || time.Since(lr.lastProgress) < 100*time.Millisecond {
 		return
 	}
 	lr.lastProgress = time.Now()
-	f(Progress{Done: lr.count, Total: lr.targets, LPs: lr.lps})
+	o.OnProgress(o.progress(true, lr.count, lr.targets, lr.lps))
 }
 
 // certify proves by the witnesses seen so far (feasible points of the

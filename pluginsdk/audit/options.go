@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"runtime"
 	"time"
 
@@ -78,14 +79,6 @@ const (
 	MidpointAccepted
 )
 
-// Progress is a progress report.
-type Progress struct {
-	// Done and Total count the audited cells.
-	Done, Total int
-	// LPs is the number of LPs solved so far.
-	LPs int
-}
-
 // Options control an audit. The zero value is τ-Argus's audit on all cores.
 type Options struct {
 	// Threads is the number of parallel solvers; 0 means GOMAXPROCS.
@@ -127,8 +120,10 @@ type Options struct {
 	TimeLimit time.Duration
 	// OnProgress, if set, receives progress reports (at most about ten a
 	// second, and a last one at the end) from the auditing goroutines, one
-	// call at a time.
-	OnProgress func(Progress)
+	// call at a time: phase "audit", the fraction of the targets audited
+	// (proven, while the local proofs run), the LPs solved so far as
+	// Iterations, and the counts in words as Message.
+	OnProgress func(pluginsdk.Progress)
 
 	// LocalCells is the size of the first neighbourhoods of the local
 	// proofs in verdict mode (local.go): 0 means the default, a negative
@@ -216,3 +211,21 @@ const (
 	// not depend on Threads (only TimeLimit may cut its work).
 	ScopeLocal
 )
+
+// progress is the report to OnProgress: done of total targets audited
+// (proven, by the local proofs) after lps LPs.
+func (o *Options) progress(local bool, done, total, lps int) pluginsdk.Progress {
+	noun := "cells"
+	if o.Targets == TargetsPrimaries {
+		noun = "primaries"
+	}
+	f := -1.0
+	if total > 0 {
+		f = float64(done) / float64(total)
+	}
+	msg := fmt.Sprintf("%d of %d %s audited", done, total, noun)
+	if local {
+		msg = fmt.Sprintf("local audits: %d of %d %s proven", done, total, noun)
+	}
+	return pluginsdk.Progress{Phase: "audit", Fraction: f, Iterations: int64(lps), Message: msg}
+}

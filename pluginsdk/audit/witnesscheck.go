@@ -19,8 +19,9 @@ var ErrUnbalanced = fmt.Errorf("%w: a relation does not balance", errCertificate
 // table, which the audit of the same problem and statuses accepts too.
 // The audit's default options are assumed (BoundsAuto, the default
 // tolerance) and no colluding singleton is fixed: under SingletonsCollude
-// the audit also rejects a witness that moves a colluding singleton other
-// than its own cell. A WitnessCheck is not safe for concurrent use.
+// the audit reads a witness that moves one colluding singleton other than
+// its own cell as a table of that singleton alone, and rejects one that
+// moves two. A WitnessCheck is not safe for concurrent use.
 type WitnessCheck struct {
 	cs *cubeStage
 	sc *cubeScratch

@@ -107,9 +107,12 @@ func TestWitnessChecked(t *testing.T) {
 }
 
 // TestWitnessColluderFixed: against colluding singletons the witnesses
-// of a colluding singleton may move it, but a witness that moves a
-// colluding singleton other than its primary is rejected (with one
-// attacker it is not).
+// of a colluding singleton may move it; a witness that moves one colluding
+// singleton other than its primary is a table of that singleton's own
+// problems only (every other colluder at its value): it counts for that
+// singleton, never for its primary, whose problems fix the singleton. One
+// that moves two colluding singletons is no one's table and is rejected.
+// With one attacker every witness counts for every cell it moves.
 func TestWitnessColluderFixed(t *testing.T) {
 	ctx := context.Background()
 	p := hierTable(t, "t2.3xt3.2", 1)
@@ -123,15 +126,51 @@ func TestWitnessColluderFixed(t *testing.T) {
 	if err != nil || r.Counts.WitnessRejected != 0 || r.Counts.Witness < 1 {
 		t.Fatalf("the singleton's own witnesses: %d rejected, %d proven (%v)", r.Counts.WitnessRejected, r.Counts.Witness, err)
 	}
-	other := ws[0].Cells[slices.IndexFunc(ws[0].Cells, func(c int) bool { return c != prim })]
+	movers := slices.DeleteFunc(slices.Clone(ws[0].Cells), func(c int) bool { return c == prim })
+	other := movers[0]
 	q.Cells.Freq[prim] = max(2, p.Cells.Freq[prim])
 	q.Cells.Freq[other] = 1
 	st = slices.Clone(st)
 	if !st[other].IsPrimary() {
 		st[other] = cellstatus.UnsafeFreq
 	}
-	if r, err = Suppression(ctx, &q, st, o); err != nil || r.Counts.WitnessRejected != 2 {
-		t.Errorf("witnesses moving the colluding singleton %d: %d rejected, want both (%v)", other, r.Counts.WitnessRejected, err)
+	// Levels of other that its moves in the witnesses pass.
+	q.Cells.LowerPL, q.Cells.UpperPL = slices.Clone(p.Cells.LowerPL), slices.Clone(p.Cells.UpperPL)
+	q.Cells.LowerPL[other], q.Cells.UpperPL[other] = math.Abs(ws[0].Deltas[slices.Index(ws[0].Cells, other)])/2, math.Abs(ws[1].Deltas[slices.Index(ws[1].Cells, other)])/2
+	// The witnesses of prim move the colluding singleton other: tables of
+	// other's own problems.
+	plain := o
+	plain.Witnesses = nil
+	for _, cells := range [][]int{{prim}, {other}, nil} {
+		o.Cells, plain.Cells = cells, cells
+		r, err := Suppression(ctx, &q, st, o)
+		if err != nil || r.Counts.WitnessRejected != 0 {
+			t.Fatalf("cells %v: witnesses moving the colluding singleton %d: %d rejected, want 0 (%v)", cells, other, r.Counts.WitnessRejected, err)
+		}
+		want, err := Suppression(ctx, &q, st, plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		requireSameVerdicts(t, fmt.Sprintf("cells %v", cells), r, want)
+		switch {
+		case len(cells) == 1 && cells[0] == prim && r.Counts.Witness != 0:
+			t.Errorf("the primary %d was proven by tables that move the colluding singleton %d", prim, other)
+		case len(cells) == 1 && cells[0] == other && (r.Counts.Witness != 1 || r.Counts.LPs >= want.Counts.LPs):
+			t.Errorf("the singleton %d: %d proven by its own tables, %d LPs (without them %d)", other, r.Counts.Witness, r.Counts.LPs, want.Counts.LPs)
+		}
+	}
+	o.Cells = nil
+	if len(movers) > 1 {
+		// Two colluding singletons moved: no one's table.
+		q.Cells.Freq[movers[1]] = 1
+		st2 := slices.Clone(st)
+		if !st2[movers[1]].IsPrimary() {
+			st2[movers[1]] = cellstatus.UnsafeFreq
+		}
+		if r, err = Suppression(ctx, &q, st2, o); err != nil || r.Counts.WitnessRejected != 2 {
+			t.Errorf("witnesses moving the colluding singletons %d and %d: %d rejected, want both (%v)", other, movers[1], r.Counts.WitnessRejected, err)
+		}
+		q.Cells.Freq[movers[1]] = p.Cells.Freq[movers[1]]
 	}
 	o.Singletons = SingletonsIgnore
 	if r, err = Suppression(ctx, &q, st, o); err != nil || r.Counts.WitnessRejected != 0 {

@@ -121,18 +121,7 @@ func (method) Protect(ctx context.Context, req *pluginsdk.Request) (*pluginsdk.R
 	if req.Params.String("midpoint") == "accepted" {
 		opts.Midpoint = audit.MidpointAccepted
 	}
-	audited := "cells"
-	if opts.Targets == audit.TargetsPrimaries {
-		audited = "primaries"
-	}
-	opts.OnProgress = func(pr audit.Progress) {
-		f := -1.0
-		if pr.Total > 0 {
-			f = float64(pr.Done) / float64(pr.Total)
-		}
-		req.Progress(pluginsdk.Progress{Phase: "audit", Fraction: f, Iterations: int64(pr.LPs),
-			Message: fmt.Sprintf("%d of %d %s audited", pr.Done, pr.Total, audited)})
-	}
+	opts.OnProgress = req.Progress
 	if len(p.Cells.Published) == p.NumCells() && p.NumCells() > 0 {
 		var e *audit.ECTA
 		if a := req.Params.Float("alpha"); a > 0 {

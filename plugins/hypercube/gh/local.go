@@ -39,10 +39,7 @@ func (e *engine) localAudit(ctx context.Context, status []cellstatus.Status, tar
 	aopts.Scope, aopts.LocalCells, aopts.Threads = audit.ScopeLocal, max(0, e.o.localCells), max(1, e.o.Threads)
 	aopts.Cells = targets
 	aopts.TimeLimit = e.roundBudget()
-	aopts.OnProgress = func(pr audit.Progress) {
-		e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Iterations: int64(pr.LPs),
-			Message: fmt.Sprintf("local audits: %d of %d primaries proven", pr.Done, pr.Total)})
-	}
+	aopts.OnProgress = e.auditProgress
 	start := time.Now()
 	rep, err := audit.Suppression(ctx, e.p, status, aopts)
 	if err != nil {

@@ -94,6 +94,13 @@ func (e *engine) progress(p pluginsdk.Progress) {
 	e.o.Progress(p)
 }
 
+// auditProgress passes on an audit's report without its fraction: that
+// is of the audit's targets, not of the run's work, whose bar stays.
+func (e *engine) auditProgress(p pluginsdk.Progress) {
+	p.Fraction = -1
+	e.progress(p)
+}
+
 // check returns an error when the run must stop.
 func (e *engine) check() error {
 	if err := e.ctx.Err(); err != nil {
@@ -766,10 +773,7 @@ func (e *engine) audit(ctx context.Context, status []cellstatus.Status, targets 
 func (e *engine) auditTable(ctx context.Context, status []cellstatus.Status, targets []int, aopts audit.Options) (*audit.Report, error) {
 	aopts.Cells = targets
 	aopts.LocalCells = e.o.localCells
-	aopts.OnProgress = func(pr audit.Progress) {
-		e.progress(pluginsdk.Progress{Phase: "audit", Fraction: -1, Iterations: int64(pr.LPs),
-			Message: fmt.Sprintf("%d of %d primaries audited", pr.Done, pr.Total)})
-	}
+	aopts.OnProgress = e.auditProgress
 	wr, err := audit.Suppression(ctx, e.p, status, aopts)
 	if err != nil {
 		return nil, err

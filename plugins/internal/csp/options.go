@@ -77,6 +77,13 @@ type Options struct {
 	// witness of every requirement it meets, so that neither the check of
 	// the start nor its clean-up needs an LP for those requirements.
 	StartWitnesses []Deviation
+	// StartOnly, with Start, ends the start heuristic with the start's
+	// pattern completed and cleaned up: on tables of four or more
+	// dimensions no pattern of the heuristic's own from scratch follows.
+	// A caller that wants the start's redundant cells published (MOD's
+	// clean-up of its repair) gets a pattern within the start, unless the
+	// start left a requirement unprotected.
+	StartOnly bool
 	// LPTimeLimit bounds each attacker LP (0: none). An LP that hits it
 	// proves nothing: its requirement counts as unmet under the pattern
 	// (the heuristic protects it anew, the master gets no cut from it), so

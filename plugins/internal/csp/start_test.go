@@ -431,3 +431,36 @@ func TestStartThreeDims(t *testing.T) {
 		t.Errorf("without a start: %d hypercubes", without.Hypercubes)
 	}
 }
+
+// TestStartOnly: on a table of four dimensions, a start is checked,
+// completed and cleaned up, and then the heuristic's own pattern from
+// scratch follows, unless StartOnly: then the start's pattern is the
+// only one, and a protected start's result lies within it. MOD's
+// clean-up of its repair wants only the start's redundant cells
+// published.
+func TestStartOnly(t *testing.T) {
+	p := plugintest.Grid(startCases[1].spec)
+	in := FromProblem(p, p.Relations)
+	all := make([]bool, p.NumCells())
+	for i, k := range in.Kind {
+		all[i] = k == Free
+	}
+	for _, only := range []bool{false, true} {
+		patterns := 0
+		o := Options{Start: all, StartOnly: only, HeuristicOnly: true, Threads: 1, Logf: func(format string, _ ...any) {
+			if strings.HasSuffix(format, "protected: cost %.6g") {
+				patterns++
+			}
+		}}
+		sol, err := Solve(context.Background(), FromProblem(p, p.Relations), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u := auditPattern(t, p, sol.Suppressed); u > 0 {
+			t.Errorf("start only %v: %d primaries under-protected", only, u)
+		}
+		if want := map[bool]int{false: 2, true: 1}[only]; patterns != want {
+			t.Errorf("start only %v: %d protected patterns, want %d", only, patterns, want)
+		}
+	}
+}

@@ -28,7 +28,8 @@ import (
 // WitnessCounts are the figures of WholeWitnesses.
 type WitnessCounts struct {
 	// Kept witnesses are returned; Rejected failed the check; Redundant
-	// passed but the kept ones move their cell as far already; OverBudget
+	// passed but the kept ones move their cell and every primary they
+	// move as far already; OverBudget
 	// passed but did not fit the wire's budget (wire.WitnessBudget).
 	Kept, Rejected, Redundant, OverBudget int
 	// Of the rejected, Published moved a cell the pattern publishes (a
@@ -76,10 +77,10 @@ func MapWitnesses(ws []Witness, local []int, n int) []pluginsdk.Witness {
 
 // WholeWitnesses returns the witnesses of ws that are moves of the whole
 // problem p (relations rel) under the statuses status, the smallest first,
-// each only when the ones kept before do not move its cell as far in its
-// direction, within the wire's budget for p (wire.WitnessBudget). rel are
-// p's relations (ProblemRelations), which the check then need not build
-// again. When p is not a valid audit input every witness is rejected: the
+// each only when the ones kept before do not move its cell, or a primary
+// it moves, as far in its direction, within the wire's budget for p
+// (wire.WitnessBudget). rel are p's relations (ProblemRelations), which
+// the check then need not build again. When p is not a valid audit input every witness is rejected: the
 // audit would accept none.
 func WholeWitnesses(p *pluginsdk.Problem, rel pluginsdk.Relations, status []cellstatus.Status, ws []pluginsdk.Witness) ([]pluginsdk.Witness, WitnessCounts) {
 	var cnt WitnessCounts
@@ -118,11 +119,7 @@ func WholeWitnesses(p *pluginsdk.Problem, rel pluginsdk.Relations, status []cell
 			}
 			continue
 		}
-		d, mv := up, w.Move()
-		if mv < 0 {
-			d, mv = down, -mv
-		}
-		if reach[w.Cell][d] >= mv {
+		if reached(reach, w, status) {
 			cnt.Redundant++
 			continue
 		}
@@ -143,6 +140,30 @@ func WholeWitnesses(p *pluginsdk.Problem, rel pluginsdk.Relations, status []cell
 		}
 	}
 	return out, cnt
+}
+
+// reached reports whether the kept witnesses (reach: how far they move
+// each cell, up and down) move w's cell and every primary w moves as far
+// in its direction as w does: the audit reads a witness as a feasible
+// table for every cell it moves, so one that moves some primary further
+// than the kept ones may prove it (a table of an audit, kept for the first
+// primary it covered, often covers others too).
+func reached(reach [][2]float64, w pluginsdk.Witness, status []cellstatus.Status) bool {
+	covered := func(c int, v float64) bool {
+		if v > 0 {
+			return reach[c][up] >= v
+		}
+		return reach[c][down] >= -v
+	}
+	if !covered(w.Cell, w.Move()) {
+		return false
+	}
+	for q, c := range w.Cells {
+		if status[c].IsPrimary() && !covered(c, w.Deltas[q]) {
+			return false
+		}
+	}
+	return true
 }
 
 // movesPublished reports whether w moves a cell that status publishes.

@@ -17,7 +17,8 @@ import (
 // breakdowns) keeps that sub-table's relations but not the relations
 // A = a1 + a2 and B = b1 + b2 below, and is rejected, as are a move of a
 // published cell and one beyond the a-priori bounds; a second move of a
-// cell no further than a kept one is redundant.
+// cell no further than a kept one is redundant unless it moves a primary
+// further.
 func TestWholeWitnesses(t *testing.T) {
 	// Rows T > {A > {a1, a2}, B > {b1, b2}} (codes 0..6) by columns
 	// total, c1, c2 (codes 0..2): cell = 3·row + column.
@@ -41,6 +42,24 @@ func TestWholeWitnesses(t *testing.T) {
 	}
 	if got, c := csp.WholeWitnesses(p, rel, pubStatus, []pluginsdk.Witness{published}); len(got) != 0 || c.Rejected != 1 || c.Published != 1 {
 		t.Errorf("a move of a published cell: kept %v, counts %+v", got, c)
+	}
+	// A move of a1's and b1's rectangles together moves its cell no further
+	// than the leaf rectangle, but also the primary b1 × c1, which no kept
+	// witness moves: it is kept (the audit reads it for every cell it
+	// moves). Without the primary it is redundant.
+	const b1, b2 = 5, 6
+	both := rect(a1, a2, 0.5)
+	other := rect(b1, b2, 0.5)
+	both.Cells, both.Deltas = append(both.Cells, other.Cells...), append(both.Deltas, other.Deltas...)
+	primStatus := slices.Clone(status)
+	primStatus[cell(b1, 1)] = cellstatus.UnsafeFreq
+	for _, tc := range []struct {
+		st              []cellstatus.Status
+		kept, redundant int
+	}{{primStatus, 2, 0}, {status, 1, 1}} {
+		if got, c := csp.WholeWitnesses(p, rel, tc.st, []pluginsdk.Witness{leaf, both}); len(got) != tc.kept || c.Redundant != tc.redundant {
+			t.Errorf("primary b1 × c1 %v: kept %d (%+v), want %d kept, %d redundant", tc.st[cell(b1, 1)].IsPrimary(), len(got), c, tc.kept, tc.redundant)
+		}
 	}
 }
 

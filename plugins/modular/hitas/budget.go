@@ -57,6 +57,10 @@ type plan struct {
 	// width is the number of sub-tables solved side by side in the
 	// current wave (walk.go): each gets as many times its share.
 	width int
+	// solvedW and solvedN are the weight and number of the pass's
+	// sub-tables whose wave is done (walk.go's solveWave).
+	solvedW float64
+	solvedN int
 }
 
 // planPass weighs the sub-tables at the start of a pass (after the pass's
@@ -86,6 +90,18 @@ func (h *run) planPass(left time.Duration) {
 	for k := len(h.subs) - 1; k >= 0; k-- {
 		pl.rest[k] = pl.rest[k+1] + pl.weight[k]
 	}
+	pl.solvedW, pl.solvedN = 0, 0
+}
+
+// waveDone counts the sub-tables of a wave as solved in the plan.
+func (pl *plan) waveDone(jobs []*subJob) {
+	if len(pl.weight) == 0 {
+		return // no deadline: no plan
+	}
+	for _, j := range jobs {
+		pl.solvedW += pl.weight[j.k]
+		pl.solvedN++
+	}
 }
 
 // share is sub-table k's share of the pass's time, with left the time
@@ -95,6 +111,18 @@ func (h *run) share(k int, left time.Duration) time.Duration {
 	if k >= len(pl.weight) {
 		return left
 	}
+	// Sub-tables solved side by side share the time of the wall clock.
+	// A solve may run a quarter past its share before it is given up
+	// (solveCapped): no share reaches into the audit's tenth.
+	part := pl.part(pl.weight[k], pl.rest[k], len(pl.weight)-k, left)
+	return min(part*time.Duration(max(1, pl.width)), max((left-h.reserve())*4/5, time.Millisecond))
+}
+
+// part is the part of the wall clock the plan gives a sub-table of weight
+// w when the sub-tables left to solve in the pass, itself included, weigh
+// rest and number n, with left the time left to the deadline: half of
+// the pass's time left by weight, half evenly.
+func (pl *plan) part(w, rest float64, n int, left time.Duration) time.Duration {
 	// When the sub-tables before used up the pass's time (the engine's
 	// first pattern may take a tenth more than its limit), the ones left
 	// share an eighth of what is left: a pattern per sub-table is worth
@@ -103,16 +131,13 @@ func (h *run) share(k int, left time.Duration) time.Duration {
 	if pass <= 0 {
 		pass = left / 8
 	}
-	f := 0.5 / float64(len(pl.weight)-k)
-	if pl.rest[k] > 0 {
-		f += 0.5 * pl.weight[k] / pl.rest[k]
+	f := 0.5 / float64(max(1, n))
+	if rest > 0 {
+		f += 0.5 * w / rest
 	} else {
 		f *= 2
 	}
-	// Sub-tables solved side by side share the time of the wall clock.
-	// A solve may run a quarter past its share before it is given up
-	// (solveCapped): no share reaches into the audit's tenth.
-	return min(time.Duration(float64(pass)*f*float64(max(1, pl.width))), max((left-h.reserve())*4/5, time.Millisecond))
+	return time.Duration(float64(pass) * f)
 }
 
 // reserve is the time of the run's limit kept for the final audit and

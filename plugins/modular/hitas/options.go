@@ -93,6 +93,12 @@ type Options struct {
 	// (the run's keepWitnesses): a region's moves are moves of the whole
 	// problem (region.go).
 	keepWitnesses func(sol *csp.Solution, local []int)
+	// keepPoint, if set, receives the feasible tables the final audits
+	// verify (audit.Options.OnWitness; the run's points.keep).
+	keepPoint func(cells []int, x []float64)
+	// witnessesSoFar, if set, returns the witnesses kept so far (the
+	// run's, in problem cells), for the repair's clean-up.
+	witnessesSoFar func() []pluginsdk.Witness
 	// deadline is the run's start plus TimeLimit (Protect sets it; zero:
 	// none).
 	deadline time.Time

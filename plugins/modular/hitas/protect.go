@@ -110,6 +110,9 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 	if o.FinalAudit {
 		auditStart := time.Now()
 		o.keepWitnesses = h.keepWitnesses
+		h.points = newPoints(p)
+		o.keepPoint = h.points.keep
+		o.witnessesSoFar = func() []pluginsdk.Witness { return h.witnesses }
 		if err := finalAudit(ctx, p, rel, status, &o, res); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -264,6 +264,9 @@ func TestRepairOnRegions(t *testing.T) {
 	var sizes []int
 	required := 0
 	o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+		if eo.StartOnly {
+			return csp.Solve(ctx, in, eo) // the clean-up after the repair (TestRepairCleanup)
+		}
 		sizes = append(sizes, in.NumCells())
 		for _, k := range in.Kind {
 			if k == csp.Primary {
@@ -329,6 +332,9 @@ func TestRepairRegionsFallBack(t *testing.T) {
 		o := o
 		o.regionWork = 1
 		o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+			if eo.StartOnly {
+				return csp.Solve(ctx, in, eo) // the clean-up after the repair (TestRepairCleanup)
+			}
 			if in.NumCells() == p.NumCells() {
 				whole = 0
 				for _, k := range in.Kind {
@@ -432,4 +438,56 @@ func TestRepairRegionsEndInBudget(t *testing.T) {
 			t.Errorf("deaf engine %v: after the repair: %d under-protected", deaf, len(after.UnderProtected))
 		}
 	}
+}
+
+// TestRepairCleanup: after a repair on regions, the whole problem's
+// clean-up publishes again suppressions of the regions that no primary
+// needs: the pattern is a part of the regions' pattern, cheaper, and
+// protects every primary on the whole table. A region's instance
+// publishes every cell outside it, so its repair cannot route a target
+// through the cells the walk hid around it (on t3.5⁴ the regions gave
+// 6.45·10¹⁰ of the pattern's 6.65·10¹⁰). Before, the regions' pattern
+// was the repair's.
+func TestRepairCleanup(t *testing.T) {
+	p := csptest.HierTable(2, 0.2, threeLevel, threeLevel, csptest.Flat(3))
+	o := Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000, LowerMargin: 0.99, UpperMargin: 1.01}
+	start := primariesOnly(t, p, o)
+	o.regionWork = 1 // a large repair, as on t3.5⁴
+	var patterns [2][]cellstatus.Status
+	var costs [2]float64
+	for k, keep := range []bool{true, false} {
+		status := slices.Clone(start)
+		o := o
+		cleanups := 0
+		o.solve = func(ctx context.Context, in *csp.Instance, eo csp.Options) (*csp.Solution, error) {
+			if eo.Start != nil && in.NumCells() == p.NumCells() {
+				cleanups++
+				if keep { // no clean-up: the regions' pattern
+					return &csp.Solution{Suppressed: slices.Clone(eo.Start)}, nil
+				}
+			}
+			return csp.Solve(ctx, in, eo)
+		}
+		out := &pluginsdk.Result{Outcome: pluginsdk.OutcomeFeasible, Stats: pluginsdk.Stats{Extra: map[string]float64{}}}
+		if err := finalAudit(t.Context(), p, p.Relations, status, &o, out); err != nil {
+			t.Fatal(err)
+		}
+		if cleanups != 1 {
+			t.Errorf("keep %v: %d clean-ups of the whole table after the repair on regions, want 1", keep, cleanups)
+		}
+		if after := csptest.Audit(t, p, status); len(after.UnderProtected) > 0 || out.Outcome != pluginsdk.OutcomeFeasible {
+			t.Errorf("keep %v: %d under-protected, outcome %v", keep, len(after.UnderProtected), out.Outcome)
+		}
+		patterns[k] = status
+		_, costs[k] = pluginsdk.Secondaries(p, status)
+	}
+	for i, s := range patterns[1] {
+		if s.IsSuppressed() && !patterns[0][i].IsSuppressed() {
+			t.Fatalf("the clean-up hid cell %d, which the regions published", i)
+		}
+	}
+	if costs[1] >= costs[0] {
+		t.Errorf("cost %.0f after the clean-up, %.0f with the regions' pattern: want less", costs[1], costs[0])
+	}
+	t.Logf("regions' pattern %.0f, cleaned up %.0f", costs[0], costs[1])
 }

@@ -42,6 +42,9 @@ type run struct {
 	// witnesses are the engine's witnesses of every solve, in problem
 	// cells (witnesses.go).
 	witnesses []pluginsdk.Witness
+	// points are the feasible tables of the final audits kept as
+	// witnesses (witnesses.go; nil without a final audit).
+	points *points
 	// lastProgress is the last fraction reported.
 	lastProgress float64
 	// plan shares the time left among the sub-tables (budget.go).

@@ -237,7 +237,7 @@ func (h *run) finishSub(j *subJob) cached {
 		Int("rows", st.Rows).Int("tasks", st.Tasks).Int("rounds", st.Rounds).Int("master_solves", st.MasterSolves).
 		Int64("attacker_lps", st.AttackerLPs).Int64("router_lps", st.RouterLPs).Int64("nodes", st.Nodes).
 		Float64("cost", sol.Cost).Float64("heuristic_cost", st.HeuristicCost).Float64("root_bound", st.RootBound).
-		Bool("optimal", sol.Optimal).Dur("limit", eo.TimeLimit).Int("max_master_solves", eo.MaxMasterSolves).Dur("took", st.Time).Msg("MOD sub-table solved")
+		Bool("optimal", sol.Optimal).Dur("limit", eo.TimeLimit).Int("max_master_solves", eo.MaxMasterSolves).Dur("took", st.Time).Bool("hurried", j.hurried).Msg("MOD sub-table solved")
 	// Protection levels of new secondaries (HiTaS CalcPbounds): a share of
 	// the value, at most the sub-table's largest primary levels.
 	maxL, maxU := 0.0, 0.0

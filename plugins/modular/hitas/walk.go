@@ -253,7 +253,7 @@ func (h *run) solveItems(ctx context.Context, jobs []*subJob, threads int, solve
 		}
 	}
 	n := len(jobs) - len(todo) // the sub-tables known already count as solved
-	if err := h.runItems(ctx, todo, threads, func() { n++; solved(n) }); err != nil {
+	if err := h.runItems(ctx, todo, jobs, threads, func() { n++; solved(n) }); err != nil {
 		return err
 	}
 	if len(todo) == 0 || n < len(jobs) {
@@ -272,7 +272,7 @@ func (h *run) solveItems(ctx context.Context, jobs []*subJob, threads int, solve
 			again = append(again, j)
 		}
 	}
-	if err := h.runItems(ctx, again, threads, func() {}); err != nil {
+	if err := h.runItems(ctx, again, jobs, threads, func() {}); err != nil {
 		return err
 	}
 	for i, j := range again {
@@ -289,11 +289,12 @@ func (h *run) solveItems(ctx context.Context, jobs []*subJob, threads int, solve
 	return nil
 }
 
-// runItems solves jobs as work items, each job getting its item's
-// outcome; done is called (serialised) as each item solved here ends.
-func (h *run) runItems(ctx context.Context, jobs []*subJob, threads int, done func()) error {
+// runItems solves jobs (of the wave's jobs) as work items, each job
+// getting its item's outcome; done is called (serialised) as each item
+// solved here ends.
+func (h *run) runItems(ctx context.Context, jobs, wave []*subJob, threads int, done func()) error {
 	payloads := make([][]byte, len(jobs))
-	h.schedule(jobs)
+	h.schedule(jobs, wave)
 	for i, j := range jobs {
 		p, err := h.item(j)
 		if err != nil {
@@ -324,11 +325,19 @@ func (h *run) runItems(ctx context.Context, jobs []*subJob, threads int, done fu
 // start before its clean-up is cut short (schedule).
 const hurryFactor = 2
 
-// schedule sets the time by which each job of a wave is due to end in
+// schedule sets the time by which each job of a round of a wave's solves
+// (its first solves, or the second solves of solveItems) is due to end in
 // the time plan: the jobs run a wave's width at a time, in order, job i
-// after the shares of the jobs before it and its own (each a wave's width
-// times its part of the wall clock, budget.go), and hurryFactor times
-// that. A job that has not started by then (the machine is slower or busier than the plan
+// after the parts of the wall clock of the jobs before it and its own
+// (budget.go), and hurryFactor times that. The pass's time left is shared
+// among the sub-tables still to solve: the round's jobs and the pass's
+// sub-tables after the wave; the wave's sub-tables known already, or
+// solved in the first round, take none of it. (With the plan's shares,
+// which count every sub-table from the job's on in the pass's order,
+// the second solves of a wave's last sub-tables got a part meant for the
+// whole wave's first solves, and those of t3.3⁴'s bottom sub-tables
+// hurried on a quiet machine: a second solve took 3.5 to 4.8 s, its part
+// 0.6 to 1 s.) A job that has not started by then (the machine is slower or busier than the plan
 // assumed) is in a hurry (solveItem): a sub-table that keeps its first
 // pattern from hypercubes gets the clean-up by hypercubes only, without
 // LPs, a few times cheaper, so that the walk ends its pass with a
@@ -337,15 +346,27 @@ const hurryFactor = 2
 // work bounds alone. On t3.5⁴ (a load of 24 on two cores) the 81 bottom
 // sub-tables, each 0.5 CPU s of first pattern and 3.5 of clean-up, had
 // not all been solved when the deadline came.
-func (h *run) schedule(jobs []*subJob) {
+func (h *run) schedule(jobs, wave []*subJob) {
 	left, ok := h.o.timeLeft()
-	if !ok {
+	pl := &h.plan
+	if !ok || len(pl.weight) == 0 {
 		return
 	}
-	now, due := time.Now(), time.Duration(0)
-	width := time.Duration(max(1, h.plan.width))
+	// The pass's sub-tables after the wave, then the round's jobs.
+	rest, n := pl.rest[0]-pl.solvedW, len(pl.weight)-pl.solvedN
+	for _, j := range wave {
+		rest -= pl.weight[j.k]
+		n--
+	}
 	for _, j := range jobs {
-		due += h.share(j.k, left) / width
+		rest += pl.weight[j.k]
+		n++
+	}
+	now, due := time.Now(), time.Duration(0)
+	for _, j := range jobs {
+		due += pl.part(pl.weight[j.k], rest, n, left)
+		rest -= pl.weight[j.k]
+		n--
 		j.hurry = now.Add(hurryFactor * due)
 	}
 }
@@ -372,6 +393,7 @@ func (h *run) solveWave(ctx context.Context, wave []int, seen []bool, solved fun
 	if err := h.solveItems(ctx, jobs, threads, solved); err != nil {
 		return false, 0, err
 	}
+	h.plan.waveDone(jobs)
 	cur, back, g := &h.current, &h.backtrack, &h.given
 	for _, j := range jobs {
 		if j.skipped {

@@ -46,3 +46,31 @@ func TestWitnesses(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditTablesWitnesses: the tables MOD's final audits verified are
+// sent as witnesses, so the host's audit proves every primary without an
+// LP and without local proofs: every primary MOD's own audit proved has a
+// checked feasible table beyond each of its levels. Before, only the
+// sub-tables' moves were sent, and those that change a margin another
+// sub-table holds were dropped: the host's audit solved LPs for the rest.
+func TestAuditTablesWitnesses(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		p := cubeTable(seed)
+		res, err := Protect(t.Context(), p, modOptions(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := audit.Options{Threads: 1, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, LocalCells: -1, Witnesses: res.Witnesses}
+		rep, err := audit.Suppression(t.Context(), p, res.Status, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := rep.Counts
+		t.Logf("seed %d: %d witnesses (%v audit tables kept), %d primaries: %d proven by them, %d by hypercubes, %d LPs", seed, len(res.Witnesses),
+			res.Stats.Extra["witness_audit_tables"], c.Primaries, c.Witness, c.Cube, c.LPs)
+		if c.LPs > 0 || c.WitnessRejected > 0 || len(rep.UnderProtected)+len(rep.Unverified) > 0 {
+			t.Errorf("seed %d: the host's audit: %d LPs, %d witnesses rejected, %d under-protected, %d unverified",
+				seed, c.LPs, c.WitnessRejected, len(rep.UnderProtected), len(rep.Unverified))
+		}
+	}
+}
