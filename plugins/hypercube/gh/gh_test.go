@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdcengine/argus/plugins/internal/base"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -690,7 +691,7 @@ func TestOptionsFrom(t *testing.T) {
 	}
 	o := OptionsFrom(params, pluginsdk.Limits{Threads: 2, TimeLimit: time.Minute})
 	want := Options{AprioriPct: 50, Ratio: 0.3, Criterion: CriterionLevels, Cost: CostProblem, Choose: ChooseCount,
-		MaxRepairRounds: 4, Threads: 2, TimeLimit: time.Minute}
+		MaxRepairRounds: 4, Options: base.Options{Threads: 2, TimeLimit: time.Minute}}
 	o.Progress = nil
 	if o.AprioriPct != want.AprioriPct || o.Singleton || o.Repair || o.Ratio != want.Ratio || o.Criterion != want.Criterion ||
 		o.Cost != want.Cost || o.Choose != want.Choose || o.MaxRepairRounds != 4 || o.Threads != 2 || o.TimeLimit != time.Minute ||

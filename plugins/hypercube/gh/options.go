@@ -1,10 +1,6 @@
 package gh
 
-import (
-	"time"
-
-	"github.com/sdcengine/argus/pluginsdk"
-)
+import "github.com/sdcengine/argus/plugins/internal/base"
 
 // Criterion selects the protection a hypercube must give its target.
 type Criterion int
@@ -106,14 +102,10 @@ type Options struct {
 	PropagationDepth int
 	// AuditScope selects the repair's audits (AuditAuto by default).
 	AuditScope AuditScope
-	// Threads is the number of parallel LP solvers of the audit; 0
-	// means one.
-	Threads int
-	// TimeLimit is the soft time limit: when it is reached the pattern built
-	// so far is returned with OutcomeTimeLimit. 0 means none.
-	TimeLimit time.Duration
-	// Progress, if set, receives progress reports.
-	Progress func(pluginsdk.Progress)
+	// Options holds the time limit (soft: at it the pattern built so far
+	// is returned with OutcomeTimeLimit), the audits' parallel LP solvers
+	// (≤ 0: one) and the progress reports, as every method's.
+	base.Options
 
 	// trace, if set, is told about every hypercube applied (tests).
 	trace func(Applied)
