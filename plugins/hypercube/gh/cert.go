@@ -457,52 +457,7 @@ func (e *engine) keepPoint(cells []int, x []float64) {
 			single = i
 		}
 	}
-	e.pointMu.Lock()
-	defer e.pointMu.Unlock()
-	target := -1
-	for q, i := range cells {
-		if (single >= 0 && i != single) || !c.Status[i].IsPrimary() || !e.reaches(i, x[q]) {
-			continue
-		}
-		k := [2]int{i, 0}
-		if x[q] < c.Value[i] {
-			k[1] = 1
-		}
-		if e.covered[k] {
-			continue
-		}
-		e.covered[k] = true
-		if target < 0 {
-			target = i
-		}
-	}
-	if target < 0 {
-		return
-	}
-	w := pluginsdk.Witness{Cell: target}
-	for q, i := range cells {
-		if d := x[q] - c.Value[i]; d != 0 {
-			w.Cells, w.Deltas = append(w.Cells, i), append(w.Deltas, d)
-		}
-	}
-	e.points = append(e.points, w)
-}
-
-// reaches reports whether value z of primary i lies beyond its protection
-// level in its direction (within the tolerance).
-func (e *engine) reaches(i int, z float64) bool {
-	c := &e.p.Cells
-	level := func(l []float64) float64 {
-		if len(l) == 0 {
-			return 0
-		}
-		return l[i]
-	}
-	d, l := z-c.Value[i], level(c.UpperPL)
-	if d < 0 {
-		d, l = -d, level(c.LowerPL)
-	}
-	return d > 0 && l > 0 && d >= l-e.tol
+	e.keeper.Keep(cells, x, single)
 }
 
 // hiddenOnly returns w without the published cells (of the current
@@ -538,7 +493,7 @@ func (e *engine) witnessList() []pluginsdk.Witness {
 			out = append(out, w)
 		}
 	}
-	return append(out, e.points...)
+	return append(out, e.keeper.Kept()...)
 }
 
 // certLP solves the certificate LP of t moving by d over the cells of

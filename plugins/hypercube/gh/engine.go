@@ -6,11 +6,11 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/unionfind"
+	"github.com/sdcengine/argus/plugins/internal/tablewitness"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
@@ -168,12 +168,9 @@ type engine struct {
 	// its last certificate (cert.go), returned with the pattern for the
 	// host's audit to check.
 	witnesses map[[2]int]pluginsdk.Witness
-	// points are the feasible tables the local audits verified, kept as
-	// witnesses (keepPoint), covered the primaries and directions (0 up,
-	// 1 down) they cover; under pointMu.
-	points  []pluginsdk.Witness
-	covered map[[2]int]bool
-	pointMu sync.Mutex
+	// keeper keeps the feasible tables the local audits verified as
+	// witnesses (keepPoint).
+	keeper *tablewitness.Keeper
 	// certPending lists the primaries whose certificates hid cells in
 	// the current round.
 	certPending []int
@@ -193,7 +190,7 @@ func key(s int, t int32) uint64 { return uint64(s)<<32 | uint64(uint32(t)) }
 // sub-tables and their occurrence lists.
 func newEngine(ctx context.Context, p *pluginsdk.Problem, o Options) (*engine, error) {
 	e := &engine{p: p, o: o, n: p.NumCells(), ctx: ctx, cache: map[uint64][]cubeRec{}, step: map[uint64]int8{},
-		short: map[uint64]bool{}, unverifiedWidened: map[int32]bool{}, failures: map[int]int{}, localFails: map[int]int{}, lastFinding: map[int]audit.Finding{}, certStage: map[[2]int]int{}, witnesses: map[[2]int]pluginsdk.Witness{}, covered: map[[2]int]bool{}, repairs: map[int32]int{}}
+		short: map[uint64]bool{}, unverifiedWidened: map[int32]bool{}, failures: map[int]int{}, localFails: map[int]int{}, lastFinding: map[int]audit.Finding{}, certStage: map[[2]int]int{}, witnesses: map[[2]int]pluginsdk.Witness{}, repairs: map[int32]int{}}
 	e.srch.e = e
 	if o.TimeLimit > 0 {
 		e.deadline = time.Now().Add(o.TimeLimit)
@@ -356,6 +353,7 @@ func (e *engine) cellState() {
 		minTab = 1.5 * minVal
 	}
 	e.tol = numeric.Slack(maxAbs) + numeric.GHAbsoluteSlack
+	e.keeper = tablewitness.NewKeeper(e.p, e.tol)
 	var heights [][][]float64
 	var weight []float64
 	if e.o.Cost == CostLog {

@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/plugins/internal/csp"
+	"github.com/sdcengine/argus/plugins/internal/tablewitness"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
+	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // Protect runs HiTaS on p and, with Options.FinalAudit, the final audit and
@@ -110,8 +112,8 @@ func Protect(ctx context.Context, p *pluginsdk.Problem, o Options) (*pluginsdk.R
 	if o.FinalAudit {
 		auditStart := time.Now()
 		o.keepWitnesses = h.keepWitnesses
-		h.points = newPoints(p)
-		o.keepPoint = h.points.keep
+		h.points = tablewitness.NewKeeper(p, verdict.Tolerance(p.Cells.Value))
+		o.keepPoint = func(cells []int, x []float64) { h.points.Keep(cells, x, -1) }
 		o.witnessesSoFar = func() []pluginsdk.Witness { return h.witnesses }
 		if err := finalAudit(ctx, p, rel, status, &o, res); err != nil {
 			if ctx.Err() != nil {

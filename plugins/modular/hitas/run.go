@@ -7,6 +7,7 @@ import (
 
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/plugins/internal/singleton"
+	"github.com/sdcengine/argus/plugins/internal/tablewitness"
 	"github.com/sdcengine/argus/pluginsdk"
 )
 
@@ -44,7 +45,7 @@ type run struct {
 	witnesses []pluginsdk.Witness
 	// points are the feasible tables of the final audits kept as
 	// witnesses (witnesses.go; nil without a final audit).
-	points *points
+	points *tablewitness.Keeper
 	// lastProgress is the last fraction reported.
 	lastProgress float64
 	// plan shares the time left among the sub-tables (budget.go).

@@ -1,13 +1,10 @@
 package hitas
 
 import (
-	"sync"
-
 	"github.com/sdcengine/argus/internal/contract/wire"
 	"github.com/sdcengine/argus/plugins/internal/csp"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
-	"github.com/sdcengine/argus/pluginsdk/verdict"
 )
 
 // Witnesses for the host's audit (Result.Witnesses, contract 1.6): every
@@ -43,76 +40,15 @@ func (h *run) keepWitnesses(sol *csp.Solution, local []int) {
 	}
 }
 
-// points keeps the feasible tables the final audits verified as
-// witnesses (keepPoint), one per primary and direction.
-type points struct {
-	mu      sync.Mutex
-	p       *pluginsdk.Problem
-	tol     float64
-	covered map[[2]int]bool
-	kept    []pluginsdk.Witness
-}
-
-func newPoints(p *pluginsdk.Problem) *points {
-	return &points{p: p, tol: verdict.Tolerance(p.Cells.Value), covered: map[[2]int]bool{}}
-}
-
-// keep records the table that gives cells the values x (every other cell
-// at its true value) as the witness of the first primary it moves beyond
-// a protection level in a direction not covered yet; nothing when it
-// covers none. The host's audit reads a checked witness as a feasible
-// table for every cell it moves. Safe for concurrent use; cells and x are
-// not kept (audit.Options.OnWitness).
-func (pt *points) keep(cells []int, x []float64) {
-	c := &pt.p.Cells
-	pt.mu.Lock()
-	defer pt.mu.Unlock()
-	target := -1
-	for q, i := range cells {
-		d := x[q] - c.Value[i]
-		if d == 0 || !c.Status[i].IsPrimary() {
-			continue
-		}
-		k, level := [2]int{i, 0}, levelOf(c.UpperPL, i)
-		if d < 0 {
-			k[1], d, level = 1, -d, levelOf(c.LowerPL, i)
-		}
-		if level <= 0 || d < level-pt.tol || pt.covered[k] {
-			continue
-		}
-		pt.covered[k] = true
-		if target < 0 {
-			target = i
-		}
-	}
-	if target < 0 {
-		return
-	}
-	w := pluginsdk.Witness{Cell: target}
-	for q, i := range cells {
-		if d := x[q] - c.Value[i]; d != 0 {
-			w.Cells, w.Deltas = append(w.Cells, i), append(w.Deltas, d)
-		}
-	}
-	pt.kept = append(pt.kept, w)
-}
-
-// levelOf is l[i], 0 when l is not given.
-func levelOf(l []float64, i int) float64 {
-	if len(l) == 0 {
-		return 0
-	}
-	return l[i]
-}
-
 // resultWitnesses sets res.Witnesses to the kept witnesses (the
 // sub-tables' moves, then the final audits' tables) that are moves of the
 // whole problem under status, with their figures.
 func (h *run) resultWitnesses(res *pluginsdk.Result, status []cellstatus.Status) {
 	ws := h.witnesses
 	if h.points != nil {
-		ws = append(ws, h.points.kept...)
-		res.Stats.Extra["witness_audit_tables"] = float64(len(h.points.kept))
+		kept := h.points.Kept()
+		ws = append(ws, kept...)
+		res.Stats.Extra["witness_audit_tables"] = float64(len(kept))
 	}
 	var wc csp.WitnessCounts
 	res.Witnesses, wc = csp.WholeWitnesses(h.p, h.rel, status, ws)
