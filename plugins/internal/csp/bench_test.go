@@ -67,9 +67,10 @@ func runJJ(b testing.TB, name string, o Options) *Solution {
 	p := jjProblem(b, name)
 	in := FromProblem(p, p.Relations)
 	o.LocalBranching = o.LocalBranching || os.Getenv("CSP_LB") != ""
-	o.Progress = func(pr Progress) {
+	start := time.Now()
+	o.Progress = func(pr pluginsdk.Progress) {
 		if os.Getenv("CSP_VERBOSE") != "" {
-			b.Logf("%7.1fs %-9s obj %.6g bound %.6g it %d", pr.Elapsed.Seconds(), pr.Phase, pr.Objective, pr.Bound, pr.Iterations)
+			b.Logf("%7.1fs %-9s obj %.6g bound %.6g it %d", time.Since(start).Seconds(), pr.Phase, pr.Objective, pr.Bound, pr.Iterations)
 		}
 	}
 	sol, err := Solve(context.Background(), in, o)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 	"github.com/sdcengine/argus/pluginsdk/plugintest"
@@ -255,7 +256,7 @@ func TestCleanupWork(t *testing.T) {
 func TestProgressBeforeCleanup(t *testing.T) {
 	p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{6, 6, 5}, Seed: 3, PrimaryFraction: 0.1})
 	var phases []string
-	o := Options{HeuristicOnly: true, Hypercubes: true, Threads: 1, Progress: func(pr Progress) {
+	o := Options{HeuristicOnly: true, Hypercubes: true, Threads: 1, Progress: func(pr pluginsdk.Progress) {
 		if !math.IsInf(pr.Objective, 1) {
 			phases = append(phases, pr.Phase)
 		}

@@ -1,6 +1,10 @@
 package csp
 
-import "time"
+import (
+	"time"
+
+	"github.com/sdcengine/argus/pluginsdk"
+)
 
 // SingletonMode selects the singleton extension of the model of Castro
 // (2012, "Recent advances in optimization techniques for statistical tabular
@@ -144,8 +148,14 @@ type Options struct {
 	// entries in all.
 	WitnessEntries int
 	// Progress, if set, receives progress reports from the solving
-	// goroutine.
-	Progress func(Progress)
+	// goroutine: Phase is "presolve", "protected" (a protected pattern of
+	// the heuristic became the incumbent; its clean-up follows),
+	// "heuristic", "cuts", "local", "master" or "done"; Fraction the share
+	// of TimeLimit used (−1 without one); Objective the incumbent's cost,
+	// +Inf before the first; Bound the best lower bound; Iterations the
+	// cutting-plane rounds and master solves; Message the gap, or what
+	// the phase is doing while there is no pattern.
+	Progress func(pluginsdk.Progress)
 	// Logf, if set, receives a trace of the phases (debugging).
 	Logf func(format string, args ...any)
 
@@ -170,25 +180,6 @@ type Options struct {
 type Deviation struct {
 	Cells []int32
 	Dev   []float64
-}
-
-// Progress is a progress report.
-type Progress struct {
-	// Phase is "presolve", "protected" (a protected pattern of the
-	// heuristic became the incumbent; its clean-up follows), "heuristic",
-	// "cuts", "local", "master" or "done".
-	Phase string
-	// Objective is the cost of the incumbent (+Inf before the first).
-	Objective float64
-	// Bound is the best lower bound.
-	Bound float64
-	// Iterations counts cutting-plane rounds and master solves.
-	Iterations int64
-	// Elapsed is the time since the start.
-	Elapsed time.Duration
-	// Detail, if set, says what the phase is doing, for a person (such as
-	// how many requirements of a pattern's check are checked).
-	Detail string
 }
 
 // Solution is the result of Solve.

@@ -402,9 +402,9 @@ func TestStartThreeDims(t *testing.T) {
 	var sols [2]*Solution
 	for k, start := range [][]bool{all, nil} {
 		var details []string
-		progress := func(pr Progress) {
-			if pr.Detail != "" {
-				details = append(details, pr.Detail)
+		progress := func(pr pluginsdk.Progress) {
+			if d, ok := strings.CutPrefix(pr.Message, "no pattern yet; "); ok {
+				details = append(details, d)
 			}
 		}
 		sol, err := Solve(context.Background(), FromProblem(p, p.Relations), Options{Start: start, Threads: 1, HeuristicOnly: true, Progress: progress})

@@ -1,8 +1,11 @@
 package csp
 
 import (
+	"fmt"
 	"math"
 	"time"
+
+	"github.com/sdcengine/argus/pluginsdk"
 )
 
 // tracer reports a run's phases: the trace to Options.Logf and the progress
@@ -32,9 +35,19 @@ func (tr *tracer) progressDetail(phase, detail string) {
 	if tr.opts.Progress == nil {
 		return
 	}
-	obj := math.Inf(1)
-	if tr.best.pattern != nil {
-		obj = tr.best.cost
+	pr := pluginsdk.Progress{Phase: phase, Fraction: -1, Objective: math.Inf(1), Bound: tr.best.bound, Iterations: tr.iterations,
+		Message: "no pattern yet"}
+	if limit := tr.opts.TimeLimit; limit > 0 {
+		pr.Fraction = math.Min(1, float64(time.Since(tr.start))/float64(limit))
 	}
-	tr.opts.Progress(Progress{Phase: phase, Objective: obj, Bound: tr.best.bound, Iterations: tr.iterations, Elapsed: time.Since(tr.start), Detail: detail})
+	if detail != "" {
+		pr.Message += "; " + detail
+	}
+	if tr.best.pattern != nil {
+		pr.Objective = tr.best.cost
+		if pr.Objective > 0 {
+			pr.Message = fmt.Sprintf("gap %.2f%% (best pattern to lower bound)", 100*max(0, pr.Objective-pr.Bound)/pr.Objective)
+		}
+	}
+	tr.opts.Progress(pr)
 }

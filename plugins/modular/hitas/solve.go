@@ -11,6 +11,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/plugins/internal/csp"
+	"github.com/sdcengine/argus/pluginsdk"
 )
 
 // cached is the result of a sub-table solve for one input: the newly
@@ -289,7 +290,7 @@ func (h *run) solveCapped(ctx context.Context, in *csp.Instance, eo csp.Options,
 		return solve(ctx, in, eo)
 	}
 	var found atomic.Bool
-	eo.Progress = func(p csp.Progress) {
+	eo.Progress = func(p pluginsdk.Progress) {
 		if !math.IsInf(p.Objective, 1) {
 			found.Store(true)
 		}

@@ -126,23 +126,11 @@ func (opt optimal) Protect(ctx context.Context, req *pluginsdk.Request) (*plugin
 	if req.Log.Debug().Enabled() {
 		opts.Logf = func(format string, args ...any) { req.Log.Debug().Msgf("csp: "+format, args...) }
 	}
-	opts.Progress = func(pr csp.Progress) {
-		f := -1.0
-		if opts.TimeLimit > 0 {
-			f = math.Min(1, float64(pr.Elapsed)/float64(opts.TimeLimit))
+	opts.Progress = func(pr pluginsdk.Progress) {
+		if math.IsInf(pr.Objective, 0) {
+			pr.Objective = 0 // no pattern yet (the message says so)
 		}
-		obj := pr.Objective
-		if math.IsInf(obj, 0) {
-			obj = 0
-		}
-		msg := "no pattern yet"
-		if pr.Detail != "" {
-			msg += "; " + pr.Detail
-		}
-		if obj > 0 {
-			msg = fmt.Sprintf("gap %.2f%% (best pattern to lower bound)", 100*max(0, obj-pr.Bound)/obj)
-		}
-		req.Progress(pluginsdk.Progress{Phase: pr.Phase, Fraction: f, Iterations: pr.Iterations, Objective: obj, Bound: pr.Bound, Message: msg})
+		req.Progress(pr)
 	}
 	req.Log.Debug().Int("cells", n).Int("relations", rel.Len()).Int("virtual", len(virtual)).Dur("limit", opts.TimeLimit).Msg("OPT start")
 	sol, err := csp.Solve(ctx, in, opts)
