@@ -29,31 +29,9 @@ func TestStartProvenWitnessed(t *testing.T) {
 	// Witnesses of the first half of the primaries: the attacker LPs'
 	// optima under the start, as cell deviations.
 	witnessed := prims[:len(prims)/2]
-	var devs []Deviation
-	{
-		e := newStartEngine(t, in, &Options{Start: all, Threads: 1})
-		y := make([]bool, e.model.n)
-		startPattern(e.model, e.opts.Start, y)
-		yf := e.model.toFloat(y)
-		for _, tk := range e.reqs.tasks {
-			if !slices.Contains(witnessed, e.model.reqCell[tk.col]) {
-				continue
-			}
-			for d := range 2 {
-				r, err := e.chk.attack(context.Background(), e.pool[0], yf, tk.col, d)
-				if err != nil || !r.ok {
-					t.Fatalf("attacker LP: %v", err)
-				}
-				var dv Deviation
-				for i, j := range e.model.cellCol {
-					if j >= 0 && r.x[j] != 0 {
-						dv.Cells, dv.Dev = append(dv.Cells, int32(i)), append(dv.Dev, r.x[j]*e.model.cellRatio[i])
-					}
-				}
-				devs = append(devs, dv)
-			}
-		}
-	}
+	devs := attackerDeviations(t, in, all, func(e *engine, tk task, _ int) bool {
+		return slices.Contains(witnessed, e.model.reqCell[tk.col])
+	})
 	proven := make([]bool, p.NumCells())
 	for i := range proven {
 		proven[i] = true

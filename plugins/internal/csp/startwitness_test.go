@@ -20,31 +20,7 @@ func TestStartWitnesses(t *testing.T) {
 	}
 	// The witnesses: the attacker LPs' optima under the start, as cell
 	// deviations.
-	var devs []Deviation
-	{
-		e := newStartEngine(t, in, &Options{Start: start, Threads: 1})
-		y := make([]bool, e.model.n)
-		startPattern(e.model, e.opts.Start, y)
-		yf := e.model.toFloat(y)
-		for _, tk := range e.reqs.tasks {
-			for d := range 2 {
-				if tk.req[d] == 0 {
-					continue
-				}
-				r, err := e.chk.attack(context.Background(), e.pool[0], yf, tk.col, d)
-				if err != nil || !r.ok {
-					t.Fatalf("attacker LP: %v", err)
-				}
-				var dv Deviation
-				for i, j := range e.model.cellCol {
-					if j >= 0 && r.x[j] != 0 {
-						dv.Cells, dv.Dev = append(dv.Cells, int32(i)), append(dv.Dev, r.x[j]*e.model.cellRatio[i])
-					}
-				}
-				devs = append(devs, dv)
-			}
-		}
-	}
+	devs := attackerDeviations(t, in, start, func(_ *engine, tk task, d int) bool { return tk.req[d] != 0 })
 	for _, c := range []struct {
 		name   string
 		broken bool
@@ -101,4 +77,35 @@ func newStartEngine(t *testing.T, in *Instance, o *Options) *engine {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// attackerDeviations returns, as cell deviations, the attacker LPs'
+// optima under the start pattern for every task and direction want
+// selects.
+func attackerDeviations(t *testing.T, in *Instance, start []bool, want func(e *engine, tk task, d int) bool) []Deviation {
+	t.Helper()
+	e := newStartEngine(t, in, &Options{Start: start, Threads: 1})
+	y := make([]bool, e.model.n)
+	startPattern(e.model, e.opts.Start, y)
+	yf := e.model.toFloat(y)
+	var devs []Deviation
+	for _, tk := range e.reqs.tasks {
+		for d := range 2 {
+			if !want(e, tk, d) {
+				continue
+			}
+			r, err := e.chk.attack(context.Background(), e.pool[0], yf, tk.col, d)
+			if err != nil || !r.ok {
+				t.Fatalf("attacker LP: %v", err)
+			}
+			var dv Deviation
+			for i, j := range e.model.cellCol {
+				if j >= 0 && r.x[j] != 0 {
+					dv.Cells, dv.Dev = append(dv.Cells, int32(i)), append(dv.Dev, r.x[j]*e.model.cellRatio[i])
+				}
+			}
+			devs = append(devs, dv)
+		}
+	}
+	return devs
 }
