@@ -3,7 +3,6 @@ package audit
 import (
 	"context"
 	"errors"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -40,35 +39,7 @@ func TestWitnessCheckAgrees(t *testing.T) {
 	if r.Counts.WitnessRejected != 0 || r.Counts.Witness < 1 || r.Verdict[prim] != VerdictProtected {
 		t.Fatalf("accepted witnesses: audit rejected %d, proved %d, verdict %v", r.Counts.WitnessRejected, r.Counts.Witness, r.Verdict[prim])
 	}
-	up := ws[0]
-	other := slices.IndexFunc(up.Cells, func(c int) bool { return c != prim })
-	published := slices.IndexFunc(st, func(s cellstatus.Status) bool { return !s.IsSuppressed() })
-	edit := func(f func(w *pluginsdk.Witness)) pluginsdk.Witness {
-		w := pluginsdk.Witness{Cell: up.Cell, Cells: slices.Clone(up.Cells), Deltas: slices.Clone(up.Deltas)}
-		f(&w)
-		return w
-	}
-	for _, tc := range []struct {
-		name       string
-		w          pluginsdk.Witness
-		unbalanced bool
-	}{
-		{"unbalanced", edit(func(w *pluginsdk.Witness) { w.Deltas[other] *= 1.5 }), true},
-		{"cell dropped", edit(func(w *pluginsdk.Witness) {
-			w.Cells, w.Deltas = slices.Delete(w.Cells, other, other+1), slices.Delete(w.Deltas, other, other+1)
-		}), true},
-		{"published cell moved", edit(func(w *pluginsdk.Witness) {
-			w.Cells, w.Deltas = append(w.Cells, published), append(w.Deltas, 1e-3)
-		}), false},
-		{"beyond the bounds", edit(func(w *pluginsdk.Witness) {
-			for q := range w.Deltas {
-				w.Deltas[q] *= 1e6
-			}
-		}), false},
-		{"target not moved", edit(func(w *pluginsdk.Witness) { w.Cell = published }), false},
-		{"not finite", edit(func(w *pluginsdk.Witness) { w.Deltas[other] = math.NaN() }), false},
-		{"lengths differ", edit(func(w *pluginsdk.Witness) { w.Deltas = w.Deltas[1:] }), false},
-	} {
+	for _, tc := range brokenWitnesses(p, st, ws[0], prim) {
 		err := chk.Check(tc.w)
 		if err == nil || errors.Is(err, ErrUnbalanced) != tc.unbalanced {
 			t.Errorf("%s: Check = %v, want a rejection (unbalanced: %v)", tc.name, err, tc.unbalanced)

@@ -62,38 +62,7 @@ func TestWitnessChecked(t *testing.T) {
 			good.Counts.Witness, good.Counts.WitnessRejected, good.Counts.LPs, plain.Counts.LPs, good.Verdict[prim])
 	}
 	requireSameVerdicts(t, "good witnesses", good, plain)
-	up := ws[0]
-	other := slices.IndexFunc(up.Cells, func(c int) bool { return c != prim })
-	published := slices.IndexFunc(st, func(s cellstatus.Status) bool { return !s.IsSuppressed() })
-	edit := func(f func(w *pluginsdk.Witness)) pluginsdk.Witness {
-		w := pluginsdk.Witness{Cell: up.Cell, Cells: slices.Clone(up.Cells), Deltas: slices.Clone(up.Deltas)}
-		f(&w)
-		return w
-	}
-	for _, tc := range []struct {
-		name string
-		w    pluginsdk.Witness
-	}{
-		{"unbalanced", edit(func(w *pluginsdk.Witness) { w.Deltas[other] *= 1.5 })},
-		{"cell dropped", edit(func(w *pluginsdk.Witness) {
-			w.Cells, w.Deltas = slices.Delete(w.Cells, other, other+1), slices.Delete(w.Deltas, other, other+1)
-		})},
-		{"published cell moved", edit(func(w *pluginsdk.Witness) {
-			w.Cells, w.Deltas = append(w.Cells, published), append(w.Deltas, 1e-3)
-		})},
-		{"beyond the bounds", edit(func(w *pluginsdk.Witness) {
-			for q := range w.Deltas {
-				w.Deltas[q] *= 1e6
-			}
-		})},
-		{"target not moved", edit(func(w *pluginsdk.Witness) { w.Cell = published })},
-		{"repeated cell", edit(func(w *pluginsdk.Witness) {
-			w.Cells, w.Deltas = append(w.Cells, w.Cells[other]), append(w.Deltas, 0)
-		})},
-		{"not finite", edit(func(w *pluginsdk.Witness) { w.Deltas[other] = math.NaN() })},
-		{"cell out of range", edit(func(w *pluginsdk.Witness) { w.Cells[other] = p.NumCells() })},
-		{"lengths differ", edit(func(w *pluginsdk.Witness) { w.Deltas = w.Deltas[1:] })},
-	} {
+	for _, tc := range brokenWitnesses(p, st, ws[0], prim) {
 		o.Witnesses = []pluginsdk.Witness{tc.w, ws[1]}
 		r, err := Suppression(ctx, p, st, o)
 		if err != nil {
@@ -390,5 +359,46 @@ func TestWitnessesLevelsWithinTolerance(t *testing.T) {
 		if v := p.Cells.Value[prim]; tc.proven == 1 && (r.Counts.LPs != 0 || r.Lower[prim] != v-tc.d || r.Upper[prim] != v+tc.d) {
 			t.Errorf("%s: %d LPs, reported [%g, %g], want none and the witnesses' interval [%g, %g]", tc.name, r.Counts.LPs, r.Lower[prim], r.Upper[prim], v-tc.d, v+tc.d)
 		}
+	}
+}
+
+// brokenWitness is a witness broken in one of the ways the check guards
+// against; unbalanced says whether WitnessCheck calls it ErrUnbalanced.
+type brokenWitness struct {
+	name       string
+	w          pluginsdk.Witness
+	unbalanced bool
+}
+
+// brokenWitnesses returns copies of up, a good witness of prim under st,
+// each broken in one such way.
+func brokenWitnesses(p *pluginsdk.Problem, st []cellstatus.Status, up pluginsdk.Witness, prim int) []brokenWitness {
+	other := slices.IndexFunc(up.Cells, func(c int) bool { return c != prim })
+	published := slices.IndexFunc(st, func(s cellstatus.Status) bool { return !s.IsSuppressed() })
+	edit := func(f func(w *pluginsdk.Witness)) pluginsdk.Witness {
+		w := pluginsdk.Witness{Cell: up.Cell, Cells: slices.Clone(up.Cells), Deltas: slices.Clone(up.Deltas)}
+		f(&w)
+		return w
+	}
+	return []brokenWitness{
+		{"unbalanced", edit(func(w *pluginsdk.Witness) { w.Deltas[other] *= 1.5 }), true},
+		{"cell dropped", edit(func(w *pluginsdk.Witness) {
+			w.Cells, w.Deltas = slices.Delete(w.Cells, other, other+1), slices.Delete(w.Deltas, other, other+1)
+		}), true},
+		{"published cell moved", edit(func(w *pluginsdk.Witness) {
+			w.Cells, w.Deltas = append(w.Cells, published), append(w.Deltas, 1e-3)
+		}), false},
+		{"beyond the bounds", edit(func(w *pluginsdk.Witness) {
+			for q := range w.Deltas {
+				w.Deltas[q] *= 1e6
+			}
+		}), false},
+		{"target not moved", edit(func(w *pluginsdk.Witness) { w.Cell = published }), false},
+		{"repeated cell", edit(func(w *pluginsdk.Witness) {
+			w.Cells, w.Deltas = append(w.Cells, w.Cells[other]), append(w.Deltas, 0)
+		}), false},
+		{"not finite", edit(func(w *pluginsdk.Witness) { w.Deltas[other] = math.NaN() }), false},
+		{"cell out of range", edit(func(w *pluginsdk.Witness) { w.Cells[other] = p.NumCells() }), false},
+		{"lengths differ", edit(func(w *pluginsdk.Witness) { w.Deltas = w.Deltas[1:] }), false},
 	}
 }
