@@ -59,14 +59,7 @@ func TestCertificate(t *testing.T) {
 		if tc.edit != nil && status[b.id("1", "2")] != p.Cells.Status[b.id("1", "2")] {
 			t.Errorf("%s: the colluding singleton's status changed", tc.name)
 		}
-		rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Threads: 1, Mode: audit.ModeVerdicts,
-			Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude, Cells: []int{target}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(rep.UnderProtected)+len(rep.Unverified) != 0 {
-			t.Errorf("%s: the primary is not protected after its certificate: %+v", tc.name, rep.UnderProtected)
-		}
+		requireCertified(t, tc.name, p, status, target)
 		hidden := e.certCells
 		if again, err := e.certify(context.Background(), target, nd); err != nil || again != certProven || e.certCells != hidden {
 			t.Errorf("%s: second certificate: outcome %d (want proven), %d cells hidden, err %v", tc.name, again, e.certCells-hidden, err)
@@ -224,5 +217,19 @@ func TestWitnessNoise(t *testing.T) {
 	w.Deltas[1] = 0.5
 	if ws := e.witnessList(); len(ws) != 0 {
 		t.Errorf("a published cell moved: witnesses %+v, want none", ws)
+	}
+}
+
+// requireCertified fails t unless the host's audit (colluding singletons)
+// finds target protected under status after its certificate.
+func requireCertified(t *testing.T, name string, p *pluginsdk.Problem, status []cellstatus.Status, target int) {
+	t.Helper()
+	rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Threads: 1, Mode: audit.ModeVerdicts,
+		Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude, Cells: []int{target}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.UnderProtected)+len(rep.Unverified) != 0 {
+		t.Errorf("%s: the primary is not protected after its certificate: %+v", name, rep.UnderProtected)
 	}
 }

@@ -115,14 +115,7 @@ func TestCertBoxRegion(t *testing.T) {
 		if box != 27 {
 			t.Errorf("%s: %d of the box's 27 cells hidden", tc.name, box)
 		}
-		rep, err := audit.Suppression(context.Background(), p, status, audit.Options{Threads: 1, Mode: audit.ModeVerdicts,
-			Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude, Cells: []int{target}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(rep.UnderProtected)+len(rep.Unverified) != 0 {
-			t.Errorf("%s: the primary is not protected after its certificate: %+v", tc.name, rep.UnderProtected)
-		}
+		requireCertified(t, tc.name, p, status, target)
 		checkWitnesses(t, p, status, e.witnessList(), 2)
 		lps, hidden := len(tries), e.certCells
 		if again, err := e.certify(context.Background(), target, nd); err != nil || again != certProven || e.certCells != hidden || len(tries) != lps {
