@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/internal/numeric"
+	"github.com/sdcengine/argus/plugins/internal/regionrel"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
@@ -925,11 +926,7 @@ func (e *engine) cellRelations() {
 	if e.relsOf.Start != nil {
 		return
 	}
-	rel := &e.p.Relations
-	e.relsOf = numeric.Transpose(rel.Len(), e.n, func(k int) ([]int, []float64) {
-		cells, _ := rel.Terms(k)
-		return cells, nil
-	}, nil)
+	e.relsOf = regionrel.Index(&e.p.Relations, e.n)
 }
 
 // repairReserve is the share of the time limit that a round of local
