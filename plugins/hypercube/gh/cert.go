@@ -9,6 +9,8 @@ import (
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
+	"github.com/sdcengine/argus/plugins/internal/lprows"
+	"github.com/sdcengine/argus/plugins/internal/regionrel"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/relations"
@@ -500,11 +502,9 @@ func (e *engine) witnessList() []pluginsdk.Witness {
 // region (every other cell fixed). It returns the roots of the published
 // cells the optimum moves and whether the LP is feasible.
 func (e *engine) certLP(ctx context.Context, t int, d float64, region []int) ([]int32, bool, error) {
-	col := make(map[int]int, len(region))
 	m := solver.NewModel(solver.Minimize)
 	// y_i = p_i − n_i, p_i, n_i ≥ 0.
-	for j, i := range region {
-		col[i] = 2 * j
+	for _, i := range region {
 		r := e.root[i]
 		up, down := e.certBounds(i)
 		cost := 0.0
@@ -532,28 +532,14 @@ func (e *engine) certLP(ctx context.Context, t int, d float64, region []int) ([]
 			return nil, false, err
 		}
 	}
-	done := map[int32]bool{}
-	var idx []int
-	var val []float64
-	for _, i := range region {
-		rels, _ := e.relsOf.Col(i)
-		for _, k := range rels {
-			if done[k] {
-				continue
-			}
-			done[k] = true
-			cells, coef := e.p.Relations.Terms(int(k))
-			idx, val = idx[:0], val[:0]
-			for q, c := range cells {
-				if j, ok := col[c]; ok {
-					idx = append(idx, j, j+1)
-					val = append(val, coef[q], -coef[q])
-				}
-			}
-			if _, err := m.AddRow(0, 0, idx, val); err != nil {
-				return nil, false, err
-			}
-		}
+	// Every relation touching the region, over the deviations of its
+	// cells (the cells outside it keep their true values).
+	rel := regionrel.Of(&e.p.Relations, &e.relsOf, region, e.p.Cells.Value)
+	if err := lprows.Add(m, rel, len(region), lprows.Spec{Method: "gh: certificate LP", Homogeneous: true,
+		Columns: func(j int, coef float64, idx []int, val []float64) ([]int, []float64) {
+			return append(idx, 2*j, 2*j+1), append(val, coef, -coef)
+		}}); err != nil {
+		return nil, false, err
 	}
 	s, err := solver.New(m, solver.Options{})
 	if err != nil {

@@ -144,54 +144,69 @@ func TestCertificateWitnesses(t *testing.T) {
 	}
 }
 
-// TestLocalScopeWitnesses: with AuditLocal the pattern comes with
-// witnesses (the local audits' verified tables and the certificates'
-// change vectors) that the host's audit (colluding singletons, its own
-// certificates and local proofs off) accepts, all of them, and that prove
-// primaries there with fewer LPs (never more) and the same verdicts.
-func TestLocalScopeWitnesses(t *testing.T) {
-	proven, saved := 0, 0
-	for seed := range uint64(3) {
-		p := randomHier(localTable(seed))
-		o := DefaultOptions()
-		o.Threads = 1
-		o.AuditScope = AuditLocal
-		res, _ := run(t, p, o)
-		if len(res.Witnesses) == 0 {
-			t.Fatalf("seed %d: no witnesses", seed)
-		}
-		rel, err := relations.Of(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		flat := &pluginsdk.Problem{Cells: p.Cells, Relations: rel, Decimals: p.Decimals}
-		flat.Cells.Coords, flat.Cells.Table = nil, nil
-		aopts := audit.Options{Threads: 1, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude, LocalCells: -1}
-		plain, err := audit.Suppression(context.Background(), flat, res.Status, aopts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		aopts.Witnesses = res.Witnesses
-		with, err := audit.Suppression(context.Background(), flat, res.Status, aopts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		saved += plain.Counts.LPs - with.Counts.LPs
-		if with.Counts.WitnessRejected != 0 || with.Counts.LPs > plain.Counts.LPs {
-			t.Errorf("seed %d: %d of %d witnesses rejected, %d LPs with them, %d without", seed,
-				with.Counts.WitnessRejected, len(res.Witnesses), with.Counts.LPs, plain.Counts.LPs)
-		}
-		for i := range plain.Verdicts {
-			if plain.Verdicts[i] != with.Verdicts[i] {
-				t.Errorf("seed %d: cell %d: %v with witnesses, %v without", seed, i, with.Verdicts[i], plain.Verdicts[i])
+// TestScopeWitnesses: with either audit scope the pattern comes with
+// witnesses (the repair audits' verified tables, and with AuditLocal the
+// certificates' change vectors) that the host's audit (colluding
+// singletons, its own local proofs off) accepts, all of them, and that
+// prove primaries there with fewer LPs (never more; none at all on these
+// tables) and the same verdicts. With AuditTable the old code sent none:
+// its whole-table audits did not keep their tables (OnWitness).
+func TestScopeWitnesses(t *testing.T) {
+	for _, sc := range []struct {
+		name  string
+		scope AuditScope
+	}{{"local", AuditLocal}, {"table", AuditTable}} {
+		t.Run(sc.name, func(t *testing.T) {
+			proven, saved := 0, 0
+			for seed := range uint64(3) {
+				p := randomHier(localTable(seed))
+				o := DefaultOptions()
+				o.Threads = 1
+				o.AuditScope = sc.scope
+				res, _ := run(t, p, o)
+				if len(res.Witnesses) == 0 {
+					t.Fatalf("seed %d: no witnesses", seed)
+				}
+				plain, with := hostAudits(t, p, res)
+				saved += plain.Counts.LPs - with.Counts.LPs
+				if with.Counts.WitnessRejected != 0 || with.Counts.LPs > 0 {
+					t.Errorf("seed %d: %d of %d witnesses rejected, %d LPs with them (want 0), %d without", seed,
+						with.Counts.WitnessRejected, len(res.Witnesses), with.Counts.LPs, plain.Counts.LPs)
+				}
+				for i := range plain.Verdicts {
+					if plain.Verdicts[i] != with.Verdicts[i] {
+						t.Errorf("seed %d: cell %d: %v with witnesses, %v without", seed, i, with.Verdicts[i], plain.Verdicts[i])
+					}
+				}
+				proven += with.Counts.Witness
+				t.Logf("seed %d: %d witnesses, %d primaries proven by them, %d LPs (without: %d)", seed, len(res.Witnesses), with.Counts.Witness, with.Counts.LPs, plain.Counts.LPs)
 			}
-		}
-		proven += with.Counts.Witness
-		t.Logf("seed %d: %d witnesses, %d primaries proven by them, %d LPs (without: %d)", seed, len(res.Witnesses), with.Counts.Witness, with.Counts.LPs, plain.Counts.LPs)
+			if proven == 0 || saved <= 0 {
+				t.Errorf("%d primaries proven by witnesses, %d LPs saved", proven, saved)
+			}
+		})
 	}
-	if proven == 0 || saved <= 0 {
-		t.Errorf("%d primaries proven by witnesses, %d LPs saved", proven, saved)
+}
+
+// hostAudits returns the host's audits of res's pattern on p (colluding
+// singletons, no local proofs) without and with res's witnesses.
+func hostAudits(t *testing.T, p *pluginsdk.Problem, res *pluginsdk.Result) (plain, with *audit.Report) {
+	t.Helper()
+	rel, err := relations.Of(p)
+	if err != nil {
+		t.Fatal(err)
 	}
+	flat := &pluginsdk.Problem{Cells: p.Cells, Relations: rel, Decimals: p.Decimals}
+	flat.Cells.Coords, flat.Cells.Table = nil, nil
+	aopts := audit.Options{Threads: 1, Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries, Singletons: audit.SingletonsCollude, LocalCells: -1}
+	if plain, err = audit.Suppression(context.Background(), flat, res.Status, aopts); err != nil {
+		t.Fatal(err)
+	}
+	aopts.Witnesses = res.Witnesses
+	if with, err = audit.Suppression(context.Background(), flat, res.Status, aopts); err != nil {
+		t.Fatal(err)
+	}
+	return plain, with
 }
 
 // TestWitnessNoise: a certificate's movement of a published cell below

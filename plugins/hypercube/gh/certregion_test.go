@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/sdcengine/argus/plugins/internal/regionrel"
 	"github.com/sdcengine/argus/plugins/internal/regiontest"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
@@ -230,37 +231,13 @@ func TestCertRegionAttackerNoWeaker(t *testing.T) {
 // and every relation with a term in the region, the terms of cells outside
 // it made constants at their values.
 func regionProblem(p *pluginsdk.Problem, e *engine, region []int) *pluginsdk.Problem {
-	pos := make(map[int]int, len(region))
-	sp := &pluginsdk.Problem{}
+	sp := &pluginsdk.Problem{Relations: regionrel.Of(&p.Relations, &e.relsOf, region, p.Cells.Value)}
 	c := &sp.Cells
-	for i, x := range region {
-		pos[x] = i
+	for _, x := range region {
 		c.Value = append(c.Value, p.Cells.Value[x])
 		c.Status = append(c.Status, p.Cells.Status[x])
 		c.LowerBound = append(c.LowerBound, p.Cells.LowerBound[x])
 		c.UpperBound = append(c.UpperBound, p.Cells.UpperBound[x])
-	}
-	seen := map[int32]bool{}
-	for _, x := range region {
-		rels, _ := e.relsOf.Col(x)
-		for _, k := range rels {
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			terms, coef := p.Relations.Terms(int(k))
-			rhs := p.Relations.Rhs(int(k))
-			var lc []int
-			var lcoef []float64
-			for q, y := range terms {
-				if i, ok := pos[y]; ok {
-					lc, lcoef = append(lc, i), append(lcoef, coef[q])
-				} else {
-					rhs -= coef[q] * p.Cells.Value[y]
-				}
-			}
-			sp.Relations.Add(lc, lcoef, rhs)
-		}
 	}
 	return sp
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sdcengine/argus/internal/numeric"
+	"github.com/sdcengine/argus/plugins/internal/regionrel"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/audit"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
@@ -769,11 +770,17 @@ func (e *engine) audit(ctx context.Context, status []cellstatus.Status, targets 
 }
 
 // auditTable judges the targets with the audit's own verdicts: its local
-// proofs, then the whole table for those they leave.
+// proofs, then the whole table for those they leave. The tables it
+// verifies (its certificates', local proofs' and LPs' points) are kept as
+// witnesses for the host's audit, as auditLocally's are. Wanting them keeps
+// the audit's components in this process (compitems.go), which changes
+// nothing here: GH serves no audit work items (its plugin's Items), so
+// they never leave it.
 func (e *engine) auditTable(ctx context.Context, status []cellstatus.Status, targets []int, aopts audit.Options) (*audit.Report, error) {
 	aopts.Cells = targets
 	aopts.LocalCells = e.o.localCells
 	aopts.OnProgress = e.auditProgress
+	aopts.OnWitness = e.keepPoint
 	wr, err := audit.Suppression(ctx, e.p, status, aopts)
 	if err != nil {
 		return nil, err
@@ -919,11 +926,7 @@ func (e *engine) cellRelations() {
 	if e.relsOf.Start != nil {
 		return
 	}
-	rel := &e.p.Relations
-	e.relsOf = numeric.Transpose(rel.Len(), e.n, func(k int) ([]int, []float64) {
-		cells, _ := rel.Terms(k)
-		return cells, nil
-	}, nil)
+	e.relsOf = regionrel.Index(&e.p.Relations, e.n)
 }
 
 // repairReserve is the share of the time limit that a round of local

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/plugins/internal/csp"
+	"github.com/sdcengine/argus/plugins/internal/regionrel"
 	"github.com/sdcengine/argus/pluginsdk"
 	"github.com/sdcengine/argus/pluginsdk/cellstatus"
 )
@@ -99,10 +100,7 @@ func newRegions(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relatio
 			rg.copies[r] = append(rg.copies[r], int32(i))
 		}
 	}
-	rg.relsOf = numeric.Transpose(rel.Len(), n, func(k int) ([]int, []float64) {
-		cells, _ := rel.Terms(k)
-		return cells, nil
-	}, nil)
+	rg.relsOf = regionrel.Index(&rel, n)
 	return rg, nil
 }
 
@@ -170,13 +168,9 @@ func (rg *regions) region(c, rings int) []int {
 
 // subInstance returns the instance of region cells (increasing) of the
 // whole problem's instance in: their columns, the relations touching them
-// with the terms of cells outside the region made constants, and the
-// grid's coordinates. kind gives each region cell its kind.
+// with the terms of cells outside the region made constants
+// (regionrel.Of), and the grid's coordinates. kind gives each region cell its kind.
 func (rg *regions) subInstance(in *csp.Instance, rel *pluginsdk.Relations, cells []int, kind func(c int) csp.Kind) *csp.Instance {
-	pos := make(map[int]int, len(cells))
-	for i, c := range cells {
-		pos[c] = i
-	}
 	sub := &csp.Instance{}
 	pick := func(x []float64) []float64 {
 		if len(x) == 0 {
@@ -200,29 +194,7 @@ func (rg *regions) subInstance(in *csp.Instance, rel *pluginsdk.Relations, cells
 			sub.Singleton[i] = in.Singleton[c]
 		}
 	}
-	seen := map[int32]bool{}
-	var lc []int
-	var lcoef []float64
-	for _, c := range cells {
-		rels, _ := rg.relsOf.Col(c)
-		for _, k := range rels {
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			terms, coef := rel.Terms(int(k))
-			rhs := rel.Rhs(int(k))
-			lc, lcoef = lc[:0], lcoef[:0]
-			for q, x := range terms {
-				if i, ok := pos[x]; ok {
-					lc, lcoef = append(lc, i), append(lcoef, coef[q])
-				} else {
-					rhs -= coef[q] * in.Value[x]
-				}
-			}
-			sub.Relations.Add(lc, lcoef, rhs)
-		}
-	}
+	sub.Relations = regionrel.Of(rel, &rg.relsOf, cells, in.Value)
 	if g := in.Grid; g != nil && len(g.Sizes) > 0 {
 		D := len(g.Sizes)
 		sg := &csp.Grid{Sizes: g.Sizes, Parent: g.Parent}

@@ -250,7 +250,13 @@ func (opt optimal) setStart(ctx context.Context, req *pluginsdk.Request, in *csp
 			var g ghResult
 			g, err = ghStart(ctx, p, ghOptions{limit: o.TimeLimit, singleton: singletons, ratio: ratio, threads: req.Limits.Threads, scope: opt.ghAudit})
 			start, st.audited, st.took = g.start, g.audited, g.took
-			o.StartWitnesses = startDeviations(witnessDeviations(g.witnesses, n), n, virtual)
+			hidden := 0
+			for _, h := range g.start {
+				if h {
+					hidden++
+				}
+			}
+			o.StartWitnesses = startDeviations(witnessDeviations(g.witnesses, n, hidden), n, virtual)
 			o.LocalChecks = true
 			if st.audited != nil {
 				// Every primary; τ-Argus's singleton cells too when GH's

@@ -242,3 +242,22 @@ func TestGHStartTimeSplit(t *testing.T) {
 		t.Errorf("audit deadline %v after the start, want %v", st.auditDeadline.Sub(begin), limit)
 	}
 }
+
+// TestWitnessDeviationsDense: GH's witnesses become the engine's start
+// deviations, but for one that moves more than half of the start's hidden
+// cells (an LP's point over a whole component, which would pin nearly every
+// hidden cell for the start's clean-up) and the malformed ones.
+func TestWitnessDeviationsDense(t *testing.T) {
+	ws := []pluginsdk.Witness{
+		{Cell: 0, Cells: []int{0, 1}, Deltas: []float64{1, -1}},       // 2 of 4 hidden cells: kept
+		{Cell: 0, Cells: []int{0, 1, 2}, Deltas: []float64{1, -1, 2}}, // 3 of 4: dense
+		{Cell: 3, Cells: []int{3, 10}, Deltas: []float64{1, -1}},      // a cell outside the problem
+		{Cell: 3, Cells: []int{3, 2}, Deltas: []float64{1}},           // lengths differ
+		{Cell: 2, Cells: []int{2, 3}, Deltas: []float64{-2.5, 2.5}},   // kept
+	}
+	got := witnessDeviations(ws, 10, 4)
+	want := []csp.Deviation{{Cells: []int32{0, 1}, Dev: []float64{1, -1}}, {Cells: []int32{2, 3}, Dev: []float64{-2.5, 2.5}}}
+	if !slices.EqualFunc(got, want, func(a, b csp.Deviation) bool { return slices.Equal(a.Cells, b.Cells) && slices.Equal(a.Dev, b.Dev) }) {
+		t.Errorf("deviations %v, want %v", got, want)
+	}
+}
