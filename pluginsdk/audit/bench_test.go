@@ -40,6 +40,11 @@ func benchAudit(b *testing.B, p *pluginsdk.Problem, st []cellstatus.Status, opts
 	b.ReportMetric(float64(ct.Local), "local")
 	b.ReportMetric(float64(ct.Cube), "cube")
 	b.ReportMetric(float64(len(r.Unverified)), "unverified")
+	if ct.aggregateLPs > 0 {
+		b.ReportMetric(float64(ct.aggregateLPs), "aggLPs")
+		b.ReportMetric(float64(ct.aggregateIterations), "aggIterations")
+		b.ReportMetric(float64(ct.aggregateSettled), "aggSettled")
+	}
 }
 
 // allSuppressed hides every cell of p (primaries keep their status).
@@ -111,14 +116,22 @@ func BenchmarkGrid30(b *testing.B) { benchGridCube(b, 30) }
 // about 4000 hidden): the same shape, a tenth of the exact-bounds time.
 func BenchmarkGrid20(b *testing.B) { benchGridCube(b, 20) }
 
+// Its variants "aggN" (not matched by -bench 'GridNN/bounds$') try an
+// aggregated LP of N targets before each task's own LP (aggregate.go);
+// "bounds-1" is "bounds" on one worker.
 func benchGridCube(b *testing.B, n int) {
 	for _, mode := range []struct {
-		name string
-		mode Mode
-	}{{"bounds", ModeBounds}, {"verdicts", ModeVerdicts}} {
+		name    string
+		mode    Mode
+		agg     int
+		threads int
+		near    bool
+	}{{"bounds", ModeBounds, 0, 0, false}, {"verdicts", ModeVerdicts, 0, 0, false}, {"bounds-1", ModeBounds, 0, 1, false},
+		{"near", ModeBounds, 0, 0, true}, {"agg2", ModeBounds, 2, 0, false}, {"agg4", ModeBounds, 4, 0, false},
+		{"agg8", ModeBounds, 8, 0, false}, {"agg16", ModeBounds, 16, 0, false}, {"agg64", ModeBounds, 64, 0, false}} {
 		b.Run(mode.name, func(b *testing.B) {
 			p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{n, n, n}, Seed: 5, PrimaryFraction: 0.05})
-			benchAudit(b, p, randomStatuses(p, 0.40, 1), Options{Mode: mode.mode})
+			benchAudit(b, p, randomStatuses(p, 0.40, 1), Options{Mode: mode.mode, aggregate: mode.agg, Threads: mode.threads, nearOrder: mode.near})
 		})
 	}
 }

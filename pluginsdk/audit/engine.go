@@ -64,6 +64,10 @@ type attack struct {
 	nonAdditiveSet map[int]bool
 	// timedOut: Options.TimeLimit stopped the LPs.
 	timedOut bool
+	// aggLPs, aggIterations and aggSettled count the aggregated LPs
+	// (aggregate.go), their simplex iterations (also in lps and
+	// iterations) and the directions their points settled.
+	aggLPs, aggIterations, aggSettled atomic.Int64
 }
 
 type diagList struct {
@@ -171,6 +175,8 @@ type component struct {
 	// certTests and certHits count the basis certificates tried and the
 	// directions they settled (tableau.go's budget).
 	certTests, certHits int
+	// cr is the column-to-rows index (aggregate.go).
+	cr colRows
 }
 
 // task is one attacker problem of a component: the minimum or maximum of a
@@ -670,7 +676,7 @@ type scheduler struct {
 
 const smallComponent = 16
 
-func (s *scheduler) next(a *attack, cur *component, x []float64) (*component, []task) {
+func (s *scheduler) next(a *attack, cur *component, x []float64, near func(int) bool) (*component, []task) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if cur == nil || cur.open == 0 {
@@ -721,6 +727,9 @@ func (s *scheduler) next(a *attack, cur *component, x []float64) (*component, []
 					score = (a.ohi[c] - x[j]) / math.Max(1, math.Abs(x[j]))
 				}
 			}
+			if score >= 0 && near != nil && !near(j) {
+				score += nearTier
+			}
 			if score < bestScore {
 				best, bestScore = i, score
 				if score < 0 {
@@ -751,7 +760,7 @@ func (a *attack) solveAll(ctx context.Context, comps []*component) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &worker{a: a, wide: -1}
+			w := &worker{a: a, wide: -1, last: -1}
 			defer w.close()
 			if err := w.loop(ctx, sch); err != nil {
 				cancel(err)
@@ -818,6 +827,11 @@ type worker struct {
 	// running is a solver left running at the audit's time limit
 	// (solveWith): it is closed when its run ends, never waited for.
 	running *solver.Solver
+	// near marks the columns near an aggregated LP's targets (aggregate.go).
+	near nearMarks
+	// last is the column of the worker's last task, -1 before the first
+	// (Options.nearOrder).
+	last int
 }
 
 func (w *worker) close() {
@@ -839,13 +853,13 @@ func (w *worker) release(s *solver.Solver) {
 
 func (w *worker) loop(ctx context.Context, sch *scheduler) error {
 	for {
-		k, tasks := sch.next(w.a, w.comp, w.x)
+		k, tasks := sch.next(w.a, w.comp, w.x, w.nearLast())
 		if k == nil {
 			return nil
 		}
 		if k != w.comp {
 			w.close()
-			w.comp = k
+			w.comp, w.last = k, -1
 			if err := w.enter(ctx, k); err != nil {
 				return err
 			}
@@ -857,6 +871,7 @@ func (w *worker) loop(ctx context.Context, sch *scheduler) error {
 			if err := w.task(ctx, k, tk); err != nil {
 				return err
 			}
+			w.last = int(tk.col)
 			k.mu.Lock()
 			k.remaining[tk.col]--
 			finished := k.remaining[tk.col] == 0
@@ -1104,6 +1119,16 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 			w.wide = -1
 			_ = w.s.SetColBounds(j, k.ylo[j], k.yhi[j])
 		}()
+	}
+	if len(senses) == 1 && a.opts.aggregate > 1 && k.shared() && !a.opts.noReuse {
+		done, err := w.aggregate(ctx, k, j, senses[0])
+		if err != nil {
+			return err
+		}
+		if done {
+			a.settled.Add(1)
+			return nil
+		}
 	}
 	if w.objCol != j {
 		if w.objCol >= 0 {

@@ -167,6 +167,17 @@ type Options struct {
 	proofOnly bool
 	// hugeCols overrides hugeColumns (engine.go) when positive, for tests.
 	hugeCols int
+	// aggregate, when above 1, is the number of targets of an aggregated
+	// LP tried before each task's own LP (aggregate.go), for benchmarks.
+	aggregate int
+	// brokenAggregate frees the relations through an aggregated LP's
+	// targets, and trustAggregate takes its solutions unchecked: the
+	// wrong shortcut the tests must catch.
+	brokenAggregate, trustAggregate bool
+	// nearOrder makes a worker take next, among the open tasks of its
+	// component, those whose cell shares a relation with its last target
+	// (aggregate.go), for benchmarks.
+	nearOrder bool
 	// noCertify switches off the basis certificates (tableau.go), for
 	// tests and benchmarks; wrongCertificate inverts their sign test, for
 	// the test that must catch a wrong certificate.
