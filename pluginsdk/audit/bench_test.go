@@ -116,9 +116,11 @@ func BenchmarkGrid30(b *testing.B) { benchGridCube(b, 30) }
 // about 4000 hidden): the same shape, a tenth of the exact-bounds time.
 func BenchmarkGrid20(b *testing.B) { benchGridCube(b, 20) }
 
-// Its variants "aggN" (not matched by -bench 'GridNN/bounds$') try an
-// aggregated LP of N targets before each task's own LP (aggregate.go);
-// "bounds-1" is "bounds" on one worker.
+// Exact bounds ("bounds") try an aggregated LP of aggregateTargets targets
+// before each task's own LP (aggregate.go); the variants (not matched by
+// -bench 'GridNN/bounds$'): "aggN" N targets, "plain" none (one LP per open
+// direction, the figure before), "near" none and the next task near the
+// last target; "-1" on one worker.
 func benchGridCube(b *testing.B, n int) {
 	for _, mode := range []struct {
 		name    string
@@ -127,7 +129,7 @@ func benchGridCube(b *testing.B, n int) {
 		threads int
 		near    bool
 	}{{"bounds", ModeBounds, 0, 0, false}, {"verdicts", ModeVerdicts, 0, 0, false}, {"bounds-1", ModeBounds, 0, 1, false},
-		{"near", ModeBounds, 0, 0, true}, {"agg2", ModeBounds, 2, 0, false}, {"agg4", ModeBounds, 4, 0, false},
+		{"plain", ModeBounds, -1, 0, false}, {"plain-1", ModeBounds, -1, 1, false}, {"near", ModeBounds, -1, 0, true}, {"agg2", ModeBounds, 2, 0, false}, {"agg4", ModeBounds, 4, 0, false},
 		{"agg8", ModeBounds, 8, 0, false}, {"agg16", ModeBounds, 16, 0, false}, {"agg64", ModeBounds, 64, 0, false}} {
 		b.Run(mode.name, func(b *testing.B) {
 			p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{n, n, n}, Seed: 5, PrimaryFraction: 0.05})

@@ -1120,8 +1120,8 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 			_ = w.s.SetColBounds(j, k.ylo[j], k.yhi[j])
 		}()
 	}
-	if len(senses) == 1 && a.opts.aggregate > 1 && k.shared() && !a.opts.noReuse {
-		done, err := w.aggregate(ctx, k, j, senses[0])
+	if n := a.opts.aggregated(a.want == nil); len(senses) == 1 && n > 1 && k.shared() && !a.opts.noReuse {
+		done, err := w.aggregate(ctx, k, j, senses[0], n)
 		if err != nil {
 			return err
 		}

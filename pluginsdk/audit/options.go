@@ -167,8 +167,10 @@ type Options struct {
 	proofOnly bool
 	// hugeCols overrides hugeColumns (engine.go) when positive, for tests.
 	hugeCols int
-	// aggregate, when above 1, is the number of targets of an aggregated
-	// LP tried before each task's own LP (aggregate.go), for benchmarks.
+	// aggregate is the number of targets of an aggregated LP tried before
+	// each task's own LP (aggregate.go): 0 means aggregateTargets in exact
+	// bounds mode and none in verdict mode, 1 or less none; for tests and
+	// benchmarks.
 	aggregate int
 	// brokenAggregate frees the relations through an aggregated LP's
 	// targets, and trustAggregate takes its solutions unchecked: the
@@ -197,6 +199,18 @@ func (o *Options) hugeColumns() int {
 		return o.hugeCols
 	}
 	return hugeColumns
+}
+
+// aggregated is the number of targets of an aggregated LP (Options.aggregate)
+// in exact bounds mode (bounds) or verdict mode.
+func (o *Options) aggregated(bounds bool) int {
+	switch {
+	case o.aggregate != 0:
+		return o.aggregate
+	case bounds:
+		return aggregateTargets
+	}
+	return 0
 }
 
 func (o *Options) workers() int {
