@@ -10,8 +10,8 @@ import (
 	"github.com/sdcengine/argus/internal/solver"
 )
 
-// Aggregated LPs (Options.aggregate; Gleixner et al.'s aggregation for
-// optimisation-based bound tightening): before a task's own LP, one LP
+// Aggregated LPs (Options.aggregate; the aggregation of
+// optimisation-based bound tightening, see doc.go): before a task's own LP, one LP
 // maximises (or minimises) the sum of the task's target and up to
 // aggregate−1 other open targets of the same direction, each scaled by its
 // outer range and chosen far apart (no relation through one meets a
