@@ -227,24 +227,6 @@ func (w *worker) aggregate(ctx context.Context, k *component, j int, sense solve
 	return k.lowDone[j], nil
 }
 
-// nearTier is added to the score of a task whose cell shares no relation
-// with the worker's last target (Options.nearOrder): such tasks come after
-// every near one.
-const nearTier = 1e12
-
-// nearLast returns, under Options.nearOrder, whether a column of the
-// worker's component shares a relation with its last target; nil
-// otherwise.
-func (w *worker) nearLast() func(int) bool {
-	if !w.a.opts.nearOrder || w.comp == nil || w.last < 0 || w.last >= len(w.comp.cols) {
-		return nil
-	}
-	k := w.comp
-	w.near.reset(len(k.cols))
-	w.near.add(k, w.last)
-	return func(j int) bool { return w.near.mark[j] == w.near.stamp }
-}
-
 // solveAggregate solves the aggregated LP and verifies its solution as
 // any LP's (solve); Options.trustAggregate (tests only) takes the LP's
 // solution unchecked instead.

@@ -119,21 +119,19 @@ func BenchmarkGrid20(b *testing.B) { benchGridCube(b, 20) }
 // Exact bounds ("bounds") try an aggregated LP of aggregateTargets targets
 // before each task's own LP (aggregate.go); the variants (not matched by
 // -bench 'GridNN/bounds$'): "aggN" N targets, "plain" none (one LP per open
-// direction, the figure before), "near" none and the next task near the
-// last target; "-1" on one worker.
+// direction, the figure before); "-1" on one worker.
 func benchGridCube(b *testing.B, n int) {
 	for _, mode := range []struct {
 		name    string
 		mode    Mode
 		agg     int
 		threads int
-		near    bool
-	}{{"bounds", ModeBounds, 0, 0, false}, {"verdicts", ModeVerdicts, 0, 0, false}, {"bounds-1", ModeBounds, 0, 1, false},
-		{"plain", ModeBounds, -1, 0, false}, {"plain-1", ModeBounds, -1, 1, false}, {"near", ModeBounds, -1, 0, true}, {"agg2", ModeBounds, 2, 0, false}, {"agg4", ModeBounds, 4, 0, false},
-		{"agg8", ModeBounds, 8, 0, false}, {"agg16", ModeBounds, 16, 0, false}, {"agg64", ModeBounds, 64, 0, false}} {
+	}{{"bounds", ModeBounds, 0, 0}, {"verdicts", ModeVerdicts, 0, 0}, {"bounds-1", ModeBounds, 0, 1},
+		{"plain", ModeBounds, -1, 0}, {"plain-1", ModeBounds, -1, 1}, {"agg2", ModeBounds, 2, 0},
+		{"agg8", ModeBounds, 8, 0}, {"agg16", ModeBounds, 16, 0}} {
 		b.Run(mode.name, func(b *testing.B) {
 			p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{n, n, n}, Seed: 5, PrimaryFraction: 0.05})
-			benchAudit(b, p, randomStatuses(p, 0.40, 1), Options{Mode: mode.mode, aggregate: mode.agg, Threads: mode.threads, nearOrder: mode.near})
+			benchAudit(b, p, randomStatuses(p, 0.40, 1), Options{Mode: mode.mode, aggregate: mode.agg, Threads: mode.threads})
 		})
 	}
 }

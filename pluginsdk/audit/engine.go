@@ -676,7 +676,7 @@ type scheduler struct {
 
 const smallComponent = 16
 
-func (s *scheduler) next(a *attack, cur *component, x []float64, near func(int) bool) (*component, []task) {
+func (s *scheduler) next(a *attack, cur *component, x []float64) (*component, []task) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if cur == nil || cur.open == 0 {
@@ -727,9 +727,6 @@ func (s *scheduler) next(a *attack, cur *component, x []float64, near func(int) 
 					score = (a.ohi[c] - x[j]) / math.Max(1, math.Abs(x[j]))
 				}
 			}
-			if score >= 0 && near != nil && !near(j) {
-				score += nearTier
-			}
 			if score < bestScore {
 				best, bestScore = i, score
 				if score < 0 {
@@ -760,7 +757,7 @@ func (a *attack) solveAll(ctx context.Context, comps []*component) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &worker{a: a, wide: -1, last: -1}
+			w := &worker{a: a, wide: -1}
 			defer w.close()
 			if err := w.loop(ctx, sch); err != nil {
 				cancel(err)
@@ -829,9 +826,6 @@ type worker struct {
 	running *solver.Solver
 	// near marks the columns near an aggregated LP's targets (aggregate.go).
 	near nearMarks
-	// last is the column of the worker's last task, -1 before the first
-	// (Options.nearOrder).
-	last int
 }
 
 func (w *worker) close() {
@@ -853,13 +847,13 @@ func (w *worker) release(s *solver.Solver) {
 
 func (w *worker) loop(ctx context.Context, sch *scheduler) error {
 	for {
-		k, tasks := sch.next(w.a, w.comp, w.x, w.nearLast())
+		k, tasks := sch.next(w.a, w.comp, w.x)
 		if k == nil {
 			return nil
 		}
 		if k != w.comp {
 			w.close()
-			w.comp, w.last = k, -1
+			w.comp = k
 			if err := w.enter(ctx, k); err != nil {
 				return err
 			}
@@ -871,7 +865,6 @@ func (w *worker) loop(ctx context.Context, sch *scheduler) error {
 			if err := w.task(ctx, k, tk); err != nil {
 				return err
 			}
-			w.last = int(tk.col)
 			k.mu.Lock()
 			k.remaining[tk.col]--
 			finished := k.remaining[tk.col] == 0

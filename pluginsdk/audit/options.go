@@ -176,10 +176,6 @@ type Options struct {
 	// targets, and trustAggregate takes its solutions unchecked: the
 	// wrong shortcut the tests must catch.
 	brokenAggregate, trustAggregate bool
-	// nearOrder makes a worker take next, among the open tasks of its
-	// component, those whose cell shares a relation with its last target
-	// (aggregate.go), for benchmarks.
-	nearOrder bool
 	// noCertify switches off the basis certificates (tableau.go), for
 	// tests and benchmarks; wrongCertificate inverts their sign test, for
 	// the test that must catch a wrong certificate.
