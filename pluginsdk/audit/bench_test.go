@@ -40,6 +40,11 @@ func benchAudit(b *testing.B, p *pluginsdk.Problem, st []cellstatus.Status, opts
 	b.ReportMetric(float64(ct.Local), "local")
 	b.ReportMetric(float64(ct.Cube), "cube")
 	b.ReportMetric(float64(len(r.Unverified)), "unverified")
+	if ct.aggregateLPs > 0 {
+		b.ReportMetric(float64(ct.aggregateLPs), "aggLPs")
+		b.ReportMetric(float64(ct.aggregateIterations), "aggIterations")
+		b.ReportMetric(float64(ct.aggregateSettled), "aggSettled")
+	}
 }
 
 // allSuppressed hides every cell of p (primaries keep their status).
@@ -111,14 +116,22 @@ func BenchmarkGrid30(b *testing.B) { benchGridCube(b, 30) }
 // about 4000 hidden): the same shape, a tenth of the exact-bounds time.
 func BenchmarkGrid20(b *testing.B) { benchGridCube(b, 20) }
 
+// Exact bounds ("bounds") try an aggregated LP of aggregateTargets targets
+// before each task's own LP (aggregate.go); the variants (not matched by
+// -bench 'GridNN/bounds$'): "aggN" N targets, "plain" none (one LP per open
+// direction, the figure before); "-1" on one worker.
 func benchGridCube(b *testing.B, n int) {
 	for _, mode := range []struct {
-		name string
-		mode Mode
-	}{{"bounds", ModeBounds}, {"verdicts", ModeVerdicts}} {
+		name    string
+		mode    Mode
+		agg     int
+		threads int
+	}{{"bounds", ModeBounds, 0, 0}, {"verdicts", ModeVerdicts, 0, 0}, {"bounds-1", ModeBounds, 0, 1},
+		{"plain", ModeBounds, -1, 0}, {"plain-1", ModeBounds, -1, 1}, {"agg2", ModeBounds, 2, 0},
+		{"agg8", ModeBounds, 8, 0}, {"agg16", ModeBounds, 16, 0}} {
 		b.Run(mode.name, func(b *testing.B) {
 			p := plugintest.Grid(plugintest.GridSpec{Sizes: []int{n, n, n}, Seed: 5, PrimaryFraction: 0.05})
-			benchAudit(b, p, randomStatuses(p, 0.40, 1), Options{Mode: mode.mode})
+			benchAudit(b, p, randomStatuses(p, 0.40, 1), Options{Mode: mode.mode, aggregate: mode.agg, Threads: mode.threads})
 		})
 	}
 }

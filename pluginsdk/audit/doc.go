@@ -128,7 +128,12 @@
 // no published cell enters a component's relations (a part of the table
 // hidden entirely: every cell moves at once, so an all-suppressed pattern
 // needs next to no LP for its verdicts); "filtering" LPs (minimise, then maximise, the scaled sum of the open
-// cells) settle many directions at once; the optimal basis of an LP
+// cells) settle many directions at once; in [ModeBounds] a task's own LP
+// is preceded by an aggregated LP (aggregate.go: the scaled sum of its
+// target and three other open targets of the same direction, far apart and
+// nearest their outer bounds), whose verified table settles the directions
+// at their outer bounds — a third of the LPs, the same simplex iterations;
+// the optimal basis of an LP
 // settles a target basic in it when its tableau row proves the basis
 // optimal for that target too (tableau.go; tried on a budget per
 // component, as it rarely succeeds on large ones); the next problem a

@@ -64,6 +64,10 @@ type attack struct {
 	nonAdditiveSet map[int]bool
 	// timedOut: Options.TimeLimit stopped the LPs.
 	timedOut bool
+	// aggLPs, aggIterations and aggSettled count the aggregated LPs
+	// (aggregate.go), their simplex iterations (also in lps and
+	// iterations) and the directions their points settled.
+	aggLPs, aggIterations, aggSettled atomic.Int64
 }
 
 type diagList struct {
@@ -171,6 +175,8 @@ type component struct {
 	// certTests and certHits count the basis certificates tried and the
 	// directions they settled (tableau.go's budget).
 	certTests, certHits int
+	// cr is the column-to-rows index (aggregate.go).
+	cr colRows
 }
 
 // task is one attacker problem of a component: the minimum or maximum of a
@@ -818,6 +824,8 @@ type worker struct {
 	// running is a solver left running at the audit's time limit
 	// (solveWith): it is closed when its run ends, never waited for.
 	running *solver.Solver
+	// near marks the columns near an aggregated LP's targets (aggregate.go).
+	near nearMarks
 }
 
 func (w *worker) close() {
@@ -1104,6 +1112,16 @@ func (w *worker) task(ctx context.Context, k *component, tk task) error {
 			w.wide = -1
 			_ = w.s.SetColBounds(j, k.ylo[j], k.yhi[j])
 		}()
+	}
+	if n := a.opts.aggregated(a.want == nil); len(senses) == 1 && n > 1 && k.shared() && !a.opts.noReuse {
+		done, err := w.aggregate(ctx, k, j, senses[0], n)
+		if err != nil {
+			return err
+		}
+		if done {
+			a.settled.Add(1)
+			return nil
+		}
 	}
 	if w.objCol != j {
 		if w.objCol >= 0 {

@@ -407,11 +407,12 @@ func TestExactVerifierReproScale(t *testing.T) {
 
 // comparable strips a report of what legitimately differs between runs:
 // timing and the effort statistics (LPs, directions settled or certified,
-// iterations).
+// iterations, aggregated LPs).
 func comparable(r *Report) Report {
 	c := *r
 	c.Timing = Timing{}
 	c.Counts.LPs, c.Counts.settled, c.Counts.certified, c.Counts.SimplexIterations = 0, 0, 0, 0
+	c.Counts.aggregateLPs, c.Counts.aggregateIterations, c.Counts.aggregateSettled = 0, 0, 0
 	return c
 }
 

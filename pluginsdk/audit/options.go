@@ -167,6 +167,15 @@ type Options struct {
 	proofOnly bool
 	// hugeCols overrides hugeColumns (engine.go) when positive, for tests.
 	hugeCols int
+	// aggregate is the number of targets of an aggregated LP tried before
+	// each task's own LP (aggregate.go): 0 means aggregateTargets in exact
+	// bounds mode and none in verdict mode, 1 or less none; for tests and
+	// benchmarks.
+	aggregate int
+	// brokenAggregate frees the relations through an aggregated LP's
+	// targets, and trustAggregate takes its solutions unchecked: the
+	// wrong shortcut the tests must catch.
+	brokenAggregate, trustAggregate bool
 	// noCertify switches off the basis certificates (tableau.go), for
 	// tests and benchmarks; wrongCertificate inverts their sign test, for
 	// the test that must catch a wrong certificate.
@@ -186,6 +195,18 @@ func (o *Options) hugeColumns() int {
 		return o.hugeCols
 	}
 	return hugeColumns
+}
+
+// aggregated is the number of targets of an aggregated LP (Options.aggregate)
+// in exact bounds mode (bounds) or verdict mode.
+func (o *Options) aggregated(bounds bool) int {
+	switch {
+	case o.aggregate != 0:
+		return o.aggregate
+	case bounds:
+		return aggregateTargets
+	}
+	return 0
 }
 
 func (o *Options) workers() int {

@@ -109,6 +109,10 @@ type Counts struct {
 	certified int
 	// SimplexIterations is the total over all LPs.
 	SimplexIterations int64
+	// aggregateLPs, aggregateIterations and aggregateSettled: the
+	// aggregated LPs (Options.aggregate), their iterations and the
+	// directions their points settled (within LPs, SimplexIterations).
+	aggregateLPs, aggregateIterations, aggregateSettled int64
 	// nonAdditive counts relations that the published values alone
 	// violate (beyond the tolerance).
 	nonAdditive int

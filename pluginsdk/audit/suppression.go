@@ -649,6 +649,7 @@ func (in *input) report(a *attack, start time.Time) *Report {
 	ct.settled = int(a.settled.Load())
 	ct.certified = int(a.certified.Load())
 	ct.SimplexIterations = a.iterations.Load()
+	ct.aggregateLPs, ct.aggregateIterations, ct.aggregateSettled = a.aggLPs.Load(), a.aggIterations.Load(), a.aggSettled.Load()
 	r.Counts = ct
 	r.Diagnostics = a.diag.sorted()
 	now := time.Now()
