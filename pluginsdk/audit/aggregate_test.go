@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -25,34 +24,15 @@ func aggregateCases() []certCase {
 	return out
 }
 
-// aggregateMismatches audits every aggregate case with opts (exact bounds)
-// and counts the bounds that differ from one LP per direction without any
-// shortcut, and the aggregated LPs and the directions they settled.
+// aggregateMismatches counts the aggregate cases' bounds that differ from
+// the plain path (shortcutMismatches), and the aggregated LPs and the
+// directions they settled.
 func aggregateMismatches(t *testing.T, opts Options, report bool) (mismatches int, lps, settled int64) {
 	t.Helper()
-	ctx := context.Background()
-	for _, tc := range aggregateCases() {
-		ref, err := Suppression(ctx, tc.p, tc.st, Options{Threads: 1, noReuse: true, noDifferencing: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := Suppression(ctx, tc.p, tc.st, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lps += got.Counts.aggregateLPs
-		settled += got.Counts.aggregateSettled
-		for i := range ref.Lower {
-			if near(got.Lower[i], ref.Lower[i]) && near(got.Upper[i], ref.Upper[i]) {
-				continue
-			}
-			mismatches++
-			if report {
-				t.Errorf("%s cell %d: [%g, %g], one LP per direction [%g, %g]", tc.name, i,
-					got.Lower[i], got.Upper[i], ref.Lower[i], ref.Upper[i])
-			}
-		}
-	}
+	mismatches = shortcutMismatches(t, aggregateCases(), opts, report, func(c Counts) {
+		lps += c.aggregateLPs
+		settled += c.aggregateSettled
+	})
 	return mismatches, lps, settled
 }
 

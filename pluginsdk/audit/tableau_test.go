@@ -32,13 +32,14 @@ func certCases() []certCase {
 	return out
 }
 
-// certMismatches audits every case with opts (exact bounds) and counts the
-// bounds that differ from the plain path (one LP per direction, no
-// shortcut), and the directions the certificates settled.
-func certMismatches(t *testing.T, opts Options) (mismatches, certified int) {
+// shortcutMismatches audits every case with opts (exact bounds) and counts
+// the bounds that differ from the plain path (one LP per direction, no
+// shortcut), each reported as an error when report is set; add receives
+// every audit's counts.
+func shortcutMismatches(t *testing.T, cases []certCase, opts Options, report bool, add func(Counts)) (mismatches int) {
 	t.Helper()
 	ctx := context.Background()
-	for _, tc := range certCases() {
+	for _, tc := range cases {
 		ref, err := Suppression(ctx, tc.p, tc.st, Options{Threads: 1, noReuse: true, noDifferencing: true})
 		if err != nil {
 			t.Fatal(err)
@@ -47,17 +48,27 @@ func certMismatches(t *testing.T, opts Options) (mismatches, certified int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		certified += got.Counts.certified
+		add(got.Counts)
 		for i := range ref.Lower {
-			if !near(got.Lower[i], ref.Lower[i]) || !near(got.Upper[i], ref.Upper[i]) {
-				mismatches++
-				if !opts.wrongCertificate {
-					t.Errorf("%s cell %d: [%g, %g], one LP per direction [%g, %g]", tc.name, i,
-						got.Lower[i], got.Upper[i], ref.Lower[i], ref.Upper[i])
-				}
+			if near(got.Lower[i], ref.Lower[i]) && near(got.Upper[i], ref.Upper[i]) {
+				continue
+			}
+			mismatches++
+			if report {
+				t.Errorf("%s cell %d: [%g, %g], one LP per direction [%g, %g]", tc.name, i,
+					got.Lower[i], got.Upper[i], ref.Lower[i], ref.Upper[i])
 			}
 		}
 	}
+	return mismatches
+}
+
+// certMismatches counts the certificate cases' bounds that differ from the
+// plain path (shortcutMismatches) and the directions the certificates
+// settled.
+func certMismatches(t *testing.T, opts Options) (mismatches, certified int) {
+	t.Helper()
+	mismatches = shortcutMismatches(t, certCases(), opts, !opts.wrongCertificate, func(c Counts) { certified += c.certified })
 	return mismatches, certified
 }
 
