@@ -165,6 +165,9 @@ type Options struct {
 	// wrong relaxation, keeps the relations it should drop, each unknown
 	// outside the region at its value (a stronger attacker, unsound).
 	noNarrow, keepOpen bool
+	// narrowWhole overrides narrowWhole (narrowed.go) when not 0 (a
+	// negative one: every stage for every target), for tests.
+	narrowWhole int
 	// proofOnly: only protection is wanted (a local audit, local.go): a
 	// large component's targets that its witnesses leave open get no LPs
 	// of their own (VerdictUnknown), as their optima would serve only to
