@@ -103,11 +103,14 @@ func repair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, 
 	if err != nil || !onRegions {
 		return cost, err
 	}
-	saved, err := cleanupRepair(ctx, p, rel, status, before, o)
+	cr, err := cleanupRepair(ctx, p, rel, status, before, o)
 	if err != nil {
 		return 0, err
 	}
+	saved := cr.saved
 	res.Stats.Extra["repair_cleanup_saved"] = math.Round(saved*100) / 100
+	res.Stats.Extra["repair_cleanup_virtual"] = float64(cr.virtual)
+	res.Stats.Extra["repair_cleanup_kept"] = float64(cr.kept)
 	return cost - saved, nil
 }
 
@@ -230,7 +233,7 @@ func repairTargets(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Rela
 // repair's pattern (else, or when it does not end in time, the repair's
 // stays). It returns the cost it saved.
 func cleanupRepair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, status, before []cellstatus.Status,
-	o *Options) (float64, error) {
+	o *Options) (cleanup, error) {
 	in := csp.FromProblem(p, rel)
 	in.Kind = append([]csp.Kind(nil), in.Kind...)
 	start := make([]bool, len(status))
@@ -246,7 +249,7 @@ func cleanupRepair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Rela
 		}
 	}
 	if added == 0 {
-		return 0, nil
+		return cleanup{}, nil
 	}
 	// The singleton options' virtual cells, as the walk's sub-tables have
 	// them: without them the clean-up published cells that left a
@@ -254,8 +257,9 @@ func cleanupRepair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Rela
 	// warning about colluding singletons on t3.5⁴: 884 → 924).
 	sums, err := wholeSingletons(p, in, o.Singletons, o.MinFrequency)
 	if err != nil {
-		return 0, fmt.Errorf("repair clean-up: %w", err)
+		return cleanup{}, fmt.Errorf("repair clean-up: %w", err)
 	}
+	cr := cleanup{virtual: len(sums)}
 	n := p.NumCells()
 	eo := csp.Options{HeuristicOnly: true, Threads: 1, Seed: o.Seed, Start: start, StartOnly: true, LocalChecks: true,
 		Hypercubes: in.Grid != nil, CleanupRoutes: cubeCleanupRoutes, CleanupWork: cubeCleanupWork}
@@ -291,14 +295,16 @@ func cleanupRepair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Rela
 	}
 	sol, stopped, err := solveUntil(ctx, solve, in, eo, stop)
 	if err != nil {
-		return 0, fmt.Errorf("repair clean-up: %w", err)
+		return cleanup{}, fmt.Errorf("repair clean-up: %w", err)
 	}
 	if stopped || sol.Stats.TimeFallback || sol.Stats.Fallbacks > 0 || len(sol.Unprotectable) > 0 {
-		return 0, nil
+		cr.kept = keptTime
+		return cr, nil
 	}
 	for i, s := range sol.Suppressed[:n] {
 		if s && !start[i] {
-			return 0, nil // a requirement the repair left unprotected: keep its pattern
+			cr.kept = keptUnprotected // a requirement the repair left unprotected: keep its pattern
+			return cr, nil
 		}
 	}
 	_, was := pluginsdk.Secondaries(p, status)
@@ -316,8 +322,26 @@ func cleanupRepair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Rela
 		o.keepWitnesses(sol, nil)
 	}
 	o.Log.Debug().Int("added", added).Int("published", removed).Int("virtual", len(sums)).Float64("saved", saved).Msg("MOD repair clean-up")
-	return saved, nil
+	cr.saved = saved
+	return cr, nil
 }
+
+// cleanup is what cleanupRepair did: the cost it saved, the virtual cells
+// of its instance, and why it kept the repair's pattern (0: it did not).
+type cleanup struct {
+	saved   float64
+	virtual int
+	kept    int
+}
+
+// Why the clean-up kept the repair's pattern (figure repair_cleanup_kept).
+const (
+	// keptTime: stopped at its time limit, or a time fallback.
+	keptTime = 1
+	// keptUnprotected: the repair's pattern left a requirement
+	// unprotected (the clean-up's pattern hides a cell it published).
+	keptUnprotected = 2
+)
 
 // virtualMoves extends deviations of the problem's n cells to the
 // virtual cells summing sums (the k-th is cell n+k).
