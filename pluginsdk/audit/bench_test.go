@@ -1,11 +1,14 @@
 package audit
 
 import (
+	"bufio"
 	"context"
 	"encoding/gob"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -39,6 +42,8 @@ func benchAudit(b *testing.B, p *pluginsdk.Problem, st []cellstatus.Status, opts
 	b.ReportMetric(float64(ct.SimplexIterations), "iterations")
 	b.ReportMetric(float64(ct.Local), "local")
 	b.ReportMetric(float64(ct.Cube), "cube")
+	b.ReportMetric(float64(ct.Witness), "witness")
+	b.ReportMetric(float64(ct.Narrowed), "narrowed")
 	b.ReportMetric(float64(len(r.Unverified)), "unverified")
 	if ct.aggregateLPs > 0 {
 		b.ReportMetric(float64(ct.aggregateLPs), "aggLPs")
@@ -264,17 +269,35 @@ func BenchmarkProblemGob(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The problem, then optionally the method's witnesses, each by an
+	// encoder of its own.
 	var p pluginsdk.Problem
-	err = gob.NewDecoder(f).Decode(&p)
+	var ws []pluginsdk.Witness
+	br := bufio.NewReader(f)
+	err = gob.NewDecoder(br).Decode(&p)
+	if err == nil {
+		if werr := gob.NewDecoder(br).Decode(&ws); werr != nil && werr != io.EOF {
+			err = werr
+		}
+	}
 	f.Close()
 	if err != nil {
 		b.Fatalf("%s: %v", path, err)
 	}
 	// AUDIT_NO_CUBE=1 switches the hypercube certificates off, to compare;
 	// AUDIT_LIMIT sets a time limit (a duration).
-	o := Options{Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: SingletonsCollude, noCube: os.Getenv("AUDIT_NO_CUBE") != ""}
+	// AUDIT_NO_NARROW=1 switches the failures proven on relaxations off.
+	o := Options{Mode: ModeVerdicts, Targets: TargetsPrimaries, Singletons: SingletonsCollude, noCube: os.Getenv("AUDIT_NO_CUBE") != "",
+		noNarrow: os.Getenv("AUDIT_NO_NARROW") != "", Witnesses: ws}
 	if v := os.Getenv("AUDIT_LIMIT"); v != "" {
 		if o.TimeLimit, err = time.ParseDuration(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// AUDIT_NARROW_WHOLE replaces narrowWhole (−1: every stage for every
+	// target).
+	if v := os.Getenv("AUDIT_NARROW_WHOLE"); v != "" {
+		if o.narrowWhole, err = strconv.Atoi(v); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -100,6 +100,13 @@
 // proves anything; Counts.Cube counts the primaries so proven. Exact
 // bounds (ModeBounds) get no certificates.
 //
+// Against colluding singletons (SingletonsCollude, ModeVerdicts), every
+// other primary of a large component is first audited on relaxations
+// (narrowed.go): a region of its unknowns with only the relations that
+// have no unknown outside it, which drops constraints and nothing else, so
+// a primary found under-protected there is so in the whole table (and a
+// relaxation's protection proves nothing); Counts.Narrowed counts them.
+//
 // Every other target is then audited on a
 // sub-problem around it (local.go): the hidden cells nearest to it through
 // the relations stay hidden, every other cell is published at its value.

@@ -622,6 +622,11 @@ type subBuilder struct {
 	relIn  []bool
 	cells  []int
 	rels   []int
+	// drop, when set, marks the cells that are unknowns of the attacker
+	// problem: a relation with such a cell outside the free ones is left
+	// out of the sub-problem (a relaxation, narrowed.go) rather than
+	// given that cell's value.
+	drop func(int) bool
 }
 
 func newSubBuilder(in *input, relsOf *numeric.CSC) *subBuilder {
@@ -690,14 +695,20 @@ func (b *subBuilder) build() (*pluginsdk.Problem, []cellstatus.Status, []int32) 
 		terms, coefs = terms[:0], coefs[:0]
 		var rhs ksum
 		rhs.add(in.rel.Rhs(k))
+		kept := true
 		for q, d := range cells {
 			if j := b.local[d]; j >= 0 {
 				terms, coefs = append(terms, int(j)), append(coefs, coef[q])
+			} else if b.drop != nil && b.drop(d) {
+				kept = false
+				break
 			} else {
 				rhs.add(-coef[q] * c.Value[d])
 			}
 		}
-		sub.Relations.Add(terms, coefs, rhs.sum())
+		if kept {
+			sub.Relations.Add(terms, coefs, rhs.sum())
+		}
 	}
 	return sub, sc.Status, b.local
 }

@@ -160,6 +160,14 @@ type Options struct {
 	noCube bool
 	// noCapped switches off the capped witness LPs (witness.go), for tests.
 	noCapped bool
+	// noNarrow switches off the failures proven on relaxations
+	// (narrowed.go), for tests; keepOpen, for the test that must catch a
+	// wrong relaxation, keeps the relations it should drop, each unknown
+	// outside the region at its value (a stronger attacker, unsound).
+	noNarrow, keepOpen bool
+	// narrowWhole overrides narrowWhole (narrowed.go) when not 0 (a
+	// negative one: every stage for every target), for tests.
+	narrowWhole int
 	// proofOnly: only protection is wanted (a local audit, local.go): a
 	// large component's targets that its witnesses leave open get no LPs
 	// of their own (VerdictUnknown), as their optima would serve only to

@@ -86,6 +86,10 @@ type Counts struct {
 	// Cube counts the primaries proven protected by hypercube
 	// certificates, checked by arithmetic before any LP (cube.go).
 	Cube int
+	// Narrowed counts the primaries proven under-protected on relaxations
+	// of their attacker problems, before any LP of the whole table
+	// (SingletonsCollude, ModeVerdicts; narrowed.go).
+	Narrowed int
 	// Witness counts the primaries proven protected once the witnesses of
 	// the method that made the pattern (Options.Witnesses) were checked,
 	// before any LP; WitnessRejected the witnesses that failed the check

@@ -68,6 +68,16 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 			in.seen = cube
 		}
 	}
+	// Failures proven on relaxations next (the check against colluding
+	// singletons): those primaries get neither local audits, which can
+	// only prove protection, nor LPs of the whole table.
+	nar, err := in.proveNarrowed(ctx, only, start)
+	if err != nil {
+		return nil, err
+	}
+	if nar != nil {
+		only = without(only, nar.narrowed, nar.count, n)
+	}
 	var loc *localResult
 	if opts.Mode == ModeVerdicts && opts.LocalCells >= 0 {
 		if loc, err = in.proveLocally(ctx, only, start, cube); err != nil {
@@ -102,6 +112,9 @@ func suppression(ctx context.Context, p *pluginsdk.Problem, status []cellstatus.
 	}
 	if err := in.releaseInsiders(ctx, r, start); err != nil {
 		return nil, err
+	}
+	if nar != nil {
+		nar.merge(r, in)
 	}
 	if loc != nil {
 		loc.merge(r, in.status)

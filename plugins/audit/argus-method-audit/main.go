@@ -196,7 +196,8 @@ func optionsOf(ctx context.Context, req *pluginsdk.Request) audit.Options {
 // colludingResult adds to res the check against the single-respondent
 // primaries colluding: the figures colluding_checked (1) and
 // colluding_failed (with its effort: colluding_lps, colluding_local,
-// colluding_cube, colluding_largest_component), and the primaries that fail it (under-protected or
+// colluding_cube, colluding_witness, colluding_narrowed (failures proven on
+// relaxations), colluding_largest_component), and the primaries that fail it (under-protected or
 // unverified) in an info diagnostic audit.colluding; colluding_timed_out
 // (1) when the time limit stopped the check.
 func colludingResult(res *pluginsdk.Result, check *audit.Report) {
@@ -214,6 +215,7 @@ func colludingResult(res *pluginsdk.Result, check *audit.Report) {
 	res.Stats.Extra["colluding_local"] = float64(check.Counts.Local)
 	res.Stats.Extra["colluding_cube"] = float64(check.Counts.Cube)
 	res.Stats.Extra["colluding_witness"] = float64(check.Counts.Witness)
+	res.Stats.Extra["colluding_narrowed"] = float64(check.Counts.Narrowed)
 	res.Stats.Extra["colluding_largest_component"] = float64(check.Counts.LargestComponent)
 	if check.TimedOut {
 		res.Stats.Extra["colluding_timed_out"] = 1

@@ -71,6 +71,12 @@ func runJob(tb testing.TB, job *pluginclient.Job) (*pluginsdk.Result, int, float
 	if !res.Outcome.HasResult() {
 		tb.Fatalf("outcome %v: %v", res.Outcome, res.Diagnostics)
 	}
+	if os.Getenv("MOD_BENCH_NO_AUDIT") != "" {
+		// The pattern only (MOD's own final audit ran): the whole
+		// table's audit without witnesses takes minutes on 4-D tables.
+		n, cost := csptest.Summary(job.Problem, res.Status)
+		return res, n, cost
+	}
 	if rep := csptest.Audit(tb, job.Problem, res.Status); len(rep.UnderProtected)+len(rep.Unverified) > 0 {
 		tb.Fatalf("audit: %d primaries under-protected, %d unverified", len(rep.UnderProtected), len(rep.Unverified))
 	}

@@ -43,7 +43,8 @@ func generatedJob(tb testing.TB, shape string, seed uint64, threads int) *plugin
 // BenchmarkGenerated runs MOD(5,1,1,1) on the generated table of
 // MOD_BENCH_SHAPE (default t4.5xt4.5xt4.5, seed MOD_BENCH_SEED, default 1)
 // with MOD_BENCH_THREADS threads (default 1) as the host sends it, audits
-// the pattern and reports its secondaries, cost and the run's figures.
+// the pattern (not with MOD_BENCH_NO_AUDIT=1: MOD's own final audit
+// only) and reports its secondaries, cost and the run's figures.
 // MOD_BENCH_DUMP names a file to write the problem, the pattern and the
 // witnesses to (gob), which the audit's BenchmarkColludingPattern reads:
 //
