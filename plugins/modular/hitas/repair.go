@@ -103,14 +103,11 @@ func repair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, 
 	if err != nil || !onRegions {
 		return cost, err
 	}
-	cr, err := cleanupRepair(ctx, p, rel, status, before, o)
+	saved, err := cleanupRepair(ctx, p, rel, status, before, o)
 	if err != nil {
 		return 0, err
 	}
-	saved := cr.saved
 	res.Stats.Extra["repair_cleanup_saved"] = math.Round(saved*100) / 100
-	res.Stats.Extra["repair_cleanup_virtual"] = float64(cr.virtual)
-	res.Stats.Extra["repair_cleanup_kept"] = float64(cr.kept)
 	return cost - saved, nil
 }
 
@@ -220,9 +217,8 @@ func repairTargets(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Rela
 // cleanupRepair publishes again, dearest first, the suppressions a repair
 // on regions added (status against before) that no primary needs: the
 // engine's clean-up of the whole problem (csp.Options.Start, StartOnly),
-// every primary a requirement and so every virtual cell of the singleton
-// options (wholeSingletons, as in the walk's sub-tables), the
-// suppressions of before fixed, the repair's free. A region's instance publishes every cell outside it, so
+// every primary a requirement, the suppressions of before fixed, the
+// repair's free. A region's instance publishes every cell outside it, so
 // its repair cannot route a target through the cheap cells the walk hid
 // in the sub-tables around; the whole problem's attacker can, and many of
 // the region's additions are then redundant (t4.5³ with its repair forced
@@ -233,7 +229,7 @@ func repairTargets(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Rela
 // repair's pattern (else, or when it does not end in time, the repair's
 // stays). It returns the cost it saved.
 func cleanupRepair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Relations, status, before []cellstatus.Status,
-	o *Options) (cleanup, error) {
+	o *Options) (float64, error) {
 	in := csp.FromProblem(p, rel)
 	in.Kind = append([]csp.Kind(nil), in.Kind...)
 	start := make([]bool, len(status))
@@ -249,18 +245,8 @@ func cleanupRepair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Rela
 		}
 	}
 	if added == 0 {
-		return cleanup{}, nil
+		return 0, nil
 	}
-	// The singleton options' virtual cells, as the walk's sub-tables have
-	// them: without them the clean-up published cells that left a
-	// singleton's group recomputable by its own respondent (the host's
-	// warning about colluding singletons on t3.5⁴: 884 → 924).
-	sums, err := wholeSingletons(p, in, o.Singletons, o.MinFrequency)
-	if err != nil {
-		return cleanup{}, fmt.Errorf("repair clean-up: %w", err)
-	}
-	cr := cleanup{virtual: len(sums)}
-	n := p.NumCells()
 	eo := csp.Options{HeuristicOnly: true, Threads: 1, Seed: o.Seed, Start: start, StartOnly: true, LocalChecks: true,
 		Hypercubes: in.Grid != nil, CleanupRoutes: cubeCleanupRoutes, CleanupWork: cubeCleanupWork}
 	if o.keepWitnesses != nil {
@@ -270,15 +256,13 @@ func cleanupRepair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Rela
 		// The sub-tables' and regions' witnesses that are moves of the
 		// whole problem prove requirements by arithmetic (the engine
 		// checks each): on t3.3⁴ the check of the start by LPs took 28 of
-		// the clean-up's 40 s. Each moves the virtual cells by their
-		// terms' moves.
-		vm := newVirtualMoves(sums, n)
+		// the clean-up's 40 s.
 		for _, w := range o.witnessesSoFar() {
 			d := csp.Deviation{Cells: make([]int32, len(w.Cells)), Dev: w.Deltas}
 			for q, c := range w.Cells {
 				d.Cells[q] = int32(c)
 			}
-			eo.StartWitnesses = append(eo.StartWitnesses, vm.extend(d))
+			eo.StartWitnesses = append(eo.StartWitnesses, d)
 		}
 	}
 	if o.Log.Debug().Enabled() {
@@ -295,21 +279,19 @@ func cleanupRepair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Rela
 	}
 	sol, stopped, err := solveUntil(ctx, solve, in, eo, stop)
 	if err != nil {
-		return cleanup{}, fmt.Errorf("repair clean-up: %w", err)
+		return 0, fmt.Errorf("repair clean-up: %w", err)
 	}
 	if stopped || sol.Stats.TimeFallback || sol.Stats.Fallbacks > 0 || len(sol.Unprotectable) > 0 {
-		cr.kept = keptTime
-		return cr, nil
+		return 0, nil
 	}
-	for i, s := range sol.Suppressed[:n] {
+	for i, s := range sol.Suppressed {
 		if s && !start[i] {
-			cr.kept = keptUnprotected // a requirement the repair left unprotected: keep its pattern
-			return cr, nil
+			return 0, nil // a requirement the repair left unprotected: keep its pattern
 		}
 	}
 	_, was := pluginsdk.Secondaries(p, status)
 	removed := 0
-	for i, s := range sol.Suppressed[:n] {
+	for i, s := range sol.Suppressed {
 		if !s && start[i] && in.Kind[i] == csp.Free {
 			status[i] = before[i]
 			removed++
@@ -321,74 +303,8 @@ func cleanupRepair(ctx context.Context, p *pluginsdk.Problem, rel pluginsdk.Rela
 		// The engine's cells are the problem's.
 		o.keepWitnesses(sol, nil)
 	}
-	o.Log.Debug().Int("added", added).Int("published", removed).Int("virtual", len(sums)).Float64("saved", saved).Msg("MOD repair clean-up")
-	cr.saved = saved
-	return cr, nil
-}
-
-// cleanup is what cleanupRepair did: the cost it saved, the virtual cells
-// of its instance, and why it kept the repair's pattern (0: it did not).
-type cleanup struct {
-	saved   float64
-	virtual int
-	kept    int
-}
-
-// Why the clean-up kept the repair's pattern (figure repair_cleanup_kept).
-const (
-	// keptTime: stopped at its time limit, or a time fallback.
-	keptTime = 1
-	// keptUnprotected: the repair's pattern left a requirement
-	// unprotected (the clean-up's pattern hides a cell it published).
-	keptUnprotected = 2
-)
-
-// virtualMoves extends deviations of the problem's n cells to the
-// virtual cells summing sums (the k-th is cell n+k).
-type virtualMoves struct {
-	n    int
-	sums [][]int
-	of   map[int][]int // the virtual cells (by k) each term is in
-}
-
-func newVirtualMoves(sums [][]int, n int) *virtualMoves {
-	v := &virtualMoves{n: n, sums: sums, of: map[int][]int{}}
-	for k, cells := range sums {
-		for _, c := range cells {
-			v.of[c] = append(v.of[c], k)
-		}
-	}
-	return v
-}
-
-// extend returns d with each virtual cell one of d's cells is a term of
-// moved by the sum of its terms' moves, so that d keeps the virtual cells'
-// relations (unmoved ones left out); d itself without virtual cells.
-func (v *virtualMoves) extend(d csp.Deviation) csp.Deviation {
-	var touched []int
-	for _, c := range d.Cells {
-		touched = append(touched, v.of[int(c)]...)
-	}
-	if len(touched) == 0 {
-		return d
-	}
-	slices.Sort(touched)
-	touched = slices.Compact(touched)
-	dev := make(map[int]float64, len(d.Cells))
-	for q, c := range d.Cells {
-		dev[int(c)] = d.Dev[q]
-	}
-	out := csp.Deviation{Cells: slices.Clone(d.Cells), Dev: slices.Clone(d.Dev)}
-	for _, k := range touched {
-		s := 0.0
-		for _, c := range v.sums[k] {
-			s += dev[c]
-		}
-		if s != 0 {
-			out.Cells, out.Dev = append(out.Cells, int32(v.n+k)), append(out.Dev, s)
-		}
-	}
-	return out
+	o.Log.Debug().Int("added", added).Int("published", removed).Float64("saved", saved).Msg("MOD repair clean-up")
+	return saved, nil
 }
 
 // regionRepairWork is the size of a repair (its targets times the

@@ -3,7 +3,6 @@ package hitas
 import (
 	"context"
 	"errors"
-	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -491,98 +490,4 @@ func TestRepairCleanup(t *testing.T) {
 		t.Errorf("cost %.0f after the clean-up, %.0f with the regions' pattern: want less", costs[1], costs[0])
 	}
 	t.Logf("regions' pattern %.0f, cleaned up %.0f", costs[0], costs[1])
-}
-
-// TestRepairCleanupSingletons: the clean-up after a repair on regions
-// keeps what τ-Argus's singleton options need hidden, as the walk's
-// sub-tables do (virtual cells). Row 1 of a 3 × 3 table holds a
-// single-respondent primary a and a primary b; the repair hid a 2 × 3
-// block (rows 1–2). Each primary alone is protected by the rectangle of
-// columns 1–2, cheaper: the old clean-up published (1,3) and (2,3), and
-// a + b, row 1's total less (1,3), was published with it — a's
-// respondent recomputed b (the host's check against colluding
-// singletons found b exactly disclosed). The clean-up now keeps the
-// block, and the colluding check finds every primary protected.
-func TestRepairCleanupSingletons(t *testing.T) {
-	p := csptest.HierTable(1, 0, csptest.Flat(3), csptest.Flat(3))
-	cell := func(r, c int) int { return 4*r + c }
-	leaves := [3][3]float64{{10, 20, 100}, {5, 5, 100}, {50, 50, 50}}
-	c := &p.Cells
-	for i := range c.Value {
-		c.Value[i], c.Freq[i] = 0, 0
-	}
-	for r := range 3 {
-		for k := range 3 {
-			v := leaves[r][k]
-			for _, i := range []int{cell(r+1, k+1), cell(r+1, 0), cell(0, k+1), cell(0, 0)} {
-				c.Value[i] += v
-				c.Freq[i] += 5
-			}
-		}
-	}
-	a, b := cell(1, 1), cell(1, 2)
-	c.Freq[a] = 1
-	c.Status[a], c.Status[b] = cellstatus.UnsafeRule, cellstatus.UnsafeRule
-	c.LowerPL[a], c.UpperPL[a] = 2, 2
-	c.LowerPL[b], c.UpperPL[b] = 4, 4
-	c.Cost = slices.Clone(c.Value)
-	before := slices.Clone(c.Status)
-	status := slices.Clone(c.Status)
-	for _, i := range []int{cell(2, 1), cell(2, 2), cell(1, 3), cell(2, 3)} {
-		status[i], _ = status[i].ToSecondary()
-	}
-	o := Options{Options: base.Options{Threads: 1}, MaxScaledCost: 20000,
-		Singletons: Singletons{SingleSingle: true, SingleMultiple: true, MinFreq: true}}
-	if _, err := cleanupRepair(t.Context(), p, p.Relations, status, before, &o); err != nil {
-		t.Fatal(err)
-	}
-	if after := csptest.Audit(t, p, status); len(after.UnderProtected) > 0 {
-		t.Fatalf("%d primaries under-protected after the clean-up", len(after.UnderProtected))
-	}
-	rep, err := audit.Suppression(t.Context(), p, status, audit.Options{Singletons: audit.SingletonsCollude,
-		Mode: audit.ModeVerdicts, Targets: audit.TargetsPrimaries})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hidden []int
-	for i, s := range status {
-		if s.IsSecondary() {
-			hidden = append(hidden, i)
-		}
-	}
-	if len(rep.UnderProtected) > 0 {
-		t.Errorf("secondaries %v after the clean-up: %d primaries fail against the colluding singletons (cell %d)",
-			hidden, len(rep.UnderProtected), rep.UnderProtected[0].Cell)
-	}
-	t.Logf("secondaries after the clean-up: %v", hidden)
-}
-
-// TestVirtualMoves: a start witness of the clean-up moves each virtual
-// cell by the sum of its terms' moves, so that it keeps the virtual
-// cells' relations (the engine ignores a witness that breaks one).
-func TestVirtualMoves(t *testing.T) {
-	const n = 10
-	vm := newVirtualMoves([][]int{{1, 2}, {2, 3, 4}, {7, 8}}, n)
-	for _, tc := range []struct {
-		name  string
-		cells []int32
-		dev   []float64
-		want  map[int32]float64
-	}{
-		{"untouched", []int32{0, 5}, []float64{1, -1}, map[int32]float64{0: 1, 5: -1}},
-		{"one term", []int32{1, 0}, []float64{2, -2}, map[int32]float64{1: 2, 0: -2, n: 2}},
-		{"shared term", []int32{2, 4, 6}, []float64{1, 3, -4}, map[int32]float64{2: 1, 4: 3, 6: -4, n: 1, n + 1: 4}},
-		{"sum unmoved", []int32{7, 8}, []float64{1, -1}, map[int32]float64{7: 1, 8: -1}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			d := vm.extend(csp.Deviation{Cells: tc.cells, Dev: tc.dev})
-			got := map[int32]float64{}
-			for q, c := range d.Cells {
-				got[c] = d.Dev[q]
-			}
-			if len(got) != len(d.Cells) || !maps.Equal(got, tc.want) {
-				t.Errorf("extended to %v %v, want %v", d.Cells, d.Dev, tc.want)
-			}
-		})
-	}
 }
