@@ -201,6 +201,32 @@ type regionMarks struct {
 	gen  int32
 }
 
+// grow returns up to size cells reached breadth first from t through the
+// relations rel (relsOf: each cell's relations), open cells only, t first.
+func (marks *regionMarks) grow(t, size int, rel *pluginsdk.Relations, relsOf *numeric.CSC, open func(int) bool) []int32 {
+	marks.gen++
+	m := marks.gen
+	region := []int32{int32(t)}
+	marks.mark[t] = m
+	for q := 0; q < len(region) && len(region) < size; q++ {
+		rels, _ := relsOf.Col(int(region[q]))
+		for _, k := range rels {
+			cells, _ := rel.Terms(int(k))
+			for _, d := range cells {
+				if len(region) >= size {
+					break
+				}
+				if marks.mark[d] == m || !open(d) {
+					continue
+				}
+				marks.mark[d] = m
+				region = append(region, int32(d))
+			}
+		}
+	}
+	return region
+}
+
 // stageJobs returns the batches of one stage of the local proofs: the
 // targets the witnesses so far leave and whose components are too large
 // to be judged whole, each with its neighbourhood (breadth first through
@@ -219,26 +245,7 @@ func (in *input) stageJobs(targets []int, stage int, comp []int32, size map[int3
 			res.small[t] = size[comp[t]] <= localBatch*base<<2
 			continue
 		}
-		marks.gen++
-		m := marks.gen
-		region := []int32{int32(t)}
-		marks.mark[t] = m
-		for q := 0; q < len(region) && len(region) < cellsN; q++ {
-			rels, _ := relsOf.Col(int(region[q]))
-			for _, k := range rels {
-				cells, _ := in.rel.Terms(int(k))
-				for _, d := range cells {
-					if len(region) >= cellsN {
-						break
-					}
-					if marks.mark[d] == m || !open(d) {
-						continue
-					}
-					marks.mark[d] = m
-					region = append(region, int32(d))
-				}
-			}
-		}
+		region := marks.grow(t, cellsN, in.rel, relsOf, open)
 		for _, c := range region {
 			if !inBatch[c] {
 				inBatch[c] = true

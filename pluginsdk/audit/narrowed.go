@@ -219,28 +219,7 @@ func (w *narrowWorker) prove(ctx context.Context, t, stages int, start time.Time
 // region returns up to size unknowns of t's attacker problem reached
 // breadth first from t through the relations.
 func (w *narrowWorker) region(t, size int, open func(int) bool) []int32 {
-	m := w.marks
-	m.gen++
-	g := m.gen
-	region := []int32{int32(t)}
-	m.mark[t] = g
-	for q := 0; q < len(region) && len(region) < size; q++ {
-		rels, _ := w.relsOf.Col(int(region[q]))
-		for _, k := range rels {
-			cells, _ := w.in.rel.Terms(int(k))
-			for _, d := range cells {
-				if len(region) >= size {
-					break
-				}
-				if m.mark[d] == g || !open(d) {
-					continue
-				}
-				m.mark[d] = g
-				region = append(region, int32(d))
-			}
-		}
-	}
-	return region
+	return w.marks.grow(t, size, w.in.rel, w.relsOf, open)
 }
 
 // audit audits t on the relaxation over region (the relations with an
