@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/sdcengine/argus/internal/numeric"
 	"github.com/sdcengine/argus/internal/solver"
 )
 
@@ -31,31 +32,17 @@ const aggregateTargets = 4
 // colRows is component k's column-to-rows index (the transpose of its
 // CSR rows), built once on first use.
 type colRows struct {
-	once  sync.Once
-	start []int
-	row   []int
+	once sync.Once
+	csc  numeric.CSC
 }
 
-func (k *component) rowsOfCol() ([]int, []int) {
+func (k *component) rowsOfCol() *numeric.CSC {
 	k.cr.once.Do(func() {
-		start := make([]int, len(k.cols)+1)
-		for _, j := range k.rowCol {
-			start[j+1]++
-		}
-		for j := range k.cols {
-			start[j+1] += start[j]
-		}
-		row := make([]int, len(k.rowCol))
-		fill := slices.Clone(start[:len(k.cols)])
-		for q := range len(k.rowStart) - 1 {
-			for _, j := range k.rowCol[k.rowStart[q]:k.rowStart[q+1]] {
-				row[fill[j]] = q
-				fill[j]++
-			}
-		}
-		k.cr.start, k.cr.row = start, row
+		k.cr.csc = numeric.Transpose(len(k.rowStart)-1, len(k.cols), func(q int) ([]int, []float64) {
+			return k.rowCol[k.rowStart[q]:k.rowStart[q+1]], nil
+		}, nil)
 	})
-	return k.cr.start, k.cr.row
+	return &k.cr.csc
 }
 
 // nearMarks marks the columns that share a relation with chosen columns
@@ -78,8 +65,8 @@ func (m *nearMarks) reset(n int) {
 
 // add marks every column of every relation through column j.
 func (m *nearMarks) add(k *component, j int) {
-	cs, cr := k.rowsOfCol()
-	for _, q := range cr[cs[j]:cs[j+1]] {
+	rows, _ := k.rowsOfCol().Col(j)
+	for _, q := range rows {
 		for _, i := range k.rowCol[k.rowStart[q]:k.rowStart[q+1]] {
 			m.mark[i] = m.stamp
 		}
@@ -88,8 +75,8 @@ func (m *nearMarks) add(k *component, j int) {
 
 // far reports whether no relation through column j holds a marked column.
 func (m *nearMarks) far(k *component, j int) bool {
-	cs, cr := k.rowsOfCol()
-	for _, q := range cr[cs[j]:cs[j+1]] {
+	rows, _ := k.rowsOfCol().Col(j)
+	for _, q := range rows {
 		for _, i := range k.rowCol[k.rowStart[q]:k.rowStart[q+1]] {
 			if m.mark[i] == m.stamp {
 				return false
@@ -254,10 +241,12 @@ func (w *worker) breakRows(k *component, group []int) ([]int, error) {
 	if !w.a.opts.brokenAggregate {
 		return nil, nil
 	}
-	cs, cr := k.rowsOfCol()
+	cr := k.rowsOfCol()
 	var freed []int
 	for _, j := range group {
-		for _, q := range cr[cs[j]:cs[j+1]] {
+		rows, _ := cr.Col(j)
+		for _, r := range rows {
+			q := int(r)
 			if slices.Contains(freed, q) {
 				continue
 			}

@@ -227,6 +227,25 @@ func (marks *regionMarks) grow(t, size int, rel *pluginsdk.Relations, relsOf *nu
 	return region
 }
 
+// subOptions are the options of an audit of a sub-problem built from the
+// whole table's (subBuilder): one worker, its bounds as built, the whole
+// audit's tolerance, no progress, no local proofs or witnesses of its own
+// (theirs name the whole table's cells), and the time the whole audit has
+// left since start; ok is false when none is left.
+func (in *input) subOptions(start time.Time) (o Options, ok bool) {
+	o = in.opts
+	o.Threads, o.Bounds, o.tolerance, o.OnProgress, o.LocalCells, o.Scope = 1, BoundsAuto, in.tol, nil, -1, ScopeTable
+	o.Witnesses, o.OnWitness, o.onWitness, o.onOwn = nil, nil, nil, nil
+	if o.TimeLimit > 0 {
+		left := o.TimeLimit - time.Since(start)
+		if left <= 0 {
+			return o, false
+		}
+		o.TimeLimit = left
+	}
+	return o, true
+}
+
 // stageJobs returns the batches of one stage of the local proofs: the
 // targets the witnesses so far leave and whose components are too large
 // to be judged whole, each with its neighbourhood (breadth first through
@@ -452,9 +471,10 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 	sb.free(job.free)
 	defer sb.reset()
 	sub, subStatus, local := sb.build()
-	o := in.opts
-	o.Threads, o.Bounds, o.tolerance, o.OnProgress, o.LocalCells, o.Scope = 1, BoundsAuto, in.tol, nil, -1, ScopeTable
-	o.Witnesses, o.OnWitness, o.onOwn = nil, nil, nil // cells of the whole table (cube.go, below)
+	o, ok := in.subOptions(start)
+	if !ok {
+		return nil
+	}
 	// A local audit proves protection only: a large sub-problem's targets
 	// that its capped witness LPs leave open get no LPs of their own.
 	o.proofOnly = true
@@ -487,13 +507,6 @@ func (in *input) auditLocal(ctx context.Context, sb *subBuilder, job localBatchJ
 			}
 			in.opts.onOwn(cells, x)
 		}
-	}
-	if o.TimeLimit > 0 {
-		left := o.TimeLimit - time.Since(start)
-		if left <= 0 {
-			return nil
-		}
-		o.TimeLimit = left
 	}
 	var colluding []bool
 	if in.opts.Singletons == SingletonsCollude {

@@ -237,21 +237,15 @@ func (w *narrowWorker) audit(ctx context.Context, t int, region []int32, open fu
 		sb.reset()
 	}()
 	sub, subStatus, local := sb.build()
-	o := in.opts
-	o.Threads, o.Bounds, o.tolerance, o.OnProgress, o.LocalCells, o.Scope = 1, BoundsAuto, in.tol, nil, -1, ScopeTable
-	o.Witnesses, o.OnWitness, o.onWitness, o.onOwn = nil, nil, nil, nil
+	o, ok := in.subOptions(start)
+	if !ok {
+		return false, nil
+	}
 	// Every unknown of the relaxation is free: the colluders fixed in
 	// t's problem are not in it (their values are in the right-hand
 	// sides).
 	o.Singletons = SingletonsIgnore
 	o.Cells = []int{int(local[t])}
-	if o.TimeLimit > 0 {
-		left := o.TimeLimit - time.Since(start)
-		if left <= 0 {
-			return false, nil
-		}
-		o.TimeLimit = left
-	}
 	rep, err := suppression(ctx, sub, subStatus, o, nil)
 	if err != nil {
 		if ctx.Err() != nil {
